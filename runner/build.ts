@@ -1,0 +1,244 @@
+// Build OpenSSL releases with one set of options into a content-addressed cache.
+//
+// A cache entry is <cache>/builds/<version>-<variant>-<key>/ with install/, build.log and build.json.
+// build.json is written last, by rename, so an entry without it is an interrupted build and is never
+// used: the next build of the same key deletes it and starts again.
+import { spawn, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { Build } from '../schema/index.ts';
+import { compareSeries, resolveVersion, variantAllowed, VARIANTS, type CatalogueVersion } from './catalogue.ts';
+import { cacheRoot, obtainSource } from './sources.ts';
+
+/** Bumped when this file changes how a binary is produced, so old cache entries stop matching. */
+const BUILD_RECIPE = 2;
+
+export const buildsDir = () => join(cacheRoot(), 'builds');
+
+/**
+ * The common options. Static libraries and the `openssl` app; no tests, no docs, no loadable modules
+ * (the crate drops util/*.num, which shared libraries and modules need). Options that a series does
+ * not know are left out for that series only: 1.1.1 has no `no-module`, `no-docs` appeared in 3.2.
+ */
+export function configureArgs(series: string, variant: string): string[] {
+  const args = ['no-shared', 'no-tests'];
+  if (compareSeries(series, '3.0') >= 0) args.push('no-module');
+  if (compareSeries(series, '3.2') >= 0) args.push('no-docs');
+  return [...args, ...(VARIANTS[variant]?.configureArgs ?? [])];
+}
+
+export function configureTarget(): string {
+  const arch = process.arch;
+  if (arch === 'x64') return 'linux-x86_64';
+  if (arch === 'arm64') return 'linux-aarch64';
+  throw new Error(`no OpenSSL Configure target known for ${process.platform}/${arch}`);
+}
+
+export function toolVersion(cmd: string, args = ['--version']): string {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split('\n')[0]!.trim();
+  } catch {
+    throw new Error(`${cmd} is not installed (needed to build OpenSSL): install it, e.g. apt-get install ${cmd === 'cc' ? 'gcc' : cmd}`);
+  }
+}
+
+export interface BuildRequest {
+  version: CatalogueVersion;
+  variant: string;
+}
+
+/** Everything that changes the binary goes into the key. */
+export function cacheKey(parts: { sourceSha256: string; configure: string[]; compiler: string; cflagsEnv: string; target: string }): string {
+  const text = JSON.stringify({ recipe: BUILD_RECIPE, ...parts });
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+export function entryDir(version: string, variant: string, key: string): string {
+  return join(buildsDir(), `${version}-${variant}-${key}`);
+}
+
+export interface CachedBuild {
+  dir: string;
+  prefix: string;
+  record: Build;
+}
+
+/** Complete cache entries (those with a build.json that validates). */
+export function listCached(): CachedBuild[] {
+  if (!existsSync(buildsDir())) return [];
+  const out: CachedBuild[] = [];
+  for (const name of readdirSync(buildsDir())) {
+    const dir = join(buildsDir(), name);
+    const recordPath = join(dir, 'build.json');
+    if (!existsSync(recordPath)) continue;
+    const parsed = Build.safeParse(JSON.parse(readFileSync(recordPath, 'utf8')));
+    if (parsed.success) out.push({ dir, prefix: join(dir, 'install'), record: parsed.data });
+  }
+  return out;
+}
+
+/** The key a request would have now, or an error saying what is missing. */
+export function plannedKey(req: BuildRequest, sourceSha256: string): { key: string; configure: string[] } {
+  const configure = configureArgs(req.version.series, req.variant);
+  const key = cacheKey({
+    sourceSha256,
+    configure,
+    compiler: toolVersion('cc'),
+    cflagsEnv: process.env.CFLAGS ?? '',
+    target: configureTarget(),
+  });
+  return { key, configure };
+}
+
+export function findCached(version: string, variant: string): CachedBuild | undefined {
+  const v = resolveVersion(version);
+  const matches = listCached().filter((b) => b.record.version === v.version && b.record.variant === variant);
+  for (const b of matches) {
+    const { key } = plannedKey({ version: v, variant }, b.record.source.sha256);
+    if (b.record.id === key) return b;
+  }
+  return undefined;
+}
+
+export type Progress = (version: string, variant: string, step: string) => void;
+
+function runLogged(cmd: string, args: string[], cwd: string, log: NodeJS.WritableStream, env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    log.write(`\n$ ${cmd} ${args.join(' ')}\n`);
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.on('error', (e) => reject(new Error(`${cmd}: ${e.message}`)));
+    child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args[0] ?? ''} exited with ${code ?? signal}`))));
+  });
+}
+
+function readVersionInfo(srcDir: string): { releaseDate?: string } {
+  const dat = join(srcDir, 'VERSION.dat');
+  if (existsSync(dat)) {
+    const m = /RELEASE_DATE="([^"]+)"/.exec(readFileSync(dat, 'utf8'));
+    return m ? { releaseDate: m[1] } : {};
+  }
+  const h = join(srcDir, 'include', 'openssl', 'opensslv.h');
+  const m = existsSync(h) ? /OPENSSL_VERSION_TEXT\s+"OpenSSL \S+\s+(\d+ \w+ \d{4})"/.exec(readFileSync(h, 'utf8')) : null;
+  return m ? { releaseDate: m[1] } : {};
+}
+
+/** Build one version+variant unless a complete cache entry exists. Never throws for a build failure: returns it. */
+export async function buildOne(
+  req: BuildRequest,
+  jobs: number,
+  progress: Progress,
+): Promise<{ ok: true; build: CachedBuild; cached: boolean } | { ok: false; error: string; log?: string }> {
+  const { version: v, variant } = req;
+  const not = variantAllowed(v.version, variant);
+  if (not) return { ok: false, error: not };
+  let log: string | undefined;
+  try {
+    progress(v.version, variant, 'fetch');
+    const { source, path: archive } = await obtainSource(v, undefined, (m) => progress(v.version, variant, m));
+    const { key, configure } = plannedKey(req, source.sha256);
+    const dir = entryDir(v.version, variant, key);
+    const recordPath = join(dir, 'build.json');
+    if (existsSync(recordPath)) {
+      const cached = findCached(v.version, variant);
+      if (cached && cached.dir === dir) return { ok: true, build: cached, cached: true };
+    }
+    // An entry without a valid build.json is an interrupted build: start over.
+    rmSync(dir, { recursive: true, force: true });
+    const tmp = `${dir}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(join(tmp, 'src'), { recursive: true });
+    log = join(buildsDir(), 'logs', `${v.version}-${variant}-${key}.log`);
+    mkdirSync(join(buildsDir(), 'logs'), { recursive: true });
+    const logStream = createWriteStream(log);
+    const started = Date.now();
+    const env = { ...process.env, LC_ALL: 'C' };
+    try {
+      progress(v.version, variant, 'unpack');
+      await runLogged('tar', ['xzf', archive, '-C', join(tmp, 'src')], tmp, logStream, env);
+      const srcDir = join(tmp, 'src', source.root);
+      const prefix = join(dir, 'install');
+      progress(v.version, variant, 'configure');
+      const args = [configureTarget(), `--prefix=${prefix}`, '--libdir=lib', `--openssldir=${join(prefix, 'ssl')}`, ...configure];
+      await runLogged('perl', ['./Configure', ...args], srcDir, logStream, env);
+      const cflags = execFileSync('perl', ['-e', 'require "./configdata.pm"; print join(" ", @{$configdata::config{CFLAGS}}, @{$configdata::config{cflags}})'], {
+        cwd: srcDir,
+        encoding: 'utf8',
+      }).trim();
+      progress(v.version, variant, 'make');
+      await runLogged('make', [`-j${jobs}`, 'build_sw'], srcDir, logStream, env);
+      progress(v.version, variant, 'install');
+      // install into the final path (OpenSSL bakes the prefix in), then move the entry into place
+      const tmpPrefix = join(tmp, 'install');
+      await runLogged('make', ['install_sw', `DESTDIR=${tmpPrefix}`], srcDir, logStream, env);
+      renameSync(join(tmpPrefix, prefix), join(tmp, 'staged'));
+      rmSync(tmpPrefix, { recursive: true, force: true });
+      renameSync(join(tmp, 'staged'), join(tmp, 'install'));
+      // install_sw does not install openssl.cnf; give the app an explicit, empty one
+      mkdirSync(join(tmp, 'install', 'ssl'), { recursive: true });
+      writeFileSync(join(tmp, 'install', 'ssl', 'openssl.cnf'), '# intentionally empty: benchmarks use library defaults\n');
+      const { releaseDate } = readVersionInfo(srcDir);
+      rmSync(join(tmp, 'src'), { recursive: true, force: true });
+      const record: Build = {
+        id: key,
+        version: v.version,
+        series: v.series,
+        variant,
+        versionString: '',
+        source: { kind: source.kind, name: source.file, sha256: source.sha256, ...(source.kind === 'upstream-tarball' ? { url: source.ref } : {}) },
+        configureArgs: args.filter((a) => !a.startsWith('--prefix=') && !a.startsWith('--openssldir=')),
+        compiler: toolVersion('cc'),
+        cflags,
+        builtAt: new Date().toISOString(),
+        buildSeconds: (Date.now() - started) / 1000,
+        ...(releaseDate ? { releaseDate } : {}),
+      };
+      renameSync(tmp, dir);
+      record.versionString = opensslVersion(join(dir, 'install'));
+      writeFileSync(`${recordPath}.tmp`, JSON.stringify(Build.parse(record), null, 2) + '\n');
+      renameSync(`${recordPath}.tmp`, recordPath);
+      renameSync(log, join(dir, 'build.log'));
+      return { ok: true, build: { dir, prefix: join(dir, 'install'), record }, cached: false };
+    } finally {
+      logStream.end();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  } catch (e) {
+    return { ok: false, error: (e as Error).message, ...(log ? { log } : {}) };
+  }
+}
+
+/** Environment for running a built `openssl` app with its own, explicit config file. */
+export function appEnv(prefix: string): NodeJS.ProcessEnv {
+  return { ...process.env, OPENSSL_CONF: join(prefix, 'ssl', 'openssl.cnf'), LC_ALL: 'C' };
+}
+
+export function opensslVersion(prefix: string): string {
+  return execFileSync(join(prefix, 'bin', 'openssl'), ['version'], { encoding: 'utf8', env: appEnv(prefix) }).trim();
+}
+
+/** Build many, in parallel up to the core count; a failure never stops the others. */
+export async function buildMany(
+  reqs: BuildRequest[],
+  progress: Progress,
+): Promise<{ built: { req: BuildRequest; build: CachedBuild; cached: boolean }[]; failed: { req: BuildRequest; error: string; log?: string }[] }> {
+  const cores = Math.max(1, cpus().length);
+  const lanes = Math.min(cores, reqs.length) || 1;
+  const jobs = Math.max(1, Math.floor(cores / lanes));
+  const built: { req: BuildRequest; build: CachedBuild; cached: boolean }[] = [];
+  const failed: { req: BuildRequest; error: string; log?: string }[] = [];
+  const queue = [...reqs];
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      for (let req = queue.shift(); req; req = queue.shift()) {
+        const r = await buildOne(req, jobs, progress);
+        if (r.ok) built.push({ req, build: r.build, cached: r.cached });
+        else failed.push({ req, error: r.error, ...(r.log ? { log: r.log } : {}) });
+      }
+    }),
+  );
+  return { built, failed };
+}

@@ -1,0 +1,207 @@
+// Which OpenSSL releases we measure and where their exact source bytes come from.
+//
+// Every source is pinned by the sha256 of the archive we fetch. Crate hashes are the `cksum` field of
+// the crates.io index for `openssl-src` (the sha256 of the .crate file); Debian hashes are the sha256 of
+// the orig tarball as listed in its .dsc. Debian's orig tarball of OpenSSL is upstream's release tarball
+// (it ships upstream's .asc signature beside it), so the same hash pins the upstream download.
+import { z } from 'zod';
+
+export type SupportStatus = 'lts' | 'standard';
+
+export interface ReleaseSeries {
+  series: string;
+  /** first release of the series (x.y.0), from upstream's release announcements */
+  released: string;
+  support: SupportStatus;
+  /** end of upstream support; null where upstream has not fixed a date we could verify */
+  endOfLife: string | null;
+  /** known defects in some patch releases of this series that change what we would measure */
+  knownDefects: { versions: string[]; id: string; effect: string }[];
+}
+
+export interface SourceRef {
+  kind: 'crate' | 'debian-orig' | 'upstream-tarball';
+  /** crate version, Debian source version, or tarball URL: what the fetcher asks for */
+  ref: string;
+  /** archive file name as it lands in the download cache */
+  file: string;
+  sha256: string;
+  /** path of the OpenSSL tree inside the archive */
+  root: string;
+}
+
+export interface CatalogueVersion {
+  version: string;
+  series: string;
+  /** why this version is in the catalogue beyond being the newest of its series */
+  studiedBy?: string[];
+  sources: SourceRef[];
+}
+
+export const SERIES: ReleaseSeries[] = [
+  { series: '1.1.1', released: '2018-09-11', support: 'lts', endOfLife: '2023-09-11', knownDefects: [] },
+  { series: '3.0', released: '2021-09-07', support: 'lts', endOfLife: '2026-09-07', knownDefects: [] },
+  { series: '3.1', released: '2023-03-14', support: 'standard', endOfLife: '2025-03-14', knownDefects: [] },
+  { series: '3.2', released: '2023-11-23', support: 'standard', endOfLife: '2025-11-23', knownDefects: [] },
+  { series: '3.3', released: '2024-04-09', support: 'standard', endOfLife: '2026-04-09', knownDefects: [] },
+  { series: '3.4', released: '2024-10-22', support: 'standard', endOfLife: '2026-10-22', knownDefects: [] },
+  {
+    series: '3.5',
+    released: '2025-04-08',
+    support: 'lts',
+    endOfLife: '2030-04-08',
+    knownDefects: [
+      {
+        versions: ['3.5.0', '3.5.1', '3.5.2', '3.5.3', '3.5.4', '3.5.5'],
+        id: 'CVE-2026-2673',
+        effect: 'a server configured with the DEFAULT groups keyword can negotiate a less preferred group',
+      },
+    ],
+  },
+  {
+    series: '3.6',
+    released: '2025-10-01',
+    support: 'standard',
+    endOfLife: '2026-11-01',
+    knownDefects: [
+      {
+        versions: ['3.6.0', '3.6.1'],
+        id: 'CVE-2026-2673',
+        effect: 'a server configured with the DEFAULT groups keyword can negotiate a less preferred group',
+      },
+    ],
+  },
+  { series: '4.0', released: '2026-04-14', support: 'standard', endOfLife: null, knownDefects: [] },
+];
+
+const crate = (crateVersion: string, sha256: string): SourceRef => ({
+  kind: 'crate',
+  ref: crateVersion,
+  file: `openssl-src-${crateVersion}.crate`,
+  sha256,
+  root: `openssl-src-${crateVersion}/openssl`,
+});
+const debian = (debianVersion: string, upstream: string, sha256: string): SourceRef[] => [
+  { kind: 'debian-orig', ref: debianVersion, file: `openssl_${upstream}.orig.tar.gz`, sha256, root: `openssl-${upstream}` },
+  {
+    kind: 'upstream-tarball',
+    ref: `https://github.com/openssl/openssl/releases/download/openssl-${upstream}/openssl-${upstream}.tar.gz`,
+    file: `openssl-${upstream}.tar.gz`,
+    sha256,
+    root: `openssl-${upstream}`,
+  },
+];
+
+export const VERSIONS: CatalogueVersion[] = [
+  { version: '1.1.1w', series: '1.1.1', sources: [crate('111.28.2+1.1.1w', 'bb1830e20a48a975ca898ca8c1d036a36c3c6c5cb7dabc1c216706587857920f')] },
+  { version: '1.1.1u', series: '1.1.1', studiedBy: ['seed 003'], sources: [crate('111.26.0+1.1.1u', 'efc62c9f12b22b8f5208c23a7200a442b2e5999f8bdf80233852122b5a4f6f37')] },
+  { version: '3.0.22', series: '3.0', sources: debian('3.0.22-1~deb12u2', '3.0.22', '67ebca7e50d17383028045486653492195b83db95f8558709701bb47b5c1ef81') },
+  { version: '3.0.8', series: '3.0', studiedBy: ['seed 003'], sources: [crate('300.0.13+3.0.8', 'f00789a63ec8951fcda9adb0f2258582afdcfe1b2435e332d3a859896f814f0a')] },
+  { version: '3.0.2', series: '3.0', studiedBy: ['seed 000', 'seed 002'], sources: [crate('300.0.5+3.0.2', '9bd053af511ee4439768d9b839a1cdb32eee00f52fe5f748d64c0e8f73194ba1')] },
+  { version: '3.1.4', series: '3.1', sources: [crate('300.1.6+3.1.4', '439fac53e092cd7442a3660c85dde4643ab3b5bd39040912388dcdabf6b88085')] },
+  { version: '3.1.3', series: '3.1', studiedBy: ['seed 002'], sources: [crate('300.1.5+3.1.3', '559068e4c12950d7dcaa1857a61725c0d38d4fc03ff8e070ab31a75d6e316491')] },
+  { version: '3.1.2', series: '3.1', studiedBy: ['seed 003'], sources: [crate('300.1.4+3.1.2', '80b6658b21fe1eba923af26cfe9c57a1a075a8190df2cd869a9bcd730093ffa2')] },
+  { version: '3.2.1', series: '3.2', sources: [crate('300.2.3+3.2.1', '5cff92b6f71555b61bb9315f7c64da3ca43d87531622120fea0195fc761b4843')] },
+  { version: '3.3.2', series: '3.3', sources: [crate('300.3.2+3.3.2', 'a211a18d945ef7e648cc6e0058f4c548ee46aab922ea203e0d30e966ea23647b')] },
+  { version: '3.3.0', series: '3.3', studiedBy: ['seed 000'], sources: [crate('300.3.0+3.3.0', 'eba8804a1c5765b18c4b3f907e6897ebabeedebc9830e1a0046c4a4cf44663e1')] },
+  { version: '3.4.1', series: '3.4', sources: [crate('300.4.2+3.4.1', '168ce4e058f975fe43e89d9ccf78ca668601887ae736090aacc23ae353c298e2')] },
+  { version: '3.4.0', series: '3.4', studiedBy: ['seed 003'], sources: [crate('300.4.1+3.4.0', 'faa4eac4138c62414b5622d1b31c5c304f34b406b013c079c2bbc652fdd6678c')] },
+  { version: '3.5.7', series: '3.5', sources: debian('3.5.7-1~deb13u2', '3.5.7', 'a8c0d28a529ca480f9f36cf5792e2cd21984552a3c8e4aa11a24aa31aeac98e8') },
+  { version: '3.5.5', series: '3.5', sources: [crate('300.5.5+3.5.5', '3f1787d533e03597a7934fd0a765f0d28e94ecc5fb7789f8053b1e699a56f709')] },
+  { version: '3.6.3', series: '3.6', sources: [crate('300.6.1+3.6.3', '46eb8fb9fb3b61ce1c0f8a026c4c1a0714d3a9e138e7fbde78753ce2babc3846')] },
+  { version: '4.0.3', series: '4.0', sources: [crate('400.0.2+4.0.3', 'd2093956673b8dbda85c87fa4fb78e70698ce6c5978a2837d1613f661d3bef76')] },
+];
+
+export const VARIANTS: Record<string, { configureArgs: string[]; minSeries: string; what: string }> = {
+  default: { configureArgs: [], minSeries: '1.1.1', what: 'the common options only' },
+  'no-ml-kem': { configureArgs: ['no-ml-kem'], minSeries: '3.5', what: 'ML-KEM compiled out (and with it every hybrid group)' },
+};
+
+/** Compare release series numerically: '1.1.1' < '3.0' < '3.10'. */
+export function compareSeries(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Compare full versions: 1.1.1u < 1.1.1w < 3.0.2 < 3.0.22. */
+export function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^(\d+)\.(\d+)\.(\d+)([a-z]?)$/.exec(v);
+    if (!m) throw new Error(`not an OpenSSL version: ${v}`);
+    return [Number(m[1]), Number(m[2]), Number(m[3]), m[4] ? m[4].charCodeAt(0) - 96 : 0];
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  for (let i = 0; i < 4; i++) if (pa[i] !== pb[i]) return pa[i]! - pb[i]!;
+  return 0;
+}
+
+export function seriesOf(version: string): ReleaseSeries {
+  const v = VERSIONS.find((x) => x.version === version);
+  const s = SERIES.find((x) => x.series === (v?.series ?? ''));
+  if (!s) throw new Error(`unknown version ${version}`);
+  return s;
+}
+
+export function isDefective(version: string): string[] {
+  return seriesOf(version)
+    .knownDefects.filter((d) => d.versions.includes(version))
+    .map((d) => d.id);
+}
+
+/** The newest obtainable patch of a series that has no known measurement-affecting defect. */
+export function newestOf(series: string): CatalogueVersion {
+  const candidates = VERSIONS.filter((v) => v.series === series).sort((a, b) => compareVersions(b.version, a.version));
+  const clean = candidates.find((v) => isDefective(v.version).length === 0) ?? candidates[0];
+  if (!clean) throw new Error(`no obtainable version of series ${series}`);
+  return clean;
+}
+
+/** The default matrix: the newest clean patch of every series, oldest series first. */
+export const DEFAULT_MATRIX: string[] = SERIES.map((s) => newestOf(s.series).version);
+
+/** Resolve what a user typed: a full version ("3.5.7") or a series ("3.5" -> its newest clean patch). */
+export function resolveVersion(spec: string): CatalogueVersion {
+  const exact = VERSIONS.find((v) => v.version === spec);
+  if (exact) return exact;
+  if (SERIES.some((s) => s.series === spec)) return newestOf(spec);
+  const known = SERIES.map((s) => s.series).join(', ');
+  throw new Error(`unknown OpenSSL version or series "${spec}": use a series (${known}) or a version listed by \`npm run openssl -- list\``);
+}
+
+export function variantAllowed(version: string, variant: string): string | null {
+  const v = VARIANTS[variant];
+  if (!v) return `unknown variant "${variant}" (known: ${Object.keys(VARIANTS).join(', ')})`;
+  const series = resolveVersion(version).series;
+  if (compareSeries(series, v.minSeries) < 0) return `variant ${variant} needs OpenSSL ${v.minSeries} or newer, not ${version}`;
+  return null;
+}
+
+// Checked by the tests and at start-up: a typo in a hash or a date must not reach a build.
+const Sha = z.string().regex(/^[0-9a-f]{64}$/);
+export function validateCatalogue(): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const v of VERSIONS) {
+    if (seen.has(v.version)) problems.push(`${v.version} listed twice`);
+    seen.add(v.version);
+    if (!SERIES.some((s) => s.series === v.series)) problems.push(`${v.version}: unknown series ${v.series}`);
+    if (!v.version.startsWith(v.series === '1.1.1' ? '1.1.1' : `${v.series}.`)) problems.push(`${v.version} is not in series ${v.series}`);
+    if (v.sources.length === 0) problems.push(`${v.version} has no source`);
+    for (const s of v.sources) {
+      if (!Sha.safeParse(s.sha256).success) problems.push(`${v.version} ${s.kind}: bad sha256 ${s.sha256}`);
+      if (s.kind === 'crate' && !s.ref.endsWith(`+${v.version}`)) problems.push(`${v.version}: crate ${s.ref} vendors another version`);
+      if (s.kind !== 'crate' && !s.file.includes(v.version)) problems.push(`${v.version}: ${s.kind} file ${s.file} names another version`);
+    }
+  }
+  for (const s of SERIES) {
+    for (const d of [s.released, s.endOfLife]) if (d !== null && !/^\d{4}-\d{2}-\d{2}$/.test(d)) problems.push(`${s.series}: bad date ${d}`);
+    if (!VERSIONS.some((v) => v.series === s.series)) problems.push(`series ${s.series} has no obtainable version`);
+  }
+  return problems;
+}

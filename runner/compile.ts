@@ -1,0 +1,45 @@
+// Compile one of our C programs against one OpenSSL build (static), cached by source and build.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BuildUnderTest } from './benchmark.ts';
+import { cacheRoot } from './sources.ts';
+
+/**
+ * Returns the path of the binary. The same compiler flags for every version; the version differences
+ * live in the C source behind OPENSSL_VERSION_NUMBER checks.
+ */
+export function compileAgainst(build: BuildUnderTest, sources: string[], name: string): string {
+  const text = sources.map((s) => readFileSync(s, 'utf8')).join('\n');
+  const hash = createHash('sha256').update(text).update(build.record.id).digest('hex').slice(0, 12);
+  const dir = join(cacheRoot(), 'tools', `${build.record.version}-${build.record.variant}-${build.record.id}`);
+  const out = join(dir, `${name}-${hash}`);
+  if (existsSync(out)) return out;
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${out}.tmp-${process.pid}`;
+  const args = [
+    '-O2',
+    '-g',
+    '-Wall',
+    '-Wno-deprecated-declarations',
+    '-I',
+    join(build.prefix, 'include'),
+    ...sources,
+    join(build.prefix, 'lib', 'libssl.a'),
+    join(build.prefix, 'lib', 'libcrypto.a'),
+    '-ldl',
+    '-lpthread',
+    '-lm',
+    '-o',
+    tmp,
+  ];
+  try {
+    execFileSync('cc', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const err = e as { stderr?: string; message: string };
+    throw new Error(`compiling ${name} against OpenSSL ${build.record.version} failed:\n${(err.stderr ?? err.message).slice(0, 4000)}`);
+  }
+  renameSync(tmp, out);
+  return out;
+}

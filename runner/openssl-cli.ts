@@ -1,0 +1,172 @@
+// `npm run openssl -- <command>`: list, fetch, build, path and clean OpenSSL builds.
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_MATRIX, SERIES, VERSIONS, VARIANTS, isDefective, resolveVersion, validateCatalogue, type CatalogueVersion } from './catalogue.ts';
+import { buildMany, buildsDir, findCached, listCached, type BuildRequest } from './build.ts';
+import { cacheRoot, obtainSource } from './sources.ts';
+
+const HELP: Record<string, string> = {
+  '': `usage: npm run openssl -- <command> [options]
+
+commands:
+  list                 the catalogue: series, versions, sources, support status and what is built
+  fetch <v>...         download and verify sources (no build)
+  build [<v>...]       build versions or series (default: the default matrix)
+  path <v>             print the install prefix of a cached build
+  clean [--all]        remove interrupted builds and logs (--all: every build and download)
+
+<v> is a version (3.5.7, 1.1.1w) or a series (3.5 = its newest obtainable patch without a known
+measurement-affecting defect). Cache: ${cacheRoot()} (set OBSERVATORY_CACHE to move it).
+Each command takes --help.`,
+  list: 'usage: npm run openssl -- list [--json]\n  Shows every catalogued version, its sources and pinned hashes, and which variants are built.',
+  fetch: 'usage: npm run openssl -- fetch <v>... [--kind crate|debian-orig|upstream-tarball]\n  Fetches and verifies sources without building.',
+  build: `usage: npm run openssl -- build [<v>...] [--variant <name>]...
+  Builds the given versions (default: ${DEFAULT_MATRIX.join(' ')}) with the common options.
+  --variant may repeat; variants: ${Object.entries(VARIANTS)
+    .map(([k, v]) => `${k} (${v.what})`)
+    .join('; ')}.
+  A failed version never stops the others; failures are listed at the end with their logs.`,
+  path: 'usage: npm run openssl -- path <v> [--variant <name>]\n  Prints the install prefix (bin/openssl, include/, lib/) of a cached build; exits 1 if not built.',
+  clean: 'usage: npm run openssl -- clean [--all]\n  Removes interrupted build directories and orphaned logs; --all removes the whole cache.',
+};
+
+function fail(message: string): never {
+  console.error(`error: ${message}`);
+  process.exit(2);
+}
+
+function resolveAll(specs: string[]): CatalogueVersion[] {
+  try {
+    return specs.map(resolveVersion);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+}
+
+const fmtTime = (s: number) => (s < 90 ? `${s.toFixed(0)}s` : `${(s / 60).toFixed(1)}min`);
+
+async function main(): Promise<void> {
+  const [command = '', ...rest] = process.argv.slice(2);
+  if (command === '--help' || command === '-h' || command === 'help' || command === '') {
+    console.log(HELP['']);
+    return;
+  }
+  if (!(command in HELP)) fail(`unknown command "${command}"\n${HELP['']}`);
+  const { values, positionals } = (() => {
+    try {
+      return parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          help: { type: 'boolean', short: 'h' },
+          json: { type: 'boolean' },
+          all: { type: 'boolean' },
+          variant: { type: 'string', multiple: true },
+          kind: { type: 'string' },
+        },
+      });
+    } catch (e) {
+      fail(`${(e as Error).message}\n${HELP[command]}`);
+    }
+  })();
+  if (values.help) {
+    console.log(HELP[command]);
+    return;
+  }
+  const problems = validateCatalogue();
+  if (problems.length) fail(`the catalogue is inconsistent:\n  ${problems.join('\n  ')}`);
+
+  switch (command) {
+    case 'list': {
+      const cached = listCached();
+      if (values.json) {
+        console.log(JSON.stringify({ series: SERIES, versions: VERSIONS, defaultMatrix: DEFAULT_MATRIX, cached: cached.map((c) => c.record) }, null, 2));
+        return;
+      }
+      for (const s of SERIES) {
+        console.log(`\n${s.series}  released ${s.released}  ${s.support.toUpperCase()}  end of life ${s.endOfLife ?? 'not announced'}`);
+        for (const v of VERSIONS.filter((x) => x.series === s.series)) {
+          const built = Object.keys(VARIANTS).filter((variant) => cached.some((c) => c.record.version === v.version && c.record.variant === variant));
+          const flags = [
+            DEFAULT_MATRIX.includes(v.version) ? 'default matrix' : '',
+            v.studiedBy ? `studied by ${v.studiedBy.join(', ')}` : '',
+            ...isDefective(v.version).map((d) => `known defect ${d}`),
+          ].filter(Boolean);
+          console.log(`  ${v.version.padEnd(8)} built: ${(built.join(', ') || '-').padEnd(20)} ${flags.join('; ')}`);
+          for (const src of v.sources) console.log(`           ${src.kind.padEnd(16)} ${src.ref}  sha256 ${src.sha256}`);
+        }
+      }
+      return;
+    }
+    case 'fetch': {
+      if (!positionals.length) fail(`fetch needs at least one version\n${HELP.fetch}`);
+      const kind = values.kind as CatalogueVersion['sources'][number]['kind'] | undefined;
+      let failed = 0;
+      for (const v of resolveAll(positionals)) {
+        try {
+          const { source, path } = await obtainSource(v, kind, (m) => console.log(`${v.version}: ${m}`));
+          console.log(`${v.version}: ${source.kind} ${path} sha256 ok`);
+        } catch (e) {
+          failed++;
+          console.error(`${v.version}: ${(e as Error).message}`);
+        }
+      }
+      process.exit(failed ? 1 : 0);
+    }
+    case 'build': {
+      const versions = resolveAll(positionals.length ? positionals : DEFAULT_MATRIX);
+      const variants = values.variant?.length ? values.variant : ['default'];
+      for (const variant of variants) if (!VARIANTS[variant]) fail(`unknown variant "${variant}" (known: ${Object.keys(VARIANTS).join(', ')})`);
+      const reqs: BuildRequest[] = versions.flatMap((version) => variants.map((variant) => ({ version, variant })));
+      const started = Date.now();
+      const since = new Map<string, number>();
+      const { built, failed } = await buildMany(reqs, (version, variant, step) => {
+        const id = `${version}/${variant}`;
+        if (!since.has(id)) since.set(id, Date.now());
+        console.log(`[${fmtTime((Date.now() - started) / 1000).padStart(6)}] ${id.padEnd(20)} ${step} (${fmtTime((Date.now() - since.get(id)!) / 1000)} on this build)`);
+      });
+      console.log('');
+      for (const b of built)
+        console.log(`ok     ${`${b.req.version.version}/${b.req.variant}`.padEnd(20)} ${b.cached ? 'cached' : `built in ${fmtTime(b.build.record.buildSeconds)}`}  ${b.build.record.versionString}`);
+      for (const f of failed) console.log(`FAILED ${`${f.req.version.version}/${f.req.variant}`.padEnd(20)} ${f.error}${f.log ? `\n       log: ${f.log}` : ''}`);
+      console.log(`\n${built.length} ready, ${failed.length} failed, ${fmtTime((Date.now() - started) / 1000)} in all`);
+      process.exit(failed.length ? 1 : 0);
+    }
+    case 'path': {
+      const [spec] = positionals;
+      if (!spec) fail(`path needs a version\n${HELP.path}`);
+      const variant = values.variant?.[0] ?? 'default';
+      const v = resolveAll([spec])[0]!;
+      const hit = findCached(v.version, variant);
+      if (!hit) {
+        console.error(`OpenSSL ${v.version} (${variant}) is not built: npm run openssl -- build ${v.version}${variant === 'default' ? '' : ` --variant ${variant}`}`);
+        process.exit(1);
+      }
+      console.log(hit.prefix);
+      return;
+    }
+    case 'clean': {
+      if (values.all) {
+        rmSync(cacheRoot(), { recursive: true, force: true });
+        console.log(`removed ${cacheRoot()}`);
+        return;
+      }
+      let removed = 0;
+      if (existsSync(buildsDir()))
+        for (const name of readdirSync(buildsDir())) {
+          const dir = join(buildsDir(), name);
+          const complete = existsSync(join(dir, 'build.json'));
+          if (name === 'logs' || complete || !statSync(dir).isDirectory()) continue;
+          rmSync(dir, { recursive: true, force: true });
+          removed++;
+          console.log(`removed interrupted build ${dir}`);
+        }
+      rmSync(join(buildsDir(), 'logs'), { recursive: true, force: true });
+      console.log(`${removed} interrupted build(s) removed; logs of failed builds removed`);
+      return;
+    }
+  }
+}
+
+await main();

@@ -1,0 +1,135 @@
+// Fetch an OpenSSL source archive and verify it against its pinned sha256 before anything reads it.
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, copyFileSync, mkdtempSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { CatalogueVersion, SourceRef } from './catalogue.ts';
+
+export function cacheRoot(): string {
+  return process.env.OBSERVATORY_CACHE ?? join(homedir(), '.cache', 'openssl-observatory');
+}
+export const downloadsDir = () => join(cacheRoot(), 'downloads');
+
+export class SourceError extends Error {}
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Refuse a file whose hash differs from the pin; the bad file is moved aside, never used. */
+export async function verifyArchive(path: string, source: SourceRef): Promise<void> {
+  const actual = await sha256File(path);
+  if (actual !== source.sha256) {
+    const quarantined = `${path}.rejected-${actual.slice(0, 12)}`;
+    renameSync(path, quarantined);
+    throw new SourceError(
+      `${source.file}: sha256 is ${actual}, the catalogue pins ${source.sha256}. Refused; the file was moved to ${quarantined}. ` +
+        'If upstream re-released it, check the new archive by hand before changing the pin.',
+    );
+  }
+}
+
+function run(cmd: string, args: string[], cwd: string): string {
+  try {
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const err = e as { code?: string; stderr?: string; message: string };
+    if (err.code === 'ENOENT') throw new SourceError(`${cmd} is not installed: it is needed to fetch this source`);
+    const tail = (err.stderr ?? err.message).trim().split('\n').slice(-3).join(' | ');
+    throw new SourceError(`${cmd} ${args.join(' ')} failed: ${tail}`);
+  }
+}
+
+/** crates.io through cargo: a throwaway manifest depending on exactly this version, then `cargo fetch`. */
+function fetchCrate(source: SourceRef, dest: string): void {
+  const work = mkdtempSync(join(downloadsDir(), '.cargo-'));
+  mkdirSync(join(work, 'src'), { recursive: true });
+  writeFileSync(join(work, 'src', 'main.rs'), 'fn main() {}\n');
+  writeFileSync(
+    join(work, 'Cargo.toml'),
+    `[package]\nname = "fetch-openssl-src"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\nopenssl-src = "=${source.ref}"\n`,
+  );
+  try {
+    run('cargo', ['fetch', '--quiet'], work);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const registryCache = join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'registry', 'cache');
+  for (const index of existsSync(registryCache) ? readdirSync(registryCache) : []) {
+    const candidate = join(registryCache, index, source.file);
+    if (existsSync(candidate)) {
+      copyFileSync(candidate, dest);
+      return;
+    }
+  }
+  throw new SourceError(`cargo fetched openssl-src ${source.ref} but ${source.file} is not in ${registryCache}`);
+}
+
+/** Debian source package: `apt-get source --download-only` needs a deb-src line for the suite. */
+function fetchDebian(source: SourceRef, dest: string): void {
+  const work = mkdtempSync(join(downloadsDir(), '.apt-'));
+  try {
+    run('apt-get', ['source', '--download-only', '-q', `openssl=${source.ref}`], work);
+    const got = join(work, source.file);
+    if (!existsSync(got)) throw new SourceError(`apt-get source did not produce ${source.file}`);
+    renameSync(got, dest);
+  } catch (e) {
+    throw new SourceError(
+      `${(e as Error).message}. Debian's source for openssl ${source.ref} needs a deb-src entry for its suite in /etc/apt/sources.list.d and 'apt-get update'.`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function fetchUrl(source: SourceRef, dest: string): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(source.ref);
+  } catch (e) {
+    throw new SourceError(`cannot download ${source.ref}: ${(e as Error).message} (no network?)`);
+  }
+  if (!res.ok) throw new SourceError(`cannot download ${source.ref}: HTTP ${res.status}`);
+  writeFileSync(dest, Buffer.from(await res.arrayBuffer()));
+}
+
+const fetchers: Record<SourceRef['kind'], (s: SourceRef, dest: string) => void | Promise<void>> = {
+  crate: fetchCrate,
+  'debian-orig': fetchDebian,
+  'upstream-tarball': fetchUrl,
+};
+
+/**
+ * Get a verified archive for this version, trying its sources in catalogue order (or only `onlyKind`).
+ * A cached archive is re-hashed every time: a cache is not a trust anchor.
+ */
+export async function obtainSource(
+  v: CatalogueVersion,
+  onlyKind?: SourceRef['kind'],
+  log: (msg: string) => void = () => {},
+): Promise<{ source: SourceRef; path: string }> {
+  mkdirSync(downloadsDir(), { recursive: true });
+  const failures: string[] = [];
+  for (const source of v.sources.filter((s) => !onlyKind || s.kind === onlyKind)) {
+    const path = join(downloadsDir(), source.file);
+    try {
+      if (!existsSync(path)) {
+        log(`fetching ${source.file} (${source.kind})`);
+        const partial = `${path}.partial-${process.pid}-${Date.now()}`;
+        await fetchers[source.kind](source, partial);
+        renameSync(partial, path);
+      }
+      await verifyArchive(path, source);
+      return { source, path };
+    } catch (e) {
+      if (!(e instanceof SourceError)) throw e;
+      // a hash mismatch is never retried through another source: the pin or the file is wrong
+      if (e.message.includes('sha256 is')) throw e;
+      failures.push(`${source.kind}: ${e.message}`);
+    }
+  }
+  throw new SourceError(`no source for OpenSSL ${v.version} could be obtained:\n  ${failures.join('\n  ')}`);
+}
