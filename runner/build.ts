@@ -65,18 +65,21 @@ export interface CachedBuild {
   record: Build;
 }
 
-/** Complete cache entries (those with a build.json that validates). */
+/** A complete cache entry: one whose build.json exists and validates. Anything else is not a build. */
+function readEntry(dir: string): CachedBuild | undefined {
+  try {
+    const parsed = Build.safeParse(JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8')));
+    return parsed.success ? { dir, prefix: join(dir, 'install'), record: parsed.data } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function listCached(): CachedBuild[] {
   if (!existsSync(buildsDir())) return [];
-  const out: CachedBuild[] = [];
-  for (const name of readdirSync(buildsDir())) {
-    const dir = join(buildsDir(), name);
-    const recordPath = join(dir, 'build.json');
-    if (!existsSync(recordPath)) continue;
-    const parsed = Build.safeParse(JSON.parse(readFileSync(recordPath, 'utf8')));
-    if (parsed.success) out.push({ dir, prefix: join(dir, 'install'), record: parsed.data });
-  }
-  return out;
+  return readdirSync(buildsDir())
+    .map((name) => readEntry(join(buildsDir(), name)))
+    .filter((b): b is CachedBuild => b !== undefined);
 }
 
 /** The key a request would have now, or an error saying what is missing. */
@@ -133,7 +136,7 @@ export async function buildOne(
   progress: Progress,
 ): Promise<{ ok: true; build: CachedBuild; cached: boolean } | { ok: false; error: string; log?: string }> {
   const { version: v, variant } = req;
-  const not = variantAllowed(v.version, variant);
+  const not = variantAllowed(v, variant);
   if (not) return { ok: false, error: not };
   let log: string | undefined;
   try {
@@ -142,10 +145,8 @@ export async function buildOne(
     const { key, configure } = plannedKey(req, source.sha256);
     const dir = entryDir(v.version, variant, key);
     const recordPath = join(dir, 'build.json');
-    if (existsSync(recordPath)) {
-      const cached = findCached(v.version, variant);
-      if (cached && cached.dir === dir) return { ok: true, build: cached, cached: true };
-    }
+    const cached = readEntry(dir);
+    if (cached?.record.id === key) return { ok: true, build: cached, cached: true };
     // An entry without a valid build.json is an interrupted build: start over.
     rmSync(dir, { recursive: true, force: true });
     const tmp = `${dir}.tmp-${process.pid}`;
@@ -169,7 +170,9 @@ export async function buildOne(
         encoding: 'utf8',
       }).trim();
       progress(v.version, variant, 'make');
-      await runLogged('make', [`-j${jobs}`, 'build_sw'], srcDir, logStream, env);
+      // 1.1.1 has no build_sw target; its default target builds no docs
+      const target = compareSeries(v.series, '3.0') >= 0 ? ['build_sw'] : [];
+      await runLogged('make', [`-j${jobs}`, ...target], srcDir, logStream, env);
       progress(v.version, variant, 'install');
       // install into the final path (OpenSSL bakes the prefix in), then move the entry into place
       const tmpPrefix = join(tmp, 'install');

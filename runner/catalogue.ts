@@ -174,11 +174,10 @@ export function resolveVersion(spec: string): CatalogueVersion {
   throw new Error(`unknown OpenSSL version or series "${spec}": use a series (${known}) or a version listed by \`npm run openssl -- list\``);
 }
 
-export function variantAllowed(version: string, variant: string): string | null {
+export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series'>, variant: string): string | null {
   const v = VARIANTS[variant];
   if (!v) return `unknown variant "${variant}" (known: ${Object.keys(VARIANTS).join(', ')})`;
-  const series = resolveVersion(version).series;
-  if (compareSeries(series, v.minSeries) < 0) return `variant ${variant} needs OpenSSL ${v.minSeries} or newer, not ${version}`;
+  if (compareSeries(version.series, v.minSeries) < 0) return `variant ${variant} needs OpenSSL ${v.minSeries} or newer, not ${version.version}`;
   return null;
 }
 

@@ -270,3 +270,32 @@ export const DetailedIterations = z.object({
   rows: z.array(z.tuple([z.string(), z.string(), z.string(), z.string(), z.string(), z.string(), z.int(), z.boolean(), z.string(), finite])),
 });
 export type DetailedIterations = z.infer<typeof DetailedIterations>;
+
+// ---------------------------------------------------------------- reading files with clear errors
+
+export class DataFileError extends Error {}
+
+/** "series.3.iterations.0.value: must be a finite number" — the JSON path first, as users search for it. */
+export function describeIssues(error: z.ZodError, max = 8): string {
+  const lines = error.issues.slice(0, max).map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+  if (error.issues.length > max) lines.push(`  ... and ${error.issues.length - max} more`);
+  return lines.join('\n');
+}
+
+const KNOWN_RUN_SCHEMA_VERSIONS = [1];
+
+/** Parse a run file's text. Unknown schema versions and invalid content are errors naming the file. */
+export function parseRunFile(text: string, file: string): Run {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new DataFileError(`${file}: not valid JSON (${(e as Error).message}); a truncated file?`);
+  }
+  const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version !== 'number' || !KNOWN_RUN_SCHEMA_VERSIONS.includes(version))
+    throw new DataFileError(`${file}: schemaVersion ${JSON.stringify(version)} is not one this code reads (${KNOWN_RUN_SCHEMA_VERSIONS.join(', ')})`);
+  const parsed = Run.safeParse(json);
+  if (!parsed.success) throw new DataFileError(`${file}: invalid run file\n${describeIssues(parsed.error)}`);
+  return parsed.data;
+}

@@ -1,0 +1,111 @@
+// The build cache on a tiny stand-in source tree (a Configure script and a Makefile that behave like
+// OpenSSL's at the points the cache depends on), so hash refusal, cache keys and interrupted builds are
+// tested in seconds. Real builds of 1.1.1w and 4.0.3 are checked in openssl-builds.test.ts.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CatalogueVersion } from './catalogue.ts';
+
+const cache = mkdtempSync(join(tmpdir(), 'observatory-build-test-'));
+process.env.OBSERVATORY_CACHE = cache;
+after(() => rmSync(cache, { recursive: true, force: true }));
+const { buildOne, cacheKey, listCached } = await import('./build.ts');
+const { SourceError } = await import('./sources.ts');
+
+const CONFIGURE = String.raw`#!/usr/bin/perl
+my ($prefix) = map { /^--prefix=(.*)/ ? $1 : () } @ARGV;
+my $mk = <<'MK';
+build_sw:
+	sleep 0$(SLOW_MAKE)
+	touch built
+install_sw:
+	mkdir -p $(DESTDIR)PREFIX/bin
+	printf '#!/bin/sh\necho "OpenSSL 9.9.9 (stand-in)"\n' > $(DESTDIR)PREFIX/bin/openssl
+	chmod +x $(DESTDIR)PREFIX/bin/openssl
+MK
+$mk =~ s/PREFIX/$prefix/g;
+open(my $m, '>', 'Makefile'); print $m $mk;
+open(my $c, '>', 'configdata.pm'); print $c "package configdata; our %config = (CFLAGS => ['-O2'], cflags => ['-pthread']); 1;\n";
+`;
+
+function makeArchive(name: string, extra = ''): { path: string; sha256: string } {
+  const src = mkdtempSync(join(tmpdir(), 'standin-src-'));
+  const root = join(src, 'openssl-9.9.9');
+  mkdirSync(root);
+  writeFileSync(join(root, 'Configure'), CONFIGURE + extra);
+  writeFileSync(join(root, 'VERSION.dat'), 'RELEASE_DATE="1 Jan 2026"\n');
+  mkdirSync(join(cache, 'downloads'), { recursive: true });
+  const path = join(cache, 'downloads', name);
+  execFileSync('tar', ['czf', path, '-C', src, 'openssl-9.9.9']);
+  return { path, sha256: createHash('sha256').update(readFileSync(path)).digest('hex') };
+}
+
+function standIn(file: string, sha256: string): CatalogueVersion {
+  return { version: '9.9.9', series: '9.9', sources: [{ kind: 'crate', ref: '999.0.0+9.9.9', file, sha256, root: 'openssl-9.9.9' }] };
+}
+
+test('a source whose hash differs from its pin is refused and never built', async () => {
+  const { sha256 } = makeArchive('altered.crate');
+  const pinned = sha256.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+  const r = await buildOne({ version: standIn('altered.crate', pinned), variant: 'default' }, 1, () => {});
+  assert.equal(r.ok, false);
+  assert.match(!r.ok ? r.error : '', /altered\.crate: sha256 is [0-9a-f]{64}, the catalogue pins/);
+  assert.ok(!existsSync(join(cache, 'downloads', 'altered.crate')), 'the rejected file is moved aside');
+  assert.ok(readdirSync(join(cache, 'downloads')).some((f) => f.startsWith('altered.crate.rejected-')));
+  assert.equal(listCached().length, 0);
+  assert.ok(SourceError);
+});
+
+test('the cache key changes with the source, the options, the compiler and CFLAGS', () => {
+  const base = { sourceSha256: 'a'.repeat(64), configure: ['no-shared'], compiler: 'gcc 12', cflagsEnv: '', target: 'linux-x86_64' };
+  const k = cacheKey(base);
+  assert.equal(cacheKey({ ...base }), k);
+  for (const change of [
+    { sourceSha256: 'b'.repeat(64) },
+    { configure: ['no-shared', 'no-ml-kem'] },
+    { compiler: 'gcc 13' },
+    { cflagsEnv: '-O1' },
+    { target: 'linux-aarch64' },
+  ])
+    assert.notEqual(cacheKey({ ...base, ...change }), k, JSON.stringify(change));
+});
+
+test('a build is recorded with its provenance and then served from the cache', async () => {
+  const { sha256 } = makeArchive('good.crate');
+  const v = standIn('good.crate', sha256);
+  const steps: string[] = [];
+  const first = await buildOne({ version: v, variant: 'default' }, 1, (_v, _var, step) => steps.push(step));
+  assert.ok(first.ok, !first.ok ? first.error : '');
+  if (!first.ok) return;
+  assert.equal(first.cached, false);
+  assert.deepEqual(steps.filter((s) => !s.startsWith('fetching')), ['fetch', 'unpack', 'configure', 'make', 'install']);
+  assert.equal(first.build.record.versionString, 'OpenSSL 9.9.9 (stand-in)');
+  assert.equal(first.build.record.source.sha256, sha256);
+  assert.equal(first.build.record.cflags, '-O2 -pthread');
+  assert.equal(first.build.record.releaseDate, '1 Jan 2026');
+  assert.ok(first.build.record.configureArgs.includes('no-shared'));
+  const second = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.ok(second.ok && second.cached);
+});
+
+test('an interrupted build is never taken as good, and the next build recovers', async () => {
+  const { sha256 } = makeArchive('slow.crate', '# slow variant\n');
+  const v = standIn('slow.crate', sha256);
+  // run the build in a child process and kill it during make
+  const script = `
+    process.env.OBSERVATORY_CACHE = ${JSON.stringify(cache)};
+    const { buildOne } = await import(${JSON.stringify(new URL('./build.ts', import.meta.url).href)});
+    await buildOne({ version: ${JSON.stringify(v)}, variant: 'default' }, 1, (_a, _b, step) => console.log(step));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, SLOW_MAKE: '30' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => d.toString().includes('make') && resolve()));
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill('SIGKILL');
+  await new Promise((r) => child.on('close', r));
+  assert.ok(!listCached().some((b) => b.record.source.sha256 === sha256), 'no complete entry after the kill');
+  const again = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.ok(again.ok && !again.cached, 'rebuilt from scratch');
+});

@@ -1,0 +1,207 @@
+// data/runs/** -> data/summary.json + data/detailed-iterations.json (+ JSON Schema exports).
+//
+// Deterministic: the same run files give byte-identical output. Nothing is dropped silently: a file
+// that does not validate stops the aggregation with its name and JSON path. The summary takes each
+// series from the best run of its host (full over quick, then newest); detailed-iterations.json keeps
+// every iteration of every run.
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import {
+  DetailedIterations,
+  Run,
+  Summary,
+  parseRunFile,
+  type Build,
+  type SummaryEntry,
+  DataFileError,
+} from '../schema/index.ts';
+import { compareSeries, compareVersions } from '../runner/catalogue.ts';
+import { CI_METHOD, COMPARISON_METHOD, compareMedians, describe } from './stats.ts';
+
+export const BASELINE_VERSION = '1.1.1w';
+
+export function findRunFiles(runsDir: string): string[] {
+  if (!existsSync(runsDir)) return [];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.json')) out.push(p);
+    }
+  };
+  walk(runsDir);
+  return out;
+}
+
+export function loadRuns(files: string[], root: string): { run: Run; path: string }[] {
+  const runs: { run: Run; path: string }[] = [];
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const rel = relative(root, file);
+    const run = parseRunFile(readFileSync(file, 'utf8'), rel);
+    const other = seen.get(run.runId);
+    if (other) throw new DataFileError(`${rel}: runId ${run.runId} is also used by ${other}`);
+    seen.set(run.runId, rel);
+    runs.push({ run, path: rel });
+  }
+  return runs;
+}
+
+const measured = (s: Run['series'][number]) => s.iterations.filter((i) => !i.warmup).map((i) => i.value);
+/** Full runs outrank quick ones; then the newest wins. */
+const runRank = (r: Run) => `${r.mode === 'full' ? 1 : 0}|${r.startedAt}`;
+
+export function aggregate(runs: { run: Run; path: string }[]): { summary: Summary; detailed: DetailedIterations } {
+  // newest-best run per (host, version, variant, key)
+  const chosen = new Map<string, { run: Run; series: Run['series'][number]; build: Build }>();
+  for (const { run } of runs) {
+    const builds = new Map(run.builds.map((b) => [b.id, b]));
+    for (const s of run.series) {
+      const build = builds.get(s.buildId)!;
+      const id = `${run.host.id}|${build.version}|${build.variant}|${s.key}`;
+      const prev = chosen.get(id);
+      if (!prev || runRank(run) > runRank(prev.run)) chosen.set(id, { run, series: s, build });
+    }
+  }
+
+  const entries: SummaryEntry[] = [];
+  for (const { run, series: s, build } of chosen.values()) {
+    const values = measured(s);
+    entries.push({
+      host: run.host.id,
+      version: build.version,
+      series: build.series,
+      variant: build.variant,
+      key: s.key,
+      benchmark: s.benchmark,
+      metric: s.metric,
+      label: s.label,
+      unit: s.unit,
+      method: s.method,
+      higherIsBetter: s.higherIsBetter,
+      params: s.params,
+      comparability: s.comparability,
+      status: s.status,
+      ...(s.reason ? { reason: s.reason } : {}),
+      ...(s.observed ? { observed: s.observed } : {}),
+      runIds: [run.runId],
+      stats: s.status === 'measured' && values.length ? describe(values) : null,
+      vsPreviousSeries: null,
+      vsBaseline: null,
+    });
+  }
+
+  // comparisons only between entries of the same run (different runs are different conditions)
+  const valuesOf = new Map<SummaryEntry, number[]>();
+  for (const e of entries) valuesOf.set(e, measured(chosen.get(`${e.host}|${e.version}|${e.variant}|${e.key}`)!.series));
+  const groups = new Map<string, SummaryEntry[]>();
+  for (const e of entries) {
+    if (e.status !== 'measured' || e.variant !== 'default') continue;
+    const g = `${e.host}|${e.runIds[0]}|${e.key}`;
+    groups.set(g, [...(groups.get(g) ?? []), e]);
+  }
+  for (const group of groups.values()) {
+    for (const e of group) {
+      if (!e.comparability.acrossVersions) continue;
+      const vals = valuesOf.get(e)!;
+      const older = group
+        .filter((o) => compareSeries(o.series, e.series) < 0)
+        .sort((a, b) => compareSeries(b.series, a.series) || compareVersions(b.version, a.version));
+      const prev = older[0];
+      if (prev) e.vsPreviousSeries = compareMedians(vals, valuesOf.get(prev)!, prev.version);
+      const base = group.find((o) => o.version === BASELINE_VERSION);
+      if (base && base !== e) e.vsBaseline = compareMedians(vals, valuesOf.get(base)!, base.version);
+    }
+  }
+
+  entries.sort(
+    (a, b) =>
+      (a.host < b.host ? -1 : a.host > b.host ? 1 : 0) ||
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
+      compareVersions(a.version, b.version) ||
+      (a.variant < b.variant ? -1 : a.variant > b.variant ? 1 : 0),
+  );
+
+  const hosts = new Map<string, Run['host']>();
+  const builds = new Map<string, Build & { host: string }>();
+  const sortedRuns = [...runs].sort((a, b) => (a.run.startedAt < b.run.startedAt ? -1 : a.run.startedAt > b.run.startedAt ? 1 : 0));
+  for (const { run } of sortedRuns) {
+    hosts.set(run.host.id, run.host); // the newest description of a host wins
+    for (const b of run.builds) builds.set(`${run.host.id}|${b.id}`, { ...b, host: run.host.id });
+  }
+
+  const summary = Summary.parse({
+    schemaVersion: 1,
+    kind: 'summary',
+    statistics: { ciMethod: CI_METHOD, comparisonMethod: COMPARISON_METHOD, baselineVersion: BASELINE_VERSION },
+    hosts: [...hosts.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    builds: [...builds.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : compareVersions(a.version, b.version) || (a.id < b.id ? -1 : 1))),
+    runs: sortedRuns.map(({ run, path }) => ({
+      runId: run.runId,
+      host: run.host.id,
+      mode: run.mode,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      path,
+      series: run.series.length,
+    })),
+    entries,
+  });
+
+  const rows: DetailedIterations['rows'] = [];
+  for (const { run } of sortedRuns) {
+    const bmap = new Map(run.builds.map((b) => [b.id, b]));
+    for (const s of run.series) {
+      const b = bmap.get(s.buildId)!;
+      for (const it of s.iterations) rows.push([run.runId, run.host.id, b.id, b.version, b.variant, s.key, it.round, it.warmup, it.at, it.value]);
+    }
+  }
+  const detailed = DetailedIterations.parse({
+    schemaVersion: 1,
+    kind: 'detailed-iterations',
+    columns: ['runId', 'host', 'buildId', 'version', 'variant', 'key', 'round', 'warmup', 'at', 'value'],
+    rows,
+  });
+  return { summary, detailed };
+}
+
+/** JSON Schema files for people who validate with other tools. */
+export function jsonSchemas(): Record<string, unknown> {
+  const io = { io: 'input' as const, unrepresentable: 'any' as const };
+  return {
+    'run.schema.json': z.toJSONSchema(Run, io),
+    'summary.schema.json': z.toJSONSchema(Summary, io),
+    'detailed-iterations.schema.json': z.toJSONSchema(DetailedIterations, io),
+  };
+}
+
+export function writeAll(dataDir: string): { runs: number; entries: number; rows: number } {
+  const runs = loadRuns(findRunFiles(join(dataDir, 'runs')), dataDir);
+  const { summary, detailed } = aggregate(runs);
+  writeFileSync(join(dataDir, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
+  // one row per line keeps the file diffable without making it huge
+  const body = detailed.rows.map((r) => JSON.stringify(r)).join(',\n');
+  writeFileSync(
+    join(dataDir, 'detailed-iterations.json'),
+    `{"schemaVersion":1,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`,
+  );
+  mkdirSync(join(dataDir, 'schema'), { recursive: true });
+  for (const [name, schema] of Object.entries(jsonSchemas())) writeFileSync(join(dataDir, 'schema', name), JSON.stringify(schema, null, 1) + '\n');
+  return { runs: runs.length, entries: summary.entries.length, rows: detailed.rows.length };
+}
+
+if (import.meta.main) {
+  const dataDir = process.argv[2] ?? 'data';
+  try {
+    const r = writeAll(dataDir);
+    console.log(`aggregated ${r.runs} run(s): ${r.entries} summary entries, ${r.rows} iterations -> ${dataDir}/summary.json, ${dataDir}/detailed-iterations.json`);
+  } catch (e) {
+    if (e instanceof DataFileError) {
+      console.error(`aggregation stopped, nothing written:\n${e.message}`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}
