@@ -1,0 +1,41 @@
+// Real builds (from the cache when warm): the oldest and newest catalogued series, and the no-ml-kem
+// variant of the newest 3.5 against its default build.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { appEnv, buildMany } from './build.ts';
+import { resolveVersion } from './catalogue.ts';
+
+const wanted = [
+  { version: resolveVersion('1.1.1w'), variant: 'default' },
+  { version: resolveVersion('4.0'), variant: 'default' },
+  { version: resolveVersion('3.5'), variant: 'default' },
+  { version: resolveVersion('3.5'), variant: 'no-ml-kem' },
+];
+const { built, failed } = await buildMany(wanted, (v, variant, step) => {
+  if (step === 'make') console.log(`# building OpenSSL ${v} (${variant}) for the tests`);
+});
+
+const openssl = (version: string, variant: string, args: string[]) => {
+  const b = built.find((x) => x.req.version.version === version && x.req.variant === variant);
+  assert.ok(b, `OpenSSL ${version}/${variant} did not build: ${failed.map((f) => `${f.error} ${f.log ?? ''}`).join('; ')}`);
+  return execFileSync(join(b.build.prefix, 'bin', 'openssl'), args, { encoding: 'utf8', env: appEnv(b.build.prefix) });
+};
+
+test('every build reports the catalogued version', () => {
+  assert.deepEqual(failed, []);
+  for (const { req, build } of built) {
+    assert.match(openssl(req.version.version, req.variant, ['version']), new RegExp(`^OpenSSL ${req.version.version.replace(/\./g, '\\.')} `));
+    assert.equal(build.record.versionString.split(' ')[1], req.version.version);
+  }
+});
+
+test('the no-ml-kem variant of the newest 3.5 lacks ML-KEM and the default build has it', () => {
+  const v = resolveVersion('3.5').version;
+  const withKem = openssl(v, 'default', ['list', '-kem-algorithms']);
+  const without = openssl(v, 'no-ml-kem', ['list', '-kem-algorithms']);
+  assert.match(withKem, /ML-KEM-768/);
+  assert.match(withKem, /X25519MLKEM768/);
+  assert.doesNotMatch(without, /ML-KEM|MLKEM/);
+});

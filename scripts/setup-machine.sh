@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Install the system packages the observatory needs on Debian/Ubuntu, and the deb-src entries from
+# which the runner fetches Debian's orig tarballs of OpenSSL. Idempotent; needs root.
+set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup-machine: run as root (sudo bash scripts/setup-machine.sh)" >&2
+  exit 1
+fi
+SRC=/etc/apt/sources.list.d/openssl-observatory-src.sources
+if ! grep -rqs 'Types: deb-src' /etc/apt/sources.list.d/ || ! apt-cache showsrc openssl 2>/dev/null | grep -q '^Version: 3\.5\.'; then
+  cat > "$SRC" <<'SOURCES'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm trixie sid experimental
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+  UPDATE=1
+fi
+need=()
+for pair in gcc:cc make:make perl:perl valgrind:valgrind chromium:chromium git:git; do
+  command -v "${pair#*:}" >/dev/null 2>&1 || need+=("${pair%%:*}")
+done
+[ -f /usr/include/valgrind/callgrind.h ] || need+=(valgrind)
+if [ "${UPDATE:-0}" = 1 ] || [ ${#need[@]} -gt 0 ]; then
+  apt-get update -q
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" fonts-dejavu-core
+fi
+echo "setup-machine: system packages and deb-src entries are in place"
