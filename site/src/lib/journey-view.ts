@@ -1,0 +1,75 @@
+// The home chart's data types and the logic shared by the build and the browser script.
+// No runtime imports: this file is bundled into the page's script.
+
+export const GROUP_MODES = ['default', 'X25519'] as const;
+export type GroupMode = (typeof GROUP_MODES)[number];
+export const GROUP_LABEL: Record<GroupMode, string> = {
+  default: 'library defaults (both sides)',
+  X25519: 'pinned X25519 (both sides)',
+};
+
+export interface JourneyPoint {
+  version: string;
+  status: SummaryEntry['status'];
+  median: number | null;
+  low: number | null;
+  high: number | null;
+  n: number;
+  /** line segments break where this changes; null = not comparable with any other version */
+  segment: string | null;
+  reason: string | null;
+  negotiated: string | null;
+}
+
+export interface Journey {
+  host: string;
+  metric: string;
+  label: string;
+  unit: string;
+  method: string;
+  higherIsBetter: boolean;
+  config: string;
+  groups: GroupMode;
+  points: JourneyPoint[];
+}
+
+/** Consecutive measured points of one comparability segment: the only points a line may join. */
+export function lineRuns(points: readonly JourneyPoint[]): JourneyPoint[][] {
+  const runs: JourneyPoint[][] = [];
+  let current: JourneyPoint[] = [];
+  for (const p of points) {
+    const prev = current[current.length - 1];
+    const joins = p.median !== null && p.segment !== null && prev !== undefined && prev.segment === p.segment;
+    if (!joins) {
+      if (current.length > 1) runs.push(current);
+      current = [];
+    }
+    if (p.median !== null && p.segment !== null) current.push(p);
+  }
+  if (current.length > 1) runs.push(current);
+  return runs;
+}
+
+
+export interface Selection {
+  host: string;
+  metric: string;
+  config: string;
+  groups: GroupMode;
+}
+
+export function findJourney(journeys: readonly Journey[], s: Selection): Journey | undefined {
+  return journeys.find((j) => j.host === s.host && j.metric === s.metric && j.config === s.config && j.groups === s.groups);
+}
+
+/** Options of each control given the others, so a selection never lands on nothing. */
+export function optionsFor(journeys: readonly Journey[], s: Pick<Selection, 'host' | 'metric'>) {
+  const onHost = journeys.filter((j) => j.host === s.host);
+  const metrics = [...new Map(onHost.map((j) => [j.metric, `${j.label} (${j.unit})`])).entries()].sort((a, b) => a[0].localeCompare(b[0]));
+  const configs = [...new Set(onHost.filter((j) => j.metric === s.metric).map((j) => j.config))].sort();
+  return { metrics, configs };
+}
+
+export function groupsAvailable(journeys: readonly Journey[], s: Omit<Selection, 'groups'>): GroupMode[] {
+  return GROUP_MODES.filter((g) => findJourney(journeys, { ...s, groups: g }));
+}

@@ -1,0 +1,181 @@
+// What each page needs, precomputed from summary.json at build time (pure functions, unit-tested).
+import type { Params, Summary, SummaryEntry } from '../../../schema/index.ts';
+import { compareVersions } from '../../../runner/catalogue.ts';
+import { GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
+
+export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
+
+export type Entry = SummaryEntry;
+
+/** URL slug of a build: "3.5.7", or "3.5.7-no-ml-kem" for a variant. */
+export function versionSlug(version: string, variant: string): string {
+  return variant === 'default' ? version : `${version}-${variant}`;
+}
+
+export function byVersion(a: { version: string; variant: string }, b: { version: string; variant: string }): number {
+  return compareVersions(a.version, b.version) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant));
+}
+
+export function paramsText(params: Params, omit: readonly string[] = []): string {
+  const keys = Object.keys(params).filter((k) => !omit.includes(k)).sort();
+  return keys.length ? keys.map((k) => `${k}=${String(params[k])}`).join(', ') : '(no parameters)';
+}
+
+// ------------------------------------------------------------------ home: the performance journey
+
+export const JOURNEY_BENCHMARK = 'handshake';
+const GROUP_PARAMS = ['clientGroups', 'serverGroups'];
+
+export interface JourneyPayload {
+  benchmark: string;
+  hosts: string[];
+  /** x axis: every default-variant version measured on a host, oldest first */
+  versions: Record<string, string[]>;
+  journeys: Journey[];
+  defaults: { host: string; metric: string; config: string } | null;
+}
+
+function groupMode(params: Params): GroupMode | null {
+  const c = params.clientGroups;
+  const s = params.serverGroups;
+  return c === s && (GROUP_MODES as readonly unknown[]).includes(c) ? (c as GroupMode) : null;
+}
+
+function segmentOf(e: SummaryEntry): string | null {
+  if (e.comparability.acrossVersions) return 'all';
+  return e.comparability.group ?? null;
+}
+
+function observedGroup(e: SummaryEntry): string | null {
+  const o = e.observed ?? {};
+  const g = o.negotiatedGroup ?? o.group ?? o.negotiated;
+  return g === undefined ? null : String(g);
+}
+
+export function journeyPayload(summary: Summary): JourneyPayload {
+  const rows = summary.entries.filter((e) => e.benchmark === JOURNEY_BENCHMARK && e.variant === 'default' && groupMode(e.params));
+  const map = new Map<string, Journey>();
+  const versions: Record<string, Set<string>> = {};
+  for (const e of rows) {
+    const groups = groupMode(e.params)!;
+    const config = paramsText(e.params, GROUP_PARAMS);
+    const id = [e.host, e.metric, config, groups].join('\u0000');
+    let j = map.get(id);
+    if (!j) {
+      j = { host: e.host, metric: e.metric, label: e.label, unit: e.unit, method: e.method, higherIsBetter: e.higherIsBetter, config, groups, points: [] };
+      map.set(id, j);
+    }
+    (versions[e.host] ??= new Set()).add(e.version);
+    const s = e.status === 'measured' ? e.stats : null;
+    j.points.push({
+      version: e.version,
+      status: e.status,
+      median: s ? s.median : null,
+      low: s?.ci95 ? s.ci95.low : null,
+      high: s?.ci95 ? s.ci95.high : null,
+      n: s ? s.n : 0,
+      segment: segmentOf(e),
+      reason: e.reason ?? null,
+      negotiated: observedGroup(e),
+    });
+  }
+  const journeys = [...map.values()];
+  for (const j of journeys) j.points.sort((a, b) => compareVersions(a.version, b.version));
+  const hosts = Object.keys(versions).sort();
+  const sortedVersions = Object.fromEntries(hosts.map((h) => [h, [...versions[h]!].sort(compareVersions)]));
+  return { benchmark: JOURNEY_BENCHMARK, hosts, versions: sortedVersions, journeys, defaults: pickDefault(journeys) };
+}
+
+/** Start with the configuration measured on most versions, preferring a rate metric in handshakes/s. */
+function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
+  const measured = (j: Journey) => j.points.filter((p) => p.median !== null).length;
+  const ranked = [...journeys].sort(
+    (a, b) =>
+      Number(b.unit === 'handshakes/s') - Number(a.unit === 'handshakes/s') ||
+      measured(b) - measured(a) ||
+      a.host.localeCompare(b.host) ||
+      a.metric.localeCompare(b.metric) ||
+      a.config.localeCompare(b.config),
+  );
+  const j = ranked[0];
+  return j ? { host: j.host, metric: j.metric, config: j.config } : null;
+}
+
+// ------------------------------------------------------------------ per-version pages
+
+export interface VersionPage {
+  slug: string;
+  version: string;
+  series: string;
+  variant: string;
+  hosts: string[];
+}
+
+export function versionPages(summary: Summary): VersionPage[] {
+  const map = new Map<string, VersionPage>();
+  for (const e of summary.entries) {
+    const slug = versionSlug(e.version, e.variant);
+    const p = map.get(slug) ?? { slug, version: e.version, series: e.series, variant: e.variant, hosts: [] };
+    if (!p.hosts.includes(e.host)) p.hosts.push(e.host);
+    map.set(slug, p);
+  }
+  for (const b of summary.builds) {
+    const slug = versionSlug(b.version, b.variant);
+    if (!map.has(slug)) map.set(slug, { slug, version: b.version, series: b.series, variant: b.variant, hosts: [b.host] });
+  }
+  return [...map.values()].map((p) => ({ ...p, hosts: p.hosts.sort() })).sort(byVersion);
+}
+
+export function entriesOf(summary: Summary, host: string, version: string, variant: string): Entry[] {
+  return summary.entries
+    .filter((e) => e.host === host && e.version === version && e.variant === variant)
+    .sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.key.localeCompare(b.key));
+}
+
+export function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    const list = m.get(k);
+    if (list) list.push(it);
+    else m.set(k, [it]);
+  }
+  return m;
+}
+
+// ------------------------------------------------------------------ compare page
+
+/** Compact per-build table for the compare page:
+ * [key, label, unit, method, higherIsBetter, status, median, low, high, n, comparability segment or null]. */
+export type CompareRow = [string, string, string, string, boolean, string, number | null, number | null, number | null, number, string | null];
+
+export interface ComparePayload {
+  builds: { id: string; host: string; version: string; variant: string; slug: string }[];
+  rows: Record<string, CompareRow[]>;
+}
+
+export function compareId(host: string, version: string, variant: string): string {
+  return `${host}/${versionSlug(version, variant)}`;
+}
+
+export function comparePayload(summary: Summary): ComparePayload {
+  const builds = new Map<string, ComparePayload['builds'][number]>();
+  const rows: Record<string, CompareRow[]> = {};
+  for (const e of summary.entries) {
+    const id = compareId(e.host, e.version, e.variant);
+    if (!builds.has(id)) builds.set(id, { id, host: e.host, version: e.version, variant: e.variant, slug: versionSlug(e.version, e.variant) });
+    const s = e.status === 'measured' ? e.stats : null;
+    (rows[id] ??= []).push([e.key, e.label, e.unit, e.method, e.higherIsBetter, e.status, s?.median ?? null, s?.ci95?.low ?? null, s?.ci95?.high ?? null, s?.n ?? 0, segmentOf(e)]);
+  }
+  const list = [...builds.values()].sort((a, b) => a.host.localeCompare(b.host) || byVersion(a, b));
+  return { builds: list, rows };
+}
+
+// ------------------------------------------------------------------ write-ups
+
+/** Every summary entry of one series key (optionally limited to versions), oldest version first. */
+export function seriesEntries(summary: Summary, key: string, versions?: readonly string[]): Entry[] {
+  return summary.entries
+    .filter((e) => e.key === key && (!versions || versions.length === 0 || versions.includes(e.version)))
+    .sort((a, b) => a.host.localeCompare(b.host) || byVersion(a, b));
+}

@@ -1,0 +1,179 @@
+// Shared browser-test machinery: Debian's chromium through playwright-core, a crawler that checks every
+// page and link, axe, and the checks of the home chart against summary.json.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { Summary } from '../../schema/index.ts';
+import { paramsText } from '../src/lib/model.ts';
+
+export const REPO = new URL('../../', import.meta.url).pathname;
+export const ARTIFACTS = join(REPO, 'test-artifacts', 'site');
+
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error('no chromium found: install Debian\'s package (apt-get install -y chromium) or set CHROMIUM_PATH');
+  return found;
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+  });
+}
+
+export function readSummary(file: string): Summary {
+  if (!existsSync(file)) throw new Error(`${file} does not exist: the data-dependent site tests need it (run the benchmark and aggregate first)`);
+  return Summary.parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+export interface PageReport {
+  url: string;
+  status: number;
+  errors: string[];
+  links: string[];
+}
+
+/** Visit a page, collect console errors, failed requests and internal links. */
+export async function visit(page: Page, origin: string, path: string): Promise<PageReport> {
+  const errors: string[] = [];
+  const onConsole = (m: { type(): string; text(): string }) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  };
+  const onPageError = (e: Error) => errors.push(`page error: ${e.message}`);
+  const onResponse = (r: { url(): string; status(): number }) => {
+    if (r.status() >= 400) errors.push(`HTTP ${r.status()} for ${r.url()}`);
+  };
+  const onRequest = (r: { url(): string }) => {
+    if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) errors.push(`external request: ${r.url()}`);
+  };
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
+  page.on('response', onResponse);
+  page.on('request', onRequest);
+  const res = await page.goto(origin + path, { waitUntil: 'networkidle' });
+  const links = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+  page.off('console', onConsole);
+  page.off('pageerror', onPageError);
+  page.off('response', onResponse);
+  page.off('request', onRequest);
+  const internal = links.filter((l) => l.startsWith(origin)).map((l) => l.slice(origin.length).split('#')[0]!);
+  return { url: path, status: res?.status() ?? 0, errors, links: [...new Set(internal)] };
+}
+
+/** Breadth-first over every internal link from the home page: HTML pages are loaded in the browser, downloads fetched. */
+export async function crawl(page: Page, origin: string): Promise<{ pages: PageReport[]; problems: string[] }> {
+  const seen = new Set<string>(['/']);
+  const queue = ['/'];
+  const pages: PageReport[] = [];
+  const problems: string[] = [];
+  while (queue.length) {
+    const path = queue.shift()!;
+    const isDownload = /\.(json|png|svg|txt)(\?|$)/.test(path);
+    if (isDownload) {
+      const r = await fetch(origin + path);
+      if (!r.ok) problems.push(`${path}: HTTP ${r.status} (linked download)`);
+      continue;
+    }
+    const rep = await visit(page, origin, path);
+    pages.push(rep);
+    if (rep.status !== 200) problems.push(`${path}: HTTP ${rep.status}`);
+    for (const e of rep.errors) problems.push(`${path}: ${e}`);
+    for (const l of rep.links) {
+      const key = l.split('?')[0]!.replace(/\/$/, '') || '/';
+      if (!seen.has(key)) {
+        seen.add(key);
+        queue.push(l);
+      }
+    }
+  }
+  return { pages, problems };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core on the current page; returns serious and critical violations as readable lines. */
+export async function axe(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } };
+    const r = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+  });
+  return result
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.join(' ')}`);
+}
+
+export interface PlottedPoint {
+  version: string;
+  median: number;
+}
+
+export async function plotted(page: Page): Promise<PlottedPoint[]> {
+  await page.waitForSelector('[data-journey-root] svg circle.point', { timeout: 10_000 });
+  return page.$$eval('[data-journey-root] svg circle.point', (cs) =>
+    cs.map((c) => ({ version: c.getAttribute('data-version')!, median: Number(c.getAttribute('data-median')) })),
+  );
+}
+
+export interface ChartSelection {
+  host: string;
+  metric: string;
+  config: string;
+  groups: string;
+}
+
+export async function selection(page: Page): Promise<ChartSelection> {
+  return page.$eval('[data-journey-root]', (el) => {
+    const d = (el as HTMLElement).dataset;
+    return { host: d.host!, metric: d.metric!, config: d.config!, groups: d.groups! };
+  });
+}
+
+/** The summary entries a chart selection must show, by version. */
+export function expectedMedians(summary: Summary, s: ChartSelection): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of summary.entries) {
+    if (e.benchmark !== 'handshake' || e.variant !== 'default' || e.host !== s.host || e.metric !== s.metric) continue;
+    if (e.params.clientGroups !== s.groups || e.params.serverGroups !== s.groups) continue;
+    if (paramsText(e.params, ['clientGroups', 'serverGroups']) !== s.config) continue;
+    if (e.status === 'measured' && e.stats) out.set(e.version, e.stats.median);
+  }
+  return out;
+}
+
+export async function screenshots(page: Page, origin: string, paths: string[], dir: string): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const files: string[] = [];
+  for (const [name, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    for (const p of paths) {
+      await page.goto(origin + p, { waitUntil: 'networkidle' });
+      const file = join(dir, `${p.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      files.push(file);
+    }
+  }
+  return files;
+}
+
+/** Bytes of every response while loading a page (the server does not compress: this is what is transferred). */
+export async function transferSize(page: Page, url: string): Promise<{ total: number; parts: [string, number][] }> {
+  const parts: [string, number][] = [];
+  const pending: Promise<void>[] = [];
+  const onResponse = (r: import('playwright-core').Response) => {
+    pending.push(r.body().then((b) => void parts.push([r.url(), b.length])).catch(() => undefined));
+  };
+  page.on('response', onResponse);
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await Promise.all(pending);
+  page.off('response', onResponse);
+  return { total: parts.reduce((a, [, n]) => a + n, 0), parts };
+}

@@ -1,0 +1,165 @@
+// The browser test suite, run against one built site and the summary.json it was built from.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { Summary } from '../../schema/index.ts';
+import { versionSlug } from '../src/lib/model.ts';
+import { serve, type StaticServer } from './server.ts';
+import { ARTIFACTS, axe, crawl, expectedMedians, launch, plotted, readSummary, screenshots, selection, transferSize } from './browser.ts';
+
+export interface SuiteOptions {
+  name: string;
+  dist: string;
+  summaryFile: string;
+}
+
+const HOME_BUDGET = 200 * 1024;
+
+export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
+  let server: StaticServer;
+  let browser: Browser;
+  let page: Page;
+  let summary: Summary | null = null;
+  let summaryError = '';
+
+  before(async () => {
+    server = await serve(dist);
+    browser = await launch();
+    page = await browser.newPage();
+    try {
+      summary = readSummary(summaryFile);
+    } catch (e) {
+      summaryError = (e as Error).message;
+    }
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  const needSummary = (): Summary => {
+    if (!summary) assert.fail(`[${name}] ${summaryError}`);
+    return summary;
+  };
+
+  test(`[${name}] every page loads without console errors, failed requests or broken internal links`, async () => {
+    const { pages, problems } = await crawl(page, server.origin);
+    assert.deepEqual(problems, []);
+    for (const must of ['/', '/versions', '/compare', '/writeups', '/hypothesis', '/mtu', '/methodology', '/runs'])
+      assert.ok(pages.some((p) => p.url.replace(/\/$/, '') === must.replace(/\/$/, '') || (must === '/' && p.url === '/')), `${must} not reachable from home`);
+    console.log(`[${name}] crawled ${pages.length} pages`);
+  });
+
+  test(`[${name}] no page shows a zero where nothing was measured`, async () => {
+    await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
+    const text = await page.locator('main').innerText();
+    if (!summary) assert.match(text, /Not measured yet/);
+    const zeros = await page.$$eval('[data-median]', (els) => els.filter((e) => Number(e.getAttribute('data-median')) === 0).length);
+    assert.equal(zeros, 0);
+  });
+
+  test(`[${name}] home chart values equal summary.json`, async () => {
+    const s = needSummary();
+    await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
+    const points = await plotted(page);
+    const sel = await selection(page);
+    const expected = expectedMedians(s, sel);
+    assert.ok(points.length > 0, 'no point plotted');
+    assert.deepEqual(new Map(points.map((p) => [p.version, p.median])), expected);
+    const tableMedians = await page.$$eval('[data-journey-root] tbody td[data-median]', (tds) =>
+      tds.map((td) => [td.closest('tr')!.getAttribute('data-version')!, Number(td.getAttribute('data-median'))] as [string, number]),
+    );
+    assert.deepEqual(new Map(tableMedians), expected, 'the table alternative shows the same values');
+  });
+
+  test(`[${name}] the defaults / pinned X25519 toggle changes the plotted series`, async () => {
+    const s = needSummary();
+    await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
+    const before = await plotted(page);
+    const pinned = page.getByRole('button', { name: 'Pinned X25519' });
+    if (await pinned.isDisabled()) assert.fail(`[${name}] pinned X25519 is not measured for the default chart configuration`);
+    await pinned.click();
+    await page.waitForFunction(() => (document.querySelector('[data-journey-root]') as HTMLElement).dataset.groups === 'X25519');
+    const afterToggle = await plotted(page);
+    const sel = await selection(page);
+    assert.equal(sel.groups, 'X25519');
+    assert.equal(await pinned.getAttribute('aria-pressed'), 'true');
+    assert.notDeepEqual(afterToggle, before, 'toggling did not change the plotted values');
+    assert.deepEqual(new Map(afterToggle.map((p) => [p.version, p.median])), expectedMedians(s, sel));
+    assert.match(page.url(), /groups=X25519/, 'the selection is in the URL for sharing');
+  });
+
+  test(`[${name}] chart points are reachable by keyboard and named`, async () => {
+    needSummary();
+    await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
+    await plotted(page);
+    const label = await page.$eval('circle.point', (c) => c.getAttribute('aria-label'));
+    assert.match(label ?? '', /median .+ n=\d+/);
+    await page.focus('circle.point');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('class')), 'point');
+  });
+
+  test(`[${name}] a per-version table marks a non-significant difference`, async (t) => {
+    const s = needSummary();
+    const e = s.entries.find((x) => x.vsPreviousSeries?.verdict === 'no-difference-shown' || x.vsBaseline?.verdict === 'no-difference-shown');
+    if (!e) {
+      t.skip('this data has no comparison whose interval includes no change (the fixture suite checks the marking)');
+      return;
+    }
+    await page.goto(`${server.origin}/versions/${versionSlug(e.version, e.variant)}`, { waitUntil: 'networkidle' });
+    const row = page.locator(`tr[data-key="${e.key.replace(/"/g, '\\"')}"][data-host="${e.host}"]`);
+    const cell = row.locator('td[data-verdict="no-difference-shown"]').first();
+    assert.match(await cell.innerText(), /no difference shown/);
+  });
+
+  test(`[${name}] the compare page takes its selection from the URL`, async () => {
+    const s = needSummary();
+    const a = s.entries.find((e) => e.status === 'measured');
+    const b = [...s.entries].reverse().find((e) => e.status === 'measured' && e.version !== a?.version);
+    if (!a || !b) assert.fail('need two measured builds to compare');
+    const id = (e: typeof a) => `${e.host}/${versionSlug(e.version, e.variant)}`;
+    await page.goto(`${server.origin}/compare?a=${encodeURIComponent(id(a))}&b=${encodeURIComponent(id(b))}`, { waitUntil: 'networkidle' });
+    await page.waitForSelector('[data-compare-root] tbody tr');
+    assert.equal(await page.inputValue('select[name=a]'), id(a));
+    assert.equal(await page.inputValue('select[name=b]'), id(b));
+    const row = page.locator(`[data-compare-root] tr[data-key="${a.key.replace(/"/g, '\\"')}"]`);
+    assert.match(await row.innerText(), new RegExp(`n=${a.stats!.n}`));
+  });
+
+  test(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {
+    const paths = ['/', '/versions', '/compare', '/writeups', '/hypothesis', '/mtu', '/methodology', '/runs', '/contributing'];
+    if (summary) {
+      const v = summary.entries[0];
+      if (v) paths.push(`/versions/${versionSlug(v.version, v.variant)}`);
+    }
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const p of paths) {
+        await page.goto(server.origin + p, { waitUntil: 'networkidle' });
+        for (const v of await axe(page)) found.push(`${scheme} ${p}: ${v}`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.deepEqual(found, []);
+  });
+
+  test(`[${name}] screenshots at desktop and phone width`, async () => {
+    const paths = ['/', '/versions', '/compare', '/methodology', '/runs', '/hypothesis', '/mtu'];
+    if (summary?.entries[0]) paths.push(`/versions/${versionSlug(summary.entries[0].version, summary.entries[0].variant)}`);
+    const files = await screenshots(page, server.origin, paths, join(ARTIFACTS, name));
+    assert.equal(files.length, paths.length * 2);
+    // nothing may overflow a phone's width sideways except inside the scrollable table regions
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `home page is ${overflow}px wider than a phone screen`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  test(`[${name}] home page transfers under 200 KB including its data`, async () => {
+    const { total, parts } = await transferSize(page, `${server.origin}/`);
+    console.log(`[${name}] home page transfer: ${total} bytes (${(total / 1024).toFixed(1)} KiB) in ${parts.length} responses`);
+    assert.ok(total < HOME_BUDGET, `home page transfers ${total} bytes: ${parts.map(([u, n]) => `${u} ${n}`).join(', ')}`);
+  });
+}
