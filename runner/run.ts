@@ -198,6 +198,11 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
   }
   // a series that measured something in some rounds and failed in others keeps its values; the
   // failures are in the notes. One that never measured stays unsupported/failed with its reason.
+  for (const s of series.values())
+    if (s.status === 'measured' && !s.iterations.some((i) => !i.warmup)) {
+      s.status = 'failed';
+      s.reason = 'measured only in warm-up rounds: every measured round failed (see the run notes)';
+    }
   const ordered = [...series.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.buildId < b.buildId ? -1 : 1));
   const totalRounds = plan.warmupRounds + plan.rounds;
   const run = {
@@ -222,7 +227,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
     },
     builds: plan.builds,
     series: ordered,
-    notes: notes.slice(0, 100),
+    notes: notes.length > 100 ? [...notes.slice(0, 99), `... and ${notes.length - 99} more notes`] : notes,
   };
   const parsed = Run.safeParse(run);
   if (!parsed.success) {
