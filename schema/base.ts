@@ -1,0 +1,301 @@
+// Run files, builds, hosts and the derived summary files. The runner, the scripts,
+// the site and the tests all import it. Bump a file's schemaVersion when its shape changes and keep
+// reading the old one (see the discriminated unions at the bottom).
+import { z } from 'zod';
+
+/** A finite number: NaN and ±Infinity are refused everywhere (JSON cannot carry them honestly). */
+export const finite = z.number().refine(Number.isFinite, { message: 'must be a finite number' });
+export const nonNegative = finite.refine((v) => v >= 0, { message: 'must be >= 0' });
+const isoTime = z.iso.datetime({ offset: true });
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits (sha256)');
+/** Identifiers end up in paths and URLs: keep them to a safe alphabet. */
+export const safeId = z
+  .string()
+  .min(1)
+  .max(120)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'only letters, digits, ".", "_" and "-", not starting with a symbol');
+/** Free text shown on the site: bounded, no control characters (the site escapes it anyway). */
+export const shortText = (max = 500) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s), { message: 'must not contain control characters' });
+
+// ---------------------------------------------------------------- host
+
+export const CpuFlags = z.object({
+  // x86
+  aesni: z.boolean().optional(),
+  pclmulqdq: z.boolean().optional(),
+  shani: z.boolean().optional(),
+  avx2: z.boolean().optional(),
+  avx512f: z.boolean().optional(),
+  vaes: z.boolean().optional(),
+  vpclmulqdq: z.boolean().optional(),
+  adx: z.boolean().optional(),
+  bmi2: z.boolean().optional(),
+  // arm
+  aes: z.boolean().optional(),
+  pmull: z.boolean().optional(),
+  sha2: z.boolean().optional(),
+  sve: z.boolean().optional(),
+});
+export type CpuFlags = z.infer<typeof CpuFlags>;
+
+export const Host = z.object({
+  id: safeId.describe('stable name of the machine, chosen by its owner; runs are grouped by it'),
+  arch: shortText(40),
+  cpuModel: shortText(200),
+  cpuFlags: CpuFlags,
+  logicalCpus: z.int().positive().max(4096),
+  memoryBytes: z.int().positive(),
+  kernel: shortText(200),
+  os: shortText(200),
+  virtualization: shortText(80).nullable().describe('hypervisor or container if detectable, null on bare metal'),
+  cpuGovernor: shortText(80).nullable(),
+  note: shortText(1000).optional(),
+});
+export type Host = z.infer<typeof Host>;
+
+// ---------------------------------------------------------------- builds
+
+export const SourceKind = z.enum(['upstream-tarball', 'debian-orig', 'crate']);
+export const BuildSource = z.object({
+  kind: SourceKind,
+  name: shortText(200).describe('file name of the archive, e.g. openssl-3.5.7.tar.gz'),
+  sha256,
+  url: shortText(500).optional(),
+});
+export type BuildSource = z.infer<typeof BuildSource>;
+
+export const Build = z.object({
+  id: safeId.describe('cache key: a hash of everything that changes the binary'),
+  version: z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/, 'an OpenSSL release number such as 3.5.7 or 1.1.1w'),
+  series: z.string().regex(/^\d+\.\d+(\.\d+)?$/),
+  variant: safeId.describe('"default", or a named variant such as "no-ml-kem"'),
+  versionString: shortText(200).describe('what the built `openssl version` printed'),
+  source: BuildSource,
+  configureArgs: z.array(shortText(200)).max(100),
+  compiler: shortText(300).describe('first line of `cc --version`'),
+  cflags: shortText(1000).describe('CFLAGS as OpenSSL configured them'),
+  builtAt: isoTime,
+  buildSeconds: nonNegative,
+  releaseDate: shortText(40).optional().describe('release date as the source itself states it'),
+});
+export type Build = z.infer<typeof Build>;
+
+// ---------------------------------------------------------------- measured series
+
+/** How a value was obtained. The site shows this next to every number. */
+export const Method = z.enum([
+  'wall-clock-throughput', // work done / elapsed wall time
+  'cpu-time-client', // CPU time of the client side only, per operation
+  'cpu-time-server', // CPU time of the server side only, per operation
+  'cpu-time-both', // client + server CPU time per operation (in-process, same thread)
+  'instruction-count', // valgrind instruction count of one operation
+  'heap-bytes', // bytes held on the heap, counted through OpenSSL's allocator hooks
+  'wire-bytes', // bytes put on the wire
+  'client-user-cpu', // openssl s_time: connections per second of client user CPU
+  'openssl-speed', // openssl speed's own measurement (method varies by version: see comparability)
+]);
+export type Method = z.infer<typeof Method>;
+
+export const Unit = z.enum([
+  'bytes/s',
+  'ops/s',
+  'handshakes/s',
+  'connections/s',
+  'us/op',
+  'us/handshake',
+  'instructions',
+  'bytes',
+  'count',
+]);
+export type Unit = z.infer<typeof Unit>;
+
+/** Parameters of a series: flat, so they can be shown as a table and used as a key. */
+export const Params = z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9]*$/), z.union([shortText(200), finite, z.boolean()]));
+export type Params = z.infer<typeof Params>;
+
+export const Iteration = z.object({
+  round: z.int().nonnegative().describe('interleaving round; round order is in the run file'),
+  value: nonNegative,
+  at: isoTime,
+  warmup: z.boolean().describe('warm-up iterations are kept for the record and never aggregated'),
+});
+export type Iteration = z.infer<typeof Iteration>;
+
+export const Comparability = z.object({
+  acrossVersions: z.boolean(),
+  reason: shortText(500).optional().describe('why values from different versions must not be charted together'),
+  group: safeId.optional().describe('values are comparable only within the same group (e.g. speed-aead-pre-3.5)'),
+});
+
+export const Series = z.object({
+  key: z.string().min(1).max(300).describe('benchmark/metric plus canonical params; same key = same experiment'),
+  benchmark: safeId,
+  metric: safeId,
+  label: shortText(300).describe('what this measures, in words'),
+  unit: Unit,
+  method: Method,
+  higherIsBetter: z.boolean(),
+  params: Params,
+  buildId: safeId,
+  comparability: Comparability,
+  status: z.enum(['measured', 'unsupported', 'failed']),
+  reason: shortText(2000).optional().describe('for unsupported/failed: what the library or tool said'),
+  observed: Params.optional().describe('what the library reported, e.g. negotiated group, resumed'),
+  iterations: z.array(Iteration).max(100000),
+});
+export type Series = z.infer<typeof Series>;
+
+// ---------------------------------------------------------------- run file
+
+export const RunMode = z.enum(['quick', 'full']);
+export type RunMode = z.infer<typeof RunMode>;
+export const Run = z
+  .object({
+    schemaVersion: z.literal(1),
+    kind: z.literal('run'),
+    runId: safeId,
+    mode: RunMode,
+    startedAt: isoTime,
+    finishedAt: isoTime,
+    host: Host,
+    harness: z.object({
+      gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/),
+      gitDirty: z.boolean(),
+      node: shortText(40),
+    }),
+    plan: z.object({
+      benchmarks: z.array(safeId).min(1),
+      rounds: z.int().positive().max(1000),
+      warmupRounds: z.int().nonnegative().max(100),
+      order: z.array(z.array(safeId)).describe('build ids in the order each round ran them'),
+    }),
+    builds: z.array(Build).min(1),
+    series: z.array(Series),
+    notes: z.array(shortText(2000)).max(100).default([]),
+  })
+  .superRefine((run, ctx) => {
+    const ids = new Set(run.builds.map((b) => b.id));
+    run.series.forEach((s, i) => {
+      if (!ids.has(s.buildId))
+        ctx.addIssue({ code: 'custom', path: ['series', i, 'buildId'], message: `unknown build id ${s.buildId}` });
+      if (s.status === 'measured' && s.iterations.filter((it) => !it.warmup).length === 0)
+        ctx.addIssue({ code: 'custom', path: ['series', i, 'iterations'], message: 'measured series without a measured iteration' });
+      if (s.status !== 'measured' && !s.reason)
+        ctx.addIssue({ code: 'custom', path: ['series', i, 'reason'], message: `${s.status} series must say why` });
+    });
+  });
+export type Run = z.infer<typeof Run>;
+
+// ---------------------------------------------------------------- derived: summary.json
+
+export const Interval = z.object({ low: finite, high: finite });
+export const Stats = z.object({
+  n: z.int().nonnegative(),
+  median: finite,
+  mean: finite,
+  stdev: finite.nullable(),
+  min: finite,
+  max: finite,
+  cv: finite.nullable(),
+  ci95: Interval.nullable().describe('null when n is too small for the method'),
+});
+export type Stats = z.infer<typeof Stats>;
+
+export const Comparison = z.object({
+  against: z.string().describe('build key of the reference (version[+variant])'),
+  ratio: finite.describe('median(this) / median(reference)'),
+  ci95: Interval.nullable(),
+  verdict: z.enum(['higher', 'lower', 'no-difference-shown', 'not-enough-data']),
+});
+export type Comparison = z.infer<typeof Comparison>;
+
+export const SummaryEntry = z.object({
+  host: safeId,
+  version: z.string(),
+  series: z.string(),
+  variant: safeId,
+  key: z.string(),
+  benchmark: safeId,
+  metric: safeId,
+  label: z.string(),
+  unit: Unit,
+  method: Method,
+  higherIsBetter: z.boolean(),
+  params: Params,
+  comparability: Comparability,
+  status: z.enum(['measured', 'unsupported', 'failed']),
+  reason: z.string().optional(),
+  observed: Params.optional(),
+  runIds: z.array(safeId),
+  stats: Stats.nullable(),
+  vsPreviousSeries: Comparison.nullable(),
+  vsBaseline: Comparison.nullable(),
+});
+export type SummaryEntry = z.infer<typeof SummaryEntry>;
+
+export const Summary = z.object({
+  schemaVersion: z.literal(1),
+  kind: z.literal('summary'),
+  statistics: z.object({ ciMethod: z.string(), comparisonMethod: z.string(), baselineVersion: z.string() }),
+  hosts: z.array(Host),
+  builds: z.array(Build.extend({ host: safeId })),
+  runs: z.array(
+    z.object({ runId: safeId, host: safeId, mode: RunMode, startedAt: isoTime, finishedAt: isoTime, path: z.string(), series: z.int() }),
+  ),
+  entries: z.array(SummaryEntry),
+});
+export type Summary = z.infer<typeof Summary>;
+
+// ---------------------------------------------------------------- derived: detailed-iterations.json
+
+export const DetailedIterations = z.object({
+  schemaVersion: z.literal(1),
+  kind: z.literal('detailed-iterations'),
+  columns: z.tuple([
+    z.literal('runId'),
+    z.literal('host'),
+    z.literal('buildId'),
+    z.literal('version'),
+    z.literal('variant'),
+    z.literal('key'),
+    z.literal('round'),
+    z.literal('warmup'),
+    z.literal('at'),
+    z.literal('value'),
+  ]),
+  rows: z.array(z.tuple([z.string(), z.string(), z.string(), z.string(), z.string(), z.string(), z.int(), z.boolean(), z.string(), finite])),
+});
+export type DetailedIterations = z.infer<typeof DetailedIterations>;
+
+// ---------------------------------------------------------------- reading files with clear errors
+
+export class DataFileError extends Error {}
+
+/** "series.3.iterations.0.value: must be a finite number" — the JSON path first, as users search for it. */
+export function describeIssues(error: z.ZodError, max = 8): string {
+  const lines = error.issues.slice(0, max).map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+  if (error.issues.length > max) lines.push(`  ... and ${error.issues.length - max} more`);
+  return lines.join('\n');
+}
+
+const KNOWN_RUN_SCHEMA_VERSIONS = [1];
+
+/** Parse a run file's text. Unknown schema versions and invalid content are errors naming the file. */
+export function parseRunFile(text: string, file: string): Run {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new DataFileError(`${file}: not valid JSON (${(e as Error).message}); a truncated file?`);
+  }
+  const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version !== 'number' || !KNOWN_RUN_SCHEMA_VERSIONS.includes(version))
+    throw new DataFileError(`${file}: schemaVersion ${JSON.stringify(version)} is not one this code reads (${KNOWN_RUN_SCHEMA_VERSIONS.join(', ')})`);
+  const parsed = Run.safeParse(json);
+  if (!parsed.success) throw new DataFileError(`${file}: invalid run file\n${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
