@@ -1,6 +1,5 @@
-// Run files, builds, hosts and the derived summary files. The runner, the scripts,
-// the site and the tests all import it. Bump a file's schemaVersion when its shape changes and keep
-// reading the old one (see the discriminated unions at the bottom).
+// Run files, builds, hosts and the derived summary files. Bump a file's schemaVersion when its shape
+// changes and keep reading the old one (parseRunFile at the bottom checks the version first).
 import { z } from 'zod';
 
 /** A finite number: NaN and ±Infinity are refused everywhere (JSON cannot carry them honestly). */
