@@ -1,0 +1,101 @@
+// `npm run submit -- [--host-id ID] [--resume RUNID] [versions...]`: a contributor's full benchmark run,
+// checked with the same validator as the pull-request check, then the git steps to submit it.
+//
+// It refuses early what the pull-request check would refuse late (after hours of benchmarking): a dirty
+// checkout, a quick run, a reserved host id, a host id that already belongs to a machine with another CPU.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Run, safeId } from '../schema/index.ts';
+import { describeHost, hostId as defaultHostId } from '../runner/host.ts';
+import { formatProblems, hostFingerprint, RESERVED_HOST_PREFIX, untrackedRuns, validateSubmission } from './validate-submission.ts';
+
+export interface SubmitIo {
+  root: string;
+  /** runs `npm run bench -- <args>` and returns its exit status */
+  bench(args: string[]): number;
+  log(line: string): void;
+  /** the machine this runs on (tests pass a stand-in) */
+  host?: Run['host'];
+}
+
+const BENCH_OPTIONS_REFUSED = ['quick', 'rounds', 'out', 'benchmarks'];
+
+export class SubmitError extends Error {}
+
+/** The CPU already recorded under this host id, if it differs from this machine's. */
+function hostConflict(root: string, host: Run['host']): string | null {
+  const dir = join(root, 'data', 'runs', host.id);
+  if (!existsSync(dir)) return null;
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+    const parsed = Run.safeParse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
+    if (parsed.success && hostFingerprint(parsed.data.host) !== hostFingerprint(host)) return `${parsed.data.host.cpuModel} (data/runs/${host.id}/${name})`;
+  }
+  return null;
+}
+
+export function submit(argv: string[], io: SubmitIo): string {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { 'host-id': { type: 'string' }, resume: { type: 'string' }, full: { type: 'boolean' }, ...Object.fromEntries(BENCH_OPTIONS_REFUSED.map((k) => [k, { type: 'string' as const }])) },
+    strict: false,
+  });
+  for (const k of BENCH_OPTIONS_REFUSED)
+    if (values[k] !== undefined) throw new SubmitError(`--${k} is not allowed: a submission is a full run of every benchmark (use npm run bench for experiments)`);
+  const unknown = Object.keys(values).filter((k) => !['host-id', 'resume', 'full'].includes(k));
+  if (unknown.length) throw new SubmitError(`unknown option --${unknown[0]}`);
+  const id = defaultHostId(values['host-id'] as string | undefined);
+  if (!safeId.safeParse(id).success) throw new SubmitError(`host id "${id}" may use only letters, digits, ".", "_" and "-"`);
+  if (id.startsWith(RESERVED_HOST_PREFIX)) throw new SubmitError(`host ids starting with "${RESERVED_HOST_PREFIX}" are reserved for the project's bench runners: choose another with --host-id`);
+  const host = io.host ?? describeHost(id);
+  const conflict = hostConflict(io.root, { ...host, id });
+  if (conflict) throw new SubmitError(`host id "${id}" already belongs to a machine with another CPU: ${conflict}. Choose your own with --host-id`);
+  const dirty = execFileSync('git', ['-C', io.root, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' });
+  if (dirty.trim()) throw new SubmitError(`the checkout has uncommitted changes:\n${dirty}A submitted run must come from a known commit: commit or stash them first.`);
+  if (!values['host-id']) io.log(`host id: "${id}" (from $OBSERVATORY_HOST_ID or the hostname; it is published: pass --host-id to choose another)`);
+
+  const before = new Set(untrackedRuns(io.root).map((c) => c.path));
+  const benchArgs = ['--full', '--host-id', id, ...(values.resume ? ['--resume', String(values.resume)] : []), ...positionals];
+  io.log(`running: npm run bench -- ${benchArgs.join(' ')}  (the full matrix takes hours; it can be resumed if killed)`);
+  const status = io.bench(benchArgs);
+  if (status !== 0) throw new SubmitError(`npm run bench failed (exit ${status}); if it was interrupted, continue with: npm run submit -- --host-id ${id} --resume <runId>`);
+  const created = untrackedRuns(io.root).filter((c) => !before.has(c.path));
+  if (created.length !== 1) throw new SubmitError(`expected the benchmark to write one new run file under data/runs/, found ${created.length}`);
+  const file = created[0]!.path;
+  const report = validateSubmission({ root: io.root, changed: created, mode: 'submission' });
+  if (!report.ok) throw new SubmitError(`${file} would be rejected by the pull-request check:\n${formatProblems(report)}\nThe file is left in place for you to inspect; do not submit it.`);
+  const run = report.files[0]!.run!;
+  const branch = `run/${run.host.id}/${run.runId}`;
+  return [
+    `\n${file} is valid: ${run.series.length} series from ${run.builds.length} builds on ${run.host.cpuModel}.`,
+    'Next steps (submit this file and nothing else):',
+    `  git switch -c ${branch}`,
+    `  git add ${file}`,
+    `  git commit -m "Run ${run.runId} on ${run.host.id}"`,
+    `  git push -u <your-fork> ${branch}`,
+    'then open a pull request against main. The "validate submitted runs" check shows what the run adds.',
+  ].join('\n');
+}
+
+function main(): void {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 5).join('\n').replace(/^\/\/ ?/gm, ''));
+    return;
+  }
+  const io: SubmitIo = {
+    root: process.cwd(),
+    bench: (args) => spawnSync('npm', ['run', 'bench', '--', ...args], { stdio: 'inherit' }).status ?? 1,
+    log: (line) => console.log(line),
+  };
+  try {
+    console.log(submit(process.argv.slice(2), io));
+  } catch (e) {
+    if (!(e instanceof SubmitError)) throw e;
+    console.error(`error: ${e.message}`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.main) main();

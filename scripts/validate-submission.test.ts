@@ -1,0 +1,294 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Run } from '../schema/index.ts';
+import { formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
+import { makeTestRun, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
+
+const NOW = new Date('2026-11-21T00:00:00Z');
+const added = (...paths: string[]): ChangedFile[] => paths.map((path) => ({ path, status: 'added' }));
+const problems = (r: Report) => [...r.problems, ...r.files.flatMap((f) => f.problems)];
+
+/** Submit one run (as an object or raw text) into a scratch checkout holding `accepted`. */
+function submit(run: Run | string, opts: { accepted?: Run[]; path?: string; mode?: Report['mode'] } = {}): Report {
+  const root = scratchRoot(opts.accepted);
+  const path = opts.path ?? runPath(typeof run === 'string' ? makeTestRun() : run);
+  writeAt(root, path, typeof run === 'string' ? run : JSON.stringify(run));
+  return validateSubmission({ root, changed: added(path), mode: opts.mode ?? 'submission', now: NOW });
+}
+
+/** Rejected, with a problem at exactly this JSON path whose message matches. */
+function assertRejected(r: Report, path: string, message: RegExp): void {
+  assert.equal(r.ok, false, 'should be rejected');
+  const found = problems(r).some((p) => p.path === path && message.test(p.message));
+  assert.ok(found, `expected a problem at ${path} matching ${message}, got:\n${problems(r).map((p) => `${p.path}: ${p.message}`).join('\n')}`);
+}
+
+test('the hand-made test run is accepted, as a new host', () => {
+  const r = submit(makeTestRun());
+  assert.deepEqual(problems(r), []);
+  assert.equal(r.ok, true);
+  assert.equal(r.files[0]?.newHost, true);
+});
+
+test('wrong types are rejected at their JSON path', () => {
+  const run = makeTestRun() as any;
+  run.series[0].iterations[1].value = '1000';
+  run.host.logicalCpus = 2.5;
+  const r = submit(run);
+  assertRejected(r, '$.series[0].iterations[1].value', /number/i);
+  assertRejected(r, '$.host.logicalCpus', /int/i);
+});
+
+test('"NaN", "Infinity" strings and 1e999 are rejected', () => {
+  const run = makeTestRun() as any;
+  run.series[0].iterations[1].value = 'NaN';
+  run.series[0].iterations[2].value = 'Infinity';
+  assertRejected(submit(run), '$.series[0].iterations[1].value', /number/i);
+  assertRejected(submit(run), '$.series[0].iterations[2].value', /number/i);
+  const text = JSON.stringify(makeTestRun()).replace('"value":1013', '"value":1e999');
+  assert.ok(text.includes('1e999'));
+  assertRejected(submit(text), '$.series[0].iterations[3].value', /finite|number/i);
+});
+
+test('negative rates are rejected', () => {
+  const run = makeTestRun();
+  run.series[0]!.iterations[2]!.value = -5;
+  assertRejected(submit(run), '$.series[0].iterations[2].value', />= 0/);
+});
+
+test('absurd values are rejected with the bound and its reason', () => {
+  const run = makeTestRun();
+  run.series[0]!.iterations[4]!.value = 1e12;
+  assertRejected(submit(run), '$.series[0].iterations[4].value', /not plausible.*handshake/);
+  // the bound scales with the CPUs the host says it has: 1.5e6/s is fine on 2 CPUs
+  const ok = makeTestRun();
+  ok.series[0]!.iterations[4]!.value = 1.5e6;
+  assert.equal(submit(ok).ok, true);
+});
+
+test('oversize files and strings are rejected', () => {
+  const huge = makeTestRun();
+  huge.host.note = 'x'.repeat(10 * 1024 * 1024);
+  assertRejected(submit(huge), '$', /bytes \(limit/);
+  const long = makeTestRun();
+  long.notes = ['y'.repeat(100_000)];
+  assertRejected(submit(long), '$.notes[0]', /100000 characters/);
+});
+
+test('HTML or script in a host name, a note or any text is rejected', () => {
+  const run = makeTestRun();
+  run.host.note = 'fast box <img src=x onerror=alert(1)>';
+  run.host.cpuModel = '<script>alert(1)</script>';
+  run.notes = ['see javascript:alert(1)'];
+  const r = submit(run);
+  assertRejected(r, '$.host.note', /HTML or a script/);
+  assertRejected(r, '$.host.cpuModel', /HTML or a script/);
+  assertRejected(r, '$.notes[0]', /HTML or a script/);
+  const named = makeTestRun();
+  named.host.id = '<b>evil</b>';
+  assertRejected(submit(named, { path: 'data/runs/test-host-a/20261120T100000Z-full-0001.json' }), '$.host.id', /HTML or a script/);
+  const spoof = makeTestRun();
+  spoof.host.cpuModel = 'Intel\u202e lacoL';
+  assertRejected(submit(spoof), '$.host.cpuModel', /text-direction/);
+  // plain comparisons in prose are not markup
+  const prose = makeTestRun();
+  prose.host.note = 'turbo off, so 3 < 4 GHz';
+  assert.equal(submit(prose).ok, true);
+});
+
+test('path traversal in a run id or a file path is rejected', () => {
+  const run = makeTestRun();
+  run.runId = '../../../etc/passwd';
+  assertRejected(submit(run, { path: 'data/runs/test-host-a/passwd.json' }), '$.runId', /letters, digits/);
+  for (const path of ['data/runs/test-host-a/../../summary.json', 'data/runs/../runs/test-host-a/x.json', 'data/runs/a/b/c.json', 'data/runs/.hidden/x.json']) {
+    const root = scratchRoot();
+    const r = validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW });
+    assert.equal(r.ok, false, path);
+    assert.equal(problems(r)[0]?.path, '$', path);
+  }
+});
+
+test('runId and host.id must match the file path', () => {
+  const run = makeTestRun();
+  const r = submit(run, { path: 'data/runs/other-host/another-run.json' });
+  assertRejected(r, '$.host.id', /does not match the folder data\/runs\/other-host/);
+  assertRejected(r, '$.runId', /does not match the file name another-run\.json/);
+});
+
+test("a run claiming another host's id is rejected; the same machine may add runs", () => {
+  const theirs = makeTestRun({ seed: 1 });
+  const mine = makeTestRun({ seed: 2, cpuModel: 'Some Other CPU' });
+  assertRejected(submit(mine, { accepted: [theirs] }), '$.host', /different CPU.*choose your own host id/);
+  const sameMachine = makeTestRun({ seed: 3 });
+  const r = submit(sameMachine, { accepted: [theirs] });
+  assert.deepEqual(problems(r), []);
+  assert.equal(r.files[0]?.newHost, false);
+  const caseTwin = makeTestRun({ seed: 4, hostId: 'Test-Host-A' });
+  assertRejected(submit(caseTwin, { accepted: [theirs] }), '$.host.id', /letter case/);
+});
+
+test('a duplicate run is rejected: same run id, or identical measurements under a new name', () => {
+  const first = makeTestRun({ seed: 1 });
+  const sameId = makeTestRun({ seed: 2, hostId: 'test-host-b', runId: first.runId, cpuModel: 'B' });
+  assertRejected(submit(sameId, { accepted: [first] }), '$.runId', /duplicate: run id already used by data\/runs\/test-host-a\//);
+  const copy = { ...structuredClone(first), runId: 'renamed-copy' };
+  assertRejected(submit(copy, { accepted: [first] }), '$.series', /identical measurements/);
+  // two new files in one submission are checked against each other too
+  const root = scratchRoot();
+  const a = makeTestRun({ seed: 5 });
+  const b = { ...structuredClone(a), runId: 'copy-of-a' };
+  writeAt(root, runPath(a), JSON.stringify(a));
+  writeAt(root, runPath(b), JSON.stringify(b));
+  assertRejected(validateSubmission({ root, changed: added(runPath(a), runPath(b)), mode: 'submission', now: NOW }), '$.series', /identical/);
+});
+
+test('any file outside data/runs/, or a change to an accepted run, is rejected', () => {
+  const run = makeTestRun();
+  const root = scratchRoot([makeTestRun({ seed: 9 })]);
+  writeAt(root, runPath(run), JSON.stringify(run));
+  const changed: ChangedFile[] = [
+    ...added(runPath(run), 'data/summary.json', '.github/workflows/bench.yml', 'scripts/validate-submission.ts'),
+    { path: runPath(makeTestRun({ seed: 9 })), status: 'modified' },
+    { path: 'data/runs/test-host-a/gone.json', status: 'deleted' },
+  ];
+  const r = validateSubmission({ root, changed, mode: 'submission', now: NOW });
+  assert.equal(r.ok, false);
+  const byFile = new Map(r.problems.map((p) => [p.file, p.message]));
+  for (const f of ['data/summary.json', '.github/workflows/bench.yml', 'scripts/validate-submission.ts']) assert.match(byFile.get(f) ?? '', /only files under data\/runs\//, f);
+  assert.match(byFile.get(runPath(makeTestRun({ seed: 9 }))) ?? '', /^modified: runs already accepted are never changed/);
+  assert.match(byFile.get('data/runs/test-host-a/gone.json') ?? '', /^deleted/);
+  assert.deepEqual(r.files.map((f) => f.problems), [[]], 'the run file itself is fine');
+});
+
+test('validation never changes anything under data/', () => {
+  const root = scratchRoot([makeTestRun({ seed: 1 })]);
+  const bad = makeTestRun({ seed: 2, cpuModel: '<script>x</script>' });
+  writeAt(root, runPath(bad), JSON.stringify(bad));
+  const snapshot = () => {
+    const out: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir).sort()) {
+        const p = join(dir, name);
+        if (statSync(p).isDirectory()) walk(p);
+        else out.push(`${p} ${statSync(p).mtimeMs} ${createHash('sha256').update(readFileSync(p)).digest('hex')}`);
+      }
+    };
+    walk(root);
+    return out;
+  };
+  const before = snapshot();
+  assert.equal(validateSubmission({ root, changed: added(runPath(bad), 'data/summary.json'), mode: 'submission', now: NOW }).ok, false);
+  assert.deepEqual(snapshot(), before);
+});
+
+test('symbolic links, unknown fields, invalid JSON and prototype keys are rejected', () => {
+  const root = scratchRoot();
+  const run = makeTestRun();
+  writeAt(root, 'elsewhere.json', JSON.stringify(run));
+  writeAt(root, 'data/runs/test-host-a/.keep', '');
+  symlinkSync(join(root, 'elsewhere.json'), join(root, runPath(run)));
+  assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /symbolic link/);
+  const extra = { ...makeTestRun(), tracking: 'x' };
+  assertRejected(submit(extra as Run), '$.tracking', /unknown field/);
+  assertRejected(submit(JSON.stringify(makeTestRun()).slice(0, 500)), '$', /not valid UTF-8 JSON/);
+  assertRejected(submit(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('latin1')), '$', /not valid UTF-8 JSON/);
+  const proto = JSON.stringify(makeTestRun()).replace('"params":{"group":"X25519"}', '"params":{"__proto__":{"polluted":true}}');
+  assertRejected(submit(proto), '$.series[0].params.__proto__', /forbidden key/);
+  assertRejected(submit('['.repeat(5000) + ']'.repeat(5000)), '$' + '[0]'.repeat(17), /nested deeper/);
+});
+
+test('timestamps must be plausible and inside the run', () => {
+  const run = makeTestRun();
+  run.series[0]!.iterations[1]!.at = '2026-11-25T00:00:00Z';
+  assertRejected(submit(run), '$.series[0].iterations[1].at', /outside the run/);
+  const future = makeTestRun();
+  future.finishedAt = '2027-01-01T00:00:00Z';
+  assertRejected(submit(future), '$.finishedAt', /future/);
+  const old = makeTestRun();
+  old.startedAt = '2019-01-01T00:00:00Z';
+  assertRejected(submit(old), '$.startedAt', /harness did not exist/);
+});
+
+test('submission rules: reserved host ids, full mode, clean harness; the bench runners are exempt', () => {
+  const ours = makeTestRun({ hostId: 'obs-x64-1' });
+  assertRejected(submit(ours), '$.host.id', /reserved/);
+  assert.deepEqual(problems(submit(ours, { mode: 'runner' })), []);
+  const quick = makeTestRun();
+  quick.mode = 'quick';
+  quick.plan.rounds = 2;
+  assertRejected(submit(quick), '$.mode', /full runs/);
+  assertRejected(submit(quick), '$.plan.rounds', /at least 5/);
+  assert.equal(submit(quick, { mode: 'runner' }).ok, true);
+  const dirty = makeTestRun();
+  dirty.harness.gitDirty = true;
+  assertRejected(submit(dirty), '$.harness', /clean checkout/);
+});
+
+test('the Markdown summary escapes every submitted string', () => {
+  const run = makeTestRun();
+  run.host.os = 'Linux | [click](javascript:x) `code` <b>';
+  // not valid (markup), but the summary still renders what was claimed, escaped
+  const r = submit(run, { mode: 'runner' });
+  const md = formatSummary({ ...r, files: r.files.map((f) => ({ ...f, run })) });
+  assert.match(md, /rejected/);
+  assert.ok(!md.includes('<b>') && !md.includes('[click]') && !md.includes('| [') && !md.includes('`code`'), md);
+  assert.match(md, /Linux &#124; &#91;click&#93;/);
+});
+
+test('git --name-status -z output is read without trusting file names', () => {
+  const z = ['A', 'data/runs/h/r.json', 'M', 'data/summary.json', 'R100', 'old name', 'new\nname', 'D', 'x'].join('\0') + '\0';
+  assert.deepEqual(parseNameStatus(z), [
+    { path: 'data/runs/h/r.json', status: 'added' },
+    { path: 'data/summary.json', status: 'modified' },
+    { path: 'new\nname', status: 'other' },
+    { path: 'x', status: 'deleted' },
+  ]);
+});
+
+test('CLI: --base finds the changed files with git, exits 1 on a bad run and writes the summary', () => {
+  const root = scratchRoot([makeTestRun({ seed: 1 })]);
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'empty');
+  git('add', '-A');
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'base');
+  const good = makeTestRun({ seed: 2 });
+  writeAt(root, runPath(good), JSON.stringify(good));
+  git('add', '-A');
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'good run');
+  const cli = (...args: string[]) => spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, ...args], { encoding: 'utf8' });
+  const ok = cli('--base', 'HEAD~1', '--summary', join(root, 'summary.md'));
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(readFileSync(join(root, 'summary.md'), 'utf8'), /accepted[\s\S]*test-host-a[\s\S]*3\.5\.4/);
+  writeAt(root, 'data/summary.json', '{}');
+  git('add', '-A');
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'sneaky');
+  const bad = cli('--base', 'HEAD~2');
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /data\/summary\.json: \$: only files under data\/runs\//);
+  assert.equal(cli().status, 2, 'no files and no --base is a usage error');
+});
+
+test('CLI: --untracked validates what a bench run just wrote, against the runs in --accepted-root', () => {
+  const root = scratchRoot();
+  execFileSync('git', ['-C', root, 'init', '-q']);
+  const cli = (...args: string[]) => spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, ...args], { encoding: 'utf8' });
+  assert.match(cli('--untracked', '--runner').stderr, /no changed files/, 'a bench that wrote nothing fails');
+  const quick = makeTestRun({ hostId: 'obs-x64-1' });
+  quick.mode = 'quick';
+  writeAt(root, runPath(quick), JSON.stringify(quick));
+  writeAt(root, 'data/runs/obs-x64-1/x.partial.jsonl', 'journal lines are ignored by git and by the validator');
+  writeFileSync(join(root, '.gitignore'), '*.partial.jsonl\n');
+  const ok = cli('--untracked', '--runner');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /ok: 1 run file/);
+  assert.equal(cli('--untracked').status, 1, 'a submission may not use a reserved host id');
+  const elsewhere = scratchRoot([{ ...structuredClone(quick), runId: 'same-measurements' }]);
+  const dup = cli('--untracked', '--runner', '--accepted-root', elsewhere);
+  assert.equal(dup.status, 1);
+  assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\/same-measurements\.json/);
+});

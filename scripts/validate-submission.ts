@@ -1,0 +1,346 @@
+// Checks run files before anything else reads them: those a pull request submits (hostile until proven
+// otherwise) and those a bench runner has just written. Read-only: it never writes under data/.
+//
+//   npm run -s validate -- --base origin/main [--summary FILE]     files changed since the merge base
+//   npm run -s validate -- --untracked                             new files under data/runs/ (git)
+//   npm run -s validate -- data/runs/<host>/<runId>.json ...       files named (taken as added)
+//   --runner             the project's own bench runners: reserved host ids and quick runs allowed
+//   --root DIR           the checkout that holds the submitted files (default: .)
+//   --accepted-root DIR  the checkout whose data/runs/ holds the runs already accepted (default: --root)
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Run, safeId, type Unit } from '../schema/index.ts';
+
+export interface Problem {
+  file: string;
+  /** JSON path inside the file, "$" for the file as a whole */
+  path: string;
+  message: string;
+}
+export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'other';
+export interface ChangedFile {
+  path: string;
+  status: ChangeStatus;
+}
+export interface FileReport {
+  file: string;
+  run?: Run;
+  newHost?: boolean;
+  problems: Problem[];
+}
+export interface Report {
+  ok: boolean;
+  mode: 'submission' | 'runner';
+  files: FileReport[];
+  problems: Problem[];
+}
+
+export const LIMITS = {
+  // A full run of the default matrix is a few MB at most (tens of thousands of iterations, ~100 bytes each).
+  maxFileBytes: 8 * 1024 * 1024,
+  // The schema's longest text field allows 2000 characters; anything far longer is not a run.
+  maxStringChars: 10_000,
+  maxDepth: 16, // a run nests 6 levels deep
+  maxRunHours: 7 * 24,
+  // Runs cannot predate this harness; a little clock skew is tolerated in the future.
+  earliest: '2025-01-01T00:00:00Z',
+  futureSkewMinutes: 10,
+};
+
+/** Host ids with this prefix belong to the project's self-hosted runners and cannot be submitted. */
+export const RESERVED_HOST_PREFIX = 'obs-';
+
+/**
+ * Upper bounds per unit, far above anything real, so a plausible run never trips them. Rates are per
+ * logical CPU (a multi-threaded series may use all of them) and multiplied by host.logicalCpus.
+ */
+export const BOUNDS: Record<Unit, { max: number; perCpu: boolean; why: string }> = {
+  'bytes/s': { max: 1e11, perCpu: true, why: '100 GB/s per CPU: above L1-cache copy speed, ~5x the fastest AES-GCM core' },
+  'ops/s': { max: 1e9, perCpu: true, why: '10^9 ops/s per CPU is one operation per ~4 cycles; no crypto call is that cheap' },
+  'handshakes/s': { max: 1e6, perCpu: true, why: '10^6/s per CPU is 1 us per handshake; a resumed TLS handshake costs tens of us' },
+  'connections/s': { max: 1e6, perCpu: true, why: 'a connection includes a handshake: same bound' },
+  'us/op': { max: 1e8, perCpu: false, why: '100 s for one operation: even RSA-15360 signs in seconds' },
+  'us/handshake': { max: 1e8, perCpu: false, why: '100 s for one handshake' },
+  instructions: { max: 1e12, perCpu: false, why: 'a handshake executes ~10^7 instructions; 10^12 is minutes of CPU' },
+  bytes: { max: 1e9, perCpu: false, why: '1 GB per handshake or session' },
+  count: { max: 1e12, perCpu: false, why: 'generic counter ceiling' },
+};
+
+const RUN_PATH = /^data\/runs\/([^/]+)\/([^/]+)\.json$/;
+const MARKUP = /<[/!?]?[a-zA-Z]|javascript\s*:|data\s*:\s*text\/html/i;
+// Bidirectional overrides and zero-width characters can make a string display as something else.
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function jsonPath(segments: readonly PropertyKey[]): string {
+  return segments.reduce<string>((acc, s) => (typeof s === 'number' ? `${acc}[${s}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(s)) ? `${acc}.${String(s)}` : `${acc}[${JSON.stringify(String(s))}]`), '$');
+}
+
+/** Strings, keys and depth, before the schema sees the value (the schema's messages cannot point at these). */
+function scanValue(value: unknown, path: PropertyKey[], add: (path: PropertyKey[], message: string) => void): void {
+  if (path.length > LIMITS.maxDepth) return add(path, `nested deeper than ${LIMITS.maxDepth} levels`);
+  if (typeof value === 'string') {
+    if (value.length > LIMITS.maxStringChars) return add(path, `string of ${value.length} characters (limit ${LIMITS.maxStringChars})`);
+    if (MARKUP.test(value)) add(path, 'looks like HTML or a script: run files may not carry markup');
+    if (INVISIBLE.test(value)) add(path, 'contains invisible or text-direction control characters');
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => scanValue(v, [...path, i], add));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (FORBIDDEN_KEYS.has(k) || k.length > 200 || MARKUP.test(k)) add([...path, k], 'forbidden key name');
+      else scanValue(v, [...path, k], add);
+    }
+  }
+}
+
+/** Keys present in the file that the schema does not know (zod drops them silently). */
+function unknownKeys(raw: unknown, parsed: unknown, path: PropertyKey[], add: (path: PropertyKey[], message: string) => void): void {
+  if (Array.isArray(raw) && Array.isArray(parsed)) raw.forEach((v, i) => unknownKeys(v, parsed[i], [...path, i], add));
+  else if (raw && parsed && typeof raw === 'object' && typeof parsed === 'object') {
+    for (const k of Object.keys(raw)) {
+      if (!Object.hasOwn(parsed, k)) add([...path, k], 'unknown field (not in the run schema)');
+      else unknownKeys((raw as Record<string, unknown>)[k], (parsed as Record<string, unknown>)[k], [...path, k], add);
+    }
+  }
+}
+
+/** Plausibility: values, times and the submission rules that the schema cannot express. */
+function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: PropertyKey[], message: string) => void): void {
+  const started = Date.parse(run.startedAt);
+  const finished = Date.parse(run.finishedAt);
+  if (started < Date.parse(LIMITS.earliest)) add(['startedAt'], `before ${LIMITS.earliest}: this harness did not exist then`);
+  if (finished > now.getTime() + LIMITS.futureSkewMinutes * 60_000) add(['finishedAt'], 'in the future');
+  if (finished < started) add(['finishedAt'], 'before startedAt');
+  if (finished - started > LIMITS.maxRunHours * 3600_000) add(['finishedAt'], `run lasted more than ${LIMITS.maxRunHours} hours`);
+  const slack = LIMITS.futureSkewMinutes * 60_000;
+  run.series.forEach((s, i) => {
+    const bound = BOUNDS[s.unit];
+    const max = bound.perCpu ? bound.max * run.host.logicalCpus : bound.max;
+    s.iterations.forEach((it, j) => {
+      if (it.value > max) add(['series', i, 'iterations', j, 'value'], `${it.value} ${s.unit} is not plausible (bound ${max.toExponential(1)}: ${bound.why})`);
+      const at = Date.parse(it.at);
+      if (at < started - slack || at > finished + slack) add(['series', i, 'iterations', j, 'at'], 'outside the run (startedAt..finishedAt)');
+    });
+  });
+  if (mode === 'submission') {
+    if (run.host.id.startsWith(RESERVED_HOST_PREFIX)) add(['host', 'id'], `host ids starting with "${RESERVED_HOST_PREFIX}" are reserved for the project's bench runners`);
+    if (run.mode !== 'full') add(['mode'], 'submissions must be full runs (npm run submit), not quick ones');
+    if (run.plan.rounds < 5) add(['plan', 'rounds'], 'a published run needs at least 5 measured rounds');
+    if (run.harness.gitDirty || run.harness.gitCommit === 'unknown') add(['harness'], 'run from a clean checkout of a known commit, so the numbers can be traced to the harness code');
+  }
+}
+
+/** What identifies the machine behind a host id: a different CPU under the same id is another machine. */
+export function hostFingerprint(host: Run['host']): string {
+  const flags = Object.entries(host.cpuFlags).filter(([, v]) => v).map(([k]) => k).sort();
+  return JSON.stringify([host.arch, host.cpuModel, flags]);
+}
+/** Same measurements = same run, whatever it is called. */
+export const contentHash = (run: Run) => createHash('sha256').update(JSON.stringify(run.series)).digest('hex');
+
+/** Read, parse and check one file on its own. */
+export function checkRunFile(root: string, file: string, mode: Report['mode'], now = new Date()): FileReport {
+  const problems: Problem[] = [];
+  const add = (path: PropertyKey[], message: string) => problems.push({ file, path: jsonPath(path), message });
+  const report: FileReport = { file, problems };
+  const m = RUN_PATH.exec(file);
+  if (posix.normalize(file) !== file || file.includes('\\') || !m) {
+    add([], 'a run file must be data/runs/<host>/<runId>.json (no "..", no extra folders)');
+    return report;
+  }
+  const [, dirHost = '', fileRunId = ''] = m;
+  if (!safeId.safeParse(dirHost).success || !safeId.safeParse(fileRunId).success) {
+    add([], 'host folder and run id may use only letters, digits, ".", "_" and "-"');
+    return report;
+  }
+  const abs = join(root, file);
+  for (const p of [join(root, 'data', 'runs', dirHost), abs]) {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (!st) return add([], 'file does not exist'), report;
+    if (st.isSymbolicLink()) return add([], `${p === abs ? 'file' : 'host folder'} is a symbolic link`), report;
+  }
+  const st = lstatSync(abs);
+  if (!st.isFile()) return add([], 'not a regular file'), report;
+  if (st.size > LIMITS.maxFileBytes) return add([], `file is ${st.size} bytes (limit ${LIMITS.maxFileBytes})`), report;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(abs)));
+  } catch (e) {
+    return add([], `not valid UTF-8 JSON: ${(e as Error).message}`), report;
+  }
+  scanValue(raw, [], add);
+  if (problems.length) return report;
+  const parsed = Run.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) add(issue.path, issue.message);
+    return report;
+  }
+  unknownKeys(raw, parsed.data, [], add);
+  const run = parsed.data;
+  if (run.host.id !== dirHost) add(['host', 'id'], `"${run.host.id}" does not match the folder data/runs/${dirHost}/`);
+  if (run.runId !== fileRunId) add(['runId'], `"${run.runId}" does not match the file name ${fileRunId}.json`);
+  checkRun(run, mode, now, add);
+  report.run = run;
+  return report;
+}
+
+/** Runs already accepted: every run file under data/runs/ that this change does not touch. */
+function acceptedRuns(root: string, exclude: Set<string>): { file: string; run: Run }[] {
+  const dir = join(root, 'data', 'runs');
+  const out: { file: string; run: Run }[] = [];
+  if (!existsSync(dir)) return out;
+  for (const host of readdirSync(dir)) {
+    if (!lstatSync(join(dir, host)).isDirectory()) continue;
+    for (const name of readdirSync(join(dir, host))) {
+      const file = `data/runs/${host}/${name}`;
+      if (!name.endsWith('.json') || exclude.has(file)) continue;
+      try {
+        const parsed = Run.safeParse(JSON.parse(readFileSync(join(dir, host, name), 'utf8')));
+        if (parsed.success) out.push({ file, run: parsed.data });
+      } catch {
+        // an unreadable accepted file is the aggregator's problem to report, not this submission's
+      }
+    }
+  }
+  return out;
+}
+
+export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date }): Report {
+  const { root, changed, mode } = opts;
+  const problems: Problem[] = [];
+  const files: FileReport[] = [];
+  for (const c of changed) {
+    if (!c.path.startsWith('data/runs/')) problems.push({ file: c.path, path: '$', message: 'only files under data/runs/ may change in a run submission' });
+    else if (c.status !== 'added') problems.push({ file: c.path, path: '$', message: `${c.status}: runs already accepted are never changed or removed by a submission` });
+    else files.push(checkRunFile(root, c.path, mode, opts.now));
+  }
+  if (!changed.length) problems.push({ file: '(none)', path: '$', message: 'no changed files to validate' });
+  const accepted = acceptedRuns(opts.acceptedRoot ?? root, new Set(changed.map((c) => c.path)));
+  const hosts = new Map<string, { fp: string; id: string; file: string }>();
+  const runIds = new Map<string, string>();
+  const contents = new Map<string, string>();
+  for (const { file, run } of accepted) {
+    hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file });
+    runIds.set(run.runId, file);
+    contents.set(contentHash(run), file);
+  }
+  for (const f of files) {
+    const run = f.run;
+    if (!run) continue;
+    const add = (path: PropertyKey[], message: string) => f.problems.push({ file: f.file, path: jsonPath(path), message });
+    const known = hosts.get(run.host.id.toLowerCase());
+    if (known && known.id !== run.host.id) add(['host', 'id'], `differs only in letter case from the existing host "${known.id}"`);
+    else if (known && known.fp !== hostFingerprint(run.host))
+      add(['host'], `host id "${run.host.id}" already belongs to a machine with a different CPU (see ${known.file}): choose your own host id`);
+    f.newHost = !known;
+    if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
+    const sameId = runIds.get(run.runId);
+    const sameContent = contents.get(contentHash(run));
+    if (sameId) add(['runId'], `duplicate: run id already used by ${sameId}`);
+    else if (sameContent) add(['series'], `duplicate: identical measurements to ${sameContent}`);
+    runIds.set(run.runId, f.file);
+    contents.set(contentHash(run), f.file);
+  }
+  const ok = problems.length === 0 && files.every((f) => f.problems.length === 0);
+  return { ok, mode, files, problems };
+}
+
+/** `git diff --name-status -z` output, read without trusting file names (they may contain anything). */
+export function parseNameStatus(z: string): ChangedFile[] {
+  const parts = z.split('\0').filter((p) => p !== '');
+  const out: ChangedFile[] = [];
+  for (let i = 0; i < parts.length; ) {
+    const code = parts[i++]!;
+    const status: ChangeStatus = code === 'A' ? 'added' : code === 'M' ? 'modified' : code === 'D' ? 'deleted' : 'other';
+    // renames and copies carry two paths; report the new one (the change is refused as 'other')
+    if (/^[RC]/.test(code)) i++;
+    out.push({ path: parts[i++] ?? '', status });
+  }
+  return out;
+}
+
+export function changedSince(root: string, base: string): ChangedFile[] {
+  const z = execFileSync('git', ['-C', root, 'diff', '--name-status', '-z', '--no-renames', `${base}...HEAD`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return parseNameStatus(z);
+}
+
+/** Files under data/runs/ that git does not track yet: what a bench run just wrote. */
+export function untrackedRuns(root: string): ChangedFile[] {
+  const z = execFileSync('git', ['-C', root, 'ls-files', '-z', '--others', '--exclude-standard', '--', 'data/runs'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return z.split('\0').filter(Boolean).map((path) => ({ path, status: 'added' as const }));
+}
+
+// ---------------------------------------------------------------- the readable report
+
+/** Untrusted text inside Markdown: no markup, no links, no table breaks, one line. */
+export function mdText(s: string, max = 120): string {
+  const clipped = s.length > max ? `${s.slice(0, max)}…` : s;
+  return clipped.replace(/[\r\n\t]+/g, ' ').replace(/[&<>"'`|*_[\]()#!\\~{}]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function formatSummary(report: Report): string {
+  const lines = [`## Run submission: ${report.ok ? 'accepted' : 'rejected'}`, ''];
+  for (const f of report.files) {
+    lines.push(`### \`${mdText(f.file.replace(/`/g, "'"))}\`${f.problems.length ? ' (rejected)' : ''}`, '');
+    const run = f.run;
+    if (run) {
+      const measured = run.series.filter((s) => s.status === 'measured').length;
+      const versions = [...new Set(run.builds.map((b) => (b.variant === 'default' ? b.version : `${b.version} ${b.variant}`)))];
+      lines.push(
+        `- host **${mdText(run.host.id)}**${f.newHost ? ' (new host)' : ''}: ${mdText(run.host.cpuModel)}, ${run.host.logicalCpus} logical CPUs, ${mdText(run.host.arch)}, ${mdText(run.host.os)}, governor ${mdText(run.host.cpuGovernor ?? 'unknown')}${run.host.virtualization ? `, virtualised (${mdText(run.host.virtualization)})` : ''}`,
+        `- ${run.mode} run \`${mdText(run.runId)}\`, ${mdText(run.startedAt)} to ${mdText(run.finishedAt)}, ${run.plan.rounds} rounds + ${run.plan.warmupRounds} warm-up`,
+        `- versions: ${versions.map((v) => mdText(v)).join(', ')}`,
+        `- benchmarks: ${run.plan.benchmarks.map((b) => mdText(b)).join(', ')}; ${measured} measured series, ${run.series.length - measured} unsupported or failed`,
+        '',
+      );
+    }
+  }
+  const all = [...report.problems, ...report.files.flatMap((f) => f.problems)];
+  if (all.length) {
+    lines.push('| file | JSON path | problem |', '|---|---|---|');
+    for (const p of all.slice(0, 200)) lines.push(`| ${mdText(p.file)} | ${mdText(p.path)} | ${mdText(p.message, 300)} |`);
+    if (all.length > 200) lines.push(`| … | | ${all.length - 200} more |`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function formatProblems(report: Report): string {
+  return [...report.problems, ...report.files.flatMap((f) => f.problems)].map((p) => `${p.file}: ${p.path}: ${p.message}`).join('\n');
+}
+
+function main(): void {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      base: { type: 'string' },
+      untracked: { type: 'boolean', default: false },
+      root: { type: 'string', default: '.' },
+      'accepted-root': { type: 'string' },
+      runner: { type: 'boolean', default: false },
+      summary: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const sources = [values.base !== undefined, values.untracked, positionals.length > 0].filter(Boolean).length;
+  if (values.help || sources !== 1) {
+    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 9).join('\n').replace(/^\/\/ ?/gm, ''));
+    if (!values.help) console.error('error: give exactly one of --base REF, --untracked or file paths');
+    process.exit(values.help ? 0 : 2);
+  }
+  const changed = values.base
+    ? changedSince(values.root, values.base)
+    : values.untracked
+      ? untrackedRuns(values.root)
+      : positionals.map((path) => ({ path, status: 'added' as const }));
+  const mode = values.runner ? 'runner' : 'submission';
+  const report = validateSubmission({ root: values.root, acceptedRoot: values['accepted-root'], changed, mode });
+  if (values.summary) writeFileSync(values.summary, formatSummary(report), { flag: 'a' });
+  if (report.ok) console.log(`ok: ${report.files.length} run file(s) valid`);
+  else console.error(`rejected:\n${formatProblems(report)}`);
+  process.exit(report.ok ? 0 : 1);
+}
+
+if (import.meta.main) main();
