@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { listCached } from '../build.ts';
+import { compileAgainst } from '../compile.ts';
+import type { BuildUnderTest } from '../benchmark.ts';
+import { AEAD_CIPHERS, AEAD_PLAN, AEAD_SOURCE, aeadOutcomes, createAeadBenchmark, parseAeadOutput } from './aead.ts';
+import { AEAD_FIXTURES_DIR } from './capture.ts';
+
+const versions = existsSync(AEAD_FIXTURES_DIR) ? readdirSync(AEAD_FIXTURES_DIR).sort() : [];
+const sizes = AEAD_PLAN.full.sizes;
+
+describe('aead fixtures: real output of aead.c built against each captured version', () => {
+  test('there are fixtures from 1.1.1 and from 3.5 or later', () => {
+    assert.ok(versions.some((v) => v.startsWith('1.1.1')) && versions.some((v) => /^(3\.[5-9]|[4-9])\./.test(v)), `fixtures: ${versions.join(', ')}`);
+  });
+  for (const version of versions)
+    test(`${version}: each cipher parses, every size measured and verified`, () => {
+      assert.deepEqual(readdirSync(join(AEAD_FIXTURES_DIR, version)).sort(), AEAD_CIPHERS.map((c) => `${c}.json`).sort());
+      for (const cipher of AEAD_CIPHERS) {
+        const text = readFileSync(join(AEAD_FIXTURES_DIR, version, `${cipher}.json`), 'utf8');
+        const out = parseAeadOutput(text, { version, cipher, sizes }, `${version}/${cipher}`);
+        assert.equal(out.aadBytes, 13);
+        const outcomes = aeadOutcomes(out);
+        assert.deepEqual(
+          outcomes.map((o) => o.spec.params.bytes),
+          sizes,
+        );
+        for (const o of outcomes) {
+          assert.ok('value' in o && o.value > 1e6, `${version} ${cipher}: below 1 MB/s`);
+          assert.equal(o.spec.unit, 'bytes/s');
+          assert.equal(o.spec.method, 'wall-clock-throughput');
+          assert.equal(o.spec.comparability.acrossVersions, true);
+          assert.equal(o.spec.params.algorithm, cipher);
+        }
+      }
+    });
+});
+
+describe('aead output: bad input', () => {
+  const good = readFileSync(join(AEAD_FIXTURES_DIR, versions[0]!, 'aes-128-gcm.json'), 'utf8');
+  const v = versions[0]!;
+  const expect = { version: v, cipher: 'aes-128-gcm' as const, sizes };
+  const edit = (f: (j: Record<string, unknown>) => void) => {
+    const j = JSON.parse(good) as Record<string, unknown>;
+    f(j);
+    return JSON.stringify(j);
+  };
+  test('truncated output', () => assert.throws(() => parseAeadOutput(good.slice(0, 100), expect, 'here'), /here: aead output is not JSON/));
+  test('another library, cipher or size list', () => {
+    assert.throws(() => parseAeadOutput(good, { ...expect, version: '9.9.9' }, 'here'), /reports "OpenSSL .*", not OpenSSL 9\.9\.9/);
+    assert.throws(() => parseAeadOutput(good, { ...expect, cipher: 'aes-256-gcm' }, 'here'), /measured aes-128-gcm, asked for aes-256-gcm/);
+    assert.throws(() => parseAeadOutput(good, { ...expect, sizes: [16] }, 'here'), /measured sizes 16,64,.*asked for 16$/);
+  });
+  test('a failed check, a zero or negative count, an unknown field', () => {
+    assert.throws(() => parseAeadOutput(edit((j) => (j.knownAnswer = 'failed')), expect, 'here'), /knownAnswer/);
+    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as { records: number }[])[0]!.records = 0)), expect, 'here'), /results\.0\.records/);
+    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as { wallSeconds: number }[])[1]!.wallSeconds = -1)), expect, 'here'), /results\.1\.wallSeconds/);
+    assert.throws(() => parseAeadOutput(edit((j) => (j.extra = 1)), expect, 'here'), /extra/i);
+  });
+});
+
+describe('aead benchmark module', () => {
+  const fakeBuild = { prefix: '/nonexistent', record: { id: 'fake', version: '3.5.7', series: '3.5', variant: 'default' } } as unknown as BuildUnderTest;
+  test('a program that fails its checks gives failed series with its message, not numbers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aead-test-'));
+    const script = join(dir, 'aead');
+    writeFileSync(script, '#!/bin/sh\necho "aead: known-answer test failed: wrong tag" >&2\nexit 1\n');
+    chmodSync(script, 0o755);
+    const bench = createAeadBenchmark(() => script);
+    const outcomes = await bench.tasks(fakeBuild, 'quick')[0]!.run();
+    assert.equal(outcomes.length, AEAD_PLAN.quick.sizes.length);
+    for (const o of outcomes) assert.ok('status' in o && o.status === 'failed' && /wrong tag/.test(o.reason));
+  });
+  test('output from another library version is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aead-test-'));
+    const script = join(dir, 'aead');
+    writeFileSync(script, `#!/bin/sh\ncat <<'X'\n${good()}\nX\n`);
+    chmodSync(script, 0o755);
+    const bench = createAeadBenchmark(() => script);
+    await assert.rejects(bench.tasks({ ...fakeBuild, record: { ...fakeBuild.record, version: '3.4.1' } }, 'full')[0]!.run(), /not OpenSSL 3\.4\.1/);
+  });
+  function good() {
+    return readFileSync(join(AEAD_FIXTURES_DIR, versions.at(-1)!, 'aes-128-gcm.json'), 'utf8').trim();
+  }
+});
+
+// The program itself, against one real build when one is cached (the suite runs after `npm run openssl -- build`).
+describe('aead.c against a cached build', () => {
+  const build = listCached().find((b) => b.record.variant === 'default');
+  test('known answers pass, a count run reports exactly that count, bad arguments are refused', { skip: build ? false : 'no cached build' }, () => {
+    const bin = compileAgainst(build!, [AEAD_SOURCE], 'aead');
+    for (const cipher of AEAD_CIPHERS) {
+      const text = execFileSync(bin, ['--cipher', cipher, '--sizes', '16,1024', '--count', '300', '--warmup-seconds', '0'], { encoding: 'utf8' });
+      const out = parseAeadOutput(text, { version: build!.record.version, cipher, sizes: [16, 1024] }, 'live');
+      assert.deepEqual(
+        out.results.map((r) => r.records),
+        [300, 300],
+      );
+    }
+    for (const args of [['--cipher', 'aes-128-cbc', '--sizes', '16', '--count', '1'], ['--cipher', 'aes-128-gcm', '--sizes', '0', '--count', '1'], ['--cipher', 'aes-128-gcm', '--sizes', '16'], ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '1', '--seconds', '1']]) {
+      const r = spawnSync(bin, args, { encoding: 'utf8' });
+      assert.equal(r.status, 2, `${args.join(' ')} should be refused`);
+      assert.match(r.stderr, /^aead: .*\nusage:/);
+    }
+  });
+  test('a wrong expected tag makes the program refuse to measure', { skip: build ? false : 'no cached build' }, () => {
+    // the same source with one bit of the AES-128-GCM test vector's tag changed
+    const src = readFileSync(AEAD_SOURCE, 'utf8');
+    const broken = src.replace('"5bc94fbc3221a5db94fae95ae7121a47"', '"5bc94fbc3221a5db94fae95ae7121a46"');
+    assert.notEqual(broken, src);
+    const dir = mkdtempSync(join(tmpdir(), 'aead-kat-'));
+    writeFileSync(join(dir, 'aead.c'), broken);
+    const bin = compileAgainst(build!, [join(dir, 'aead.c')], 'aead-broken-kat');
+    const r = spawnSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '1'], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /known-answer test failed: wrong tag/);
+    assert.equal(r.stdout, '');
+  });
+});

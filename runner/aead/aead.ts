@@ -1,0 +1,139 @@
+// Benchmark 'aead': runner/aead/aead.c, the same C source compiled against every version, seals TLS-like
+// records (fresh IV, 13 bytes of AAD, tag per record) and reports wall-clock throughput. Unlike
+// `openssl speed -evp`, whose AEAD loop changed between releases, this does identical work everywhere,
+// so its values are comparable across versions.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { RunMode } from '../../schema/index.ts';
+import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
+import { compileAgainst } from '../compile.ts';
+
+export const AEAD_SOURCE = fileURLToPath(new URL('./aead.c', import.meta.url));
+export const AEAD_CIPHERS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305'] as const;
+export type AeadCipher = (typeof AEAD_CIPHERS)[number];
+
+/** Record sizes and time per size. Quick mode measures fewer sizes for less time and says so in the run's mode. */
+export const AEAD_PLAN: Record<RunMode, { sizes: number[]; seconds: number }> = {
+  quick: { sizes: [16, 1024, 16384], seconds: 0.3 },
+  full: { sizes: [16, 64, 256, 1024, 8192, 16384], seconds: 1 },
+};
+
+const AeadOutput = z
+  .object({
+    tool: z.literal('aead'),
+    library: z.string().min(1),
+    cipher: z.enum(AEAD_CIPHERS),
+    aadBytes: z.int().nonnegative(),
+    tagBytes: z.literal(16),
+    ivBytes: z.literal(12),
+    warmupSeconds: z.number().nonnegative(),
+    knownAnswer: z.literal('ok'),
+    results: z
+      .array(
+        z
+          .object({
+            bytes: z.int().positive(),
+            records: z.int().positive(),
+            wallSeconds: z.number().positive(),
+            cpuSeconds: z.number().nonnegative(),
+            verified: z.literal(true),
+          })
+          .strict(),
+      )
+      .min(1),
+  })
+  .strict();
+export type AeadOutput = z.infer<typeof AeadOutput>;
+
+/**
+ * Parse what aead.c printed and check it is the run we asked for: the right library version, cipher
+ * and sizes. `where` names the source in errors (a fixture path, or "aead on 3.5.7").
+ */
+export function parseAeadOutput(text: string, expect: { version: string; cipher: AeadCipher; sizes: number[] }, where: string): AeadOutput {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${where}: aead output is not JSON (${(e as Error).message}): ${JSON.stringify(text.slice(0, 200))}`);
+  }
+  const parsed = AeadOutput.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`${where}: unexpected aead output:\n  ${issues.join('\n  ')}`);
+  }
+  const out = parsed.data;
+  // a static binary says which library it carries: refuse numbers from another build
+  if (!out.library.startsWith(`OpenSSL ${expect.version} `))
+    throw new Error(`${where}: the binary reports "${out.library}", not OpenSSL ${expect.version}`);
+  if (out.cipher !== expect.cipher) throw new Error(`${where}: measured ${out.cipher}, asked for ${expect.cipher}`);
+  const got = out.results.map((r) => r.bytes).join(',');
+  if (got !== expect.sizes.join(',')) throw new Error(`${where}: measured sizes ${got}, asked for ${expect.sizes.join(',')}`);
+  return out;
+}
+
+export function aeadSpec(cipher: AeadCipher, bytes: number, aadBytes: number): SeriesSpec {
+  return {
+    benchmark: 'aead',
+    metric: `${cipher}-seal`,
+    label: `${cipher} seal of ${bytes}-byte records (fresh IV, ${aadBytes} B AAD, tag per record), bytes/s of payload over wall-clock time`,
+    unit: 'bytes/s',
+    method: 'wall-clock-throughput',
+    higherIsBetter: true,
+    params: { algorithm: cipher, operation: 'seal', bytes, aadBytes },
+    comparability: { acrossVersions: true },
+  };
+}
+
+export function aeadOutcomes(out: AeadOutput): Outcome[] {
+  return out.results.map((r) => ({ spec: aeadSpec(out.cipher, r.bytes, out.aadBytes), value: (r.bytes * r.records) / r.wallSeconds }));
+}
+
+function run(binary: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(binary, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+      resolve({ code, stdout, stderr: stderr || (err && code === null ? `killed: ${err.message}` : '') });
+    });
+  });
+}
+
+/** aead.c writes AAD_BYTES into its output; the spec needs it before a run can fail, so it is fixed here too. */
+const AAD_BYTES = 13;
+
+export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = (b) => compileAgainst(b, [AEAD_SOURCE], 'aead')): Benchmark {
+  const binaries = new Map<string, string>();
+  const binaryFor = (b: BuildUnderTest) => {
+    let bin = binaries.get(b.record.id);
+    if (!bin) binaries.set(b.record.id, (bin = compile(b)));
+    return bin;
+  };
+  return {
+    id: 'aead',
+    description: 'AES-128/256-GCM and ChaCha20-Poly1305 seal throughput, one EVP program for every version, tag per record',
+    async prepare(build) {
+      binaryFor(build);
+    },
+    tasks(build: BuildUnderTest, mode: RunMode): Task[] {
+      const { sizes, seconds } = AEAD_PLAN[mode];
+      return AEAD_CIPHERS.map((cipher) => ({
+        id: cipher,
+        async run(): Promise<Outcome[]> {
+          const args = ['--cipher', cipher, '--sizes', sizes.join(','), '--seconds', String(seconds)];
+          const where = `aead ${cipher} on ${build.record.version}/${build.record.variant}`;
+          const r = await run(binaryFor(build), args, (sizes.length * (seconds + 1) + 30) * 1000);
+          if (r.code !== 0) {
+            // a failed known-answer or round-trip check: every size of this cipher is failed, with the reason
+            const reason = `${where} exited with ${r.code ?? 'a signal'}: ${r.stderr.trim().slice(0, 1500)}`;
+            return sizes.map((bytes) => ({ spec: aeadSpec(cipher, bytes, AAD_BYTES), status: 'failed' as const, reason }));
+          }
+          const out = parseAeadOutput(r.stdout, { version: build.record.version, cipher, sizes }, where);
+          if (out.aadBytes !== AAD_BYTES) throw new Error(`${where}: AAD of ${out.aadBytes} bytes, this module expects ${AAD_BYTES}`);
+          return aeadOutcomes(out);
+        },
+      }));
+    },
+  };
+}
+
+export const aeadBenchmark: Benchmark = createAeadBenchmark();

@@ -1,0 +1,42 @@
+// Capture real output of aead.c from cached builds as parser fixtures:
+//   node runner/aead/capture.ts [version ...]     (default: every cached build of the default variant)
+// compiles aead.c against each build and writes runner/aead/fixtures/<version>/<cipher>.json (its stdout).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listCached } from '../build.ts';
+import { compareVersions } from '../catalogue.ts';
+import { compileAgainst } from '../compile.ts';
+import { AEAD_CIPHERS, AEAD_PLAN, AEAD_SOURCE } from './aead.ts';
+
+export const AEAD_FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
+/** Short: fixtures prove the format, not the speed. */
+export const FIXTURE_SECONDS = 0.05;
+
+function main(wanted: string[]) {
+  const builds = listCached()
+    .filter((b) => b.record.variant === 'default' && (wanted.length === 0 || wanted.includes(b.record.version)))
+    .sort((a, b) => compareVersions(a.record.version, b.record.version));
+  if (builds.length === 0) throw new Error('no cached default build: build first (npm run openssl -- build <version>)');
+  for (const b of builds) {
+    const bin = compileAgainst(b, [AEAD_SOURCE], 'aead');
+    const dir = join(AEAD_FIXTURES_DIR, b.record.version);
+    mkdirSync(dir, { recursive: true });
+    for (const cipher of AEAD_CIPHERS) {
+      const args = ['--cipher', cipher, '--sizes', AEAD_PLAN.full.sizes.join(','), '--seconds', String(FIXTURE_SECONDS)];
+      const out = execFileSync(bin, args, { encoding: 'utf8' });
+      writeFileSync(join(dir, `${cipher}.json`), out);
+      process.stderr.write(`${b.record.version} ${cipher}: ${out.length} bytes\n`);
+    }
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    main(process.argv.slice(2));
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(1);
+  }
+}
