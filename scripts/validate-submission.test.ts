@@ -201,6 +201,27 @@ test('symbolic links, unknown fields, invalid JSON and prototype keys are reject
   assertRejected(submit('['.repeat(5000) + ']'.repeat(5000)), '$' + '[0]'.repeat(17), /nested deeper/);
 });
 
+test('bench runners may also add ML-KEM hypothesis results, checked against their own schema; submissions may not', () => {
+  const base = makeTestRun({ hostId: 'obs-x64-1' });
+  // TEST DATA: the smallest result the hypothesis schema accepts (no configurations measured)
+  const result = {
+    schemaVersion: 1, kind: 'mlkem-hypothesis', runId: 'hyp-1', mode: 'quick', startedAt: base.startedAt, finishedAt: base.finishedAt,
+    host: base.host, harness: base.harness, builds: base.builds,
+    design: { protocol: 'TLS 1.3', resumption: 'none', handshakesPerBlock: 200, rounds: 3, warmupRounds: 1, equivalenceMargin: 0.05, ciMethod: 'test', order: 'test' },
+    configurations: [], blocks: [], instructionCounts: [], hypotheses: [], decomposition: [], notes: [],
+  };
+  const path = 'data/hypothesis/obs-x64-1/hyp-1.json';
+  const root = scratchRoot();
+  writeAt(root, path, JSON.stringify(result));
+  const runner = validateSubmission({ root, changed: added(path), mode: 'runner', now: NOW });
+  assert.deepEqual(problems(runner), []);
+  assert.match(formatSummary(runner), /mlkem-hypothesis result/);
+  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /only files under data\/runs\//);
+  writeAt(root, 'data/hypothesis/obs-x64-2/hyp-1.json', JSON.stringify({ ...result, design: { ...result.design, protocol: 'TLS 1.2' } }));
+  const bad = validateSubmission({ root, changed: added('data/hypothesis/obs-x64-2/hyp-1.json'), mode: 'runner', now: NOW });
+  assertRejected(bad, '$.design.protocol', /TLS 1\.3/);
+});
+
 test('timestamps must be plausible and inside the run', () => {
   const run = makeTestRun();
   run.series[0]!.iterations[1]!.at = '2026-11-25T00:00:00Z';

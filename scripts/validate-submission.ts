@@ -3,6 +3,7 @@
 //
 //   npm run -s validate -- --base origin/main [--summary FILE]     files changed since the merge base
 //   npm run -s validate -- --untracked                             new files under data/runs/ (git)
+//                                          (with --runner also data/hypothesis/: ML-KEM hypothesis results)
 //   npm run -s validate -- data/runs/<host>/<runId>.json ...       files named (taken as added)
 //   --runner             the project's own bench runners: reserved host ids and quick runs allowed
 //   --root DIR           the checkout that holds the submitted files (default: .)
@@ -12,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Run, safeId, type Unit } from '../schema/index.ts';
+import { HypothesisResult, Run, safeId, type Unit } from '../schema/index.ts';
 
 export interface Problem {
   file: string;
@@ -28,6 +29,7 @@ export interface ChangedFile {
 export interface FileReport {
   file: string;
   run?: Run;
+  kind?: string;
   newHost?: boolean;
   problems: Problem[];
 }
@@ -69,7 +71,9 @@ export const BOUNDS: Record<Unit, { max: number; perCpu: boolean; why: string }>
   count: { max: 1e12, perCpu: false, why: 'generic counter ceiling' },
 };
 
-const RUN_PATH = /^data\/runs\/([^/]+)\/([^/]+)\.json$/;
+const DATA_PATH = /^data\/(runs|hypothesis)\/([^/]+)\/([^/]+)\.json$/;
+/** Submissions add runs only; the bench runners also add ML-KEM hypothesis results. */
+export const FOLDERS: Record<Report['mode'], string[]> = { submission: ['runs'], runner: ['runs', 'hypothesis'] };
 const MARKUP = /<[/!?]?[a-zA-Z]|javascript\s*:|data\s*:\s*text\/html/i;
 // Bidirectional overrides and zero-width characters can make a string display as something else.
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
@@ -146,21 +150,21 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   const problems: Problem[] = [];
   const add = (path: PropertyKey[], message: string) => problems.push({ file, path: jsonPath(path), message });
   const report: FileReport = { file, problems };
-  const m = RUN_PATH.exec(file);
-  if (posix.normalize(file) !== file || file.includes('\\') || !m) {
-    add([], 'a run file must be data/runs/<host>/<runId>.json (no "..", no extra folders)');
+  const m = DATA_PATH.exec(file);
+  if (posix.normalize(file) !== file || file.includes('\\') || !m || !FOLDERS[mode].includes(m[1]!)) {
+    add([], `must be ${FOLDERS[mode].map((f) => `data/${f}/<host>/<runId>.json`).join(' or ')} (no "..", no extra folders)`);
     return report;
   }
-  const [, dirHost = '', fileRunId = ''] = m;
+  const [, folder = '', dirHost = '', fileRunId = ''] = m;
   if (!safeId.safeParse(dirHost).success || !safeId.safeParse(fileRunId).success) {
     add([], 'host folder and run id may use only letters, digits, ".", "_" and "-"');
     return report;
   }
   const abs = join(root, file);
-  for (const p of [join(root, 'data', 'runs', dirHost), abs]) {
+  for (const p of [join(root, 'data'), join(root, 'data', folder), join(root, 'data', folder, dirHost), abs]) {
     const st = lstatSync(p, { throwIfNoEntry: false });
     if (!st) return add([], 'file does not exist'), report;
-    if (st.isSymbolicLink()) return add([], `${p === abs ? 'file' : 'host folder'} is a symbolic link`), report;
+    if (st.isSymbolicLink()) return add([], `${p === abs ? 'file' : 'folder'} ${p.slice(root.length + 1)} is a symbolic link`), report;
   }
   const st = lstatSync(abs);
   if (!st.isFile()) return add([], 'not a regular file'), report;
@@ -173,15 +177,18 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   }
   scanValue(raw, [], add);
   if (problems.length) return report;
-  const parsed = Run.safeParse(raw);
+  const parsed = (folder === 'runs' ? Run : HypothesisResult).safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) add(issue.path, issue.message);
     return report;
   }
   unknownKeys(raw, parsed.data, [], add);
+  const { host, runId } = parsed.data;
+  report.kind = parsed.data.kind;
+  if (host.id !== dirHost) add(['host', 'id'], `"${host.id}" does not match the folder data/${folder}/${dirHost}/`);
+  if (runId !== fileRunId) add(['runId'], `"${runId}" does not match the file name ${fileRunId}.json`);
+  if (parsed.data.kind !== 'run') return report;
   const run = parsed.data;
-  if (run.host.id !== dirHost) add(['host', 'id'], `"${run.host.id}" does not match the folder data/runs/${dirHost}/`);
-  if (run.runId !== fileRunId) add(['runId'], `"${run.runId}" does not match the file name ${fileRunId}.json`);
   checkRun(run, mode, now, add);
   report.run = run;
   return report;
@@ -213,7 +220,8 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
   const problems: Problem[] = [];
   const files: FileReport[] = [];
   for (const c of changed) {
-    if (!c.path.startsWith('data/runs/')) problems.push({ file: c.path, path: '$', message: 'only files under data/runs/ may change in a run submission' });
+    const allowed = FOLDERS[mode].map((f) => `data/${f}/`);
+    if (!allowed.some((a) => c.path.startsWith(a))) problems.push({ file: c.path, path: '$', message: `only files under ${allowed.join(' and ')} may change in a ${mode === 'runner' ? 'bench run' : 'run submission'}` });
     else if (c.status !== 'added') problems.push({ file: c.path, path: '$', message: `${c.status}: runs already accepted are never changed or removed by a submission` });
     else files.push(checkRunFile(root, c.path, mode, opts.now));
   }
@@ -267,9 +275,10 @@ export function changedSince(root: string, base: string): ChangedFile[] {
   return parseNameStatus(z);
 }
 
-/** Files under data/runs/ that git does not track yet: what a bench run just wrote. */
-export function untrackedRuns(root: string): ChangedFile[] {
-  const z = execFileSync('git', ['-C', root, 'ls-files', '-z', '--others', '--exclude-standard', '--', 'data/runs'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+/** Files under data/runs/ (and the other folders given) that git does not track yet: what a bench run just wrote. */
+export function untrackedRuns(root: string, folders = ['runs']): ChangedFile[] {
+  const dirs = folders.map((f) => `data/${f}`);
+  const z = execFileSync('git', ['-C', root, 'ls-files', '-z', '--others', '--exclude-standard', '--', ...dirs], { encoding: 'utf8', maxBuffer: 64 << 20 });
   return z.split('\0').filter(Boolean).map((path) => ({ path, status: 'added' as const }));
 }
 
@@ -286,6 +295,7 @@ export function formatSummary(report: Report): string {
   for (const f of report.files) {
     lines.push(`### \`${mdText(f.file.replace(/`/g, "'"))}\`${f.problems.length ? ' (rejected)' : ''}`, '');
     const run = f.run;
+    if (!run && f.kind && !f.problems.length) lines.push(`- ${mdText(f.kind)} result`, '');
     if (run) {
       const measured = run.series.filter((s) => s.status === 'measured').length;
       const versions = [...new Set(run.builds.map((b) => (b.variant === 'default' ? b.version : `${b.version} ${b.variant}`)))];
@@ -326,14 +336,14 @@ function main(): void {
   });
   const sources = [values.base !== undefined, values.untracked, positionals.length > 0].filter(Boolean).length;
   if (values.help || sources !== 1) {
-    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 9).join('\n').replace(/^\/\/ ?/gm, ''));
+    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 10).join('\n').replace(/^\/\/ ?/gm, ''));
     if (!values.help) console.error('error: give exactly one of --base REF, --untracked or file paths');
     process.exit(values.help ? 0 : 2);
   }
   const changed = values.base
     ? changedSince(values.root, values.base)
     : values.untracked
-      ? untrackedRuns(values.root)
+      ? untrackedRuns(values.root, FOLDERS[values.runner ? 'runner' : 'submission'])
       : positionals.map((path) => ({ path, status: 'added' as const }));
   const mode = values.runner ? 'runner' : 'submission';
   const report = validateSubmission({ root: values.root, acceptedRoot: values['accepted-root'], changed, mode });
