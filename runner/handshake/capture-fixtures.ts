@@ -1,0 +1,70 @@
+// Capture real output of handshake.c from every built version into fixtures/<version>/<case>.json,
+// the material the parser tests are proven on:  node runner/handshake/capture-fixtures.ts [VERSION...]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findCached, listCached } from '../build.ts';
+import { baseConfig, configArgs, ensureCerts, handshakeBinary, pin, type HandshakeConfig } from './handshake.ts';
+
+export const FIXTURE_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+/** Each case: a configuration (or a raw argv) and what every version must do with it is checked in the tests. */
+export const CASES: Record<string, HandshakeConfig | string[]> = {
+  'tls13-default': baseConfig(),
+  'tls13-x25519': baseConfig({ clientGroups: 'X25519', serverGroups: 'X25519' }),
+  'tls13-p256-rsa': baseConfig({ cert: 'rsa2048', clientGroups: 'P-256', serverGroups: 'P-256' }),
+  'tls13-default-client-x25519-server': baseConfig({ serverGroups: 'X25519' }),
+  'tls13-hrr': baseConfig({ clientGroups: 'P-256:X25519', serverGroups: 'X25519' }),
+  'tls13-x25519mlkem768': baseConfig({ clientGroups: 'X25519MLKEM768', serverGroups: 'X25519MLKEM768' }),
+  'tls13-mlkem768': baseConfig({ clientGroups: 'MLKEM768', serverGroups: 'MLKEM768' }),
+  'tls13-mldsa65': baseConfig({ cert: 'mldsa65', clientGroups: 'X25519', serverGroups: 'X25519' }),
+  'tls13-ticket': baseConfig({ resume: 'ticket' }),
+  'tls12-x25519': baseConfig({ proto: '1.2', ...pin('1.2', 'ecdsa-p256', 'X25519') }),
+  'tls12-session-id': baseConfig({ proto: '1.2', cert: 'rsa2048', resume: 'session-id' }),
+  'tls12-ticket': baseConfig({ proto: '1.2', resume: 'ticket' }),
+  'tls12-ecdsa-without-p256': baseConfig({ proto: '1.2', clientGroups: 'X25519', serverGroups: 'X25519' }),
+  'tls13-threads2': baseConfig({ clientGroups: 'X25519', serverGroups: 'X25519', threads: 2 }),
+  'tls13-ctx-per-conn': baseConfig({ clientGroups: 'X25519', serverGroups: 'X25519', mode: 'ctx-per-conn' }),
+  'tls13-memory': baseConfig({ clientGroups: 'X25519', serverGroups: 'X25519', mode: 'memory' }),
+  'tls12-memory': baseConfig({ proto: '1.2', mode: 'memory', ...pin('1.2', 'ecdsa-p256', 'X25519') }),
+  'ctx-new': ['run', '--mode', 'ctx-new', '--count', '50'],
+};
+
+export interface Fixture {
+  version: string;
+  argv: string[];
+  exitCode: number;
+  stdout: string;
+}
+
+function exec(bin: string, argv: string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(bin, argv, { encoding: 'utf8', timeout: 120_000 }, (err, stdout) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout });
+    });
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const versions = process.argv.slice(2);
+  const builds = versions.length
+    ? versions.map((v) => findCached(v, 'default') ?? (() => { throw new Error(`${v} is not built`); })())
+    : listCached().filter((b) => b.record.variant === 'default');
+  for (const b of builds) {
+    const build = { record: b.record, prefix: b.prefix };
+    await ensureCerts(build);
+    const bin = handshakeBinary(build);
+    const dir = join(FIXTURE_DIR, b.record.version);
+    mkdirSync(dir, { recursive: true });
+    for (const [name, c] of Object.entries(CASES)) {
+      const argv = Array.isArray(c) ? c : configArgs(c, 20);
+      const r = await exec(bin, argv);
+      if (r.code === -1) throw new Error(`${b.record.version} ${name}: did not run`);
+      // the certificate directory is machine-specific: keep the argv readable and portable
+      const fixture: Fixture = { version: b.record.version, argv: argv.map((a) => (a.startsWith('/') ? '<cert-dir>' : a)), exitCode: r.code, stdout: r.stdout };
+      writeFileSync(join(dir, `${name}.json`), JSON.stringify(fixture, null, 2) + '\n');
+      console.log(`${b.record.version} ${name}: exit ${r.code}`);
+    }
+  }
+}

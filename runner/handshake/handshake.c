@@ -1,0 +1,465 @@
+/* In-process TLS handshake benchmark, one source for OpenSSL 1.1.1 .. 4.0.
+ *
+ * Client and server talk over a BIO pair, driven alternately from one thread; the CPU time of every
+ * SSL call is added to the side that made it (CLOCK_THREAD_CPUTIME_ID). Every handshake is checked:
+ * protocol, group and resumption must be what was asked, or the run fails loudly. Output: one JSON
+ * object on stdout. Usage: see usage() below. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#if OPENSSL_VERSION_NUMBER < 0x30000000L
+#include <openssl/ec.h>
+#endif
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND 1
+#endif
+#endif
+#ifndef HAVE_CALLGRIND
+#define CALLGRIND_TOGGLE_COLLECT
+#define RUNNING_ON_VALGRIND 0
+#endif
+#include "hs_util.h"
+
+enum { RES_NONE, RES_TICKET, RES_SESSION_ID };
+enum { MODE_HANDSHAKE, MODE_CTX_NEW, MODE_CTX_PER_CONN, MODE_MEMORY };
+
+static struct {
+    const char *cert_dir, *cert, *cgroups, *sgroups, *cipher, *expect_group;
+    int proto, resume, mode, count, threads, warmup, deterministic;
+} C = { NULL, "ecdsa-p256", "default", "default", NULL, NULL, TLS1_3_VERSION, RES_NONE, MODE_HANDSHAKE, 100, 1, 2, 0 };
+
+static const char *const RESUME_NAMES[] = { "none", "ticket", "session-id" };
+static const char *const MODE_NAMES[] = { "handshake", "ctx-new", "ctx-per-conn", "memory" };
+static int timing = 1; /* off in deterministic mode: clock reads would change the instruction count */
+static int expect_id;  /* IANA id of the group every handshake must negotiate, 0 = not pinned */
+
+static uint64_t clock_ns(clockid_t id) {
+    struct timespec t;
+    if (!timing) return 0;
+    clock_gettime(id, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+#define CPU_NOW() clock_ns(CLOCK_THREAD_CPUTIME_ID)
+#define WALL_NOW() clock_ns(CLOCK_MONOTONIC)
+
+/* ------------------------------------------------------------------ contexts */
+static void cert_path(char *out, size_t n, const char *ext) { snprintf(out, n, "%s/%s.%s", C.cert_dir, C.cert, ext); }
+
+static void configure(SSL_CTX *ctx, const char *side, const char *groups) {
+    char what[300];
+    if (!SSL_CTX_set_min_proto_version(ctx, C.proto) || !SSL_CTX_set_max_proto_version(ctx, C.proto))
+        die_unsupported("setting the protocol version");
+    if (strcmp(groups, "default") != 0 && !SSL_CTX_set1_groups_list(ctx, groups)) {
+        snprintf(what, sizeof(what), "%s groups \"%s\" not accepted by SSL_CTX_set1_groups_list", side, groups);
+        die_unsupported(what);
+    }
+    if (C.cipher) {
+        int ok = C.proto == TLS1_3_VERSION ? SSL_CTX_set_ciphersuites(ctx, C.cipher) : SSL_CTX_set_cipher_list(ctx, C.cipher);
+        snprintf(what, sizeof(what), "%s cipher \"%s\"", side, C.cipher);
+        if (!ok) die_unsupported(what);
+    }
+}
+
+static SSL_CTX *client_ctx(void) {
+    char crt[4096];
+    SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
+    if (!ctx) die_failed("SSL_CTX_new(TLS_client_method())");
+    configure(ctx, "client", C.cgroups);
+    /* the client verifies the server: the self-signed certificate is its only trust anchor */
+    cert_path(crt, sizeof(crt), "crt");
+    if (!SSL_CTX_load_verify_locations(ctx, crt, NULL)) die_unsupported("loading the trust anchor into the client");
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+    return ctx;
+}
+
+static SSL_CTX *server_ctx(void) {
+    char crt[4096], key[4096], what[300];
+    cert_path(crt, sizeof(crt), "crt");
+    cert_path(key, sizeof(key), "key");
+    if (access(crt, R_OK) != 0 || access(key, R_OK) != 0)
+        die_failed("certificate files %s / %s missing (run gen-certs with a version that can make them)", crt, key);
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    if (!ctx) die_failed("SSL_CTX_new(TLS_server_method())");
+    configure(ctx, "server", C.sgroups);
+    snprintf(what, sizeof(what), "loading certificate %s.crt", C.cert);
+    if (SSL_CTX_use_certificate_file(ctx, crt, SSL_FILETYPE_PEM) != 1) die_unsupported(what);
+    snprintf(what, sizeof(what), "loading private key %s.key", C.cert);
+    if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) die_unsupported(what);
+    SSL_CTX_set_session_id_context(ctx, (const unsigned char *)"hs", 2);
+    if (C.resume == RES_NONE) { /* a plain full handshake: no tickets issued, nothing cached */
+        SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
+        SSL_CTX_set_num_tickets(ctx, 0);
+        SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+    } else if (C.resume == RES_TICKET) { /* stateless tickets only: no server cache to fall back on */
+        SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+    } else { /* session ids in the server cache, no tickets (TLS 1.3: stateful tickets) */
+        SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET);
+        SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_SERVER);
+    }
+    return ctx;
+}
+
+/* ------------------------------------------------------------------ one handshake */
+struct worker {
+    SSL_CTX *cctx, *sctx;
+    SSL_SESSION *sess;
+    uint64_t ccpu, scpu;
+    double cbytes, sbytes;
+    uint64_t *lat;
+    int n;
+    char group[64]; /* what the first handshake negotiated; all later ones must match */
+    pthread_t thread;
+};
+
+static const char *negotiated_group(SSL *s, int reused) {
+    if (C.proto == TLS1_2_VERSION && reused) return "none"; /* abbreviated handshake: no key exchange */
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+    int nid = SSL_get_negotiated_group(s);
+    const char *name = nid > 0 ? SSL_group_to_name(s, nid) : NULL;
+    if (!name) return "none";
+    return group_id(name) ? group_name(group_id(name)) : name;
+#else /* 1.1.1 has no SSL_get_negotiated_group: use the key the server sent */
+    EVP_PKEY *k = NULL;
+    int nid = 0;
+    if (!SSL_get_peer_tmp_key(s, &k)) return "none";
+    if (EVP_PKEY_id(k) == EVP_PKEY_EC) nid = EC_GROUP_get_curve_name(EC_KEY_get0_group(EVP_PKEY_get0_EC_KEY(k)));
+    else nid = EVP_PKEY_id(k);
+    EVP_PKEY_free(k);
+    return nid == NID_X25519 ? "X25519" : nid == NID_X448 ? "X448" : nid == NID_X9_62_prime256v1 ? "P-256"
+         : nid == NID_secp384r1 ? "P-384" : nid == NID_secp521r1 ? "P-521" : OBJ_nid2sn(nid);
+#endif
+}
+
+static void check_want(SSL *s, int rc, const char *what) {
+    int e = SSL_get_error(s, rc);
+    if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) die_failed("%s failed (SSL_get_error %d)", what, e);
+}
+
+/* Everything the library says about the handshake must be what was asked. */
+static void verify(struct worker *w, SSL *cli, SSL *srv, int want_resumed) {
+    if (SSL_version(cli) != C.proto || SSL_version(srv) != C.proto)
+        die_failed("asked for %s, negotiated %s", C.proto == TLS1_3_VERSION ? "TLSv1.3" : "TLSv1.2", SSL_get_version(cli));
+    int rc = SSL_session_reused(cli), rs = SSL_session_reused(srv);
+    if (want_resumed && (!rc || !rs))
+        die_failed("resumption (%s) asked but the session was not reused (client %d, server %d)", RESUME_NAMES[C.resume], rc, rs);
+    if (!want_resumed && (rc || rs)) die_failed("a full handshake was asked but the session was reused");
+    const char *g = negotiated_group(cli, rc);
+    if (expect_id && strcmp(g, "none") != 0 && group_id(g) != expect_id)
+        die_failed("group %s was pinned but %s was negotiated", group_name(expect_id), g);
+    if (want_resumed != (C.resume != RES_NONE)) return; /* the priming full handshake of a resumption run */
+    if (!w->group[0]) snprintf(w->group, sizeof(w->group), "%s", g);
+    else if (strcmp(w->group, g) != 0) die_failed("negotiated group changed between handshakes: %s then %s", w->group, g);
+}
+
+/* One connection: both SSL objects, the handshake, the client reading what follows it (TLS 1.3
+ * tickets), and freeing both unless keep is given. Returns its CPU time, both sides. */
+static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
+    BIO *cb, *sb;
+    mem_side = SIDE_HARNESS;
+    if (!BIO_new_bio_pair(&cb, 1 << 16, &sb, 1 << 16)) die_failed("BIO_new_bio_pair");
+    int want_resumed = C.resume != RES_NONE && w->sess != NULL;
+    uint64_t before = w->ccpu + w->scpu, t0 = CPU_NOW(), t1;
+#define CHARGE(field) (t1 = CPU_NOW(), w->field += t1 - t0, t0 = t1)
+    mem_side = SIDE_CLIENT;
+    SSL_CTX *cctx = C.mode == MODE_CTX_PER_CONN ? client_ctx() : w->cctx;
+    SSL *cli = SSL_new(cctx);
+    if (!cli) die_failed("SSL_new(client)");
+    SSL_set_bio(cli, cb, cb);
+    SSL_set_connect_state(cli);
+    if (want_resumed && !SSL_set_session(cli, w->sess)) die_failed("SSL_set_session");
+    if (pr) SSL_set_msg_callback(cli, probe_callback), SSL_set_msg_callback_arg(cli, pr);
+    CHARGE(ccpu);
+    mem_side = SIDE_SERVER;
+    SSL *srv = SSL_new(w->sctx);
+    if (!srv) die_failed("SSL_new(server)");
+    SSL_set_bio(srv, sb, sb);
+    SSL_set_accept_state(srv);
+    CHARGE(scpu);
+    for (int round = 0, cdone = 0, sdone = 0; !(cdone && sdone); round++) {
+        if (round > 50) die_failed("handshake made no progress in 50 rounds");
+        mem_side = SIDE_CLIENT;
+        int r = cdone ? 1 : SSL_do_handshake(cli);
+        CHARGE(ccpu);
+        if (r == 1) cdone = 1; else check_want(cli, r, "client handshake");
+        mem_side = SIDE_SERVER;
+        r = sdone ? 1 : SSL_do_handshake(srv);
+        CHARGE(scpu);
+        if (r == 1) sdone = 1; else check_want(srv, r, "server handshake");
+    }
+    mem_side = SIDE_CLIENT;
+    char buf[64];
+    int r = SSL_read(cli, buf, sizeof(buf));
+    CHARGE(ccpu);
+    if (r > 0) die_failed("the server sent application data");
+    check_want(cli, r, "client reading session tickets");
+    verify(w, cli, srv, want_resumed);
+    w->cbytes += (double)BIO_number_written(cb);
+    w->sbytes += (double)BIO_number_written(sb);
+    t0 = CPU_NOW();
+    if (C.resume != RES_NONE) { /* resume from the newest session next time, as a real client does */
+        SSL_SESSION *s = SSL_get1_session(cli);
+        if (!s || !SSL_SESSION_is_resumable(s)) die_failed("no resumable session after the handshake");
+        SSL_SESSION_free(w->sess);
+        w->sess = s;
+    }
+    if (keep) {
+        keep[0] = cli, keep[1] = srv;
+    } else { /* close_notify first: freeing an unclosed connection makes its session unresumable */
+        SSL_shutdown(cli);
+        SSL_free(cli);
+        if (cctx != w->cctx) SSL_CTX_free(cctx);
+        CHARGE(ccpu);
+        mem_side = SIDE_SERVER;
+        SSL_shutdown(srv);
+        SSL_free(srv);
+        CHARGE(scpu);
+    }
+    mem_side = SIDE_HARNESS;
+    return w->ccpu + w->scpu - before;
+#undef CHARGE
+}
+
+static pthread_barrier_t start_line; /* threads start measuring together, after their warm-ups */
+
+static void reset(struct worker *w) { w->ccpu = w->scpu = 0, w->cbytes = w->sbytes = 0; }
+
+/* A priming full handshake when resuming, warm-ups, then the measured handshakes. */
+static void *run_worker(void *arg) {
+    struct worker *w = arg;
+    for (int i = 0; i < C.warmup + (C.resume != RES_NONE); i++) connect_once(w, NULL, NULL);
+    reset(w);
+    if (C.threads > 1) pthread_barrier_wait(&start_line);
+    if (C.threads == 1) CALLGRIND_TOGGLE_COLLECT;
+    for (int i = 0; i < w->n; i++) w->lat[i] = connect_once(w, NULL, NULL);
+    if (C.threads == 1) CALLGRIND_TOGGLE_COLLECT;
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ output */
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void percentiles(const char *key, uint64_t *v, int n, const char *what) {
+    qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+    jw_open(key);
+    jw_str("what", what);
+    /* nearest rank */
+    jw_int("p50", (long long)v[(n * 50 + 99) / 100 - 1]);
+    jw_int("p90", (long long)v[(n * 90 + 99) / 100 - 1]);
+    jw_int("p99", (long long)v[(n * 99 + 99) / 100 - 1]);
+    jw_close();
+}
+
+static void share_json(const char *key, int id, int bytes) {
+    jw_open(key);
+    jw_str("group", group_name(id) ? group_name(id) : "unknown");
+    jw_int("id", id);
+    jw_int("bytes", bytes);
+    jw_close();
+}
+
+#if defined(__x86_64__)
+extern unsigned int OPENSSL_ia32cap_P[]; /* internal, but the CPU features the library chose matter */
+#endif
+
+static void header(void) {
+    jw_open(NULL);
+    jw_str("openssl", OpenSSL_version(OPENSSL_VERSION));
+    jw_str("mode", MODE_NAMES[C.mode]);
+    jw_bool("deterministicRng", C.deterministic);
+    jw_bool("underValgrind", RUNNING_ON_VALGRIND);
+#if defined(__x86_64__)
+    char cap[64];
+    snprintf(cap, sizeof(cap), "%08x:%08x:%08x:%08x", OPENSSL_ia32cap_P[0], OPENSSL_ia32cap_P[1], OPENSSL_ia32cap_P[2], OPENSSL_ia32cap_P[3]);
+    jw_str("ia32cap", cap);
+#endif
+}
+
+/* ------------------------------------------------------------------ modes */
+static void run_ctx_new(void) {
+    uint64_t *lat = calloc((size_t)C.count, sizeof(uint64_t)), new_ns = 0, free_ns = 0;
+    for (int i = 0; i < C.warmup; i++) SSL_CTX_free(SSL_CTX_new(TLS_method()));
+    CALLGRIND_TOGGLE_COLLECT;
+    for (int i = 0; i < C.count; i++) {
+        uint64_t t0 = CPU_NOW();
+        SSL_CTX *ctx = SSL_CTX_new(TLS_method());
+        uint64_t t1 = CPU_NOW();
+        if (!ctx) die_failed("SSL_CTX_new(TLS_method())");
+        SSL_CTX_free(ctx);
+        new_ns += t1 - t0, free_ns += CPU_NOW() - t1, lat[i] = t1 - t0;
+    }
+    CALLGRIND_TOGGLE_COLLECT;
+    header();
+    jw_int("count", C.count);
+    jw_int("ctxNewCpuNs", (long long)new_ns);
+    jw_int("ctxFreeCpuNs", (long long)free_ns);
+    percentiles("ctxNewLatencyNs", lat, C.count, "CPU time of one SSL_CTX_new(TLS_method())");
+    jw_close();
+}
+
+static void run_handshakes(void) {
+    SSL_CTX *sctx = server_ctx(), *cctx = client_ctx();
+    const char *single = strchr(C.sgroups, ':') || !strcmp(C.sgroups, "default") ? NULL : C.sgroups;
+    if (!single && strcmp(C.cgroups, "default") != 0 && !strchr(C.cgroups, ':')) single = C.cgroups;
+    if (C.expect_group) single = C.expect_group;
+    if (single && !(expect_id = group_id(single))) die_usage("unknown group name %s", single);
+
+    /* the probe: a handshake like the measured ones, watched by the message callback */
+    struct probe pr = { 0 };
+    struct worker probe_w = { .cctx = cctx, .sctx = sctx };
+    if (C.resume != RES_NONE) connect_once(&probe_w, NULL, NULL);
+    SSL *kept[2];
+    connect_once(&probe_w, &pr, kept);
+    const char *cipher = SSL_CIPHER_get_name(SSL_get_current_cipher(kept[0]));
+    char cipher_name[100], protocol[20];
+    snprintf(cipher_name, sizeof(cipher_name), "%s", cipher ? cipher : "none");
+    snprintf(protocol, sizeof(protocol), "%s", SSL_get_version(kept[0]));
+    int resumed = SSL_session_reused(kept[0]);
+    SSL_shutdown(kept[0]), SSL_shutdown(kept[1]);
+    SSL_free(kept[0]), SSL_free(kept[1]);
+
+    long long heap_client = 0, heap_server = 0;
+    int total = C.count * C.threads;
+    struct worker *ws = calloc((size_t)C.threads, sizeof(*ws));
+    uint64_t *lat = calloc((size_t)total, sizeof(uint64_t)), wall0 = 0, wall = 0; /* lat: CPU ns per connection */
+    for (int t = 0; t < C.threads; t++) {
+        ws[t] = (struct worker){ .cctx = cctx, .sctx = sctx, .n = C.count, .lat = lat + (size_t)t * C.count };
+        snprintf(ws[t].group, sizeof(ws[t].group), "%s", probe_w.group);
+    }
+    if (C.mode == MODE_MEMORY) { /* hold C.count live connections, count the heap they keep */
+        SSL **conns = calloc((size_t)C.count * 2, sizeof(SSL *));
+        struct worker *w = &ws[0];
+        for (int i = 0; i < C.warmup + (C.resume != RES_NONE); i++) connect_once(w, NULL, NULL);
+        reset(w);
+        long long c0 = mem_live(SIDE_CLIENT), s0 = mem_live(SIDE_SERVER);
+        for (int i = 0; i < C.count; i++) w->lat[i] = connect_once(w, NULL, conns + 2 * i);
+        heap_client = mem_live(SIDE_CLIENT) - c0, heap_server = mem_live(SIDE_SERVER) - s0;
+        for (int i = 0; i < 2 * C.count; i++) SSL_shutdown(conns[i]), SSL_free(conns[i]);
+        free(conns);
+    } else if (C.threads == 1) {
+        wall0 = WALL_NOW();
+        run_worker(&ws[0]);
+        wall = WALL_NOW() - wall0;
+    } else {
+        pthread_barrier_init(&start_line, NULL, (unsigned)C.threads + 1);
+        for (int t = 0; t < C.threads; t++)
+            if ((errno = pthread_create(&ws[t].thread, NULL, run_worker, &ws[t])) != 0) die_failed("pthread_create: %s", strerror(errno));
+        pthread_barrier_wait(&start_line);
+        wall0 = WALL_NOW();
+        for (int t = 0; t < C.threads; t++) pthread_join(ws[t].thread, NULL);
+        wall = WALL_NOW() - wall0;
+    }
+    uint64_t ccpu = 0, scpu = 0;
+    double cbytes = 0, sbytes = 0;
+    for (int t = 0; t < C.threads; t++) ccpu += ws[t].ccpu, scpu += ws[t].scpu, cbytes += ws[t].cbytes, sbytes += ws[t].sbytes;
+
+    header();
+    jw_str("proto", C.proto == TLS1_3_VERSION ? "1.3" : "1.2");
+    jw_str("cert", C.cert);
+    jw_str("clientGroups", C.cgroups);
+    jw_str("serverGroups", C.sgroups);
+    jw_str("resume", RESUME_NAMES[C.resume]);
+    jw_int("threads", C.threads);
+    jw_int("handshakes", total);
+    jw_int("clientCpuNs", (long long)ccpu);
+    jw_int("serverCpuNs", (long long)scpu);
+    if (C.mode != MODE_MEMORY) jw_int("wallNs", (long long)wall);
+    jw_num("clientBytes", cbytes / total);
+    jw_num("serverBytes", sbytes / total);
+    if (timing) percentiles("latencyNs", lat, total, "CPU time of one connection, client + server: SSL objects, handshake, ticket read, shutdown, free");
+    jw_open("negotiated");
+    jw_str("protocol", protocol);
+    jw_str("cipher", cipher_name);
+    jw_str("group", probe_w.group);
+    jw_bool("resumed", resumed);
+    jw_bool("hrr", pr.hrr);
+    jw_close();
+    jw_open("clientHello");
+    jw_int("messageBytes", pr.ch_message_bytes);
+    jw_int("recordBytes", pr.ch_record_bytes);
+    jw_int("count", pr.client_hellos);
+    jw_arr_open("keyShares");
+    for (int i = 0; i < pr.n_shares; i++) share_json(NULL, pr.share_group[i], pr.share_bytes[i]);
+    jw_arr_close();
+    jw_close();
+    if (pr.server_share_group) share_json("serverKeyShare", pr.server_share_group, pr.server_share_bytes);
+    if (C.mode == MODE_MEMORY) {
+        jw_open("heap");
+        jw_int("connections", C.count);
+        jw_num("clientBytesPerConnection", (double)heap_client / C.count);
+        jw_num("serverBytesPerConnection", (double)heap_server / C.count);
+        jw_close();
+    }
+    jw_close();
+}
+
+/* ------------------------------------------------------------------ main */
+static void usage(void) {
+    fprintf(stderr,
+            "usage: handshake gen-certs DIR\n"
+            "       handshake run --cert-dir DIR [--cert rsa2048|ecdsa-p256|mldsa65] [--proto 1.2|1.3]\n"
+            "                 [--client-groups default|LIST] [--server-groups default|LIST] [--expect-group NAME]\n"
+            "                 [--resume none|ticket|session-id] [--count N] [--threads T] [--warmup N]\n"
+            "                 [--cipher STR] [--mode handshake|ctx-new|ctx-per-conn|memory] [--deterministic]\n");
+}
+
+static int pick(const char *v, const char *const *names, int n, const char *opt) {
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0) return i;
+    die_usage("bad value for %s: %s", opt, v);
+}
+
+static int number(const char *v, const char *opt, int lo, int hi) {
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*v == 0 || *end != 0 || n < lo || n > hi) die_usage("%s must be an integer in %d..%d, got %s", opt, lo, hi, v);
+    return (int)n;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 3 && strcmp(argv[1], "gen-certs") == 0) return gen_certs(argv[2]) > 0 ? 0 : EXIT_FAILED;
+    if (argc < 2 || strcmp(argv[1], "run") != 0) usage(), die_usage("expected gen-certs or run");
+    static const char *const PROTOS[] = { "1.2", "1.3" };
+    for (int i = 2; i < argc; i++) {
+        const char *o = argv[i];
+        if (strcmp(o, "--deterministic") == 0) { C.deterministic = 1; continue; }
+        if (i + 1 >= argc) die_usage("%s needs a value", o);
+        const char *v = argv[++i];
+        if (!strcmp(o, "--cert-dir")) C.cert_dir = v;
+        else if (!strcmp(o, "--cert")) C.cert = v;
+        else if (!strcmp(o, "--proto")) C.proto = pick(v, PROTOS, 2, o) ? TLS1_3_VERSION : TLS1_2_VERSION;
+        else if (!strcmp(o, "--client-groups")) C.cgroups = v;
+        else if (!strcmp(o, "--server-groups")) C.sgroups = v;
+        else if (!strcmp(o, "--expect-group")) C.expect_group = v;
+        else if (!strcmp(o, "--resume")) C.resume = pick(v, RESUME_NAMES, 3, o);
+        else if (!strcmp(o, "--mode")) C.mode = pick(v, MODE_NAMES, 4, o);
+        else if (!strcmp(o, "--cipher")) C.cipher = v;
+        else if (!strcmp(o, "--count")) C.count = number(v, o, 1, 10000000);
+        else if (!strcmp(o, "--threads")) C.threads = number(v, o, 1, 256);
+        else if (!strcmp(o, "--warmup")) C.warmup = number(v, o, 0, 1000000);
+        else usage(), die_usage("unknown option %s", o);
+    }
+    if (C.mode != MODE_CTX_NEW && !C.cert_dir) die_usage("--cert-dir is required");
+    if (C.threads > 1 && (C.mode == MODE_MEMORY || C.deterministic)) die_usage("--threads > 1 cannot be combined with memory or deterministic mode");
+    /* the allocator hooks and the RNG must be in place before any other OpenSSL call */
+    if (C.mode == MODE_MEMORY && !mem_hooks_install()) die_failed("CRYPTO_set_mem_functions refused");
+    if (C.deterministic) {
+        timing = 0;
+        if (!det_rand_install()) die_failed("RAND_set_rand_method refused");
+    }
+    if (C.mode == MODE_CTX_NEW) run_ctx_new();
+    else run_handshakes();
+    return 0;
+}

@@ -1,0 +1,348 @@
+#include "hs_util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/x509.h>
+#if OPENSSL_VERSION_NUMBER < 0x30000000L
+#include <openssl/rsa.h>
+#include <openssl/ec.h>
+#endif
+
+/* ------------------------------------------------------------------ JSON */
+static int jw_depth = 0;
+static int jw_first[32];
+static void jw_escaped(const char *s);
+
+static void jw_key(const char *key) {
+    if (jw_depth > 0) {
+        if (!jw_first[jw_depth]) putchar(',');
+        jw_first[jw_depth] = 0;
+    }
+    if (key) jw_escaped(key), putchar(':');
+}
+
+static void jw_escaped(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') printf("\\%c", c);
+        else if (c < 0x20) printf("\\u%04x", c);
+        else putchar(c);
+    }
+    putchar('"');
+}
+
+void jw_str(const char *key, const char *v) {
+    jw_key(key);
+    jw_escaped(v ? v : "");
+}
+void jw_open(const char *key) { jw_key(key); putchar('{'); jw_first[++jw_depth] = 1; }
+void jw_close(void) { putchar('}'); if (--jw_depth == 0) putchar('\n'); }
+void jw_arr_open(const char *key) { jw_key(key); putchar('['); jw_first[++jw_depth] = 1; }
+void jw_arr_close(void) { putchar(']'); jw_depth--; }
+void jw_num(const char *key, double v) { jw_key(key); printf("%.17g", v); }
+void jw_int(const char *key, long long v) { jw_key(key); printf("%lld", v); }
+void jw_bool(const char *key, int v) { jw_key(key); fputs(v ? "true" : "false", stdout); }
+
+/* ------------------------------------------------------------------ errors */
+static char err_buf[4096];
+static size_t err_len;
+
+static int err_line(const char *str, size_t len, void *u) {
+    (void)u;
+    while (len > 0 && (str[len - 1] == '\n' || str[len - 1] == '\r')) len--;
+    if (err_len + len + 4 >= sizeof(err_buf)) return 0;
+    if (err_len) memcpy(err_buf + err_len, " | ", 3), err_len += 3;
+    memcpy(err_buf + err_len, str, len);
+    err_len += len;
+    err_buf[err_len] = 0;
+    return 1;
+}
+
+const char *ssl_errors(void) {
+    err_len = 0;
+    err_buf[0] = 0;
+    ERR_print_errors_cb(err_line, NULL);
+    ERR_clear_error();
+    return err_len ? err_buf : "(the library queued no error)";
+}
+
+static void print_error(const char *field, const char *msg) {
+    jw_open(NULL);
+    if (strcmp(field, "unsupported") == 0) jw_bool("unsupported", 1), jw_str("reason", msg);
+    else jw_str("error", msg);
+    jw_str("openssl", OpenSSL_version(OPENSSL_VERSION));
+    jw_close();
+    fflush(stdout);
+}
+
+void die_unsupported(const char *what) {
+    char msg[6000];
+    snprintf(msg, sizeof(msg), "%s: %s", what, ssl_errors());
+    print_error("unsupported", msg);
+    exit(EXIT_UNSUPPORTED);
+}
+
+void die_failed(const char *fmt, ...) {
+    char what[1500], msg[6000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    snprintf(msg, sizeof(msg), "%s; library errors: %s", what, ssl_errors());
+    fprintf(stderr, "handshake: %s\n", msg);
+    print_error("error", msg);
+    exit(EXIT_FAILED);
+}
+
+void die_usage(const char *fmt, ...) {
+    char msg[1500];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "handshake: %s\n", msg);
+    print_error("error", msg);
+    exit(EXIT_USAGE);
+}
+
+/* ------------------------------------------------------------------ heap accounting */
+/* Every block carries a 16-byte header with its size and the side that was running when it was
+ * allocated, so bytes held can be split between client, server and the harness (BIO pair). */
+int mem_side = SIDE_HARNESS;
+static long long live_bytes[3];
+
+static void *hook_malloc(size_t n, const char *file, int line) {
+    (void)file, (void)line;
+    size_t *p = malloc(n + 16);
+    if (p == NULL) return NULL;
+    p[0] = n, p[1] = (size_t)mem_side;
+    live_bytes[mem_side] += (long long)n;
+    return (char *)p + 16;
+}
+
+static void hook_free(void *q, const char *file, int line) {
+    (void)file, (void)line;
+    if (q == NULL) return;
+    size_t *p = (size_t *)((char *)q - 16);
+    live_bytes[p[1]] -= (long long)p[0];
+    free(p);
+}
+
+static void *hook_realloc(void *q, size_t n, const char *file, int line) {
+    if (q == NULL) return hook_malloc(n, file, line);
+    if (n == 0) { hook_free(q, file, line); return NULL; }
+    size_t *p = (size_t *)((char *)q - 16);
+    size_t old = p[0], side = p[1];
+    p = realloc(p, n + 16);
+    if (p == NULL) return NULL;
+    live_bytes[side] -= (long long)old;
+    live_bytes[mem_side] += (long long)n;
+    p[0] = n, p[1] = (size_t)mem_side;
+    return (char *)p + 16;
+}
+
+int mem_hooks_install(void) { return CRYPTO_set_mem_functions(hook_malloc, hook_realloc, hook_free); }
+long long mem_live(int side) { return live_bytes[side]; }
+
+/* ------------------------------------------------------------------ deterministic RNG */
+/* Not random at all: a fixed splitmix64 stream, so that every run takes the same code paths
+ * (bignum lengths, signature encodings, ticket contents). Installed only for instruction counts. */
+static uint64_t det_state = 0x0123456789abcdefULL;
+
+static int det_bytes(unsigned char *buf, int num) {
+    for (int i = 0; i < num; i += 8) {
+        uint64_t z = (det_state += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        memcpy(buf + i, &z, num - i < 8 ? (size_t)(num - i) : 8);
+    }
+    return 1;
+}
+static int det_seed(const void *b, int n) { (void)b, (void)n; return 1; }
+static int det_add(const void *b, int n, double e) { (void)b, (void)n, (void)e; return 1; }
+static int det_status(void) { return 1; }
+static RAND_METHOD det_method = { det_seed, det_bytes, NULL, det_add, det_bytes, det_status };
+
+int det_rand_install(void) { return RAND_set_rand_method(&det_method); }
+
+/* ------------------------------------------------------------------ certificates */
+static EVP_PKEY *gen_key(const char *kind) {
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+    if (strcmp(kind, "rsa2048") == 0) return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
+    if (strcmp(kind, "ecdsa-p256") == 0) return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+    if (strcmp(kind, "mldsa65") == 0) return EVP_PKEY_Q_keygen(NULL, NULL, "ML-DSA-65");
+    return NULL;
+#else
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *c = NULL;
+    if (strcmp(kind, "rsa2048") == 0) {
+        c = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, NULL);
+        if (c && EVP_PKEY_keygen_init(c) > 0 && EVP_PKEY_CTX_set_rsa_keygen_bits(c, 2048) > 0) EVP_PKEY_keygen(c, &key);
+    } else if (strcmp(kind, "ecdsa-p256") == 0) {
+        c = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, NULL);
+        if (c && EVP_PKEY_keygen_init(c) > 0 && EVP_PKEY_CTX_set_ec_paramgen_curve_nid(c, NID_X9_62_prime256v1) > 0 &&
+            EVP_PKEY_CTX_set_ec_param_enc(c, OPENSSL_EC_NAMED_CURVE) > 0)
+            EVP_PKEY_keygen(c, &key);
+    } else {
+        ERR_put_error(ERR_LIB_EVP, 0, EVP_R_UNSUPPORTED_ALGORITHM, __FILE__, __LINE__);
+    }
+    EVP_PKEY_CTX_free(c);
+    return key;
+#endif
+}
+
+static int write_cert(const char *dir, const char *kind, EVP_PKEY *key) {
+    char path[4096];
+    int ok = 0;
+    X509 *x = X509_new();
+    X509_NAME *name = X509_NAME_new();
+    ASN1_INTEGER *serial = ASN1_INTEGER_new();
+    char cn[64];
+    snprintf(cn, sizeof(cn), "observatory %s", kind);
+    if (!x || !name || !serial || !ASN1_INTEGER_set(serial, 1) || !X509_set_serialNumber(x, serial) || !X509_set_version(x, 2) ||
+        !X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0) ||
+        !X509_set_subject_name(x, name) || !X509_set_issuer_name(x, name) || !X509_gmtime_adj(X509_getm_notBefore(x), -86400) ||
+        !X509_gmtime_adj(X509_getm_notAfter(x), 20L * 365 * 86400) || !X509_set_pubkey(x, key))
+        goto done;
+    /* ML-DSA signs the whole message itself: no separate digest */
+    if (!X509_sign(x, key, strcmp(kind, "mldsa65") == 0 ? NULL : EVP_sha256())) goto done;
+    snprintf(path, sizeof(path), "%s/%s.key", dir, kind);
+    FILE *f = fopen(path, "w");
+    if (!f || !PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL)) { if (f) fclose(f); goto done; }
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/%s.crt", dir, kind);
+    f = fopen(path, "w");
+    if (!f || !PEM_write_X509(f, x)) { if (f) fclose(f); goto done; }
+    ok = fclose(f) == 0;
+done:
+    X509_free(x);
+    X509_NAME_free(name);
+    ASN1_INTEGER_free(serial);
+    return ok;
+}
+
+int gen_certs(const char *dir) {
+    static const char *kinds[] = { "rsa2048", "ecdsa-p256", "mldsa65" };
+    int made = 0;
+    jw_open(NULL);
+    jw_str("openssl", OpenSSL_version(OPENSSL_VERSION));
+    jw_arr_open("certs");
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        EVP_PKEY *key = gen_key(kinds[i]);
+        jw_open(NULL);
+        jw_str("cert", kinds[i]);
+        if (key == NULL) {
+            jw_bool("made", 0), jw_str("reason", ssl_errors());
+        } else if (!write_cert(dir, kinds[i], key)) {
+            jw_bool("made", 0), jw_str("reason", ssl_errors());
+        } else {
+            jw_bool("made", 1), made++;
+        }
+        jw_close();
+        EVP_PKEY_free(key);
+    }
+    jw_arr_close();
+    jw_close();
+    return made;
+}
+
+/* ------------------------------------------------------------------ groups */
+static const struct { int id; const char *names[4]; } GROUPS[] = {
+    { 0x0017, { "P-256", "secp256r1", "prime256v1", NULL } },
+    { 0x0018, { "P-384", "secp384r1", NULL } },
+    { 0x0019, { "P-521", "secp521r1", NULL } },
+    { 0x001d, { "X25519", NULL } },
+    { 0x001e, { "X448", NULL } },
+    { 0x0100, { "ffdhe2048", NULL } },
+    { 0x0101, { "ffdhe3072", NULL } },
+    { 0x0200, { "MLKEM512", NULL } },
+    { 0x0201, { "MLKEM768", NULL } },
+    { 0x0202, { "MLKEM1024", NULL } },
+    { 0x11eb, { "SecP256r1MLKEM768", NULL } },
+    { 0x11ec, { "X25519MLKEM768", NULL } },
+    { 0x11ed, { "SecP384r1MLKEM1024", NULL } },
+};
+
+int group_id(const char *name) {
+    for (size_t i = 0; i < sizeof(GROUPS) / sizeof(GROUPS[0]); i++)
+        for (int j = 0; GROUPS[i].names[j]; j++)
+            if (strcasecmp(name, GROUPS[i].names[j]) == 0) return GROUPS[i].id;
+    return 0;
+}
+
+const char *group_name(int id) {
+    for (size_t i = 0; i < sizeof(GROUPS) / sizeof(GROUPS[0]); i++)
+        if (GROUPS[i].id == id) return GROUPS[i].names[0];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ message callback */
+static unsigned rd16(const unsigned char *p) { return (unsigned)p[0] << 8 | p[1]; }
+
+/* Walks the extensions of a Client/ServerHello body starting at the session id. */
+static void hello_key_shares(const unsigned char *m, size_t len, int client, struct probe *pr) {
+    size_t off = 4 + 2 + 32; /* header, legacy_version, random */
+    if (off + 1 > len) return;
+    off += 1 + m[off]; /* session id */
+    if (client) {
+        if (off + 2 > len) return;
+        off += 2 + rd16(m + off); /* cipher suites */
+        if (off + 1 > len) return;
+        off += 1 + m[off]; /* compression methods */
+    } else {
+        off += 2 + 1; /* cipher suite, compression */
+    }
+    if (off + 2 > len) return;
+    size_t end = off + 2 + rd16(m + off);
+    if (end > len) end = len;
+    for (off += 2; off + 4 <= end;) {
+        unsigned type = rd16(m + off), elen = rd16(m + off + 2);
+        const unsigned char *d = m + off + 4;
+        if (off + 4 + elen > end) return;
+        if (type == 51 && client && elen >= 2) {
+            for (size_t q = 2; q + 4 <= 2 + (size_t)rd16(d) && q + 4 <= elen && pr->n_shares < MAX_SHARES; q += 4 + rd16(d + q + 2)) {
+                pr->share_group[pr->n_shares] = (int)rd16(d + q);
+                pr->share_bytes[pr->n_shares++] = (int)rd16(d + q + 2);
+            }
+        } else if (type == 51 && !client && elen >= 4) {
+            pr->server_share_group = (int)rd16(d);
+            pr->server_share_bytes = (int)rd16(d + 2);
+        }
+        off += 4 + elen;
+    }
+}
+
+static const unsigned char HRR_RANDOM[32] = {
+    0xCF, 0x21, 0xAD, 0x74, 0xE5, 0x9A, 0x61, 0x11, 0xBE, 0x1D, 0x8C, 0x02, 0x1E, 0x65, 0xB8, 0x91,
+    0xC2, 0xA2, 0x11, 0x16, 0x7A, 0xBB, 0x8C, 0x5E, 0x07, 0x9E, 0x09, 0xE2, 0xC8, 0xA8, 0x33, 0x9C,
+};
+
+void probe_callback(int write_p, int version, int content_type, const void *buf, size_t len, SSL *ssl, void *arg) {
+    (void)version, (void)ssl;
+    struct probe *pr = arg;
+    const unsigned char *m = buf;
+    if (content_type == SSL3_RT_HEADER && write_p && len >= 5 && m[0] == SSL3_RT_HANDSHAKE && pr->ch_record_bytes == 0)
+        pr->ch_record_bytes = 5 + (long)rd16(m + 3);
+    if (content_type != SSL3_RT_HANDSHAKE || len < 4) return;
+    if (write_p && m[0] == 1) { /* ClientHello */
+        if (pr->client_hellos++ == 0) {
+            pr->ch_message_bytes = (long)len;
+            hello_key_shares(m, len, 1, pr);
+        }
+    } else if (!write_p && m[0] == 2 && len >= 38) { /* ServerHello, or HelloRetryRequest */
+        if (memcmp(m + 6, HRR_RANDOM, 32) == 0) pr->hrr = 1;
+        else hello_key_shares(m, len, 0, pr);
+    } else if (!write_p && m[0] == 12 && len >= 8 && m[4] == 3) { /* TLS 1.2 ECDHE ServerKeyExchange */
+        pr->server_share_group = (int)rd16(m + 5);
+        pr->server_share_bytes = m[7];
+    }
+}
