@@ -66,6 +66,14 @@ export function runScripts(yaml: string): { line: number; script: string }[] {
   return out;
 }
 
+/** The `run:` script of the step with this `name:` (for tests that execute a step's shell). */
+export function stepScript(yaml: string, name: string): string {
+  const nameLine = yaml.split('\n').findIndex((l) => l.trim() === `- name: ${name}`);
+  const script = runScripts(yaml).find((s) => s.line > nameLine + 1 && nameLine >= 0);
+  if (!script) throw new Error(`no step named "${name}" with a run: script`);
+  return script.script;
+}
+
 /** npm scripts a shell script runs: `npm run [-s] name`, `npm run-script name`, `npm test`. */
 export function npmScriptsUsed(script: string): string[] {
   const names: string[] = [];
