@@ -131,6 +131,19 @@ test("a run claiming another host's id is rejected; the same machine may add run
   assertRejected(submit(caseTwin, { accepted: [theirs] }), '$.host.id', /letter case/);
 });
 
+test('the summary says what a run adds; more than 20 files at once are refused', () => {
+  const first = makeTestRun({ seed: 1 });
+  const second = makeTestRun({ seed: 2 });
+  second.series.push({ ...structuredClone(second.series[0]!), key: 'handshake/rate[group=P-256]', params: { group: 'P-256' } });
+  const r = submit(second, { accepted: [first] });
+  assert.deepEqual(r.files[0]?.adds, { newKeys: 1, earlierRunsOfHost: 1 });
+  assert.match(formatSummary(r), /adds 1 measured series that no accepted run has; 1 earlier run\(s\) from this host/);
+  const root = scratchRoot();
+  const many = Array.from({ length: 21 }, (_, i) => makeTestRun({ seed: 100 + i }));
+  for (const run of many) writeAt(root, runPath(run), JSON.stringify(run));
+  assertRejected(validateSubmission({ root, changed: added(...many.map(runPath)), mode: 'submission', now: NOW }), '$', /at most 20 files/);
+});
+
 test('a duplicate run is rejected: same run id, or identical measurements under a new name', () => {
   const first = makeTestRun({ seed: 1 });
   const sameId = makeTestRun({ seed: 2, hostId: 'test-host-b', runId: first.runId, cpuModel: 'B' });

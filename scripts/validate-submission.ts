@@ -31,6 +31,8 @@ export interface FileReport {
   run?: Run;
   kind?: string;
   newHost?: boolean;
+  /** measured series keys that no accepted run has, and how many runs this host already had */
+  adds?: { newKeys: number; earlierRunsOfHost: number };
   problems: Problem[];
 }
 export interface Report {
@@ -47,6 +49,8 @@ export const LIMITS = {
   maxStringChars: 10_000,
   maxDepth: 16, // a run nests 6 levels deep
   maxRunHours: 7 * 24,
+  // One run per machine is the usual submission; a batch of 20 is generous and bounds the work a PR can cause.
+  maxFilesPerChange: 20,
   // Runs cannot predate this harness; a little clock skew is tolerated in the future.
   earliest: '2025-01-01T00:00:00Z',
   futureSkewMinutes: 10,
@@ -226,10 +230,13 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
     else files.push(checkRunFile(root, c.path, mode, opts.now));
   }
   if (!changed.length) problems.push({ file: '(none)', path: '$', message: 'no changed files to validate' });
+  if (files.length > LIMITS.maxFilesPerChange)
+    problems.push({ file: `(${files.length} files)`, path: '$', message: `at most ${LIMITS.maxFilesPerChange} files per submission` });
   const accepted = acceptedRuns(opts.acceptedRoot ?? root, new Set(changed.map((c) => c.path)));
   const hosts = new Map<string, { fp: string; id: string; file: string }>();
   const runIds = new Map<string, string>();
   const contents = new Map<string, string>();
+  const keys = new Set(accepted.flatMap(({ run }) => run.series.filter((s) => s.status === 'measured').map((s) => s.key)));
   for (const { file, run } of accepted) {
     hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file });
     runIds.set(run.runId, file);
@@ -244,6 +251,8 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
     else if (known && known.fp !== hostFingerprint(run.host))
       add(['host'], `host id "${run.host.id}" already belongs to a machine with a different CPU (see ${known.file}): choose your own host id`);
     f.newHost = !known;
+    const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
+    f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.run.host.id === run.host.id).length };
     if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
     const sameId = runIds.get(run.runId);
     const sameContent = contents.get(contentHash(run));
@@ -304,6 +313,7 @@ export function formatSummary(report: Report): string {
         `- ${run.mode} run \`${mdText(run.runId)}\`, ${mdText(run.startedAt)} to ${mdText(run.finishedAt)}, ${run.plan.rounds} rounds + ${run.plan.warmupRounds} warm-up`,
         `- versions: ${versions.map((v) => mdText(v)).join(', ')}`,
         `- benchmarks: ${run.plan.benchmarks.map((b) => mdText(b)).join(', ')}; ${measured} measured series, ${run.series.length - measured} unsupported or failed`,
+        ...(f.adds ? [`- adds ${f.adds.newKeys} measured series that no accepted run has; ${f.adds.earlierRunsOfHost} earlier run(s) from this host`] : []),
         '',
       );
     }
