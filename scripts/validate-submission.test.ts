@@ -34,6 +34,38 @@ test('the hand-made test run is accepted, as a new host', () => {
   assert.equal(r.files[0]?.newHost, true);
 });
 
+test("a run written by the real run loop on this machine's host description passes", async () => {
+  const { executeRun, newRunId, harnessInfo } = await import('../runner/run.ts');
+  const { describeHost } = await import('../runner/host.ts');
+  const root = scratchRoot();
+  const record = makeTestRun().builds[0]!;
+  // a stand-in benchmark (hashing in Node): the point is the file the run loop writes, not the number
+  const bench = {
+    id: 'stand-in',
+    description: 'sha256 of 64 KiB in Node',
+    tasks: () => [
+      {
+        id: 'sha256',
+        run: async () => {
+          const t = process.hrtime.bigint();
+          for (let i = 0; i < 50; i++) createHash('sha256').update(Buffer.alloc(65536)).digest();
+          const seconds = Number(process.hrtime.bigint() - t) / 1e9;
+          const spec = { benchmark: 'stand-in', metric: 'sha256', label: 'sha256 in Node (test stand-in)', unit: 'bytes/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: { size: 65536 }, comparability: { acrossVersions: true } };
+          return [{ spec, value: (50 * 65536) / seconds }];
+        },
+      },
+    ],
+  };
+  const plan = {
+    runId: newRunId('full'), mode: 'full' as const, host: describeHost('this-machine'), benchmarks: ['stand-in'], rounds: 5, warmupRounds: 1,
+    builds: [record], startedAt: new Date().toISOString(), harness: { ...harnessInfo(), gitCommit: 'f97371a', gitDirty: false },
+  };
+  await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
+  const r = validateSubmission({ root, changed: added(`data/runs/this-machine/${plan.runId}.json`), mode: 'submission' });
+  assert.deepEqual(problems(r), []);
+  assert.equal(r.files[0]?.run?.series[0]?.iterations.length, 6);
+});
+
 test('wrong types are rejected at their JSON path', () => {
   const run = makeTestRun() as any;
   run.series[0].iterations[1].value = '1000';
