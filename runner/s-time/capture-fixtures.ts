@@ -1,0 +1,30 @@
+// Capture real s_server/s_time/s_client output from built versions into fixtures/<version>/<case>.json:
+//   node runner/s-time/capture-fixtures.ts [VERSION...]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findCached, listCached } from '../build.ts';
+import { ensureCerts } from '../handshake/handshake.ts';
+import { runSTime, type STimeConfig } from './s-time.ts';
+
+export const FIXTURE_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
+export const CASES: Record<string, STimeConfig> = {
+  'tls1.3-ecdsa-p256': { proto: '1.3', cert: 'ecdsa-p256' },
+  'tls1.2-ecdsa-p256': { proto: '1.2', cert: 'ecdsa-p256' },
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const versions = process.argv.slice(2);
+  const builds = versions.length
+    ? versions.map((v) => findCached(v, 'default') ?? (() => { throw new Error(`${v} is not built`); })())
+    : listCached().filter((b) => b.record.variant === 'default');
+  for (const b of builds) {
+    await ensureCerts({ record: b.record, prefix: b.prefix });
+    mkdirSync(join(FIXTURE_DIR, b.record.version), { recursive: true });
+    for (const [name, cfg] of Object.entries(CASES)) {
+      const run = await runSTime(b.prefix, cfg, 1);
+      writeFileSync(join(FIXTURE_DIR, b.record.version, `${name}.json`), JSON.stringify({ version: b.record.version, ...cfg, ...run }, null, 2) + '\n');
+      console.log(`${b.record.version} ${name}: s_time exit ${run.exitCode}`);
+    }
+  }
+}

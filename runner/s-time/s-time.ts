@@ -1,0 +1,202 @@
+// Benchmark 's-time': the build's own `openssl s_server` on 127.0.0.1 and `openssl s_time` against it,
+// for comparison with figures published that way. What s_time reports is connections per second of
+// the CLIENT's user CPU over loopback sockets: the server's cost, kernel time and the network are not in
+// it. TLS 1.2 is forced on the server (1.1.1's s_time has no -tls1_2), the protocol and group are read
+// back with `s_client -brief`, and a "reuse" figure counts only if s_time marked every connection as
+// resumed ('r'); otherwise that series fails with the count.
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Params, RunMode } from '../../schema/index.ts';
+import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
+import { appEnv } from '../build.ts';
+import { certDir, ensureCerts } from '../handshake/handshake.ts';
+
+export interface STimeSection {
+  connections: number;
+  userSeconds: number;
+  perUserSecond: number;
+  realSeconds: number;
+  /** progress marks: '*' = a full handshake, 'r' = s_time saw the session reused */
+  full: number;
+  reused: number;
+}
+export interface STimeOutput {
+  new?: STimeSection;
+  reuse?: STimeSection;
+}
+
+const USER = /^(\d+) connections in ([\d.]+)s; ([\d.]+) connections\/user sec, bytes read \d+$/;
+const REAL = /^(\d+) connections in (\d+) real seconds, \d+ bytes read per connection$/;
+
+function section(lines: string[], name: string, where: string): STimeSection {
+  const user = lines.map((l) => USER.exec(l)).find(Boolean);
+  const real = lines.map((l) => REAL.exec(l)).find(Boolean);
+  if (!user || !real) throw new Error(`${where}: no "connections/user sec" and "real seconds" lines in the ${name} section`);
+  const marks = lines.filter((l) => /^[*r]+$/.test(l)).join('');
+  const s = {
+    connections: Number(user[1]),
+    userSeconds: Number(user[2]),
+    perUserSecond: Number(user[3]),
+    realSeconds: Number(real[2]),
+    full: [...marks].filter((c) => c === '*').length,
+    reused: [...marks].filter((c) => c === 'r').length,
+  };
+  if (Number(real[1]) !== s.connections) throw new Error(`${where}: ${name} section counts ${s.connections} and ${real[1]} connections`);
+  if (s.full + s.reused !== s.connections) throw new Error(`${where}: ${name} section has ${s.full + s.reused} progress marks for ${s.connections} connections`);
+  return s;
+}
+
+/** Parse what `openssl s_time` printed (both sections, or the one -new / -reuse asked for). */
+export function parseSTime(text: string, where: string): STimeOutput {
+  const lines = text.split('\n').map((l) => l.trimEnd());
+  const split = lines.findIndex((l) => l.startsWith('Now timing with session id reuse'));
+  const out: STimeOutput = {};
+  const first = split < 0 ? lines : lines.slice(0, split);
+  if (first.some((l) => l.startsWith('Collecting connection statistics'))) out.new = section(first, 'new', where);
+  if (split >= 0) out.reuse = section(lines.slice(split), 'reuse', where);
+  if (!out.new && !out.reuse) throw new Error(`${where}: not s_time output: ${JSON.stringify(text.slice(0, 200))}`);
+  return out;
+}
+
+/** Protocol and group from `s_client -brief` (its wording differs by version). */
+export function parseBrief(text: string): { protocol?: string; group?: string } {
+  const protocol = /^Protocol version: (\S+)/m.exec(text)?.[1];
+  const group = /^Negotiated TLS1\.3 group: (\S+)/m.exec(text)?.[1] ?? /^(?:Server|Peer) Temp Key: (?:ECDH, )?([^,\s]+)/m.exec(text)?.[1];
+  return { ...(protocol ? { protocol } : {}), ...(group ? { group } : {}) };
+}
+
+// ------------------------------------------------------------------ running
+
+export interface STimeConfig {
+  proto: '1.2' | '1.3';
+  cert: 'rsa2048' | 'ecdsa-p256';
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function exec(bin: string, args: string[], env: NodeJS.ProcessEnv, input: string | undefined, timeoutMs: number): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 1 << 24, encoding: 'utf8' }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out: stdout + stderr });
+    });
+    child.stdin?.end(input ?? '');
+  });
+}
+
+/** Start s_server and wait for its ACCEPT line; the caller must kill it. */
+async function startServer(prefix: string, cfg: STimeConfig): Promise<{ server: ChildProcess; port: number }> {
+  let last = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const args = ['s_server', '-accept', `127.0.0.1:${port}`, '-cert', join(certDir(), `${cfg.cert}.crt`), '-key', join(certDir(), `${cfg.cert}.key`), '-www'];
+    args.push(cfg.proto === '1.2' ? '-tls1_2' : '-tls1_3');
+    const server = spawn(join(prefix, 'bin', 'openssl'), args, { env: appEnv(prefix), stdio: ['ignore', 'pipe', 'pipe'] });
+    const ready = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 10_000);
+      const seen = (d: Buffer) => {
+        last += d.toString();
+        if (/^ACCEPT/m.test(last)) clearTimeout(timer), resolve(true);
+      };
+      server.stdout!.on('data', seen);
+      server.stderr!.on('data', seen);
+      server.on('exit', () => (clearTimeout(timer), resolve(false)));
+    });
+    if (ready) return { server, port };
+    server.kill('SIGKILL');
+  }
+  throw new Error(`s_server did not start: ${last.slice(0, 500)}`);
+}
+
+export interface STimeRun {
+  port: number;
+  brief: string;
+  stime: string;
+  exitCode: number;
+}
+
+/** One comparison run: server up, one s_client check, s_time for `seconds` per section, server killed. */
+export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number): Promise<STimeRun> {
+  const { server, port } = await startServer(prefix, cfg);
+  const kill = () => server.kill('SIGKILL');
+  process.once('exit', kill);
+  try {
+    const bin = join(prefix, 'bin', 'openssl');
+    const env = appEnv(prefix);
+    const brief = await exec(bin, ['s_client', '-connect', `127.0.0.1:${port}`, '-brief'], env, '', 30_000);
+    const st = await exec(bin, ['s_time', '-connect', `127.0.0.1:${port}`, '-time', String(seconds)], env, undefined, (4 * seconds + 60) * 1000);
+    return { port, brief: brief.out, stime: st.out, exitCode: st.code };
+  } finally {
+    kill();
+    process.removeListener('exit', kill);
+    if (server.exitCode === null && server.signalCode === null) await new Promise((r) => server.once('exit', r));
+  }
+}
+
+// ------------------------------------------------------------------ series
+
+export function sTimeSpec(cfg: STimeConfig, resume: 'none' | 'reuse'): SeriesSpec {
+  const params: Params = { proto: cfg.proto, cert: cfg.cert, clientGroups: 'default', serverGroups: 'default', resume, tool: 's_time', side: 'client' };
+  return {
+    benchmark: 's-time',
+    metric: 'connections-per-client-user-second',
+    label: `openssl s_time against s_server over loopback, ${resume === 'none' ? 'new sessions' : 'session reuse (-reuse)'}: connections per second of CLIENT user CPU only (no server, kernel or system time); TLS ${cfg.proto}, ${cfg.cert}, library default groups`,
+    unit: 'connections/s',
+    method: 'client-user-cpu',
+    higherIsBetter: true,
+    params,
+    comparability: { acrossVersions: true },
+  };
+}
+
+export function sTimeOutcomes(cfg: STimeConfig, run: STimeRun, where: string): Outcome[] {
+  const specs = { none: sTimeSpec(cfg, 'none'), reuse: sTimeSpec(cfg, 'reuse') };
+  const failAll = (reason: string): Outcome[] => [specs.none, specs.reuse].map((spec) => ({ spec, status: 'failed' as const, reason }));
+  const brief = parseBrief(run.brief);
+  const want = cfg.proto === '1.2' ? 'TLSv1.2' : 'TLSv1.3';
+  if (brief.protocol !== want) return failAll(`${where}: s_client negotiated ${brief.protocol ?? 'nothing'}, asked for ${want}: ${run.brief.slice(0, 600)}`);
+  if (run.exitCode !== 0) return failAll(`${where}: s_time exited with ${run.exitCode}: ${run.stime.slice(-600)}`);
+  const out = parseSTime(run.stime, where);
+  if (!out.new || !out.reuse) return failAll(`${where}: s_time printed only ${out.new ? 'the new' : 'the reuse'} section`);
+  const observed: Params = { negotiatedProtocol: brief.protocol, negotiatedGroup: brief.group ?? 'unknown', checkedWith: 's_client -brief' };
+  const result: Outcome[] = [{ spec: specs.none, value: out.new.perUserSecond, observed: { ...observed, connections: out.new.connections } }];
+  if (out.reuse.full > 0)
+    result.push({
+      spec: specs.reuse,
+      status: 'failed',
+      reason: `s_time -reuse did not resume: ${out.reuse.full} of ${out.reuse.connections} connections were full handshakes ('*'), ${out.reuse.reused} resumed ('r')`,
+      observed,
+    });
+  else result.push({ spec: specs.reuse, value: out.reuse.perUserSecond, observed: { ...observed, resumptionVerified: true, connections: out.reuse.connections } });
+  return result;
+}
+
+export function sTimeConfigs(mode: RunMode): STimeConfig[] {
+  return mode === 'quick'
+    ? [{ proto: '1.3', cert: 'ecdsa-p256' }, { proto: '1.2', cert: 'ecdsa-p256' }]
+    : (['1.3', '1.2'] as const).flatMap((proto) => (['ecdsa-p256', 'rsa2048'] as const).map((cert) => ({ proto, cert })));
+}
+
+export const sTimeBenchmark: Benchmark = {
+  id: 's-time',
+  description: 'openssl s_time against openssl s_server over loopback: connections per CLIENT user-CPU second, for comparison with published figures',
+  async prepare(build: BuildUnderTest) {
+    await ensureCerts(build);
+  },
+  tasks(build: BuildUnderTest, mode: RunMode): Task[] {
+    const seconds = mode === 'quick' ? 2 : 5;
+    return sTimeConfigs(mode).map((cfg) => ({
+      id: `tls${cfg.proto}/${cfg.cert}`,
+      run: async () => sTimeOutcomes(cfg, await runSTime(build.prefix, cfg, seconds), `s_time TLS ${cfg.proto} ${cfg.cert} on ${build.record.version}`),
+    }));
+  },
+};
