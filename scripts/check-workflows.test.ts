@@ -35,6 +35,7 @@ test('run: scripts are found, block scalars included, and the npm scripts they c
   const scripts = runScripts(good);
   assert.deepEqual(scripts.map((s) => s.line), [12, 14, 17]);
   assert.equal(scripts[1]!.script, 'npm run -s validate -- --base "$BASE"\nnpm test');
+  assert.equal(scripts[2]!.script, 'npm run aggregate --quiet', 'a folded block is one line, as GitHub runs it');
   assert.deepEqual(scripts.flatMap((s) => npmScriptsUsed(s.script)), ['validate', 'test', 'aggregate']);
   assert.deepEqual(npmScriptsUsed('npm run-script --silent site:build && npm t'), ['site:build', 'test']);
 });

@@ -61,7 +61,9 @@ export function runScripts(yaml: string): { line: number; script: string }[] {
       if (next.text !== '' && next.indent <= keyIndent) break;
       body.push(next.text);
     }
-    out.push({ line: l.no, script: body.join('\n') });
+    // a folded scalar (>) joins its lines with spaces; a blank line stays a line break
+    const script = value.startsWith('>') ? body.join('\n').replace(/([^\n])\n(?=[^\n])/g, '$1 ') : body.join('\n');
+    out.push({ line: l.no, script: script.replace(/\n+$/, '') });
   });
   return out;
 }

@@ -296,7 +296,7 @@ export function untrackedRuns(root: string, folders = ['runs']): ChangedFile[] {
 /** Untrusted text inside Markdown: no markup, no links, no table breaks, one line. */
 export function mdText(s: string, max = 120): string {
   const clipped = s.length > max ? `${s.slice(0, max)}…` : s;
-  return clipped.replace(/[\r\n\t]+/g, ' ').replace(/[&<>"'`|*_[\]()#!\\~{}]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return clipped.replace(/[\r\n\t]+/g, ' ').replace(/[&<>"'`|*_[\]#\\~{}]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export function formatSummary(report: Report): string {
