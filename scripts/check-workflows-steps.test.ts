@@ -212,3 +212,18 @@ test('publish: a failed validation pushes nothing; nothing new is not an error',
   assert.deepEqual(nothing.npmLog(), []);
   assert.equal(nothing.originGit('log', '--format=%s', 'main'), 'base');
 });
+
+test("bench.yml records the machine's CPU settings and refuses an unwritable build cache", () => {
+  const work = mkdtempSync(join(tmpdir(), 'bench-state-'));
+  const script = stepScript(yaml, "Record the machine's state; find the build cache");
+  const env = (cache: string) => ({ PATH: process.env.PATH, OBSERVATORY_HOST_ID: 'obs-a', OBSERVATORY_CACHE: cache, GITHUB_ENV: join(work, 'env'), GITHUB_STEP_SUMMARY: join(work, 'summary.md') });
+  const ok = spawnSync('bash', [...GITHUB_SHELL, script], { encoding: 'utf8', env: env(join(work, 'cache')) });
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(readFileSync(join(work, 'env'), 'utf8'), `OBSERVATORY_CACHE=${join(work, 'cache')}\n`);
+  const summary = readFileSync(join(work, 'summary.md'), 'utf8');
+  for (const what of ['CPU governor', 'no_turbo', 'boost', 'SMT', 'load average', 'build cache']) assert.match(summary, new RegExp(what));
+  writeFileSync(join(work, 'file'), '');
+  const bad = spawnSync('bash', [...GITHUB_SHELL, script], { encoding: 'utf8', env: env(join(work, 'file', 'cache')) });
+  assert.equal(bad.status, 1);
+  assert.match(bad.stdout, /::error::build cache .* is not writable/);
+});
