@@ -358,3 +358,30 @@ test('CLI: --untracked validates what a bench run just wrote, against the runs i
   assert.equal(dup.status, 1);
   assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\/same-measurements\.json/);
 });
+
+test('random damage to a valid run never crashes the validator: it answers with problems or accepts', () => {
+  let seed = 42;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  const junk = [null, '', -1, 1e308, '<script>', [], {}, true, 'x'.repeat(3000), 'NaN', 0.5, '../..'];
+  const paths: (string | number)[][] = [];
+  const walk = (v: unknown, p: (string | number)[]): void => {
+    paths.push(p);
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...p, i]));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...p, k]);
+  };
+  walk(makeTestRun(), []);
+  const root = scratchRoot([makeTestRun({ seed: 99 })]);
+  const path = runPath(makeTestRun());
+  for (let i = 0; i < 300; i++) {
+    const run = makeTestRun() as any;
+    const p = paths[1 + rand(paths.length - 1)]!;
+    let parent = run;
+    for (const k of p.slice(0, -1)) parent = parent[k];
+    parent[p.at(-1)!] = junk[rand(junk.length)];
+    const text = JSON.stringify(run);
+    writeAt(root, path, i % 5 === 0 ? text.slice(0, rand(text.length)) : text);
+    const r = validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW });
+    assert.equal(typeof r.ok, 'boolean');
+    for (const pr of problems(r)) assert.ok(pr.path.startsWith('$') && pr.message.length > 0, JSON.stringify(pr));
+  }
+});
