@@ -1,7 +1,7 @@
 // `npm run submit -- [--host-id ID] [--resume RUNID] [versions...]`: a contributor's full benchmark run,
 // checked with the same validator as the pull-request check, then the git steps to submit it.
 //
-// It refuses early what the pull-request check would refuse late (after hours of benchmarking): a dirty
+// It refuses early what the pull-request check would refuse late (after the whole benchmark): a dirty
 // checkout, a quick run, a reserved host id, a host id that already belongs to a machine with another CPU.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -58,7 +58,7 @@ export function submit(argv: string[], io: SubmitIo): string {
 
   const before = new Set(untrackedRuns(io.root).map((c) => c.path));
   const benchArgs = ['--full', '--host-id', id, ...(values.resume ? ['--resume', String(values.resume)] : []), ...positionals];
-  io.log(`running: npm run bench -- ${benchArgs.join(' ')}  (the full matrix takes hours; it can be resumed if killed)`);
+  io.log(`running: npm run bench -- ${benchArgs.join(' ')}  (the whole default matrix; it can be resumed if killed)`);
   const status = io.bench(benchArgs);
   if (status !== 0) throw new SubmitError(`npm run bench failed (exit ${status}); if it was interrupted, continue with: npm run submit -- --host-id ${id} --resume <runId>`);
   const created = untrackedRuns(io.root).filter((c) => !before.has(c.path));
