@@ -58,7 +58,7 @@ export function submit(argv: string[], io: SubmitIo): string {
 
   const before = new Set(untrackedRuns(io.root).map((c) => c.path));
   const benchArgs = ['--full', '--host-id', id, ...(values.resume ? ['--resume', String(values.resume)] : []), ...positionals];
-  io.log(`running: npm run bench -- ${benchArgs.join(' ')}  (the whole default matrix; it can be resumed if killed)`);
+  io.log(`running: npm run bench -- ${benchArgs.join(' ')}  (${positionals.length ? 'the versions given' : 'the whole default matrix'}; it can be resumed if killed)`);
   const status = io.bench(benchArgs);
   if (status !== 0) throw new SubmitError(`npm run bench failed (exit ${status}); if it was interrupted, continue with: npm run submit -- --host-id ${id} --resume <runId>`);
   const created = untrackedRuns(io.root).filter((c) => !before.has(c.path));
