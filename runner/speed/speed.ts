@@ -90,7 +90,8 @@ export function speedFormat(series: string): FormatName {
  * is in 3.5.0 and was backported to patch releases of older series, so the series alone does not decide
  * it. 3.0.16 and 3.4.1 as first releases are confirmed by openssl/openssl#28063 (a maintainer's git log of
  * apps/speed.c between 3.0.15 and 3.0.16) and #27513 (3.3.1 vs 3.4.1, bisected to 607a46d); 3.1.8, 3.2.4
- * and 3.3.3 are the same-day patch releases of the other branches the PR was labelled for. Every
+ * and 3.3.3 are inferred (the same-day patch releases of the other branches the PR was labelled for) and
+ * decide nothing in the catalogue, which has no release of those series at or after them. Every
  * catalogue version is checked against its own source by speed-sources.test.ts.
  */
 export const GCM_PER_BUFFER_SINCE: Record<string, string | null> = {
