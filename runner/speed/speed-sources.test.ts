@@ -63,6 +63,10 @@ describe('apps/speed.c of each catalogue version agrees with speed.ts', () => {
       assert.ok(chachaStreams(src!), 'ChaCha20-Poly1305 streams');
       assert.match(src!, /static int usertime = 1;/, 'divides by user CPU time by default');
       assert.match(src!, /lengths_list\[\] = \{\s*16, 64, 256, 1024, 8 \* 1024, 16 \* 1024\s*\}/, 'default sizes');
+      // the spellings speed.ts passes: options and algorithm names
+      for (const opt of ['mr', 'seconds', 'bytes', 'evp']) assert.match(src!, new RegExp(`\\{\\s*"${opt}",\\s*OPT_`), `option -${opt}`);
+      for (const name of ['rsa2048', 'rsa3072', 'rsa4096', 'ecdsap256', 'ecdsap384', 'ecdhp256', 'ecdhx25519'])
+        assert.match(src!, new RegExp(`\\{\\s*"${name}",`), `algorithm ${name}`);
     });
   }
 });
