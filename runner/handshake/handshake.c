@@ -43,9 +43,12 @@ static const char *const MODE_NAMES[] = { "handshake", "ctx-new", "ctx-per-conn"
 static int timing = 1; /* off in deterministic mode: clock reads would change the instruction count */
 static int expect_id;  /* IANA id of the group every handshake must negotiate, 0 = not pinned */
 
+static __thread long clock_reads; /* per thread: how many clock reads the harness made */
+
 static uint64_t clock_ns(clockid_t id) {
     struct timespec t;
     if (!timing) return 0;
+    clock_reads++;
     clock_gettime(id, &t);
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
@@ -114,6 +117,7 @@ struct worker {
     SSL_CTX *cctx, *sctx;
     SSL_SESSION *sess;
     uint64_t ccpu, scpu;
+    long reads; /* clock reads during the measured handshakes */
     double cbytes, sbytes;
     uint64_t *lat;
     int n;
@@ -168,8 +172,11 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     mem_side = SIDE_HARNESS;
     if (!BIO_new_bio_pair(&cb, 1 << 16, &sb, 1 << 16)) die_failed("BIO_new_bio_pair");
     int want_resumed = C.resume != RES_NONE && w->sess != NULL;
-    uint64_t before = w->ccpu + w->scpu, t0 = CPU_NOW(), t1;
-#define CHARGE(field) (t1 = CPU_NOW(), w->field += t1 - t0, t0 = t1)
+    /* Each side's share is timed with the cheap monotonic clock and scaled by the thread's CPU/wall
+     * ratio over the connection, which removes time the thread spent descheduled; one CPU-clock read
+     * (a system call) per SSL call would add ~1 us each to the sides. */
+    uint64_t cw = 0, sw = 0, c0 = CPU_NOW(), w0 = WALL_NOW(), t0 = w0, t1;
+#define CHARGE(side) (t1 = WALL_NOW(), side += t1 - t0, t0 = t1)
     mem_side = SIDE_CLIENT;
     SSL_CTX *cctx = C.mode == MODE_CTX_PER_CONN ? client_ctx() : w->cctx;
     SSL *cli = SSL_new(cctx);
@@ -178,34 +185,34 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     SSL_set_connect_state(cli);
     if (want_resumed && !SSL_set_session(cli, w->sess)) die_failed("SSL_set_session");
     if (pr) SSL_set_msg_callback(cli, probe_callback), SSL_set_msg_callback_arg(cli, pr);
-    CHARGE(ccpu);
+    CHARGE(cw);
     mem_side = SIDE_SERVER;
     SSL *srv = SSL_new(w->sctx);
     if (!srv) die_failed("SSL_new(server)");
     SSL_set_bio(srv, sb, sb);
     SSL_set_accept_state(srv);
-    CHARGE(scpu);
+    CHARGE(sw);
     for (int round = 0, cdone = 0, sdone = 0; !(cdone && sdone); round++) {
         if (round > 50) die_failed("handshake made no progress in 50 rounds");
         mem_side = SIDE_CLIENT;
         int r = cdone ? 1 : SSL_do_handshake(cli);
-        CHARGE(ccpu);
+        CHARGE(cw);
         if (r == 1) cdone = 1; else check_want(cli, r, "client handshake");
         mem_side = SIDE_SERVER;
         r = sdone ? 1 : SSL_do_handshake(srv);
-        CHARGE(scpu);
+        CHARGE(sw);
         if (r == 1) sdone = 1; else check_want(srv, r, "server handshake");
     }
     mem_side = SIDE_CLIENT;
     char buf[64];
     int r = SSL_read(cli, buf, sizeof(buf));
-    CHARGE(ccpu);
+    CHARGE(cw);
     if (r > 0) die_failed("the server sent application data");
     check_want(cli, r, "client reading session tickets");
     verify(w, cli, srv, want_resumed);
     w->cbytes += (double)BIO_number_written(cb);
     w->sbytes += (double)BIO_number_written(sb);
-    t0 = CPU_NOW();
+    t0 = WALL_NOW();
     if (C.resume != RES_NONE) { /* resume from the newest session next time, as a real client does */
         SSL_SESSION *s = SSL_get1_session(cli);
         if (!s || !SSL_SESSION_is_resumable(s)) die_failed("no resumable session after the handshake");
@@ -218,14 +225,18 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
         SSL_shutdown(cli);
         SSL_free(cli);
         if (cctx != w->cctx) SSL_CTX_free(cctx);
-        CHARGE(ccpu);
+        CHARGE(cw);
         mem_side = SIDE_SERVER;
         SSL_shutdown(srv);
         SSL_free(srv);
-        CHARGE(scpu);
+        CHARGE(sw);
     }
     mem_side = SIDE_HARNESS;
-    return w->ccpu + w->scpu - before;
+    uint64_t w1 = WALL_NOW(), c1 = CPU_NOW();
+    double ratio = w1 > w0 && c1 - c0 < w1 - w0 ? (double)(c1 - c0) / (double)(w1 - w0) : 1.0;
+    uint64_t c = (uint64_t)((double)cw * ratio + 0.5), s = (uint64_t)((double)sw * ratio + 0.5);
+    w->ccpu += c, w->scpu += s;
+    return c + s;
 #undef CHARGE
 }
 
@@ -240,7 +251,9 @@ static void *run_worker(void *arg) {
     reset(w);
     if (C.threads > 1) pthread_barrier_wait(&start_line);
     if (C.threads == 1) CALLGRIND_TOGGLE_COLLECT;
+    long reads0 = clock_reads;
     for (int i = 0; i < w->n; i++) w->lat[i] = connect_once(w, NULL, NULL);
+    w->reads = clock_reads - reads0;
     if (C.threads == 1) CALLGRIND_TOGGLE_COLLECT;
     return NULL;
 }
@@ -362,8 +375,12 @@ static void run_handshakes(void) {
         wall = WALL_NOW() - wall0;
     }
     uint64_t ccpu = 0, scpu = 0;
-    double cbytes = 0, sbytes = 0;
-    for (int t = 0; t < C.threads; t++) ccpu += ws[t].ccpu, scpu += ws[t].scpu, cbytes += ws[t].cbytes, sbytes += ws[t].sbytes;
+    double cbytes = 0, sbytes = 0, reads = 0;
+    for (int t = 0; t < C.threads; t++) ccpu += ws[t].ccpu, scpu += ws[t].scpu, cbytes += ws[t].cbytes, sbytes += ws[t].sbytes, reads += ws[t].reads;
+    /* what one monotonic clock read costs here: the harness's own share of each side's time */
+    uint64_t k0 = WALL_NOW();
+    for (int i = 0; i < 10000; i++) WALL_NOW();
+    double read_ns = (double)(WALL_NOW() - k0) / 10000;
 
     header();
     jw_str("proto", C.proto == TLS1_3_VERSION ? "1.3" : "1.2");
@@ -378,6 +395,13 @@ static void run_handshakes(void) {
     if (C.mode != MODE_MEMORY) jw_int("wallNs", (long long)wall);
     jw_num("clientBytes", cbytes / total);
     jw_num("serverBytes", sbytes / total);
+    if (timing && C.mode != MODE_MEMORY) {
+        jw_open("timer");
+        jw_str("sides", "CLOCK_MONOTONIC around each side's SSL calls, scaled by thread CPU / wall time per connection");
+        jw_num("readsPerHandshake", reads / total);
+        jw_num("readNs", read_ns);
+        jw_close();
+    }
     if (timing) percentiles("latencyNs", lat, total, "CPU time of one connection, client + server: SSL objects, handshake, ticket read, shutdown, free");
     jw_open("negotiated");
     jw_str("protocol", protocol);

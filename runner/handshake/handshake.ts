@@ -199,7 +199,7 @@ function spec(c: HandshakeConfig, metric: string, side: 'client' | 'server' | 'b
   };
 }
 
-const IN_PROCESS = 'in-process over a BIO pair';
+const IN_PROCESS = 'in-process, BIO pair, each side timed around its SSL calls';
 
 /** The series a timing run of this configuration produces, in a fixed order. */
 export function timingSpecs(c: HandshakeConfig): SeriesSpec[] {

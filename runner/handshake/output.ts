@@ -26,6 +26,7 @@ export const HandshakeRunOutput = z
     wallNs: z.int().nonnegative().optional(),
     clientBytes: z.number().positive(),
     serverBytes: z.number().positive(),
+    timer: z.object({ sides: z.string(), readsPerHandshake: z.number().nonnegative(), readNs: z.number().nonnegative() }).strict().optional(),
     latencyNs: Percentiles.optional(),
     negotiated: z
       .object({ protocol: z.enum(['TLSv1.2', 'TLSv1.3']), cipher: z.string(), group: z.string(), resumed: z.boolean(), hrr: z.boolean() })
