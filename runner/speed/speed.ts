@@ -188,37 +188,42 @@ export function outcomesOf(inv: Invocation, got: Captured, build: { version: str
     const msg = got.stderr.trim().split('\n').slice(0, 5).join(' | ').slice(0, 1500);
     // speed's own words when the library lacks the algorithm (e.g. ML-KEM before 3.5 or in a no-ml-kem build)
     const status = /Unknown algorithm/i.test(got.stderr) ? 'unsupported' : 'failed';
-    const reason = `openssl speed ${inv.args.slice(1).join(' ')} on ${build.version} exited with ${got.exitCode ?? 'a signal'}: ${msg}`;
+    const reason = `openssl speed ${inv.args.slice(1).join(' ')} on ${build.version} exited with ${got.exitCode ?? 'no status (killed, timed out or not started)'}: ${msg}`;
     return specs.map(({ spec }) => ({ spec, status, reason }));
   }
-  const records = parseSpeed(speedFormat(build.series), got.stdout, got.stderr, where);
-  const value = (op: string, bytes: number | undefined): number => {
-    const fail = (why: string) => new SpeedParseError(`${where}: ${why}`);
-    const mine = records.filter((r) => r.kind !== 'other' && !isSideEffect(a, r));
-    const others = records.filter((r) => r.kind === 'other');
-    if (others.length) throw fail(`unexpected ${others.map((o) => (o as { what: string }).what).join(', ')} results for ${a.id}`);
-    if (a.kind === 'symmetric') {
-      const sym = mine.filter((r): r is Extract<SpeedRecord, { kind: 'symmetric' }> => r.kind === 'symmetric');
-      if (sym.length !== mine.length) throw fail(`results other than ${a.evp} in its output`);
-      const bad = sym.find((r) => !eq(r.name, a.evp));
-      if (bad) throw fail(`measured ${bad.name}, asked for ${a.evp}`);
-      const sizes = sym.map((r) => r.bytes).join(',');
-      if (sizes !== (inv.sizes ?? []).join(',')) throw fail(`measured sizes ${sizes}, asked for ${(inv.sizes ?? []).join(',')}`);
-      return sym.find((r) => r.bytes === bytes)!.bytesPerSecond;
-    }
-    if (mine.length !== 1 || mine[0]!.kind !== a.kind) throw fail(`expected one ${a.kind} result for ${a.id}, found ${mine.map((r) => r.kind).join(', ') || 'none'}`);
-    const r = mine[0]!;
-    if ('bits' in a && 'bits' in r && r.bits !== a.bits) throw fail(`${a.id} result is for ${r.bits} bits, not ${a.bits}`);
-    if ((r.kind === 'kem' || r.kind === 'signature') && 'arg' in a && r.name !== a.arg) throw fail(`${a.kind} result is for ${r.name}, not ${a.arg}`);
+  const rate = pickRates(inv, parseSpeed(speedFormat(build.series), got.stdout, got.stderr, where), where);
+  return specs.map(({ op, bytes, spec }) => {
+    const v = rate(op, bytes);
+    // speed prints 0 when an operation ran zero times or was skipped after a failure
+    return v > 0 ? { spec, value: v } : { spec, status: 'failed' as const, reason: `openssl speed reported 0 ${spec.unit} for ${a.id} ${op} on ${build.version}` };
+  });
+}
+
+/** Check the records are exactly what the invocation asked for; return a lookup of its rates. */
+function pickRates(inv: Invocation, records: SpeedRecord[], where: string): (op: string, bytes: number | undefined) => number {
+  const a = inv.algorithm;
+  const fail = (why: string) => new SpeedParseError(`${where}: ${why}`);
+  const others = records.filter((r) => r.kind === 'other');
+  if (others.length) throw fail(`unexpected ${others.map((o) => (o as { what: string }).what).join(', ')} results for ${a.id}`);
+  const mine = records.filter((r) => !isSideEffect(a, r));
+  if (a.kind === 'symmetric') {
+    const sym = mine.filter((r): r is Extract<SpeedRecord, { kind: 'symmetric' }> => r.kind === 'symmetric');
+    if (sym.length !== mine.length) throw fail(`results other than ${a.evp} in its output`);
+    const bad = sym.find((r) => !eq(r.name, a.evp));
+    if (bad) throw fail(`measured ${bad.name}, asked for ${a.evp}`);
+    const sizes = sym.map((r) => r.bytes).join(',');
+    if (sizes !== (inv.sizes ?? []).join(',')) throw fail(`measured sizes ${sizes}, asked for ${(inv.sizes ?? []).join(',')}`);
+    return (_op, bytes) => sym.find((r) => r.bytes === bytes)!.bytesPerSecond;
+  }
+  if (mine.length !== 1 || mine[0]!.kind !== a.kind) throw fail(`expected one ${a.kind} result for ${a.id}, found ${mine.map((r) => r.kind).join(', ') || 'none'}`);
+  const r = mine[0]!;
+  if ('bits' in a && 'bits' in r && r.bits !== a.bits) throw fail(`${a.id} result is for ${r.bits} bits, not ${a.bits}`);
+  if ((r.kind === 'kem' || r.kind === 'signature') && 'arg' in a && r.name !== a.arg) throw fail(`${a.kind} result is for ${r.name}, not ${a.arg}`);
+  return (op) => {
     const v = (r as unknown as Record<string, number | undefined>)[op];
     if (v === undefined) throw fail(`no ${op} rate for ${a.id}`);
     return v;
   };
-  return specs.map(({ op, bytes, spec }) => {
-    const v = value(op, bytes);
-    // speed prints 0 when an operation ran zero times or was skipped after a failure
-    return v > 0 ? { spec, value: v } : { spec, status: 'failed' as const, reason: `openssl speed reported 0 ${spec.unit} for ${a.id} ${op} on ${build.version}` };
-  });
 }
 
 /**
