@@ -199,6 +199,10 @@ export async function buildOne(
         buildSeconds: (Date.now() - started) / 1000,
         ...(releaseDate ? { releaseDate } : {}),
       };
+      // another process may have finished the same build meanwhile: theirs is as good as ours
+      const raced = readEntry(dir);
+      if (raced?.record.id === key) return { ok: true, build: raced, cached: true };
+      rmSync(dir, { recursive: true, force: true });
       renameSync(tmp, dir);
       record.versionString = opensslVersion(join(dir, 'install'));
       writeFileSync(`${recordPath}.tmp`, JSON.stringify(Build.parse(record), null, 2) + '\n');
