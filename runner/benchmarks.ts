@@ -1,4 +1,8 @@
 // Every benchmark the run loop knows, in the order a round runs them.
 import type { Benchmark } from './benchmark.ts';
+import { speedBenchmark } from './speed/speed.ts';
+import { aeadBenchmark } from './aead/aead.ts';
+import { handshakeBenchmark } from './handshake/handshake.ts';
+import { sTimeBenchmark } from './s-time/s-time.ts';
 
-export const BENCHMARKS: Benchmark[] = [];
+export const BENCHMARKS: Benchmark[] = [speedBenchmark, aeadBenchmark, handshakeBenchmark, sTimeBenchmark];
