@@ -194,7 +194,8 @@ async function main(): Promise<number> {
         continue;
       }
       instructionCounts.push({ config: d.id, cert, handshakes: r.out.handshakes, clientInstructions: null, serverInstructions: null, totalInstructions: r.instructionsPerHandshake });
-      if (r.hiddenFeatures.length) notes.push(`under valgrind the library did not use ${r.hiddenFeatures.join(', ')}: instruction counts follow a different code path than native runs`);
+      const hidden = `under valgrind the library did not use ${r.hiddenFeatures.join(', ')}: instruction counts follow a different code path than native runs`;
+      if (r.hiddenFeatures.length && !notes.includes(hidden)) notes.push(hidden);
     }
 
   const measuredBlocks = blocks.filter((b) => !b.warmup);
