@@ -1,0 +1,28 @@
+// End to end, quick mode: the command builds what it needs (cached), measures, and writes a results
+// file that validates, with every sub-hypothesis for both certificate types.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HypothesisResult } from '../../schema/index.ts';
+
+test('npm run test:mlkem-hypothesis -- --quick runs end to end and writes a valid result', { timeout: 40 * 60_000 }, () => {
+  const out = mkdtempSync(join(tmpdir(), 'hypothesis-'));
+  const r = spawnSync('bash', ['scripts/test-mlkem-hypothesis.sh', '--quick', '--rounds', '3', '--out', out, '--host-id', 'ci'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `exit ${r.status}\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+  assert.match(r.stdout, /hyp\s+cert\s+side\s+CPU ratio/, 'prints the table');
+  const files = readdirSync(join(out, 'ci'));
+  assert.equal(files.length, 1);
+  const result = HypothesisResult.parse(JSON.parse(readFileSync(join(out, 'ci', files[0]!), 'utf8')));
+  for (const id of ['H1', 'H2', 'H3', 'H4'])
+    for (const cert of ['rsa2048', 'ecdsa-p256']) assert.ok(result.hypotheses.some((h) => h.id === id && h.cert === cert), `${id} ${cert}`);
+  const obs = (id: string) => result.configurations.find((c) => c.id === id)!.observed['ecdsa-p256']!;
+  assert.equal(obs('v35-default').negotiatedGroup, 'X25519MLKEM768');
+  assert.equal(obs('v35-ecdh').negotiatedGroup, 'X25519');
+  assert.equal(obs('v34-default').negotiatedGroup, 'X25519');
+  assert.match(String(obs('v35-classic-server').clientKeyShares), /X25519MLKEM768:1216/, 'the default client sends its hybrid share to a classic server');
+  assert.equal(obs('v35-classic-server').negotiatedGroup, 'X25519');
+  assert.equal(result.blocks.filter((b) => !b.warmup && b.config === 'v35-default').length, 3 * 2);
+});
