@@ -1,5 +1,6 @@
 // `npm run bench -- [options] [versions...]`: build (cached), measure interleaved, write one run file.
 import { existsSync, readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunMode } from '../schema/index.ts';
@@ -122,7 +123,11 @@ async function main(): Promise<void> {
   if (changed.length)
     fail(`cannot resume: the cached build of ${changed.map((b) => b.version).join(', ')} is no longer the one this run started with (compiler or options changed); start a new run`);
   const benchmarks = BENCHMARKS.filter((b) => plan.benchmarks.includes(b.id));
-  const { path, run } = await executeRun(plan, builds, benchmarks, outDir, { progress: (m) => console.log(m) });
+  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.log(`load average before measuring: ${load} (on ${plan.host.logicalCpus} CPUs)`);
+  const { path, run } = await executeRun(plan, builds, benchmarks, outDir, { progress: (m) => console.log(m) }, [
+    `load average (1, 5, 15 min) before measuring: ${load} on ${plan.host.logicalCpus} logical CPUs`,
+  ]);
   const measured = run.series.filter((s) => s.status === 'measured').length;
   const unsupported = run.series.filter((s) => s.status === 'unsupported').length;
   const failedSeries = run.series.filter((s) => s.status === 'failed').length;

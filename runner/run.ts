@@ -89,6 +89,7 @@ export async function executeRun(
   benchmarks: Benchmark[],
   outDir: string,
   cb: RunCallbacks,
+  notes: string[] = [],
 ): Promise<{ path: string; run: Run }> {
   const jpath = journalPath(outDir, plan);
   mkdirSync(join(outDir, plan.host.id), { recursive: true });
@@ -102,7 +103,6 @@ export async function executeRun(
     writeFileSync(jpath, JSON.stringify({ plan }) + '\n');
   }
   const finished = new Set(done.map((e) => `${e.round}|${e.buildId}|${e.benchmark}|${e.task}`));
-  const notes: string[] = [];
 
   const prepared = new Map<string, string | null>(); // build|benchmark -> error or null
   for (const build of builds)
