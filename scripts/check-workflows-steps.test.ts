@@ -1,9 +1,9 @@
 // Runs the shell of some workflow steps for real, in scratch git repositories, the way GitHub runs
 // them (env vars in, files and GITHUB_OUTPUT out).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stepScript } from './check-workflows.ts';
@@ -15,7 +15,7 @@ const script = stepScript(yaml, 'Hosts that are due (at most one run per host pe
 const HOSTS = JSON.stringify([{ id: 'obs-a', arch: 'x64' }, { id: 'obs-b', arch: 'arm64' }]);
 
 function repo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-plan-'));
+  const dir = scratch('bench-plan-');
   const git = (...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
   git('init', '-q');
   mkdirSync(join(dir, 'data/runs/obs-a'), { recursive: true });
@@ -35,6 +35,15 @@ function plan(dir: string, env: Record<string, string>): { status: number | null
   const line = readFileSync(output, 'utf8').split('\n').find((l) => l.startsWith('hosts='));
   return { status: r.status, due: line ? JSON.parse(line.slice(6)) : null, out: r.stdout + r.stderr };
 }
+
+const made: string[] = [];
+/** A scratch directory, removed when the file's tests end. */
+function scratch(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const ids = (due: unknown) => (due as { id: string }[]).map((h) => h.id);
 
@@ -81,7 +90,7 @@ function gitRepo(dir: string, files: Record<string, string>): (...args: string[]
 }
 
 test('bench.yml collects only new run and hypothesis files for the artifact', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-collect-'));
+  const dir = scratch('bench-collect-');
   gitRepo(dir, { 'data/runs/obs-a/old.json': '{}', '.gitignore': '*.partial.jsonl\n' });
   for (const f of ['data/runs/obs-a/new.json', 'data/hypothesis/obs-a/h.json', 'data/runs/obs-a/r.partial.jsonl', 'data/summary.json', 'site/x.html']) {
     mkdirSync(join(dir, f, '..'), { recursive: true });
@@ -95,7 +104,7 @@ test('bench.yml collects only new run and hypothesis files for the artifact', ()
 
 test('pr-validate.yml copies only the added run files of the pull request into the scratch checkout', () => {
   const pr = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'pr-validate.yml'), 'utf8');
-  const work = mkdtempSync(join(tmpdir(), 'pr-copy-'));
+  const work = scratch('pr-copy-');
   gitRepo(join(work, 'trusted'), { 'README': 'base' });
   const git = gitRepo(join(work, 'submission'), { 'README': 'base', 'data/runs/h/accepted.json': 'old' });
   const base = git('rev-parse', 'HEAD');
@@ -116,7 +125,7 @@ test('pr-validate.yml copies only the added run files of the pull request into t
  * commit to origin the first time it aggregates (main moved while publishing).
  */
 function publishSetup(incoming: Record<string, string>, opts: { race?: boolean; validateStatus?: number } = {}) {
-  const work = mkdtempSync(join(tmpdir(), 'publish-'));
+  const work = scratch('publish-');
   const origin = join(work, 'origin.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
   const seed = gitRepo(join(work, 'seed'), { 'data/runs/obs-a/old.json': 'accepted' });
@@ -214,7 +223,7 @@ test('publish: a failed validation pushes nothing; nothing new is not an error',
 });
 
 test("bench.yml records the machine's CPU settings and refuses an unwritable build cache", () => {
-  const work = mkdtempSync(join(tmpdir(), 'bench-state-'));
+  const work = scratch('bench-state-');
   const script = stepScript(yaml, "Record the machine's state; find the build cache");
   const env = (cache: string) => ({ PATH: process.env.PATH, OBSERVATORY_HOST_ID: 'obs-a', OBSERVATORY_CACHE: cache, GITHUB_ENV: join(work, 'env'), GITHUB_STEP_SUMMARY: join(work, 'summary.md') });
   const ok = spawnSync('bash', [...GITHUB_SHELL, script], { encoding: 'utf8', env: env(join(work, 'cache')) });

@@ -1,11 +1,13 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Run } from '../schema/index.ts';
 import { submit, SubmitError, type SubmitIo } from './submit.ts';
-import { makeTestRun, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
+import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
+
+after(removeScratch);
 
 /** A clean git checkout, and a stand-in for `npm run bench` that writes the given run (test data). */
 function setup(opts: { accepted?: Run[]; writes?: Run | null; status?: number } = {}) {

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -6,7 +6,9 @@ import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Run } from '../schema/index.ts';
 import { formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
-import { makeTestRun, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
+import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
+
+after(removeScratch);
 
 const NOW = new Date('2026-11-21T00:00:00Z');
 const added = (...paths: string[]): ChangedFile[] => paths.map((path) => ({ path, status: 'added' }));
