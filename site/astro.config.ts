@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
+import { unified } from '@astrojs/markdown-remark';
+import { rehypeRepoLinks } from './src/lib/repo-links.ts';
 
 // Pages read data/ at build time through site/src/lib/data.ts, which finds the repository from here.
 process.env.OBSERVATORY_REPO_ROOT ??= fileURLToPath(new URL('..', import.meta.url));
@@ -15,4 +17,5 @@ export default defineConfig({
   // the compressor drops the space between a line of text and a following link; keep the markup as written
   compressHTML: false,
   devToolbar: { enabled: false },
+  markdown: { processor: unified({ rehypePlugins: [rehypeRepoLinks({ repoUrl: process.env.OBSERVATORY_REPO_URL })] }) },
 });

@@ -17,7 +17,7 @@ const writeups = defineCollection({
       z.object({
         id: z.string().regex(/^[0-9a-f]{7,40}$/, 'a git commit id (7 to 40 lowercase hex digits)'),
         note: z.string().min(1).max(300),
-        url: z.string().url().optional(),
+        url: z.url().optional(),
       }),
     ),
     /** summary.json series keys whose numbers demonstrate (or refute) the cause */
@@ -43,7 +43,7 @@ const writeups = defineCollection({
 // CONTRIBUTING.md at the repository root (how to submit a run), rendered on /contributing when it exists.
 const docs = defineCollection({
   loader: glob({ pattern: 'CONTRIBUTING.md', base: '..' }),
-  schema: z.object({}).passthrough(),
+  schema: z.looseObject({}),
 });
 
 export const collections = { writeups, docs };

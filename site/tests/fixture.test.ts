@@ -10,10 +10,12 @@ const data = join(REPO, 'site/tests/fixtures/data');
 const dist = join(ARTIFACTS, 'fixture-dist');
 
 before(() => {
+  // a fixture build that fails is an error of the site, reported with astro's own output
   const r = spawnSync(join(REPO, 'node_modules/.bin/astro'), ['build', '--root', 'site', '--silent'], {
     cwd: REPO,
     env: { ...process.env, OBSERVATORY_DATA_DIR: data, OBSERVATORY_OUT_DIR: dist, ASTRO_TELEMETRY_DISABLED: '1' },
     encoding: 'utf8',
+    timeout: 300_000,
   });
   if (r.status !== 0) throw new Error(`fixture site build failed:\n${r.stdout}\n${r.stderr}`);
 });

@@ -1,6 +1,7 @@
 // The browser test suite, run against one built site and the summary.json it was built from.
-import { after, before, test } from 'node:test';
+import { after, before, test as nodeTest, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Summary } from '../../schema/index.ts';
@@ -15,6 +16,8 @@ export interface SuiteOptions {
 }
 
 const HOME_BUDGET = 200 * 1024;
+/** Every browser test gets a deadline: a hung page must fail the run, not stall CI. */
+const test = (name: string, fn: (t: TestContext) => Promise<void>) => nodeTest(name, { timeout: 180_000 }, fn);
 
 export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   let server: StaticServer;
@@ -27,6 +30,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     server = await serve(dist);
     browser = await launch();
     page = await browser.newPage();
+    page.setDefaultTimeout(30_000);
     try {
       summary = readSummary(summaryFile);
     } catch (e) {
@@ -112,18 +116,28 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.match(await cell.innerText(), /no difference shown/);
   });
 
-  test(`[${name}] the compare page takes its selection from the URL`, async () => {
+  test(`[${name}] the compare page takes its selection from the URL and shows the paired comparison`, async () => {
     const s = needSummary();
-    const a = s.entries.find((e) => e.status === 'measured');
-    const b = [...s.entries].reverse().find((e) => e.status === 'measured' && e.version !== a?.version);
-    if (!a || !b) assert.fail('need two measured builds to compare');
+    const b = s.entries.find((e) => e.vsPreviousSeries && e.variant === 'default' && !e.vsPreviousSeries.against.includes('+'));
+    if (!b) assert.fail(`[${name}] no entry with a comparison against a previous series to check`);
+    const a = s.entries.find((e) => e.key === b.key && e.host === b.host && e.version === b.vsPreviousSeries!.against && e.variant === 'default');
+    if (!a) assert.fail(`[${name}] summary.json compares ${b.key} with ${b.vsPreviousSeries!.against}, which has no entry`);
     const id = (e: typeof a) => `${e.host}/${versionSlug(e.version, e.variant)}`;
     await page.goto(`${server.origin}/compare?a=${encodeURIComponent(id(a))}&b=${encodeURIComponent(id(b))}`, { waitUntil: 'networkidle' });
     await page.waitForSelector('[data-compare-root] tbody tr');
     assert.equal(await page.inputValue('select[name=a]'), id(a));
     assert.equal(await page.inputValue('select[name=b]'), id(b));
-    const row = page.locator(`[data-compare-root] tr[data-key="${a.key.replace(/"/g, '\\"')}"]`);
-    assert.match(await row.innerText(), new RegExp(`n=${a.stats!.n}`));
+    const text = await page.locator(`[data-compare-root] tr[data-key="${b.key.replace(/"/g, '\\"')}"]`).innerText();
+    if (a.stats) assert.match(text, new RegExp(`n=${a.stats.n}`));
+    const verdict = { higher: 'higher', lower: 'lower', 'no-difference-shown': 'no difference shown', 'not-enough-data': 'not enough data' }[b.vsPreviousSeries!.verdict];
+    assert.match(text, new RegExp(`${verdict} \\(paired, same run\\)`));
+  });
+
+  test(`[${name}] raw downloads are the committed files, byte for byte`, async () => {
+    needSummary();
+    const res = await fetch(`${server.origin}/data/summary.json`);
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), readFileSync(summaryFile, 'utf8'));
   });
 
   test(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {

@@ -10,7 +10,7 @@ export const GROUP_LABEL: Record<GroupMode, string> = {
 
 export interface JourneyPoint {
   version: string;
-  status: SummaryEntry['status'];
+  status: 'measured' | 'unsupported' | 'failed';
   median: number | null;
   low: number | null;
   high: number | null;

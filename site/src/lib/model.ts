@@ -1,7 +1,7 @@
 // What each page needs, precomputed from summary.json at build time (pure functions, unit-tested).
 import type { Params, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { compareVersions } from '../../../runner/catalogue.ts';
-import { GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
+import { GROUP_MODES, type GroupMode, type Journey } from './journey-view.ts';
 
 export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
 
@@ -145,9 +145,23 @@ export function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<stri
 
 // ------------------------------------------------------------------ compare page
 
-/** Compact per-build table for the compare page:
- * [key, label, unit, method, higherIsBetter, status, median, low, high, n, comparability segment or null]. */
-export type CompareRow = [string, string, string, string, boolean, string, number | null, number | null, number | null, number, string | null];
+/** One series of one build, as the compare page needs it. */
+export interface CompareRow {
+  key: string;
+  label: string;
+  params: string;
+  unit: string;
+  method: string;
+  status: string;
+  median: number | null;
+  low: number | null;
+  high: number | null;
+  n: number;
+  /** comparability segment: values are comparable only when equal and not null */
+  segment: string | null;
+  /** comparisons measured in the same run: [against, ratio, low, high, verdict] */
+  cmp: [string, number, number | null, number | null, string][];
+}
 
 export interface ComparePayload {
   builds: { id: string; host: string; version: string; variant: string; slug: string }[];
@@ -165,7 +179,13 @@ export function comparePayload(summary: Summary): ComparePayload {
     const id = compareId(e.host, e.version, e.variant);
     if (!builds.has(id)) builds.set(id, { id, host: e.host, version: e.version, variant: e.variant, slug: versionSlug(e.version, e.variant) });
     const s = e.status === 'measured' ? e.stats : null;
-    (rows[id] ??= []).push([e.key, e.label, e.unit, e.method, e.higherIsBetter, e.status, s?.median ?? null, s?.ci95?.low ?? null, s?.ci95?.high ?? null, s?.n ?? 0, segmentOf(e)]);
+    const cmp = [e.vsPreviousSeries, e.vsBaseline]
+      .filter((c) => c !== null)
+      .map((c): CompareRow['cmp'][number] => [c.against, c.ratio, c.ci95?.low ?? null, c.ci95?.high ?? null, c.verdict]);
+    (rows[id] ??= []).push({
+      key: e.key, label: e.label, params: paramsText(e.params), unit: e.unit, method: e.method, status: e.status,
+      median: s?.median ?? null, low: s?.ci95?.low ?? null, high: s?.ci95?.high ?? null, n: s?.n ?? 0, segment: segmentOf(e), cmp,
+    });
   }
   const list = [...builds.values()].sort((a, b) => a.host.localeCompare(b.host) || byVersion(a, b));
   return { builds: list, rows };

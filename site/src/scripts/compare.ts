@@ -44,15 +44,43 @@ async function start(el: HTMLElement): Promise<void> {
 
 function cellText(r: CompareRow | undefined): { text: string; median: number | null } {
   if (!r) return { text: 'not measured', median: null };
-  const [, , , , , st, median, low, high, n] = r;
-  if (median === null) return { text: st === 'measured' ? 'not measured' : st, median: null };
-  const ci = low !== null && high !== null ? `[${num(low)} – ${num(high)}]` : '[no interval]';
-  return { text: `${num(median)} ${ci} n=${n}`, median };
+  if (r.median === null) return { text: r.status === 'measured' ? 'not measured' : r.status, median: null };
+  const ci = r.low !== null && r.high !== null ? `[${num(r.low)} – ${num(r.high)}]` : '[no interval]';
+  return { text: `${num(r.median)} ${ci} n=${r.n}`, median: r.median };
+}
+
+const VERDICT: Record<string, string> = {
+  higher: 'higher',
+  lower: 'lower',
+  'no-difference-shown': 'no difference shown',
+  'not-enough-data': 'not enough data',
+};
+
+/** B vs A from a comparison measured in the same run, if summary.json has one (either direction). */
+function paired(a: CompareRow, b: CompareRow, aRef: string[], bRef: string[]): string | null {
+  const direct = b.cmp.find((c) => aRef.includes(c[0]));
+  if (direct) {
+    const [, r, lo, hi, v] = direct;
+    return `${pct(r)} [${lo !== null && hi !== null ? `${pct(lo)} … ${pct(hi)}` : 'no interval'}] ${VERDICT[v] ?? v} (paired, same run)`;
+  }
+  const reverse = a.cmp.find((c) => bRef.includes(c[0]));
+  if (reverse) {
+    const [, r, lo, hi, v] = reverse;
+    const flipped = v === 'higher' ? 'lower' : v === 'lower' ? 'higher' : v;
+    return `${pct(1 / r)} [${lo !== null && hi !== null ? `${pct(1 / hi)} … ${pct(1 / lo)}` : 'no interval'}] ${VERDICT[flipped] ?? flipped} (paired, same run)`;
+  }
+  return null;
 }
 
 function fill(el: HTMLElement, data: ComparePayload, a: string, b: string): void {
-  const rowsA = new Map((data.rows[a] ?? []).map((r) => [r[0], r]));
-  const rowsB = new Map((data.rows[b] ?? []).map((r) => [r[0], r]));
+  const rowsA = new Map((data.rows[a] ?? []).map((r) => [r.key, r]));
+  const rowsB = new Map((data.rows[b] ?? []).map((r) => [r.key, r]));
+  const build = (id: string) => data.builds.find((x) => x.id === id)!;
+  const refs = (id: string) => {
+    const x = build(id);
+    return x.variant === 'default' ? [x.version] : [`${x.version}+${x.variant}`];
+  };
+  const sameHost = build(a).host === build(b).host;
   const keys = [...new Set([...rowsA.keys(), ...rowsB.keys()])].sort();
   const td = (text: string, cls = '') => Object.assign(document.createElement('td'), { textContent: text, className: cls });
   el.querySelector('[data-head-a]')!.textContent = a;
@@ -65,15 +93,17 @@ function fill(el: HTMLElement, data: ComparePayload, a: string, b: string): void
       const tr = document.createElement('tr');
       tr.dataset.key = k;
       const th = Object.assign(document.createElement('th'), { scope: 'row' });
-      th.append(any[1], document.createElement('br'), Object.assign(document.createElement('code'), { textContent: k, className: 'muted' }));
+      th.append(any.label, document.createElement('br'), Object.assign(document.createElement('code'), { textContent: any.params, className: 'muted' }));
       const ca = cellText(ra);
       const cb = cellText(rb);
       let ratio = '—';
-      if (ca.median !== null && cb.median !== null && ca.median !== 0) {
-        const comparable = ra![10] !== null && ra![10] === rb![10];
-        ratio = comparable ? `${pct(cb.median / ca.median)} (B/A medians)` : 'not comparable (measurement method differs)';
+      if (ra && rb && ca.median !== null && cb.median !== null) {
+        const pair = sameHost ? paired(ra, rb, refs(a), refs(b)) : null;
+        if (ra.segment === null || ra.segment !== rb.segment) ratio = 'not comparable (measurement method differs)';
+        else if (pair) ratio = pair;
+        else if (ca.median !== 0) ratio = `${pct(cb.median / ca.median)} (ratio of medians, no interval)`;
       }
-      tr.append(th, td(`${any[2]} · ${any[3]}`), td(ca.text, 'num'), td(cb.text, 'num'), td(ratio, 'num'));
+      tr.append(th, td(`${any.unit} · ${any.method}`), td(ca.text, 'num'), td(cb.text, 'num'), td(ratio, 'num'));
       return tr;
     }),
   );

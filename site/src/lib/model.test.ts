@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Summary, type SummaryEntry } from '../../../schema/index.ts';
+import { comparePayload, journeyPayload, lineRuns, paramsText, seriesEntries, versionPages, versionSlug, type JourneyPoint } from './model.ts';
+import { findJourney, groupsAvailable } from './journey-view.ts';
+import { comparisonText, num, pct, withUnit } from './format.ts';
+
+const fixture = Summary.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/summary.json', import.meta.url), 'utf8')));
+
+const point = (version: string, median: number | null, segment: string | null): JourneyPoint => ({
+  version, status: median === null ? 'unsupported' : 'measured', median, low: null, high: null, n: median === null ? 0 : 5, segment, reason: null, negotiated: null,
+});
+
+test('lineRuns joins only consecutive measured points of the same comparability segment', () => {
+  const runs = lineRuns([
+    point('1.1.1w', 1, 'pre'), point('3.0.22', 2, 'pre'), point('3.4.1', 3, 'pre'),
+    point('3.5.7', 4, 'post'), point('3.6.3', 5, 'post'),
+    point('4.0.3', null, 'post'),
+    point('4.0.4', 6, 'post'),
+  ]);
+  assert.deepEqual(runs.map((r) => r.map((p) => p.version)), [['1.1.1w', '3.0.22', '3.4.1'], ['3.5.7', '3.6.3']]);
+});
+
+test('lineRuns never joins points that are not comparable with any other version', () => {
+  assert.deepEqual(lineRuns([point('3.4.1', 1, null), point('3.5.7', 2, null)]), []);
+});
+
+test('journey: defaults and pinned X25519 are separate series with the medians of summary.json', () => {
+  const p = journeyPayload(fixture);
+  assert.deepEqual(p.hosts, ['fixture-host']);
+  assert.deepEqual(p.versions['fixture-host'], ['1.1.1w', '3.0.22', '3.4.1', '3.5.7']);
+  assert.ok(p.defaults);
+  const sel = { ...p.defaults, groups: 'default' as const };
+  const def = findJourney(p.journeys, sel)!;
+  const pin = findJourney(p.journeys, { ...sel, groups: 'X25519' })!;
+  assert.deepEqual(groupsAvailable(p.journeys, p.defaults), ['default', 'X25519']);
+  for (const j of [def, pin]) {
+    for (const pt of j.points) {
+      const e = fixture.entries.find(
+        (x) => x.benchmark === 'handshake' && x.variant === 'default' && x.version === pt.version && x.params.clientGroups === j.groups && x.metric === j.metric,
+      )!;
+      assert.equal(pt.median, e.stats!.median);
+      assert.equal(pt.low, e.stats!.ci95!.low);
+    }
+  }
+  assert.notDeepEqual(def.points.map((x) => x.median), pin.points.map((x) => x.median));
+  assert.equal(def.points.find((x) => x.version === '3.5.7')!.negotiated, 'X25519MLKEM768');
+  // the no-ml-kem variant is a side experiment: never on the journey
+  assert.ok(p.journeys.every((j) => j.points.length === 4));
+});
+
+test('journey leaves out entries whose groups are not both default or both X25519', () => {
+  const odd: SummaryEntry = { ...fixture.entries[0]!, params: { ...fixture.entries[0]!.params, serverGroups: 'P-256' } };
+  const p = journeyPayload({ ...fixture, entries: [odd] });
+  assert.equal(p.journeys.length, 0);
+  assert.equal(p.defaults, null);
+});
+
+test('version pages: one per version and variant, slugs safe for URLs', () => {
+  const pages = versionPages(fixture);
+  assert.deepEqual(pages.map((p) => p.slug), ['1.1.1w', '3.0.22', '3.4.1', '3.5.7', '3.5.7-no-ml-kem']);
+  assert.equal(versionSlug('3.5.7', 'no-ml-kem'), '3.5.7-no-ml-kem');
+});
+
+test('compare payload keeps unsupported series as null, never 0', () => {
+  const c = comparePayload(fixture);
+  const row = c.rows['fixture-host/1.1.1w']!.find((r) => r.key === 'speed/mlkem768-encaps')!;
+  assert.equal(row.status, 'unsupported');
+  assert.equal(row.median, null);
+  const hs = c.rows['fixture-host/3.5.7']!.find((r) => r.key.startsWith('handshake/') && r.params.includes('clientGroups=X25519'))!;
+  assert.deepEqual(hs.cmp.map((x) => [x[0], x[4]]), [['3.4.1', 'no-difference-shown'], ['1.1.1w', 'lower']]);
+});
+
+test('seriesEntries filters by key and versions (every variant), oldest first', () => {
+  const key = fixture.entries[0]!.key;
+  assert.deepEqual(seriesEntries(fixture, key, ['3.5.7', '1.1.1w']).map((e) => `${e.version}/${e.variant}`), ['1.1.1w/default', '3.5.7/default', '3.5.7/no-ml-kem']);
+});
+
+test('formatting: missing values are words, ratios are signed changes', () => {
+  assert.equal(num(null), 'not measured');
+  assert.equal(withUnit(undefined, 'ops/s'), 'not measured');
+  assert.equal(num(1234567.8), '1,234,568');
+  assert.equal(num(0.012345), '0.01235');
+  assert.equal(pct(0.93), '−7.0%');
+  assert.equal(pct(1.25), '+25.0%');
+  assert.equal(pct(1), '±0.0%');
+  assert.deepEqual(comparisonText({ against: '3.4.1', ratio: 0.99, ci95: { low: 0.96, high: 1.02 }, verdict: 'no-difference-shown' }), {
+    change: '−1.0%',
+    interval: '−4.0% … +2.0%',
+    verdict: 'no difference shown',
+  });
+  assert.equal(paramsText({ b: 1, a: 'x' }), 'a=x, b=1');
+});
