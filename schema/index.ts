@@ -3,3 +3,4 @@
 // files build on its pieces.
 export * from './base.ts';
 export * from './hypothesis.ts';
+export * from './mtu.ts';
