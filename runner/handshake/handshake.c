@@ -117,7 +117,8 @@ struct worker {
     SSL_CTX *cctx, *sctx;
     SSL_SESSION *sess;
     uint64_t ccpu, scpu;
-    long reads; /* clock reads during the measured handshakes */
+    long reads;    /* clock reads during the measured handshakes */
+    uint64_t wall; /* wall time of the measured handshakes */
     double cbytes, sbytes;
     uint64_t *lat;
     int n;
@@ -252,7 +253,9 @@ static void *run_worker(void *arg) {
     if (C.threads > 1) pthread_barrier_wait(&start_line);
     if (C.threads == 1) CALLGRIND_TOGGLE_COLLECT;
     long reads0 = clock_reads;
+    uint64_t wall0 = WALL_NOW();
     for (int i = 0; i < w->n; i++) w->lat[i] = connect_once(w, NULL, NULL);
+    w->wall = WALL_NOW() - wall0;
     w->reads = clock_reads - reads0;
     if (C.threads == 1) CALLGRIND_TOGGLE_COLLECT;
     return NULL;
@@ -362,9 +365,8 @@ static void run_handshakes(void) {
         for (int i = 0; i < 2 * C.count; i++) SSL_shutdown(conns[i]), SSL_free(conns[i]);
         free(conns);
     } else if (C.threads == 1) {
-        wall0 = WALL_NOW();
         run_worker(&ws[0]);
-        wall = WALL_NOW() - wall0;
+        wall = ws[0].wall;
     } else {
         pthread_barrier_init(&start_line, NULL, (unsigned)C.threads + 1);
         for (int t = 0; t < C.threads; t++)
