@@ -7,6 +7,11 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "installing npm dependencies (npm ci)..."
   npm ci --no-audit --no-fund --loglevel=error
 fi
+# actionlint (for the workflow checks in npm test) comes from the Go module proxy
+if ! command -v actionlint >/dev/null 2>&1 && [ ! -x .cache/tools/bin/actionlint ] && command -v go >/dev/null 2>&1; then
+  echo "installing actionlint..."
+  GOBIN="$PWD/.cache/tools/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+fi
 missing=()
 for t in cc make perl valgrind chromium; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
 if [ ${#missing[@]} -gt 0 ] || ! grep -rqs 'Types: deb-src' /etc/apt/sources.list.d/; then

@@ -24,7 +24,7 @@ SOURCES
   UPDATE=1
 fi
 need=()
-for pair in gcc:cc make:make perl:perl valgrind:valgrind chromium:chromium git:git; do
+for pair in gcc:cc make:make perl:perl valgrind:valgrind chromium:chromium git:git shellcheck:shellcheck; do
   command -v "${pair#*:}" >/dev/null 2>&1 || need+=("${pair%%:*}")
 done
 [ -f /usr/include/valgrind/callgrind.h ] || need+=(valgrind)
