@@ -143,8 +143,8 @@ describe('handshake outcomes and matrix', () => {
 
 // ------------------------------------------------------------------ real builds
 
-function buildOrSkip(version: string): BuildUnderTest | undefined {
-  const b = findCached(version, 'default');
+function buildOrSkip(version: string, variant = 'default'): BuildUnderTest | undefined {
+  const b = findCached(version, variant);
   return b ? { record: b.record, prefix: b.prefix } : undefined;
 }
 
@@ -226,6 +226,23 @@ for (const version of ['1.1.1w', '4.0.3']) {
           assert.ok(a.instructionsPerHandshake > 100_000);
         }
       }
+    });
+  });
+}
+
+// ML-KEM groups and ML-DSA certificates before 3.5, and in a 3.5 build configured without ML-KEM
+for (const [version, variant, mldsa] of [['3.4.1', 'default', 'unsupported'], ['3.5.7', 'no-ml-kem', 'run']] as const) {
+  const build = buildOrSkip(version, variant);
+  describe(`unsupported configurations on real ${version} (${variant})`, { skip: build ? false : `OpenSSL ${version} ${variant} is not built` }, () => {
+    it('marks ML-KEM groups (and ML-DSA certificates before 3.5) unsupported', async () => {
+      await ensureCerts(build!);
+      const bin = handshakeBinary(build!);
+      for (const g of ['X25519MLKEM768', 'MLKEM768']) {
+        const p = await runHandshake(bin, baseConfig({ clientGroups: g, serverGroups: g }), 10);
+        assert.equal(p.kind, 'unsupported', `${g}: ${JSON.stringify(p).slice(0, 300)}`);
+      }
+      const p = await runHandshake(bin, baseConfig({ cert: 'mldsa65', clientGroups: 'X25519', serverGroups: 'X25519' }), 10);
+      assert.equal(p.kind, mldsa);
     });
   });
 }
