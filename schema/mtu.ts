@@ -177,6 +177,7 @@ export const QuicHandshakeEntry = z.object({
   serverMessages: TlsMessageSizes.optional(),
   datagrams: z.array(QuicDatagram).optional().describe('every datagram until both sides finished, in order'),
   flights: z.array(QuicFlight).optional().describe('runs of datagrams in one direction'),
+  flightsReproduced: z.boolean().optional().describe('a second run of the same configuration gave the same flights (direction, datagrams, bytes)'),
   clientFirstFlightBytes: bytes.optional().describe('client bytes before the server answered with anything but a Retry'),
   serverBytesBeforeValidation: bytes.optional().describe('server bytes sent before it received a client Handshake packet or sent a Retry (RFC 9000 8.1); 0 with Retry'),
   amplificationLimitRespected: z.boolean().optional(),
