@@ -125,7 +125,7 @@ export interface ServerMessages {
 }
 
 /** Sizes of the server's flight after its real ServerHello, from handshake messages in order. */
-function serverMessages(msgs: { type: number; length: number }[]): ServerMessages | undefined {
+export function serverMessages(msgs: { type: number; length: number }[]): ServerMessages | undefined {
   const find = (t: number) => msgs.find((m) => m.type === t)?.length;
   const sh = find(2), ee = find(8), cert = find(11), cv = find(15), fin = find(20);
   if (sh === undefined || ee === undefined || cert === undefined || cv === undefined || fin === undefined) return undefined;
@@ -230,4 +230,3 @@ export function quicHellos(events: QuicEvent[]): { client?: ParsedHello; server:
   return { ...(ch?.kind === 'handshake' ? { client: parseHello(ch.hex!) } : {}), server };
 }
 
-export { serverMessages };
