@@ -1,6 +1,6 @@
 // Shared browser-test machinery: Debian's chromium through playwright-core, a crawler that checks every
 // page and link, axe, and the checks of the home chart against summary.json.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -176,4 +176,19 @@ export async function transferSize(page: Page, url: string): Promise<{ total: nu
   await Promise.all(pending);
   page.off('response', onResponse);
   return { total: parts.reduce((a, [, n]) => a + n, 0), parts };
+}
+
+/** JSON files under <data>/<folder>/ (any depth), parsed. */
+export function resultFiles(dataDir: string, folder: string): { path: string; value: unknown }[] {
+  const out: { path: string; value: unknown }[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const n of readdirSync(dir).sort()) {
+      const full = join(dir, n);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (n.endsWith('.json')) out.push({ path: full, value: JSON.parse(readFileSync(full, 'utf8')) });
+    }
+  };
+  walk(join(dataDir, folder));
+  return out;
 }

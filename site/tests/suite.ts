@@ -2,12 +2,14 @@
 import { after, before, test as nodeTest, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { Summary } from '../../schema/index.ts';
+import { HypothesisResult, MtuResults, type Summary } from '../../schema/index.ts';
+import { pickPublished } from '../src/lib/hypothesis.ts';
+import { helloBytes } from '../src/lib/mtu.ts';
 import { versionSlug } from '../src/lib/model.ts';
 import { serve, type StaticServer } from './server.ts';
-import { ARTIFACTS, axe, crawl, expectedMedians, launch, plotted, readSummary, screenshots, selection, transferSize } from './browser.ts';
+import { ARTIFACTS, axe, crawl, resultFiles, expectedMedians, launch, plotted, readSummary, screenshots, selection, transferSize } from './browser.ts';
 
 export interface SuiteOptions {
   name: string;
@@ -138,6 +140,44 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const res = await fetch(`${server.origin}/data/summary.json`);
     assert.equal(res.status, 200);
     assert.equal(await res.text(), readFileSync(summaryFile, 'utf8'));
+  });
+
+  test(`[${name}] the hypothesis page shows each verdict of the published results, or says nothing was measured`, async () => {
+    const files = pickPublished(resultFiles(dirname(summaryFile), 'hypothesis').map((f) => ({ ...f, result: HypothesisResult.parse(f.value) })));
+    await page.goto(`${server.origin}/hypothesis`, { waitUntil: 'networkidle' });
+    if (files.length === 0) {
+      assert.match(await page.locator('main').innerText(), /Not measured yet/);
+      return;
+    }
+    for (const { result } of files) {
+      const section = page.locator(`[data-hypothesis-run="${result.runId}"]`);
+      for (const h of result.hypotheses) {
+        const shown = await section.locator(`tr[data-hypothesis="${h.id}"][data-cert="${h.cert}"] [data-verdict]`).getAttribute('data-verdict');
+        assert.equal(shown, h.verdict, `${result.runId} ${h.id} ${h.cert}`);
+      }
+    }
+  });
+
+  test(`[${name}] the MTU page charts the measured ClientHello sizes, and unsupported groups as words`, async () => {
+    const files = resultFiles(dirname(summaryFile), 'mtu').map((f) => MtuResults.parse(f.value));
+    await page.goto(`${server.origin}/mtu`, { waitUntil: 'networkidle' });
+    if (files.length === 0) {
+      assert.match(await page.locator('main').innerText(), /Not measured yet/);
+      return;
+    }
+    for (const r of files) {
+      const section = page.locator(`[data-mtu-host="${r.host.id}"]`);
+      const charted = await section.locator('figure').first().locator('g[role=img]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-value')));
+      const versions = [...new Set(r.clientHellos.map((c) => c.version))];
+      assert.equal(charted.length, versions.length);
+      const expected = r.clientHellos.filter((c) => c.config.id === 'default').map((c) => helloBytes(c)?.bytes ?? null);
+      assert.deepEqual([...charted.map((v) => (v === null ? null : Number(v)))].sort(), [...expected].sort());
+      const unsupported = r.clientHellos.find((c) => c.status === 'unsupported');
+      if (unsupported) {
+        const row = section.locator(`tr[data-version="${unsupported.version}"][data-config="${unsupported.config.id}"]`).first();
+        assert.match(await row.innerText(), /unsupported/);
+      }
+    }
   });
 
   test(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {

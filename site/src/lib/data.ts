@@ -105,12 +105,23 @@ export function rawDataFile(relative: string): string {
   return readFileSync(join(dataDir(), relative), 'utf8');
 }
 
-/** JSON files in data/<folder>/ (hypothesis, mtu), parsed but not yet validated. */
+/** JSON files in data/<folder>/ and its sub-folders (hypothesis/<host>/<run>.json, mtu/<host>.json), parsed, not validated. */
 export function listResultFiles(folder: string): { path: string; value: unknown }[] {
-  const dir = join(dataDir(), folder);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((n) => n.endsWith('.json'))
-    .sort()
-    .map((n) => ({ path: `${folder}/${n}`, value: readJson(join(dir, n)) }));
+  const root = join(dataDir(), folder);
+  if (!existsSync(root)) return [];
+  const out: { path: string; value: unknown }[] = [];
+  const walk = (dir: string, rel: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full, `${rel}/${name}`);
+      else if (name.endsWith('.json')) out.push({ path: `${rel}/${name}`, value: readJson(full) });
+    }
+  };
+  walk(root, folder);
+  return out;
+}
+
+/** Result files of one folder validated with their schema: an invalid file fails the build naming the JSON path. */
+export function loadResults<T>(folder: string, schema: z.ZodType<T>): { path: string; result: T }[] {
+  return listResultFiles(folder).map((f) => ({ path: f.path, result: parseWith(schema, f.value, join(dataDir(), f.path)) }));
 }
