@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findCached, listCached } from '../build.ts';
 import { ensureCerts } from '../handshake/handshake.ts';
-import { runSTime, type STimeConfig } from './s-time.ts';
+import { runSTime, sTimeHasProtocolOptions, type STimeConfig } from './s-time.ts';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
 export const CASES: Record<string, STimeConfig> = {
-  'tls1.3-ecdsa-p256': { proto: '1.3', cert: 'ecdsa-p256' },
-  'tls1.2-ecdsa-p256': { proto: '1.2', cert: 'ecdsa-p256' },
+  'tls1.3-ecdsa-p256': { proto: '1.3', cert: 'ecdsa-p256', forced: 'server' },
+  'tls1.2-ecdsa-p256': { proto: '1.2', cert: 'ecdsa-p256', forced: 'server' },
+  'tls1.2-ecdsa-p256-both': { proto: '1.2', cert: 'ecdsa-p256', forced: 'both' },
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -22,6 +23,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     await ensureCerts({ record: b.record, prefix: b.prefix });
     mkdirSync(join(FIXTURE_DIR, b.record.version), { recursive: true });
     for (const [name, cfg] of Object.entries(CASES)) {
+      if (cfg.forced === 'both' && !(await sTimeHasProtocolOptions(b.prefix))) continue;
       const run = await runSTime(b.prefix, cfg, 1);
       writeFileSync(join(FIXTURE_DIR, b.record.version, `${name}.json`), JSON.stringify({ version: b.record.version, ...cfg, ...run }, null, 2) + '\n');
       console.log(`${b.record.version} ${name}: s_time exit ${run.exitCode}`);

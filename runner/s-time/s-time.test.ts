@@ -8,7 +8,7 @@ import { seriesKey } from '../benchmark.ts';
 import { findCached } from '../build.ts';
 import { ensureCerts } from '../handshake/handshake.ts';
 import { CASES, FIXTURE_DIR } from './capture-fixtures.ts';
-import { parseBrief, parseSTime, runSTime, sTimeConfigs, sTimeOutcomes, sTimeSpec, type STimeConfig, type STimeRun } from './s-time.ts';
+import { parseBrief, parseSTime, runSTime, sTimeBenchmark, sTimeConfigs, sTimeHasProtocolOptions, sTimeOutcomes, sTimeSpec, type STimeConfig, type STimeRun } from './s-time.ts';
 
 type Fixture = STimeRun & STimeConfig & { version: string };
 const fixtures = readdirSync(FIXTURE_DIR).flatMap((v) =>
@@ -20,7 +20,12 @@ describe('s_time parser on captured output', () => {
     const versions = new Set(fixtures.map((x) => x.f.version));
     for (const v of ['1.1.1w', '4.0.3']) assert.ok(versions.has(v), `no fixtures from ${v}`);
     assert.ok([...versions].some((v) => v.startsWith('3.')));
-    for (const v of versions) for (const c of Object.keys(CASES)) assert.ok(fixtures.some((x) => x.f.version === v && x.name === c), `${v} lacks ${c}`);
+    for (const v of versions)
+      for (const [c, cfg] of Object.entries(CASES)) {
+        // 1.1.1's s_time cannot limit its client's protocol: that case does not exist there
+        const expected = !(cfg.forced === 'both' && v.startsWith('1.1.1'));
+        assert.equal(fixtures.some((x) => x.f.version === v && x.name === c), expected, `${v} ${c}`);
+      }
   });
 
   for (const { name, f } of fixtures) {
@@ -75,16 +80,24 @@ for (const version of ['1.1.1w', '4.0.3']) {
   describe(`s_time on real ${version}`, { skip: b ? false : `OpenSSL ${version} is not built` }, () => {
     it('measures TLS 1.2 new and resumed connections and kills the server', async () => {
       await ensureCerts({ record: b!.record, prefix: b!.prefix });
-      const run = await runSTime(b!.prefix, { proto: '1.2', cert: 'ecdsa-p256' }, 1);
-      const outs = sTimeOutcomes({ proto: '1.2', cert: 'ecdsa-p256' }, run, version);
+      const cfg = { proto: '1.2', cert: 'ecdsa-p256', forced: 'server' } as const;
+      const run = await runSTime(b!.prefix, cfg, 1);
+      const outs = sTimeOutcomes(cfg, run, version);
       assert.ok(outs.every((o) => 'value' in o), JSON.stringify(outs).slice(0, 400));
       assert.equal(outs[0]!.observed?.negotiatedProtocol, 'TLSv1.2');
+      assert.equal(await sTimeHasProtocolOptions(b!.prefix), version !== '1.1.1w');
       const refused = await new Promise<boolean>((resolve) => {
         const s = connect(run.port, '127.0.0.1');
         s.on('connect', () => (s.destroy(), resolve(false)));
         s.on('error', () => resolve(true));
       });
       assert.ok(refused, 's_server still listening after the run');
+    });
+
+    it('marks "TLS 1.2 forced on both sides" unsupported exactly where s_time cannot force its client', { skip: version === '1.1.1w' ? false : 'runs s_time for 5 s per section elsewhere' }, async () => {
+      const task = sTimeBenchmark.tasks({ record: b!.record, prefix: b!.prefix }, 'full').find((t) => t.id.endsWith('forced-both'))!;
+      const outs = await task.run();
+      assert.ok(outs.length === 2 && outs.every((o) => !('value' in o) && o.status === 'unsupported' && /-tls1_2/.test(o.reason)));
     });
   });
 }

@@ -1,9 +1,11 @@
 // Benchmark 's-time': the build's own `openssl s_server` on 127.0.0.1 and `openssl s_time` against it,
 // for comparison with figures published that way. What s_time reports is connections per second of
 // the CLIENT's user CPU over loopback sockets: the server's cost, kernel time and the network are not in
-// it. TLS 1.2 is forced on the server (1.1.1's s_time has no -tls1_2), the protocol and group are read
-// back with `s_client -brief`, and a "reuse" figure counts only if s_time marked every connection as
-// resumed ('r'); otherwise that series fails with the count.
+// it. TLS 1.2 is forced on the server (`s_server -tls1_2`) and, as a separate configuration, also on the
+// client with `s_time -tls1_2` where s_time has that option (3.0+; 1.1.1's s_time has none and ignores
+// MaxProtocol in the config file, so its client still offers TLS 1.3 and computes a key share). The
+// protocol and group are read back with `s_client -brief`, and a "reuse" figure counts only if s_time
+// marked every connection as resumed ('r'); otherwise that series fails with the count.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -71,6 +73,8 @@ export function parseBrief(text: string): { protocol?: string; group?: string } 
 export interface STimeConfig {
   proto: '1.2' | '1.3';
   cert: 'rsa2048' | 'ecdsa-p256';
+  /** 'server': only s_server is limited to `proto`; 'both': s_time and s_client get -tls1_2/-tls1_3 too */
+  forced: 'server' | 'both';
 }
 
 function freePort(): Promise<number> {
@@ -89,6 +93,7 @@ function exec(bin: string, args: string[], env: NodeJS.ProcessEnv, input: string
     const child = execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 1 << 24, encoding: 'utf8' }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out: stdout + stderr });
     });
+    child.stdin?.on('error', () => {}); // a tool that exits without reading its input
     child.stdin?.end(input ?? '');
   });
 }
@@ -125,6 +130,12 @@ export interface STimeRun {
 }
 
 /** One comparison run: server up, one s_client check, s_time for `seconds` per section, server killed. */
+/** Whether this build's s_time can limit its own protocol version (it cannot in 1.1.1). */
+export async function sTimeHasProtocolOptions(prefix: string): Promise<boolean> {
+  const r = await exec(join(prefix, 'bin', 'openssl'), ['s_time', '-help'], appEnv(prefix), '', 30_000);
+  return /^\s*-tls1_2\s/m.test(r.out);
+}
+
 export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number): Promise<STimeRun> {
   const { server, port } = await startServer(prefix, cfg);
   const kill = () => server.kill('SIGKILL');
@@ -132,8 +143,9 @@ export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number
   try {
     const bin = join(prefix, 'bin', 'openssl');
     const env = appEnv(prefix);
-    const brief = await exec(bin, ['s_client', '-connect', `127.0.0.1:${port}`, '-brief'], env, '', 30_000);
-    const st = await exec(bin, ['s_time', '-connect', `127.0.0.1:${port}`, '-time', String(seconds)], env, undefined, (4 * seconds + 60) * 1000);
+    const flag = cfg.forced === 'both' ? [cfg.proto === '1.2' ? '-tls1_2' : '-tls1_3'] : [];
+    const brief = await exec(bin, ['s_client', '-connect', `127.0.0.1:${port}`, '-brief', ...flag], env, '', 30_000);
+    const st = await exec(bin, ['s_time', '-connect', `127.0.0.1:${port}`, '-time', String(seconds), ...flag], env, undefined, (4 * seconds + 60) * 1000);
     return { port, brief: brief.out, stime: st.out, exitCode: st.code };
   } finally {
     kill();
@@ -145,11 +157,12 @@ export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number
 // ------------------------------------------------------------------ series
 
 export function sTimeSpec(cfg: STimeConfig, resume: 'none' | 'reuse'): SeriesSpec {
-  const params: Params = { proto: cfg.proto, cert: cfg.cert, clientGroups: 'default', serverGroups: 'default', resume, tool: 's_time', side: 'client' };
+  const params: Params = { proto: cfg.proto, cert: cfg.cert, clientGroups: 'default', serverGroups: 'default', resume, forced: cfg.forced, tool: 's_time', side: 'client' };
+  const forced = cfg.forced === 'both' ? `TLS ${cfg.proto} forced on both sides` : `TLS ${cfg.proto} forced on the server only (the client offers its defaults)`;
   return {
     benchmark: 's-time',
     metric: 'connections-per-client-user-second',
-    label: `openssl s_time against s_server over loopback, ${resume === 'none' ? 'new sessions' : 'session reuse (-reuse)'}: connections per second of CLIENT user CPU only (no server, kernel or system time); TLS ${cfg.proto}, ${cfg.cert}, library default groups`,
+    label: `openssl s_time against s_server over loopback, ${resume === 'none' ? 'new sessions' : 'session reuse (-reuse)'}: connections per second of CLIENT user CPU only (no server, kernel or system time); ${forced}; ${cfg.cert}, default groups`,
     unit: 'connections/s',
     method: 'client-user-cpu',
     higherIsBetter: true,
@@ -181,9 +194,13 @@ export function sTimeOutcomes(cfg: STimeConfig, run: STimeRun, where: string): O
 }
 
 export function sTimeConfigs(mode: RunMode): STimeConfig[] {
-  return mode === 'quick'
-    ? [{ proto: '1.3', cert: 'ecdsa-p256' }, { proto: '1.2', cert: 'ecdsa-p256' }]
-    : (['1.3', '1.2'] as const).flatMap((proto) => (['ecdsa-p256', 'rsa2048'] as const).map((cert) => ({ proto, cert })));
+  const certs = mode === 'quick' ? (['ecdsa-p256'] as const) : (['ecdsa-p256', 'rsa2048'] as const);
+  const shapes: Omit<STimeConfig, 'cert'>[] = [
+    { proto: '1.3', forced: 'server' },
+    { proto: '1.2', forced: 'server' },
+    ...(mode === 'full' ? [{ proto: '1.2', forced: 'both' } as const] : []),
+  ];
+  return shapes.flatMap((s) => certs.map((cert) => ({ ...s, cert })));
 }
 
 export const sTimeBenchmark: Benchmark = {
@@ -195,8 +212,14 @@ export const sTimeBenchmark: Benchmark = {
   tasks(build: BuildUnderTest, mode: RunMode): Task[] {
     const seconds = mode === 'quick' ? 2 : 5;
     return sTimeConfigs(mode).map((cfg) => ({
-      id: `tls${cfg.proto}/${cfg.cert}`,
-      run: async () => sTimeOutcomes(cfg, await runSTime(build.prefix, cfg, seconds), `s_time TLS ${cfg.proto} ${cfg.cert} on ${build.record.version}`),
+      id: `tls${cfg.proto}/${cfg.cert}/forced-${cfg.forced}`,
+      run: async () => {
+        if (cfg.forced === 'both' && !(await sTimeHasProtocolOptions(build.prefix))) {
+          const reason = `this version's s_time has no -tls1_2/-tls1_3 option (and ignores MaxProtocol in the config file), so its client cannot be limited`;
+          return [sTimeSpec(cfg, 'none'), sTimeSpec(cfg, 'reuse')].map((spec) => ({ spec, status: 'unsupported' as const, reason }));
+        }
+        return sTimeOutcomes(cfg, await runSTime(build.prefix, cfg, seconds), `s_time TLS ${cfg.proto} ${cfg.cert} on ${build.record.version}`);
+      },
     }));
   },
 };
