@@ -37,6 +37,14 @@ const writeups = defineCollection({
     /** related pages on this site, e.g. /hypothesis */
     related: z.array(z.object({ href: z.string().regex(/^\/[a-z0-9/#?=&._-]*$/), label: z.string() })).default([]),
     order: z.number().int().default(100),
+    /** reproductions only: the published study and its claims, attributed, never shown as our results */
+    reproduces: z
+      .object({
+        source: z.string().min(1).max(300),
+        claims: z.array(z.object({ claim: z.string().min(1).max(600), configuration: z.string().max(300).optional() })).min(1),
+        cannotReproduce: z.string().min(1).max(800),
+      })
+      .optional(),
   }),
 });
 

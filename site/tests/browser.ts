@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Summary } from '../../schema/index.ts';
-import { paramsText } from '../src/lib/model.ts';
+import { journeyKey } from '../src/lib/model.ts';
 
 export const REPO = new URL('../../', import.meta.url).pathname;
 export const ARTIFACTS = join(REPO, 'test-artifacts', 'site');
@@ -138,9 +138,9 @@ export async function selection(page: Page): Promise<ChartSelection> {
 export function expectedMedians(summary: Summary, s: ChartSelection): Map<string, number> {
   const out = new Map<string, number>();
   for (const e of summary.entries) {
-    if (e.benchmark !== 'handshake' || e.variant !== 'default' || e.host !== s.host || e.metric !== s.metric) continue;
+    const k = journeyKey(e);
+    if (!k || e.host !== s.host || k.metric !== s.metric || k.config !== s.config || k.groups !== s.groups) continue;
     if (e.params.clientGroups !== s.groups || e.params.serverGroups !== s.groups) continue;
-    if (paramsText(e.params, ['clientGroups', 'serverGroups']) !== s.config) continue;
     if (e.status === 'measured' && e.stats) out.set(e.version, e.stats.median);
   }
   return out;

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { comparePayload, journeyPayload, lineRuns, paramsText, seriesEntries, versionPages, versionSlug, type JourneyPoint } from './model.ts';
-import { findJourney, groupsAvailable } from './journey-view.ts';
+import { comparePayload, journeyKey, journeyPayload, lineRuns, paramsText, seriesEntries, versionPages, versionSlug, type JourneyPoint } from './model.ts';
+import { findJourney, groupsAvailable, optionsFor } from './journey-view.ts';
 import { comparisonText, num, pct, withUnit } from './format.ts';
 
 const fixture = Summary.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/summary.json', import.meta.url), 'utf8')));
@@ -31,15 +31,19 @@ test('journey: defaults and pinned X25519 are separate series with the medians o
   assert.deepEqual(p.hosts, ['fixture-host']);
   assert.deepEqual(p.versions['fixture-host'], ['1.1.1w', '3.0.22', '3.4.1', '3.5.7']);
   assert.ok(p.defaults);
+  assert.equal(p.defaults.metric, 'handshakes-per-cpu-second:both');
+  assert.equal(p.defaults.config, 'cert=ecdsa-p256, clientCtx=shared, proto=1.3, resume=none, threads=1');
+  assert.deepEqual(optionsFor(p.journeys, p.defaults).metrics.map(([m]) => m), ['cpu-per-handshake:client', 'cpu-per-handshake:server', 'handshakes-per-cpu-second:both']);
   const sel = { ...p.defaults, groups: 'default' as const };
   const def = findJourney(p.journeys, sel)!;
   const pin = findJourney(p.journeys, { ...sel, groups: 'X25519' })!;
   assert.deepEqual(groupsAvailable(p.journeys, p.defaults), ['default', 'X25519']);
   for (const j of [def, pin]) {
     for (const pt of j.points) {
-      const e = fixture.entries.find(
-        (x) => x.benchmark === 'handshake' && x.variant === 'default' && x.version === pt.version && x.params.clientGroups === j.groups && x.metric === j.metric,
-      )!;
+      const e = fixture.entries.find((x) => {
+        const k = journeyKey(x);
+        return k !== null && x.version === pt.version && k.groups === j.groups && k.metric === j.metric && k.config === j.config;
+      })!;
       assert.equal(pt.median, e.stats!.median);
       assert.equal(pt.low, e.stats!.ci95!.low);
     }

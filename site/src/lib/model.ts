@@ -52,17 +52,27 @@ function observedGroup(e: SummaryEntry): string | null {
   return g === undefined ? null : String(g);
 }
 
+/** Where an entry sits on the home chart: metric (with the side it counts), configuration, groups mode. */
+export function journeyKey(e: SummaryEntry): { metric: string; config: string; groups: GroupMode } | null {
+  const groups = groupMode(e.params);
+  if (e.benchmark !== JOURNEY_BENCHMARK || e.variant !== 'default' || !groups) return null;
+  const side = e.params.side;
+  return { metric: side === undefined ? e.metric : `${e.metric}:${String(side)}`, config: paramsText(e.params, [...GROUP_PARAMS, 'side']), groups };
+}
+
 export function journeyPayload(summary: Summary): JourneyPayload {
-  const rows = summary.entries.filter((e) => e.benchmark === JOURNEY_BENCHMARK && e.variant === 'default' && groupMode(e.params));
   const map = new Map<string, Journey>();
   const versions: Record<string, Set<string>> = {};
-  for (const e of rows) {
-    const groups = groupMode(e.params)!;
-    const config = paramsText(e.params, GROUP_PARAMS);
-    const id = [e.host, e.metric, config, groups].join('\u0000');
+  for (const e of summary.entries) {
+    const k = journeyKey(e);
+    if (!k) continue;
+    const { metric, config, groups } = k;
+    const id = [e.host, metric, config, groups].join('\u0000');
     let j = map.get(id);
     if (!j) {
-      j = { host: e.host, metric: e.metric, label: e.label, unit: e.unit, method: e.method, higherIsBetter: e.higherIsBetter, config, groups, points: [] };
+      // the label's first clause names the metric; the configuration is shown separately
+      const label = e.label.split(';')[0]!.trim();
+      j = { host: e.host, metric, label, unit: e.unit, method: e.method, higherIsBetter: e.higherIsBetter, config, groups, points: [] };
       map.set(id, j);
     }
     (versions[e.host] ??= new Set()).add(e.version);
@@ -86,13 +96,19 @@ export function journeyPayload(summary: Summary): JourneyPayload {
   return { benchmark: JOURNEY_BENCHMARK, hosts, versions: sortedVersions, journeys, defaults: pickDefault(journeys) };
 }
 
-/** Start with the configuration measured on most versions, preferring a rate metric in handshakes/s. */
+/** The plainest configuration: one thread, new handshakes, shared context, TLS 1.3. */
+const PLAIN = [/\bthreads=1\b/, /\bresume=none\b/, /\bclientCtx=shared\b/, /\bproto=1\.3\b/];
+const plainness = (j: Journey) => PLAIN.filter((re) => re.test(j.config)).length;
+
+/** Start with handshakes per CPU second of both sides, in the plainest configuration measured on most versions. */
 function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
   const measured = (j: Journey) => j.points.filter((p) => p.median !== null).length;
   const ranked = [...journeys].sort(
     (a, b) =>
       Number(b.unit === 'handshakes/s') - Number(a.unit === 'handshakes/s') ||
+      Number(b.method === 'cpu-time-both') - Number(a.method === 'cpu-time-both') ||
       measured(b) - measured(a) ||
+      plainness(b) - plainness(a) ||
       a.host.localeCompare(b.host) ||
       a.metric.localeCompare(b.metric) ||
       a.config.localeCompare(b.config),
