@@ -8,7 +8,8 @@ import { z } from 'astro/zod';
 const version = z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/, 'an OpenSSL release such as 3.5.7 or 1.1.1w');
 
 const writeups = defineCollection({
-  loader: glob({ pattern: '**/*.md', base: './src/content/writeups' }),
+  // test builds point this at site/tests/fixtures/writeups; published builds read src/content/writeups only
+  loader: glob({ pattern: '**/*.md', base: process.env.OBSERVATORY_WRITEUPS_DIR ?? './src/content/writeups' }),
   schema: z.object({
     title: z.string().min(1).max(200),
     summary: z.string().min(1).max(600),

@@ -142,6 +142,33 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.equal(await res.text(), readFileSync(summaryFile, 'utf8'));
   });
 
+  test(`[${name}] every median in the version and write-up tables equals summary.json`, async () => {
+    const s = needSummary();
+    const byId = new Map(s.entries.map((e) => [`${e.host}|${e.version}|${e.variant}|${e.key}`, e]));
+    await page.goto(`${server.origin}/writeups`, { waitUntil: 'networkidle' });
+    const writeups = await page.$$eval('main a[href^="/writeups/"]', (as) => as.map((a) => a.getAttribute('href')!));
+    const pages = [...s.entries.map((e) => `/versions/${versionSlug(e.version, e.variant)}`), ...writeups];
+    let checked = 0;
+    for (const p of [...new Set(pages)]) {
+      await page.goto(server.origin + p, { waitUntil: 'networkidle' });
+      const cells = await page.$$eval('tr[data-key] td[data-median]', (tds) =>
+        tds.map((td) => {
+          const tr = td.closest('tr')!;
+          return { id: [tr.dataset.host, tr.dataset.version, tr.dataset.variant, tr.dataset.key].join('|'), median: Number(td.getAttribute('data-median')), text: td.textContent!.trim() };
+        }),
+      );
+      for (const c of cells) {
+        const e = byId.get(c.id);
+        assert.ok(e, `${p}: row ${c.id} is not in summary.json`);
+        assert.equal(c.median, e.stats?.median, `${p}: ${c.id}`);
+        assert.notEqual(c.text, '', `${p}: ${c.id} shows no number`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 0, 'no median was found in any table');
+    console.log(`[${name}] ${checked} table medians checked on ${new Set(pages).size} pages (${writeups.length} write-ups)`);
+  });
+
   test(`[${name}] the hypothesis page shows each verdict of the published results, or says nothing was measured`, async () => {
     const files = pickPublished(resultFiles(dirname(summaryFile), 'hypothesis').map((f) => ({ ...f, result: HypothesisResult.parse(f.value) })));
     await page.goto(`${server.origin}/hypothesis`, { waitUntil: 'networkidle' });
