@@ -95,6 +95,20 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.match(page.url(), /groups=X25519/, 'the selection is in the URL for sharing');
   });
 
+  test(`[${name}] choosing another metric plots that metric's values`, async () => {
+    const s = needSummary();
+    await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
+    await plotted(page);
+    const first = await selection(page);
+    const other = await page.$$eval('select[name=metric] option', (os, cur) => os.map((o) => (o as HTMLOptionElement).value).find((v) => v !== cur), first.metric);
+    if (!other) assert.fail(`[${name}] only one metric on the home chart`);
+    await page.selectOption('select[name=metric]', other);
+    await page.waitForFunction((m) => (document.querySelector('[data-journey-root]') as HTMLElement).dataset.metric === m, other);
+    const sel = await selection(page);
+    const points = await plotted(page);
+    assert.deepEqual(new Map(points.map((p) => [p.version, p.median])), expectedMedians(s, sel));
+  });
+
   test(`[${name}] chart points are reachable by keyboard and named`, async () => {
     needSummary();
     await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });

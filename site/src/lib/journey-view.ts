@@ -51,6 +51,20 @@ export function lineRuns(points: readonly JourneyPoint[]): JourneyPoint[][] {
 }
 
 
+/** A journey without its points: what the home page loads first. */
+export type JourneyMeta = Omit<Journey, 'points'> & { file: string };
+
+export interface JourneyIndex {
+  benchmark: string;
+  hosts: string[];
+  /** x axis: every default-variant version measured on a host, oldest first */
+  versions: Record<string, string[]>;
+  journeys: JourneyMeta[];
+  defaults: { host: string; metric: string; config: string } | null;
+}
+
+type JourneyBase = Omit<Journey, 'points'>;
+
 export interface Selection {
   host: string;
   metric: string;
@@ -58,18 +72,18 @@ export interface Selection {
   groups: GroupMode;
 }
 
-export function findJourney(journeys: readonly Journey[], s: Selection): Journey | undefined {
+export function findJourney<T extends JourneyBase>(journeys: readonly T[], s: Selection): T | undefined {
   return journeys.find((j) => j.host === s.host && j.metric === s.metric && j.config === s.config && j.groups === s.groups);
 }
 
 /** Options of each control given the others, so a selection never lands on nothing. */
-export function optionsFor(journeys: readonly Journey[], s: Pick<Selection, 'host' | 'metric'>) {
+export function optionsFor(journeys: readonly JourneyBase[], s: Pick<Selection, 'host' | 'metric'>) {
   const onHost = journeys.filter((j) => j.host === s.host);
   const metrics = [...new Map(onHost.map((j) => [j.metric, `${j.label} (${j.unit})`])).entries()].sort((a, b) => a[0].localeCompare(b[0]));
   const configs = [...new Set(onHost.filter((j) => j.metric === s.metric).map((j) => j.config))].sort();
   return { metrics, configs };
 }
 
-export function groupsAvailable(journeys: readonly Journey[], s: Omit<Selection, 'groups'>): GroupMode[] {
+export function groupsAvailable(journeys: readonly JourneyBase[], s: Omit<Selection, 'groups'>): GroupMode[] {
   return GROUP_MODES.filter((g) => findJourney(journeys, { ...s, groups: g }));
 }

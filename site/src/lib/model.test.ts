@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { comparePayload, journeyKey, journeyPayload, lineRuns, paramsText, seriesEntries, versionPages, versionSlug, type JourneyPoint } from './model.ts';
+import { comparePayload, journeyKey, journeyPayload, lineRuns, splitJourneys, paramsText, seriesEntries, versionPages, versionSlug, type JourneyPoint } from './model.ts';
 import { findJourney, groupsAvailable, optionsFor } from './journey-view.ts';
 import { comparisonText, num, pct, withUnit } from './format.ts';
 
@@ -95,4 +95,17 @@ test('formatting: missing values are words, ratios are signed changes', () => {
     verdict: 'no difference shown',
   });
   assert.equal(paramsText({ b: 1, a: 'x' }), 'a=x, b=1');
+});
+
+test('the home index carries no points; each file holds one configuration with both group modes', () => {
+  const p = journeyPayload(fixture);
+  const { index, files } = splitJourneys(p);
+  assert.equal(index.journeys.length, p.journeys.length);
+  assert.ok(index.journeys.every((j) => !('points' in j)));
+  for (const meta of index.journeys) {
+    const inFile = files[meta.file]!;
+    assert.ok(inFile.every((j) => j.host === meta.host && j.metric === meta.metric && j.config === meta.config));
+    assert.deepEqual(inFile.map((j) => j.groups).sort(), ['X25519', 'default']);
+  }
+  assert.equal(Object.values(files).flat().length, p.journeys.length);
 });

@@ -1,7 +1,7 @@
 // What each page needs, precomputed from summary.json at build time (pure functions, unit-tested).
 import type { Params, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { compareVersions } from '../../../runner/catalogue.ts';
-import { GROUP_MODES, type GroupMode, type Journey } from './journey-view.ts';
+import { GROUP_MODES, type GroupMode, type Journey, type JourneyIndex } from './journey-view.ts';
 
 export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
 
@@ -115,6 +115,25 @@ function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
   );
   const j = ranked[0];
   return j ? { host: j.host, metric: j.metric, config: j.config } : null;
+}
+
+/**
+ * The home page loads the index (every journey without its points) and then only the file of the journey it
+ * shows; each file holds one host, metric and configuration with both group modes, so the toggle needs no fetch.
+ */
+export function splitJourneys(payload: JourneyPayload): { index: JourneyIndex; files: Record<string, Journey[]> } {
+  const ids = new Map<string, string>();
+  const files: Record<string, Journey[]> = {};
+  const journeys = [...payload.journeys].sort((a, b) => a.host.localeCompare(b.host) || a.metric.localeCompare(b.metric) || a.config.localeCompare(b.config) || a.groups.localeCompare(b.groups));
+  const metas = journeys.map(({ points: _points, ...meta }, i) => {
+    void _points;
+    const k = [meta.host, meta.metric, meta.config].join('\u0000');
+    if (!ids.has(k)) ids.set(k, `j${ids.size}`);
+    const file = ids.get(k)!;
+    (files[file] ??= []).push(journeys[i]!);
+    return { ...meta, file };
+  });
+  return { index: { benchmark: payload.benchmark, hosts: payload.hosts, versions: payload.versions, defaults: payload.defaults, journeys: metas }, files };
 }
 
 // ------------------------------------------------------------------ per-version pages

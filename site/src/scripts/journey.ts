@@ -1,8 +1,8 @@
 // Home page chart: draws the selected journey with d3 and keeps its table, caption and URL in step.
-// Every value drawn comes from /data/journey.json (precomputed from summary.json at build time).
+// Every value drawn comes from /data/journey/ (precomputed from summary.json at build time): index.json
+// first, then the file of the journey shown, so the page stays small however much was measured.
 import { axisBottom, axisLeft, line as d3line, scaleLinear, scalePoint, select } from 'd3';
-import type { JourneyPayload } from '../lib/model.ts';
-import { GROUP_LABEL, GROUP_MODES, findJourney, groupsAvailable, lineRuns, optionsFor, type GroupMode, type Journey, type Selection } from '../lib/journey-view.ts';
+import { GROUP_LABEL, GROUP_MODES, findJourney, groupsAvailable, lineRuns, optionsFor, type GroupMode, type Journey, type JourneyIndex, type Selection } from '../lib/journey-view.ts';
 import { num } from '../lib/format.ts';
 
 const root = document.querySelector<HTMLElement>('[data-journey-root]');
@@ -10,11 +10,20 @@ if (root) void start(root);
 
 async function start(el: HTMLElement): Promise<void> {
   const status = el.querySelector<HTMLElement>('[data-status]')!;
-  let payload: JourneyPayload;
+  const base = el.dataset.src!;
+  const getJson = async <T,>(name: string): Promise<T> => {
+    const res = await fetch(`${base}${name}.json`);
+    if (!res.ok) throw new Error(`HTTP ${res.status} for ${name}.json`);
+    return (await res.json()) as T;
+  };
+  const files = new Map<string, Promise<Journey[]>>();
+  const fileOf = (name: string) => {
+    if (!files.has(name)) files.set(name, getJson<Journey[]>(name));
+    return files.get(name)!;
+  };
+  let payload: JourneyIndex;
   try {
-    const res = await fetch(el.dataset.src!);
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    payload = (await res.json()) as JourneyPayload;
+    payload = await getJson<JourneyIndex>('index');
   } catch (e) {
     status.textContent = `Could not load the chart data (${(e as Error).message}); the table below shows the default view.`;
     return;
@@ -42,7 +51,9 @@ async function start(el: HTMLElement): Promise<void> {
     return s.value;
   };
 
-  const render = (push: boolean) => {
+  let generation = 0;
+  const render = async (push: boolean) => {
+    const mine = ++generation;
     sel.host = fill(hostSel, payload.hosts.map((h) => [h, h]), sel.host);
     const { metrics } = optionsFor(payload.journeys, sel);
     sel.metric = fill(metricSel, metrics, sel.metric);
@@ -56,8 +67,16 @@ async function start(el: HTMLElement): Promise<void> {
       b.disabled = !avail.includes(g);
       b.title = b.disabled ? 'not measured for this configuration' : '';
     }
-    const j = findJourney(payload.journeys, sel);
-    if (!j) return;
+    const meta = findJourney(payload.journeys, sel);
+    if (!meta) return;
+    let j: Journey | undefined;
+    try {
+      j = findJourney(await fileOf(meta.file), sel);
+    } catch (e) {
+      status.textContent = `Could not load this series (${(e as Error).message}).`;
+      return;
+    }
+    if (!j || mine !== generation) return; // a newer selection was made meanwhile
     Object.assign(el.dataset, sel); // what is drawn, for tests and for anyone inspecting the page
     draw(el, j, payload.versions[sel.host] ?? []);
     if (push) {
@@ -67,16 +86,16 @@ async function start(el: HTMLElement): Promise<void> {
     status.textContent = `Showing ${j.label}, ${GROUP_LABEL[j.groups]}.`;
   };
 
-  hostSel.addEventListener('change', () => ((sel.host = hostSel.value), render(true)));
-  metricSel.addEventListener('change', () => ((sel.metric = metricSel.value), render(true)));
-  configSel.addEventListener('change', () => ((sel.config = configSel.value), render(true)));
-  for (const b of buttons) b.addEventListener('click', () => ((sel.groups = b.dataset.groups as GroupMode), render(true)));
+  hostSel.addEventListener('change', () => ((sel.host = hostSel.value), void render(true)));
+  metricSel.addEventListener('change', () => ((sel.metric = metricSel.value), void render(true)));
+  configSel.addEventListener('change', () => ((sel.config = configSel.value), void render(true)));
+  for (const b of buttons) b.addEventListener('click', () => ((sel.groups = b.dataset.groups as GroupMode), void render(true)));
   let lastWidth = el.clientWidth;
   new ResizeObserver(() => {
-    if (Math.abs(el.clientWidth - lastWidth) > 24) ((lastWidth = el.clientWidth), render(false));
+    if (Math.abs(el.clientWidth - lastWidth) > 24) ((lastWidth = el.clientWidth), void render(false));
   }).observe(el);
   el.querySelector('.controls')?.removeAttribute('hidden');
-  render(false);
+  await render(false);
 }
 
 function describe(j: Journey, p: Journey['points'][number]): string {
