@@ -111,12 +111,13 @@ export async function axe(page: Page): Promise<string[]> {
 export interface PlottedPoint {
   version: string;
   median: number;
+  key: string;
 }
 
 export async function plotted(page: Page): Promise<PlottedPoint[]> {
   await page.waitForSelector('[data-journey-root] svg circle.point', { timeout: 10_000 });
   return page.$$eval('[data-journey-root] svg circle.point', (cs) =>
-    cs.map((c) => ({ version: c.getAttribute('data-version')!, median: Number(c.getAttribute('data-median')) })),
+    cs.map((c) => ({ version: c.getAttribute('data-version')!, median: Number(c.getAttribute('data-median')), key: c.getAttribute('data-key')! })),
   );
 }
 
@@ -136,12 +137,16 @@ export async function selection(page: Page): Promise<ChartSelection> {
 
 /** The summary entries a chart selection must show, by version. */
 export function expectedMedians(summary: Summary, s: ChartSelection): Map<string, number> {
-  const out = new Map<string, number>();
+  return new Map([...expectedEntries(summary, s)].map(([v, e]) => [v, e.stats!.median]));
+}
+
+export function expectedEntries(summary: Summary, s: ChartSelection): Map<string, Summary['entries'][number]> {
+  const out = new Map<string, Summary['entries'][number]>();
   for (const e of summary.entries) {
     const k = journeyKey(e);
     if (!k || e.host !== s.host || k.metric !== s.metric || k.config !== s.config || k.groups !== s.groups) continue;
     if (e.params.clientGroups !== s.groups || e.params.serverGroups !== s.groups) continue;
-    if (e.status === 'measured' && e.stats) out.set(e.version, e.stats.median);
+    if (e.status === 'measured' && e.stats) out.set(e.version, e);
   }
   return out;
 }

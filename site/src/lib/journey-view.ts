@@ -10,6 +10,8 @@ export const GROUP_LABEL: Record<GroupMode, string> = {
 
 export interface JourneyPoint {
   version: string;
+  /** the summary.json series key this point is */
+  key: string;
   status: 'measured' | 'unsupported' | 'failed';
   median: number | null;
   low: number | null;

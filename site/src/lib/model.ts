@@ -79,6 +79,7 @@ export function journeyPayload(summary: Summary): JourneyPayload {
     const s = e.status === 'measured' ? e.stats : null;
     j.points.push({
       version: e.version,
+      key: e.key,
       status: e.status,
       median: s ? s.median : null,
       low: s?.ci95 ? s.ci95.low : null,
@@ -103,17 +104,22 @@ const plainness = (j: Journey) => PLAIN.filter((re) => re.test(j.config)).length
 /** Start with handshakes per CPU second of both sides, in the plainest configuration measured on most versions. */
 function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
   const measured = (j: Journey) => j.points.filter((p) => p.median !== null).length;
+  // the page opens on a configuration where the defaults / pinned X25519 toggle has both sides
+  const modes = new Map<string, number>();
+  for (const j of journeys) modes.set([j.host, j.metric, j.config].join('\u0000'), (modes.get([j.host, j.metric, j.config].join('\u0000')) ?? 0) + 1);
+  const both = (j: Journey) => Number((modes.get([j.host, j.metric, j.config].join('\u0000')) ?? 0) > 1);
   const ranked = [...journeys].sort(
     (a, b) =>
       Number(b.unit === 'handshakes/s') - Number(a.unit === 'handshakes/s') ||
       Number(b.method === 'cpu-time-both') - Number(a.method === 'cpu-time-both') ||
+      both(b) - both(a) ||
       measured(b) - measured(a) ||
       plainness(b) - plainness(a) ||
       a.host.localeCompare(b.host) ||
       a.metric.localeCompare(b.metric) ||
       a.config.localeCompare(b.config),
   );
-  const j = ranked[0];
+  const j = ranked.find((x) => x.groups === 'default' || !both(x)) ?? ranked[0];
   return j ? { host: j.host, metric: j.metric, config: j.config } : null;
 }
 

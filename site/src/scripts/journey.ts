@@ -142,7 +142,7 @@ function draw(el: HTMLElement, j: Journey, versions: string[]): void {
     }
     g.append('circle').attr('class', 'point').attr('cx', cx).attr('cy', y(p.median)).attr('r', 5.5)
       .attr('tabindex', 0).attr('role', 'img').attr('aria-label', describe(j, p))
-      .attr('data-version', p.version).attr('data-median', p.median)
+      .attr('data-version', p.version).attr('data-median', p.median).attr('data-key', p.key)
       .append('title').text(describe(j, p));
   }
   const cap = el.querySelector<HTMLElement>('[data-caption]')!;
