@@ -81,7 +81,12 @@ export function findJourney<T extends JourneyBase>(journeys: readonly T[], s: Se
 /** Options of each control given the others, so a selection never lands on nothing. */
 export function optionsFor(journeys: readonly JourneyBase[], s: Pick<Selection, 'host' | 'metric'>) {
   const onHost = journeys.filter((j) => j.host === s.host);
-  const metrics = [...new Map(onHost.map((j) => [j.metric, `${j.label} (${j.unit})`])).entries()].sort((a, b) => a[0].localeCompare(b[0]));
+  // a metric's label names it only when every configuration shares it (some labels name a parameter)
+  const labels = new Map<string, Set<string>>();
+  for (const j of onHost) (labels.get(j.metric) ?? labels.set(j.metric, new Set()).get(j.metric)!).add(`${j.label} (${j.unit})`);
+  const metrics = [...labels.entries()]
+    .map(([m, ls]): [string, string] => [m, ls.size === 1 ? [...ls][0]! : `${m} (${onHost.find((j) => j.metric === m)!.unit})`])
+    .sort((a, b) => a[0].localeCompare(b[0]));
   const configs = [...new Set(onHost.filter((j) => j.metric === s.metric).map((j) => j.config))].sort();
   return { metrics, configs };
 }

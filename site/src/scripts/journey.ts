@@ -108,11 +108,14 @@ function draw(el: HTMLElement, j: Journey, versions: string[]): void {
   // drawn at the container's own width so text stays readable on a phone
   const W = Math.max(300, Math.min(960, el.clientWidth || 760));
   const H = W < 500 ? 300 : 380;
-  const m = { top: 16, right: 12, bottom: 64, left: W < 500 ? 60 : 72 };
+  const tops = j.points.map((p) => p.high ?? p.median ?? 0);
+  const y = scaleLinear().domain([0, Math.max(...tops, 0) * 1.08 || 1]).nice();
+  // room on the left for the longest tick label plus the rotated axis title
+  const tickChars = Math.max(...y.ticks(6).map((t) => num(t).length));
+  const m = { top: 16, right: 12, bottom: 64, left: 34 + tickChars * 7.2 };
+  y.range([H - m.bottom, m.top]);
   const byVersion = new Map(j.points.map((p) => [p.version, p]));
   const x = scalePoint<string>().domain(versions).range([m.left, W - m.right]).padding(0.5);
-  const tops = j.points.map((p) => p.high ?? p.median ?? 0);
-  const y = scaleLinear().domain([0, Math.max(...tops, 0) * 1.08 || 1]).nice().range([H - m.bottom, m.top]);
 
   const svg = select(el).select<SVGSVGElement>('svg');
   svg.attr('viewBox', `0 0 ${W} ${H}`).attr('role', 'group').attr('aria-label', `${j.label}, ${j.unit}, by version; ${GROUP_LABEL[j.groups]}`);
