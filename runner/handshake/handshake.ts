@@ -107,9 +107,14 @@ export function configArgs(cfg: HandshakeConfig, count: number): string[] {
   return args;
 }
 
+/** The caller's environment without OPENSSL_* / SSL_* variables: the library reads its build's own (empty) config. */
+function harnessEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENSSL|SSL)_/.test(k)));
+}
+
 function exec(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 22 }, (err, stdout, stderr) => {
+    execFile(cmd, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 22, env: harnessEnv() }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolve({ code, stdout, stderr: stderr || (err && code === -1 ? `killed or not started: ${err.message}` : '') });
     });

@@ -1,6 +1,10 @@
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "hs_util.h"
 
+#include <dlfcn.h>
 #include <stdarg.h>
+#include <sys/time.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -174,6 +178,35 @@ static RAND_METHOD det_method = { det_seed, det_bytes, NULL, det_add, det_bytes,
 
 int det_rand_install(void) { return RAND_set_rand_method(&det_method); }
 
+/* The library also reads the wall clock (session times, certificate validity checks) and formats it:
+ * printing 7 or 37 takes different instruction counts. In deterministic mode the clock it sees is
+ * frozen at 2030-01-01T12:34:56Z. These definitions take precedence for the statically linked
+ * library; otherwise they forward to the C library's own. */
+int det_time_frozen;
+#define FROZEN_TIME ((time_t)1893501296)
+
+time_t time(time_t *out) {
+    static time_t (*real)(time_t *);
+    time_t now;
+    if (det_time_frozen) now = FROZEN_TIME;
+    else {
+        if (!real) real = (time_t(*)(time_t *))dlsym(RTLD_NEXT, "time");
+        now = real(NULL);
+    }
+    if (out) *out = now;
+    return now;
+}
+
+int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
+    static int (*real)(struct timeval *, void *);
+    if (!det_time_frozen) {
+        if (!real) real = (int (*)(struct timeval *, void *))dlsym(RTLD_NEXT, "gettimeofday");
+        return real(tv, tz);
+    }
+    tv->tv_sec = FROZEN_TIME, tv->tv_usec = 0;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ certificates */
 static EVP_PKEY *gen_key(const char *kind) {
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L
@@ -200,6 +233,10 @@ static EVP_PKEY *gen_key(const char *kind) {
 #endif
 }
 
+/* fixed validity, 2020-01-01 .. 2049-12-31, which contains the frozen clock of deterministic mode */
+#define CERT_NOT_BEFORE ((time_t)1577836800)
+#define CERT_NOT_AFTER ((time_t)2524607999)
+
 static int write_cert(const char *dir, const char *kind, EVP_PKEY *key) {
     char path[4096];
     int ok = 0;
@@ -210,8 +247,8 @@ static int write_cert(const char *dir, const char *kind, EVP_PKEY *key) {
     snprintf(cn, sizeof(cn), "observatory %s", kind);
     if (!x || !name || !serial || !ASN1_INTEGER_set(serial, 1) || !X509_set_serialNumber(x, serial) || !X509_set_version(x, 2) ||
         !X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0) ||
-        !X509_set_subject_name(x, name) || !X509_set_issuer_name(x, name) || !X509_gmtime_adj(X509_getm_notBefore(x), -86400) ||
-        !X509_gmtime_adj(X509_getm_notAfter(x), 20L * 365 * 86400) || !X509_set_pubkey(x, key))
+        !X509_set_subject_name(x, name) || !X509_set_issuer_name(x, name) || !ASN1_TIME_set(X509_getm_notBefore(x), CERT_NOT_BEFORE) ||
+        !ASN1_TIME_set(X509_getm_notAfter(x), CERT_NOT_AFTER) || !X509_set_pubkey(x, key))
         goto done;
     /* ML-DSA signs the whole message itself: no separate digest */
     if (!X509_sign(x, key, strcmp(kind, "mldsa65") == 0 ? NULL : EVP_sha256())) goto done;

@@ -33,8 +33,9 @@ extern int mem_side;
 int mem_hooks_install(void);
 long long mem_live(int side);
 
-/* ---- deterministic RNG (instruction-count mode only) */
+/* ---- deterministic RNG and frozen wall clock (instruction-count mode only) */
 int det_rand_install(void);
+extern int det_time_frozen;
 
 /* ---- certificates */
 int gen_certs(const char *dir); /* writes <kind>.key/.crt for every kind this version can make */
