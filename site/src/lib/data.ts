@@ -52,7 +52,8 @@ function loadOptional<T>(schema: z.ZodType<T>, relative: string): T | null {
 }
 
 const cache = new Map<string, unknown>();
-function cached<T>(key: string, load: () => T): T {
+function cached<T>(name: string, load: () => T): T {
+  const key = `${dataDir()}\u0000${name}`;
   if (!cache.has(key)) cache.set(key, load());
   return cache.get(key) as T;
 }
