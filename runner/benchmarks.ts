@@ -4,5 +4,6 @@ import { speedBenchmark } from './speed/speed.ts';
 import { aeadBenchmark } from './aead/aead.ts';
 import { handshakeBenchmark } from './handshake/handshake.ts';
 import { sTimeBenchmark } from './s-time/s-time.ts';
+import { CAUSE_BENCHMARKS } from './causes/causes.ts';
 
-export const BENCHMARKS: Benchmark[] = [speedBenchmark, aeadBenchmark, handshakeBenchmark, sTimeBenchmark];
+export const BENCHMARKS: Benchmark[] = [speedBenchmark, aeadBenchmark, handshakeBenchmark, sTimeBenchmark, ...CAUSE_BENCHMARKS];

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { seriesKey } from '../benchmark.ts';
+import { taskId } from '../handshake/handshake.ts';
+import { parseInclusive } from './callgrind.ts';
+import { causesMatrix, fnCostConfigs, fnSpec, FUNCTIONS, totalSpec } from './causes.ts';
+
+const dir = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const fixture = (v: string) => gunzipSync(readFileSync(`${dir}${v}/tls1.3-p256.txt.gz`)).toString('utf8');
+const versions = readdirSync(dir);
+
+test('fixtures from at least 1.1.1, 3.0 and 3.4 are present', () => {
+  for (const v of ['1.1.1w', '3.0.22', '3.4.1']) assert.ok(versions.includes(v), `fixture for ${v}`);
+});
+
+for (const v of versions) {
+  test(`callgrind_annotate output of ${v}: totals equal the measured loop's inclusive cost`, () => {
+    const p = parseInclusive(fixture(v), v);
+    // collection is on only inside run_worker's measured loop, so that loop holds every instruction
+    assert.equal(p.functions.get('run_worker'), p.total);
+    assert.ok((p.functions.get('SSL_do_handshake') ?? 0) > p.total / 2, 'most instructions are in SSL_do_handshake');
+    assert.ok((p.functions.get('EC_POINT_mul') ?? 0) > 0, 'P-256 key exchange multiplies points');
+  });
+}
+
+test('the public-key check runs on 3.0 and 3.1 handshakes, costs little on 3.4 and is absent on 1.1.1', () => {
+  const share = (v: string) => {
+    const p = parseInclusive(fixture(v), v);
+    return (p.functions.get('EVP_PKEY_public_check') ?? 0) / p.total;
+  };
+  assert.equal(share('1.1.1w'), 0);
+  assert.ok(share('3.0.22') > 0.05, `3.0.22 share ${share('3.0.22')}`);
+  if (versions.includes('3.1.4')) assert.ok(share('3.1.4') > 0.05);
+  assert.ok(share('3.4.1') < share('3.0.22') / 5, `3.4.1 share ${share('3.4.1')}`);
+});
+
+test('the parser refuses output it cannot trust', () => {
+  const good = fixture('3.0.22');
+  assert.throws(() => parseInclusive('', 'empty'), /Events shown/);
+  assert.throws(() => parseInclusive(good.replace(/^Thresholds:.*$/m, 'Thresholds:       99'), 't'), /threshold=100/);
+  assert.throws(() => parseInclusive(good.replace(/^.*PROGRAM TOTALS.*$/m, ''), 'no totals'), /PROGRAM TOTALS/);
+  const cut = good.slice(0, good.indexOf('file:function')); // the header and totals, no function table
+  assert.throws(() => parseInclusive(cut, 'no functions'), /no function lines/);
+  assert.throws(() => parseInclusive(good.replace(/^\s*[\d,]+ \(100\.0%\)\s+PROGRAM TOTALS/m, '0 (100.0%)  PROGRAM TOTALS'), 'zero'), /no instructions/);
+});
+
+test('task ids and series keys are unique, and fn-cost keys name the function', () => {
+  for (const mode of ['quick', 'full'] as const) {
+    const ids = causesMatrix(mode).map(taskId);
+    assert.equal(new Set(ids).size, ids.length, ids.join('\n'));
+  }
+  const keys = fnCostConfigs().flatMap((cfg) => [totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))]).map(seriesKey);
+  assert.equal(new Set(keys).size, keys.length);
+  assert.ok(keys.some((k) => k.includes('function=EVP_PKEY_public_check')));
+});

@@ -1,0 +1,174 @@
+// The experiments behind the commit-cause write-ups and the seed reproductions
+// (site/src/content/writeups/). Two benchmarks, both driving runner/handshake/handshake.c:
+// - 'causes': the handshake configurations the write-ups and reproductions need that the main matrix
+//   does not run (seed 003's TLS 1.2 AES256-GCM-SHA384 with and without resumption, TLS 1.3 with RSA
+//   certificates, P-256 / P-384 key exchange, a new client SSL_CTX per connection with RSA, heap per
+//   connection). Series keys are the handshake benchmark's, so the same configuration is one series.
+// - 'fn-cost': instructions per handshake spent inside named library functions (inclusive, valgrind
+//   callgrind, fixed-seed RNG), which attributes a version difference to a code path:
+//   EVP_PKEY_public_check (peer key validation in EVP_PKEY_derive_set_peer since 3.0), SSL_CTX_new,
+//   ossl_method_construct (building a method from a provider when a fetch misses the store),
+//   ossl_sa_doall_arg (walks over a method store: decoder and keymgmt enumeration, query-cache flush),
+//   OSSL_DECODER_CTX_new_for_pkey (decoder chains built for each peer key until 3.2 cached them),
+//   EC_POINT_mul, RSA_private_decrypt and ossl_bn_rsa_do_unblind (3.0.8's constant-time unblinding).
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunMode } from '../../schema/index.ts';
+import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec } from '../benchmark.ts';
+import {
+  baseConfig,
+  configArgs,
+  createHandshakeBenchmark,
+  describeConfig,
+  configParams,
+  type HandshakeConfig,
+  type TaskDef,
+  handshakeBinary,
+  pin,
+} from '../handshake/handshake.ts';
+import { parseHandshakeOutput } from '../handshake/output.ts';
+import { parseInclusive } from './callgrind.ts';
+
+const X = pin('1.3', 'rsa2048', 'X25519');
+const c = baseConfig;
+
+/** Timing and memory configurations (new handshakes count N, resumed 3N). */
+export function causesMatrix(mode: RunMode): TaskDef[] {
+  const n = mode === 'quick' ? 300 : 1000;
+  const t = (cfg: HandshakeConfig): TaskDef => ({ kind: 'timing', cfg, count: cfg.resume === 'none' ? n : 3 * n });
+  const m = (cfg: HandshakeConfig): TaskDef => ({ kind: 'memory', cfg: { ...cfg, mode: 'memory' }, count: mode === 'quick' ? 50 : 200 });
+  const aes256 = { proto: '1.2' as const, cert: 'rsa2048' as const, cipher: 'AES256-GCM-SHA384' };
+  return [
+    // the 3.5 default key shares: default groups vs X25519 pinned (the same build, a configuration toggle)
+    t(c()),
+    // seed 002: client connection setup with a new SSL_CTX per connection vs a shared one (RSA server)
+    t(c({ cert: 'rsa2048', ...X, mode: 'ctx-per-conn' })),
+    t(c({ cert: 'rsa2048', ...X })),
+    { kind: 'ctx-new', count: mode === 'quick' ? 300 : 2000 },
+    // seed 003 TC1-TC4: TLS 1.2 AES256-GCM-SHA384 (RSA key transport) and TLS 1.3 with RSA certificates
+    t(c({ ...aes256, resume: 'session-id' })),
+    t(c(aes256)),
+    t(c({ cert: 'rsa2048', ...X, resume: 'ticket' })),
+    // EVP_PKEY_public_check: ECDHE with NIST curves (full public-key check) vs X25519
+    t(c({ ...pin('1.3', 'ecdsa-p256', 'P-256') })),
+    t(c({ ...pin('1.3', 'ecdsa-p256', 'P-384') })),
+    t(c({ ...pin('1.3', 'ecdsa-p256', 'X25519') })),
+    t(c({ proto: '1.2', cert: 'rsa2048', ...pin('1.2', 'rsa2048', 'P-256') })),
+    // seed 000: TLS 1.2 ECDHE-RSA-AES256-GCM-SHA384 new and resumed
+    t(c({ proto: '1.2', cert: 'rsa2048', ...pin('1.2', 'rsa2048', 'X25519'), cipher: 'ECDHE-RSA-AES256-GCM-SHA384' })),
+    t(c({ proto: '1.2', cert: 'rsa2048', ...pin('1.2', 'rsa2048', 'X25519'), cipher: 'ECDHE-RSA-AES256-GCM-SHA384', resume: 'session-id' })),
+    // thread scaling on one shared SSL_CTX pair
+    t(c({ ...pin('1.3', 'ecdsa-p256', 'X25519'), threads: 2 })),
+    // seed 003 per-session memory (TLS 1.2 AES256-GCM-SHA384) and TC5-TC8's RSA/ECDSA x TLS 1.2/1.3
+    m(c(aes256)),
+    ...(['1.2', '1.3'] as const).flatMap((proto) => (['rsa2048', 'ecdsa-p256'] as const).map((cert) => m(c({ proto, cert, ...pin(proto, cert, 'X25519') })))),
+  ];
+}
+
+const base = createHandshakeBenchmark(causesMatrix);
+export const causesBenchmark: Benchmark = {
+  ...base,
+  id: 'causes',
+  description: 'Handshake configurations behind the write-ups and seed reproductions (TLS 1.2 AES256-GCM-SHA384, RSA certs, P-256/P-384, SSL_CTX per connection, heap per connection)',
+};
+
+// ------------------------------------------------------------------ fn-cost
+
+export const FUNCTIONS = ['EVP_PKEY_public_check', 'SSL_CTX_new', 'ossl_method_construct', 'ossl_sa_doall_arg', 'EC_POINT_mul', 'RSA_private_decrypt', 'ossl_bn_rsa_do_unblind', 'OSSL_DECODER_CTX_new_for_pkey'] as const;
+
+export function fnCostConfigs(): HandshakeConfig[] {
+  return [
+    c(pin('1.3', 'ecdsa-p256', 'P-256')),
+    c(pin('1.3', 'ecdsa-p256', 'P-384')),
+    c(pin('1.3', 'ecdsa-p256', 'X25519')),
+    c({ proto: '1.2', cert: 'rsa2048', cipher: 'AES256-GCM-SHA384' }),
+    c({ cert: 'rsa2048', ...X }),
+    c({ cert: 'rsa2048', ...X, mode: 'ctx-per-conn' }),
+  ];
+}
+
+export function fnSpec(cfg: HandshakeConfig, fn: string): SeriesSpec {
+  return {
+    benchmark: 'handshake',
+    metric: 'instructions-in-function',
+    label: `Instructions per handshake inside ${fn} and its callees, both sides (valgrind callgrind inclusive cost, fixed-seed RNG; 0 = the function exists but did not run); ${describeConfig(cfg)}`,
+    unit: 'instructions',
+    method: 'instruction-count',
+    higherIsBetter: false,
+    params: { ...configParams(cfg, 'both'), function: fn },
+    comparability: { acrossVersions: true },
+  };
+}
+
+export function totalSpec(cfg: HandshakeConfig): SeriesSpec {
+  return { ...fnSpec(cfg, 'all'), label: `Instructions per handshake, both sides, all code (valgrind callgrind, fixed-seed RNG); ${describeConfig(cfg)}` };
+}
+
+const run = (cmd: string, args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+    execFile(cmd, args, { encoding: 'utf8', timeout: 1_200_000, maxBuffer: 1 << 26 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    ),
+  );
+
+/** Defined function symbols of a binary (static build: every libcrypto/libssl function that survived inlining). */
+export function definedFunctions(binary: string): Set<string> {
+  const out = execFileSync('nm', ['--defined-only', binary], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const names = out.split('\n').map((l) => /^[0-9a-f]+ [tT] (\S+)$/.exec(l)?.[1]);
+  return new Set(names.filter((x): x is string => x !== undefined));
+}
+
+export async function fnCost(binary: string, cfg: HandshakeConfig, count: number, version: string): Promise<Outcome[]> {
+  const specs = [totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))];
+  const fail = (status: 'failed' | 'unsupported', reason: string): Outcome[] => specs.map((spec) => ({ spec, status, reason: reason.slice(0, 2000) }));
+  const dir = mkdtempSync(join(tmpdir(), 'fn-cost-'));
+  try {
+    const out = join(dir, 'callgrind.out');
+    const r = await run('valgrind', ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${out}`, binary, ...configArgs(cfg, count), '--deterministic']);
+    if (r.code === -1 && /ENOENT/.test(r.stderr)) return fail('failed', 'valgrind is not installed (apt-get install valgrind)');
+    const parsed = parseHandshakeOutput(r.stdout, r.code, `callgrind ${describeConfig(cfg)}`);
+    if (parsed.kind === 'unsupported' || parsed.kind === 'failed') return fail(parsed.kind, parsed.reason);
+    if (parsed.kind !== 'run' || !parsed.out.underValgrind || !parsed.out.deterministicRng) return fail('failed', 'the program did not report running under valgrind with the fixed-seed RNG');
+    if (!parsed.out.openssl.startsWith(`OpenSSL ${version} `)) throw new Error(`the handshake binary reports "${parsed.out.openssl}", not OpenSSL ${version}`);
+    const a = await run('callgrind_annotate', ['--inclusive=yes', '--threshold=100', '--auto=no', out]);
+    if (a.code !== 0) return fail('failed', `callgrind_annotate exit ${a.code}: ${a.stderr.slice(0, 1500)}`);
+    const prof = parseInclusive(a.stdout, `callgrind_annotate ${describeConfig(cfg)}`);
+    const defined = definedFunctions(binary);
+    const n = parsed.out.handshakes;
+    const observed = { negotiatedProtocol: parsed.out.negotiated.protocol, negotiatedGroup: parsed.out.negotiated.group, cipher: parsed.out.negotiated.cipher, handshakesCounted: n };
+    return [
+      { spec: specs[0]!, value: prof.total / n, observed },
+      ...FUNCTIONS.map((f, i): Outcome => {
+        const spec = specs[i + 1]!;
+        const ir = prof.functions.get(f);
+        if (ir !== undefined) return { spec, value: ir / n, observed };
+        if (!defined.has(f)) return { spec, status: 'unsupported', reason: `OpenSSL ${version} has no function ${f} (absent or inlined in this build)` };
+        return { spec, value: 0, observed };
+      }),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fnTaskId = (cfg: HandshakeConfig) => ['fn', `tls${cfg.proto}`, cfg.cert, cfg.clientGroups, cfg.cipher ?? 'default-cipher', cfg.mode].join('/');
+
+export function createFnCostBenchmark(configs: () => HandshakeConfig[] = fnCostConfigs): Benchmark {
+  const binaries = new Map<string, string>();
+  const bin = (b: BuildUnderTest) => binaries.get(b.record.id) ?? binaries.set(b.record.id, handshakeBinary(b)).get(b.record.id)!;
+  return {
+    id: 'fn-cost',
+    description: `Instructions per handshake inside ${FUNCTIONS.join(', ')} (callgrind inclusive cost, deterministic)`,
+    prepare: async (build) => {
+      bin(build);
+      await base.prepare!(build, 'quick');
+    },
+    tasks: (build, mode) =>
+      configs().map((cfg) => ({ id: fnTaskId(cfg), run: () => fnCost(bin(build), cfg, mode === 'quick' ? 5 : 10, build.record.version) })),
+  };
+}
+
+export const fnCostBenchmark = createFnCostBenchmark();
+export const CAUSE_BENCHMARKS = [causesBenchmark, fnCostBenchmark];
