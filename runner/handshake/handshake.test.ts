@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -10,6 +10,7 @@ import { compareSeries } from '../catalogue.ts';
 import { CASES, FIXTURE_DIR, type Fixture } from './capture-fixtures.ts';
 import {
   baseConfig,
+  certDir,
   countInstructions,
   ensureCerts,
   handshakeBinary,
@@ -206,6 +207,17 @@ for (const version of ['1.1.1w', '4.0.3']) {
         assert.equal(mlkem.kind, 'run');
         assert.equal(mldsa.kind, 'run');
       }
+    });
+
+    it('fails loudly when the negotiated group is not the expected one', async () => {
+      await run(baseConfig(), 1);
+      // both sides allow X25519 and P-256; the client prefers X25519, so expecting P-256 must fail
+      const args = ['run', '--cert-dir', certDir(), '--client-groups', 'X25519:P-256', '--server-groups', 'X25519:P-256', '--expect-group', 'P-256', '--count', '3'];
+      const r = spawnSync(bin, args, { encoding: 'utf8' });
+      assert.equal(r.status, 1);
+      const p = parseHandshakeOutput(r.stdout, r.status ?? -1, 'expect-group');
+      assert.equal(p.kind, 'failed');
+      assert.match(p.kind === 'failed' ? p.reason : '', /group P-256 was pinned but X25519 was negotiated/);
     });
 
     it('fails loudly with the library error when the handshake cannot complete', async () => {
