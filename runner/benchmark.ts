@@ -23,6 +23,8 @@ export interface Task {
   /** unique within one build and benchmark, e.g. "aes-128-gcm" */
   id: string;
   run(): Promise<Outcome[]>;
+  /** deterministic measurements (instruction counts): run in the first measured round only */
+  oncePerRun?: boolean;
 }
 
 export interface Benchmark {

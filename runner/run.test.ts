@@ -121,6 +121,20 @@ test('a killed run loses nothing: resuming keeps finished tasks and runs only th
   assert.equal(fast35.iterations.length, 3);
 });
 
+test('a deterministic task runs once, in the first measured round', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'runs-'));
+  const builds = [build('3.5.7', 'b35')];
+  let calls = 0;
+  const bench: Benchmark = {
+    id: 'toy',
+    description: 'counts',
+    tasks: () => [{ id: 'count', oncePerRun: true, run: async () => [{ spec: spec('instructions'), value: ++calls }] }],
+  };
+  const { run } = await executeRun(plan(builds), builds, [bench], out, { progress: () => {} });
+  assert.equal(calls, 1);
+  assert.deepEqual(run.series[0]!.iterations.map((i) => [i.round, i.warmup]), [[1, false]]);
+});
+
 test('a task that throws is recorded in the notes and the run goes on', async () => {
   const out = mkdtempSync(join(tmpdir(), 'runs-'));
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];

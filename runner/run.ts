@@ -140,6 +140,7 @@ export async function executeRun(
           const build = byId.get(buildId)!;
           const task = bench.tasks(build, plan.mode).find((t) => t.id === taskId);
           if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
+          if (task.oncePerRun && round !== plan.warmupRounds) continue;
           if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
           const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.rounds}`} ${bench.id}/${taskId} ${build.record.version}${build.record.variant === 'default' ? '' : '/' + build.record.variant}`;
           const elapsed = (Date.now() - started) / 1000;

@@ -416,7 +416,11 @@ export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = 
       await ensureCerts(build);
     },
     tasks(build: BuildUnderTest, mode: RunMode): Task[] {
-      return matrix(mode).map((d) => ({ id: taskId(d), run: () => runTask(d, binaryFor(build), build.record.version) }));
+      return matrix(mode).map((d) => ({
+        id: taskId(d),
+        run: () => runTask(d, binaryFor(build), build.record.version),
+        oncePerRun: d.kind === 'instructions',
+      }));
     },
   };
 }
