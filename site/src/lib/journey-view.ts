@@ -56,13 +56,38 @@ export function lineRuns(points: readonly JourneyPoint[]): JourneyPoint[][] {
 /** A journey without its points: what the home page loads first. */
 export type JourneyMeta = Omit<Journey, 'points'> & { file: string };
 
+/**
+ * What the home page loads first: every journey without its points, as rows of indexes into shared tables
+ * (a full run has thousands of journeys whose configuration strings repeat).
+ */
 export interface JourneyIndex {
   benchmark: string;
   hosts: string[];
   /** x axis: every default-variant version measured on a host, oldest first */
   versions: Record<string, string[]>;
-  journeys: JourneyMeta[];
   defaults: { host: string; metric: string; config: string } | null;
+  metrics: { id: string; unit: string; method: string; higherIsBetter: boolean }[];
+  labels: string[];
+  configs: string[];
+  /** [host, metric, config, label, groups (index into GROUP_MODES), file number] */
+  rows: [number, number, number, number, number, number][];
+}
+
+export function expandIndex(ix: JourneyIndex): JourneyMeta[] {
+  return ix.rows.map(([h, m, c, l, g, f]) => {
+    const metric = ix.metrics[m]!;
+    return {
+      host: ix.hosts[h]!,
+      metric: metric.id,
+      label: ix.labels[l]!,
+      unit: metric.unit,
+      method: metric.method,
+      higherIsBetter: metric.higherIsBetter,
+      config: ix.configs[c]!,
+      groups: GROUP_MODES[g]!,
+      file: `j${f}`,
+    };
+  });
 }
 
 type JourneyBase = Omit<Journey, 'points'>;

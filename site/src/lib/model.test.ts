@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { comparePayload, journeyKey, journeyPayload, lineRuns, splitJourneys, paramsText, seriesEntries, versionPages, versionSlug, type JourneyPoint } from './model.ts';
-import { findJourney, groupsAvailable, optionsFor } from './journey-view.ts';
+import { expandIndex, findJourney, groupsAvailable, optionsFor } from './journey-view.ts';
 import { comparisonText, num, pct, withUnit } from './format.ts';
 
 const fixture = Summary.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/summary.json', import.meta.url), 'utf8')));
@@ -100,12 +100,15 @@ test('formatting: missing values are words, ratios are signed changes', () => {
 test('the home index carries no points; each file holds one configuration with both group modes', () => {
   const p = journeyPayload(fixture);
   const { index, files } = splitJourneys(p);
-  assert.equal(index.journeys.length, p.journeys.length);
-  assert.ok(index.journeys.every((j) => !('points' in j)));
-  for (const meta of index.journeys) {
+  const metas = expandIndex(JSON.parse(JSON.stringify(index)));
+  assert.equal(metas.length, p.journeys.length);
+  for (const meta of metas) {
     const inFile = files[meta.file]!;
     assert.ok(inFile.every((j) => j.host === meta.host && j.metric === meta.metric && j.config === meta.config));
     assert.deepEqual(inFile.map((j) => j.groups).sort(), ['X25519', 'default']);
+    const { points: _p, ...full } = inFile.find((j) => j.groups === meta.groups)!;
+    void _p;
+    assert.deepEqual({ ...full, file: meta.file }, meta);
   }
   assert.equal(Object.values(files).flat().length, p.journeys.length);
 });

@@ -128,18 +128,49 @@ function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
  * shows; each file holds one host, metric and configuration with both group modes, so the toggle needs no fetch.
  */
 export function splitJourneys(payload: JourneyPayload): { index: JourneyIndex; files: Record<string, Journey[]> } {
-  const ids = new Map<string, string>();
+  const table = <T,>(key: (t: T) => string) => {
+    const ids = new Map<string, number>();
+    const items: T[] = [];
+    return {
+      items,
+      id(t: T): number {
+        const k = key(t);
+        if (!ids.has(k)) ids.set(k, items.push(t) - 1);
+        return ids.get(k)!;
+      },
+    };
+  };
+  const metrics = table<JourneyIndex['metrics'][number]>((m) => JSON.stringify(m));
+  const labels = table<string>((l) => l);
+  const configs = table<string>((c) => c);
+  const fileIds = table<string>((k) => k);
   const files: Record<string, Journey[]> = {};
-  const journeys = [...payload.journeys].sort((a, b) => a.host.localeCompare(b.host) || a.metric.localeCompare(b.metric) || a.config.localeCompare(b.config) || a.groups.localeCompare(b.groups));
-  const metas = journeys.map(({ points: _points, ...meta }, i) => {
-    void _points;
-    const k = [meta.host, meta.metric, meta.config].join('\u0000');
-    if (!ids.has(k)) ids.set(k, `j${ids.size}`);
-    const file = ids.get(k)!;
-    (files[file] ??= []).push(journeys[i]!);
-    return { ...meta, file };
+  const journeys = [...payload.journeys].sort(
+    (a, b) => a.host.localeCompare(b.host) || a.metric.localeCompare(b.metric) || a.config.localeCompare(b.config) || a.groups.localeCompare(b.groups),
+  );
+  const rows = journeys.map((j): JourneyIndex['rows'][number] => {
+    const f = fileIds.id([j.host, j.metric, j.config].join('\u0000'));
+    (files[`j${f}`] ??= []).push(j);
+    return [
+      payload.hosts.indexOf(j.host),
+      metrics.id({ id: j.metric, unit: j.unit, method: j.method, higherIsBetter: j.higherIsBetter }),
+      configs.id(j.config),
+      labels.id(j.label),
+      GROUP_MODES.indexOf(j.groups),
+      f,
+    ];
   });
-  return { index: { benchmark: payload.benchmark, hosts: payload.hosts, versions: payload.versions, defaults: payload.defaults, journeys: metas }, files };
+  const index: JourneyIndex = {
+    benchmark: payload.benchmark,
+    hosts: payload.hosts,
+    versions: payload.versions,
+    defaults: payload.defaults,
+    metrics: metrics.items,
+    labels: labels.items,
+    configs: configs.items,
+    rows,
+  };
+  return { index, files };
 }
 
 // ------------------------------------------------------------------ per-version pages

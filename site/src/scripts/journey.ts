@@ -2,7 +2,7 @@
 // Every value drawn comes from /data/journey/ (precomputed from summary.json at build time): index.json
 // first, then the file of the journey shown, so the page stays small however much was measured.
 import { axisBottom, axisLeft, line as d3line, scaleLinear, scalePoint, select } from 'd3';
-import { GROUP_LABEL, GROUP_MODES, findJourney, groupsAvailable, lineRuns, optionsFor, type GroupMode, type Journey, type JourneyIndex, type Selection } from '../lib/journey-view.ts';
+import { GROUP_LABEL, GROUP_MODES, expandIndex, findJourney, groupsAvailable, lineRuns, optionsFor, type GroupMode, type Journey, type JourneyIndex, type Selection } from '../lib/journey-view.ts';
 import { num } from '../lib/format.ts';
 
 const root = document.querySelector<HTMLElement>('[data-journey-root]');
@@ -21,9 +21,10 @@ async function start(el: HTMLElement): Promise<void> {
     if (!files.has(name)) files.set(name, getJson<Journey[]>(name));
     return files.get(name)!;
   };
-  let payload: JourneyIndex;
+  let payload: { hosts: string[]; versions: Record<string, string[]>; defaults: JourneyIndex['defaults']; journeys: ReturnType<typeof expandIndex> };
   try {
-    payload = await getJson<JourneyIndex>('index');
+    const ix = await getJson<JourneyIndex>('index');
+    payload = { hosts: ix.hosts, versions: ix.versions, defaults: ix.defaults, journeys: expandIndex(ix) };
   } catch (e) {
     status.textContent = `Could not load the chart data (${(e as Error).message}); the table below shows the default view.`;
     return;

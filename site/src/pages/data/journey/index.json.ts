@@ -5,6 +5,6 @@ import { journeyPayload, splitJourneys } from '../../../lib/model.ts';
 
 export const GET: APIRoute = () => {
   const summary = loadSummary();
-  const body = summary ? splitJourneys(journeyPayload(summary)).index : { benchmark: 'handshake', hosts: [], versions: {}, journeys: [], defaults: null };
+  const body = summary ? splitJourneys(journeyPayload(summary)).index : null;
   return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 };
