@@ -2,8 +2,8 @@
 //
 // Deterministic: the same run files give byte-identical output. Nothing is dropped silently: a file
 // that does not validate stops the aggregation with its name and JSON path. The summary takes each
-// series from the best run of its host (full over quick, then newest); detailed-iterations.json keeps
-// every iteration of every run.
+// series from the best run of its host (full over quick, then more versions, then newest);
+// detailed-iterations.json keeps every iteration of every run.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
@@ -15,6 +15,7 @@ import {
   type Build,
   type SummaryEntry,
   DataFileError,
+  describeIssues,
 } from '../schema/index.ts';
 import { compareSeries, compareVersions } from '../runner/catalogue.ts';
 import { CI_METHOD, COMPARISON_METHOD, compareMedians, describe } from './stats.ts';
@@ -50,8 +51,9 @@ export function loadRuns(files: string[], root: string): { run: Run; path: strin
 }
 
 const measured = (s: Run['series'][number]) => s.iterations.filter((i) => !i.warmup).map((i) => i.value);
-/** Full runs outrank quick ones; then the newest wins. */
-const runRank = (r: Run) => `${r.mode === 'full' ? 1 : 0}|${r.startedAt}`;
+/** Full runs outrank quick ones, then runs that cover more versions (their series compare with each
+ * other), then the newest. */
+const runRank = (r: Run) => `${r.mode === 'full' ? 1 : 0}|${String(r.builds.length).padStart(4, '0')}|${r.startedAt}`;
 
 export function aggregate(runs: { run: Run; path: string }[]): { summary: Summary; detailed: DetailedIterations } {
   // newest-best run per (host, version, variant, key)
@@ -198,6 +200,10 @@ if (import.meta.main) {
     const r = writeAll(dataDir);
     console.log(`aggregated ${r.runs} run(s): ${r.entries} summary entries, ${r.rows} iterations -> ${dataDir}/summary.json, ${dataDir}/detailed-iterations.json`);
   } catch (e) {
+    if (e instanceof z.ZodError) {
+      console.error(`aggregation stopped, nothing written: the derived files would not validate\n${describeIssues(e)}`);
+      process.exit(1);
+    }
     if (e instanceof DataFileError) {
       console.error(`aggregation stopped, nothing written:\n${e.message}`);
       process.exit(1);

@@ -23,11 +23,12 @@ test('intervals are deterministic and absent below three values', () => {
 test('a comparison follows its interval: clear difference, overlap, too little data', () => {
   const fast = [100, 101, 99, 102, 100, 98];
   const slow = [80, 81, 79, 82, 80, 78];
-  assert.equal(compareMedians(fast, slow, 'x').verdict, 'higher');
-  assert.equal(compareMedians(slow, fast, 'x').verdict, 'lower');
+  assert.equal(compareMedians(fast, slow, 'x')!.verdict, 'higher');
+  assert.equal(compareMedians(slow, fast, 'x')!.verdict, 'lower');
   const noisy = [90, 110, 100, 95, 105, 99];
-  assert.equal(compareMedians(noisy, [100, 101, 99, 102, 100, 98], 'x').verdict, 'no-difference-shown');
-  assert.equal(compareMedians([1, 2], [1, 2, 3], 'x').verdict, 'not-enough-data');
+  assert.equal(compareMedians(noisy, [100, 101, 99, 102, 100, 98], 'x')!.verdict, 'no-difference-shown');
+  assert.equal(compareMedians([1, 2], [1, 2, 3], 'x')!.verdict, 'not-enough-data');
+  assert.equal(compareMedians([1, 2, 3], [0, 0, 0], 'x'), null, 'no ratio to zero');
 });
 
 test('paired ratios: interval around the geometric mean, excludes 1 only when consistent', () => {

@@ -68,13 +68,19 @@ export function describe(values: readonly number[]): Stats {
 }
 
 /** median(a) / median(b) with a bootstrap interval; the verdict follows the interval, not the medians. */
-export function compareMedians(a: readonly number[], b: readonly number[], against: string): Comparison {
+export function compareMedians(a: readonly number[], b: readonly number[], against: string): Comparison | null {
+  // a ratio to zero (or of zeros) says nothing: no comparison rather than Infinity or NaN
+  if (median(b) === 0 || median(a) === 0) return null;
   const ratio = median(a) / median(b);
   if (a.length < MIN_N_FOR_CI || b.length < MIN_N_FOR_CI) return { against, ratio, ci95: null, verdict: 'not-enough-data' };
   const rand = seededRandom(0xc0ffee);
   const ma = resampleMedians(a, rand);
   const mb = resampleMedians(b, rand);
-  const ratios = ma.map((m, i) => m / mb[i]!).sort((x, y) => x - y);
+  const ratios = ma
+    .map((m, i) => m / mb[i]!)
+    .filter(Number.isFinite)
+    .sort((x, y) => x - y);
+  if (ratios.length < BOOTSTRAP_RESAMPLES * 0.99) return { against, ratio, ci95: null, verdict: 'not-enough-data' };
   const ci95 = { low: quantile(ratios, 0.025), high: quantile(ratios, 0.975) };
   const verdict = ci95.low > 1 ? 'higher' : ci95.high < 1 ? 'lower' : 'no-difference-shown';
   return { against, ratio, ci95, verdict };
