@@ -23,6 +23,10 @@ function invocationOf(fx: Fixture): Invocation {
 }
 
 describe('openssl speed fixtures: real output of every captured version', () => {
+  test('every catalogue version has fixtures', () => {
+    assert.deepEqual(VERSIONS.map((v) => v.version).filter((v) => !versions.includes(v)), [], 'capture them: node runner/speed/capture.ts <version>');
+  });
+
   test('fixtures exist for every output format', () => {
     const formats = new Set(versions.map((v) => speedFormat(VERSIONS.find((x) => x.version === v)!.series)));
     assert.deepEqual([...formats].sort(), Object.keys(FORMATS).sort(), `formats without a fixture; versions with fixtures: ${versions.join(', ')}`);
