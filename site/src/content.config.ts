@@ -38,6 +38,9 @@ const writeups = defineCollection({
     /** related pages on this site, e.g. /hypothesis */
     related: z.array(z.object({ href: z.string().regex(/^\/[a-z0-9/#?=&._-]*$/), label: z.string() })).default([]),
     order: z.number().int().default(100),
+    /** listed on the home page under "why is 3.5 slower than 3.4 with default settings"; by default when
+     * the write-up is about the 3.4 -> 3.5 step (names a 3.5 release and nothing older than 3.4) */
+    headline: z.boolean().optional(),
     /** reproductions only: the published study and its claims, attributed, never shown as our results */
     reproduces: z
       .object({

@@ -71,15 +71,19 @@ async function start(el: HTMLElement): Promise<void> {
     const meta = findJourney(payload.journeys, sel);
     if (!meta) return;
     let j: Journey | undefined;
+    let present = new Set<string>();
     try {
-      j = findJourney(await fileOf(meta.file), sel);
+      const inFile = await fileOf(meta.file);
+      j = findJourney(inFile, sel);
+      // the x axis: versions measured in this configuration (either group mode), in release order
+      present = new Set(inFile.flatMap((x) => x.points.map((p) => p.version)));
     } catch (e) {
       status.textContent = `Could not load this series (${(e as Error).message}).`;
       return;
     }
     if (!j || mine !== generation) return; // a newer selection was made meanwhile
     Object.assign(el.dataset, sel); // what is drawn, for tests and for anyone inspecting the page
-    draw(el, j, payload.versions[sel.host] ?? []);
+    draw(el, j, (payload.versions[sel.host] ?? []).filter((v) => present.has(v)));
     if (push) {
       const p = new URLSearchParams({ host: sel.host, metric: sel.metric, config: sel.config, groups: sel.groups });
       history.replaceState(null, '', `${location.pathname}?${p}`);
@@ -152,7 +156,7 @@ function draw(el: HTMLElement, j: Journey, versions: string[]): void {
   const cap = el.querySelector<HTMLElement>('[data-caption]')!;
   cap.textContent = `${j.label} (${j.unit}; method: ${j.method}; ${j.higherIsBetter ? 'higher is better' : 'lower is better'}). ` +
     `Configuration: ${j.config}; key exchange: ${GROUP_LABEL[j.groups]}. Host: ${j.host}. ` +
-    `Lines join only versions whose values are comparable; n/m = not measured.`;
+    `Versions without this configuration are left out; lines join only versions whose values are comparable; n/m = not measured.`;
   fillTable(el, j, versions);
 }
 
