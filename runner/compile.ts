@@ -2,16 +2,24 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { BuildUnderTest } from './benchmark.ts';
 import { cacheRoot } from './sources.ts';
+
+/** A source and the local headers it includes (`#include "x.h"`), recursively: all of them change the binary. */
+function withLocalHeaders(file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file)) return [];
+  seen.add(file);
+  const includes = [...readFileSync(file, 'utf8').matchAll(/^#include "([^"]+)"/gm)].map((m) => join(dirname(file), m[1]!));
+  return [file, ...includes.flatMap((h) => withLocalHeaders(h, seen))];
+}
 
 /**
  * Returns the path of the binary. The same compiler flags for every version; the version differences
  * live in the C source behind OPENSSL_VERSION_NUMBER checks.
  */
 export function compileAgainst(build: BuildUnderTest, sources: string[], name: string): string {
-  const text = sources.map((s) => readFileSync(s, 'utf8')).join('\n');
+  const text = [...new Set(sources.flatMap((s) => withLocalHeaders(s)))].map((s) => readFileSync(s, 'utf8')).join('\n');
   const hash = createHash('sha256').update(text).update(build.record.id).digest('hex').slice(0, 12);
   const dir = join(cacheRoot(), 'tools', `${build.record.version}-${build.record.variant}-${build.record.id}`);
   const out = join(dir, `${name}-${hash}`);

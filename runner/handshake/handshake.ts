@@ -18,8 +18,7 @@ import { cacheRoot } from '../sources.ts';
 import { describeShares, hiddenByValgrind, parseHandshakeOutput, type HandshakeRunOutput, type ParsedOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-export const HANDSHAKE_SOURCES = [here('./handshake.c'), here('./hs_util.c')];
-const HEADER = here('./hs_util.h');
+export const HANDSHAKE_SOURCES = [here('./handshake.c'), here('./hs_util.c'), here('../c-common/keygen.c')];
 
 export const CERTS = ['rsa2048', 'ecdsa-p256', 'mldsa65'] as const;
 export type Cert = (typeof CERTS)[number];
@@ -52,10 +51,8 @@ export const baseConfig = (over: Partial<HandshakeConfig> = {}): HandshakeConfig
 
 // ------------------------------------------------------------------ binary and certificates
 
-/** The header is not a compiler input, so its hash goes into the binary's name. */
 export function handshakeBinary(build: BuildUnderTest): string {
-  const h = createHash('sha256').update(readFileSync(HEADER)).digest('hex').slice(0, 8);
-  return compileAgainst(build, HANDSHAKE_SOURCES, `handshake-${h}`);
+  return compileAgainst(build, HANDSHAKE_SOURCES, 'handshake');
 }
 
 /**

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include "hs_util.h"
+#include "../c-common/keygen.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -208,30 +209,6 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
 }
 
 /* ------------------------------------------------------------------ certificates */
-static EVP_PKEY *gen_key(const char *kind) {
-#if OPENSSL_VERSION_NUMBER >= 0x30000000L
-    if (strcmp(kind, "rsa2048") == 0) return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
-    if (strcmp(kind, "ecdsa-p256") == 0) return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
-    if (strcmp(kind, "mldsa65") == 0) return EVP_PKEY_Q_keygen(NULL, NULL, "ML-DSA-65");
-    return NULL;
-#else
-    EVP_PKEY *key = NULL;
-    EVP_PKEY_CTX *c = NULL;
-    if (strcmp(kind, "rsa2048") == 0) {
-        c = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, NULL);
-        if (c && EVP_PKEY_keygen_init(c) > 0 && EVP_PKEY_CTX_set_rsa_keygen_bits(c, 2048) > 0) EVP_PKEY_keygen(c, &key);
-    } else if (strcmp(kind, "ecdsa-p256") == 0) {
-        c = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, NULL);
-        if (c && EVP_PKEY_keygen_init(c) > 0 && EVP_PKEY_CTX_set_ec_paramgen_curve_nid(c, NID_X9_62_prime256v1) > 0 &&
-            EVP_PKEY_CTX_set_ec_param_enc(c, OPENSSL_EC_NAMED_CURVE) > 0)
-            EVP_PKEY_keygen(c, &key);
-    } else {
-        ERR_put_error(ERR_LIB_EVP, 0, EVP_R_UNSUPPORTED_ALGORITHM, __FILE__, __LINE__);
-    }
-    EVP_PKEY_CTX_free(c);
-    return key;
-#endif
-}
 
 /* fixed validity, 2020-01-01 .. 2049-12-31, which contains the frozen clock of deterministic mode */
 #define CERT_NOT_BEFORE ((time_t)1577836800)
