@@ -20,8 +20,11 @@ async function start(el: HTMLElement): Promise<void> {
   const defaults = data.builds.filter((b) => b.variant === 'default');
   const q = new URLSearchParams(location.search);
   const pick = (v: string | null, fallback: string | undefined) => (v && ids.includes(v) ? v : fallback ?? ids[0]!);
-  let a = pick(q.get('a'), defaults[defaults.length - 2]?.id);
-  let b = pick(q.get('b'), defaults[defaults.length - 1]?.id);
+  // without a selection: the step the site is about, newest 3.4 against newest 3.5, else the two newest builds
+  const newestOf = (series: string) => [...defaults].reverse().find((x) => x.version.startsWith(`${series}.`))?.id;
+  const [fa, fb] = newestOf('3.4') && newestOf('3.5') ? [newestOf('3.4'), newestOf('3.5')] : [defaults[defaults.length - 2]?.id, defaults[defaults.length - 1]?.id];
+  let a = pick(q.get('a'), fa);
+  let b = pick(q.get('b'), fb);
   const selA = el.querySelector<HTMLSelectElement>('select[name=a]')!;
   const selB = el.querySelector<HTMLSelectElement>('select[name=b]')!;
   for (const s of [selA, selB]) s.replaceChildren(...data.builds.map((x) => new Option(`${x.version}${x.variant === 'default' ? '' : ` (${x.variant})`} on ${x.host}`, x.id)));
