@@ -56,5 +56,16 @@ test('the fixture loads', () => {
   const s = withData(fixture, loadSummary);
   assert.ok(s && s.entries.length > 0);
   assert.equal(withData(fixture, loadRuns).length, 1);
-  assert.equal(withData(fixture, () => listResultFiles('hypothesis'))[0]!.path.split('/').length, 3);
+  assert.deepEqual(withData(fixture, () => listResultFiles('hypothesis')), []);
+});
+
+test('result files are found in sub-folders (data/hypothesis/<host>/<run>.json)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'site-data-'));
+  try {
+    mkdirSync(join(dir, 'hypothesis/h1'), { recursive: true });
+    writeFileSync(join(dir, 'hypothesis/h1/r1.json'), '{"a":1}');
+    assert.deepEqual(withData(dir, () => listResultFiles('hypothesis')), [{ path: 'hypothesis/h1/r1.json', value: { a: 1 } }]);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
 });
