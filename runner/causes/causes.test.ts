@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { seriesKey } from '../benchmark.ts';
-import { taskId } from '../handshake/handshake.ts';
+import { handshakeMatrix, specsOf, taskId } from '../handshake/handshake.ts';
 import { parseInclusive } from './callgrind.ts';
-import { causesMatrix, fnCostConfigs, fnSpec, FUNCTIONS, totalSpec } from './causes.ts';
+import { allCauses, causesMatrix, fnCostConfigs, fnSpec, FUNCTIONS, totalSpec } from './causes.ts';
 
 const dir = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const fixture = (v: string) => gunzipSync(readFileSync(`${dir}${v}/tls1.3-p256.txt.gz`)).toString('utf8');
@@ -55,4 +55,16 @@ test('task ids and series keys are unique, and fn-cost keys name the function', 
   const keys = fnCostConfigs().flatMap((cfg) => [totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))]).map(seriesKey);
   assert.equal(new Set(keys).size, keys.length);
   assert.ok(keys.some((k) => k.includes('function=EVP_PKEY_public_check')));
+});
+
+test('causes never measures a series the handshake benchmark measures in the same mode, and keeps the rest', () => {
+  for (const mode of ['quick', 'full'] as const) {
+    const theirs = new Set(handshakeMatrix(mode).flatMap(specsOf).map(seriesKey));
+    const ours = causesMatrix(mode).flatMap(specsOf).map(seriesKey);
+    assert.deepEqual(ours.filter((k) => theirs.has(k)), []);
+    // everything dropped is available from the handshake benchmark
+    const wanted = allCauses(mode).flatMap(specsOf).map(seriesKey);
+    assert.deepEqual(wanted.filter((k) => !theirs.has(k) && !ours.includes(k)), []);
+    assert.ok(ours.length > 0);
+  }
 });

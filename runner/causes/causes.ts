@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
-import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec } from '../benchmark.ts';
+import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec } from '../benchmark.ts';
 import {
   baseConfig,
   configArgs,
@@ -26,7 +26,9 @@ import {
   type HandshakeConfig,
   type TaskDef,
   handshakeBinary,
+  handshakeMatrix,
   pin,
+  specsOf,
 } from '../handshake/handshake.ts';
 import { parseHandshakeOutput } from '../handshake/output.ts';
 import { parseInclusive } from './callgrind.ts';
@@ -34,8 +36,17 @@ import { parseInclusive } from './callgrind.ts';
 const X = pin('1.3', 'rsa2048', 'X25519');
 const c = baseConfig;
 
-/** Timing and memory configurations (new handshakes count N, resumed 3N). */
+/**
+ * Timing and memory configurations (new handshakes count N, resumed 3N), minus those the handshake
+ * benchmark's own matrix runs in the same mode: a run of both would otherwise put two measurements of one
+ * series into each round. Run `--benchmarks handshake,causes` to get every configuration listed here.
+ */
 export function causesMatrix(mode: RunMode): TaskDef[] {
+  const theirs = new Set(handshakeMatrix(mode).flatMap(specsOf).map(seriesKey));
+  return allCauses(mode).filter((d) => !specsOf(d).some((s) => theirs.has(seriesKey(s))));
+}
+
+export function allCauses(mode: RunMode): TaskDef[] {
   const n = mode === 'quick' ? 300 : 1000;
   const t = (cfg: HandshakeConfig): TaskDef => ({ kind: 'timing', cfg, count: cfg.resume === 'none' ? n : 3 * n });
   const m = (cfg: HandshakeConfig): TaskDef => ({ kind: 'memory', cfg: { ...cfg, mode: 'memory' }, count: mode === 'quick' ? 50 : 200 });
