@@ -6,6 +6,8 @@ import { gunzipSync } from 'node:zlib';
 import { seriesKey } from '../benchmark.ts';
 import { handshakeMatrix, specsOf, taskId } from '../handshake/handshake.ts';
 import { parseInclusive } from './callgrind.ts';
+import { AVX512_MASK, MASKED, maskSpec } from './gcm-mask.ts';
+import { cpuFeatures } from '../handshake/output.ts';
 import { allCauses, causesMatrix, fnCostConfigs, fnSpec, FUNCTIONS, totalSpec } from './causes.ts';
 
 const dir = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -67,4 +69,17 @@ test('causes never measures a series the handshake benchmark measures in the sam
     assert.deepEqual(wanted.filter((k) => !theirs.has(k) && !ours.includes(k)), []);
     assert.ok(ours.length > 0);
   }
+});
+
+test('the AVX-512 mask clears exactly AVX-512F, VAES and VPCLMULQDQ from a real capability vector', () => {
+  // ia32cap printed by the handshake program on 3.3.0 on this project's dev host, without and with the mask
+  const native = cpuFeatures('078bffff:fffa3203:f1bf07ab:00405fc6');
+  const masked = cpuFeatures('078bffff:fffa3203:f1be07ab:004059c6');
+  assert.deepEqual(native.filter((f) => !masked.includes(f)).sort(), [...MASKED].sort());
+  const [w1, w2] = AVX512_MASK.split(':').map((w) => BigInt(w.replace('~', '')));
+  assert.equal(w1, 0n);
+  // CPUID.7 EBX in the low half, ECX in the high half
+  assert.equal(w2, (1n << 16n) | (1n << 41n) | (1n << 42n));
+  const keys = (['none', 'avx512'] as const).flatMap((m) => [16, 1024].map((b) => seriesKey(maskSpec(m, b))));
+  assert.equal(new Set(keys).size, keys.length);
 });

@@ -32,6 +32,7 @@ import {
 } from '../handshake/handshake.ts';
 import { parseHandshakeOutput } from '../handshake/output.ts';
 import { parseInclusive } from './callgrind.ts';
+import { gcmMaskBenchmark } from './gcm-mask.ts';
 
 const X = pin('1.3', 'rsa2048', 'X25519');
 const c = baseConfig;
@@ -182,4 +183,4 @@ export function createFnCostBenchmark(configs: () => HandshakeConfig[] = fnCostC
 }
 
 export const fnCostBenchmark = createFnCostBenchmark();
-export const CAUSE_BENCHMARKS = [causesBenchmark, fnCostBenchmark];
+export const CAUSE_BENCHMARKS = [causesBenchmark, fnCostBenchmark, gcmMaskBenchmark];

@@ -1,0 +1,104 @@
+// Benchmark 'gcm-mask': is the AES-GCM difference between 3.0 and 3.1+ the AVX-512 code path?
+// 3.1+ sources carry crypto/modes/asm/aes-gcm-avx512.pl (AES-GCM with AVX-512, VAES and VPCLMULQDQ);
+// 3.0.x sources do not. The aead program (runner/aead/aead.c, tag per record) runs AES-256-GCM on each
+// build twice per round, back to back: with the CPU features the library detects, and with
+// OPENSSL_ia32cap hiding AVX-512F, VAES and VPCLMULQDQ. The handshake program reports the capability
+// vector the library actually used under each setting, so a mask that did not take is caught.
+import { execFile } from 'node:child_process';
+import type { RunMode } from '../../schema/index.ts';
+import { AEAD_PLAN, AEAD_SOURCE, parseAeadOutput } from '../aead/aead.ts';
+import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec } from '../benchmark.ts';
+import { compileAgainst } from '../compile.ts';
+import { handshakeBinary } from '../handshake/handshake.ts';
+import { cpuFeatures } from '../handshake/output.ts';
+
+/** "~word1:~word2": word 2 is CPUID.7 EBX (low half) and ECX (high half): AVX512F = bit 16, VAES = 32+9, VPCLMULQDQ = 32+10. */
+export const AVX512_MASK = '~0x0:~0x60000010000';
+export const MASKED = ['AVX-512F', 'VAES', 'VPCLMULQDQ'];
+const CIPHER = 'aes-256-gcm';
+const AAD_BYTES = 13;
+
+export type Mask = 'none' | 'avx512';
+
+export function maskSpec(mask: Mask, bytes: number): SeriesSpec {
+  return {
+    benchmark: 'aead',
+    metric: `${CIPHER}-seal`,
+    label: `${CIPHER} seal of ${bytes}-byte records (fresh IV, ${AAD_BYTES} B AAD, tag per record), bytes/s over wall-clock time, ${
+      mask === 'none' ? 'CPU features as detected' : 'AVX-512F, VAES and VPCLMULQDQ hidden with OPENSSL_ia32cap'
+    }`,
+    unit: 'bytes/s',
+    method: 'wall-clock-throughput',
+    higherIsBetter: true,
+    params: { algorithm: CIPHER, operation: 'seal', bytes, aadBytes: AAD_BYTES, cpuMask: mask },
+    comparability: { acrossVersions: true },
+  };
+}
+
+const run = (bin: string, args: string[], env: NodeJS.ProcessEnv) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+    execFile(bin, args, { encoding: 'utf8', env, timeout: 120_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    ),
+  );
+
+/** The features the library itself reports under an environment (from the handshake program's ia32cap). */
+async function featuresUnder(hsBinary: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const r = await run(hsBinary, ['run', '--mode', 'ctx-new', '--count', '1'], env);
+  const cap = /"ia32cap":"([0-9a-f:]+)"/.exec(r.stdout)?.[1];
+  if (!cap) throw new Error(`no ia32cap in the handshake program's output: ${r.stderr.slice(0, 300)}`);
+  return cpuFeatures(cap);
+}
+
+export function envFor(mask: Mask): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.OPENSSL_ia32cap;
+  return mask === 'avx512' ? { ...env, OPENSSL_ia32cap: AVX512_MASK } : env;
+}
+
+export async function measureMasked(aeadBin: string, hsBin: string, version: string, mode: RunMode): Promise<Outcome[]> {
+  const { sizes, seconds } = AEAD_PLAN[mode];
+  const out: Outcome[] = [];
+  const native = await featuresUnder(hsBin, envFor('none'));
+  for (const mask of ['none', 'avx512'] as const) {
+    const specs = sizes.map((b) => maskSpec(mask, b));
+    const seen = mask === 'none' ? native : await featuresUnder(hsBin, envFor(mask));
+    if (mask === 'avx512') {
+      if (!MASKED.some((f) => native.includes(f))) {
+        out.push(...specs.map((spec) => ({ spec, status: 'unsupported' as const, reason: `this CPU has none of ${MASKED.join(', ')}: nothing to hide` })));
+        continue;
+      }
+      const left = MASKED.filter((f) => seen.includes(f));
+      if (left.length) throw new Error(`OPENSSL_ia32cap=${AVX512_MASK} left ${left.join(', ')} visible to OpenSSL ${version}`);
+    }
+    const r = await run(aeadBin, ['--cipher', CIPHER, '--sizes', sizes.join(','), '--seconds', String(seconds)], envFor(mask));
+    const where = `aead ${CIPHER} on ${version} (mask ${mask})`;
+    if (r.code !== 0) {
+      out.push(...specs.map((spec) => ({ spec, status: 'failed' as const, reason: `${where} exited with ${r.code}: ${r.stderr.slice(0, 1500)}` })));
+      continue;
+    }
+    const parsed = parseAeadOutput(r.stdout, { version, cipher: CIPHER, sizes }, where);
+    const observed = { cpuFeaturesUsed: seen.join(',') || 'none' };
+    for (const res of parsed.results) out.push({ spec: maskSpec(mask, res.bytes), value: (res.bytes * res.records) / res.wallSeconds, observed });
+  }
+  return out;
+}
+
+export function createGcmMaskBenchmark(): Benchmark {
+  const bins = new Map<string, [string, string]>();
+  const binsFor = (b: BuildUnderTest) => {
+    let x = bins.get(b.record.id);
+    if (!x) bins.set(b.record.id, (x = [compileAgainst(b, [AEAD_SOURCE], 'aead'), handshakeBinary(b)]));
+    return x;
+  };
+  return {
+    id: 'gcm-mask',
+    description: 'AES-256-GCM seal (the aead program) with the detected CPU features and with AVX-512F/VAES/VPCLMULQDQ hidden via OPENSSL_ia32cap',
+    async prepare(build) {
+      binsFor(build);
+    },
+    tasks: (build, mode) => [{ id: CIPHER, run: () => measureMasked(...binsFor(build), build.record.version, mode) }],
+  };
+}
+
+export const gcmMaskBenchmark = createGcmMaskBenchmark();
