@@ -4,7 +4,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunMode } from '../schema/index.ts';
-import { BENCHMARKS } from './benchmarks.ts';
+import { BENCHMARKS, DEFAULT_BENCHMARKS } from './benchmarks.ts';
 import { buildMany, type BuildRequest } from './build.ts';
 import { DEFAULT_MATRIX, resolveVersion, variantAllowed } from './catalogue.ts';
 import { describeHost, hostId } from './host.ts';
@@ -25,7 +25,7 @@ loses nothing: resume it with --resume <runId>.
   --quick              ${ROUNDS.quick.rounds} measured rounds after ${ROUNDS.quick.warmupRounds} warm-up, short tasks; versions default to ${QUICK_VERSIONS.join(' ')}  (default)
   --full               ${ROUNDS.full.rounds} measured rounds after ${ROUNDS.full.warmupRounds} warm-up, the whole matrix; versions default to
                        ${DEFAULT_MATRIX.join(' ')}
-  --benchmarks a,b     which benchmarks (default: all): ${BENCHMARKS.map((b) => b.id).join(', ')}
+  --benchmarks a,b     which benchmarks (default: ${DEFAULT_BENCHMARKS.join(',')}); all: ${BENCHMARKS.map((b) => b.id).join(', ')}
   --rounds N           override the number of measured rounds
   --host-id ID         name of this machine in data/runs/ (default: $OBSERVATORY_HOST_ID or the hostname)
   --out DIR            where runs go (default: data/runs)
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     } catch (e) {
       fail((e as Error).message);
     }
-    const wanted = values.benchmarks ? values.benchmarks.split(',').map((s) => s.trim()) : BENCHMARKS.map((b) => b.id);
+    const wanted = values.benchmarks ? values.benchmarks.split(',').map((s) => s.trim()) : DEFAULT_BENCHMARKS;
     const unknown = wanted.filter((w) => !BENCHMARKS.some((b) => b.id === w));
     if (unknown.length) fail(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}`);
     const rounds = values.rounds ? Number(values.rounds) : ROUNDS[mode].rounds;

@@ -178,7 +178,7 @@ export function createFnCostBenchmark(configs: () => HandshakeConfig[] = fnCostC
       await base.prepare!(build, 'quick');
     },
     tasks: (build, mode) =>
-      configs().map((cfg) => ({ id: fnTaskId(cfg), run: () => fnCost(bin(build), cfg, mode === 'quick' ? 5 : 10, build.record.version) })),
+      configs().map((cfg) => ({ id: fnTaskId(cfg), oncePerRun: true, run: () => fnCost(bin(build), cfg, mode === 'quick' ? 5 : 10, build.record.version) })),
   };
 }
 
