@@ -18,7 +18,7 @@ import { cacheRoot } from '../sources.ts';
 import { describeShares, hiddenByValgrind, parseHandshakeOutput, type HandshakeRunOutput, type ParsedOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-export const HANDSHAKE_SOURCES = [here('./handshake.c'), here('./hs_util.c'), here('../c-common/keygen.c')];
+export const HANDSHAKE_SOURCES = [here('./handshake.c'), here('./hs_util.c'), here('../c-common/keygen.c'), here('../c-common/json.c')];
 
 export const CERTS = ['rsa2048', 'ecdsa-p256', 'mldsa65'] as const;
 export type Cert = (typeof CERTS)[number];

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include "hs_util.h"
 #include "../c-common/keygen.h"
+#include "../c-common/json.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -23,30 +24,18 @@
 /* ------------------------------------------------------------------ JSON */
 static int jw_depth = 0;
 static int jw_first[32];
-static void jw_escaped(const char *s);
 
 static void jw_key(const char *key) {
     if (jw_depth > 0) {
         if (!jw_first[jw_depth]) putchar(',');
         jw_first[jw_depth] = 0;
     }
-    if (key) jw_escaped(key), putchar(':');
-}
-
-static void jw_escaped(const char *s) {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') printf("\\%c", c);
-        else if (c < 0x20) printf("\\u%04x", c);
-        else putchar(c);
-    }
-    putchar('"');
+    if (key) json_str(key), putchar(':');
 }
 
 void jw_str(const char *key, const char *v) {
     jw_key(key);
-    jw_escaped(v ? v : "");
+    json_str(v ? v : "");
 }
 void jw_open(const char *key) { jw_key(key); putchar('{'); jw_first[++jw_depth] = 1; }
 void jw_close(void) { putchar('}'); if (--jw_depth == 0) putchar('\n'); }

@@ -11,8 +11,8 @@ import type { HelloFacts, KeyShare } from '../../schema/mtu.ts';
 import { parseHello, type ParsedHello } from './hello.ts';
 
 const here = import.meta.dirname;
-export const TLS_SOURCES = [join(here, 'tls_sizes.c'), join(here, 'sizes_util.c'), join(here, '..', 'c-common', 'keygen.c')];
-export const QUIC_SOURCES = [join(here, 'quic_sizes.c'), join(here, 'sizes_util.c'), join(here, '..', 'c-common', 'keygen.c')];
+export const TLS_SOURCES = [join(here, 'tls_sizes.c'), join(here, 'sizes_util.c'), join(here, '..', 'c-common', 'keygen.c'), join(here, '..', 'c-common', 'json.c')];
+export const QUIC_SOURCES = [join(here, 'quic_sizes.c'), join(here, 'sizes_util.c'), join(here, '..', 'c-common', 'keygen.c'), join(here, '..', 'c-common', 'json.c')];
 
 const TlsEvent = z.discriminatedUnion('kind', [
   z.object({ seq: z.int(), from: z.enum(['client', 'server']), kind: z.literal('record'), contentType: z.int(), length: z.int().nonnegative() }),

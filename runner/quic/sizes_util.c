@@ -27,17 +27,6 @@ const char *lib_errors(void) {
     return n ? errbuf : "(the library queued no error)";
 }
 
-void json_str(const char *s) {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') printf("\\%c", c);
-        else if (c < 0x20) printf("\\u%04x", c);
-        else putchar(c);
-    }
-    putchar('"');
-}
-
 void hex(const unsigned char *p, size_t n) {
     putchar('"');
     for (size_t i = 0; i < n; i++) printf("%02x", p[i]);

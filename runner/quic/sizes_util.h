@@ -6,9 +6,9 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 #include "../c-common/keygen.h"
+#include "../c-common/json.h"
 
 const char *lib_errors(void);     /* drains the error queue into a static string */
-void json_str(const char *s);     /* a JSON string on stdout */
 void hex(const unsigned char *p, size_t n); /* a JSON string of hex digits on stdout */
 /* subject signed by issuer (self-signed when issuer is NULL); a CA when ca is set */
 X509 *make_cert(const char *cn, EVP_PKEY *key, X509 *issuer, EVP_PKEY *issuer_key, int ca, const char *kind);
