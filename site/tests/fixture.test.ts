@@ -20,4 +20,4 @@ before(() => {
   if (r.status !== 0) throw new Error(`fixture site build failed:\n${r.stdout}\n${r.stderr}`);
 });
 
-siteSuite({ name: 'fixture', dist, summaryFile: join(data, 'summary.json') });
+siteSuite({ name: 'fixture', dist, summaryFile: join(data, 'summary.json'), writeupsDir: join(REPO, 'site/tests/fixtures/writeups') });

@@ -4,4 +4,4 @@ import { join } from 'node:path';
 import { REPO } from './browser.ts';
 import { siteSuite } from './suite.ts';
 
-siteSuite({ name: 'site', dist: join(REPO, 'site/dist'), summaryFile: join(REPO, 'data/summary.json') });
+siteSuite({ name: 'site', dist: join(REPO, 'site/dist'), summaryFile: join(REPO, 'data/summary.json'), writeupsDir: join(REPO, 'site/src/content/writeups') });
