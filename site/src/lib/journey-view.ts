@@ -21,6 +21,8 @@ export interface JourneyPoint {
   segment: string | null;
   reason: string | null;
   negotiated: string | null;
+  /** the run this value comes from: values of different runs were not interleaved with each other */
+  run: string | null;
 }
 
 export interface Journey {
@@ -33,6 +35,14 @@ export interface Journey {
   config: string;
   groups: GroupMode;
   points: JourneyPoint[];
+}
+
+/** Said under the chart when its points come from more than one run. */
+export function mixedRunsNote(points: readonly JourneyPoint[]): string {
+  const runs = new Set(points.filter((p) => p.median !== null).map((p) => p.run));
+  return runs.size > 1
+    ? ` These values come from ${runs.size} runs (see the Run column): versions measured in different runs were not interleaved with each other, so a difference between them is less certain than their intervals suggest.`
+    : '';
 }
 
 /** Consecutive measured points of one comparability segment: the only points a line may join. */

@@ -9,7 +9,7 @@ import { comparisonText, num, pct, withUnit } from './format.ts';
 const fixture = Summary.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/summary.json', import.meta.url), 'utf8')));
 
 const point = (version: string, median: number | null, segment: string | null): JourneyPoint => ({
-  version, key: `k/${version}`, status: median === null ? 'unsupported' : 'measured', median, low: null, high: null, n: median === null ? 0 : 5, segment, reason: null, negotiated: null,
+  version, key: `k/${version}`, status: median === null ? 'unsupported' : 'measured', median, low: null, high: null, n: median === null ? 0 : 5, segment, reason: null, negotiated: null, run: null,
 });
 
 test('lineRuns joins only consecutive measured points of the same comparability segment', () => {

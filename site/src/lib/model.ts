@@ -88,6 +88,7 @@ export function journeyPayload(summary: Summary): JourneyPayload {
       segment: segmentOf(e),
       reason: e.reason ?? null,
       negotiated: observedGroup(e),
+      run: e.runIds[0] ?? null,
     });
   }
   const journeys = [...map.values()];

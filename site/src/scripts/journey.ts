@@ -2,7 +2,7 @@
 // Every value drawn comes from /data/journey/ (precomputed from summary.json at build time): index.json
 // first, then the file of the journey shown, so the page stays small however much was measured.
 import { axisBottom, axisLeft, line as d3line, scaleLinear, scalePoint, select } from 'd3';
-import { GROUP_LABEL, GROUP_MODES, expandIndex, findJourney, groupsAvailable, lineRuns, optionsFor, type GroupMode, type Journey, type JourneyIndex, type Selection } from '../lib/journey-view.ts';
+import { GROUP_LABEL, GROUP_MODES, expandIndex, findJourney, groupsAvailable, lineRuns, mixedRunsNote, optionsFor, type GroupMode, type Journey, type JourneyIndex, type Selection } from '../lib/journey-view.ts';
 import { num } from '../lib/format.ts';
 
 const root = document.querySelector<HTMLElement>('[data-journey-root]');
@@ -156,7 +156,8 @@ function draw(el: HTMLElement, j: Journey, versions: string[]): void {
   const cap = el.querySelector<HTMLElement>('[data-caption]')!;
   cap.textContent = `${j.label} (${j.unit}; method: ${j.method}; ${j.higherIsBetter ? 'higher is better' : 'lower is better'}). ` +
     `Configuration: ${j.config}; key exchange: ${GROUP_LABEL[j.groups]}. Host: ${j.host}. ` +
-    `Versions without this configuration are left out; lines join only versions whose values are comparable; n/m = not measured.`;
+    `Versions without this configuration are left out; lines join only versions whose values are comparable; n/m = not measured.` +
+    mixedRunsNote(j.points);
   fillTable(el, j, versions);
 }
 
@@ -173,12 +174,12 @@ function fillTable(el: HTMLElement, j: Journey, versions: string[]): void {
       tr.append(th);
       if (!p || p.median === null) {
         const cell = td(p ? `${p.status === 'measured' ? 'not measured' : p.status}${p.reason ? `: ${p.reason}` : ''}` : 'not measured', '');
-        cell.colSpan = 4;
+        cell.colSpan = 5;
         tr.append(cell);
       } else {
         const m = td(num(p.median));
         m.dataset.median = String(p.median);
-        tr.append(m, td(p.low !== null && p.high !== null ? `${num(p.low)} – ${num(p.high)}` : 'no interval'), td(String(p.n)), td(p.negotiated ?? '—', ''));
+        tr.append(m, td(p.low !== null && p.high !== null ? `${num(p.low)} – ${num(p.high)}` : 'no interval'), td(String(p.n)), td(p.negotiated ?? '—', ''), td(p.run ?? '—', ''));
       }
       return tr;
     }),
