@@ -8,6 +8,8 @@ process.env.OBSERVATORY_REPO_ROOT ??= fileURLToPath(new URL('..', import.meta.ur
 
 export default defineConfig({
   output: 'static',
+  // GitHub Pages serves a project site under /<repository>/ (set by .github/workflows/site.yml)
+  base: process.env.SITE_BASE ?? '/',
   // test builds from fixture data go elsewhere so they never overwrite the real site
   outDir: process.env.OBSERVATORY_OUT_DIR ?? './dist',
   trailingSlash: 'ignore',
