@@ -20,7 +20,7 @@ commands:
 measurement-affecting defect). Cache: ${cacheRoot()} (set OBSERVATORY_CACHE to move it).
 Each command takes --help.`,
   list: 'usage: npm run openssl -- list [--json]\n  Shows every catalogued version, its sources and pinned hashes, and which variants are built.',
-  fetch: 'usage: npm run openssl -- fetch <v>... [--kind crate|debian-orig|upstream-tarball]\n  Fetches and verifies sources without building.',
+  fetch: 'usage: npm run openssl -- fetch <v>... | --all [--kind crate|debian-orig|upstream-tarball]\n  Fetches and verifies sources without building (--all: every catalogued version).',
   build: `usage: npm run openssl -- build [<v>...] [--variant <name>]...
   Builds the given versions (default: ${DEFAULT_MATRIX.join(' ')}) with the common options.
   --variant may repeat; variants: ${Object.entries(VARIANTS)
@@ -100,10 +100,10 @@ async function main(): Promise<void> {
       return;
     }
     case 'fetch': {
-      if (!positionals.length) fail(`fetch needs at least one version\n${HELP.fetch}`);
+      if (!positionals.length && !values.all) fail(`fetch needs at least one version, or --all\n${HELP.fetch}`);
       const kind = values.kind as CatalogueVersion['sources'][number]['kind'] | undefined;
       let failed = 0;
-      for (const v of resolveAll(positionals)) {
+      for (const v of values.all ? VERSIONS : resolveAll(positionals)) {
         try {
           const { source, path } = await obtainSource(v, kind, (m) => console.log(`${v.version}: ${m}`));
           console.log(`${v.version}: ${source.kind} ${path} sha256 ok`);
