@@ -9,7 +9,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, re
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Build } from '../schema/index.ts';
-import { compareSeries, resolveVersion, variantAllowed, VARIANTS, type CatalogueVersion } from './catalogue.ts';
+import { compareSeries, compareVersions, resolveVersion, variantAllowed, VARIANTS, type CatalogueVersion } from './catalogue.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 
 /** Bumped when this file changes how a binary is produced, so old cache entries stop matching. */
@@ -103,6 +103,23 @@ export function findCached(version: string, variant: string): CachedBuild | unde
     if (b.record.id === key) return b;
   }
   return undefined;
+}
+
+/**
+ * Cached builds of the named versions or series (every cached build of the variant when none is named),
+ * oldest first, for the scripts that capture fixtures and time things by hand. A version that is not
+ * built is an error saying how to build it.
+ */
+export function requireBuilds(versions: string[], variant = 'default'): CachedBuild[] {
+  const builds = versions.length
+    ? versions.map((v) => {
+        const hit = findCached(v, variant);
+        if (!hit) throw new Error(`OpenSSL ${v} (${variant}) is not built: npm run openssl -- build ${v}${variant === 'default' ? '' : ` --variant ${variant}`}`);
+        return hit;
+      })
+    : listCached().filter((b) => b.record.variant === variant);
+  if (!builds.length) throw new Error(`no cached ${variant} build: npm run openssl -- build <version>`);
+  return builds.sort((a, b) => compareVersions(a.record.version, b.record.version));
 }
 
 export type Progress = (version: string, variant: string, step: string) => void;

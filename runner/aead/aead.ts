@@ -101,18 +101,14 @@ function run(binary: string, args: string[], timeoutMs: number): Promise<{ code:
 /** aead.c writes AAD_BYTES into its output; the spec needs it before a run can fail, so it is fixed here too. */
 const AAD_BYTES = 13;
 
-export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = (b) => compileAgainst(b, [AEAD_SOURCE], 'aead')): Benchmark {
-  const binaries = new Map<string, string>();
-  const binaryFor = (b: BuildUnderTest) => {
-    let bin = binaries.get(b.record.id);
-    if (!bin) binaries.set(b.record.id, (bin = compile(b)));
-    return bin;
-  };
+export const aeadBinary = (b: BuildUnderTest): string => compileAgainst(b, [AEAD_SOURCE], 'aead');
+
+export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = aeadBinary): Benchmark {
   return {
     id: 'aead',
     description: 'AES-128/256-GCM and ChaCha20-Poly1305 seal throughput, one EVP program for every version, tag per record',
     async prepare(build) {
-      binaryFor(build);
+      compile(build);
     },
     tasks(build: BuildUnderTest, mode: RunMode): Task[] {
       const { sizes, seconds } = AEAD_PLAN[mode];
@@ -121,7 +117,7 @@ export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = (b)
         async run(): Promise<Outcome[]> {
           const args = ['--cipher', cipher, '--sizes', sizes.join(','), '--seconds', String(seconds)];
           const where = `aead ${cipher} on ${build.record.version}/${build.record.variant}`;
-          const r = await run(binaryFor(build), args, (sizes.length * (seconds + 1) + 30) * 1000);
+          const r = await run(compile(build), args, (sizes.length * (seconds + 1) + 30) * 1000);
           if (r.code !== 0) {
             // a failed known-answer or round-trip check: every size of this cipher is failed, with the reason
             const reason = `${where} exited with ${r.code ?? 'a signal'}: ${r.stderr.trim().slice(0, 1500)}`;

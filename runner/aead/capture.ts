@@ -5,22 +5,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listCached } from '../build.ts';
-import { compareVersions } from '../catalogue.ts';
-import { compileAgainst } from '../compile.ts';
-import { AEAD_CIPHERS, AEAD_PLAN, AEAD_SOURCE } from './aead.ts';
+import { requireBuilds } from '../build.ts';
+import { AEAD_CIPHERS, AEAD_PLAN, aeadBinary } from './aead.ts';
 
 export const AEAD_FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
 /** Short: fixtures prove the format, not the speed. */
 export const FIXTURE_SECONDS = 0.05;
 
 function main(wanted: string[]) {
-  const builds = listCached()
-    .filter((b) => b.record.variant === 'default' && (wanted.length === 0 || wanted.includes(b.record.version)))
-    .sort((a, b) => compareVersions(a.record.version, b.record.version));
-  if (builds.length === 0) throw new Error('no cached default build: build first (npm run openssl -- build <version>)');
+  const builds = requireBuilds(wanted);
   for (const b of builds) {
-    const bin = compileAgainst(b, [AEAD_SOURCE], 'aead');
+    const bin = aeadBinary(b);
     const dir = join(AEAD_FIXTURES_DIR, b.record.version);
     mkdirSync(dir, { recursive: true });
     for (const cipher of AEAD_CIPHERS) {

@@ -7,15 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { findCached } from '../build.ts';
+import { requireBuilds } from '../build.ts';
 import { baseConfig, configArgs, ensureCerts, handshakeBinary, pin } from '../handshake/handshake.ts';
 
 const versions = process.argv.slice(2);
 if (!versions.length) throw new Error('usage: node runner/causes/capture-fixtures.ts VERSION...');
-for (const v of versions) {
-  const cached = findCached(v, 'default');
-  if (!cached) throw new Error(`${v} is not built (npm run openssl -- build ${v})`);
-  const build = { record: cached.record, prefix: cached.prefix };
+for (const build of requireBuilds(versions)) {
+  const v = build.record.version;
   await ensureCerts(build);
   const bin = handshakeBinary(build);
   const dir = mkdtempSync(join(tmpdir(), 'fn-fixture-'));

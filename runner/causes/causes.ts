@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
-import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec } from '../benchmark.ts';
+import { seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
 import {
   baseConfig,
   configArgs,
@@ -168,17 +168,15 @@ export async function fnCost(binary: string, cfg: HandshakeConfig, count: number
 const fnTaskId = (cfg: HandshakeConfig) => ['fn', `tls${cfg.proto}`, cfg.cert, cfg.clientGroups, cfg.cipher ?? 'default-cipher', cfg.mode].join('/');
 
 export function createFnCostBenchmark(configs: () => HandshakeConfig[] = fnCostConfigs): Benchmark {
-  const binaries = new Map<string, string>();
-  const bin = (b: BuildUnderTest) => binaries.get(b.record.id) ?? binaries.set(b.record.id, handshakeBinary(b)).get(b.record.id)!;
   return {
     id: 'fn-cost',
     description: `Instructions per handshake inside ${FUNCTIONS.join(', ')} (callgrind inclusive cost, deterministic)`,
     prepare: async (build) => {
-      bin(build);
+      handshakeBinary(build);
       await base.prepare!(build, 'quick');
     },
     tasks: (build, mode) =>
-      configs().map((cfg) => ({ id: fnTaskId(cfg), oncePerRun: true, run: () => fnCost(bin(build), cfg, mode === 'quick' ? 5 : 10, build.record.version) })),
+      configs().map((cfg) => ({ id: fnTaskId(cfg), oncePerRun: true, run: () => fnCost(handshakeBinary(build), cfg, mode === 'quick' ? 5 : 10, build.record.version) })),
   };
 }
 

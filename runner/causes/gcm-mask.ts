@@ -6,9 +6,8 @@
 // vector the library actually used under each setting, so a mask that did not take is caught.
 import { execFile } from 'node:child_process';
 import type { RunMode } from '../../schema/index.ts';
-import { AEAD_PLAN, AEAD_SOURCE, parseAeadOutput } from '../aead/aead.ts';
+import { AEAD_PLAN, aeadBinary, parseAeadOutput } from '../aead/aead.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec } from '../benchmark.ts';
-import { compileAgainst } from '../compile.ts';
 import { handshakeBinary } from '../handshake/handshake.ts';
 import { cpuFeatures } from '../handshake/output.ts';
 
@@ -85,12 +84,7 @@ export async function measureMasked(aeadBin: string, hsBin: string, version: str
 }
 
 export function createGcmMaskBenchmark(): Benchmark {
-  const bins = new Map<string, [string, string]>();
-  const binsFor = (b: BuildUnderTest) => {
-    let x = bins.get(b.record.id);
-    if (!x) bins.set(b.record.id, (x = [compileAgainst(b, [AEAD_SOURCE], 'aead'), handshakeBinary(b)]));
-    return x;
-  };
+  const binsFor = (b: BuildUnderTest) => [aeadBinary(b), handshakeBinary(b)] as const;
   return {
     id: 'gcm-mask',
     description: 'AES-256-GCM seal (the aead program) with the detected CPU features and with AVX-512F/VAES/VPCLMULQDQ hidden via OPENSSL_ia32cap',

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findCached, listCached } from '../build.ts';
+import { requireBuilds } from '../build.ts';
 import { baseConfig, configArgs, ensureCerts, handshakeBinary, pin, type HandshakeConfig } from './handshake.ts';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -48,23 +48,19 @@ function exec(bin: string, argv: string[]): Promise<{ code: number; stdout: stri
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const versions = process.argv.slice(2);
-  const builds = versions.length
-    ? versions.map((v) => findCached(v, 'default') ?? (() => { throw new Error(`${v} is not built`); })())
-    : listCached().filter((b) => b.record.variant === 'default');
-  for (const b of builds) {
-    const build = { record: b.record, prefix: b.prefix };
+  for (const build of requireBuilds(versions)) {
     await ensureCerts(build);
     const bin = handshakeBinary(build);
-    const dir = join(FIXTURE_DIR, b.record.version);
+    const dir = join(FIXTURE_DIR, build.record.version);
     mkdirSync(dir, { recursive: true });
     for (const [name, c] of Object.entries(CASES)) {
       const argv = Array.isArray(c) ? c : configArgs(c, 20);
       const r = await exec(bin, argv);
-      if (r.code === -1) throw new Error(`${b.record.version} ${name}: did not run`);
+      if (r.code === -1) throw new Error(`${build.record.version} ${name}: did not run`);
       // the certificate directory is machine-specific: keep the argv readable and portable
-      const fixture: Fixture = { version: b.record.version, argv: argv.map((a) => (a.startsWith('/') ? '<cert-dir>' : a)), exitCode: r.code, stdout: r.stdout };
+      const fixture: Fixture = { version: build.record.version, argv: argv.map((a) => (a.startsWith('/') ? '<cert-dir>' : a)), exitCode: r.code, stdout: r.stdout };
       writeFileSync(join(dir, `${name}.json`), JSON.stringify(fixture, null, 2) + '\n');
-      console.log(`${b.record.version} ${name}: exit ${r.code}`);
+      console.log(`${build.record.version} ${name}: exit ${r.code}`);
     }
   }
 }

@@ -4,7 +4,6 @@
 // Every handshake is checked by the program itself (protocol, pinned group, resumption); a configuration
 // a version cannot do comes back 'unsupported' with the library's reason.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -398,24 +397,18 @@ async function execCtxNew(binary: string, count: number): Promise<ParsedOutput> 
 }
 
 export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = handshakeMatrix): Benchmark {
-  const binaries = new Map<string, string>();
-  const binaryFor = (b: BuildUnderTest) => {
-    let bin = binaries.get(b.record.id);
-    if (!bin) binaries.set(b.record.id, (bin = handshakeBinary(b)));
-    return bin;
-  };
   return {
     id: 'handshake',
     description:
       'TLS 1.2/1.3 handshakes in-process over a BIO pair: client and server CPU per handshake, bytes, ClientHello, heap per connection, instruction counts, thread scaling, SSL_CTX_new cost',
     async prepare(build) {
-      binaryFor(build);
+      handshakeBinary(build);
       await ensureCerts(build);
     },
     tasks(build: BuildUnderTest, mode: RunMode): Task[] {
       return matrix(mode).map((d) => ({
         id: taskId(d),
-        run: () => runTask(d, binaryFor(build), build.record.version),
+        run: () => runTask(d, handshakeBinary(build), build.record.version),
         oncePerRun: d.kind === 'instructions',
       }));
     },

@@ -1,7 +1,7 @@
 // Run the handshake matrix once per build outside the run loop, to see it work and time it:
 //   node runner/handshake/try.ts 1.1.1w 4.0.3 [--mode quick|full] [--only SUBSTRING]
 // Prints one line per task and the elapsed time. Builds must be in the cache (npm run openssl -- build).
-import { findCached } from '../build.ts';
+import { requireBuilds } from '../build.ts';
 import { createHandshakeBenchmark, handshakeMatrix, taskId } from './handshake.ts';
 
 const args = process.argv.slice(2);
@@ -20,10 +20,7 @@ if (!args.length) throw new Error('usage: node runner/handshake/try.ts VERSION..
 
 const bench = createHandshakeBenchmark((m) => handshakeMatrix(m).filter((d) => !only || taskId(d).includes(only)));
 const started = Date.now();
-for (const v of args) {
-  const cached = findCached(v, 'default');
-  if (!cached) throw new Error(`${v} is not built (npm run openssl -- build ${v})`);
-  const build = { record: cached.record, prefix: cached.prefix };
+for (const build of requireBuilds(args)) {
   const t0 = Date.now();
   await bench.prepare!(build, mode);
   for (const task of bench.tasks(build, mode)) {
@@ -35,8 +32,8 @@ for (const v of args) {
       .join('  ');
     const obs = outcomes[0]?.observed;
     const g = obs ? ` {${String(obs.negotiatedProtocol)} ${String(obs.negotiatedGroup)}${obs.resumed ? ' resumed' : ''}${obs.hrr ? ' HRR' : ''}}` : '';
-    console.log(`${cached.record.version} ${task.id} (${((Date.now() - t) / 1000).toFixed(1)} s): ${shown}${g}`);
+    console.log(`${build.record.version} ${task.id} (${((Date.now() - t) / 1000).toFixed(1)} s): ${shown}${g}`);
   }
-  console.log(`${cached.record.version}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`${build.record.version}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s for ${args.length} build(s), mode ${mode}`);

@@ -4,7 +4,7 @@
 // Per handshake the server signs once and the client verifies once; each side generates an X25519 key
 // and derives the shared secret (speed measures the derive; the keygen is costed like a derive).
 import { parseArgs } from 'node:util';
-import { findCached } from '../build.ts';
+import { requireBuilds } from '../build.ts';
 import { speedFormat, runOpenssl } from '../speed/speed.ts';
 import { parseSpeed, type SpeedRecord } from '../speed/formats.ts';
 import { baseConfig, ensureCerts, handshakeBinary, runHandshake, type Cert } from './handshake.ts';
@@ -13,15 +13,13 @@ const { values, positionals } = parseArgs({ allowPositionals: true, options: { s
 if (!positionals.length) throw new Error('usage: node runner/handshake/vs-primitives.ts VERSION... [--seconds S] [--count N]');
 const us = (perSecond: number) => 1e6 / perSecond;
 
-for (const v of positionals) {
-  const b = findCached(v, 'default');
-  if (!b) throw new Error(`${v} is not built`);
-  const build = { record: b.record, prefix: b.prefix };
+for (const build of requireBuilds(positionals)) {
+  const v = build.record.version;
   await ensureCerts(build);
   const records: SpeedRecord[] = [];
   for (const alg of ['ecdsap256', 'rsa2048', 'ecdhx25519']) {
-    const got = await runOpenssl(b.prefix, ['speed', '-mr', '-seconds', values.seconds, alg], 600_000);
-    records.push(...parseSpeed(speedFormat(b.record.series), got.stdout, got.stderr, `speed ${alg} on ${v}`));
+    const got = await runOpenssl(build.prefix, ['speed', '-mr', '-seconds', values.seconds, alg], 600_000);
+    records.push(...parseSpeed(speedFormat(build.record.series), got.stdout, got.stderr, `speed ${alg} on ${v}`));
   }
   const x25519 = records.find((r) => r.kind === 'ecdh' && r.bits === 253);
   const ecdsa = records.find((r) => r.kind === 'ecdsa' && r.bits === 256);

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findCached } from '../build.ts';
+import { requireBuilds } from '../build.ts';
 import { runQuicSizes, runTlsSizes } from './probe.ts';
 
 export const FIXTURE_DIR = join(import.meta.dirname, 'fixtures');
@@ -19,8 +19,7 @@ export const FIXTURES: { name: string; tls?: [string, string, string]; quic?: st
 ];
 
 async function capture(version: string): Promise<void> {
-  const build = findCached(version, 'default');
-  if (!build) throw new Error(`OpenSSL ${version} is not built`);
+  const build = requireBuilds([version])[0]!;
   const dir = join(FIXTURE_DIR, build.record.version);
   mkdirSync(dir, { recursive: true });
   for (const f of FIXTURES) {

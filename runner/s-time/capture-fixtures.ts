@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findCached, listCached } from '../build.ts';
+import { requireBuilds } from '../build.ts';
 import { ensureCerts } from '../handshake/handshake.ts';
 import { runSTime, sTimeHasProtocolOptions, type STimeConfig } from './s-time.ts';
 
@@ -16,11 +16,9 @@ export const CASES: Record<string, STimeConfig> = {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const versions = process.argv.slice(2);
-  const builds = versions.length
-    ? versions.map((v) => findCached(v, 'default') ?? (() => { throw new Error(`${v} is not built`); })())
-    : listCached().filter((b) => b.record.variant === 'default');
+  const builds = requireBuilds(versions);
   for (const b of builds) {
-    await ensureCerts({ record: b.record, prefix: b.prefix });
+    await ensureCerts(b);
     mkdirSync(join(FIXTURE_DIR, b.record.version), { recursive: true });
     for (const [name, cfg] of Object.entries(CASES)) {
       if (cfg.forced === 'both' && !(await sTimeHasProtocolOptions(b.prefix))) continue;

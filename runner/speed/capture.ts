@@ -4,8 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listCached } from '../build.ts';
-import { compareVersions } from '../catalogue.ts';
+import { requireBuilds } from '../build.ts';
 import { ALGORITHMS, invocations, runOpenssl, type Invocation } from './speed.ts';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -47,10 +46,7 @@ export function fixtureInvocations(): { name: string; inv: Invocation }[] {
 }
 
 async function main(wanted: string[]) {
-  const builds = listCached()
-    .filter((b) => b.record.variant === 'default' && (wanted.length === 0 || wanted.includes(b.record.version)))
-    .sort((a, b) => compareVersions(a.record.version, b.record.version));
-  if (builds.length === 0) throw new Error(`no cached default build${wanted.length ? ` of ${wanted.join(', ')}` : ''}: build first (npm run openssl -- build <version>)`);
+  const builds = requireBuilds(wanted);
   for (const b of builds) {
     const dir = join(FIXTURES_DIR, b.record.version);
     mkdirSync(dir, { recursive: true });
