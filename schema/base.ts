@@ -33,11 +33,19 @@ export const CpuFlags = z.object({
   vpclmulqdq: z.boolean().optional(),
   adx: z.boolean().optional(),
   bmi2: z.boolean().optional(),
+  // AVX-512 subsets that select OpenSSL code paths: IFMA (RSA/bignum on 3.x), VL+BW (AES-GCM, ChaCha20)
+  avx512ifma: z.boolean().optional(),
+  avx512vl: z.boolean().optional(),
+  avx512bw: z.boolean().optional(),
   // arm
+  asimd: z.boolean().optional(),
   aes: z.boolean().optional(),
   pmull: z.boolean().optional(),
   sha2: z.boolean().optional(),
+  sha3: z.boolean().optional(),
+  sha512: z.boolean().optional(),
   sve: z.boolean().optional(),
+  sve2: z.boolean().optional(),
 });
 export type CpuFlags = z.infer<typeof CpuFlags>;
 
@@ -52,6 +60,8 @@ export const Host = z.object({
   os: shortText(200),
   virtualization: shortText(80).nullable().describe('hypervisor or container if detectable, null on bare metal'),
   cpuGovernor: shortText(80).nullable(),
+  boost: shortText(80).nullable().optional().describe('frequency boost / turbo state where readable (cpufreq boost, intel_pstate no_turbo)'),
+  smt: shortText(80).nullable().optional().describe('simultaneous multithreading state where readable (/sys/devices/system/cpu/smt/control)'),
   note: shortText(1000).optional(),
 });
 export type Host = z.infer<typeof Host>;
@@ -80,6 +90,9 @@ export const Build = z.object({
   builtAt: isoTime,
   buildSeconds: nonNegative,
   releaseDate: shortText(40).optional().describe('release date as the source itself states it'),
+  cpuCapabilities: shortText(1000)
+    .optional()
+    .describe('the CPU capability vector the library itself reported on this host when the run started (e.g. OPENSSL_ia32cap); set per run, not per cached build'),
 });
 export type Build = z.infer<typeof Build>;
 
@@ -148,6 +161,41 @@ export const Series = z.object({
 });
 export type Series = z.infer<typeof Series>;
 
+// ---------------------------------------------------------------- quiet-host evidence
+
+/** What the machine was doing around a measurement: read from /proc and /sys, never estimated. */
+export const HostSnapshot = z.object({
+  at: isoTime,
+  windowSeconds: nonNegative.describe('length of the /proc/stat delta window the percentages come from'),
+  loadAverage: z.tuple([finite, finite, finite]),
+  stealPercent: nonNegative.nullable().describe('CPU steal over the window, percent of all CPUs'),
+  iowaitPercent: nonNegative.nullable().describe('iowait over the window, percent of all CPUs'),
+  otherBusyPercent: nonNegative
+    .nullable()
+    .describe('CPU used over the window by processes outside this run\'s process tree, percent of one CPU'),
+  busiestOthers: z
+    .array(z.object({ pid: z.int().nonnegative(), command: shortText(200), cpuPercent: nonNegative }))
+    .max(10)
+    .describe('the busiest processes outside this run over the window'),
+  governor: shortText(80).nullable(),
+  boost: shortText(80).nullable(),
+});
+export type HostSnapshot = z.infer<typeof HostSnapshot>;
+
+export const QuietCheck = z.object({
+  quiet: z.boolean(),
+  reasons: z.array(shortText(500)).max(50).describe('each threshold the snapshot broke, in words with the measured value'),
+});
+export const RoundEvidence = HostSnapshot.extend(QuietCheck.shape).extend({ round: z.int().nonnegative() });
+export const QuietEvidence = z.object({
+  thresholds: z.record(safeId, finite).describe('the limits a snapshot is checked against (documented in runner/quiet.ts)'),
+  exclusive: z.boolean().describe('the run held the host measurement lock from start to finish'),
+  before: HostSnapshot.extend(QuietCheck.shape),
+  rounds: z.array(RoundEvidence).max(1000),
+  quiet: z.boolean().describe('exclusive, quiet before the start and in every measured round'),
+});
+export type QuietEvidence = z.infer<typeof QuietEvidence>;
+
 // ---------------------------------------------------------------- run file
 
 export const RunMode = z.enum(['quick', 'full']);
@@ -165,6 +213,11 @@ export const Run = z
       gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/),
       gitDirty: z.boolean(),
       node: shortText(40),
+      resumedAt: z
+        .array(z.object({ at: isoTime, gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/), gitDirty: z.boolean() }))
+        .max(100)
+        .optional()
+        .describe('each resume of the run, with the checkout it resumed from'),
     }),
     plan: z.object({
       benchmarks: z.array(safeId).min(1),
@@ -175,6 +228,7 @@ export const Run = z
     builds: z.array(Build).min(1),
     series: z.array(Series),
     notes: z.array(shortText(2000)).max(100).default([]),
+    quiet: QuietEvidence.optional().describe('absent in runs recorded before the quiet-host protocol: such runs count as not quiet'),
   })
   .superRefine((run, ctx) => {
     const ids = new Set(run.builds.map((b) => b.id));
