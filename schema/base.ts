@@ -245,7 +245,22 @@ export type Run = z.infer<typeof Run>;
 
 // ---------------------------------------------------------------- derived: summary.json
 
+/** A plain interval (used where the method is stated beside it, e.g. the hypothesis test's t intervals). */
 export const Interval = z.object({ low: finite, high: finite });
+
+/**
+ * A distribution-free interval: order statistics of the sample (or of per-round ratios) with the exact
+ * probability that they bracket the true median (binomial with p = 1/2). "range" means n was too small
+ * for any pair of order statistics to reach 95%, so the interval is [min, max] with its lower coverage.
+ */
+export const CoverageInterval = z.object({
+  low: finite,
+  high: finite,
+  coverage: finite.refine((c) => c > 0 && c <= 1, { message: 'must be a probability' }),
+  kind: z.enum(['order-statistic', 'range']),
+});
+export type CoverageInterval = z.infer<typeof CoverageInterval>;
+
 export const Stats = z.object({
   n: z.int().nonnegative(),
   median: finite,
@@ -254,15 +269,20 @@ export const Stats = z.object({
   min: finite,
   max: finite,
   cv: finite.nullable(),
-  ci95: Interval.nullable().describe('null when n is too small for the method'),
+  deterministic: z.boolean().describe('instruction counts, bytes, heap: no interval; changes count above the stated threshold'),
+  interval: CoverageInterval.nullable().describe('interval of the median; null for deterministic metrics and n < 2'),
 });
 export type Stats = z.infer<typeof Stats>;
 
 export const Comparison = z.object({
-  against: z.string().describe('build key of the reference (version[+variant])'),
-  ratio: finite.describe('median(this) / median(reference)'),
-  ci95: Interval.nullable(),
-  verdict: z.enum(['higher', 'lower', 'no-difference-shown', 'not-enough-data']),
+  against: z.string().describe('build key of the reference (version[+variant]) in the same run'),
+  ratio: finite.describe('paired: median of the per-round ratios; deterministic: ratio of the medians'),
+  pairing: z
+    .enum(['paired-rounds', 'deterministic'])
+    .describe('paired-rounds: the two builds ran in the same rounds and each round gives one ratio; deterministic: exact counts'),
+  pairs: z.int().nonnegative().describe('rounds that measured both builds'),
+  interval: CoverageInterval.nullable(),
+  verdict: z.enum(['higher', 'lower', 'no-difference-shown', 'within-threshold', 'not-enough-data']),
 });
 export type Comparison = z.infer<typeof Comparison>;
 
@@ -283,22 +303,41 @@ export const SummaryEntry = z.object({
   status: z.enum(['measured', 'unsupported', 'failed']),
   reason: z.string().optional(),
   observed: Params.optional(),
-  runIds: z.array(safeId),
+  runId: safeId.describe('the one run this entry comes from'),
   stats: Stats.nullable(),
   vsPreviousSeries: Comparison.nullable(),
   vsBaseline: Comparison.nullable(),
 });
 export type SummaryEntry = z.infer<typeof SummaryEntry>;
 
+export const SummaryRun = z.object({
+  runId: safeId,
+  host: safeId,
+  mode: RunMode,
+  startedAt: isoTime,
+  finishedAt: isoTime,
+  path: z.string(),
+  series: z.int(),
+  benchmarks: z.array(safeId),
+  quiet: z.boolean().describe('held the host lock and passed every quiet-host check; only quiet runs feed the entries'),
+  quietReasons: z.array(z.string()).describe('why a run is not quiet (empty for quiet runs)'),
+});
+export type SummaryRun = z.infer<typeof SummaryRun>;
+
 export const Summary = z.object({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(2),
   kind: z.literal('summary'),
-  statistics: z.object({ ciMethod: z.string(), comparisonMethod: z.string(), baselineVersion: z.string() }),
+  statistics: z.object({
+    intervalMethod: z.string(),
+    comparisonMethod: z.string(),
+    minCoverageForVerdict: finite,
+    deterministicThreshold: finite.describe('relative change below which a deterministic metric counts as unchanged'),
+    baselineVersion: z.string(),
+    selection: z.string().describe('how the run behind each entry is chosen'),
+  }),
   hosts: z.array(Host),
   builds: z.array(Build.extend({ host: safeId })),
-  runs: z.array(
-    z.object({ runId: safeId, host: safeId, mode: RunMode, startedAt: isoTime, finishedAt: isoTime, path: z.string(), series: z.int() }),
-  ),
+  runs: z.array(SummaryRun),
   entries: z.array(SummaryEntry),
 });
 export type Summary = z.infer<typeof Summary>;

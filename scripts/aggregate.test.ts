@@ -7,7 +7,30 @@ import { Run, parseRunFile, DataFileError } from '../schema/index.ts';
 import { aggregate, loadRuns, findRunFiles, writeAll } from './aggregate.ts';
 
 /** A small valid run, written out by hand as test data. */
-function testRun(runId: string, values: Record<string, number[]>, startedAt = '2026-01-01T00:00:00.000Z'): Run {
+const snapshot = (at: string) => ({
+  at,
+  windowSeconds: 60,
+  loadAverage: [0.1, 0.1, 0.1] as [number, number, number],
+  stealPercent: 0,
+  iowaitPercent: 0,
+  otherBusyPercent: 1,
+  busiestOthers: [],
+  governor: null,
+  boost: null,
+});
+
+/** Quiet-host evidence as the runner records it: quiet, or with one busy round. */
+function evidence(at: string, busyRound?: number): Run['quiet'] {
+  const rounds = [1, 2].map((round) => ({
+    ...snapshot(at),
+    round,
+    quiet: round !== busyRound,
+    reasons: round === busyRound ? ['other processes used 85% of a CPU (limit 10%): cc1 (pid 4242)'] : [],
+  }));
+  return { thresholds: { otherBusyPercent: 10 }, exclusive: true, before: { ...snapshot(at), quiet: true, reasons: [] }, rounds, quiet: busyRound === undefined };
+}
+
+function testRun(runId: string, values: Record<string, number[]>, startedAt = '2026-01-01T00:00:00.000Z', quiet: Run['quiet'] | null = evidence(startedAt)): Run {
   const builds = Object.keys(values).map((version) => ({
     id: `id-${version.replace(/\./g, '')}`,
     version,
@@ -47,6 +70,7 @@ function testRun(runId: string, values: Record<string, number[]>, startedAt = '2
       iterations: [999, ...values[b.version]!].map((value, round) => ({ round, value, at: startedAt, warmup: round === 0 })),
     })),
     notes: [],
+    ...(quiet ? { quiet } : {}),
   });
 }
 
@@ -60,11 +84,19 @@ function dataDir(runs: Run[]): string {
 }
 
 test('summary statistics exclude warm-up; comparisons against the previous series and 1.1.1w', () => {
-  const run = testRun('r1', { '1.1.1w': [100, 101, 99, 100, 102], '3.0.22': [80, 81, 79, 80, 82], '3.1.4': [81, 79, 80, 82, 80] });
+  const run = testRun('r1', {
+    '1.1.1w': [100, 101, 99, 100, 102, 100],
+    '3.0.22': [80, 81, 79, 80, 82, 80],
+    '3.1.4': [81, 79, 80, 82, 80, 79],
+  });
   const { summary } = aggregate([{ run, path: 'runs/box/r1.json' }]);
   const e30 = summary.entries.find((e) => e.version === '3.0.22')!;
   assert.equal(e30.stats!.median, 80);
-  assert.equal(e30.stats!.n, 5, 'the warm-up value 999 is not counted');
+  assert.equal(e30.stats!.n, 6, 'the warm-up value 999 is not counted');
+  assert.equal(e30.runId, 'r1');
+  assert.equal(e30.stats!.interval!.kind, 'order-statistic');
+  assert.equal(e30.vsPreviousSeries!.pairing, 'paired-rounds');
+  assert.equal(e30.vsPreviousSeries!.pairs, 6);
   assert.equal(e30.vsPreviousSeries!.against, '1.1.1w');
   assert.equal(e30.vsPreviousSeries!.verdict, 'lower');
   const e31 = summary.entries.find((e) => e.version === '3.1.4')!;
@@ -81,7 +113,45 @@ test('aggregation is byte-identical on re-run', () => {
   const b = readFileSync(join(dir, 'summary.json'), 'utf8') + readFileSync(join(dir, 'detailed-iterations.json'), 'utf8');
   assert.equal(a, b);
   const detailed = JSON.parse(readFileSync(join(dir, 'detailed-iterations.json'), 'utf8'));
-  assert.equal(detailed.rows.length, 3 * 4, 'every iteration of every run, warm-up included');
+  assert.equal(detailed.rows.length, 3 * 4, 'the iterations behind the summary, warm-up included');
+});
+
+test('only quiet runs feed the entries; the others are listed with their reasons', () => {
+  const t1 = '2026-01-01T00:00:00.000Z';
+  const t2 = '2026-01-02T00:00:00.000Z';
+  const quietRun = testRun('quiet', { '3.4.1': [10, 11, 12, 10, 11, 12] }, t1);
+  const busyRun = testRun('busy', { '3.4.1': [50, 51, 52, 50, 51, 52], '3.5.7': [5, 5, 5, 5, 5, 5] }, t2, evidence(t2, 2));
+  const legacy = testRun('legacy', { '3.6.3': [1, 1, 1, 1, 1, 1] }, t2, null);
+  const { summary, detailed } = aggregate([
+    { run: quietRun, path: 'runs/box/quiet.json' },
+    { run: busyRun, path: 'runs/box/busy.json' },
+    { run: legacy, path: 'runs/box/legacy.json' },
+  ]);
+  assert.deepEqual(
+    summary.entries.map((e) => [e.version, e.runId]),
+    [['3.4.1', 'quiet']],
+    'the busier, newer, larger run does not displace the quiet one, and adds nothing',
+  );
+  const busy = summary.runs.find((r) => r.runId === 'busy')!;
+  assert.equal(busy.quiet, false);
+  assert.match(busy.quietReasons.join(' '), /round 2: other processes used 85%/);
+  assert.match(summary.runs.find((r) => r.runId === 'legacy')!.quietReasons[0]!, /before the quiet-host protocol/);
+  assert.ok(detailed.rows.every((r) => r[0] === 'quiet'), 'iterations of unused runs stay in their run files');
+  assert.deepEqual(summary.builds.map((b) => b.version), ['3.4.1'], 'builds of the runs behind the entries');
+});
+
+test('a series missing from the best run comes from another quiet run and names it; no comparison crosses runs', () => {
+  const big = testRun('big', { '1.1.1w': [10, 10, 10, 10, 10, 10], '3.5.7': [8, 8, 8, 8, 8, 8] }, '2026-01-02T00:00:00.000Z');
+  const seed = testRun('seed', { '3.0.2': [5, 5, 5, 5, 5, 5] }, '2026-01-01T00:00:00.000Z');
+  const { summary } = aggregate([
+    { run: big, path: 'runs/box/big.json' },
+    { run: seed, path: 'runs/box/seed.json' },
+  ]);
+  const byVersion = Object.fromEntries(summary.entries.map((e) => [e.version, e]));
+  assert.equal(byVersion['3.0.2']!.runId, 'seed');
+  assert.equal(byVersion['3.5.7']!.runId, 'big');
+  assert.equal(byVersion['3.0.2']!.vsBaseline, null, '1.1.1w was measured in another run');
+  assert.equal(byVersion['3.5.7']!.vsBaseline!.against, '1.1.1w');
 });
 
 test('bad run files are refused with the file name and the JSON path; nothing is written', () => {

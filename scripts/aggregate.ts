@@ -1,9 +1,9 @@
 // data/runs/** -> data/summary.json + data/detailed-iterations.json (+ JSON Schema exports).
 //
 // Deterministic: the same run files give byte-identical output. Nothing is dropped silently: a file
-// that does not validate stops the aggregation with its name and JSON path. The summary takes each
-// series from the best run of its host (full over quick, then more versions, then newest);
-// detailed-iterations.json keeps every iteration of every run.
+// that does not validate stops the aggregation with its name and JSON path. Only quiet runs feed the
+// summary; each series comes from the best quiet run of its host that measured it (SELECTION), and
+// detailed-iterations.json holds the iterations behind the summary.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
@@ -18,7 +18,7 @@ import {
   describeIssues,
 } from '../schema/index.ts';
 import { compareSeries, compareVersions } from '../runner/catalogue.ts';
-import { CI_METHOD, COMPARISON_METHOD, compareMedians, describe } from './stats.ts';
+import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe } from './stats.ts';
 
 export const BASELINE_VERSION = '1.1.1w';
 
@@ -50,15 +50,41 @@ export function loadRuns(files: string[], root: string): { run: Run; path: strin
   return runs;
 }
 
-const measured = (s: Run['series'][number]) => s.iterations.filter((i) => !i.warmup).map((i) => i.value);
-/** Full runs outrank quick ones, then runs that cover more versions (their series compare with each
+type RunSeries = Run['series'][number];
+
+/** Why a run may not feed the published views; empty when it held the host lock and every check was quiet. */
+export function quietReasons(run: Run): string[] {
+  const q = run.quiet;
+  if (!q) return ['recorded before the quiet-host protocol: nothing shows the machine was otherwise idle'];
+  const reasons: string[] = [];
+  if (!q.exclusive) reasons.push('did not hold the host measurement lock for the whole run');
+  for (const r of q.before.reasons) reasons.push(`before the first round: ${r}`);
+  for (const round of q.rounds) for (const r of round.reasons) reasons.push(`round ${round.round}: ${r}`);
+  if (!q.quiet && reasons.length === 0) reasons.push('the runner marked it not quiet');
+  return reasons;
+}
+
+/** Full runs outrank quick ones, then runs that cover more builds (their series compare with each
  * other), then the newest. */
 const runRank = (r: Run) => `${r.mode === 'full' ? 1 : 0}|${String(r.builds.length).padStart(4, '0')}|${r.startedAt}`;
 
+/** Measured (non-warm-up) values of a series by round. */
+function byRound(s: RunSeries): Map<number, number[]> {
+  const m = new Map<number, number[]>();
+  for (const it of s.iterations) if (!it.warmup) m.set(it.round, [...(m.get(it.round) ?? []), it.value]);
+  return m;
+}
+
+export const SELECTION =
+  'only quiet runs (host lock held, every quiet-host check passed); for each host and series the best run that measured it: ' +
+  'full before quick, then the run covering more builds, then the newest. A table whose rows come from more than one run names the run of each row.';
+
 export function aggregate(runs: { run: Run; path: string }[]): { summary: Summary; detailed: DetailedIterations } {
-  // newest-best run per (host, version, variant, key)
-  const chosen = new Map<string, { run: Run; series: Run['series'][number]; build: Build }>();
-  for (const { run } of runs) {
+  const quiet = runs.filter(({ run }) => quietReasons(run).length === 0);
+  // best quiet run per (host, version, variant, key): the ranking is the same for every key, so the
+  // keys of one benchmark come from one run wherever that run measured them
+  const chosen = new Map<string, { run: Run; series: RunSeries; build: Build }>();
+  for (const { run } of quiet) {
     const builds = new Map(run.builds.map((b) => [b.id, b]));
     for (const s of run.series) {
       const build = builds.get(s.buildId)!;
@@ -68,10 +94,12 @@ export function aggregate(runs: { run: Run; path: string }[]): { summary: Summar
     }
   }
 
+  const rounds = new Map<SummaryEntry, Map<number, number[]>>();
   const entries: SummaryEntry[] = [];
   for (const { run, series: s, build } of chosen.values()) {
-    const values = measured(s);
-    entries.push({
+    const r = byRound(s);
+    const values = [...r.values()].flat();
+    const entry: SummaryEntry = {
       host: run.host.id,
       version: build.version,
       series: build.series,
@@ -88,33 +116,33 @@ export function aggregate(runs: { run: Run; path: string }[]): { summary: Summar
       status: s.status,
       ...(s.reason ? { reason: s.reason } : {}),
       ...(s.observed ? { observed: s.observed } : {}),
-      runIds: [run.runId],
-      stats: s.status === 'measured' && values.length ? describe(values) : null,
+      runId: run.runId,
+      stats: s.status === 'measured' && values.length ? describe(values, DETERMINISTIC_METHODS.includes(s.method)) : null,
       vsPreviousSeries: null,
       vsBaseline: null,
-    });
+    };
+    rounds.set(entry, r);
+    entries.push(entry);
   }
 
   // comparisons only between entries of the same run (different runs are different conditions)
-  const valuesOf = new Map<SummaryEntry, number[]>();
-  for (const e of entries) valuesOf.set(e, measured(chosen.get(`${e.host}|${e.version}|${e.variant}|${e.key}`)!.series));
   const groups = new Map<string, SummaryEntry[]>();
   for (const e of entries) {
     if (e.status !== 'measured' || e.variant !== 'default') continue;
-    const g = `${e.host}|${e.runIds[0]}|${e.key}`;
+    const g = `${e.host}|${e.runId}|${e.key}`;
     groups.set(g, [...(groups.get(g) ?? []), e]);
   }
   for (const group of groups.values()) {
     for (const e of group) {
       if (!e.comparability.acrossVersions) continue;
-      const vals = valuesOf.get(e)!;
+      const det = DETERMINISTIC_METHODS.includes(e.method);
       const older = group
         .filter((o) => compareSeries(o.series, e.series) < 0)
         .sort((a, b) => compareSeries(b.series, a.series) || compareVersions(b.version, a.version));
       const prev = older[0];
-      if (prev) e.vsPreviousSeries = compareMedians(vals, valuesOf.get(prev)!, prev.version);
+      if (prev) e.vsPreviousSeries = compareRounds(rounds.get(e)!, rounds.get(prev)!, prev.version, det);
       const base = group.find((o) => o.version === BASELINE_VERSION);
-      if (base && base !== e) e.vsBaseline = compareMedians(vals, valuesOf.get(base)!, base.version);
+      if (base && base !== e) e.vsBaseline = compareRounds(rounds.get(e)!, rounds.get(base)!, base.version, det);
     }
   }
 
@@ -129,15 +157,23 @@ export function aggregate(runs: { run: Run; path: string }[]): { summary: Summar
   const hosts = new Map<string, Run['host']>();
   const builds = new Map<string, Build & { host: string }>();
   const sortedRuns = [...runs].sort((a, b) => (a.run.startedAt < b.run.startedAt ? -1 : a.run.startedAt > b.run.startedAt ? 1 : 0));
+  const usedRuns = new Set(entries.map((e) => e.runId));
   for (const { run } of sortedRuns) {
     hosts.set(run.host.id, run.host); // the newest description of a host wins
-    for (const b of run.builds) builds.set(`${run.host.id}|${b.id}`, { ...b, host: run.host.id });
+    if (usedRuns.has(run.runId)) for (const b of run.builds) builds.set(`${run.host.id}|${b.id}`, { ...b, host: run.host.id });
   }
 
   const summary = Summary.parse({
-    schemaVersion: 1,
+    schemaVersion: 2,
     kind: 'summary',
-    statistics: { ciMethod: CI_METHOD, comparisonMethod: COMPARISON_METHOD, baselineVersion: BASELINE_VERSION },
+    statistics: {
+      intervalMethod: INTERVAL_METHOD,
+      comparisonMethod: COMPARISON_METHOD,
+      minCoverageForVerdict: MIN_COVERAGE_FOR_VERDICT,
+      deterministicThreshold: DETERMINISTIC_THRESHOLD,
+      baselineVersion: BASELINE_VERSION,
+      selection: SELECTION,
+    },
     hosts: [...hosts.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
     builds: [...builds.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : compareVersions(a.version, b.version) || (a.id < b.id ? -1 : 1))),
     runs: sortedRuns.map(({ run, path }) => ({
@@ -148,18 +184,19 @@ export function aggregate(runs: { run: Run; path: string }[]): { summary: Summar
       finishedAt: run.finishedAt,
       path,
       series: run.series.length,
+      benchmarks: run.plan.benchmarks,
+      quiet: quietReasons(run).length === 0,
+      quietReasons: quietReasons(run),
     })),
     entries,
   });
 
+  // the iterations behind the summary, and only those (history stays in the run files)
   const rows: DetailedIterations['rows'] = [];
-  for (const { run } of sortedRuns) {
-    const bmap = new Map(run.builds.map((b) => [b.id, b]));
-    for (const s of run.series) {
-      const b = bmap.get(s.buildId)!;
-      for (const it of s.iterations) rows.push([run.runId, run.host.id, b.id, b.version, b.variant, s.key, it.round, it.warmup, it.at, it.value]);
-    }
-  }
+  for (const { run, series: s, build: b } of [...chosen.values()].sort((x, y) =>
+    x.run.startedAt < y.run.startedAt ? -1 : x.run.startedAt > y.run.startedAt ? 1 : x.series.key < y.series.key ? -1 : x.series.key > y.series.key ? 1 : x.build.id < y.build.id ? -1 : 1,
+  ))
+    for (const it of s.iterations) rows.push([run.runId, run.host.id, b.id, b.version, b.variant, s.key, it.round, it.warmup, it.at, it.value]);
   const detailed = DetailedIterations.parse({
     schemaVersion: 1,
     kind: 'detailed-iterations',

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareMedians, describe, median, pairedRatio } from './stats.ts';
+import { binomialHalfCdf, compareRounds, describe, median, medianInterval, orderStatisticCoverage, pairedRatio, seededRandom } from './stats.ts';
 
 test('descriptive statistics of a known sample', () => {
   const s = describe([10, 12, 11, 13, 9]);
@@ -11,24 +11,82 @@ test('descriptive statistics of a known sample', () => {
   assert.equal(s.max, 13);
   assert.ok(Math.abs(s.stdev! - Math.sqrt(2.5)) < 1e-12);
   assert.ok(Math.abs(s.cv! - Math.sqrt(2.5) / 11) < 1e-12);
-  assert.ok(s.ci95 && s.ci95.low <= 11 && s.ci95.high >= 11 && s.ci95.low >= 9 && s.ci95.high <= 13);
-});
-
-test('intervals are deterministic and absent below three values', () => {
-  assert.deepEqual(describe([1, 5, 3, 8, 2, 9]), describe([1, 5, 3, 8, 2, 9]));
-  assert.equal(describe([1, 2]).ci95, null);
   assert.equal(median([4, 1, 3, 2]), 2.5);
 });
 
-test('a comparison follows its interval: clear difference, overlap, too little data', () => {
-  const fast = [100, 101, 99, 102, 100, 98];
-  const slow = [80, 81, 79, 82, 80, 78];
-  assert.equal(compareMedians(fast, slow, 'x')!.verdict, 'higher');
-  assert.equal(compareMedians(slow, fast, 'x')!.verdict, 'lower');
-  const noisy = [90, 110, 100, 95, 105, 99];
-  assert.equal(compareMedians(noisy, [100, 101, 99, 102, 100, 98], 'x')!.verdict, 'no-difference-shown');
-  assert.equal(compareMedians([1, 2], [1, 2, 3], 'x')!.verdict, 'not-enough-data');
-  assert.equal(compareMedians([1, 2, 3], [0, 0, 0], 'x'), null, 'no ratio to zero');
+test('exact coverage of order-statistic intervals (binomial, p = 1/2)', () => {
+  assert.equal(binomialHalfCdf(5, 0), 1 / 32);
+  assert.equal(orderStatisticCoverage(5, 1), 1 - 2 / 32); // [min, max] of 5: 93.75%
+  assert.equal(orderStatisticCoverage(6, 1), 1 - 2 / 64); // 96.875%
+  assert.ok(Math.abs(orderStatisticCoverage(9, 2) - (1 - (2 * 10) / 512)) < 1e-12); // [x2, x8] of 9
+  assert.equal(orderStatisticCoverage(3, 1), 0.75);
+});
+
+test('below n = 6 the interval is the range and says its coverage; from 6 on it is a real 95% interval', () => {
+  const five = describe([5, 1, 4, 2, 3]);
+  assert.deepEqual(five.interval, { low: 1, high: 5, coverage: 0.9375, kind: 'range' });
+  const six = describe([6, 1, 5, 2, 4, 3]);
+  assert.deepEqual(six.interval, { low: 1, high: 6, coverage: 0.96875, kind: 'order-statistic' });
+  const twelve = describe([12, 1, 11, 2, 10, 3, 9, 4, 8, 5, 7, 6]);
+  assert.equal(twelve.interval!.kind, 'order-statistic');
+  assert.ok(twelve.interval!.coverage >= 0.95);
+  assert.ok(twelve.interval!.low > 1 && twelve.interval!.high < 12, 'n = 12 trims the extremes');
+  assert.equal(describe([7]).interval, null);
+});
+
+test('deterministic metrics carry no interval', () => {
+  const s = describe([1000, 1000, 1000], true);
+  assert.equal(s.deterministic, true);
+  assert.equal(s.interval, null);
+});
+
+test('the stated coverage is the real coverage (simulation on a skewed distribution)', () => {
+  const rand = seededRandom(42);
+  const trueMedian = Math.LN2; // median of Exp(1)
+  for (const n of [6, 9, 15]) {
+    let covered = 0;
+    let stated = 0;
+    const trials = 4000;
+    for (let t = 0; t < trials; t++) {
+      const xs = Array.from({ length: n }, () => -Math.log(1 - rand()));
+      const iv = medianInterval(xs)!;
+      stated = iv.coverage;
+      if (iv.low <= trueMedian && trueMedian <= iv.high) covered++;
+    }
+    assert.ok(Math.abs(covered / trials - stated) < 0.015, `n=${n}: covered ${covered / trials}, stated ${stated}`);
+  }
+});
+
+const rounds = (values: number[]) => new Map(values.map((v, i) => [i + 1, [v]]));
+
+test('paired comparison: per-round ratios cancel drift that independent medians would not', () => {
+  const drift = [100, 140, 90, 160, 110, 130];
+  const a = rounds(drift.map((d) => d * 1.05));
+  const b = rounds(drift);
+  const c = compareRounds(a, b, 'x', false)!;
+  assert.equal(c.pairing, 'paired-rounds');
+  assert.equal(c.pairs, 6);
+  assert.ok(Math.abs(c.ratio - 1.05) < 1e-9);
+  assert.equal(c.verdict, 'higher');
+  assert.equal(compareRounds(b, a, 'x', false)!.verdict, 'lower');
+});
+
+test('paired comparison: overlap is no difference; too few rounds for 95% is not enough data', () => {
+  const b = rounds([100, 100, 100, 100, 100, 100]);
+  assert.equal(compareRounds(rounds([97, 103, 99, 104, 98, 101]), b, 'x', false)!.verdict, 'no-difference-shown');
+  const five = compareRounds(rounds([110, 111, 112, 113, 114]), rounds([100, 100, 100, 100, 100]), 'x', false)!;
+  assert.equal(five.verdict, 'not-enough-data', '5 rounds: the range covers only 93.75%');
+  assert.equal(five.interval!.kind, 'range');
+  assert.equal(compareRounds(rounds([1, 2, 3]), rounds([0, 0, 0]), 'x', false), null, 'no ratio to zero');
+  assert.equal(compareRounds(new Map([[1, [5]]]), new Map([[2, [5]]]), 'x', false), null, 'no common round');
+});
+
+test('deterministic comparison: changed only beyond the threshold', () => {
+  const base = rounds([1_000_000]);
+  assert.equal(compareRounds(rounds([1_004_000]), base, 'x', true)!.verdict, 'within-threshold');
+  assert.equal(compareRounds(rounds([1_006_000]), base, 'x', true)!.verdict, 'higher');
+  assert.equal(compareRounds(rounds([990_000]), base, 'x', true)!.verdict, 'lower');
+  assert.equal(compareRounds(rounds([990_000]), base, 'x', true)!.interval, null);
 });
 
 test('paired ratios: interval around the geometric mean, excludes 1 only when consistent', () => {

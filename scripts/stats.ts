@@ -1,14 +1,24 @@
-// Descriptive statistics and intervals. Deterministic: the bootstrap uses a fixed-seed generator, so
-// the same data always gives the same interval (and aggregation is byte-identical on re-run).
-import type { Comparison, Stats } from '../schema/index.ts';
+// Descriptive statistics, distribution-free intervals of the median and paired comparisons.
+// Deterministic: the same values always give the same output (aggregation is byte-identical on re-run).
+import type { Comparison, CoverageInterval, Method, Stats } from '../schema/index.ts';
 
-export const BOOTSTRAP_RESAMPLES = 2000;
-export const CI_METHOD = `percentile bootstrap of the median (${BOOTSTRAP_RESAMPLES} resamples, fixed seed); none below 3 iterations`;
+/** Verdicts (higher / lower / no difference) need an interval that covers at least this much. */
+export const MIN_COVERAGE_FOR_VERDICT = 0.95;
+/** Deterministic metrics count as changed only beyond this relative difference. */
+export const DETERMINISTIC_THRESHOLD = 0.005;
+export const DETERMINISTIC_METHODS: readonly Method[] = ['instruction-count', 'heap-bytes', 'wire-bytes'];
+
+export const INTERVAL_METHOD =
+  'order-statistic interval of the median [x(k), x(n+1-k)] with the widest k whose exact binomial coverage is at least 95%; ' +
+  'below n = 6 no pair reaches 95%, so the range [min, max] is shown with its own coverage (n = 5: 93.8%, n = 3: 75%). ' +
+  'Deterministic metrics (instruction counts, bytes, heap) carry no interval.';
 export const COMPARISON_METHOD =
-  'ratio of medians with a percentile bootstrap interval (each side resampled independently); only between series of the same run';
-export const MIN_N_FOR_CI = 3;
+  'paired by round: both builds ran in the same interleaved rounds, each round gives the ratio of the two values, and the ' +
+  'ratio shown is the median of those ratios with its order-statistic interval; a verdict (higher, lower, no difference shown) ' +
+  `needs an interval covering at least ${MIN_COVERAGE_FOR_VERDICT * 100}%. Deterministic metrics compare exactly and count as ` +
+  `changed only beyond ${DETERMINISTIC_THRESHOLD * 100}%. Values from different runs are never compared.`;
 
-/** mulberry32: small, fast, good enough for resampling indices. */
+/** mulberry32: a small fixed-seed generator for synthetic test data. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -35,26 +45,40 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
-function resampleMedians(values: readonly number[], rand: () => number): number[] {
-  const out = new Array<number>(BOOTSTRAP_RESAMPLES);
-  const buf = new Array<number>(values.length);
-  for (let b = 0; b < BOOTSTRAP_RESAMPLES; b++) {
-    for (let i = 0; i < values.length; i++) buf[i] = values[Math.floor(rand() * values.length)]!;
-    out[b] = median(buf);
+/** P(B <= k) for B ~ Binomial(n, 1/2), exact for the n a benchmark has (sums of binomial coefficients). */
+export function binomialHalfCdf(n: number, k: number): number {
+  if (k < 0) return 0;
+  if (k >= n) return 1;
+  let term = 2 ** -n; // C(n, 0) / 2^n
+  let sum = term;
+  for (let i = 1; i <= k; i++) {
+    term = (term * (n - i + 1)) / i;
+    sum += term;
   }
-  return out;
+  return Math.min(1, sum);
 }
 
-export function describe(values: readonly number[]): Stats {
+/** Coverage of [x(k), x(n+1-k)] (1-based order statistics) for the median of a continuous distribution. */
+export function orderStatisticCoverage(n: number, k: number): number {
+  return 1 - 2 * binomialHalfCdf(n, k - 1);
+}
+
+/** The distribution-free interval of the median; null below two values. */
+export function medianInterval(values: readonly number[]): CoverageInterval | null {
+  const n = values.length;
+  if (n < 2) return null;
+  const s = [...values].sort((a, b) => a - b);
+  let k = 0;
+  for (let j = 1; j <= n >> 1; j++) if (orderStatisticCoverage(n, j) >= MIN_COVERAGE_FOR_VERDICT) k = j;
+  if (k === 0) return { low: s[0]!, high: s[n - 1]!, coverage: orderStatisticCoverage(n, 1), kind: 'range' };
+  return { low: s[k - 1]!, high: s[n - k]!, coverage: orderStatisticCoverage(n, k), kind: 'order-statistic' };
+}
+
+export function describe(values: readonly number[], deterministic = false): Stats {
   const n = values.length;
   if (n === 0) throw new Error('no values to describe');
   const mean = values.reduce((a, b) => a + b, 0) / n;
   const stdev = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1)) : null;
-  let ci95: Stats['ci95'] = null;
-  if (n >= MIN_N_FOR_CI) {
-    const meds = resampleMedians(values, seededRandom(0x5eed)).sort((a, b) => a - b);
-    ci95 = { low: quantile(meds, 0.025), high: quantile(meds, 0.975) };
-  }
   return {
     n,
     median: median(values),
@@ -63,27 +87,36 @@ export function describe(values: readonly number[]): Stats {
     min: Math.min(...values),
     max: Math.max(...values),
     cv: stdev !== null && mean !== 0 ? stdev / mean : null,
-    ci95,
+    deterministic,
+    interval: deterministic ? null : medianInterval(values),
   };
 }
 
-/** median(a) / median(b) with a bootstrap interval; the verdict follows the interval, not the medians. */
-export function compareMedians(a: readonly number[], b: readonly number[], against: string): Comparison | null {
-  // a ratio to zero (or of zeros) says nothing: no comparison rather than Infinity or NaN
-  if (median(b) === 0 || median(a) === 0) return null;
-  const ratio = median(a) / median(b);
-  if (a.length < MIN_N_FOR_CI || b.length < MIN_N_FOR_CI) return { against, ratio, ci95: null, verdict: 'not-enough-data' };
-  const rand = seededRandom(0xc0ffee);
-  const ma = resampleMedians(a, rand);
-  const mb = resampleMedians(b, rand);
-  const ratios = ma
-    .map((m, i) => m / mb[i]!)
-    .filter(Number.isFinite)
-    .sort((x, y) => x - y);
-  if (ratios.length < BOOTSTRAP_RESAMPLES * 0.99) return { against, ratio, ci95: null, verdict: 'not-enough-data' };
-  const ci95 = { low: quantile(ratios, 0.025), high: quantile(ratios, 0.975) };
-  const verdict = ci95.low > 1 ? 'higher' : ci95.high < 1 ? 'lower' : 'no-difference-shown';
-  return { against, ratio, ci95, verdict };
+/** One value per round (a series measures once per round; should a round hold more, their median). */
+export type RoundValues = ReadonlyMap<number, readonly number[]>;
+
+/**
+ * Compare two series of the same run round by round. Returns null when there is nothing to say (no
+ * common round, or a zero median that would make the ratio meaningless).
+ */
+export function compareRounds(a: RoundValues, b: RoundValues, against: string, deterministic: boolean): Comparison | null {
+  const all = (m: RoundValues) => [...m.values()].flat();
+  const va = all(a);
+  const vb = all(b);
+  if (!va.length || !vb.length || median(va) === 0 || median(vb) === 0) return null;
+  const rounds = [...a.keys()].filter((r) => b.has(r) && a.get(r)!.length && b.get(r)!.length).sort((x, y) => x - y);
+  if (deterministic) {
+    const ratio = median(va) / median(vb);
+    const verdict = Math.abs(ratio - 1) <= DETERMINISTIC_THRESHOLD ? 'within-threshold' : ratio > 1 ? 'higher' : 'lower';
+    return { against, ratio, pairing: 'deterministic', pairs: rounds.length, interval: null, verdict };
+  }
+  if (rounds.length === 0) return null;
+  const ratios = rounds.map((r) => median(a.get(r)!) / median(b.get(r)!));
+  const interval = medianInterval(ratios);
+  let verdict: Comparison['verdict'] = 'not-enough-data';
+  if (interval && interval.coverage >= MIN_COVERAGE_FOR_VERDICT)
+    verdict = interval.low > 1 ? 'higher' : interval.high < 1 ? 'lower' : 'no-difference-shown';
+  return { against, ratio: median(ratios), pairing: 'paired-rounds', pairs: rounds.length, interval, verdict };
 }
 
 /** Student t quantile (two-sided 95%) for small df; used for paired log-ratio intervals. */

@@ -8,6 +8,7 @@ import { HypothesisResult, MtuResults, type Summary } from '../../schema/index.t
 import { pickPublished } from '../src/lib/hypothesis.ts';
 import { helloBytes } from '../src/lib/mtu.ts';
 import { versionSlug } from '../src/lib/model.ts';
+import { VERDICT_TEXT } from '../src/lib/format.ts';
 import { serve, type StaticServer } from './server.ts';
 import { ARTIFACTS, axe, crawl, resultFiles, expectedEntries, expectedMedians, launch, plotted, readSummary, screenshots, selection, transferSize } from './browser.ts';
 
@@ -168,7 +169,7 @@ export function siteSuite({ name, dist, summaryFile, writeupsDir }: SuiteOptions
     assert.equal(await page.inputValue('select[name=b]'), id(b));
     const text = await page.locator(`[data-compare-root] tr[data-key="${b.key.replace(/"/g, '\\"')}"]`).innerText();
     if (a.stats) assert.match(text, new RegExp(`n=${a.stats.n}`));
-    const verdict = { higher: 'higher', lower: 'lower', 'no-difference-shown': 'no difference shown', 'not-enough-data': 'not enough data' }[b.vsPreviousSeries!.verdict];
+    const verdict = VERDICT_TEXT[b.vsPreviousSeries!.verdict];
     assert.match(text, new RegExp(`${verdict} \\(paired, same run\\)`));
   });
 

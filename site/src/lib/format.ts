@@ -18,10 +18,19 @@ export function withUnit(v: number | null | undefined, unit: string): string {
   return s === NOT_MEASURED ? s : `${s} ${unit}`;
 }
 
+/** Coverage as a reader sees it: 0.96875 -> "96.9%". */
+export function coverageText(coverage: number): string {
+  return `${(Math.floor(coverage * 1000) / 10).toFixed(1)}%`;
+}
+
+/** The interval of a median with what it is: "12 – 15 (96.9% interval)" or "12 – 15 (range, covers 75.0%)". */
 export function ciText(stats: Stats | null): string {
   if (!stats) return NOT_MEASURED;
-  if (!stats.ci95) return `no interval (n=${stats.n})`;
-  return `${num(stats.ci95.low)} – ${num(stats.ci95.high)}`;
+  if (stats.deterministic) return 'deterministic';
+  const iv = stats.interval;
+  if (!iv) return `no interval (n=${stats.n})`;
+  const what = iv.kind === 'range' ? `range, covers ${coverageText(iv.coverage)}` : `${coverageText(iv.coverage)} interval`;
+  return `${num(iv.low)} – ${num(iv.high)} (${what})`;
 }
 
 /** A ratio as a signed percentage change: 0.93 -> "−7.0%". */
@@ -36,6 +45,7 @@ export const VERDICT_TEXT: Record<Comparison['verdict'], string> = {
   lower: 'lower',
   'no-difference-shown': 'no difference shown',
   'not-enough-data': 'not enough data',
+  'within-threshold': 'unchanged (within threshold)',
 };
 
 /** Whether "higher"/"lower" is good news depends on the metric. */
@@ -49,7 +59,11 @@ export function comparisonText(c: Comparison | null): { change: string; interval
   if (!c) return { change: '—', interval: '—', verdict: 'no comparison' };
   return {
     change: pct(c.ratio),
-    interval: c.ci95 ? `${pct(c.ci95.low)} … ${pct(c.ci95.high)}` : 'no interval',
+    interval: c.interval
+      ? `${pct(c.interval.low)} … ${pct(c.interval.high)} (${c.interval.kind === 'range' ? 'range, ' : ''}${coverageText(c.interval.coverage)}, paired)`
+      : c.pairing === 'deterministic'
+        ? 'exact (deterministic)'
+        : 'no interval',
     verdict: VERDICT_TEXT[c.verdict],
   };
 }
@@ -66,6 +80,6 @@ export function date(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** The schema's interval field is `ci95`: the label names that definition, it is not a measurement. */
-export const CI_LABEL = '95% CI';
-export const CI_LONG = '95% confidence interval';
+/** Intervals carry their own coverage (below 95% when n is small): the label does not claim 95%. */
+export const CI_LABEL = 'interval of the median';
+export const CI_LONG = 'distribution-free interval of the median, with its exact coverage';

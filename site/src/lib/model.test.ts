@@ -45,7 +45,7 @@ test('journey: defaults and pinned X25519 are separate series with the medians o
         return k !== null && x.version === pt.version && k.groups === j.groups && k.metric === j.metric && k.config === j.config;
       })!;
       assert.equal(pt.median, e.stats!.median);
-      assert.equal(pt.low, e.stats!.ci95!.low);
+      assert.equal(pt.low, e.stats!.interval!.low);
     }
   }
   assert.notDeepEqual(def.points.map((x) => x.median), pin.points.map((x) => x.median));
@@ -89,9 +89,9 @@ test('formatting: missing values are words, ratios are signed changes', () => {
   assert.equal(pct(0.93), '−7.0%');
   assert.equal(pct(1.25), '+25.0%');
   assert.equal(pct(1), '±0.0%');
-  assert.deepEqual(comparisonText({ against: '3.4.1', ratio: 0.99, ci95: { low: 0.96, high: 1.02 }, verdict: 'no-difference-shown' }), {
+  assert.deepEqual(comparisonText({ against: '3.4.1', ratio: 0.99, pairing: 'paired-rounds', pairs: 6, interval: { low: 0.96, high: 1.02, coverage: 0.96875, kind: 'order-statistic' }, verdict: 'no-difference-shown' }), {
     change: '−1.0%',
-    interval: '−4.0% … +2.0%',
+    interval: '−4.0% … +2.0% (96.8%, paired)',
     verdict: 'no difference shown',
   });
   assert.equal(paramsText({ b: 1, a: 'x' }), 'a=x, b=1');

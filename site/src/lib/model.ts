@@ -82,13 +82,13 @@ export function journeyPayload(summary: Summary): JourneyPayload {
       key: e.key,
       status: e.status,
       median: s ? s.median : null,
-      low: s?.ci95 ? s.ci95.low : null,
-      high: s?.ci95 ? s.ci95.high : null,
+      low: s?.interval ? s.interval.low : null,
+      high: s?.interval ? s.interval.high : null,
       n: s ? s.n : 0,
       segment: segmentOf(e),
       reason: e.reason ?? null,
       negotiated: observedGroup(e),
-      run: e.runIds[0] ?? null,
+      run: e.runId,
     });
   }
   const journeys = [...map.values()];
@@ -254,10 +254,10 @@ export function comparePayload(summary: Summary): ComparePayload {
     const s = e.status === 'measured' ? e.stats : null;
     const cmp = [e.vsPreviousSeries, e.vsBaseline]
       .filter((c) => c !== null)
-      .map((c): CompareRow['cmp'][number] => [c.against, c.ratio, c.ci95?.low ?? null, c.ci95?.high ?? null, c.verdict]);
+      .map((c): CompareRow['cmp'][number] => [c.against, c.ratio, c.interval?.low ?? null, c.interval?.high ?? null, c.verdict]);
     (rows[id] ??= []).push({
       key: e.key, label: e.label, params: paramsText(e.params), unit: e.unit, method: e.method, status: e.status,
-      median: s?.median ?? null, low: s?.ci95?.low ?? null, high: s?.ci95?.high ?? null, n: s?.n ?? 0, segment: segmentOf(e), cmp,
+      median: s?.median ?? null, low: s?.interval?.low ?? null, high: s?.interval?.high ?? null, n: s?.n ?? 0, segment: segmentOf(e), cmp,
     });
   }
   const list = [...builds.values()].sort((a, b) => a.host.localeCompare(b.host) || byVersion(a, b));
