@@ -164,8 +164,10 @@ function origin() {
 
 /** A prepared commit on top of the checkout's main, bundled as the prepare job bundles it. */
 function prepared(git: (...args: string[]) => string, dir: string, files: Record<string, string | null>, opts: { extraCommit?: boolean } = {}): string {
+  // a fresh publish branch on origin's main, whatever an earlier case left in this clone
+  git('checkout', '-q', '-f', '-B', 'publish', 'origin/main');
+  git('clean', '-qfdx');
   const base = git('rev-parse', 'HEAD');
-  git('switch', '-q', '-c', 'publish');
   const commit = () => {
     for (const [f, text] of Object.entries(files)) {
       if (text === null) continue;
@@ -299,12 +301,12 @@ test('publish push: a prepared commit that touches anything but new run files of
     ['two commits', { 'data/runs/obs-a/new.json': 'new' }, /not one commit on top of main/, { extraCommit: true }],
     ['hosts registry', { 'data/hosts.json': '{}' }, /A data\/hosts\.json/],
   ];
+  const o = origin();
+  const prep = o.clone('prep');
+  o.clone('pusher', true);
+  const before = o.main();
   for (const [what, files, message, opts] of cases) {
-    const o = origin();
-    const prep = o.clone('prep');
     const bundle = prepared(prep, join(o.work, 'prep'), files, opts);
-    o.clone('pusher', true);
-    const before = o.main();
     const r = runStep(publishYaml, 'Check the prepared commit and push it', join(o.work, 'pusher'), { BUNDLE: bundle, HOSTS: PLANNED, FINAL: 'false' });
     assert.equal(r.status, 1, `${what}: ${r.log}`);
     assert.match(r.log, message, what);
