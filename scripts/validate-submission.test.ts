@@ -409,6 +409,7 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /data\/summary\.json: \$: only files under data\/runs\//);
   assert.equal(cli().status, 2, 'no files and no --base is a usage error');
+  assert.equal(cli('--base', 'HEAD~2', '--author', 'not a login').status, 2, 'an author that is no GitHub login is a usage error');
 });
 
 test('CLI: --untracked validates what a bench run just wrote, against the runs in --accepted-root', () => {

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HostRegistry, HypothesisResult, Run, safeId, type Build, type Unit } from '../schema/index.ts';
+import { githubLogin, HostRegistry, HypothesisResult, Run, safeId, type Build, type Unit } from '../schema/index.ts';
 import { seriesKey } from '../runner/benchmark.ts';
 import { VERSIONS, variantAllowed } from '../runner/catalogue.ts';
 
@@ -514,6 +514,10 @@ function main(): void {
     console.log(header.slice(0, header.findIndex((l) => !l.startsWith('//'))).join('\n').replace(/^\/\/ ?/gm, ''));
     if (!values.help) console.error('error: give exactly one of --base REF, --untracked or file paths');
     process.exit(values.help ? 0 : 2);
+  }
+  if (values.author !== undefined && !githubLogin.safeParse(values.author).success) {
+    console.error(`error: --author ${JSON.stringify(values.author)} is not a GitHub login`);
+    process.exit(2);
   }
   const changed = values.base
     ? changedSince(values.root, values.base)
