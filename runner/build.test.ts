@@ -1,6 +1,6 @@
 // The build cache on a tiny stand-in source tree (a Configure script and a Makefile that behave like
 // OpenSSL's at the points the cache depends on), so hash refusal, cache keys and interrupted builds are
-// tested in seconds. Real builds of 1.1.1w and 4.0.3 are checked in openssl-builds.test.ts.
+// tested in seconds. Real builds of 1.1.1w and 4.0.3 are checked in openssl-builds.integration.test.ts.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';

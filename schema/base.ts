@@ -338,6 +338,10 @@ export const Summary = z.object({
   hosts: z.array(Host),
   builds: z.array(Build.extend({ host: safeId })),
   runs: z.array(SummaryRun),
+  skipped: z
+    .array(z.object({ path: z.string(), reason: z.string() }))
+    .default([])
+    .describe('run files under data/runs/ the aggregation could not use, with why (the rest was still aggregated)'),
   entries: z.array(SummaryEntry),
 });
 export type Summary = z.infer<typeof Summary>;

@@ -4,3 +4,4 @@
 export * from './base.ts';
 export * from './hypothesis.ts';
 export * from './mtu.ts';
+export * from './hosts.ts';

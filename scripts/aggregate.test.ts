@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Run, parseRunFile, DataFileError } from '../schema/index.ts';
-import { aggregate, loadRuns, findRunFiles, writeAll } from './aggregate.ts';
+import { aggregate, aggregateSkipping, EXIT_SKIPPED, loadRuns, findRunFiles, writeAll } from './aggregate.ts';
 
 /** A small valid run, written out by hand as test data. */
 const snapshot = (at: string) => ({
@@ -154,7 +155,7 @@ test('a series missing from the best run comes from another quiet run and names 
   assert.equal(byVersion['3.5.7']!.vsBaseline!.against, '1.1.1w');
 });
 
-test('bad run files are refused with the file name and the JSON path; nothing is written', () => {
+test('bad run files are described with the file name and the JSON path', () => {
   const good = testRun('r1', { '3.5.7': [1, 2, 3] });
   const cases: [string, string, RegExp][] = [
     ['truncated', JSON.stringify(good).slice(0, 200), /truncated\.json: not valid JSON/],
@@ -167,9 +168,65 @@ test('bad run files are refused with the file name and the JSON path; nothing is
   for (const [name, text, pattern] of cases) {
     assert.throws(() => parseRunFile(text, `${name}.json`), (e: Error) => e instanceof DataFileError && pattern.test(e.message), name);
   }
-  const dir = dataDir([good]);
+});
+
+test('a bad, misplaced or duplicated file already on main is skipped by name; everything else is written', () => {
+  const good = testRun('r1', { '3.5.7': [1, 2, 3] });
+  const other = testRun('r2', { '3.4.1': [4, 5, 6] }, '2026-01-02T00:00:00.000Z');
+  const dir = dataDir([good, other]);
+  writeFileSync(join(dir, 'runs', 'box', 'truncated.json'), JSON.stringify(good).slice(0, 200));
   writeFileSync(join(dir, 'runs', 'box', 'copy.json'), JSON.stringify(good));
-  assert.throws(() => loadRuns(findRunFiles(join(dir, 'runs')), dir), /runId r1 is also used by/);
-  assert.throws(() => writeAll(dir), DataFileError);
-  assert.throws(() => readFileSync(join(dir, 'summary.json')), /ENOENT/, 'no summary written after a refused input');
+  mkdirSync(join(dir, 'runs', 'elsewhere'));
+  writeFileSync(join(dir, 'runs', 'elsewhere', 'r3.json'), JSON.stringify({ ...other, runId: 'r3' }));
+  writeFileSync(join(dir, 'runs', 'box', 'r9.json'), JSON.stringify({ ...other, runId: 'r9', schemaVersion: 7 }));
+  const r = writeAll(dir);
+  assert.deepEqual(
+    r.skipped.map((s) => `${s.path}: ${s.reason.split('\n')[0]}`),
+    [
+      'runs/box/copy.json: holds run r1 of host box, which belongs at runs/box/r1.json',
+      'runs/box/r9.json: schemaVersion 7 is not one this code reads (1)',
+      'runs/box/truncated.json: not valid JSON (Unterminated string in JSON at position 200 (line 1 column 201)); a truncated file?',
+      'runs/elsewhere/r3.json: holds run r3 of host box, which belongs at runs/box/r3.json',
+    ],
+  );
+  assert.equal(r.runs, 2);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+  assert.deepEqual(summary.runs.map((x: { runId: string }) => x.runId), ['r1', 'r2']);
+  // the same run id under another host's folder: the first in path order is kept
+  const twin = { ...good, host: { ...good.host, id: 'zbox' } };
+  const dup = dataDir([good, twin]);
+  const loaded = loadRuns(findRunFiles(join(dup, 'runs')), dup);
+  assert.deepEqual(loaded.runs.map((x) => x.path), ['runs/box/r1.json']);
+  assert.deepEqual(loaded.skipped, [{ path: 'runs/zbox/r1.json', reason: 'runId r1 is also used by runs/box/r1.json (kept)' }]);
+});
+
+test('a run the aggregation itself fails on is skipped by name and the others aggregated; a failure of every run is a bug and thrown', () => {
+  const runs = ['r1', 'r2', 'r3'].map((id) => ({ run: testRun(id, { '3.5.7': [1, 2, 3] }), path: `runs/box/${id}.json` }));
+  const failsOnR2: typeof aggregate = (rs) => {
+    if (rs.some((r) => r.run.runId === 'r2')) throw new Error('ratio of r2 is Infinity');
+    return aggregate(rs);
+  };
+  const { result, skipped } = aggregateSkipping(runs, failsOnR2);
+  assert.deepEqual(skipped, [{ path: 'runs/box/r2.json', reason: 'the aggregation fails on this run: ratio of r2 is Infinity' }]);
+  assert.deepEqual(result.summary.runs.map((r) => r.runId), ['r1', 'r3']);
+  assert.throws(() => aggregateSkipping(runs, () => { throw new Error('bug'); }), /^Error: bug$/);
+  // the real aggregation with a run of 5e-324 values (an infinite ratio): the other run is still written
+  const dir = dataDir([testRun('ok', { '1.1.1w': [1, 2, 3], '3.5.7': [4, 5, 6] }), testRun('tiny', { '1.1.1w': [5e-324, 5e-324, 5e-324], '3.5.7': [4, 5, 6] }, '2026-01-02T00:00:00.000Z')]);
+  const written = writeAll(dir);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+  assert.ok(summary.runs.some((r: { runId: string }) => r.runId === 'ok'));
+  assert.ok(written.skipped.every((s) => s.path === 'runs/box/tiny.json'), JSON.stringify(written.skipped));
+});
+
+test('npm run aggregate names each skipped file and exits with EXIT_SKIPPED after writing the rest', () => {
+  const dir = dataDir([testRun('r1', { '3.5.7': [1, 2, 3] })]);
+  writeFileSync(join(dir, 'runs', 'box', 'broken.json'), '{');
+  const r = spawnSync(process.execPath, [join(import.meta.dirname, 'aggregate.ts'), dir], { encoding: 'utf8' });
+  assert.equal(r.status, EXIT_SKIPPED, r.stderr);
+  assert.match(r.stderr, new RegExp(`skipped ${join(dir, 'runs/box/broken.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`));
+  assert.match(r.stderr, /1 run file\(s\) skipped/);
+  assert.match(r.stdout, /aggregated 1 run\(s\)/);
+  assert.ok(readFileSync(join(dir, 'summary.json'), 'utf8').includes('"r1"'));
+  rmSync(join(dir, 'runs', 'box', 'broken.json'));
+  assert.equal(spawnSync(process.execPath, [join(import.meta.dirname, 'aggregate.ts'), dir]).status, 0);
 });

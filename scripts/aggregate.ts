@@ -1,9 +1,11 @@
 // data/runs/** -> data/summary.json + data/detailed-iterations.json (+ JSON Schema exports).
 //
 // Deterministic: the same run files give byte-identical output. Nothing is dropped silently: a file
-// that does not validate stops the aggregation with its name and JSON path. Only quiet runs feed the
-// summary; each series comes from the best quiet run of its host that measured it (SELECTION), and
-// detailed-iterations.json holds the iterations behind the summary.
+// that cannot be used (invalid, misplaced, a run id another file already has, or one the aggregation
+// fails on) is skipped with its name and the reason, everything else is still written, and the exit
+// status is EXIT_SKIPPED (3) instead of 0. Only quiet runs feed the summary; each series comes from the
+// best quiet run of its host that measured it (SELECTION), and detailed-iterations.json holds the
+// iterations behind the summary.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
@@ -36,18 +38,76 @@ export function findRunFiles(runsDir: string): string[] {
   return out;
 }
 
-export function loadRuns(files: string[], root: string): { run: Run; path: string }[] {
+/** A run file left out of the derived files, and why (printed, and the exit status says so). */
+export interface SkippedFile {
+  /** relative to the data directory, e.g. runs/<host>/<runId>.json */
+  path: string;
+  reason: string;
+}
+
+/** Exit status of `npm run aggregate` when it wrote everything else but skipped files. */
+export const EXIT_SKIPPED = 3;
+
+/**
+ * Every run file that reads, validates and sits at runs/<host.id>/<runId>.json. The others are
+ * skipped, never fatal: one bad or duplicated file on main must not stop the summary, the site or the
+ * nightly publish. Of two files with the same run id the first in path order is kept.
+ */
+export function loadRuns(files: string[], root: string): { runs: { run: Run; path: string }[]; skipped: SkippedFile[] } {
   const runs: { run: Run; path: string }[] = [];
+  const skipped: SkippedFile[] = [];
   const seen = new Map<string, string>();
   for (const file of files) {
     const rel = relative(root, file);
-    const run = parseRunFile(readFileSync(file, 'utf8'), rel);
+    let run: Run;
+    try {
+      run = parseRunFile(readFileSync(file, 'utf8'), rel);
+    } catch (e) {
+      // parseRunFile's messages start with the file name already
+      const message = (e as Error).message;
+      skipped.push({ path: rel, reason: message.startsWith(`${rel}: `) ? message.slice(rel.length + 2) : message });
+      continue;
+    }
+    const expected = join('runs', run.host.id, `${run.runId}.json`);
+    if (rel !== expected) {
+      skipped.push({ path: rel, reason: `holds run ${run.runId} of host ${run.host.id}, which belongs at ${expected}` });
+      continue;
+    }
     const other = seen.get(run.runId);
-    if (other) throw new DataFileError(`${rel}: runId ${run.runId} is also used by ${other}`);
+    if (other) {
+      skipped.push({ path: rel, reason: `runId ${run.runId} is also used by ${other} (kept)` });
+      continue;
+    }
     seen.set(run.runId, rel);
     runs.push({ run, path: rel });
   }
-  return runs;
+  return { runs, skipped };
+}
+
+/**
+ * aggregate(), and if it fails, the runs it fails on when given alone are skipped and the rest
+ * aggregated. An error that no single run causes on its own (or that every run causes: a bug, not a
+ * file) is thrown as it was.
+ */
+export function aggregateSkipping(
+  runs: { run: Run; path: string }[],
+  aggregateRuns: typeof aggregate = aggregate,
+): { result: ReturnType<typeof aggregate>; skipped: SkippedFile[] } {
+  try {
+    return { result: aggregateRuns(runs), skipped: [] };
+  } catch (error) {
+    const skipped: SkippedFile[] = [];
+    for (const r of runs) {
+      try {
+        aggregateRuns([r]);
+      } catch (e) {
+        skipped.push({ path: r.path, reason: `the aggregation fails on this run: ${e instanceof z.ZodError ? `\n${describeIssues(e)}` : (e as Error).message}` });
+      }
+    }
+    if (skipped.length === 0 || skipped.length === runs.length) throw error;
+    const bad = new Set(skipped.map((s) => s.path));
+    return { result: aggregateRuns(runs.filter((r) => !bad.has(r.path))), skipped };
+  }
 }
 
 type RunSeries = Run['series'][number];
@@ -216,9 +276,12 @@ export function jsonSchemas(): Record<string, unknown> {
   };
 }
 
-export function writeAll(dataDir: string): { runs: number; entries: number; rows: number } {
-  const runs = loadRuns(findRunFiles(join(dataDir, 'runs')), dataDir);
-  const { summary, detailed } = aggregate(runs);
+export function writeAll(dataDir: string): { runs: number; entries: number; rows: number; skipped: SkippedFile[] } {
+  const loaded = loadRuns(findRunFiles(join(dataDir, 'runs')), dataDir);
+  const { result, skipped } = aggregateSkipping(loaded.runs);
+  const allSkipped = [...loaded.skipped, ...skipped];
+  const summary = Summary.parse({ ...result.summary, skipped: allSkipped });
+  const { detailed } = result;
   writeFileSync(join(dataDir, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
   // one row per line keeps the file diffable without making it huge
   const body = detailed.rows.map((r) => JSON.stringify(r)).join(',\n');
@@ -228,14 +291,19 @@ export function writeAll(dataDir: string): { runs: number; entries: number; rows
   );
   mkdirSync(join(dataDir, 'schema'), { recursive: true });
   for (const [name, schema] of Object.entries(jsonSchemas())) writeFileSync(join(dataDir, 'schema', name), JSON.stringify(schema, null, 1) + '\n');
-  return { runs: runs.length, entries: summary.entries.length, rows: detailed.rows.length };
+  return { runs: loaded.runs.length - skipped.length, entries: summary.entries.length, rows: detailed.rows.length, skipped: allSkipped };
 }
 
 if (import.meta.main) {
   const dataDir = process.argv[2] ?? 'data';
   try {
     const r = writeAll(dataDir);
+    for (const s of r.skipped) console.error(`skipped ${join(dataDir, s.path)}: ${s.reason}`);
     console.log(`aggregated ${r.runs} run(s): ${r.entries} summary entries, ${r.rows} iterations -> ${dataDir}/summary.json, ${dataDir}/detailed-iterations.json`);
+    if (r.skipped.length) {
+      console.error(`${r.skipped.length} run file(s) skipped (listed above): everything else was written. Fix or remove them; exit status ${EXIT_SKIPPED}.`);
+      process.exit(EXIT_SKIPPED);
+    }
   } catch (e) {
     if (e instanceof z.ZodError) {
       console.error(`aggregation stopped, nothing written: the derived files would not validate\n${describeIssues(e)}`);

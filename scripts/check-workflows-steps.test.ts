@@ -3,7 +3,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stepScript } from './check-workflows.ts';
@@ -89,17 +89,30 @@ function gitRepo(dir: string, files: Record<string, string>): (...args: string[]
   return git;
 }
 
-test('bench.yml collects only new run and hypothesis files for the artifact', () => {
+test('bench.yml collects the new run files and the new hypothesis result into separate artifacts', () => {
   const dir = scratch('bench-collect-');
   gitRepo(dir, { 'data/runs/obs-a/old.json': '{}', '.gitignore': '*.partial.jsonl\n' });
   for (const f of ['data/runs/obs-a/new.json', 'data/hypothesis/obs-a/h.json', 'data/runs/obs-a/r.partial.jsonl', 'data/summary.json', 'site/x.html']) {
     mkdirSync(join(dir, f, '..'), { recursive: true });
     writeFileSync(join(dir, f), 'x');
   }
-  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the new files')], { cwd: dir, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
+  for (const [step, folder] of [['Collect the new run', 'runs'], ['Collect the hypothesis result', 'hypothesis']]) {
+    const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, step!)], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, FOLDER: folder } });
+    assert.equal(r.status, 0, r.stderr);
+  }
   const found = execFileSync('find', ['outbox', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').sort();
-  assert.deepEqual(found, ['outbox/data/hypothesis/obs-a/h.json', 'outbox/data/runs/obs-a/new.json']);
+  assert.deepEqual(found, ['outbox/hypothesis/data/hypothesis/obs-a/h.json', 'outbox/runs/data/runs/obs-a/new.json']);
+});
+
+test('bench.yml uploads the measured run before the hypothesis test and the validation can fail; no job waits in a concurrency group', () => {
+  const steps = yaml.slice(yaml.indexOf('\n  bench:\n')).split('\n').filter((l) => /^      - (name|uses|run):/.test(l));
+  const index = (pattern: RegExp) => steps.findIndex((l) => pattern.test(l));
+  const upload = index(/upload-artifact/);
+  assert.ok(index(/Full benchmark/) < index(/Collect the new run/) && index(/Collect the new run/) < upload, steps.join('\n'));
+  assert.ok(upload < index(/ML-KEM hypothesis/) && upload < index(/Validate the new files/), steps.join('\n'));
+  assert.match(yaml, /name: bench-\$\{\{ matrix\.host\.id \}\}-run\n/);
+  assert.doesNotMatch(yaml.replace(/#.*$/gm, ''), /concurrency:|merge-multiple: true/);
+  assert.doesNotMatch(publishYaml.replace(/#.*$/gm, ''), /concurrency:|merge-multiple: true/);
 });
 
 test('pr-validate.yml copies only the added run files of the pull request into the scratch checkout', () => {
@@ -119,107 +132,187 @@ test('pr-validate.yml copies only the added run files of the pull request into t
   assert.equal(readFileSync(join(work, 'trusted/README'), 'utf8'), 'base');
 });
 
-/**
- * bench.yml's publish step against a local bare "origin", with a stand-in `npm` that logs its calls,
- * fails validation on request, writes a fake derived file for `aggregate`, and can push a competing
- * commit to origin the first time it aggregates (main moved while publishing).
- */
-function publishSetup(incoming: Record<string, string>, opts: { race?: boolean; validateStatus?: number } = {}) {
-  const work = scratch('publish-');
-  const origin = join(work, 'origin.git');
-  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
-  const seed = gitRepo(join(work, 'seed'), { 'data/runs/obs-a/old.json': 'accepted' });
-  seed('push', '-q', origin, 'HEAD:main');
-  execFileSync('git', ['clone', '-q', origin, join(work, 'checkout')]);
-  execFileSync('git', ['clone', '-q', origin, join(work, 'other')]);
-  for (const [f, t] of Object.entries(incoming)) {
-    mkdirSync(join(work, 'incoming', f, '..'), { recursive: true });
-    writeFileSync(join(work, 'incoming', f), t);
-  }
-  mkdirSync(join(work, 'bin'));
-  writeFileSync(
-    join(work, 'bin', 'npm'),
-    `#!/bin/bash
-echo "$*" >> "${work}/npm.log"
-case "$*" in
-  *validate*) exit ${opts.validateStatus ?? 0} ;;
-  *aggregate*)
-    find data/runs -name '*.json' | wc -l > data/summary.json
-    if [ "${opts.race ? 1 : 0}" = 1 ] && [ ! -e "${work}/raced" ]; then
-      touch "${work}/raced"
-      cd "${work}/other" && echo x > other.txt && git add -A && git -c user.name=o -c user.email=o@o commit -qm race && git push -q origin HEAD:main
-    fi ;;
-esac
-`,
-    { mode: 0o755 },
-  );
-  const run = () =>
-    spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Validate, aggregate, commit and push')], {
-      cwd: join(work, 'checkout'),
-      encoding: 'utf8',
-      env: {
-        PATH: `${join(work, 'bin')}:${process.env.PATH}`,
-        INCOMING: join(work, 'incoming'),
-        GITHUB_STEP_SUMMARY: join(work, 'summary.md'),
-        GITHUB_SERVER_URL: 'https://github.example',
-        GITHUB_REPOSITORY: 'o/r',
-        GITHUB_RUN_ID: '1',
-        HOME: work,
-      },
-    });
-  const originGit = (...args: string[]) => execFileSync('git', ['--git-dir', origin, ...args], { encoding: 'utf8' }).trim();
-  const npmLog = () => {
-    try {
-      return readFileSync(join(work, 'npm.log'), 'utf8').trim().split('\n');
-    } catch {
-      return [];
-    }
-  };
-  return { run, originGit, npmLog, work };
+const publishYaml = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'publish.yml'), 'utf8');
+const PLANNED = JSON.stringify([{ id: 'obs-a', arch: 'x64' }, { id: 'obs-b', arch: 'arm64' }]);
+
+/** A step's GITHUB_OUTPUT as key -> value. */
+function outputs(file: string): Record<string, string> {
+  return Object.fromEntries(readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+function runStep(yamlText: string, name: string, cwd: string, env: Record<string, string>) {
+  const out = join(cwd, '..', `${Math.random().toString(36).slice(2)}.out`);
+  writeFileSync(out, '');
+  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yamlText, name)], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: cwd, GITHUB_OUTPUT: out, ...env } });
+  return { status: r.status, log: r.stdout + r.stderr, out: outputs(out) };
 }
 
-test('publish: takes only new run and hypothesis files, aggregates, commits as the bot and pushes', () => {
-  const { run, originGit, npmLog, work } = publishSetup({
-    'data/runs/obs-a/new.json': 'new run',
-    'data/runs/obs-a/old.json': 'a runner trying to rewrite an accepted run',
-    'data/hypothesis/obs-a/h.json': 'hypothesis',
-    'data/summary.json': 'a runner trying to write derived data',
-    'site/index.html': 'a runner trying to change the site',
-  });
-  const r = run();
-  assert.equal(r.status, 0, r.stdout + r.stderr);
-  assert.deepEqual(originGit('ls-tree', '-r', '--name-only', 'main').split('\n').sort(), [
-    'data/hypothesis/obs-a/h.json',
-    'data/runs/obs-a/new.json',
-    'data/runs/obs-a/old.json',
-    'data/summary.json',
-  ]);
-  assert.equal(originGit('show', 'main:data/runs/obs-a/old.json'), 'accepted');
-  assert.equal(originGit('show', 'main:data/summary.json'), '2', 'derived by aggregate, not taken from the runner');
-  assert.equal(originGit('log', '-1', '--format=%an <%ae>|%s', 'main'), 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|bench: obs-a/new.json');
-  assert.deepEqual(npmLog(), [`run -s validate -- --runner --untracked --summary ${join(work, 'summary.md')}`, 'run aggregate']);
+/** main as a local bare "origin" with one accepted run, and a checkout of it (shallow, as the push job has). */
+function origin() {
+  const work = scratch('publish-');
+  const bare = join(work, 'origin.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+  const seed = gitRepo(join(work, 'seed'), { 'data/runs/obs-a/old.json': 'accepted', 'data/summary.json': '1', 'scripts/aggregate.ts': 'code' });
+  seed('push', '-q', bare, 'HEAD:main');
+  const clone = (name: string, depth = false) => {
+    execFileSync('git', ['clone', '-q', ...(depth ? ['--depth', '1'] : []), `file://${bare}`, join(work, name)]);
+    return (...args: string[]) => execFileSync('git', ['-C', join(work, name), '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' }).trim();
+  };
+  const main = () => execFileSync('git', ['--git-dir', bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();
+  const log = () => execFileSync('git', ['--git-dir', bare, 'log', '--format=%s', 'main'], { encoding: 'utf8' }).trim().split('\n');
+  return { work, bare, clone, main, log };
+}
+
+/** A prepared commit on top of the checkout's main, bundled as the prepare job bundles it. */
+function prepared(git: (...args: string[]) => string, dir: string, files: Record<string, string | null>, opts: { extraCommit?: boolean } = {}): string {
+  // a fresh publish branch on origin's main, whatever an earlier case left in this clone
+  git('checkout', '-q', '-f', '-B', 'publish', 'origin/main');
+  git('clean', '-qfdx');
+  const base = git('rev-parse', 'HEAD');
+  const commit = () => {
+    for (const [f, text] of Object.entries(files)) {
+      if (text === null) continue;
+      mkdirSync(join(dir, f, '..'), { recursive: true });
+      if (text.startsWith('symlink:')) symlinkSync(text.slice(8), join(dir, f));
+      else writeFileSync(join(dir, f), text);
+    }
+    git('add', '-A');
+    git('commit', '-q', '-m', 'bench: prepared');
+  };
+  commit();
+  if (opts.extraCommit) {
+    writeFileSync(join(dir, 'data/summary.json'), 'again');
+    git('commit', '-qam', 'second');
+  }
+  const bundle = join(dir, '..', `${Math.random().toString(36).slice(2)}.bundle`);
+  git('bundle', 'create', '-q', bundle, 'publish', `^${base}`);
+  return bundle;
+}
+
+test('publish prepare: each artifact may bring only its own host\'s files; main\'s files are never overwritten', () => {
+  const { clone, work } = origin();
+  clone('checkout');
+  const checkout = join(work, 'checkout');
+  const artifacts: Record<string, string> = {
+    'bench-obs-a-run/data/runs/obs-a/new.json': 'new run',
+    'bench-obs-a-run/data/runs/obs-a/old.json': 'a runner trying to rewrite an accepted run',
+    'bench-obs-b-hypothesis/data/hypothesis/obs-b/h.json': 'hypothesis',
+    // obs-b's run artifact also carries a file for obs-a: the whole artifact is refused
+    'bench-obs-b-run/data/runs/obs-b/b.json': 'b run',
+    'bench-obs-b-run/data/runs/obs-a/forged.json': 'obs-b writing into obs-a',
+    'bench-obs-c-run/data/runs/obs-c/c.json': 'a host that was not planned',
+    'bench-obs-a-hypothesis/data/summary.json': 'derived data from a runner',
+    'something-else/data/runs/obs-a/x.json': 'not a bench artifact',
+  };
+  for (const [f, text] of Object.entries(artifacts)) {
+    mkdirSync(join(work, 'incoming', f, '..'), { recursive: true });
+    writeFileSync(join(work, 'incoming', f), text);
+  }
+  const r = runStep(publishYaml, "Take each host's new files from its own artifacts", checkout, { INCOMING: join(work, 'incoming'), HOSTS: PLANNED });
+  assert.equal(r.status, 0, r.log);
+  const untracked = execFileSync('git', ['-C', checkout, 'ls-files', '--others'], { encoding: 'utf8' }).trim().split('\n').sort();
+  assert.deepEqual(untracked, ['data/hypothesis/obs-b/h.json', 'data/runs/obs-a/new.json']);
+  assert.equal(readFileSync(join(checkout, 'data/runs/obs-a/old.json'), 'utf8'), 'accepted');
+  assert.match(r.log, /skipped data\/runs\/obs-a\/old\.json: main already has it/);
+  assert.match(r.log, /artifact bench-obs-b-run refused: it holds data\/runs\/obs-a.* only data\/runs\/obs-b\/<runId>\.json/);
+  assert.match(r.log, /artifact bench-obs-c-run refused: host obs-c was not planned/);
+  assert.match(r.log, /artifact bench-obs-a-hypothesis refused: it holds data\/summary\.json/);
+  assert.match(r.log, /artifact something-else refused: not a bench-<host>-run/);
+  assert.deepEqual(r.out, { refused: 'bench-obs-a-hypothesis bench-obs-b-run bench-obs-c-run something-else', new: '2' });
 });
 
-test('publish: when main moves meanwhile, it rebuilds on the new main and pushes again', () => {
-  const { run, originGit, npmLog } = publishSetup({ 'data/runs/obs-a/new.json': 'new run' }, { race: true });
-  const r = run();
-  assert.equal(r.status, 0, r.stdout + r.stderr);
-  assert.match(r.stdout, /push refused \(main moved\); attempt 1/);
-  assert.deepEqual(originGit('log', '--format=%s', 'main').split('\n'), ['bench: obs-a/new.json', 'race', 'base']);
-  assert.equal(npmLog().filter((l) => l === 'run aggregate').length, 2);
+test('publish prepare: a symbolic link in an artifact is refused; only refused artifacts is a failure', () => {
+  const { clone, work } = origin();
+  clone('checkout');
+  mkdirSync(join(work, 'incoming/bench-obs-a-run/data/runs/obs-a'), { recursive: true });
+  symlinkSync('/etc/passwd', join(work, 'incoming/bench-obs-a-run/data/runs/obs-a/r.json'));
+  const r = runStep(publishYaml, "Take each host's new files from its own artifacts", join(work, 'checkout'), { INCOMING: join(work, 'incoming'), HOSTS: PLANNED });
+  assert.equal(r.status, 1, r.log);
+  assert.match(r.log, /bench-obs-a-run refused: it holds data\/runs\/obs-a\/r\.json/);
+  assert.match(r.log, /nothing to publish but refused artifacts/);
 });
 
-test('publish: a failed validation pushes nothing; nothing new is not an error', () => {
-  const bad = publishSetup({ 'data/runs/obs-a/new.json': 'new run' }, { validateStatus: 1 });
-  assert.notEqual(bad.run().status, 0);
-  assert.equal(bad.originGit('log', '--format=%s', 'main'), 'base');
-  assert.deepEqual(bad.npmLog().length, 1, 'aggregate never ran');
-  const nothing = publishSetup({ 'data/runs/obs-a/old.json': 'replay of an accepted run' });
-  const r = nothing.run();
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /nothing new to publish/);
-  assert.deepEqual(nothing.npmLog(), []);
-  assert.equal(nothing.originGit('log', '--format=%s', 'main'), 'base');
+test('publish: prepare commits and bundles as the bot; the write job checks that commit and pushes it', () => {
+  const { clone, work, log, bare } = origin();
+  const git = clone('checkout');
+  const checkout = join(work, 'checkout');
+  // what the take, validate and aggregate steps leave behind
+  mkdirSync(join(checkout, 'data/runs/obs-a'), { recursive: true });
+  writeFileSync(join(checkout, 'data/runs/obs-a/new.json'), 'new run');
+  writeFileSync(join(checkout, 'data/summary.json'), '2');
+  const env = { OUTBOX: join(work, 'outbox'), GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '1' };
+  const prep = runStep(publishYaml, 'Commit and bundle', checkout, env);
+  assert.equal(prep.status, 0, prep.log);
+  assert.deepEqual(prep.out, { result: 'ready' });
+  assert.equal(git('log', '-1', '--format=%an <%ae>|%s'), 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|bench: obs-a/new.json');
+  clone('pusher', true);
+  const push = runStep(publishYaml, 'Check the prepared commit and push it', join(work, 'pusher'), { BUNDLE: join(work, 'outbox/publish.bundle'), HOSTS: PLANNED, FINAL: 'false' });
+  assert.equal(push.status, 0, push.log);
+  assert.deepEqual(push.out, { result: 'pushed' });
+  assert.deepEqual(log(), ['bench: obs-a/new.json', 'base']);
+  assert.equal(execFileSync('git', ['--git-dir', bare, 'show', 'main:data/summary.json'], { encoding: 'utf8' }), '2');
+  // nothing new (a fresh checkout of the new main): no commit, no bundle
+  clone('checkout2');
+  const again = runStep(publishYaml, 'Commit and bundle', join(work, 'checkout2'), { ...env, OUTBOX: join(work, 'outbox2') });
+  assert.deepEqual(again.out, { result: 'nothing' });
+});
+
+test('publish push: main moved before or during the push: "moved" so the next attempt prepares again; on the final attempt a failure', () => {
+  // prepared on an older main than the push job checked out
+  const a = origin();
+  const prep = a.clone('prep');
+  const bundle = prepared(prep, join(a.work, 'prep'), { 'data/runs/obs-a/new.json': 'new' });
+  const other = a.clone('other');
+  writeFileSync(join(a.work, 'other', 'README'), 'meanwhile');
+  other('add', '-A');
+  other('commit', '-qm', 'meanwhile');
+  other('push', '-q', 'origin', 'HEAD:main');
+  a.clone('pusher', true);
+  const before = a.main();
+  const r = runStep(publishYaml, 'Check the prepared commit and push it', join(a.work, 'pusher'), { BUNDLE: bundle, HOSTS: PLANNED, FINAL: 'false' });
+  assert.equal(r.status, 0, r.log);
+  assert.deepEqual(r.out, { result: 'moved' });
+  assert.equal(a.main(), before);
+  const last = runStep(publishYaml, 'Check the prepared commit and push it', join(a.work, 'pusher'), { BUNDLE: bundle, HOSTS: PLANNED, FINAL: 'true' });
+  assert.equal(last.status, 1);
+  assert.match(last.log, /main moved while publishing, on the last attempt/);
+  // main moves after the push job checked it out: the push is refused, main is fetched, "moved"
+  const b = origin();
+  b.clone('pusher', true);
+  const prep2 = b.clone('prep');
+  const bundle2 = prepared(prep2, join(b.work, 'prep'), { 'data/runs/obs-a/new.json': 'new' });
+  const other2 = b.clone('other');
+  writeFileSync(join(b.work, 'other', 'README'), 'meanwhile');
+  other2('add', '-A');
+  other2('commit', '-qm', 'meanwhile');
+  other2('push', '-q', 'origin', 'HEAD:main');
+  const raced = runStep(publishYaml, 'Check the prepared commit and push it', join(b.work, 'pusher'), { BUNDLE: bundle2, HOSTS: PLANNED, FINAL: 'false' });
+  assert.equal(raced.status, 0, raced.log);
+  assert.deepEqual(raced.out, { result: 'moved' });
+  assert.deepEqual(b.log(), ['meanwhile', 'base']);
+});
+
+test('publish push: a prepared commit that touches anything but new run files of planned hosts and the derived files is refused', () => {
+  const cases: [string, Record<string, string | null>, RegExp, { extraCommit?: boolean }?][] = [
+    ['code', { 'data/runs/obs-a/new.json': 'new', 'scripts/aggregate.ts': 'evil' }, /M scripts\/aggregate\.ts: a publish only adds/],
+    ['workflow', { '.github/workflows/x.yml': 'evil' }, /A \.github\/workflows\/x\.yml/],
+    ['accepted run', { 'data/runs/obs-a/old.json': 'rewritten' }, /M data\/runs\/obs-a\/old\.json/],
+    ['unplanned host', { 'data/runs/obs-z/new.json': 'new' }, /host obs-z was not planned/],
+    ['symbolic link', { 'data/runs/obs-a/link.json': 'symlink:/etc/passwd' }, /has mode 120000/],
+    ['two commits', { 'data/runs/obs-a/new.json': 'new' }, /not one commit on top of main/, { extraCommit: true }],
+    ['hosts registry', { 'data/hosts.json': '{}' }, /A data\/hosts\.json/],
+  ];
+  const o = origin();
+  const prep = o.clone('prep');
+  o.clone('pusher', true);
+  const before = o.main();
+  for (const [what, files, message, opts] of cases) {
+    const bundle = prepared(prep, join(o.work, 'prep'), files, opts);
+    const r = runStep(publishYaml, 'Check the prepared commit and push it', join(o.work, 'pusher'), { BUNDLE: bundle, HOSTS: PLANNED, FINAL: 'false' });
+    assert.equal(r.status, 1, `${what}: ${r.log}`);
+    assert.match(r.log, message, what);
+    assert.match(r.log, /the prepared commit is refused/, what);
+    assert.equal(o.main(), before, `${what}: nothing pushed`);
+  }
 });
 
 test("bench.yml records the machine's CPU settings and refuses an unwritable build cache", () => {

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkWorkflow, npmScriptsUsed, runScripts } from './check-workflows.ts';
+import { checkWorkflow, checkWorkflows, npmScriptsUsed, runScripts } from './check-workflows.ts';
+import { parseWorkflowYaml, YamlSubsetError, type YamlNode } from './workflow-yaml.ts';
 
 const SHA = 'a'.repeat(40);
 const SCRIPTS = new Set(['test', 'validate', 'aggregate']);
@@ -47,9 +48,10 @@ test('each broken rule is reported with its line', () => {
     ['short SHA', good.replace(`@${SHA}`, '@aaaaaaa'), /not pinned by a full commit SHA/],
     ['no top-level permissions', good.replace('permissions: {}\n', ''), /no top-level permissions/],
     ['job without permissions', good.replace('    permissions:\n      contents: read\n', ''), /job "check" does not set its own permissions/],
-    ['self-hosted on pull requests', good.replace('ubuntu-24.04', '[self-hosted, linux]'), /never run on a self-hosted runner/],
-    ['secrets on pull requests', good.replace('npm ci', 'npm ci --token ${{ secrets.NPM }}'), /must not use secrets/],
-    ['write token on pull requests', good.replace('contents: read', 'contents: write'), /read-only permissions/],
+    ['self-hosted on pull requests', good.replace('ubuntu-24.04', '[self-hosted, linux]'), /:7: job "check" runs on a self-hosted runner/],
+    ['secrets on pull requests', good.replace('npm ci', 'npm ci --token ${{ secrets.NPM }}'), /:12: a workflow that pull requests reach must not use secrets/],
+    ['secrets inherited on pull requests', good.replace('    steps:', '    secrets: inherit\n    steps:'), /must not use secrets/],
+    ['write token on pull requests', good.replace('contents: read', 'contents: write'), /:9: a workflow that pull requests reach gets read-only permissions/],
     ['pull_request_target', good.replace('  pull_request:', '  pull_request_target:'), /pull_request_target/],
   ];
   for (const [what, yaml, expected] of cases) {
@@ -61,12 +63,98 @@ test('each broken rule is reported with its line', () => {
   assert.deepEqual(checkWorkflow('x.yml', scheduled, SCRIPTS), []);
 });
 
+const FIXTURES = join(import.meta.dirname, 'fixtures', 'workflows');
+/** A fixture folder as the workflows of one repository. */
+const fixture = (name: string) =>
+  readdirSync(join(FIXTURES, name))
+    .sort()
+    .map((f) => ({ file: `.github/workflows/${f}`, yaml: readFileSync(join(FIXTURES, name, f), 'utf8') }));
+
+test('fixture workflows that follow the rules pass: GitHub-hosted labels, a matrix of them, self-hosted where no pull request reaches, a read-only workflow_run', () => {
+  assert.deepEqual(checkWorkflows(fixture('ok'), new Set(['test'])), []);
+});
+
+// one fixture folder per pattern the lint must flag, and the problem it must report
+const FLAGGED: Record<string, RegExp> = {
+  'self-hosted-label': /pr\.yml:7: job "check" runs on a self-hosted runner.*triggered by pull_request/,
+  'labels-only-array': /pr\.yml:7: job "check" names the project runner label "bench-obs-epyc9454p"/,
+  'labels-block-list': /pr\.yml:7: job "check" names the project runner label "bench-obs-graviton3"/,
+  'custom-label': /pr\.yml:7: job "check" runs on "big-box", which is not a GitHub-hosted runner label/,
+  'runner-group': /pr\.yml:7: job "check" runs on runner group "benchmarks"/,
+  'unresolvable-expression': /pr\.yml:7: job "check" picks its runner with "\$\{\{ fromJSON\(vars\.RUNNER\) \}\}", which this lint cannot resolve/,
+  'matrix-expression': /pr\.yml:11: job "check" names the project runner label "bench-obs-epyc9454p"/,
+  'review-trigger': /runs on a self-hosted runner.*triggered by pull_request_review\)/,
+  'comment-trigger': /runs on a self-hosted runner.*triggered by issue_comment\)/,
+  'event-list-scalar': /runs on a self-hosted runner.*triggered by pull_request\)/,
+  'workflow-run-chain': /after\.yml:10: job "publish" runs on a self-hosted runner.*started by workflow_run after "pr checks" \(triggered by pull_request\)/,
+  'workflow-run-chain-two-steps': /last\.yml:8: job "bench" names the project runner label.*after "middle" \(started by workflow_run after "pr checks"/,
+  'workflow-run-write': /after\.yml:10: a workflow_run workflow runs with the base repository's token .* no write permission/,
+  'workflow-run-write-all': /after\.yml:5: a workflow_run workflow .* no write permission/,
+  'reusable-called-by-pr': /helper\.yml:6: job "work" runs on a self-hosted runner.*called by \.github\/workflows\/pr\.yml \(triggered by pull_request\)/,
+  'publish-in-concurrency-group': /bench\.yml:7: job "publish" can push \(contents: write\) and sits in a concurrency group/,
+  'yaml-alias': /pr\.yml:4: anchors, aliases and tags .* plain block YAML only/,
+};
+
+test('every fixture folder has its expected problem, and the list covers every folder', () => {
+  const folders = readdirSync(FIXTURES).filter((f) => f !== 'ok').sort();
+  assert.deepEqual(folders, Object.keys(FLAGGED).sort());
+});
+for (const [name, expected] of Object.entries(FLAGGED)) {
+  test(`lint flags ${name}`, () => {
+    const problems = checkWorkflows(fixture(name), new Set(['test']));
+    assert.ok(problems.some((p) => expected.test(p)), JSON.stringify(problems, null, 1));
+  });
+}
+
+test('the workflow reader gives the same tree as YAML for the forms workflows use, and refuses the rest with the line', () => {
+  const plain = (n: YamlNode): unknown => (n.kind === 'scalar' ? n.value : n.kind === 'seq' ? n.items.map(plain) : Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)])));
+  const text = [
+    'a: plain # comment',
+    "b: 'it''s # not a comment'",
+    'c: "x\\ty"',
+    'd: [one, "two, three", {k: v}, ${{ x }}]',
+    'e:',
+    '- same-indent item',
+    '- k: v',
+    '  k2: |',
+    '    line 1',
+    '',
+    '    line 3',
+    'f: >-',
+    '  folded',
+    '  text',
+    'g:',
+    '  h: a plain',
+    '    continued scalar',
+  ].join('\n');
+  assert.deepEqual(plain(parseWorkflowYaml(text)), {
+    a: 'plain',
+    b: "it's # not a comment",
+    c: 'x\ty',
+    d: ['one', 'two, three', { k: 'v' }, '${{ x }}'],
+    e: ['same-indent item', { k: 'v', k2: 'line 1\n\nline 3\n' }],
+    f: 'folded text',
+    g: { h: 'a plain continued scalar' },
+  });
+  const refused: [string, RegExp][] = [
+    ['a: &x 1\nb: *x', /anchors, aliases and tags/],
+    ['a: !!str 1', /anchors, aliases and tags/],
+    ['<<: {a: 1}', /merge keys/],
+    ['a: 1\n---\nb: 2', /several YAML documents/],
+    ['a: [1,\n  2]', /does not end on its line/],
+    ['a: 1\na: 2', /appears twice/],
+    ['a:\n\t- x', /tab/],
+  ];
+  for (const [yaml, message] of refused) assert.throws(() => parseWorkflowYaml(yaml), (e: Error) => e instanceof YamlSubsetError && message.test(e.message), yaml);
+});
+
 test("the project's workflows follow the rules, and only bench.yml uses self-hosted runners", () => {
   const dir = join(import.meta.dirname, '..', '.github', 'workflows');
   const scripts = new Set(Object.keys(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')).scripts));
+  const all = readdirSync(dir).map((f) => ({ file: `.github/workflows/${f}`, yaml: readFileSync(join(dir, f), 'utf8') }));
+  assert.deepEqual(checkWorkflows(all, scripts), []);
   for (const f of readdirSync(dir)) {
     const yaml = readFileSync(join(dir, f), 'utf8');
-    assert.deepEqual(checkWorkflow(f, yaml, scripts), [], f);
     assert.equal(/self-hosted/.test(yaml.replace(/#.*$/gm, '')), f === 'bench.yml', f);
     if (f === 'bench.yml') assert.doesNotMatch(yaml, /^\s+pull_request/m, 'bench.yml must never run on pull requests');
   }

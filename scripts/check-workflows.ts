@@ -1,15 +1,21 @@
 // `npm run test:workflows`: lint .github/workflows/ with actionlint (which also runs shellcheck on every
 // `run:` script when shellcheck is installed), then check this project's own rules, which actionlint
 // does not know:
-//   - every action is pinned by a full commit SHA;
+//   - every action and reusable workflow is pinned by a full commit SHA;
 //   - every workflow sets top-level `permissions:` and every job sets its own;
-//   - a workflow triggered by pull requests never uses pull_request_target, a self-hosted runner,
-//     secrets or a write permission;
+//   - no pull_request_target; a workflow_run workflow gets no write permission;
+//   - a workflow a pull request can start (pull_request and the other PR_EVENTS, a workflow_run chain
+//     after one, a reusable workflow one calls) runs only on GitHub-hosted runner labels: not
+//     `self-hosted`, not a project label (`bench-…`), not a runner group, not an expression that cannot
+//     be resolved (a matrix of literal labels can), and uses no secrets and no write permission;
+//   - a job that can push (contents: write) is in no concurrency group (a newer pending run would cancel it);
 //   - every `npm run <script>` / `npm test` in a `run:` step names a script that package.json has.
-// The rule checks read the plain block YAML our workflows are written in; actionlint parses the YAML itself.
+// The rules read the workflows with workflow-yaml.ts, which refuses YAML it does not read (anchors,
+// aliases, tags...) rather than guess; actionlint parses the YAML itself.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { get, parseWorkflowYaml, scalars, YamlSubsetError, type YamlNode, type YamlScalar } from './workflow-yaml.ts';
 
 export const ACTIONLINT_VERSION = 'v1.7.12';
 export const INSTALL_HINT = `GOBIN="$PWD/.cache/tools/bin" go install github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}`;
@@ -22,28 +28,6 @@ interface Line {
 
 function lines(yaml: string): Line[] {
   return yaml.split('\n').map((raw, i) => ({ no: i + 1, indent: raw.length - raw.trimStart().length, text: raw.trim() }));
-}
-const meaningful = (l: Line) => l.text !== '' && !l.text.startsWith('#');
-
-/** The keys directly under a top-level key (`on:`, `jobs:`), with the lines of each. */
-function children(all: Line[], key: string): Map<string, Line[]> {
-  const out = new Map<string, Line[]>();
-  const start = all.findIndex((l) => l.indent === 0 && l.text.startsWith(`${key}:`));
-  if (start < 0) return out;
-  const inline = all[start]!.text.slice(key.length + 1).replace(/#.*/, '').trim();
-  if (inline) {
-    for (const name of inline.replace(/[[\]]/g, '').split(',')) out.set(name.trim(), []);
-    return out;
-  }
-  let current: Line[] | undefined;
-  for (const l of all.slice(start + 1)) {
-    if (!meaningful(l)) continue;
-    if (l.indent === 0) break;
-    const m = /^([A-Za-z0-9_-]+):/.exec(l.text);
-    if (l.indent === 2 && m) out.set(m[1]!, (current = []));
-    else current?.push(l);
-  }
-  return out;
 }
 
 /** Every `run:` script with the line it starts on (block scalars `|` and `>` included). */
@@ -84,33 +68,179 @@ export function npmScriptsUsed(script: string): string[] {
   return names;
 }
 
-export function checkWorkflow(file: string, yaml: string, scripts: ReadonlySet<string>): string[] {
-  const problems: string[] = [];
-  const at = (line: number, message: string) => problems.push(`${file}:${line}: ${message}`);
-  const all = lines(yaml);
-  const code = all.filter(meaningful);
-  for (const l of code) {
-    const m = /^(?:-\s+)?uses:\s*([^\s#]+)/.exec(l.text);
-    if (m && !m[1]!.startsWith('./') && !/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(m[1]!)) at(l.no, `action "${m[1]}" is not pinned by a full commit SHA`);
+/** Events through which a pull request (or a comment on one, from anyone) starts a workflow. */
+export const PR_EVENTS = ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment', 'issue_comment', 'merge_group'];
+/** Labels of GitHub-hosted runners: the only runners a workflow that pull requests reach may use. */
+const GITHUB_HOSTED = /^(ubuntu|windows|macos)-(latest|slim|\d+(\.\d+)?)(-(arm|arm64|large|xlarge|xl))?$/i;
+/** The project's own machines (docs/runners.md): a job naming one lands on a self-hosted runner. */
+const PROJECT_RUNNER_LABEL = /^bench-/i;
+
+interface Workflow {
+  file: string;
+  tree: YamlNode;
+  name: string;
+  events: Map<string, YamlNode>;
+}
+
+function eventsOf(tree: YamlNode): Map<string, YamlNode> {
+  const on = get(tree, 'on');
+  const out = new Map<string, YamlNode>();
+  if (!on) return out;
+  if (on.kind === 'scalar') out.set(on.value, on);
+  else if (on.kind === 'seq') for (const e of on.items) if (e.kind === 'scalar') out.set(e.value, e);
+  if (on.kind === 'map') for (const e of on.entries) out.set(e.key, e.value);
+  return out;
+}
+
+const jobsOf = (w: Workflow) => {
+  const jobs = get(w.tree, 'jobs');
+  return jobs?.kind === 'map' ? jobs.entries : [];
+};
+
+/** Workflows a pull request can start: directly, through workflow_run chains, or as reusable workflows they call. */
+export function prReachable(workflows: Workflow[]): Map<string, string> {
+  const why = new Map<string, string>();
+  for (const w of workflows) {
+    const ev = PR_EVENTS.find((e) => w.events.has(e));
+    if (ev) why.set(w.file, `triggered by ${ev}`);
   }
-  if (!code.some((l) => l.indent === 0 && l.text.startsWith('permissions:'))) at(1, 'no top-level permissions: (set `permissions: {}` and grant per job)');
-  for (const [job, body] of children(all, 'jobs')) {
-    if (!body.some((l) => l.indent === 4 && l.text.startsWith('permissions:'))) at(body[0]?.no ?? 1, `job "${job}" does not set its own permissions:`);
-  }
-  const triggers = children(all, 'on');
-  if (triggers.has('pull_request_target')) at(1, 'pull_request_target runs with the base repository\'s secrets and write token: not allowed');
-  if (triggers.has('pull_request')) {
-    for (const l of code) {
-      if (/self-hosted/.test(l.text)) at(l.no, 'a workflow that pull requests trigger must never run on a self-hosted runner');
-      if (/\bsecrets\b/.test(l.text)) at(l.no, 'a workflow that pull requests trigger must not use secrets');
-      if (/:\s*write\b/.test(l.text)) at(l.no, 'a workflow that pull requests trigger gets read-only permissions');
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const w of workflows) {
+      if (why.has(w.file)) continue;
+      const names = scalars(get(w.events.get('workflow_run'), 'workflows') ?? { kind: 'seq', items: [], line: 0 }).map((s) => s.value);
+      const upstream = workflows.find((u) => why.has(u.file) && names.includes(u.name));
+      const caller = workflows.find(
+        (u) => why.has(u.file) && w.events.has('workflow_call') && jobsOf(u).some((j) => get(j.value, 'uses')?.kind === 'scalar' && (get(j.value, 'uses') as YamlScalar).value === `./${w.file}`),
+      );
+      if (upstream) why.set(w.file, `started by workflow_run after "${upstream.name}" (${why.get(upstream.file)})`);
+      else if (caller) why.set(w.file, `called by ${caller.file} (${why.get(caller.file)})`);
+      else continue;
+      changed = true;
     }
   }
-  for (const { line, script } of runScripts(yaml)) {
-    for (const name of npmScriptsUsed(script)) if (!scripts.has(name)) at(line, `runs npm script "${name}", which package.json does not define`);
+  return why;
+}
+
+/** The labels a runs-on may resolve to, or why they cannot be known. */
+function runnerLabels(runsOn: YamlNode, job: YamlNode): { labels: string[]; unknown: string[]; group?: string } {
+  const out = { labels: [] as string[], unknown: [] as string[], group: undefined as string | undefined };
+  const matrix = get(get(job, 'strategy'), 'matrix');
+  const fromMatrix = (expr: string): string[] | null => {
+    const m = /^\$\{\{\s*matrix\.([A-Za-z0-9_-]+)((?:\.[A-Za-z0-9_-]+)*)\s*\}\}$/.exec(expr);
+    if (!m || matrix?.kind !== 'map') return null;
+    const path = m[2]!.split('.').filter(Boolean);
+    const pick = (n: YamlNode | undefined): YamlNode | undefined => path.reduce<YamlNode | undefined>((acc, k) => get(acc, k), n);
+    const values: YamlNode[] = [];
+    const axis = get(matrix, m[1]!);
+    if (axis?.kind === 'seq') values.push(...axis.items.map(pick).filter((v): v is YamlNode => !!v));
+    else if (axis) return null; // an expression such as fromJSON(...): not known before the run
+    const include = get(matrix, 'include');
+    if (include?.kind === 'seq') for (const inc of include.items) {
+      const v = pick(get(inc, m[1]!));
+      if (v) values.push(v);
+    } else if (include) return null;
+    if (!values.length || values.some((v) => v.kind !== 'scalar' || /\$\{\{/.test(v.value))) return null;
+    return values.map((v) => (v as YamlScalar).value);
+  };
+  const add = (n: YamlNode) => {
+    if (n.kind === 'seq') return n.items.forEach(add);
+    if (n.kind === 'map') {
+      const group = get(n, 'group');
+      if (group) out.group = group.kind === 'scalar' ? group.value : '(expression)';
+      const labels = get(n, 'labels');
+      if (labels) add(labels);
+      return;
+    }
+    if (!/\$\{\{/.test(n.value)) return void out.labels.push(n.value);
+    const resolved = fromMatrix(n.value.trim());
+    if (resolved) out.labels.push(...resolved);
+    else out.unknown.push(n.value);
+  };
+  add(runsOn);
+  return out;
+}
+
+/** Every permission a node grants: `write-all`, `read-all`, or scope: level pairs. */
+function grantsWrite(perms: YamlNode | undefined): boolean {
+  if (!perms) return false;
+  if (perms.kind === 'scalar') return perms.value === 'write-all';
+  return perms.kind === 'map' && perms.entries.some((e) => e.value.kind === 'scalar' && e.value.value === 'write');
+}
+
+/** Check a set of workflows together (pull-request reach crosses files: workflow_run, reusable workflows). */
+export function checkWorkflows(files: { file: string; yaml: string }[], scripts: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const workflows: Workflow[] = [];
+  for (const { file, yaml } of files) {
+    const at = (line: number, message: string) => problems.push(`${file}:${line}: ${message}`);
+    let tree: YamlNode;
+    try {
+      tree = parseWorkflowYaml(yaml);
+    } catch (e) {
+      if (!(e instanceof YamlSubsetError)) throw e;
+      at(e.line, `${e.message}: the workflow rules read plain block YAML only (write it plainly)`);
+      continue;
+    }
+    const name = get(tree, 'name');
+    workflows.push({ file, tree, name: name?.kind === 'scalar' ? name.value : file, events: eventsOf(tree) });
+    const w = workflows.at(-1)!;
+    const uses = (n: YamlNode | undefined) => (n?.kind === 'scalar' ? [n] : []);
+    for (const job of jobsOf(w)) {
+      const steps = get(job.value, 'steps');
+      const refs = [...uses(get(job.value, 'uses')), ...(steps?.kind === 'seq' ? steps.items.flatMap((st) => uses(get(st, 'uses'))) : [])];
+      for (const ref of refs)
+        if (!ref.value.startsWith('./') && !/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(ref.value)) at(ref.line, `action "${ref.value}" is not pinned by a full commit SHA`);
+    }
+    if (!get(tree, 'permissions')) at(1, 'no top-level permissions: (set `permissions: {}` and grant per job)');
+    for (const job of jobsOf(w)) {
+      if (!get(job.value, 'permissions')) at(job.line, `job "${job.key}" does not set its own permissions:`);
+      // GitHub keeps one pending run per concurrency group and cancels the older one: a job that pushes must never wait in one
+      const perms = get(job.value, 'permissions');
+      if (perms?.kind === 'map' && perms.entries.some((e) => e.key === 'contents' && e.value.kind === 'scalar' && e.value.value === 'write') && (get(job.value, 'concurrency') || get(tree, 'concurrency')))
+        at(job.line, `job "${job.key}" can push (contents: write) and sits in a concurrency group: a newer pending run would cancel it and drop the publish`);
+    }
+    if (w.events.has('pull_request_target')) at(w.events.get('pull_request_target')!.line || 1, "pull_request_target runs with the base repository's secrets and write token: not allowed");
+    const runWrite = [get(tree, 'permissions'), ...jobsOf(w).map((j) => get(j.value, 'permissions'))].find(grantsWrite);
+    if (w.events.has('workflow_run') && runWrite)
+      at(runWrite.line, "a workflow_run workflow runs with the base repository's token after workflows a pull request can start: it gets no write permission");
+  }
+  const reach = prReachable(workflows);
+  for (const w of workflows) {
+    const why = reach.get(w.file);
+    if (!why) continue;
+    const at = (line: number, message: string) => problems.push(`${w.file}:${line}: ${message} (a pull request can start this workflow: ${why})`);
+    for (const job of jobsOf(w)) {
+      const runsOn = get(job.value, 'runs-on');
+      const runsOnLine = job.value.kind === 'map' ? (job.value.entries.find((e) => e.key === 'runs-on')?.line ?? job.line) : job.line;
+      const called = get(job.value, 'uses');
+      if (called?.kind === 'scalar' && !called.value.startsWith('./')) at(called.line, `job "${job.key}" calls a workflow of another repository, whose runners this lint cannot see`);
+      if (!runsOn) continue;
+      const { labels, unknown, group } = runnerLabels(runsOn, job.value);
+      if (group) at(runsOnLine, `job "${job.key}" runs on runner group "${group}": only GitHub-hosted runners are allowed here`);
+      for (const l of labels) {
+        if (l.toLowerCase() === 'self-hosted') at(runsOnLine, `job "${job.key}" runs on a self-hosted runner: never for code a pull request can change`);
+        else if (PROJECT_RUNNER_LABEL.test(l)) at(runsOnLine, `job "${job.key}" names the project runner label "${l}", which only self-hosted bench machines carry`);
+        else if (!GITHUB_HOSTED.test(l)) at(runsOnLine, `job "${job.key}" runs on "${l}", which is not a GitHub-hosted runner label: only GitHub-hosted runners are allowed here`);
+      }
+      for (const u of unknown) at(runsOnLine, `job "${job.key}" picks its runner with "${u}", which this lint cannot resolve to GitHub-hosted labels`);
+    }
+    for (const s of scalars(w.tree)) {
+      if (s.value === 'secrets' || /\$\{\{[^}]*\bsecrets\b/.test(s.value)) at(s.line, 'a workflow that pull requests reach must not use secrets');
+    }
+    const writes = [get(w.tree, 'permissions'), ...jobsOf(w).map((j) => get(j.value, 'permissions'))].filter(grantsWrite);
+    for (const p of writes) at(p!.line, 'a workflow that pull requests reach gets read-only permissions');
+  }
+  for (const { file, yaml } of files) {
+    for (const { line, script } of runScripts(yaml)) {
+      for (const name of npmScriptsUsed(script)) if (!scripts.has(name)) problems.push(`${file}:${line}: runs npm script "${name}", which package.json does not define`);
+    }
   }
   return problems;
 }
+
+/** One workflow on its own. */
+export const checkWorkflow = (file: string, yaml: string, scripts: ReadonlySet<string>) => checkWorkflows([{ file, yaml }], scripts);
 
 export function findActionlint(root: string): string | null {
   const candidates = [process.env.ACTIONLINT, join(root, '.cache/tools/bin/actionlint'), ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'actionlint'))];
@@ -122,7 +252,7 @@ function main(): void {
   const dir = join(root, '.github', 'workflows');
   const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
   const scripts = new Set(Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: object }).scripts ?? {}));
-  const problems = files.flatMap((f) => checkWorkflow(`.github/workflows/${f}`, readFileSync(join(dir, f), 'utf8'), scripts));
+  const problems = checkWorkflows(files.map((f) => ({ file: `.github/workflows/${f}`, yaml: readFileSync(join(dir, f), 'utf8') })), scripts);
   const actionlint = findActionlint(root);
   if (!actionlint) {
     problems.push(`actionlint is not installed. Install it (needs Go) with:\n  ${INSTALL_HINT}\nor set ACTIONLINT=/path/to/actionlint`);

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Run, safeId } from '../schema/index.ts';
 import { describeHost, hostId as defaultHostId } from '../runner/host.ts';
-import { formatProblems, hostFingerprint, RESERVED_HOST_PREFIX, untrackedRuns, validateSubmission } from './validate-submission.ts';
+import { formatProblems, hostFingerprint, isReservedHostId, RESERVED_HOST_PREFIXES, untrackedRuns, validateSubmission } from './validate-submission.ts';
 
 export interface SubmitIo {
   root: string;
@@ -48,7 +48,7 @@ export function submit(argv: string[], io: SubmitIo): string {
   if (unknown.length) throw new SubmitError(`unknown option --${unknown[0]}`);
   const id = defaultHostId(values['host-id'] as string | undefined);
   if (!safeId.safeParse(id).success) throw new SubmitError(`host id "${id}" may use only letters, digits, ".", "_" and "-"`);
-  if (id.startsWith(RESERVED_HOST_PREFIX)) throw new SubmitError(`host ids starting with "${RESERVED_HOST_PREFIX}" are reserved for the project's bench runners: choose another with --host-id`);
+  if (isReservedHostId(id)) throw new SubmitError(`host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners: choose another with --host-id`);
   const host = io.host ?? describeHost(id);
   const conflict = hostConflict(io.root, { ...host, id });
   if (conflict) throw new SubmitError(`host id "${id}" already belongs to a machine with another CPU: ${conflict}. Choose your own with --host-id`);

@@ -2,11 +2,12 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Run } from '../schema/index.ts';
-import { formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
+import type { HostRegistry, Run } from '../schema/index.ts';
+import { checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
 import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
+import { HOSTILE, hostilePath } from './fixtures/submissions/hostile.ts';
 
 after(removeScratch);
 
@@ -14,12 +15,16 @@ const NOW = new Date('2026-11-21T00:00:00Z');
 const added = (...paths: string[]): ChangedFile[] => paths.map((path) => ({ path, status: 'added' }));
 const problems = (r: Report) => [...r.problems, ...r.files.flatMap((f) => f.problems)];
 
-/** Submit one run (as an object or raw text) into a scratch checkout holding `accepted`. */
-function submit(run: Run | string, opts: { accepted?: Run[]; path?: string; mode?: Report['mode'] } = {}): Report {
-  const root = scratchRoot(opts.accepted);
+/** Submit one run (as an object or raw text) into a scratch checkout holding `accepted`, `existing` files and the `owners` registry. */
+function submit(
+  run: Run | string,
+  opts: { accepted?: Run[]; path?: string; mode?: Report['mode']; owners?: HostRegistry['hosts']; existing?: Record<string, string>; author?: string } = {},
+): Report {
+  const root = scratchRoot(opts.accepted, opts.owners);
+  for (const [path, text] of Object.entries(opts.existing ?? {})) writeAt(root, path, text);
   const path = opts.path ?? runPath(typeof run === 'string' ? makeTestRun() : run);
   writeAt(root, path, typeof run === 'string' ? run : JSON.stringify(run));
-  return validateSubmission({ root, changed: added(path), mode: opts.mode ?? 'submission', now: NOW });
+  return validateSubmission({ root, changed: added(path), mode: opts.mode ?? 'submission', now: NOW, author: opts.author });
 }
 
 /** Rejected, with a problem at exactly this JSON path whose message matches. */
@@ -29,11 +34,75 @@ function assertRejected(r: Report, path: string, message: RegExp): void {
   assert.ok(found, `expected a problem at ${path} matching ${message}, got:\n${problems(r).map((p) => `${p.path}: ${p.message}`).join('\n')}`);
 }
 
-test('the hand-made test run is accepted, as a new host', () => {
-  const r = submit(makeTestRun());
+test('the hand-made test run is accepted, as a new host flagged for review', () => {
+  const r = submit(makeTestRun(), { author: 'alice' });
   assert.deepEqual(problems(r), []);
   assert.equal(r.ok, true);
   assert.equal(r.files[0]?.newHost, true);
+  assert.deepEqual(r.files[0]?.review, ['new host "test-host-a": not in data/hosts.json. Check the machine description, then register it with owner alice when merging']);
+  assert.match(formatSummary(r), /valid, needs a maintainer's review[\s\S]*needs review:\*\* new host/);
+});
+
+for (const c of HOSTILE) {
+  test(`hostile: ${c.name}`, () => {
+    const r = submit(c.file(), { path: hostilePath(c), accepted: c.accepted?.(), existing: c.existing, owners: c.owners, author: c.author });
+    assertRejected(r, c.expect.path, c.expect.message);
+  });
+}
+
+test("the owner of a registered host may add runs (login in any letter case), with nothing to review", () => {
+  const r = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners: [{ id: 'test-host-a', owner: 'Alice' }], author: 'alice' });
+  assert.deepEqual(problems(r), []);
+  assert.deepEqual(r.files[0]?.review, []);
+  assert.match(formatSummary(r), /^## Run submission: accepted/);
+  // without an author (a local check) ownership cannot be checked: said, not refused
+  const local = submit(makeTestRun({ seed: 2 }), { owners: [{ id: 'test-host-a', owner: 'alice' }] });
+  assert.equal(local.ok, true);
+  assert.match(local.files[0]!.review![0]!, /belongs to alice .* ownership was not checked/);
+  // an existing host without an owner is flagged too: anyone could be adding to it
+  const legacy = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], author: 'bob' });
+  assert.match(legacy.files[0]!.review![0]!, /has accepted runs but no owner/);
+});
+
+test('a missing or broken host registry refuses the submission (ownership cannot be checked); bench runners need none', () => {
+  const root = scratchRoot();
+  const run = makeTestRun();
+  writeAt(root, runPath(run), JSON.stringify(run));
+  writeAt(root, 'data/hosts.json', '{"schemaVersion":1,"kind":"host-registry","hosts":[{"id":"a","owner":"x"},{"id":"A","owner":"y"}]}');
+  assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /data\/hosts\.json is not a valid host registry: hosts\.1\.id: host id A is listed twice/);
+  rmSync(join(root, 'data/hosts.json'));
+  assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /data\/hosts\.json is missing/);
+  const ours = makeTestRun({ hostId: 'obs-x64-1', seed: 5 });
+  writeAt(root, runPath(ours), JSON.stringify(ours));
+  assert.deepEqual(problems(validateSubmission({ root, changed: added(runPath(ours)), mode: 'runner', now: NOW })), []);
+});
+
+test('real values near the floors and ceilings pass: a multi-threaded rate, an instruction count of 0, plain text', () => {
+  const run = makeTestRun();
+  const threaded = structuredClone(run.series[0]!);
+  Object.assign(threaded, { key: 'handshake/rate[group=X25519,threads=2]', params: { group: 'X25519', threads: 2 } });
+  threaded.iterations[1]!.value = 1.5e6; // over one core's bound, inside two threads'
+  const count = { ...structuredClone(run.series[0]!), key: 'handshake/instructions[group=X25519]', metric: 'instructions', unit: 'instructions' as const, method: 'instruction-count' as const };
+  count.iterations[1]!.value = 0;
+  run.series.push(threaded, count);
+  run.host.note = 'Ryzen 9 7950X, Turbo aus, Gehäuse offen: 3 < 4 GHz \t(tab)';
+  assert.deepEqual(problems(submit(run)), []);
+});
+
+test('duplicate keys are found in the raw text with their path, escaped spellings included', () => {
+  assert.deepEqual(duplicateKeys('{"a":1,"b":{"c":[1,{"d":2,"d":3}],"e":"x"},"\\u0061":4}'), [['b', 'c', 1, 'd'], ['a']]);
+  assert.deepEqual(duplicateKeys('{"a":"}\\"{","b":[[],{}],"c":{"a":1}}'), []);
+  assert.deepEqual(duplicateKeys('[{"x":1},{"x":2}]'), []);
+});
+
+test('every committed run and hypothesis result passes the checks of meaning', () => {
+  const root = join(import.meta.dirname, '..');
+  for (const folder of ['runs', 'hypothesis'])
+    for (const host of readdirSync(join(root, 'data', folder)))
+      for (const name of readdirSync(join(root, 'data', folder, host)).filter((n) => n.endsWith('.json'))) {
+        const r = checkRunFile(root, `data/${folder}/${host}/${name}`, 'runner');
+        assert.deepEqual(r.problems, [], `data/${folder}/${host}/${name}`);
+      }
 });
 
 test("a run written by the real run loop on this machine's host description passes", async () => {
@@ -98,10 +167,10 @@ test('absurd values are rejected with the bound and its reason', () => {
   const run = makeTestRun();
   run.series[0]!.iterations[4]!.value = 1e12;
   assertRejected(submit(run), '$.series[0].iterations[4].value', /not plausible.*handshake/);
-  // the bound scales with the CPUs the host says it has: 1.5e6/s is fine on 2 CPUs
-  const ok = makeTestRun();
-  ok.series[0]!.iterations[4]!.value = 1.5e6;
-  assert.equal(submit(ok).ok, true);
+  // the bound is per core: the CPUs a host claims do not raise it for a single-threaded series
+  const oneThread = makeTestRun();
+  oneThread.series[0]!.iterations[4]!.value = 1.5e6;
+  assertRejected(submit(oneThread), '$.series[0].iterations[4].value', /not plausible \(bound 1\.0e\+6:/);
 });
 
 test('oversize files and strings are rejected', () => {
@@ -331,7 +400,8 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   const cli = (...args: string[]) => spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, ...args], { encoding: 'utf8' });
   const ok = cli('--base', 'HEAD~1', '--summary', join(root, 'summary.md'));
   assert.equal(ok.status, 0, ok.stderr);
-  assert.match(readFileSync(join(root, 'summary.md'), 'utf8'), /accepted[\s\S]*test-host-a[\s\S]*3\.5\.4/);
+  assert.match(readFileSync(join(root, 'summary.md'), 'utf8'), /valid, needs a maintainer's review[\s\S]*test-host-a[\s\S]*versions: 3\.5/);
+  assert.match(ok.stdout, /needs review: data\/runs\/test-host-a\/.*has accepted runs but no owner/);
   writeAt(root, 'data/summary.json', '{}');
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'sneaky');
@@ -339,6 +409,7 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /data\/summary\.json: \$: only files under data\/runs\//);
   assert.equal(cli().status, 2, 'no files and no --base is a usage error');
+  assert.equal(cli('--base', 'HEAD~2', '--author', 'not a login').status, 2, 'an author that is no GitHub login is a usage error');
 });
 
 test('CLI: --untracked validates what a bench run just wrote, against the runs in --accepted-root', () => {
@@ -383,7 +454,7 @@ test('random damage to a valid run never crashes the validator: it answers with 
     const text = JSON.stringify(run);
     writeAt(root, path, i % 5 === 0 ? text.slice(0, rand(text.length)) : text);
     const r = validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW });
-    assert.equal(typeof r.ok, 'boolean');
+    assert.equal(r.ok, problems(r).length === 0, 'accepted exactly when no problem was found');
     for (const pr of problems(r)) assert.ok(pr.path.startsWith('$') && pr.message.length > 0, JSON.stringify(pr));
   }
 });

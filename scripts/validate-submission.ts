@@ -7,13 +7,17 @@
 //   npm run -s validate -- data/runs/<host>/<runId>.json ...       files named (taken as added)
 //   --runner             the project's own bench runners: reserved host ids and quick runs allowed
 //   --root DIR           the checkout that holds the submitted files (default: .)
-//   --accepted-root DIR  the checkout whose data/runs/ holds the runs already accepted (default: --root)
+//   --accepted-root DIR  the checkout whose data/ holds the runs already accepted and data/hosts.json (default: --root)
+//   --author LOGIN       the pull request's author (GitHub login): runs for a host registered in
+//                        data/hosts.json to someone else are refused; without it ownership is not checked
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HypothesisResult, Run, safeId, type Unit } from '../schema/index.ts';
+import { githubLogin, HostRegistry, HypothesisResult, Run, safeId, type Build, type Unit } from '../schema/index.ts';
+import { seriesKey } from '../runner/benchmark.ts';
+import { VERSIONS, variantAllowed } from '../runner/catalogue.ts';
 
 export interface Problem {
   file: string;
@@ -31,6 +35,8 @@ export interface FileReport {
   run?: Run;
   kind?: string;
   newHost?: boolean;
+  /** not a reason to refuse, but something a maintainer must look at before merging (e.g. a new host) */
+  review?: string[];
   /** measured series keys that no accepted run has, and how many runs this host already had */
   adds?: { newKeys: number; earlierRunsOfHost: number };
   problems: Problem[];
@@ -56,31 +62,50 @@ export const LIMITS = {
   futureSkewMinutes: 10,
 };
 
-/** Host ids with this prefix belong to the project's self-hosted runners and cannot be submitted. */
-export const RESERVED_HOST_PREFIX = 'obs-';
+/** Host ids with these prefixes (in any letter case) belong to the project's self-hosted runners and cannot be submitted. */
+export const RESERVED_HOST_PREFIXES = ['obs-'];
+export const isReservedHostId = (id: string) => RESERVED_HOST_PREFIXES.some((p) => id.toLowerCase().startsWith(p.toLowerCase()));
 
 /**
- * Upper bounds per unit, far above anything real, so a plausible run never trips them. Rates are per
- * logical CPU (a multi-threaded series may use all of them) and multiplied by host.logicalCpus.
+ * Plausible values per unit. `max` is far above anything real, so a plausible run never trips it; it
+ * holds for one core, and a rate (`perCore`) may be that many times higher only for a series that says
+ * it ran several threads (its `threads` parameter, capped at MAX_PARALLEL): never by the CPU count a
+ * file claims. `min` is the floor of a real measurement: below it a value is an artefact (5e-324, a
+ * division by a huge count) that would turn into an infinite ratio. `zero` says whether 0 is a real
+ * outcome (an instruction count of a function that was not called).
  */
-export const BOUNDS: Record<Unit, { max: number; perCpu: boolean; why: string }> = {
-  'bytes/s': { max: 1e11, perCpu: true, why: '100 GB/s per CPU: several times the fastest one-core AES-GCM or ChaCha20 (~10-20 GB/s)' },
-  'ops/s': { max: 1e9, perCpu: true, why: '10^9 ops/s per CPU is one operation per ~4 cycles; no crypto call is that cheap' },
-  'handshakes/s': { max: 1e6, perCpu: true, why: '10^6/s per CPU is 1 us per handshake; a resumed TLS handshake costs tens of us' },
-  'connections/s': { max: 1e6, perCpu: true, why: 'a connection includes a handshake: same bound' },
-  'us/op': { max: 1e8, perCpu: false, why: '100 s for one operation: even RSA-15360 signs in seconds' },
-  'us/handshake': { max: 1e8, perCpu: false, why: '100 s for one handshake' },
-  instructions: { max: 1e12, perCpu: false, why: 'a handshake executes ~10^7 instructions; 10^12 is minutes of CPU' },
-  bytes: { max: 1e9, perCpu: false, why: '1 GB per handshake or session' },
-  count: { max: 1e12, perCpu: false, why: 'generic counter ceiling' },
+export const BOUNDS: Record<Unit, { max: number; perCore: boolean; min: number; zero: boolean; why: string; whyMin: string }> = {
+  'bytes/s': { max: 1e11, perCore: true, min: 1, zero: false, why: '100 GB/s per core: several times the fastest one-core AES-GCM or ChaCha20 (~10-20 GB/s)', whyMin: 'one byte per second is no throughput measurement' },
+  'ops/s': { max: 1e9, perCore: true, min: 1e-3, zero: false, why: '10^9 ops/s per core is one operation per ~4 cycles; no crypto call is that cheap', whyMin: 'an operation per 1000 s: nothing measured takes that long' },
+  'handshakes/s': { max: 1e6, perCore: true, min: 1e-3, zero: false, why: '10^6/s per core is 1 us per handshake; a resumed TLS handshake costs tens of us', whyMin: 'a handshake per 1000 s' },
+  'connections/s': { max: 1e6, perCore: true, min: 1e-3, zero: false, why: 'a connection includes a handshake: same bound', whyMin: 'a connection per 1000 s' },
+  'us/op': { max: 1e8, perCore: false, min: 1e-4, zero: false, why: '100 s for one operation: even RSA-15360 signs in seconds', whyMin: '0.1 ns, less than one clock cycle' },
+  'us/handshake': { max: 1e8, perCore: false, min: 1e-2, zero: false, why: '100 s for one handshake', whyMin: '10 ns for a handshake: not even the record layer is that fast' },
+  instructions: { max: 1e12, perCore: false, min: 1, zero: true, why: 'a handshake executes ~10^7 instructions; 10^12 is minutes of CPU', whyMin: 'a count of instructions is 0 or at least 1' },
+  bytes: { max: 1e9, perCore: false, min: 1e-3, zero: true, why: '1 GB per handshake or session', whyMin: 'a thousandth of a byte, even as an average, is an artefact' },
+  count: { max: 1e12, perCore: false, min: 1e-3, zero: true, why: 'generic counter ceiling', whyMin: 'a thousandth, even as an average, is an artefact' },
 };
+/** The most threads a multi-threaded series may claim to raise a per-core bound (the benchmarks use at most 4). */
+export const MAX_PARALLEL = 64;
 
 const DATA_PATH = /^data\/(runs|hypothesis)\/([^/]+)\/([^/]+)\.json$/;
 /** Submissions add runs only; the bench runners also add ML-KEM hypothesis results. */
 export const FOLDERS: Record<Report['mode'], string[]> = { submission: ['runs'], runner: ['runs', 'hypothesis'] };
 const MARKUP = /<[/!?]?[a-zA-Z]|javascript\s*:|data\s*:\s*text\/html/i;
-// Bidirectional overrides and zero-width characters can make a string display as something else.
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+/**
+ * Characters that display as nothing, as a space that is not one, or that reorder or alter the text
+ * around them: a reviewer would read something other than what the file says. Format characters (Cf:
+ * bidi controls, zero-width characters, U+00AD, U+061C, U+2060, tags), controls other than tab and
+ * newline, private-use, unpaired surrogates and unassigned code points, line and paragraph separators,
+ * every space but U+0020, and the letters and marks that render blank (Hangul fillers, Braille blank,
+ * combining grapheme joiner, variation selectors).
+ */
+const INVISIBLE = /[\p{Cf}\p{Co}\p{Cs}\p{Cn}\p{Zl}\p{Zp}\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+/** "U+2060" for the first invisible character of a string. */
+function invisibleIn(s: string): string | null {
+  const m = INVISIBLE.exec(s);
+  return m ? `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : null;
+}
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function jsonPath(segments: readonly PropertyKey[]): string {
@@ -93,15 +118,65 @@ function scanValue(value: unknown, path: PropertyKey[], add: (path: PropertyKey[
   if (typeof value === 'string') {
     if (value.length > LIMITS.maxStringChars) return add(path, `string of ${value.length} characters (limit ${LIMITS.maxStringChars})`);
     if (MARKUP.test(value)) add(path, 'looks like HTML or a script: run files may not carry markup');
-    if (INVISIBLE.test(value)) add(path, 'contains invisible or text-direction control characters');
+    const invisible = invisibleIn(value);
+    if (invisible) add(path, `contains ${invisible}, an invisible, format or text-direction control character`);
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => scanValue(v, [...path, i], add));
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (FORBIDDEN_KEYS.has(k) || k.length > 200 || MARKUP.test(k)) add([...path, k], 'forbidden key name');
+      else if (invisibleIn(k)) add([...path, k], `key contains ${invisibleIn(k)}, an invisible, format or text-direction control character`);
       else scanValue(v, [...path, k], add);
     }
   }
+}
+
+/**
+ * Keys that appear twice in one object of the raw text. JSON.parse keeps the last value silently, while
+ * a reviewer reading the diff sees the first. `text` must already be valid JSON.
+ */
+export function duplicateKeys(text: string): PropertyKey[][] {
+  const found: PropertyKey[][] = [];
+  const path: PropertyKey[] = [];
+  let i = 0;
+  const space = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const string = (): string => {
+    const start = i++;
+    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const value = (): void => {
+    space();
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      i++;
+      space();
+      const close = c === '{' ? '}' : ']';
+      const keys = new Set<string>();
+      for (let n = 0; text[i] !== close; n++) {
+        space();
+        if (c === '{') {
+          const key = string();
+          if (keys.has(key)) found.push([...path, key]);
+          keys.add(key);
+          space();
+          i++; // ':'
+          path.push(key);
+        } else path.push(n);
+        value();
+        path.pop();
+        space();
+        if (text[i] === ',') i++;
+      }
+      i++;
+    } else if (c === '"') string();
+    else while (i < text.length && !',]} \t\n\r'.includes(text[i]!)) i++; // number, true, false, null
+  };
+  value();
+  return found;
 }
 
 /** Keys present in the file that the schema does not know (zod drops them silently). */
@@ -125,20 +200,42 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
   if (finished - started > LIMITS.maxRunHours * 3600_000) add(['finishedAt'], `run lasted more than ${LIMITS.maxRunHours} hours`);
   const slack = LIMITS.futureSkewMinutes * 60_000;
   run.series.forEach((s, i) => {
+    const expectedKey = seriesKey(s);
+    if (s.key !== expectedKey) add(['series', i, 'key'], `does not match the series' benchmark, metric and params: expected "${expectedKey}"`);
     const bound = BOUNDS[s.unit];
-    const max = bound.perCpu ? bound.max * run.host.logicalCpus : bound.max;
+    const threads = typeof s.params.threads === 'number' && Number.isInteger(s.params.threads) && s.params.threads > 1 ? s.params.threads : 1;
+    const parallel = bound.perCore ? Math.min(threads, run.host.logicalCpus, MAX_PARALLEL) : 1;
+    const max = bound.max * parallel;
     s.iterations.forEach((it, j) => {
-      if (it.value > max) add(['series', i, 'iterations', j, 'value'], `${it.value} ${s.unit} is not plausible (bound ${max.toExponential(1)}: ${bound.why})`);
+      if (it.value > max)
+        add(['series', i, 'iterations', j, 'value'], `${it.value} ${s.unit} is not plausible (bound ${max.toExponential(1)}${parallel > 1 ? ` for ${parallel} threads` : ''}: ${bound.why})`);
+      else if (it.value === 0 ? !bound.zero : it.value < bound.min)
+        add(['series', i, 'iterations', j, 'value'], `${it.value} ${s.unit} is not a measurement (${bound.zero ? 'neither 0 nor ' : ''}at least ${bound.min}: ${bound.whyMin})`);
       const at = Date.parse(it.at);
       if (at < started - slack || at > finished + slack) add(['series', i, 'iterations', j, 'at'], 'outside the run (startedAt..finishedAt)');
     });
   });
   if (mode === 'submission') {
-    if (run.host.id.startsWith(RESERVED_HOST_PREFIX)) add(['host', 'id'], `host ids starting with "${RESERVED_HOST_PREFIX}" are reserved for the project's bench runners`);
+    if (isReservedHostId(run.host.id)) add(['host', 'id'], `host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners`);
     if (run.mode !== 'full') add(['mode'], 'submissions must be full runs (npm run submit), not quick ones');
     if (run.plan.rounds < 5) add(['plan', 'rounds'], 'a published run needs at least 5 measured rounds');
     if (run.harness.gitDirty || run.harness.gitCommit === 'unknown') add(['harness'], 'run from a clean checkout of a known commit, so the numbers can be traced to the harness code');
   }
+}
+
+/** Every build is a catalogued version, built from the exact source bytes the catalogue pins. */
+function checkBuilds(builds: readonly Build[], add: (path: PropertyKey[], message: string) => void): void {
+  builds.forEach((b, i) => {
+    const known = VERSIONS.find((v) => v.version === b.version);
+    if (!known) return add(['builds', i, 'version'], `OpenSSL ${b.version} is not in the catalogue (runner/catalogue.ts): only catalogued, hash-pinned versions are accepted`);
+    if (b.series !== known.series) add(['builds', i, 'series'], `${b.version} belongs to series ${known.series}, not ${b.series}`);
+    const variant = variantAllowed(known, b.variant);
+    if (variant) add(['builds', i, 'variant'], variant);
+    const pins = known.sources.filter((s) => s.kind === b.source.kind);
+    if (!pins.length) add(['builds', i, 'source', 'kind'], `the catalogue has no ${b.source.kind} source for ${b.version} (it has: ${known.sources.map((s) => s.kind).join(', ')})`);
+    else if (!pins.some((s) => s.sha256 === b.source.sha256))
+      add(['builds', i, 'source', 'sha256'], `is not the catalogue's pin for ${b.version} (${b.source.kind}: ${pins.map((s) => s.sha256).join(' or ')}): the build came from other source bytes`);
+  });
 }
 
 /** What identifies the machine behind a host id: a different CPU under the same id is another machine. */
@@ -174,11 +271,14 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   if (!st.isFile()) return add([], 'not a regular file'), report;
   if (st.size > LIMITS.maxFileBytes) return add([], `file is ${st.size} bytes (limit ${LIMITS.maxFileBytes})`), report;
   let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(abs)));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(abs));
+    raw = JSON.parse(text);
   } catch (e) {
     return add([], `not valid UTF-8 JSON: ${(e as Error).message}`), report;
   }
+  for (const path of duplicateKeys(text)) add(path, 'duplicate key: JSON keeps the last value silently, while a reviewer reads the first');
   scanValue(raw, [], add);
   if (problems.length) return report;
   const parsed = (folder === 'runs' ? Run : HypothesisResult).safeParse(raw);
@@ -191,6 +291,7 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   report.kind = parsed.data.kind;
   if (host.id !== dirHost) add(['host', 'id'], `"${host.id}" does not match the folder data/${folder}/${dirHost}/`);
   if (runId !== fileRunId) add(['runId'], `"${runId}" does not match the file name ${fileRunId}.json`);
+  checkBuilds(parsed.data.builds, add);
   if (parsed.data.kind !== 'run') return report;
   const run = parsed.data;
   checkRun(run, mode, now, add);
@@ -198,29 +299,49 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   return report;
 }
 
-/** Runs already accepted: every run file under data/runs/ that this change does not touch. */
-function acceptedRuns(root: string, exclude: Set<string>): { file: string; run: Run }[] {
-  const dir = join(root, 'data', 'runs');
-  const out: { file: string; run: Run }[] = [];
-  if (!existsSync(dir)) return out;
-  for (const host of readdirSync(dir)) {
-    if (!lstatSync(join(dir, host)).isDirectory()) continue;
-    for (const name of readdirSync(join(dir, host))) {
-      const file = `data/runs/${host}/${name}`;
-      if (!name.endsWith('.json') || exclude.has(file)) continue;
-      try {
-        const parsed = Run.safeParse(JSON.parse(readFileSync(join(dir, host, name), 'utf8')));
-        if (parsed.success) out.push({ file, run: parsed.data });
-      } catch {
-        // an unreadable accepted file is the aggregator's problem to report, not this submission's
+/**
+ * What main already holds: every run that parses, and the id of every file under data/runs/ and
+ * data/hypothesis/ (a file that does not parse still owns its run id), except the files this change adds.
+ */
+function acceptedData(root: string, exclude: Set<string>): { runs: { file: string; run: Run }[]; ids: Map<string, string> } {
+  const runs: { file: string; run: Run }[] = [];
+  const ids = new Map<string, string>();
+  for (const folder of ['runs', 'hypothesis']) {
+    const dir = join(root, 'data', folder);
+    if (!existsSync(dir)) continue;
+    for (const host of readdirSync(dir).sort()) {
+      if (!lstatSync(join(dir, host)).isDirectory()) continue;
+      for (const name of readdirSync(join(dir, host)).sort()) {
+        const file = `data/${folder}/${host}/${name}`;
+        if (!name.endsWith('.json') || exclude.has(file)) continue;
+        ids.set(`${folder}/${name.slice(0, -'.json'.length).toLowerCase()}`, file);
+        if (folder !== 'runs') continue;
+        try {
+          const parsed = Run.safeParse(JSON.parse(readFileSync(join(dir, host, name), 'utf8')));
+          if (parsed.success) runs.push({ file, run: parsed.data });
+        } catch {
+          // an unreadable accepted file is the aggregator's problem to report, not this submission's
+        }
       }
     }
   }
-  return out;
+  return { runs, ids };
 }
 
-export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date }): Report {
+export const HOSTS_FILE = 'data/hosts.json';
+
+/** data/hosts.json of the accepted checkout, by lower-case host id. A missing or broken registry is an error: ownership cannot be checked. */
+export function readHostRegistry(root: string): Map<string, HostRegistry['hosts'][number]> {
+  const abs = join(root, HOSTS_FILE);
+  if (!existsSync(abs)) throw new Error(`${HOSTS_FILE} is missing in ${root}: host ownership cannot be checked`);
+  const parsed = HostRegistry.safeParse(JSON.parse(readFileSync(abs, 'utf8')));
+  if (!parsed.success) throw new Error(`${HOSTS_FILE} is not a valid host registry: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return new Map(parsed.data.hosts.map((h) => [h.id.toLowerCase(), h]));
+}
+
+export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date; author?: string }): Report {
   const { root, changed, mode } = opts;
+  const acceptedRoot = opts.acceptedRoot ?? root;
   const problems: Problem[] = [];
   const files: FileReport[] = [];
   for (const c of changed) {
@@ -232,37 +353,76 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
   if (!changed.length) problems.push({ file: '(none)', path: '$', message: 'no changed files to validate' });
   if (files.length > LIMITS.maxFilesPerChange)
     problems.push({ file: `(${files.length} files)`, path: '$', message: `at most ${LIMITS.maxFilesPerChange} files per submission` });
-  const accepted = acceptedRuns(opts.acceptedRoot ?? root, new Set(changed.map((c) => c.path)));
+  let registry = new Map<string, HostRegistry['hosts'][number]>();
+  if (mode === 'submission') {
+    try {
+      registry = readHostRegistry(acceptedRoot);
+    } catch (e) {
+      problems.push({ file: HOSTS_FILE, path: '$', message: (e as Error).message });
+    }
+  }
+  const { runs: accepted, ids: takenIds } = acceptedData(acceptedRoot, new Set(changed.map((c) => c.path)));
   const hosts = new Map<string, { fp: string; id: string; file: string }>();
-  const runIds = new Map<string, string>();
   const contents = new Map<string, string>();
   const keys = new Set(accepted.flatMap(({ run }) => run.series.filter((s) => s.status === 'measured').map((s) => s.key)));
   for (const { file, run } of accepted) {
     hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file });
-    runIds.set(run.runId, file);
     contents.set(contentHash(run), file);
   }
   for (const f of files) {
+    const add = (path: PropertyKey[], message: string) => f.problems.push({ file: f.file, path: jsonPath(path), message });
+    // run ids are unique per folder, letter case ignored (two ids that differ only in case collide on some file systems)
+    const m = DATA_PATH.exec(f.file);
+    if (m && !f.problems.some((p) => p.path === '$')) {
+      const idKey = `${m[1]}/${m[3]!.toLowerCase()}`;
+      const sameId = takenIds.get(idKey);
+      if (sameId) add(['runId'], `duplicate: run id already used by ${sameId}`);
+      else takenIds.set(idKey, f.file);
+    }
     const run = f.run;
     if (!run) continue;
-    const add = (path: PropertyKey[], message: string) => f.problems.push({ file: f.file, path: jsonPath(path), message });
     const known = hosts.get(run.host.id.toLowerCase());
     if (known && known.id !== run.host.id) add(['host', 'id'], `differs only in letter case from the existing host "${known.id}"`);
     else if (known && known.fp !== hostFingerprint(run.host))
       add(['host'], `host id "${run.host.id}" already belongs to a machine with a different CPU (see ${known.file}): choose your own host id`);
     f.newHost = !known;
+    if (mode === 'submission') checkOwner(f, run.host.id, registry, opts.author, !!known, add);
     const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
     f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.run.host.id === run.host.id).length };
     if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
-    const sameId = runIds.get(run.runId);
     const sameContent = contents.get(contentHash(run));
-    if (sameId) add(['runId'], `duplicate: run id already used by ${sameId}`);
-    else if (sameContent) add(['series'], `duplicate: identical measurements to ${sameContent}`);
-    runIds.set(run.runId, f.file);
+    if (sameContent && !f.problems.some((p) => p.path === '$.runId')) add(['series'], `duplicate: identical measurements to ${sameContent}`);
     contents.set(contentHash(run), f.file);
   }
   const ok = problems.length === 0 && files.every((f) => f.problems.length === 0);
   return { ok, mode, files, problems };
+}
+
+/**
+ * A registered host takes runs only from its owner; an unregistered one is flagged for a maintainer,
+ * who registers it (with the pull request's author as owner) when merging.
+ */
+function checkOwner(
+  f: FileReport,
+  hostId: string,
+  registry: Map<string, HostRegistry['hosts'][number]>,
+  author: string | undefined,
+  hasRuns: boolean,
+  add: (path: PropertyKey[], message: string) => void,
+): void {
+  const entry = registry.get(hostId.toLowerCase());
+  const review = (f.review ??= []);
+  if (!entry) {
+    review.push(
+      hasRuns
+        ? `host "${hostId}" has accepted runs but no owner in ${HOSTS_FILE}: check this run comes from the same machine and person, then register the owner`
+        : `new host "${hostId}": not in ${HOSTS_FILE}. Check the machine description, then register it${author ? ` with owner ${author}` : ''} when merging`,
+    );
+  } else if (author === undefined) {
+    review.push(`host "${hostId}" belongs to ${entry.owner} (${HOSTS_FILE}); the author was not given, so ownership was not checked`);
+  } else if (entry.owner.toLowerCase() !== author.toLowerCase()) {
+    add(['host', 'id'], `host "${entry.id}" belongs to ${entry.owner} (${HOSTS_FILE}): a pull request by ${author} cannot add runs for it; choose your own host id`);
+  }
 }
 
 /** `git diff --name-status -z` output, read without trusting file names (they may contain anything). */
@@ -300,7 +460,8 @@ export function mdText(s: string, max = 120): string {
 }
 
 export function formatSummary(report: Report): string {
-  const lines = [`## Run submission: ${report.ok ? 'accepted' : 'rejected'}`, ''];
+  const reviews = report.files.flatMap((f) => f.review ?? []);
+  const lines = [`## Run submission: ${report.ok ? (reviews.length ? 'valid, needs a maintainer\'s review' : 'accepted') : 'rejected'}`, ''];
   for (const f of report.files) {
     lines.push(`### \`${mdText(f.file.replace(/`/g, "'"))}\`${f.problems.length ? ' (rejected)' : ''}`, '');
     const run = f.run;
@@ -317,6 +478,8 @@ export function formatSummary(report: Report): string {
         '',
       );
     }
+    for (const r of f.review ?? []) lines.push(`- **needs review:** ${mdText(r, 300)}`);
+    if (f.review?.length) lines.push('');
   }
   const all = [...report.problems, ...report.files.flatMap((f) => f.problems)];
   if (all.length) {
@@ -340,15 +503,21 @@ function main(): void {
       root: { type: 'string', default: '.' },
       'accepted-root': { type: 'string' },
       runner: { type: 'boolean', default: false },
+      author: { type: 'string' },
       summary: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const sources = [values.base !== undefined, values.untracked, positionals.length > 0].filter(Boolean).length;
   if (values.help || sources !== 1) {
-    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 10).join('\n').replace(/^\/\/ ?/gm, ''));
+    const header = readFileSync(new URL(import.meta.url), 'utf8').split('\n');
+    console.log(header.slice(0, header.findIndex((l) => !l.startsWith('//'))).join('\n').replace(/^\/\/ ?/gm, ''));
     if (!values.help) console.error('error: give exactly one of --base REF, --untracked or file paths');
     process.exit(values.help ? 0 : 2);
+  }
+  if (values.author !== undefined && !githubLogin.safeParse(values.author).success) {
+    console.error(`error: --author ${JSON.stringify(values.author)} is not a GitHub login`);
+    process.exit(2);
   }
   const changed = values.base
     ? changedSince(values.root, values.base)
@@ -356,8 +525,11 @@ function main(): void {
       ? untrackedRuns(values.root, FOLDERS[values.runner ? 'runner' : 'submission'])
       : positionals.map((path) => ({ path, status: 'added' as const }));
   const mode = values.runner ? 'runner' : 'submission';
-  const report = validateSubmission({ root: values.root, acceptedRoot: values['accepted-root'], changed, mode });
+  const report = validateSubmission({ root: values.root, acceptedRoot: values['accepted-root'], changed, mode, author: values.author });
   if (values.summary) writeFileSync(values.summary, formatSummary(report), { flag: 'a' });
+  // in GitHub Actions, an annotation on the check (paths and host ids are safe ids by now)
+  const warn = process.env.GITHUB_ACTIONS === 'true' ? '::warning::' : '';
+  for (const f of report.files) for (const r of f.review ?? []) console.log(`${warn}needs review: ${f.file}: ${r}`);
   if (report.ok) console.log(`ok: ${report.files.length} run file(s) valid`);
   else console.error(`rejected:\n${formatProblems(report)}`);
   process.exit(report.ok ? 0 : 1);

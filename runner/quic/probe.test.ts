@@ -1,15 +1,14 @@
 // The measurement path against real captured output (fixtures/<version>/, written by
-// capture-fixtures.ts from the programs' stdout) and, where the build exists, against a live run.
+// capture-fixtures.ts from the programs' stdout). The live runs are in probe.integration.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findCached } from '../build.ts';
 import { CONFIGS } from './analyse.ts';
 import { FIXTURE_DIR } from './capture-fixtures.ts';
 import { clientHelloEntry, helloRetryEntry, quicHandshakeEntry, serverFlightEntry } from './entries.ts';
 import { HelloParseError, parseHello } from './hello.ts';
-import { QuicSizesOutput, TlsSizesOutput, amplification, flights, parseOutput, runQuicSizes, runTlsSizes, tlsFacts, type WireDatagram } from './probe.ts';
+import { QuicSizesOutput, TlsSizesOutput, amplification, flights, parseOutput, tlsFacts, type WireDatagram } from './probe.ts';
 
 // Protocol sizes (FIPS 203, draft-ietf-tls-ecdhe-mlkem): what the measurement must reproduce.
 const MLKEM768_EK = 1184;
@@ -148,20 +147,3 @@ test('bad input is refused with a message naming what is wrong', () => {
   assert.throws(() => parseHello(good.slice(0, 200)), /header says/);
   assert.throws(() => parseHello(good + '00'), /header says/);
 });
-
-const LIVE = ['3.4.1', '3.5.7'];
-for (const v of LIVE) {
-  const build = findCached(v, 'default');
-  const fixtureThere = existsSync(join(FIXTURE_DIR, v, 'tls-default-ecdsa.json'));
-  test(`live run against the ${v} build: same facts as its fixture`, { skip: !build ? `${v} is not built here` : !fixtureThere ? `no ${v} fixture captured yet` : false }, async () => {
-    const tls = await runTlsSizes(build!, 'default', 'default', 'ecdsa-p256');
-    const quic = await runQuicSizes(build!, ['client-only', 'default']);
-    const e = clientHelloEntry({ buildId: build!.record.id, version: v }, cfg('default'), tls, quic);
-    const fx = clientHelloEntry(ref(v), cfg('default'), tlsFixture(v, 'tls-default-ecdsa'), quicFixture(v, 'quic-client-only-default'));
-    assert.equal(e.tcp!.messageBytes, fx.tcp!.messageBytes);
-    assert.equal(e.quic!.messageBytes, fx.quic!.messageBytes);
-    assert.deepEqual(e.quic!.keyShares, fx.quic!.keyShares);
-    assert.deepEqual(e.measuredFirstFlight, fx.measuredFirstFlight);
-    assert.equal(e.plans![0]!.packets, v === '3.4.1' ? 1 : 2);
-  });
-}

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Series } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
-import { findCached } from '../build.ts';
-import { ensureCerts } from '../handshake/handshake.ts';
 import { CASES, FIXTURE_DIR } from './capture-fixtures.ts';
-import { parseBrief, parseSTime, runSTime, sTimeBenchmark, sTimeConfigs, sTimeHasProtocolOptions, sTimeOutcomes, sTimeSpec, type STimeConfig, type STimeRun } from './s-time.ts';
+import { parseBrief, parseSTime, sTimeConfigs, sTimeOutcomes, sTimeSpec, type STimeConfig, type STimeRun } from './s-time.ts';
 
 type Fixture = STimeRun & STimeConfig & { version: string };
 const fixtures = readdirSync(FIXTURE_DIR).flatMap((v) =>
@@ -74,30 +71,3 @@ describe('s_time parser on captured output', () => {
       }
   });
 });
-
-for (const version of ['1.1.1w', '4.0.3']) {
-  const b = findCached(version, 'default');
-  describe(`s_time on real ${version}`, { skip: b ? false : `OpenSSL ${version} is not built` }, () => {
-    it('measures TLS 1.2 new and resumed connections and kills the server', async () => {
-      await ensureCerts({ record: b!.record, prefix: b!.prefix });
-      const cfg = { proto: '1.2', cert: 'ecdsa-p256', forced: 'server' } as const;
-      const run = await runSTime(b!.prefix, cfg, 1);
-      const outs = sTimeOutcomes(cfg, run, version);
-      assert.ok(outs.every((o) => 'value' in o), JSON.stringify(outs).slice(0, 400));
-      assert.equal(outs[0]!.observed?.negotiatedProtocol, 'TLSv1.2');
-      assert.equal(await sTimeHasProtocolOptions(b!.prefix), version !== '1.1.1w');
-      const refused = await new Promise<boolean>((resolve) => {
-        const s = connect(run.port, '127.0.0.1');
-        s.on('connect', () => (s.destroy(), resolve(false)));
-        s.on('error', () => resolve(true));
-      });
-      assert.ok(refused, 's_server still listening after the run');
-    });
-
-    it('marks "TLS 1.2 forced on both sides" unsupported exactly where s_time cannot force its client', { skip: version === '1.1.1w' ? false : 'runs s_time for 3 s per section elsewhere' }, async () => {
-      const task = sTimeBenchmark.tasks({ record: b!.record, prefix: b!.prefix }, 'full').find((t) => t.id.endsWith('forced-both'))!;
-      const outs = await task.run();
-      assert.ok(outs.length === 2 && outs.every((o) => !('value' in o) && o.status === 'unsupported' && /-tls1_2/.test(o.reason)));
-    });
-  });
-}

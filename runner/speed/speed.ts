@@ -80,7 +80,7 @@ export function speedFormat(series: string): FormatName {
 }
 
 /**
- * How `speed -evp aes-*-gcm` loops, read from apps/speed.c of each release (speed-sources.test.ts checks
+ * How `speed -evp aes-*-gcm` loops, read from apps/speed.c of each release (speed-sources.integration.test.ts checks
  * this table against every source archive in the cache):
  *  'stream':     key and IV set once; every buffer is one more EVP_EncryptUpdate of a single long GCM
  *                message; EVP_EncryptFinal (the tag) once per measurement.
@@ -92,7 +92,7 @@ export function speedFormat(series: string): FormatName {
  * apps/speed.c between 3.0.15 and 3.0.16) and #27513 (3.3.1 vs 3.4.1, bisected to 607a46d); 3.1.8, 3.2.4
  * and 3.3.3 are inferred (the same-day patch releases of the other branches the PR was labelled for) and
  * decide nothing in the catalogue, which has no release of those series at or after them. Every
- * catalogue version is checked against its own source by speed-sources.test.ts.
+ * catalogue version is checked against its own source by speed-sources.integration.test.ts.
  */
 export const GCM_PER_BUFFER_SINCE: Record<string, string | null> = {
   '1.1.1': null,

@@ -1,0 +1,44 @@
+// aead.c compiled against a real cached build (integration tier: npm run test:integration builds it first).
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { listCached } from '../build.ts';
+import { compileAgainst } from '../compile.ts';
+import { AEAD_CIPHERS, AEAD_SOURCE, parseAeadOutput } from './aead.ts';
+
+// The program itself, against one real build when one is cached (the suite runs after `npm run openssl -- build`).
+describe('aead.c against a cached build', () => {
+  const build = listCached().find((b) => b.record.variant === 'default');
+  test('known answers pass, a count run reports exactly that count, bad arguments are refused', { skip: build ? false : 'no cached build' }, () => {
+    const bin = compileAgainst(build!, [AEAD_SOURCE], 'aead');
+    for (const cipher of AEAD_CIPHERS) {
+      const text = execFileSync(bin, ['--cipher', cipher, '--sizes', '16,1024', '--count', '300', '--warmup-seconds', '0'], { encoding: 'utf8' });
+      const out = parseAeadOutput(text, { version: build!.record.version, cipher, sizes: [16, 1024] }, 'live');
+      assert.deepEqual(
+        out.results.map((r) => r.records),
+        [300, 300],
+      );
+    }
+    for (const args of [['--cipher', 'aes-128-cbc', '--sizes', '16', '--count', '1'], ['--cipher', 'aes-128-gcm', '--sizes', '0', '--count', '1'], ['--cipher', 'aes-128-gcm', '--sizes', '16'], ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '1', '--seconds', '1']]) {
+      const r = spawnSync(bin, args, { encoding: 'utf8' });
+      assert.equal(r.status, 2, `${args.join(' ')} should be refused`);
+      assert.match(r.stderr, /^aead: .*\nusage:/);
+    }
+  });
+  test('a wrong expected tag makes the program refuse to measure', { skip: build ? false : 'no cached build' }, () => {
+    // the same source with one bit of the AES-128-GCM test vector's tag changed
+    const src = readFileSync(AEAD_SOURCE, 'utf8');
+    const broken = src.replace('"5bc94fbc3221a5db94fae95ae7121a47"', '"5bc94fbc3221a5db94fae95ae7121a46"');
+    assert.notEqual(broken, src);
+    const dir = mkdtempSync(join(tmpdir(), 'aead-kat-'));
+    writeFileSync(join(dir, 'aead.c'), broken);
+    const bin = compileAgainst(build!, [join(dir, 'aead.c')], 'aead-broken-kat');
+    const r = spawnSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '1'], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /known-answer test failed: wrong tag/);
+    assert.equal(r.stdout, '');
+  });
+});

@@ -1,0 +1,34 @@
+// The probes against live runs of real cached builds, compared with the captured fixtures (integration
+// tier: npm run test:integration builds them first).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findCached } from '../build.ts';
+import { CONFIGS } from './analyse.ts';
+import { FIXTURE_DIR } from './capture-fixtures.ts';
+import { clientHelloEntry } from './entries.ts';
+import { QuicSizesOutput, TlsSizesOutput, parseOutput, runQuicSizes, runTlsSizes } from './probe.ts';
+
+const fixture = (version: string, name: string) => readFileSync(join(FIXTURE_DIR, version, `${name}.json`), 'utf8');
+const tlsFixture = (v: string, n: string) => parseOutput(TlsSizesOutput, fixture(v, n), `${v}/${n}`);
+const quicFixture = (v: string, n: string) => parseOutput(QuicSizesOutput, fixture(v, n), `${v}/${n}`);
+const cfg = (id: string) => CONFIGS.find((c) => c.id === id)!;
+const ref = (version: string) => ({ buildId: 'fixture', version });
+
+const LIVE = ['3.4.1', '3.5.7'];
+for (const v of LIVE) {
+  const build = findCached(v, 'default');
+  const fixtureThere = existsSync(join(FIXTURE_DIR, v, 'tls-default-ecdsa.json'));
+  test(`live run against the ${v} build: same facts as its fixture`, { skip: !build ? `${v} is not built here` : !fixtureThere ? `no ${v} fixture captured yet` : false }, async () => {
+    const tls = await runTlsSizes(build!, 'default', 'default', 'ecdsa-p256');
+    const quic = await runQuicSizes(build!, ['client-only', 'default']);
+    const e = clientHelloEntry({ buildId: build!.record.id, version: v }, cfg('default'), tls, quic);
+    const fx = clientHelloEntry(ref(v), cfg('default'), tlsFixture(v, 'tls-default-ecdsa'), quicFixture(v, 'quic-client-only-default'));
+    assert.equal(e.tcp!.messageBytes, fx.tcp!.messageBytes);
+    assert.equal(e.quic!.messageBytes, fx.quic!.messageBytes);
+    assert.deepEqual(e.quic!.keyShares, fx.quic!.keyShares);
+    assert.deepEqual(e.measuredFirstFlight, fx.measuredFirstFlight);
+    assert.equal(e.plans![0]!.packets, v === '3.4.1' ? 1 : 2);
+  });
+}

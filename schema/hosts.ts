@@ -1,0 +1,32 @@
+// data/hosts.json: who owns each contributed host id. A pull request may add runs only for a host its
+// author owns; a host id not listed here is new and a maintainer reviews it (and adds it here) before
+// merging. The project's own machines (reserved prefix, bench.yml) need no entry.
+import { z } from 'zod';
+import { safeId, shortText } from './base.ts';
+
+/** A GitHub login: letters, digits and single hyphens, at most 39 characters. */
+export const githubLogin = z
+  .string()
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/, 'a GitHub login (letters, digits, single hyphens, at most 39 characters)');
+
+export const HostRegistry = z
+  .object({
+    schemaVersion: z.literal(1),
+    kind: z.literal('host-registry'),
+    hosts: z.array(
+      z.object({
+        id: safeId,
+        owner: githubLogin.describe('the GitHub account whose pull requests may add runs for this host'),
+        note: shortText(500).optional(),
+      }),
+    ),
+  })
+  .superRefine((registry, ctx) => {
+    // host ids are compared without letter case everywhere (a case twin is a different-looking same id)
+    const seen = new Set<string>();
+    registry.hosts.forEach((h, i) => {
+      if (seen.has(h.id.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['hosts', i, 'id'], message: `host id ${h.id} is listed twice (letter case ignored)` });
+      seen.add(h.id.toLowerCase());
+    });
+  });
+export type HostRegistry = z.infer<typeof HostRegistry>;

@@ -1,0 +1,60 @@
+// `node scripts/run-tests.ts unit|integration|e2e`: run one tier of the tests under schema/, runner/
+// and scripts/, chosen by file name:
+//   *.test.ts              unit: fixtures and stand-ins only, no OpenSSL build, no network; under a
+//                          minute on 2 cores. Runs with OBSERVATORY_CACHE on an empty scratch folder,
+//                          so a unit test can never reach (or fill) the real build cache.
+//   *.integration.test.ts  real OpenSSL builds and the programs compiled against them (npm run
+//                          test:integration builds what they need first)
+//   *.e2e.test.ts          end to end: the ML-KEM hypothesis test, which builds and measures
+// The site's tests (site/) belong to npm run test:site, which builds the site first.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+export type Tier = 'unit' | 'integration' | 'e2e';
+export const TIERS: Tier[] = ['unit', 'integration', 'e2e'];
+const ROOTS = ['schema', 'runner', 'scripts'];
+
+/** The tier of a test file, or null for a file that is not a test. */
+export function tierOf(file: string): Tier | null {
+  if (!file.endsWith('.test.ts')) return null;
+  if (file.endsWith('.e2e.test.ts')) return 'e2e';
+  if (file.endsWith('.integration.test.ts')) return 'integration';
+  return 'unit';
+}
+
+/** The test files of a tier, relative to the repository, sorted. */
+export function testFiles(root: string, tier: Tier): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (tierOf(entry.name) === tier) out.push(relative(root, p));
+    }
+  };
+  for (const r of ROOTS) walk(join(root, r));
+  return out.sort();
+}
+
+function main(): void {
+  const tier = process.argv[2] as Tier;
+  if (!TIERS.includes(tier)) {
+    console.error(`usage: node scripts/run-tests.ts ${TIERS.join('|')}`);
+    process.exit(2);
+  }
+  const root = join(import.meta.dirname, '..');
+  const files = testFiles(root, tier);
+  const env = { ...process.env };
+  const scratch = tier === 'unit' ? mkdtempSync(join(tmpdir(), 'observatory-unit-cache-')) : null;
+  if (scratch) env.OBSERVATORY_CACHE = scratch;
+  const start = Date.now();
+  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], { cwd: root, env, stdio: 'inherit' });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  console.log(`${tier} tier: ${files.length} test files in ${((Date.now() - start) / 1000).toFixed(1)} s`);
+  process.exit(r.status ?? 1);
+}
+
+if (import.meta.main) main();
