@@ -148,6 +148,15 @@ test('not measured yet: no summary, a series nobody measured, or one build missi
   assert.match(r.reason, /1\.1\.1w has no result/);
 });
 
+test('not shown: a build that cannot run the benchmark (unsupported) is an answer, not a pending measurement', () => {
+  const d = data(run('r1', [{ key: RATE, values: { '3.5.7': around(200, 0.01), '3.4.1': around(100, 0.01) } }]));
+  const e = d.summary!.entries.find((x) => x.version === '3.4.1')!;
+  Object.assign(e, { status: 'unsupported', stats: null, reason: 'this build has no ML-KEM' });
+  const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.5.7', '3.4.1'], 'higher')] }), S, d);
+  assert.equal(r.verdict, 'not-shown');
+  assert.match(r.hosts[0]!.comparisons[0]!.reason, /3\.4\.1: unsupported \(this build has no ML-KEM\)/);
+});
+
 test('unverified: a claim our data cannot test says why, and is never computed', () => {
   const r = evaluateClaim(claim({ unverified: 'Needs a host with many dedicated cores.' }), S, { summary: null, detailed: null });
   assert.equal(r.verdict, 'unverified');
@@ -322,8 +331,15 @@ test('crossCheck finds references to unknown series and studies', () => {
   assert.deepEqual(issues.map((i) => i.message), ['"nobody" is neither "ours" nor a study id of this write-up', '"missing" is not a series of this write-up (give it in `series` so the page charts it)']);
 });
 
-test('expectations in words: symmetric thresholds', () => {
-  assert.equal(expectationText(ClaimTest.parse(cmp(RATE, ['3.0.2', '1.1.1w'], 'higher'))), 'higher, by more than 5%');
-  assert.equal(expectationText(ClaimTest.parse(cmp(RATE, ['3.0.2', '1.1.1w'], 'same', 0.1))), 'the same: neither exceeds the other by more than 10%');
-  assert.equal(expectationText(ClaimTest.parse({ series: RATE, builds: ['3.3.0', '3.0.2'], expect: 'between', range: [0.035, 0.0625] })), 'a change between +3.5% and +6.25%');
+test('expectations in words, exactly as decided', () => {
+  const t = (x: object, hib: boolean | null = null) => expectationText(ClaimTest.parse(x), hib);
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')), 'higher: by more than 5%');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'lower')), 'lower: by more than 4.76%');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'higher', 1)), 'higher: more than 2 times the second');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'lower', 4)), 'lower: less than 20% of the second');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'same', 0.1)), 'the same: between −9.09% and +10%');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'better')), 'better, by a threshold of 5%');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'better'), false), 'better (lower): by more than 4.76%');
+  assert.equal(t({ series: RATE, builds: ['3.3.0', '3.0.2'], expect: 'between', range: [0.035, 0.0625] }), 'a change between +3.5% and +6.25%');
+  assert.equal(t({ series: [RATE, 'b'], builds: ['3.1.2'], expect: 'share', range: [0.1, 1] }), 'a share between 10% and 100% of the second');
 });

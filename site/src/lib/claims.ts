@@ -345,8 +345,9 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
   const eb = idx.get(entryId(host, p.b.key, p.b.build));
   for (const [e, b] of [[ea, p.a.build], [eb, p.b.build]] as const) {
     if (!e) return result('not-measured', `${buildName(b)} has no result for this series on this host yet`);
+    // unsupported or failed is an answer, not a pending measurement: it leaves the claim undecided
     if (e.status !== 'measured' || !e.stats)
-      return result('not-measured', `${buildName(b)}: ${e.status === 'measured' ? 'no measured value' : e.status}${e.reason ? ` (${e.reason})` : ''}`);
+      return result('not-shown', `${buildName(b)}: ${e.status === 'measured' ? 'no measured value' : e.status}${e.reason ? ` (${e.reason})` : ''}`);
   }
   const a = ea!;
   const b = eb!;
@@ -463,22 +464,30 @@ export function changeText(ratio: number): string {
 }
 
 /**
- * What a test expects, in words. Thresholds are symmetric in ratio: "higher by more than 5%" means the first
- * exceeds the second by more than 5%, "lower" that the second exceeds the first by more than 5%.
+ * What a test expects, in words, exactly as it is decided: thresholds are symmetric in ratio, so "lower" with
+ * a 5% threshold means below 1/1.05 of the second ("lower by more than 4.76%"). Large thresholds read as
+ * factors ("more than 2 times the second", "less than 20% of the second"). `better`/`worse` need the metric's
+ * direction; without data they are stated as written.
  */
-export function expectationText(test: ClaimTest): string {
+export function expectationText(test: ClaimTest, higherIsBetter: boolean | null = null): string {
   const pct = (x: number) => `${Number((x * 100).toPrecision(3)).toLocaleString('en-US')}%`;
-  if (test.expect === 'between') {
-    const [lo, hi] = test.range!;
-    return `a change between ${changeText(1 + lo)} and ${changeText(1 + hi)}`;
+  const times = (x: number) => Number(x.toPrecision(3)).toLocaleString('en-US');
+  if ((test.expect === 'better' || test.expect === 'worse') && higherIsBetter === null)
+    return `${test.expect}, by a threshold of ${pct(test.threshold!)}`;
+  const [lo, hi] = band(test, higherIsBetter ?? true);
+  const which = test.expect === 'better' || test.expect === 'worse' ? `${test.expect} (${hi === Infinity ? 'higher' : 'lower'})` : null;
+  switch (test.expect === 'better' || test.expect === 'worse' ? (hi === Infinity ? 'higher' : 'lower') : test.expect) {
+    case 'higher':
+      return `${which ?? 'higher'}: ${lo >= 1.5 ? `more than ${times(lo)} times the second` : `by more than ${pct(lo - 1)}`}`;
+    case 'lower':
+      return `${which ?? 'lower'}: ${hi <= 2 / 3 ? `less than ${pct(hi)} of the second` : `by more than ${pct(1 - hi)}`}`;
+    case 'same':
+      return `the same: between ${changeText(lo)} and ${changeText(hi)}`;
+    case 'between':
+      return `a change between ${changeText(lo)} and ${changeText(hi)}`;
+    default:
+      return `a share between ${pct(lo)} and ${pct(hi)} of the second`;
   }
-  if (test.expect === 'share') {
-    const [lo, hi] = test.range!;
-    return `a share between ${pct(lo)} and ${pct(hi)} of the second`;
-  }
-  const t = pct(test.threshold!);
-  if (test.expect === 'same') return `the same: neither exceeds the other by more than ${t}`;
-  return `${test.expect}, by more than ${t}`;
 }
 
 /** A comparison's measured result in words and numbers from the data, e.g. "+84.2% (+80.1% to +88%; covers 96.8%; 8 paired rounds)". */

@@ -1,5 +1,32 @@
 // The write-up format (frontmatter of site/src/content/writeups/*.md) and what a write-up page draws from
 // the data: one chart per series and run, in units a reader knows. Pure functions, unit-tested.
+//
+// A write-up in short (site/src/content/writeups/evp-pkey-public-check.md is a full example):
+//
+//   title: "…"                       public words: no internal names, no measured numbers
+//   summary: "…"
+//   versions: ["3.1.2", "3.1.3"]      the charts show these versions (a series may narrow them)
+//   series:                           what the page charts; claims test only these
+//     - { id: check-p256, label: "check, P-256", key: "handshake/instructions-in-function[…]", caption: "…" }
+//   claims:
+//     - id: twice-in-312
+//       text: "3.1.2 spends about twice as many instructions in the check as 3.1.3."   (no measured numbers)
+//       by: ours                      or a study id; a study's claim carries `quote:` (its words, its figures)
+//       tests:                        one series on two builds, or two series on each listed build
+//         - { series: check-p256, builds: ["3.1.2", "3.1.3"], expect: between, range: [0.8, 1.2] }
+//         - { series: [check-x25519, check-p256], builds: ["3.1.2"], expect: lower, threshold: 99 }
+//       hostSpecific: { flags: [avx512ifma], why: "…" }      optional: the result rides on a CPU feature
+//     - id: cause
+//       text: "…"
+//       unverified: "why our data cannot test it"             instead of tests
+//   studies: [{ id, title, short, by, url?, setup, cannotReproduce? }]
+//   upstream: [{ kind: pull | issue, number, title (as on GitHub, checked), note }]
+//   commits: [{ id, note, checked }]  only ids checked against OpenSSL's history, saying how
+//   reproduce: "npm run bench -- …"
+//
+// expect: higher | lower | better | worse (by the metric's direction) | same (within the threshold) |
+// between (a relative change in range) | share (the first as a fraction of the second). Verdicts and the
+// rules behind them: claims.ts.
 import { z } from 'zod';
 import type { Summary, SummaryEntry, Unit } from '../../../schema/index.ts';
 import { compareVersions } from '../../../runner/catalogue.ts';
