@@ -13,7 +13,7 @@ import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { DetailedIterations, Summary } from '../../schema/index.ts';
 import { VERDICT_LABEL, evaluateClaims, tally, type Verdict } from '../src/lib/claims.ts';
 import { WriteupFrontmatter, seriesCharts } from '../src/lib/writeups.ts';
-import { ARTIFACTS, REPO, launch } from './browser.ts';
+import { ARTIFACTS, REPO, axe, launch } from './browser.ts';
 import { serve, type StaticServer } from './server.ts';
 
 const test = (name: string, fn: (t: TestContext) => Promise<void>) => nodeTest(name, { timeout: 240_000 }, fn);
@@ -148,11 +148,26 @@ for (const target of [real, fixture]) {
     console.log(`[${target.name}] ${charts} write-up charts checked`);
   });
 
+  test(`[${target.name}] axe finds no serious or critical violations on the write-ups, light and dark, tables open`, async () => {
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const path of ['/writeups', ...data.writeups.map(({ id }) => `/writeups/${id}`)]) {
+        await page.goto(server.origin + path, { waitUntil: 'networkidle' });
+        await page.$$eval('details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+        for (const v of await axe(page)) found.push(`${scheme} ${path}: ${v}`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.deepEqual(found, []);
+  });
+
   test(`[${target.name}] no write-up page is wider than a phone`, async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const wide: string[] = [];
     for (const path of ['/writeups', ...data.writeups.map(({ id }) => `/writeups/${id}`)]) {
       await page.goto(server.origin + path, { waitUntil: 'networkidle' });
+      await page.$$eval('details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (overflow > 1) wide.push(`${path}: ${overflow}px wider than the viewport`);
     }
