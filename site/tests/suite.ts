@@ -1,7 +1,7 @@
 // The browser test suite, run against one built site and the summary.json it was built from.
 import { after, before, test as nodeTest, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { HypothesisResult, MtuResults, type Summary } from '../../schema/index.ts';
@@ -24,7 +24,7 @@ const HOME_BUDGET = 200 * 1024;
 /** Every browser test gets a deadline: a hung page must fail the run, not stall CI. */
 const test = (name: string, fn: (t: TestContext) => Promise<void>) => nodeTest(name, { timeout: 180_000 }, fn);
 
-export function siteSuite({ name, dist, summaryFile, writeupsDir }: SuiteOptions): void {
+export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   let server: StaticServer;
   let browser: Browser;
   let page: Page;
@@ -220,19 +220,6 @@ export function siteSuite({ name, dist, summaryFile, writeupsDir }: SuiteOptions
         const shown = await section.locator(`tr[data-hypothesis="${h.id}"][data-cert="${h.cert}"] [data-verdict]`).getAttribute('data-verdict');
         assert.equal(shown, h.verdict, `${result.runId} ${h.id} ${h.cert}`);
       }
-    }
-  });
-
-  test(`[${name}] a reproduction page quotes the study's claims as the study's, apart from our numbers`, async (t) => {
-    const dir = writeupsDir;
-    const repros = readdirSync(dir).filter((f) => f.endsWith('.md') && /^reproduces:/m.test(readFileSync(join(dir, f), 'utf8')));
-    if (repros.length === 0) return t.skip(`no reproduction among the write-ups in ${dir}`);
-    for (const file of repros) {
-      const claims = (/^reproduces:[\s\S]*?^\s+claims:\n((?:\s+- [\s\S]*?)(?=^\s+cannotReproduce:))/m.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? '').match(/^\s+- claim:/gm)?.length ?? 0;
-      await page.goto(`${server.origin}/writeups/${file.replace(/\.md$/, '')}`, { waitUntil: 'networkidle' });
-      const shown = await page.locator('[data-reproduction-claims] li').count();
-      assert.equal(shown, claims, `${file}: claims listed`);
-      assert.match(await page.locator('main').innerText(), /they are not our results/);
     }
   });
 

@@ -1,0 +1,345 @@
+// Claim verdicts on synthetic data: every verdict is reachable, and the rules (one run, paired rounds,
+// coverage, exact deterministic counts, thresholds, CPU features, several hosts) hold.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Run, type CpuFlags, type Method, type Unit } from '../../../schema/index.ts';
+import { aggregate } from '../../../scripts/aggregate.ts';
+import { Claim, ClaimTest, MEASURED_NUMBER, WriteupSeries, crossCheck, evaluateClaim, expectationText, resultText, tally, type ClaimData } from './claims.ts';
+
+// ------------------------------------------------------------------ synthetic runs, aggregated for real
+
+interface SeriesSpec {
+  key: string;
+  unit?: Unit;
+  method?: Method;
+  higherIsBetter?: boolean;
+  comparability?: { acrossVersions: boolean; group?: string; reason?: string };
+  /** measured values per round (round 1, 2, ...) by version; a missing version is not measured */
+  values: Record<string, number[]>;
+}
+
+const at = '2026-01-01T00:00:00.000Z';
+const snapshot = { at, windowSeconds: 60, loadAverage: [0.1, 0.1, 0.1] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 1, busiestOthers: [], governor: null, boost: null };
+
+function run(runId: string, specs: SeriesSpec[], opts: { host?: string; flags?: CpuFlags; startedAt?: string } = {}): Run {
+  const versions = [...new Set(specs.flatMap((s) => Object.keys(s.values)))];
+  const startedAt = opts.startedAt ?? at;
+  const builds = versions.map((version) => ({
+    id: `id-${version.replace(/\./g, '')}`,
+    version,
+    series: version.startsWith('1.1.1') ? '1.1.1' : version.split('.').slice(0, 2).join('.'),
+    variant: 'default',
+    versionString: `OpenSSL ${version}`,
+    source: { kind: 'crate' as const, name: 'x.crate', sha256: 'a'.repeat(64) },
+    configureArgs: ['no-shared'],
+    compiler: 'gcc',
+    cflags: '-O3',
+    builtAt: startedAt,
+    buildSeconds: 60,
+  }));
+  const rounds = Math.max(...specs.flatMap((s) => Object.values(s.values).map((v) => v.length)));
+  return Run.parse({
+    schemaVersion: 1,
+    kind: 'run',
+    runId,
+    mode: 'full',
+    startedAt,
+    finishedAt: startedAt,
+    host: { id: opts.host ?? 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: opts.flags ?? { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null },
+    harness: { gitCommit: 'abcdef1', gitDirty: false, node: 'v24' },
+    plan: { benchmarks: ['toy'], rounds, warmupRounds: 1, order: [builds.map((b) => b.id)] },
+    builds,
+    series: specs.flatMap((s) =>
+      Object.entries(s.values).map(([version, values]) => ({
+        key: s.key,
+        benchmark: 'toy',
+        metric: s.key.replace(/\W/g, '-'),
+        label: s.key,
+        unit: s.unit ?? 'ops/s',
+        method: s.method ?? 'cpu-time-both',
+        higherIsBetter: s.higherIsBetter ?? true,
+        params: {},
+        buildId: builds.find((b) => b.version === version)!.id,
+        comparability: s.comparability ?? { acrossVersions: true },
+        status: 'measured',
+        iterations: values.map((value, i) => ({ round: i + 1, value, at: startedAt, warmup: false })),
+      })),
+    ),
+    notes: [],
+    quiet: {
+      thresholds: { otherBusyPercent: 10 },
+      exclusive: true,
+      before: { ...snapshot, quiet: true, reasons: [] },
+      rounds: Array.from({ length: rounds }, (_, i) => ({ ...snapshot, round: i + 1, quiet: true, reasons: [] })),
+      quiet: true,
+    },
+  });
+}
+
+function data(...runs: Run[]): ClaimData {
+  const { summary, detailed } = aggregate(runs.map((r) => ({ run: r, path: `runs/${r.host.id}/${r.runId}.json` })));
+  return { summary, detailed };
+}
+
+/** n values around m, spread by ±spread (a fixed pattern, so each round's ratio differs a little) */
+const around = (m: number, spread: number, n = 8) => Array.from({ length: n }, (_, i) => m * (1 + spread * Math.sin(i * 2.1 + m)));
+
+const series = (...keys: string[]): WriteupSeries[] => keys.map((key) => WriteupSeries.parse({ key, id: key.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') }));
+const claim = (c: Record<string, unknown>) => Claim.parse({ id: 'c', text: 'A claim in words.', ...c });
+const cmp = (s: string, builds: string[], expect: string, threshold = 0.05) => ({ series: s, builds, expect, threshold });
+
+const RATE = 'toy/rate';
+const S = series(RATE, 'toy/other', 'toy/instructions');
+
+// ------------------------------------------------------------------ verdicts
+
+test('confirmed: the paired interval lies beyond the threshold in the claimed direction', () => {
+  const d = data(run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.02), '1.1.1w': around(100, 0.02) } }]));
+  const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] }), S, d);
+  assert.equal(r.verdict, 'confirmed', r.reason);
+  const c = r.hosts[0]!.comparisons[0]!;
+  assert.equal(c.pairing, 'paired-rounds');
+  assert.equal(c.pairs, 8);
+  assert.ok(c.interval!.coverage >= 0.95 && c.interval!.low > 1.05, JSON.stringify(c.interval));
+  assert.equal(c.runId, 'r1');
+});
+
+test('contradicted: the interval lies entirely on the other side of the threshold (no practical difference)', () => {
+  const d = data(run('r1', [{ key: RATE, values: { '3.1.3': around(100, 0.01), '1.1.1w': around(100, 0.01) } }]));
+  const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.1.3', '1.1.1w'], 'higher')] }), S, d);
+  assert.equal(r.verdict, 'contradicted', r.reason);
+  // the same data confirm an equivalence claim
+  assert.equal(evaluateClaim(claim({ tests: [cmp(RATE, ['3.1.3', '1.1.1w'], 'same')] }), S, d).verdict, 'confirmed');
+});
+
+test('not shown: an interval across the threshold decides nothing', () => {
+  const d = data(run('r1', [{ key: RATE, values: { '3.3.0': around(105, 0.03), '3.0.2': around(100, 0.001) } }]));
+  const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.3.0', '3.0.2'], 'higher')] }), S, d);
+  assert.equal(r.verdict, 'not-shown');
+  assert.match(r.reason, /both inside and outside/);
+});
+
+test('not shown: too few paired rounds for 95% coverage, whatever the medians say', () => {
+  const d = data(run('r1', [{ key: RATE, values: { '3.0.2': [300, 301, 299], '1.1.1w': [100, 100, 101] } }]));
+  const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] }), S, d);
+  assert.equal(r.verdict, 'not-shown');
+  assert.match(r.reason, /covers only 75\.0% with 3 paired rounds; a verdict needs 95%/);
+});
+
+test('not shown: figures from different runs are never divided', () => {
+  const d = data(
+    run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01) } }]),
+    run('r2', [{ key: RATE, values: { '1.1.1w': around(100, 0.01) } }], { startedAt: '2026-01-02T00:00:00.000Z' }),
+  );
+  const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] }), S, d);
+  assert.equal(r.verdict, 'not-shown');
+  assert.match(r.reason, /different runs \(r1 and r2\)/);
+  assert.equal(r.hosts[0]!.comparisons[0]!.ratio, null);
+});
+
+test('not measured yet: no summary, a series nobody measured, or one build missing', () => {
+  const c = claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] });
+  assert.equal(evaluateClaim(c, S, { summary: null, detailed: null }).verdict, 'not-measured');
+  const other = data(run('r1', [{ key: 'toy/other', values: { '3.0.2': around(1, 0.01) } }]));
+  assert.equal(evaluateClaim(c, S, other).verdict, 'not-measured');
+  const oneSide = data(run('r1', [{ key: RATE, values: { '3.0.2': around(1, 0.01) } }]));
+  const r = evaluateClaim(c, S, oneSide);
+  assert.equal(r.verdict, 'not-measured');
+  assert.match(r.reason, /1\.1\.1w has no result/);
+});
+
+test('not shown: a build that cannot run the benchmark (unsupported) is an answer, not a pending measurement', () => {
+  const d = data(run('r1', [{ key: RATE, values: { '3.5.7': around(200, 0.01), '3.4.1': around(100, 0.01) } }]));
+  const e = d.summary!.entries.find((x) => x.version === '3.4.1')!;
+  Object.assign(e, { status: 'unsupported', stats: null, reason: 'this build has no ML-KEM' });
+  const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.5.7', '3.4.1'], 'higher')] }), S, d);
+  assert.equal(r.verdict, 'not-shown');
+  assert.match(r.hosts[0]!.comparisons[0]!.reason, /3\.4\.1: unsupported \(this build has no ML-KEM\)/);
+});
+
+test('unverified: a claim our data cannot test says why, and is never computed', () => {
+  const r = evaluateClaim(claim({ unverified: 'Needs a host with many dedicated cores.' }), S, { summary: null, detailed: null });
+  assert.equal(r.verdict, 'unverified');
+  assert.equal(r.reason, 'Needs a host with many dedicated cores.');
+});
+
+test('host-specific: a result that rides on a CPU feature the host has, or whose record is silent about it', () => {
+  const specs = [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }];
+  const c = claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'better')], hostSpecific: { flags: ['avx512ifma'], why: 'RSA uses an AVX-512 IFMA path from 3.0 on' } });
+  const has = evaluateClaim(c, S, data(run('r1', specs, { flags: { avx512ifma: true } })));
+  assert.equal(has.verdict, 'host-specific');
+  assert.equal(has.hosts[0]!.underlying, 'confirmed');
+  assert.match(has.reason, /this host has AVX-512 IFMA/);
+  const silent = evaluateClaim(c, S, data(run('r1', specs, { flags: {} })));
+  assert.equal(silent.verdict, 'host-specific');
+  assert.match(silent.reason, /does not say whether the CPU has AVX-512 IFMA/);
+  const lacks = evaluateClaim(c, S, data(run('r1', specs, { flags: { avx512ifma: false } })));
+  assert.equal(lacks.verdict, 'confirmed');
+  assert.match(lacks.reason, /lacks AVX-512 IFMA/);
+});
+
+test('host-specific: hosts that disagree', () => {
+  const c = claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] });
+  const d = data(
+    run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }], { host: 'a' }),
+    run('r2', [{ key: RATE, values: { '3.0.2': around(100, 0.01), '1.1.1w': around(100, 0.01) } }], { host: 'b' }),
+  );
+  const r = evaluateClaim(c, S, d);
+  assert.equal(r.verdict, 'host-specific');
+  assert.deepEqual(r.hosts.map((h) => [h.host, h.verdict]), [['a', 'confirmed'], ['b', 'contradicted']]);
+  // hosts that agree give their common verdict
+  const agree = data(
+    run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }], { host: 'a' }),
+    run('r2', [{ key: RATE, values: { '3.0.2': around(300, 0.01), '1.1.1w': around(100, 0.01) } }], { host: 'b' }),
+  );
+  assert.equal(evaluateClaim(c, S, agree).verdict, 'confirmed');
+});
+
+test('deterministic metrics compare exactly: equal counts are the same, a zero on one side is a difference', () => {
+  const I = 'toy/instructions';
+  const d = data(
+    run('r1', [{ key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.1.2': [2000], '3.1.3': [1000], '3.4.0': [1002], '1.1.1w': [0] } }]),
+  );
+  const ev = (builds: string[], expect: string, threshold = 0.005) => evaluateClaim(claim({ tests: [cmp(I, builds, expect, threshold)] }), S, d);
+  const twice = ev(['3.1.2', '3.1.3'], 'higher');
+  assert.equal(twice.verdict, 'confirmed');
+  assert.equal(twice.hosts[0]!.comparisons[0]!.pairing, 'deterministic');
+  assert.equal(twice.hosts[0]!.comparisons[0]!.interval, null);
+  assert.equal(ev(['3.4.0', '3.1.3'], 'same').verdict, 'confirmed'); // +0.2%, inside the 0.5% threshold
+  assert.equal(ev(['3.4.0', '3.1.3'], 'higher').verdict, 'contradicted');
+  const zero = ev(['3.1.3', '1.1.1w'], 'higher');
+  assert.equal(zero.verdict, 'confirmed');
+  assert.equal(zero.hosts[0]!.comparisons[0]!.zero, 'b');
+  assert.equal(ev(['1.1.1w', '3.1.3'], 'lower').verdict, 'confirmed');
+  assert.equal(ev(['1.1.1w', '1.1.1w'], 'same').verdict, 'confirmed');
+});
+
+test('two series on one build are paired by round, like two builds', () => {
+  const d = data(run('r1', [
+    { key: RATE, values: { '3.5.7': around(600, 0.01), '3.4.1': around(900, 0.01) } },
+    { key: 'toy/other', values: { '3.5.7': around(900, 0.01), '3.4.1': around(900, 0.01) } },
+  ]));
+  const r = evaluateClaim(claim({ tests: [{ series: [RATE, 'toy/other'], builds: ['3.5.7', '3.4.1'], expect: 'lower', threshold: 0.05 }] }), S, d);
+  assert.deepEqual(r.hosts[0]!.comparisons.map((c) => [c.label, c.verdict]), [
+    ['toy-rate vs toy-other, on 3.5.7', 'confirmed'],
+    ['toy-rate vs toy-other, on 3.4.1', 'contradicted'],
+  ]);
+  assert.equal(r.verdict, 'contradicted', 'every comparison must hold');
+});
+
+test('one contradiction decides; otherwise missing data, then indecision, come before confirmation', () => {
+  const d = data(run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01), '3.1.3': around(100, 0.01) } }]));
+  const c = (...tests: object[]) => evaluateClaim(claim({ tests }), S, d).verdict;
+  const ok = cmp(RATE, ['3.0.2', '1.1.1w'], 'higher');
+  const bad = cmp(RATE, ['3.1.3', '1.1.1w'], 'higher');
+  const missing = cmp(RATE, ['3.5.7', '1.1.1w'], 'higher');
+  assert.equal(c(ok, bad, missing), 'contradicted');
+  assert.equal(c(ok, missing), 'not-measured');
+  assert.equal(c(ok, ok), 'confirmed');
+});
+
+test('better and worse follow the metric: lower CPU time is better', () => {
+  const d = data(run('r1', [{ key: RATE, unit: 'us/handshake', higherIsBetter: false, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }]));
+  assert.equal(evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'worse')] }), S, d).verdict, 'confirmed');
+  assert.equal(evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'better')] }), S, d).verdict, 'contradicted');
+});
+
+test('between: a claimed range of change, e.g. a study\'s "+3.5% to +6%"', () => {
+  const d = data(run('r1', [{ key: RATE, values: { '3.3.0': around(200, 0.01), '3.0.2': around(100, 0.01), '3.3.2': around(104.7, 0.002) } }]));
+  const between = (a: string) => evaluateClaim(claim({ tests: [{ series: RATE, builds: [a, '3.0.2'], expect: 'between', range: [0.035, 0.06] }] }), S, d).verdict;
+  assert.equal(between('3.3.0'), 'contradicted');
+  assert.equal(between('3.3.2'), 'confirmed');
+});
+
+test('share: one function\'s instructions as a fraction of the whole handshake', () => {
+  const I = 'toy/instructions';
+  const d = data(run('r1', [
+    { key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.1.2': [250], '3.4.0': [10] } },
+    { key: 'toy/other', unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.1.2': [1000], '3.4.0': [1000] } },
+  ]));
+  const r = evaluateClaim(claim({ tests: [{ series: [I, 'toy/other'], builds: ['3.1.2', '3.4.0'], expect: 'share', range: [0.1, 1] }] }), S, d);
+  assert.deepEqual(r.hosts[0]!.comparisons.map((c) => [c.verdict, resultText(c)]), [
+    ['confirmed', '25% of the second (exact counts)'],
+    ['contradicted', '1% of the second (exact counts)'],
+  ]);
+  assert.throws(() => ClaimTest.parse({ series: [I, 'b'], builds: ['3.1.2'], expect: 'share', range: [-0.1, 1] }), /must not be negative/);
+});
+
+test('results in words: paired change with its interval, coverage and rounds', () => {
+  const d = data(run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }]));
+  const c = evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] }), S, d).hosts[0]!.comparisons[0]!;
+  assert.match(resultText(c), /^\+\d+(\.\d+)?% \(\+\d+(\.\d+)?% to \+\d+(\.\d+)?%; covers 9\d\.\d%; 8 paired rounds\)$/);
+});
+
+test('figures marked not comparable across versions are compared only when the test says so on purpose', () => {
+  const d = data(run('r1', [{
+    key: RATE,
+    comparability: { acrossVersions: false, group: 'x', reason: 'speed changed its AEAD loop' },
+    values: { '3.4.0': around(300, 0.01), '3.4.1': around(100, 0.01) },
+  }]));
+  // groups are per entry: make 3.4.1 another group by hand
+  d.summary!.entries.find((e) => e.version === '3.4.1')!.comparability.group = 'y';
+  const t = cmp(RATE, ['3.4.1', '3.4.0'], 'lower');
+  const plain = evaluateClaim(claim({ tests: [t] }), S, d);
+  assert.equal(plain.verdict, 'not-shown');
+  assert.match(plain.reason, /not comparable: speed changed its AEAD loop/);
+  assert.equal(evaluateClaim(claim({ tests: [{ ...t, acrossMethodChange: true }] }), S, d).verdict, 'confirmed');
+});
+
+test('series of different units are an authoring error, named', () => {
+  const d = data(run('r1', [
+    { key: RATE, values: { '3.5.7': around(1, 0.01) } },
+    { key: 'toy/other', unit: 'bytes', values: { '3.5.7': around(1, 0.01) } },
+  ]));
+  assert.throws(() => evaluateClaim(claim({ tests: [{ series: [RATE, 'toy/other'], builds: ['3.5.7'], expect: 'same', threshold: 0.1 }] }), S, d), /ops\/s with bytes/);
+});
+
+test('tally counts verdicts in a fixed order', () => {
+  assert.deepEqual(tally([{ verdict: 'not-measured' }, { verdict: 'confirmed' }, { verdict: 'not-measured' }]), [
+    { verdict: 'confirmed', count: 1 },
+    { verdict: 'not-measured', count: 2 },
+  ]);
+});
+
+// ------------------------------------------------------------------ the format
+
+test('claim text carries no measured number; versions, algorithm names and parameter sizes pass', () => {
+  for (const bad of ['3.0.2 is 5% slower', 'it takes 31 ms', 'a 2x gain', 'about 12 µs more', 'holds 94 KB', '1,216 bytes', '3 times faster', 'reaches 5.3 GB/s'])
+    assert.ok(MEASURED_NUMBER.test(bad), bad);
+  for (const good of ['TLS 1.3 handshakes on 3.0.2 cost more than on 1.1.1w', 'RSA-2048 and X25519', '16-byte records', 'ML-KEM-768 in 3.5', 'P-256 and P-384', 'the 3.0.x and 3.1.x releases'])
+    assert.ok(!MEASURED_NUMBER.test(good), good);
+  assert.throws(() => Claim.parse({ id: 'x', text: 'It is 5% slower.', unverified: 'why' }), /measured number/);
+});
+
+test('the claim format says what is missing', () => {
+  assert.throws(() => ClaimTest.parse({ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'higher' }), /practical threshold/);
+  assert.throws(() => ClaimTest.parse({ series: 'a', builds: ['3.0.2'], expect: 'higher', threshold: 0.05 }), /exactly two builds/);
+  assert.throws(() => ClaimTest.parse({ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'between' }), /range/);
+  assert.throws(() => ClaimTest.parse({ series: 'a', builds: ['3.0', '1.1.1w'], expect: 'same', threshold: 0.05 }), /OpenSSL release/);
+  assert.throws(() => Claim.parse({ id: 'x', text: 'Words.', by: 'study' }), /quotes the study/);
+  assert.throws(() => Claim.parse({ id: 'x', text: 'Words.' }), /needs tests, or `unverified`/);
+  assert.throws(() => Claim.parse({ id: 'x', text: 'Words.', unverified: 'why', tests: [{ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'same', threshold: 0.1 }] }), /no tests/);
+  assert.ok(ClaimTest.parse({ series: ['a', 'b'], builds: ['3.5.7+no-ml-kem'], expect: 'same', threshold: 0.05 }));
+});
+
+test('crossCheck finds references to unknown series and studies', () => {
+  const issues = crossCheck({
+    claims: [claim({ by: 'nobody', quote: 'q', tests: [cmp('missing', ['3.0.2', '1.1.1w'], 'higher')] })],
+    studies: [],
+    series: series(RATE),
+  });
+  assert.deepEqual(issues.map((i) => i.message), ['"nobody" is neither "ours" nor a study id of this write-up', '"missing" is not a series of this write-up (give it in `series` so the page charts it)']);
+});
+
+test('expectations in words, exactly as decided', () => {
+  const t = (x: object, hib: boolean | null = null) => expectationText(ClaimTest.parse(x), hib);
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')), 'higher: by more than 5%');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'lower')), 'lower: by more than 4.76%');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'higher', 1)), 'higher: more than 2 times the second');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'lower', 4)), 'lower: less than 20% of the second');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'same', 0.1)), 'the same: between −9.09% and +10%');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'better')), 'better, by a threshold of 5%');
+  assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'better'), false), 'better (lower): by more than 4.76%');
+  assert.equal(t({ series: RATE, builds: ['3.3.0', '3.0.2'], expect: 'between', range: [0.035, 0.0625] }), 'a change between +3.5% and +6.25%');
+  assert.equal(t({ series: [RATE, 'b'], builds: ['3.1.2'], expect: 'share', range: [0.1, 1] }), 'a share between 10% and 100% of the second');
+});

@@ -1,0 +1,506 @@
+// Claims of the write-ups and their verdicts, computed from the data at build time.
+//
+// A claim is one sentence (ours, or a named study's, quoted as theirs) with the comparisons that test it:
+// a series of summary.json on two builds, or two series on the same build, an expected direction (or
+// equivalence, or a range) and a practical threshold. Every comparison stays inside one run: the two
+// entries must come from the same run, their rounds are paired as scripts/stats.ts pairs them, and a
+// verdict needs an interval covering at least summary.statistics.minCoverageForVerdict. Deterministic
+// metrics (instruction counts, bytes) compare exactly. Pure functions: no file access here.
+import { z } from 'zod';
+import { CpuFlags, type CoverageInterval, type DetailedIterations, type Summary, type SummaryEntry } from '../../../schema/index.ts';
+import { compareRounds, median } from '../../../scripts/stats.ts';
+import { coverageText } from './format.ts';
+
+// ------------------------------------------------------------------ frontmatter format
+
+const slug = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lowercase letters, digits and "-"');
+
+/**
+ * A measured number in a sentence: digits followed by a unit, a percent or a multiplier. Version numbers
+ * (3.0.2), algorithm names (X25519, RSA-2048) and sizes written as parameters ("16-byte records") pass.
+ */
+export const MEASURED_NUMBER = /\d(?:[\d,.]*\d)?\s?(%|percent\b|x\b|×|times\b|µs\b|us\b|ms\b|ns\b|[kKMG]i?B\b|bytes?\b|MB\/s|GB\/s)/;
+
+/** Text a write-up shows as its own words: never a measured number (numbers come from the data). */
+export const ownWords = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((s) => !MEASURED_NUMBER.test(s), {
+      message: 'must not carry a measured number (digits with a unit, percent or multiplier): the page renders numbers from data',
+    });
+
+/** "3.5.7" or "3.5.7+no-ml-kem": a build of summary.json (version, and variant when not the default). */
+export const BuildRef = z
+  .string()
+  .regex(/^\d+\.\d+\.\d+[a-z]?(\+[A-Za-z0-9][A-Za-z0-9._-]*)?$/, 'an OpenSSL release such as 3.5.7, or 3.5.7+no-ml-kem for a variant');
+
+export const EXPECTATIONS = ['higher', 'lower', 'better', 'worse', 'same', 'between', 'share'] as const;
+export type Expectation = (typeof EXPECTATIONS)[number];
+
+export const ClaimTest = z
+  .object({
+    /** one series (compared across `builds`, exactly two) or two series (compared on each of `builds`); ids or keys of the write-up's `series` */
+    series: z.union([z.string().min(1), z.tuple([z.string().min(1), z.string().min(1)])]),
+    builds: z.array(BuildRef).min(1).max(20),
+    /**
+     * the first against the second: higher/lower value, better/worse for the metric, the same within the
+     * threshold, a change between range[0] and range[1] (`between`), or the first as a share of the second
+     * between range[0] and range[1] (`share`, e.g. one function's instructions within a whole handshake)
+     */
+    expect: z.enum(EXPECTATIONS),
+    /** practical threshold as a fraction (0.05 = 5%): a difference smaller than this does not count */
+    threshold: z.number().positive().max(100).optional(),
+    /** for `between`: the claimed relative change, e.g. [0.035, 0.0625] for +3.5% to +6.25%; for `share`: fractions, e.g. [0.1, 1] */
+    range: z.tuple([z.number().gt(-1), z.number().gt(-1)]).optional(),
+    /** the two figures are measured differently on purpose (e.g. openssl speed's loop change): compare them anyway */
+    acrossMethodChange: z.boolean().default(false),
+  })
+  .superRefine((t, ctx) => {
+    const pair = Array.isArray(t.series);
+    if (!pair && t.builds.length !== 2)
+      ctx.addIssue({ code: 'custom', path: ['builds'], message: 'one series compares exactly two builds (the first against the second)' });
+    if (t.expect === 'between' || t.expect === 'share') {
+      if (!t.range) ctx.addIssue({ code: 'custom', path: ['range'], message: `\`${t.expect}\` needs range: [low, high]` });
+      else if (t.range[0] >= t.range[1]) ctx.addIssue({ code: 'custom', path: ['range'], message: 'range must be [low, high] with low < high' });
+      else if (t.expect === 'share' && t.range[0] < 0) ctx.addIssue({ code: 'custom', path: ['range'], message: 'a share is a fraction: range must not be negative' });
+      if (t.threshold !== undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: `\`${t.expect}\` takes a range, not a threshold` });
+    } else {
+      if (t.threshold === undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'give a practical threshold, e.g. 0.05 for 5%' });
+      if (t.range) ctx.addIssue({ code: 'custom', path: ['range'], message: 'range belongs to `between` and `share` only' });
+    }
+  });
+export type ClaimTest = z.infer<typeof ClaimTest>;
+
+export const CPU_FLAGS = CpuFlags.keyof().options;
+export type CpuFlag = (typeof CPU_FLAGS)[number];
+
+export const Claim = z
+  .object({
+    id: slug,
+    /** the claim in one sentence, without measured numbers */
+    text: ownWords(400),
+    /** "ours", or the id of a study in the write-up's `studies` */
+    by: z.string().default('ours'),
+    /** the study's own words (numbers included: they are theirs, shown as a quotation) */
+    quote: z.string().min(1).max(800).optional(),
+    tests: z.array(ClaimTest).max(40).default([]),
+    /** why our data cannot test this claim; such a claim has no tests */
+    unverified: ownWords(600).optional(),
+    /** the result depends on a CPU feature: where the host has it (or its record does not say), the verdict is host-specific */
+    hostSpecific: z.object({ flags: z.array(z.enum(CPU_FLAGS)).min(1), why: ownWords(400) }).optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.unverified && c.tests.length) ctx.addIssue({ code: 'custom', path: ['unverified'], message: 'an unverified claim has no tests' });
+    if (!c.unverified && !c.tests.length) ctx.addIssue({ code: 'custom', path: ['tests'], message: 'a claim needs tests, or `unverified` saying why our data cannot test it' });
+    if (c.by !== 'ours' && !c.quote) ctx.addIssue({ code: 'custom', path: ['quote'], message: "a study's claim quotes the study's own words" });
+    if (c.by === 'ours' && c.quote) ctx.addIssue({ code: 'custom', path: ['quote'], message: 'only a study is quoted' });
+  });
+export type Claim = z.infer<typeof Claim>;
+
+export const Study = z.object({
+  id: slug,
+  /** the public title of the study or article */
+  title: z.string().min(1).max(300),
+  /** how claims refer to it, e.g. "the firewall vendor's slides" */
+  short: ownWords(80),
+  /** who published it, and where or when */
+  by: z.string().min(1).max(300),
+  url: z.url().optional(),
+  /** their setup, in words (their figures stay theirs) */
+  setup: z.string().min(1).max(800),
+  /** what our harness cannot reproduce (reproductions only) */
+  cannotReproduce: ownWords(1000).optional(),
+});
+export type Study = z.infer<typeof Study>;
+
+/** A series of summary.json that a write-up charts, and its claims may test. */
+export const WriteupSeries = z.object({
+  key: z.string().min(1),
+  /** short name for claims to refer to (default: the key) */
+  id: slug.optional(),
+  /** short public label used in claims' comparisons, e.g. "default groups" */
+  label: ownWords(80).optional(),
+  caption: ownWords(300).optional(),
+  /** limit the chart to these versions (default: the write-up's versions) */
+  versions: z.array(z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/)).optional(),
+});
+export type WriteupSeries = z.infer<typeof WriteupSeries>;
+
+/** Check the references between a write-up's claims, studies and series; returns messages (empty when fine). */
+export function crossCheck(w: { claims: Claim[]; studies: Study[]; series: WriteupSeries[] }): { path: (string | number)[]; message: string }[] {
+  const out: { path: (string | number)[]; message: string }[] = [];
+  const studies = new Set(w.studies.map((s) => s.id));
+  const refs = new Set(w.series.flatMap((s) => [s.key, ...(s.id ? [s.id] : [])]));
+  const seen = new Set<string>();
+  w.series.forEach((s, i) => {
+    if (s.id && seen.has(s.id)) out.push({ path: ['series', i, 'id'], message: `series id ${s.id} is used twice` });
+    if (s.id) seen.add(s.id);
+  });
+  const ids = new Set<string>();
+  w.claims.forEach((c, i) => {
+    if (ids.has(c.id)) out.push({ path: ['claims', i, 'id'], message: `claim id ${c.id} is used twice` });
+    ids.add(c.id);
+    if (c.by !== 'ours' && !studies.has(c.by)) out.push({ path: ['claims', i, 'by'], message: `"${c.by}" is neither "ours" nor a study id of this write-up` });
+    c.tests.forEach((t, j) => {
+      for (const s of Array.isArray(t.series) ? t.series : [t.series])
+        if (!refs.has(s)) out.push({ path: ['claims', i, 'tests', j, 'series'], message: `"${s}" is not a series of this write-up (give it in \`series\` so the page charts it)` });
+    });
+  });
+  return out;
+}
+
+// ------------------------------------------------------------------ verdicts
+
+export type Verdict = 'confirmed' | 'contradicted' | 'not-shown' | 'host-specific' | 'not-measured' | 'unverified';
+/** what one comparison can say */
+export type TestVerdict = 'confirmed' | 'contradicted' | 'not-shown' | 'not-measured';
+
+export const VERDICT_LABEL: Record<Verdict, string> = {
+  confirmed: 'confirmed',
+  contradicted: 'contradicted',
+  'not-shown': 'not shown',
+  'host-specific': 'host-specific',
+  'not-measured': 'not measured yet',
+  unverified: 'unverified',
+};
+
+export const VERDICT_MEANING: Record<Verdict, string> = {
+  confirmed: 'every comparison that tests the claim lies entirely on the claimed side of its practical threshold',
+  contradicted: 'at least one comparison lies entirely on the other side: the data show the claim does not hold as stated',
+  'not-shown': 'the data do not decide: an interval reaches both sides of the threshold, covers too little, or the figures come from different runs',
+  'host-specific': 'the result depends on a CPU feature of the host that measured it (or the hosts disagree): it may not hold elsewhere',
+  'not-measured': 'the data the claim is tested on have not been measured yet',
+  unverified: 'our harness has no experiment that can test this claim; the reason is given',
+};
+
+const FLAG_NAMES: Partial<Record<CpuFlag, string>> = {
+  aesni: 'AES-NI',
+  pclmulqdq: 'PCLMULQDQ',
+  shani: 'SHA-NI',
+  avx2: 'AVX2',
+  avx512f: 'AVX-512F',
+  avx512ifma: 'AVX-512 IFMA',
+  avx512vl: 'AVX-512VL',
+  avx512bw: 'AVX-512BW',
+  vaes: 'VAES',
+  vpclmulqdq: 'VPCLMULQDQ',
+  adx: 'ADX',
+  bmi2: 'BMI2',
+};
+export const flagName = (f: CpuFlag): string => FLAG_NAMES[f] ?? f.toUpperCase();
+
+export interface Build {
+  version: string;
+  variant: string;
+}
+export function parseBuild(ref: string): Build {
+  const [version, variant] = ref.split('+') as [string, string | undefined];
+  return { version, variant: variant ?? 'default' };
+}
+export const buildName = (b: Build) => (b.variant === 'default' ? b.version : `${b.version} (${b.variant})`);
+
+/** One comparison a test expands to: series a on build a against series b on build b. */
+export interface Pairing {
+  a: { key: string; build: Build };
+  b: { key: string; build: Build };
+  /** how the page names it, e.g. "3.0.2 vs 1.1.1w" or "default groups vs X25519 pinned, on 3.5.7" */
+  label: string;
+  /** the key of the write-up series the comparison is about (the first) */
+  seriesKey: string;
+  test: ClaimTest;
+}
+
+export interface ComparisonResult extends Pairing {
+  host: string;
+  verdict: TestVerdict;
+  /** in words, e.g. "measured in different runs" */
+  reason: string;
+  /** acceptance band in ratio space (a / b) */
+  band: [number, number];
+  /** a / b; null where no ratio exists (a missing value, a zero) */
+  ratio: number | null;
+  /** interval of the ratio; null for deterministic metrics */
+  interval: CoverageInterval | null;
+  pairing: 'paired-rounds' | 'deterministic' | null;
+  pairs: number;
+  runId: string | null;
+  /** deterministic comparisons where one side is zero (a function that does not run on one build) */
+  zero: 'a' | 'b' | 'both' | null;
+  higherIsBetter: boolean | null;
+}
+
+export interface HostOutcome {
+  host: string;
+  verdict: Exclude<Verdict, 'unverified'>;
+  /** for host-specific: what the data say on this host */
+  underlying: TestVerdict | null;
+  reason: string;
+  comparisons: ComparisonResult[];
+}
+
+export interface ClaimResult {
+  claim: Claim;
+  verdict: Verdict;
+  reason: string;
+  hosts: HostOutcome[];
+  /** every comparison, for hosts without data too (verdict not-measured) */
+  pairings: Pairing[];
+}
+
+export interface ClaimData {
+  summary: Summary | null;
+  detailed: DetailedIterations | null;
+}
+
+/** The acceptance band of a test, in ratio space, given whether higher values are better. */
+export function band(test: ClaimTest, higherIsBetter: boolean): [number, number] {
+  const t = test.threshold ?? 0;
+  const up: [number, number] = [1 + t, Infinity];
+  const down: [number, number] = [0, 1 / (1 + t)];
+  switch (test.expect) {
+    case 'higher':
+      return up;
+    case 'lower':
+      return down;
+    case 'better':
+      return higherIsBetter ? up : down;
+    case 'worse':
+      return higherIsBetter ? down : up;
+    case 'same':
+      return [1 / (1 + t), 1 + t];
+    case 'between':
+      return [1 + test.range![0], 1 + test.range![1]];
+    case 'share':
+      return [test.range![0], test.range![1]];
+  }
+}
+
+/** Where an interval [low, high] lies against a band: inside it, entirely outside it, or across its edge. */
+export function placeInterval(low: number, high: number, [lo, hi]: [number, number]): 'confirmed' | 'contradicted' | 'not-shown' {
+  if (low >= lo && high <= hi) return 'confirmed';
+  if (high < lo || low > hi) return 'contradicted';
+  return 'not-shown';
+}
+
+/** Expand a test into its comparisons, naming each with the series' short labels. */
+export function pairings(test: ClaimTest, series: readonly WriteupSeries[]): Pairing[] {
+  const resolve = (ref: string): WriteupSeries => {
+    const s = series.find((x) => x.id === ref || x.key === ref);
+    if (!s) throw new Error(`claim test refers to "${ref}", which is not a series of this write-up`);
+    return s;
+  };
+  const name = (s: WriteupSeries) => s.label ?? s.id ?? s.key;
+  if (!Array.isArray(test.series)) {
+    const s = resolve(test.series);
+    const [a, b] = test.builds.map(parseBuild) as [Build, Build];
+    return [{ a: { key: s.key, build: a }, b: { key: s.key, build: b }, label: `${buildName(a)} vs ${buildName(b)}`, seriesKey: s.key, test }];
+  }
+  const [sa, sb] = test.series.map(resolve) as [WriteupSeries, WriteupSeries];
+  return test.builds.map((ref) => {
+    const build = parseBuild(ref);
+    return { a: { key: sa.key, build }, b: { key: sb.key, build }, label: `${name(sa)} vs ${name(sb)}, on ${buildName(build)}`, seriesKey: sa.key, test };
+  });
+}
+
+// Indexes are built once per data file (pages evaluate many claims against the same data).
+const entryIndexes = new WeakMap<Summary, Map<string, SummaryEntry>>();
+const roundIndexes = new WeakMap<DetailedIterations, Map<string, { runId: string; rounds: Map<number, number[]> }>>();
+const entryId = (host: string, key: string, b: Build) => `${host}\u0000${b.version}\u0000${b.variant}\u0000${key}`;
+
+function entryIndex(summary: Summary): Map<string, SummaryEntry> {
+  let m = entryIndexes.get(summary);
+  if (!m) {
+    m = new Map(summary.entries.map((e) => [entryId(e.host, e.key, e), e]));
+    entryIndexes.set(summary, m);
+  }
+  return m;
+}
+
+function roundIndex(detailed: DetailedIterations): Map<string, { runId: string; rounds: Map<number, number[]> }> {
+  let m = roundIndexes.get(detailed);
+  if (!m) {
+    m = new Map();
+    for (const [runId, host, , version, variant, key, round, warmup, , value] of detailed.rows) {
+      if (warmup) continue;
+      const id = `${runId}\u0000${entryId(host, key, { version, variant })}`;
+      let r = m.get(id);
+      if (!r) m.set(id, (r = { runId, rounds: new Map() }));
+      r.rounds.set(round, [...(r.rounds.get(round) ?? []), value]);
+    }
+    roundIndexes.set(detailed, m);
+  }
+  return m;
+}
+
+/** Compare one pairing on one host. */
+export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: number): ComparisonResult {
+  const base = { ...p, host, band: [0, Infinity] as [number, number], ratio: null, interval: null, pairing: null, pairs: 0, runId: null, zero: null, higherIsBetter: null };
+  const result = (verdict: TestVerdict, reason: string, extra: Partial<ComparisonResult> = {}): ComparisonResult => ({ ...base, verdict, reason, ...extra });
+  const summary = data.summary;
+  if (!summary) return result('not-measured', 'there is no summary of measurements yet');
+  const idx = entryIndex(summary);
+  const ea = idx.get(entryId(host, p.a.key, p.a.build));
+  const eb = idx.get(entryId(host, p.b.key, p.b.build));
+  for (const [e, b] of [[ea, p.a.build], [eb, p.b.build]] as const) {
+    if (!e) return result('not-measured', `${buildName(b)} has no result for this series on this host yet`);
+    // unsupported or failed is an answer, not a pending measurement: it leaves the claim undecided
+    if (e.status !== 'measured' || !e.stats)
+      return result('not-shown', `${buildName(b)}: ${e.status === 'measured' ? 'no measured value' : e.status}${e.reason ? ` (${e.reason})` : ''}`);
+  }
+  const a = ea!;
+  const b = eb!;
+  if (a.unit !== b.unit) throw new Error(`claim comparison ${p.label} compares ${a.unit} with ${b.unit}: series of different units`);
+  if (a.higherIsBetter !== b.higherIsBetter) throw new Error(`claim comparison ${p.label}: the two series disagree on whether higher is better`);
+  const bandOf = band(p.test, a.higherIsBetter);
+  const common = { band: bandOf, higherIsBetter: a.higherIsBetter };
+  if (a.runId !== b.runId)
+    return result('not-shown', `the two figures come from different runs (${a.runId} and ${b.runId}); no ratio is computed across runs`, common);
+  const sameSegment =
+    (a.comparability.acrossVersions && b.comparability.acrossVersions) ||
+    (a.comparability.group !== undefined && a.comparability.group === b.comparability.group) ||
+    (a.version === b.version && a.variant === b.variant && a.key === b.key);
+  if (!sameSegment && !p.test.acrossMethodChange)
+    return result('not-shown', `the two figures are not comparable: ${a.comparability.reason ?? b.comparability.reason ?? 'measured differently'}`, { ...common, runId: a.runId });
+  const deterministic = Boolean(a.stats!.deterministic && b.stats!.deterministic);
+  if (deterministic) {
+    const ma = a.stats!.median;
+    const mb = b.stats!.median;
+    const zero = ma === 0 && mb === 0 ? 'both' : mb === 0 ? 'b' : ma === 0 ? 'a' : null;
+    const ratio = zero === 'both' ? 1 : zero === 'b' ? Infinity : ma / mb;
+    const verdict = placeInterval(ratio, ratio, bandOf);
+    return result(verdict, verdict === 'confirmed' ? 'exact counts, inside the expected range' : 'exact counts, outside the expected range', {
+      ...common,
+      ratio: Number.isFinite(ratio) ? ratio : null,
+      pairing: 'deterministic',
+      runId: a.runId,
+      zero,
+    });
+  }
+  if (!data.detailed) return result('not-shown', 'the per-round values (detailed-iterations.json) are missing, so the rounds cannot be paired', { ...common, runId: a.runId });
+  const rounds = roundIndex(data.detailed);
+  const ra = rounds.get(`${a.runId}\u0000${entryId(host, a.key, a)}`);
+  const rb = rounds.get(`${b.runId}\u0000${entryId(host, b.key, b)}`);
+  if (!ra || !rb) return result('not-shown', 'the per-round values behind these figures are missing', { ...common, runId: a.runId });
+  const va = [...ra.rounds.values()].flat();
+  const vb = [...rb.rounds.values()].flat();
+  if (median(va) === 0 || median(vb) === 0) return result('not-shown', 'a median of zero leaves no ratio', { ...common, runId: a.runId });
+  const c = compareRounds(ra.rounds, rb.rounds, buildName(p.b.build), false);
+  if (!c || !c.interval)
+    return result('not-shown', `too few rounds measured both (${c?.pairs ?? 0}) for an interval`, { ...common, runId: a.runId, ratio: c?.ratio ?? null, pairs: c?.pairs ?? 0, pairing: 'paired-rounds' });
+  const extra = { ...common, ratio: c.ratio, interval: c.interval, pairing: 'paired-rounds' as const, pairs: c.pairs, runId: a.runId };
+  if (c.interval.coverage < minCoverage)
+    return result('not-shown', `the interval covers only ${(Math.floor(c.interval.coverage * 1000) / 10).toFixed(1)}% with ${c.pairs} paired rounds; a verdict needs ${Math.round(minCoverage * 100)}%`, extra);
+  const verdict = placeInterval(c.interval.low, c.interval.high, bandOf);
+  const words = { confirmed: 'the interval lies inside the expected range', contradicted: 'the interval lies entirely outside the expected range', 'not-shown': 'the interval reaches both inside and outside the expected range' };
+  return result(verdict, words[verdict], extra);
+}
+
+/** Several comparisons' verdicts as one: a contradiction decides, then missing data, then indecision. */
+export function combine(verdicts: readonly TestVerdict[]): TestVerdict {
+  if (verdicts.includes('contradicted')) return 'contradicted';
+  if (verdicts.includes('not-measured')) return 'not-measured';
+  if (verdicts.includes('not-shown')) return 'not-shown';
+  return verdicts.length ? 'confirmed' : 'not-measured';
+}
+
+/** The verdict of one claim from the data: per host, then overall. */
+export function evaluateClaim(claim: Claim, series: readonly WriteupSeries[], data: ClaimData): ClaimResult {
+  if (claim.unverified) return { claim, verdict: 'unverified', reason: claim.unverified, hosts: [], pairings: [] };
+  const all = claim.tests.flatMap((t) => pairings(t, series));
+  const summary = data.summary;
+  const keys = new Set(all.flatMap((p) => [p.a.key, p.b.key]));
+  const hosts = summary ? [...new Set(summary.entries.filter((e) => keys.has(e.key)).map((e) => e.host))].sort() : [];
+  if (!summary || hosts.length === 0)
+    return { claim, verdict: 'not-measured', reason: 'none of the series this claim is tested on has been measured yet', hosts: [], pairings: all };
+  const minCoverage = summary.statistics.minCoverageForVerdict;
+  const outcomes = hosts.map((host): HostOutcome => {
+    const comparisons = all.map((p) => compare(p, host, data, minCoverage));
+    const v = combine(comparisons.map((c) => c.verdict));
+    const hs = claim.hostSpecific;
+    if (hs && (v === 'confirmed' || v === 'contradicted')) {
+      const flags = summary.hosts.find((h) => h.id === host)?.cpuFlags ?? {};
+      const present = hs.flags.filter((f) => flags[f] === true);
+      const unknown = hs.flags.filter((f) => flags[f] === undefined);
+      if (present.length || unknown.length) {
+        const why = present.length
+          ? `this host has ${present.map(flagName).join(', ')}`
+          : `the host record does not say whether the CPU has ${unknown.map(flagName).join(', ')}`;
+        return { host, verdict: 'host-specific', underlying: v, reason: why, comparisons };
+      }
+      return { host, verdict: v, underlying: null, reason: `this host lacks ${hs.flags.map(flagName).join(', ')}, so the result is for the generic code path`, comparisons };
+    }
+    return { host, verdict: v, underlying: null, reason: comparisons.find((c) => c.verdict === v)?.reason ?? '', comparisons };
+  });
+  if (outcomes.length === 1) return { claim, verdict: outcomes[0]!.verdict, reason: outcomes[0]!.reason, hosts: outcomes, pairings: all };
+  // several hosts: those with a decision must agree, else the result depends on the host
+  const decided = outcomes.filter((o) => o.verdict === 'confirmed' || o.verdict === 'contradicted' || o.verdict === 'host-specific');
+  const kinds = new Set(decided.map((o) => (o.verdict === 'host-specific' ? `h:${o.underlying}` : o.verdict)));
+  if (decided.length && kinds.size === 1) {
+    const first = decided[0]!;
+    return { claim, verdict: first.verdict, reason: first.reason, hosts: outcomes, pairings: all };
+  }
+  if (kinds.size > 1) return { claim, verdict: 'host-specific', reason: 'the hosts that measured it disagree', hosts: outcomes, pairings: all };
+  const verdict = outcomes.some((o) => o.verdict === 'not-shown') ? 'not-shown' : 'not-measured';
+  return { claim, verdict, reason: outcomes.find((o) => o.verdict === verdict)!.reason, hosts: outcomes, pairings: all };
+}
+
+export function evaluateClaims(w: { claims: Claim[]; series: WriteupSeries[] }, data: ClaimData): ClaimResult[] {
+  return w.claims.map((c) => evaluateClaim(c, w.series, data));
+}
+
+/** How many claims got each verdict, in a fixed order, zero counts left out. */
+export function tally(results: readonly { verdict: Verdict }[]): { verdict: Verdict; count: number }[] {
+  const order: Verdict[] = ['confirmed', 'contradicted', 'host-specific', 'not-shown', 'not-measured', 'unverified'];
+  return order.map((verdict) => ({ verdict, count: results.filter((r) => r.verdict === verdict).length })).filter((t) => t.count > 0);
+}
+
+/** A ratio as a signed change with up to three significant digits: 1.05 -> "+5%", 1/1.05 -> "−4.76%". */
+export function changeText(ratio: number): string {
+  const d = (ratio - 1) * 100;
+  const mag = Number(Math.abs(d).toPrecision(3));
+  return `${d < 0 ? '−' : '+'}${mag.toLocaleString('en-US')}%`;
+}
+
+/**
+ * What a test expects, in words, exactly as it is decided: thresholds are symmetric in ratio, so "lower" with
+ * a 5% threshold means below 1/1.05 of the second ("lower by more than 4.76%"). Large thresholds read as
+ * factors ("more than 2 times the second", "less than 20% of the second"). `better`/`worse` need the metric's
+ * direction; without data they are stated as written.
+ */
+export function expectationText(test: ClaimTest, higherIsBetter: boolean | null = null): string {
+  const pct = (x: number) => `${Number((x * 100).toPrecision(3)).toLocaleString('en-US')}%`;
+  const times = (x: number) => Number(x.toPrecision(3)).toLocaleString('en-US');
+  if ((test.expect === 'better' || test.expect === 'worse') && higherIsBetter === null)
+    return `${test.expect}, by a threshold of ${pct(test.threshold!)}`;
+  const [lo, hi] = band(test, higherIsBetter ?? true);
+  const which = test.expect === 'better' || test.expect === 'worse' ? `${test.expect} (${hi === Infinity ? 'higher' : 'lower'})` : null;
+  switch (test.expect === 'better' || test.expect === 'worse' ? (hi === Infinity ? 'higher' : 'lower') : test.expect) {
+    case 'higher':
+      return `${which ?? 'higher'}: ${lo >= 1.5 ? `more than ${times(lo)} times the second` : `by more than ${pct(lo - 1)}`}`;
+    case 'lower':
+      return `${which ?? 'lower'}: ${hi <= 2 / 3 ? `less than ${pct(hi)} of the second` : `by more than ${pct(1 - hi)}`}`;
+    case 'same':
+      return `the same: between ${changeText(lo)} and ${changeText(hi)}`;
+    case 'between':
+      return `a change between ${changeText(lo)} and ${changeText(hi)}`;
+    default:
+      return `a share between ${pct(lo)} and ${pct(hi)} of the second`;
+  }
+}
+
+/** A comparison's measured result in words and numbers from the data, e.g. "+84.2% (+80.1% to +88%; covers 96.8%; 8 paired rounds)". */
+export function resultText(c: ComparisonResult): string {
+  const share = c.test.expect === 'share';
+  const value = (r: number) => (share ? `${Number((r * 100).toPrecision(3)).toLocaleString('en-US')}%` : changeText(r));
+  if (c.zero === 'both') return 'both zero (exact counts)';
+  if (c.zero === 'b') return 'a positive count against zero (exact counts)';
+  if (c.zero === 'a') return 'zero against a positive count (exact counts)';
+  if (c.ratio === null) return '';
+  const of = share ? ' of the second' : '';
+  if (c.pairing === 'deterministic') return `${value(c.ratio)}${of} (exact counts)`;
+  const iv = c.interval;
+  if (!iv) return `${value(c.ratio)}${of}`;
+  return `${value(c.ratio)}${of} (${value(iv.low)} to ${value(iv.high)}; ${iv.kind === 'range' ? 'range, ' : ''}covers ${coverageText(iv.coverage)}; ${c.pairs} paired rounds)`;
+}
