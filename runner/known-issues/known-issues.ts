@@ -46,7 +46,7 @@ export const PLAN: Record<OpId | 'dtls-heap', { quick: number; full: number; cal
   'tls12-aes128-sha-handshake': { quick: 300, full: 1000, callgrind: 3 },
 };
 /** Untimed repetitions before the measured ones under valgrind: the first call pays for lazy initialisation. */
-const CALLGRIND_WARMUP = 1;
+export const CALLGRIND_WARMUP = 1;
 
 // ------------------------------------------------------------------ inputs
 
