@@ -301,13 +301,25 @@ export const COMPLAINTS: Complaint[] = [
   },
 ];
 
-/** Every series key a complaint's write-up and page row draw on. */
-export function complaintKeys(c: Complaint): string[] {
-  const keys = [c.statusKey];
+/**
+ * The series a complaint's write-up tables show, in order: per operation its instructions, CPU time and
+ * lock calls (every lock kind for the lock complaint, the library's acquisitions and atomics otherwise),
+ * and the DTLS heap for the DTLS complaint.
+ */
+export function writeupSeries(c: Complaint): { key: string; caption: string }[] {
+  const out: { key: string; caption: string }[] = [];
+  if (c.id === 'dtls-heap')
+    out.push(
+      { key: key(heapSpec('server')), caption: 'Heap bytes per live DTLS server connection (allocator hooks)' },
+      { key: key(heapSpec('client')), caption: 'Heap bytes per live DTLS client connection (allocator hooks)' },
+    );
   for (const id of c.ops) {
     const op = OP_DEFS[id];
-    keys.push(key(instructionsSpec(op)), ...cpuKeys(op), ...LOCK_KINDS.map((k) => key(lockSpec(op, k))));
+    const name = `${id} (${op.per === 'handshake' ? 'per handshake' : `per ${op.per}`})`;
+    out.push({ key: key(instructionsSpec(op)), caption: `Instructions, ${name}: callgrind, deterministic` });
+    for (const k of cpuKeys(op)) out.push({ key: k, caption: `CPU time, ${name}${k.includes('side=client') ? ', client side' : k.includes('side=server') ? ', server side' : ''}: native` });
+    const kinds: LockKind[] = c.id === 'lock-contention' ? [...LOCK_KINDS] : ['library-locks', 'atomic'];
+    for (const k of kinds) out.push({ key: key(lockSpec(op, k)), caption: `Calls, ${name}: ${LOCK_TEXT[k]}` });
   }
-  if (c.id === 'dtls-heap') keys.push(key(heapSpec('client')));
-  return [...new Set(keys)];
+  return out;
 }
