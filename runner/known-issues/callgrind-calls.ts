@@ -68,7 +68,7 @@ export const LOCK_FUNCTIONS: Record<Exclude<LockKind, 'library-locks'>, RegExp> 
   'read-lock': /^CRYPTO_THREAD_read_lock$/,
   'write-lock': /^CRYPTO_THREAD_write_lock$/,
   'rcu-lock': /^ossl_rcu_(read|write)_lock$/,
-  atomic: /^CRYPTO_atomic_\w+$/,
+  atomic: /^(CRYPTO_atomic_\w+|ossl_rcu_uptr_deref|ossl_rcu_assign_uptr)$/,
   'pthread-lock': /^pthread_(rwlock_(try)?(rd|wr)lock|mutex_(try)?lock)$/,
 };
 

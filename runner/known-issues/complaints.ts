@@ -103,7 +103,7 @@ export const LOCK_TEXT: Record<LockKind, string> = {
   'read-lock': 'CRYPTO_THREAD_read_lock calls',
   'write-lock': 'CRYPTO_THREAD_write_lock calls',
   'rcu-lock': 'ossl_rcu_read_lock + ossl_rcu_write_lock calls (0 before the library had RCU)',
-  atomic: 'CRYPTO_atomic_* calls (inline atomics such as reference counts are not calls and are not counted)',
+  atomic: 'CRYPTO_atomic_* and RCU pointer load/store (ossl_rcu_uptr_deref, ossl_rcu_assign_uptr) calls; inline atomics such as reference counts are not calls and are not counted',
   'pthread-lock': 'pthread rwlock/mutex lock calls (rdlock, wrlock, mutex_lock and their try- forms) from any caller',
 };
 
