@@ -99,12 +99,12 @@ export const OP_DEFS: Record<OpId, OpDef> = {
 export const LOCK_KINDS = ['library-locks', 'read-lock', 'write-lock', 'rcu-lock', 'atomic', 'pthread-lock'] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
 export const LOCK_TEXT: Record<LockKind, string> = {
-  'library-locks': "the library's lock acquisitions (CRYPTO_THREAD_read_lock + CRYPTO_THREAD_write_lock + ossl_rcu_read_lock + ossl_rcu_write_lock)",
+  'library-locks': 'Library lock acquisitions (CRYPTO_THREAD_read/write_lock + ossl_rcu_read/write_lock calls)',
   'read-lock': 'CRYPTO_THREAD_read_lock calls',
   'write-lock': 'CRYPTO_THREAD_write_lock calls',
-  'rcu-lock': 'ossl_rcu_read_lock + ossl_rcu_write_lock calls (0 before the library had RCU)',
-  atomic: 'CRYPTO_atomic_* and RCU pointer load/store (ossl_rcu_uptr_deref, ossl_rcu_assign_uptr) calls; inline atomics such as reference counts are not calls and are not counted',
-  'pthread-lock': 'pthread rwlock/mutex lock calls (rdlock, wrlock, mutex_lock and their try- forms) from any caller',
+  'rcu-lock': 'ossl_rcu_read_lock + ossl_rcu_write_lock calls',
+  atomic: 'CRYPTO_atomic_* and RCU pointer load/store calls (inline atomics are not calls: not counted)',
+  'pthread-lock': 'pthread rwlock and mutex lock calls (any caller)',
 };
 
 // ------------------------------------------------------------------ series
@@ -147,7 +147,7 @@ export function lockSpec(op: OpDef, kind: LockKind): SeriesSpec {
   return {
     benchmark: BENCH,
     metric: 'lock-calls-per-op',
-    label: `${LOCK_TEXT[kind]} ${perText(op)}: ${op.what} (valgrind callgrind call counts, deterministic)`,
+    label: `${LOCK_TEXT[kind]} ${perText(op)}: ${op.what} (callgrind call counts)`,
     unit: 'count',
     method: 'call-count',
     higherIsBetter: false,

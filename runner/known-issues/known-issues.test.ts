@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { Series } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
 import { causesMatrix } from '../causes/causes.ts';
 import { handshakeMatrix, specsOf } from '../handshake/handshake.ts';
@@ -172,4 +173,12 @@ test("each complaint's write-up exists and names exactly the complaint's series"
     assert.deepEqual(keys, writeupSeries(c).map((s) => s.key), `${c.writeup}.md series`);
     assert.ok(keys.includes(c.statusKey), `${c.writeup}.md shows the status series`);
   }
+});
+
+test('every series the benchmark emits is a valid run-file series (labels, units, methods, parameters)', () => {
+  for (const [task, specs] of Object.entries(taskSpecs()))
+    for (const spec of specs) {
+      const r = Series.safeParse({ ...spec, key: seriesKey(spec), buildId: 'b-111w', status: 'measured', iterations: [{ round: 1, value: 1, at: '2026-01-01T00:00:00Z', warmup: false }] });
+      assert.ok(r.success, `${task} ${seriesKey(spec)}: ${r.success ? '' : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
 });
