@@ -108,7 +108,8 @@ function harnessEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENSSL|SSL)_/.test(k)));
 }
 
-function exec(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Run a harness program with the OpenSSL environment variables removed; never throws (exit -1: killed or not started). */
+export function exec(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(cmd, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 22, env: harnessEnv() }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;

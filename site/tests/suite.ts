@@ -9,6 +9,7 @@ import { pickPublished } from '../src/lib/hypothesis.ts';
 import { helloBytes } from '../src/lib/mtu.ts';
 import { versionSlug } from '../src/lib/model.ts';
 import { VERDICT_TEXT } from '../src/lib/format.ts';
+import { knownIssueRows } from '../src/lib/known-issues.ts';
 import { serve, type StaticServer } from './server.ts';
 import { ARTIFACTS, axe, crawl, resultFiles, expectedEntries, expectedMedians, launch, plotted, readSummary, screenshots, selection, transferSize } from './browser.ts';
 
@@ -54,7 +55,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   test(`[${name}] every page loads without console errors, failed requests or broken internal links`, async () => {
     const { pages, problems } = await crawl(page, server.origin);
     assert.deepEqual(problems, []);
-    for (const must of ['/', '/versions', '/compare', '/writeups', '/hypothesis', '/mtu', '/methodology', '/runs'])
+    for (const must of ['/', '/versions', '/compare', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs'])
       assert.ok(pages.some((p) => p.url.replace(/\/$/, '') === must.replace(/\/$/, '') || (must === '/' && p.url === '/')), `${must} not reachable from home`);
     console.log(`[${name}] crawled ${pages.length} pages`);
   });
@@ -223,6 +224,32 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     }
   });
 
+  test(`[${name}] the known-issues page shows every complaint with the status and values computed from summary.json`, async () => {
+    const rows = knownIssueRows(summary);
+    await page.goto(`${server.origin}/known-issues`, { waitUntil: 'networkidle' });
+    assert.equal(await page.locator('[data-complaint]').count(), rows.length, 'one row per complaint');
+    for (const row of rows) {
+      const el = page.locator(`[data-complaint="${row.complaint.id}"]`);
+      assert.equal(await el.getAttribute('data-status'), row.status.kind, `${row.complaint.id}: status`);
+      for (const u of row.complaint.upstream) assert.equal(await el.locator(`a[href="${u.url}"]`).count(), 1, `${row.complaint.id}: link to ${u.ref}`);
+      if (row.points.every((p) => p.value === null)) {
+        assert.match(await el.innerText(), /Not measured yet/, `${row.complaint.id}: says it was not measured`);
+        continue;
+      }
+      const bars = await el.locator('g[data-version]').evaluateAll((gs) => gs.map((g) => [g.getAttribute('data-version'), g.getAttribute('data-value')]));
+      assert.deepEqual(bars, row.points.map((p) => [p.version, p.value === null ? null : String(p.value)]), `${row.complaint.id}: charted values`);
+    }
+    if (!rows.some((r) => r.status.kind !== 'not-measured')) assert.match(await page.locator('main').innerText(), /Not measured yet/);
+    if (name === 'fixture') {
+      // the synthetic fixture is made to show every status (site/tests/fixtures/make-fixture.ts)
+      const kinds = Object.fromEntries(rows.map((r) => [r.complaint.id, r.status.kind]));
+      assert.deepEqual(
+        [kinds['pkey-decode'], kinds['ca-bundle'], kinds['aead-tiny-records'], kinds['dtls-heap'], kinds['lock-contention']],
+        ['recovered', 'still-slower', 'improved', 'still-slower', 'not-measured'],
+      );
+    }
+  });
+
   test(`[${name}] the MTU page charts the measured ClientHello sizes, and unsupported groups as words`, async () => {
     const files = resultFiles(dirname(summaryFile), 'mtu').map((f) => MtuResults.parse(f.value));
     await page.goto(`${server.origin}/mtu`, { waitUntil: 'networkidle' });
@@ -246,7 +273,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   });
 
   test(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {
-    const paths = ['/', '/versions', '/compare', '/writeups', '/hypothesis', '/mtu', '/methodology', '/runs', '/contributing'];
+    const paths = ['/', '/versions', '/compare', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs', '/contributing'];
     if (summary) {
       const v = summary.entries[0];
       if (v) paths.push(`/versions/${versionSlug(v.version, v.variant)}`);

@@ -6,6 +6,8 @@ export const METHOD_TEXT: Record<Method, string> = {
   'cpu-time-client': 'CPU time spent by the client side only, per operation (in-process, over a memory BIO pair)',
   'cpu-time-server': 'CPU time spent by the server side only, per operation (in-process, over a memory BIO pair)',
   'cpu-time-both': 'client plus server CPU time per operation, both sides in one process over a memory BIO pair',
+  'cpu-time': 'CPU time of the one thread that runs the operation, per operation (no client or server side involved)',
+  'call-count': 'calls into named library functions (locks, atomics) per operation, counted by valgrind callgrind: deterministic for a binary and input',
   'instruction-count': 'instructions executed, counted by valgrind: deterministic for a binary and input, but valgrind hides some CPU features, so the code path can differ from a native run',
   'heap-bytes': "bytes held on the heap, counted through OpenSSL's own allocator hooks (not the process RSS)",
   'wire-bytes': 'bytes the library put on the wire',

@@ -1,0 +1,253 @@
+// Benchmark 'known-issues': the operations behind OpenSSL's most reported performance complaints
+// (complaints.ts lists them with their upstream threads). Per build and operation:
+// - CPU time per operation, every round: known_issues.c natively (the TLS 1.2 AES128-SHA handshake:
+//   the handshake program), thread CPU time around the repetitions;
+// - heap per live DTLS connection, every round (allocator hooks, deterministic in practice);
+// - once per run, under valgrind callgrind with the fixed-seed RNG: instructions per operation, and
+//   the library's lock, RCU and atomic calls and pthread's lock calls per operation, from two runs
+//   with n and 2n repetitions (callgrind counts calls outside the collected region too).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Params, RunMode } from '../../schema/index.ts';
+import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
+import { compileAgainst } from '../compile.ts';
+import { cacheRoot } from '../sources.ts';
+import { configArgs, ensureCerts, exec, handshakeBinary, runHandshake, timingOutcomes, timingSpecs } from '../handshake/handshake.ts';
+import { hiddenByValgrind, parseHandshakeOutput } from '../handshake/output.ts';
+import { parseCallgrindCalls, perOperation, type CallProfile } from './callgrind-calls.ts';
+import { LOCK_KINDS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockSpec, type OpDef, type OpId } from './complaints.ts';
+import { parseRunOutput, type ProgramOp, type RunOutput } from './output.ts';
+
+const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
+export const KNOWN_ISSUES_SOURCES = [here('./known_issues.c'), here('../handshake/hs_util.c'), here('../c-common/keygen.c'), here('../c-common/json.c')];
+
+export function knownIssuesBinary(build: BuildUnderTest): string {
+  return compileAgainst(build, KNOWN_ISSUES_SOURCES, 'known-issues');
+}
+
+/**
+ * Repetitions per invocation: native timing by mode (sized for a few tenths of a second on 3.0, the
+ * slowest series), and n for the callgrind pair (n and 2n). The ca-bundle load is the heaviest call.
+ */
+export const PLAN: Record<OpId | 'dtls-heap', { quick: number; full: number; callgrind: number }> = {
+  'pkey-pem': { quick: 200, full: 500, callgrind: 5 },
+  'pkey-der': { quick: 200, full: 500, callgrind: 5 },
+  'x509-der': { quick: 500, full: 2000, callgrind: 10 },
+  'ctx-new': { quick: 200, full: 1000, callgrind: 5 },
+  'ca-bundle': { quick: 5, full: 10, callgrind: 1 },
+  'aead-reinit': { quick: 20000, full: 100000, callgrind: 100 },
+  'aead-new-ctx': { quick: 5000, full: 20000, callgrind: 50 },
+  'dtls-handshake': { quick: 100, full: 300, callgrind: 3 },
+  'dtls-heap': { quick: 50, full: 200, callgrind: 0 },
+  'tls13-handshake': { quick: 0, full: 0, callgrind: 3 },
+  'tls12-aes128-sha-handshake': { quick: 300, full: 1000, callgrind: 3 },
+};
+/** Untimed repetitions before the measured ones under valgrind: the first call pays for lazy initialisation. */
+export const CALLGRIND_WARMUP = 1;
+
+// ------------------------------------------------------------------ inputs
+
+/** Keys, certificates and the CA bundle: generated once (fixed-seed RNG) by the first build that needs them, read by every version. */
+export const INPUTS_FORMAT = 1; // bump when gen-inputs writes something else: a new folder, never a stale one
+export const inputsDir = () => join(cacheRoot(), `known-issues-inputs-v${INPUTS_FORMAT}`);
+
+export interface InputsManifest {
+  generatedBy: string;
+  files: Record<string, string>;
+}
+
+export function readManifest(dir = inputsDir()): InputsManifest | null {
+  const f = join(dir, 'manifest.json');
+  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as InputsManifest) : null;
+}
+
+/** One digest of every input file: recorded with each value, so a reader sees that all versions read the same bytes. */
+export function inputsDigest(m: InputsManifest): string {
+  const h = createHash('sha256');
+  for (const name of Object.keys(m.files).sort()) h.update(`${name}=${m.files[name]}\n`);
+  return h.digest('hex').slice(0, 16);
+}
+
+export async function ensureInputs(build: BuildUnderTest): Promise<InputsManifest> {
+  const existing = readManifest();
+  if (existing) return existing;
+  mkdirSync(cacheRoot(), { recursive: true });
+  const tmp = mkdtempSync(join(cacheRoot(), '.known-issues-inputs-'));
+  try {
+    const r = await exec(knownIssuesBinary(build), ['gen-inputs', tmp], 300_000);
+    if (r.code !== 0) throw new Error(`known_issues gen-inputs with OpenSSL ${build.record.version} failed (exit ${r.code}): ${(r.stdout + r.stderr).slice(0, 1500)}`);
+    const files: Record<string, string> = {};
+    for (const name of readdirSync(tmp).sort()) files[name] = createHash('sha256').update(readFileSync(join(tmp, name))).digest('hex');
+    const manifest: InputsManifest = { generatedBy: build.record.version, files };
+    writeFileSync(join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
+    try {
+      renameSync(tmp, inputsDir());
+    } catch (e) {
+      if (!readManifest()) throw e; // another run put its inputs in place first: use those
+    }
+    return readManifest()!;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------------------ running
+
+const programArgs = (op: ProgramOp, count: number, warmup?: number) => ['run', '--op', op, '--inputs', inputsDir(), '--count', String(count), ...(warmup === undefined ? [] : ['--warmup', String(warmup)])];
+
+function checkVersion(openssl: string, version: string): void {
+  if (!openssl.startsWith(`OpenSSL ${version} `)) throw new Error(`the harness reports "${openssl}", not OpenSSL ${version}`);
+}
+
+function inputsObserved(op: OpDef): Params {
+  if (!['pkey-pem', 'pkey-der', 'x509-der', 'ca-bundle'].includes(op.id)) return {};
+  const m = readManifest();
+  return m ? { inputs: inputsDigest(m), inputsGeneratedBy: m.generatedBy } : {};
+}
+
+const fail = (specs: SeriesSpec[], status: 'unsupported' | 'failed', reason: string): Outcome[] => specs.map((spec) => ({ spec, status, reason: reason.slice(0, 2000) }));
+
+async function runProgram(binary: string, op: ProgramOp, count: number, version: string): Promise<{ kind: 'run'; out: RunOutput } | { kind: 'unsupported' | 'failed'; reason: string }> {
+  const r = await exec(binary, programArgs(op, count), 600_000);
+  const where = `known_issues ${op} on ${version}`;
+  if (r.code === -1 || !r.stdout.trim()) return { kind: 'failed', reason: `${where}: exit ${r.code}: ${r.stderr.trim().slice(0, 1500)}` };
+  const p = parseRunOutput(r.stdout, r.code, { op, count, deterministic: false }, where);
+  if (p.kind === 'run') checkVersion(p.out.openssl, version);
+  return p;
+}
+
+export async function cpuTask(build: BuildUnderTest, id: Exclude<OpId, 'tls13-handshake'>, mode: RunMode): Promise<Outcome[]> {
+  const op = OP_DEFS[id];
+  const count = PLAN[id][mode];
+  if (op.handshake) {
+    const specs = timingSpecs(op.handshake);
+    const r = await runHandshake(handshakeBinary(build), op.handshake, count);
+    if (r.kind === 'unsupported' || r.kind === 'failed') return fail(specs, r.kind, r.reason);
+    if (r.kind !== 'run') throw new Error(`unexpected ${r.kind} output from the handshake program`);
+    checkVersion(r.out.openssl, build.record.version);
+    return timingOutcomes(op.handshake, r.out);
+  }
+  const spec = cpuSpec(op);
+  const p = await runProgram(knownIssuesBinary(build), id as ProgramOp, count, build.record.version);
+  if (p.kind !== 'run') return fail([spec], p.kind, p.reason);
+  return [{ spec, value: p.out.cpuNs! / count / 1000, observed: inputsObserved(op) }];
+}
+
+export async function heapTask(build: BuildUnderTest, mode: RunMode): Promise<Outcome[]> {
+  const specs = [heapSpec('client'), heapSpec('server')];
+  const count = PLAN['dtls-heap'][mode];
+  const p = await runProgram(knownIssuesBinary(build), 'dtls-heap', count, build.record.version);
+  if (p.kind !== 'run') return fail(specs, p.kind, p.reason);
+  const h = p.out.heap!;
+  const observed = { cipher: p.out.cipher ?? 'unknown', connections: h.connections };
+  return [
+    { spec: specs[0]!, value: h.clientBytesPerConnection, observed },
+    { spec: specs[1]!, value: h.serverBytesPerConnection, observed },
+  ];
+}
+
+interface CallgrindRun {
+  profile: CallProfile;
+  /** what the program printed under valgrind */
+  stdout: string;
+  code: number;
+}
+
+/** One invocation under callgrind; collection is toggled by the program around its measured repetitions. */
+export async function underCallgrind(binary: string, args: string[], where: string): Promise<CallgrindRun | { failed: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'known-issues-cg-'));
+  try {
+    const file = join(dir, 'callgrind.out');
+    const r = await exec('valgrind', ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${file}`, binary, ...args, '--deterministic'], 1_800_000);
+    if (r.code === -1 && /ENOENT/.test(r.stderr)) return { failed: 'valgrind is not installed (apt-get install valgrind)' };
+    if (!existsSync(file)) return { failed: `${where}: valgrind exit ${r.code}, no callgrind output: ${r.stderr.trim().slice(-1500)}` };
+    return { profile: parseCallgrindCalls(readFileSync(file, 'utf8'), where), stdout: r.stdout, code: r.code };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The CPU features valgrind hides from the library: the native capability vector against the one under valgrind. */
+async function hiddenFeatures(binary: string, underValgrind: string | undefined): Promise<string> {
+  const native = await exec(binary, ['run', '--op', 'ctx-new', '--inputs', inputsDir(), '--count', '1', '--warmup', '0'], 60_000);
+  const cap = /"ia32cap":"([0-9a-f:]+)"/.exec(native.stdout)?.[1];
+  return cap && underValgrind ? hiddenByValgrind(cap, underValgrind).join(',') || 'none' : 'unknown';
+}
+
+export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Outcome[]> {
+  const op = OP_DEFS[id];
+  const n = PLAN[id].callgrind;
+  const version = build.record.version;
+  const withInstructions = id !== 'tls13-handshake'; // the handshake benchmark counts that one (same binary, same arguments)
+  const specs = [...(withInstructions ? [instructionsSpec(op)] : []), ...LOCK_KINDS.map((k) => lockSpec(op, k))];
+  const binary = op.handshake ? handshakeBinary(build) : knownIssuesBinary(build);
+  const argsFor = (count: number) => (op.handshake ? configArgs(op.handshake, count) : programArgs(id as ProgramOp, count, CALLGRIND_WARMUP));
+  const runs: CallgrindRun[] = [];
+  let cap: string | undefined;
+  for (const count of [n, 2 * n]) {
+    const where = `callgrind ${id} x${count} on ${version}`;
+    const r = await underCallgrind(binary, argsFor(count), where);
+    if ('failed' in r) return fail(specs, 'failed', r.failed);
+    if (op.handshake) {
+      const p = parseHandshakeOutput(r.stdout, r.code, where);
+      if (p.kind === 'unsupported' || p.kind === 'failed') return fail(specs, p.kind, p.reason);
+      if (p.kind !== 'run' || !p.out.underValgrind || !p.out.deterministicRng) return fail(specs, 'failed', `${where}: not run under valgrind with the fixed-seed RNG`);
+      if (p.out.handshakes !== count) throw new Error(`${where}: ${p.out.handshakes} handshakes counted, asked for ${count}`);
+      checkVersion(p.out.openssl, version);
+      cap = p.out.ia32cap;
+    } else {
+      const p = parseRunOutput(r.stdout, r.code, { op: id as ProgramOp, count, deterministic: true }, where);
+      if (p.kind !== 'run') return fail(specs, p.kind, p.reason);
+      if (!p.out.underValgrind) return fail(specs, 'failed', `${where}: the program did not report running under valgrind`);
+      checkVersion(p.out.openssl, version);
+      cap = p.out.ia32cap;
+    }
+    runs.push(r);
+  }
+  const [small, large] = runs as [CallgrindRun, CallgrindRun];
+  const locks = perOperation(small.profile, large.profile, n, `callgrind ${id} on ${version}`);
+  const observed: Params = { ...inputsObserved(op), hiddenFeatures: await hiddenFeatures(knownIssuesBinary(build), cap), repetitions: `${n},${2 * n}` };
+  const out: Outcome[] = [];
+  if (withInstructions) out.push({ spec: instructionsSpec(op), value: large.profile.instructions / (2 * n), observed });
+  for (const k of LOCK_KINDS) out.push({ spec: lockSpec(op, k), value: locks[k], observed });
+  return out;
+}
+
+// ------------------------------------------------------------------ tasks
+
+const TIMED: Exclude<OpId, 'tls13-handshake'>[] = ['pkey-pem', 'pkey-der', 'x509-der', 'ctx-new', 'ca-bundle', 'aead-reinit', 'aead-new-ctx', 'dtls-handshake', 'tls12-aes128-sha-handshake'];
+const COUNTED: OpId[] = [...TIMED, 'tls13-handshake'];
+
+/** Every series the benchmark can emit, per task id (for tests: keys unique, none shared with the handshake benchmark's matrix). */
+export function taskSpecs(): Record<string, SeriesSpec[]> {
+  const out: Record<string, SeriesSpec[]> = {};
+  for (const id of TIMED) out[`cpu/${id}`] = OP_DEFS[id].handshake ? timingSpecs(OP_DEFS[id].handshake!) : [cpuSpec(OP_DEFS[id])];
+  out['heap/dtls'] = [heapSpec('client'), heapSpec('server')];
+  for (const id of COUNTED) {
+    const op = OP_DEFS[id];
+    out[`calls/${id}`] = [...(id === 'tls13-handshake' ? [] : [instructionsSpec(op)]), ...LOCK_KINDS.map((k) => lockSpec(op, k))];
+  }
+  return out;
+}
+
+export const knownIssuesBenchmark: Benchmark = {
+  id: 'known-issues',
+  description:
+    'Known regressions tracker: the operations behind reported complaints (key and certificate decoding, CA bundle loading, SSL_CTX_new, tiny AEAD records, DTLS heap, lock calls per handshake), CPU time, instructions and lock calls per operation',
+  async prepare(build) {
+    knownIssuesBinary(build);
+    handshakeBinary(build);
+    await ensureCerts(build);
+    await ensureInputs(build);
+  },
+  tasks(build: BuildUnderTest, mode: RunMode): Task[] {
+    return [
+      ...TIMED.map((id): Task => ({ id: `cpu/${id}`, run: () => cpuTask(build, id, mode) })),
+      { id: 'heap/dtls', run: () => heapTask(build, mode) },
+      ...COUNTED.map((id): Task => ({ id: `calls/${id}`, oncePerRun: true, run: () => callgrindTask(build, id) })),
+    ];
+  },
+};
