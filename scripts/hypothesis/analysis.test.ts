@@ -3,6 +3,7 @@
 // follows the verdicts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { seededRandom } from '../stats.ts';
 import { decompose } from './analysis.ts';
 import { FIXTURE_MODEL, syntheticResult, syntheticRound, type CostModel } from './synthetic.ts';
@@ -58,4 +59,10 @@ test('the conclusion says so when 3.5 is slower outside key exchange too', () =>
   assert.ok(r.claims.filter((c) => c.id === 'H2').every((c) => c.verdict === 'refuted'));
   assert.match(r.conclusion, /Not only the key shares/);
   assert.doesNotMatch(r.conclusion, /explain the slowdown/);
+});
+
+test("the site's synthetic fixture is what synthetic.ts makes today (regenerate: node site/tests/fixtures/make-hypothesis-fixture.ts)", () => {
+  const r = syntheticResult(FIXTURE_MODEL, 60);
+  const file = new URL(`../../site/tests/fixtures/data/hypothesis/${r.host.id}/${r.runId}.json`, import.meta.url);
+  assert.equal(readFileSync(file, 'utf8'), JSON.stringify(r, null, 1) + '\n');
 });

@@ -200,7 +200,7 @@ export function conclusion(r: Pick<HypothesisResult, 'claims' | 'decomposition' 
       ? `${v35} with library defaults costs ${fmtUs(Math.abs(d.total.us))} ${d.total.us >= 0 ? 'more' : 'less'} CPU per handshake (client + server) than ${v34} (${fmtUs(d.total.interval.low)} to ${fmtUs(d.total.interval.high)}, ${pctConf} interval)`
       : `the difference between ${v35} with library defaults and ${v34} is not separable from zero at this precision`;
     const parts = [partText(d.unusedShare, 'the unused ML-KEM share the client computes'), partText(d.negotiatedHybrid, 'the negotiated hybrid key exchange'), partText(d.other, 'everything else (not key exchange)')];
-    out.push(`With ${certName(d.cert)} certificates, ${total}; of that: ${parts.join('; ')}.`);
+    out.push(`With ${certName(d.cert)} certificates, ${total}; ${d.total.separable ? 'of that' : 'its parts'}: ${parts.join('; ')}.`);
   }
   const of = (id: string) => r.claims.filter((c) => c.id === id);
   const all = (id: string, v: string) => of(id).length > 0 && of(id).every((c) => c.verdict === v);

@@ -364,7 +364,10 @@ async function main(): Promise<number> {
 
   // ---------------------------------------------------------------- result
   const lastAlpha = test.looks.at(-1)?.alpha ?? ALPHA;
-  const outcomes = claims.map(({ claim, cert }) => claimOutcome(claim, cert, test.lines.get(claimKey(claim.id, cert)) ?? null, instr.get(claimKey(claim.id, cert))!, blocks));
+  // every claim whose configurations were planned, so one that could not be measured says so
+  const outcomes = testableClaims(new Set(defs.map((d) => d.id)), CERTS).map(({ claim, cert }) =>
+    claimOutcome(claim, cert, test.lines.get(claimKey(claim.id, cert)) ?? null, instructionLine(claim, cert, instructionCounts), blocks),
+  );
   const decomposition = CERTS.flatMap((cert) => decompose(blocks, cert, lastAlpha) ?? []);
   const cvs = outcomes.map((o) => o.cpu.noiseCv).filter((x): x is number => x !== null).sort((a, b) => a - b);
   const usedBuilds = [...new Map([...buildOf.values()].map((b) => [b.record.id, b.record])).values()];
