@@ -33,7 +33,7 @@ const MODES = {
   /** blocks of about a quarter second of CPU: timer reads (~20 ns) and a scheduler tick (~4 ms) are
    * each below 2% of a block, while a round of 8-10 configurations x 2 certificates stays near 5 s, so
    * a 10-minute budget holds about a hundred rounds */
-  sequential: { blockSeconds: 0.25, calibrationHandshakes: 40, instructionHandshakes: 10 },
+  sequential: { blockSeconds: 0.25, calibrationHandshakes: 40, instructionHandshakes: 5 },
   quick: { blockSeconds: 0.04, calibrationHandshakes: 10, instructionHandshakes: 4, rounds: 4 },
 };
 const MIN_HANDSHAKES = 20;

@@ -75,7 +75,8 @@ export function configCosts(r: HypothesisResult): ConfigCost[] {
 }
 
 export const us = (v: number | null) => (v === null ? 'not measured' : `${num(v)} µs`);
-export const percent = (fraction: number) => `${num(fraction * 100)}%`;
+/** A fraction as a percentage to 3 significant digits: 0.1106 -> "11.1%", 0.9942 -> "99.4%". */
+export const percent = (fraction: number) => `${Number((fraction * 100).toPrecision(3))}%`;
 
 /** "within ±5%, i.e. ±9.1 µs": an equivalence margin in words and in µs. */
 export function marginText(r: HypothesisResult, c: ClaimOutcome): string {
