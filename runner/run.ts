@@ -33,7 +33,7 @@ interface JournalEntry {
   error?: string;
 }
 
-export function newRunId(mode: RunMode, now = new Date()): string {
+export function newRunId(mode: RunMode | 'sequential', now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${mode}-${randomBytes(2).toString('hex')}`;
 }

@@ -1,9 +1,13 @@
 // Results of `npm run test:mlkem-hypothesis` (data/hypothesis/<host>/<runId>.json).
+// schemaVersion 2: a sequential design (looks, alpha spent, why it stopped), one claim per side with a
+// CPU-time line and an instruction-count line and an overall verdict naming the deciding line, per-side
+// instruction counts, a gap decomposition with an interval per part, and a plain-language conclusion.
+// Version 1 files (fixed rounds, one verdict from CPU time only) are not read: none is published.
 import { z } from 'zod';
-import { Build, Host, Interval, RunMode, finite, nonNegative, safeId, shortText } from './base.ts';
+import { Build, Host, Interval, finite, nonNegative, safeId, shortText } from './base.ts';
 
 export const HypothesisConfig = z.object({
-  id: safeId.describe('short name used by the hypotheses, e.g. "v35-default"'),
+  id: safeId.describe('short name used by the claims, e.g. "v35-default"'),
   label: shortText(300),
   version: z.string(),
   variant: safeId,
@@ -31,71 +35,124 @@ export const InstructionCount = z.object({
   config: safeId,
   cert: safeId,
   handshakes: z.int().positive(),
-  clientInstructions: nonNegative.nullable(),
-  serverInstructions: nonNegative.nullable(),
-  totalInstructions: nonNegative.describe('instructions per handshake, both sides'),
+  clientInstructions: nonNegative.describe("per handshake, collected only during the client's SSL calls"),
+  serverInstructions: nonNegative.describe("per handshake, collected only during the server's SSL calls"),
+  totalInstructions: nonNegative.describe('client + server per handshake'),
 });
 
-export const Verdict = z.enum(['supported', 'refuted', 'not-shown', 'not-measured']);
+/** One line of evidence's verdict on a claim. */
+export const LineVerdict = z.enum(['supported', 'refuted', 'undecided', 'not-measured']);
+export type LineVerdict = z.infer<typeof LineVerdict>;
+/** The claim's verdict: "conflicting" when the two lines reached opposite verdicts. */
+export const Verdict = z.enum(['supported', 'refuted', 'undecided', 'conflicting', 'not-measured']);
 export type Verdict = z.infer<typeof Verdict>;
+export const Side = z.enum(['client', 'server', 'both']);
 
-export const HypothesisOutcome = z.object({
+export const ClaimOutcome = z.object({
   id: z.string().regex(/^H\d[a-z]?$/),
   cert: safeId,
   statement: shortText(500),
-  kind: z.enum(['slower', 'equivalent', 'client-only']),
+  kind: z.enum(['more', 'same']).describe('more: the numerator costs more; same: the two cost the same within the margin'),
+  side: Side.describe('whose CPU time the claim is about'),
   numerator: safeId,
   denominator: safeId,
-  /** CPU-time ratios numerator/denominator per side: > 1 means the numerator costs more */
-  sides: z.array(
-    z.object({
-      side: z.enum(['client', 'server', 'both']),
-      ratio: finite.nullable(),
-      ci95: Interval.nullable(),
-      pairs: z.int().nonnegative(),
-      instructionRatio: finite.nullable(),
-    }),
-  ),
+  /** CPU time per handshake, from paired blocks */
+  cpu: z.object({
+    ratio: finite.nullable().describe('geometric mean of the paired ratios numerator/denominator: > 1 means the numerator costs more'),
+    interval: Interval.nullable(),
+    confidence: finite.nullable().describe('of the interval: 1 - the alpha the look that produced it spent'),
+    pairs: z.int().nonnegative(),
+    noiseCv: finite.nullable().describe('standard deviation of the log paired ratios: the noise of one paired ratio on this host'),
+    verdict: LineVerdict,
+    why: shortText(1000),
+    decidedAtRound: z.int().positive().nullable().describe('the look that decided it; null while undecided'),
+    decidedAfterSeconds: nonNegative.nullable().describe('wall time from the first measured round to that look'),
+  }),
+  /** instructions per handshake under valgrind: deterministic, no interval */
+  instructions: z.object({
+    numerator: nonNegative.nullable(),
+    denominator: nonNegative.nullable(),
+    ratio: finite.nullable(),
+    verdict: LineVerdict,
+    why: shortText(1000),
+  }),
   verdict: Verdict,
-  why: shortText(1000),
+  decidedBy: z.enum(['cpu-time', 'instructions', 'both']).nullable(),
+  why: shortText(2000),
+  marginUs: nonNegative.nullable().describe("the equivalence margin in µs: margin × the denominator's median CPU per handshake on the claim's side"),
+  sentence: shortText(1000).describe('the verdict in plain language, generated from the fields above'),
 });
+export type ClaimOutcome = z.infer<typeof ClaimOutcome>;
+
+export const GapPart = z.object({
+  us: finite.describe('mean of the per-round paired differences, CPU µs per handshake (client + server)'),
+  interval: Interval,
+  separable: z.boolean().describe('false when the interval contains zero: not separable from no cost at this precision'),
+});
+export type GapPart = z.infer<typeof GapPart>;
 
 export const GapDecomposition = z.object({
   cert: safeId,
   baseline: safeId,
   defaults: safeId,
-  totalUs: finite.describe('defaults minus baseline, client + server CPU per handshake'),
-  unusedShareUs: finite.nullable().describe('client pays for an ML-KEM share the server ignores (classic-only server vs ECDH-only)'),
-  negotiatedHybridUs: finite.nullable().describe('the rest of the hybrid cost when it is negotiated (both sides)'),
-  otherUs: finite.nullable().describe('ECDH-only on the new version vs the old version: anything not due to key exchange'),
+  pairs: z.int().nonnegative().describe('rounds in which all four configurations were measured'),
+  confidence: finite,
+  total: GapPart.describe('defaults minus baseline'),
+  unusedShare: GapPart.nullable().describe('client pays for an ML-KEM share the server ignores (classic-only server vs ECDH-only)'),
+  negotiatedHybrid: GapPart.nullable().describe('the rest of the hybrid cost when it is negotiated (defaults vs classic-only server)'),
+  other: GapPart.nullable().describe('ECDH-only on the new version vs the old version: anything not due to key exchange'),
 });
+export type GapDecomposition = z.infer<typeof GapDecomposition>;
+
+/** The certificate types in prose (the files use the short ids). */
+export const CERT_NAMES: Record<string, string> = { rsa2048: 'RSA-2048', 'ecdsa-p256': 'ECDSA P-256' };
+
+export const HypothesisMode = z.enum(['sequential', 'quick']);
+export type HypothesisMode = z.infer<typeof HypothesisMode>;
 
 export const HypothesisResult = z.object({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(2),
   kind: z.literal('mlkem-hypothesis'),
   runId: safeId,
-  mode: RunMode,
+  mode: HypothesisMode.describe('sequential: rounds until every claim is decided or the budget ends; quick: a few fixed rounds for CI'),
   startedAt: z.iso.datetime({ offset: true }),
   finishedAt: z.iso.datetime({ offset: true }),
   host: Host,
   harness: z.object({ gitCommit: z.string(), gitDirty: z.boolean(), node: z.string() }),
   builds: z.array(Build),
+  conclusion: shortText(3000).describe('plain language, generated from the verdicts and the decomposition'),
   design: z.object({
     protocol: z.literal('TLS 1.3'),
     resumption: z.literal('none'),
-    handshakesPerBlock: z.int().positive(),
-    rounds: z.int().positive(),
+    handshakesPerBlock: z.record(safeId, z.int().positive()).describe('per certificate, from the calibration (or --handshakes)'),
+    blockTargetSeconds: nonNegative.describe('CPU time a block was sized to last'),
+    calibration: shortText(500),
+    pinnedCpu: z.int().nonnegative().nullable().describe('the CPU the measuring thread was pinned to; null when not pinned'),
+    pinning: shortText(500),
     warmupRounds: z.int().nonnegative(),
-    equivalenceMargin: finite.describe('H2/H3 count as equivalent when the whole 95% interval lies within 1±margin'),
+    equivalenceMargin: finite.describe('same-cost claims hold when the whole interval lies within 1 ± margin'),
+    instructionThreshold: finite.describe('an instruction ratio above 1 + this counts as costing more'),
+    alpha: finite.describe('error rate allowed per claim over the whole run'),
+    stopping: shortText(1000),
+    looks: z.array(z.int().positive()).min(1).describe('pre-declared rounds after which the data were examined'),
+    alphaPerLook: z.array(finite).min(1),
+    budgetSeconds: nonNegative.nullable(),
     ciMethod: shortText(300),
     order: shortText(300),
+  }),
+  progress: z.object({
+    rounds: z.int().nonnegative().describe('measured rounds run'),
+    seconds: nonNegative.describe('wall time of the measured rounds'),
+    totalSeconds: nonNegative.describe('wall time of the whole test after the builds: instruction counts, calibration, warm-up, rounds'),
+    stoppedBecause: z.enum(['all-decided', 'budget', 'last-look', 'fixed-rounds']),
+    looksTaken: z.array(z.object({ round: z.int().positive(), alpha: finite, final: z.boolean(), undecided: z.int().nonnegative() })),
+    noiseCv: finite.nullable().describe('median over the claims of the noise of one paired ratio'),
   }),
   configurations: z.array(HypothesisConfig),
   blocks: z.array(HypothesisBlock),
   instructionCounts: z.array(InstructionCount),
-  hypotheses: z.array(HypothesisOutcome),
+  claims: z.array(ClaimOutcome),
   decomposition: z.array(GapDecomposition),
   notes: z.array(shortText(2000)),
 });
 export type HypothesisResult = z.infer<typeof HypothesisResult>;
-export type HypothesisOutcome = z.infer<typeof HypothesisOutcome>;

@@ -321,10 +321,14 @@ test('bench runners may also add ML-KEM hypothesis results, checked against thei
   const base = makeTestRun({ hostId: 'obs-x64-1' });
   // TEST DATA: the smallest result the hypothesis schema accepts (no configurations measured)
   const result = {
-    schemaVersion: 1, kind: 'mlkem-hypothesis', runId: 'hyp-1', mode: 'quick', startedAt: base.startedAt, finishedAt: base.finishedAt,
-    host: base.host, harness: base.harness, builds: base.builds,
-    design: { protocol: 'TLS 1.3', resumption: 'none', handshakesPerBlock: 200, rounds: 3, warmupRounds: 1, equivalenceMargin: 0.05, ciMethod: 'test', order: 'test' },
-    configurations: [], blocks: [], instructionCounts: [], hypotheses: [], decomposition: [], notes: [],
+    schemaVersion: 2, kind: 'mlkem-hypothesis', runId: 'hyp-1', mode: 'quick', startedAt: base.startedAt, finishedAt: base.finishedAt,
+    host: base.host, harness: base.harness, builds: base.builds, conclusion: 'test',
+    design: {
+      protocol: 'TLS 1.3', resumption: 'none', handshakesPerBlock: { rsa2048: 200 }, blockTargetSeconds: 0.04, calibration: 'test', pinnedCpu: null, pinning: 'test',
+      warmupRounds: 1, equivalenceMargin: 0.05, instructionThreshold: 0.005, alpha: 0.05, stopping: 'test', looks: [3], alphaPerLook: [0.05], budgetSeconds: null, ciMethod: 'test', order: 'test',
+    },
+    progress: { rounds: 3, seconds: 1, totalSeconds: 2, stoppedBecause: 'fixed-rounds', looksTaken: [], noiseCv: null },
+    configurations: [], blocks: [], instructionCounts: [], claims: [], decomposition: [], notes: [],
   };
   const path = 'data/hypothesis/obs-x64-1/hyp-1.json';
   const root = scratchRoot();

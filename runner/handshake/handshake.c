@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,11 +36,12 @@ enum { MODE_HANDSHAKE, MODE_CTX_NEW, MODE_CTX_PER_CONN, MODE_MEMORY };
 
 static struct {
     const char *cert_dir, *cert, *cgroups, *sgroups, *cipher, *expect_group;
-    int proto, resume, mode, count, threads, warmup, deterministic;
-} C = { NULL, "ecdsa-p256", "default", "default", NULL, NULL, TLS1_3_VERSION, RES_NONE, MODE_HANDSHAKE, 100, 1, 2, 0 };
+    int proto, resume, mode, count, threads, warmup, deterministic, cpu, count_side;
+} C = { NULL, "ecdsa-p256", "default", "default", NULL, NULL, TLS1_3_VERSION, RES_NONE, MODE_HANDSHAKE, 100, 1, 2, 0, -1, SIDE_HARNESS };
 
 static const char *const RESUME_NAMES[] = { "none", "ticket", "session-id" };
 static const char *const MODE_NAMES[] = { "handshake", "ctx-new", "ctx-per-conn", "memory" };
+static const char *const SIDE_NAMES[] = { "both", "client", "server" }; /* --count-side, indexed by SIDE_* */
 static int timing = 1; /* off in deterministic mode: clock reads would change the instruction count */
 static int expect_id;  /* IANA id of the group every handshake must negotiate, 0 = not pinned */
 
@@ -54,6 +56,19 @@ static uint64_t clock_ns(clockid_t id) {
 }
 #define CPU_NOW() clock_ns(CLOCK_THREAD_CPUTIME_ID)
 #define WALL_NOW() clock_ns(CLOCK_MONOTONIC)
+
+/* Which side's code runs now (heap accounting) and, with --count-side under callgrind, whether its
+ * instructions are collected: only that side's calls inside the measured handshakes are. Without
+ * --count-side, collection spans the whole measured loop (run_worker) and nothing toggles here. */
+static int measuring, collecting;
+static void enter(int side) {
+    mem_side = side;
+    int want = measuring && C.count_side != SIDE_HARNESS && side == C.count_side;
+    if (want != collecting) {
+        CALLGRIND_TOGGLE_COLLECT;
+        collecting = want;
+    }
+}
 
 /* ------------------------------------------------------------------ contexts */
 static void cert_path(char *out, size_t n, const char *ext) { snprintf(out, n, "%s/%s.%s", C.cert_dir, C.cert, ext); }
@@ -170,7 +185,7 @@ static void verify(struct worker *w, SSL *cli, SSL *srv, int want_resumed) {
  * tickets), and freeing both unless keep is given. Returns its CPU time, both sides. */
 static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     BIO *cb, *sb;
-    mem_side = SIDE_HARNESS;
+    enter(SIDE_HARNESS);
     if (!BIO_new_bio_pair(&cb, 1 << 16, &sb, 1 << 16)) die_failed("BIO_new_bio_pair");
     int want_resumed = C.resume != RES_NONE && w->sess != NULL;
     /* Each side's share is timed with the cheap monotonic clock and scaled by the thread's CPU/wall
@@ -178,7 +193,7 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
      * (a system call) per SSL call would add ~1 us each to the sides. */
     uint64_t cw = 0, sw = 0, c0 = CPU_NOW(), w0 = WALL_NOW(), t0 = w0, t1;
 #define CHARGE(side) (t1 = WALL_NOW(), side += t1 - t0, t0 = t1)
-    mem_side = SIDE_CLIENT;
+    enter(SIDE_CLIENT);
     SSL_CTX *cctx = C.mode == MODE_CTX_PER_CONN ? client_ctx() : w->cctx;
     SSL *cli = SSL_new(cctx);
     if (!cli) die_failed("SSL_new(client)");
@@ -187,7 +202,7 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     if (want_resumed && !SSL_set_session(cli, w->sess)) die_failed("SSL_set_session");
     if (pr) SSL_set_msg_callback(cli, probe_callback), SSL_set_msg_callback_arg(cli, pr);
     CHARGE(cw);
-    mem_side = SIDE_SERVER;
+    enter(SIDE_SERVER);
     SSL *srv = SSL_new(w->sctx);
     if (!srv) die_failed("SSL_new(server)");
     SSL_set_bio(srv, sb, sb);
@@ -195,25 +210,27 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     CHARGE(sw);
     for (int round = 0, cdone = 0, sdone = 0; !(cdone && sdone); round++) {
         if (round > 50) die_failed("handshake made no progress in 50 rounds");
-        mem_side = SIDE_CLIENT;
+        enter(SIDE_CLIENT);
         int r = cdone ? 1 : SSL_do_handshake(cli);
         CHARGE(cw);
         if (r == 1) cdone = 1; else check_want(cli, r, "client handshake");
-        mem_side = SIDE_SERVER;
+        enter(SIDE_SERVER);
         r = sdone ? 1 : SSL_do_handshake(srv);
         CHARGE(sw);
         if (r == 1) sdone = 1; else check_want(srv, r, "server handshake");
     }
-    mem_side = SIDE_CLIENT;
+    enter(SIDE_CLIENT);
     char buf[64];
     int r = SSL_read(cli, buf, sizeof(buf));
     CHARGE(cw);
+    enter(SIDE_HARNESS);
     if (r > 0) die_failed("the server sent application data");
     check_want(cli, r, "client reading session tickets");
     verify(w, cli, srv, want_resumed);
     w->cbytes += (double)BIO_number_written(cb);
     w->sbytes += (double)BIO_number_written(sb);
     t0 = WALL_NOW();
+    enter(SIDE_CLIENT);
     if (C.resume != RES_NONE) { /* resume from the newest session next time, as a real client does */
         SSL_SESSION *s = SSL_get1_session(cli);
         if (!s || !SSL_SESSION_is_resumable(s)) die_failed("no resumable session after the handshake");
@@ -227,12 +244,12 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
         SSL_free(cli);
         if (cctx != w->cctx) SSL_CTX_free(cctx);
         CHARGE(cw);
-        mem_side = SIDE_SERVER;
+        enter(SIDE_SERVER);
         SSL_shutdown(srv);
         SSL_free(srv);
         CHARGE(sw);
     }
-    mem_side = SIDE_HARNESS;
+    enter(SIDE_HARNESS);
     uint64_t w1 = WALL_NOW(), c1 = CPU_NOW();
     double ratio = w1 > w0 && c1 - c0 < w1 - w0 ? (double)(c1 - c0) / (double)(w1 - w0) : 1.0;
     uint64_t c = (uint64_t)((double)cw * ratio + 0.5), s = (uint64_t)((double)sw * ratio + 0.5);
@@ -251,13 +268,17 @@ static void *run_worker(void *arg) {
     for (int i = 0; i < C.warmup + (C.resume != RES_NONE); i++) connect_once(w, NULL, NULL);
     reset(w);
     if (C.threads > 1) pthread_barrier_wait(&start_line);
-    if (C.threads == 1) CALLGRIND_TOGGLE_COLLECT;
+    int whole_loop = C.threads == 1 && C.count_side == SIDE_HARNESS; /* else enter() collects one side */
+    if (whole_loop) CALLGRIND_TOGGLE_COLLECT;
     long reads0 = clock_reads;
     uint64_t wall0 = WALL_NOW();
+    measuring = C.threads == 1;
     for (int i = 0; i < w->n; i++) w->lat[i] = connect_once(w, NULL, NULL);
+    measuring = 0;
+    enter(SIDE_HARNESS);
     w->wall = WALL_NOW() - wall0;
     w->reads = clock_reads - reads0;
-    if (C.threads == 1) CALLGRIND_TOGGLE_COLLECT;
+    if (whole_loop) CALLGRIND_TOGGLE_COLLECT;
     return NULL;
 }
 
@@ -296,6 +317,8 @@ static void header(void) {
     jw_str("mode", MODE_NAMES[C.mode]);
     jw_bool("deterministicRng", C.deterministic);
     jw_bool("underValgrind", RUNNING_ON_VALGRIND);
+    if (C.cpu >= 0) jw_int("cpu", C.cpu);
+    if (C.count_side != SIDE_HARNESS) jw_str("countSide", SIDE_NAMES[C.count_side]);
 #if defined(__x86_64__)
     char cap[64];
     snprintf(cap, sizeof(cap), "%08x:%08x:%08x:%08x", OPENSSL_ia32cap_P[0], OPENSSL_ia32cap_P[1], OPENSSL_ia32cap_P[2], OPENSSL_ia32cap_P[3]);
@@ -443,7 +466,8 @@ static void usage(void) {
             "       handshake run --cert-dir DIR [--cert rsa2048|ecdsa-p256|mldsa65] [--proto 1.2|1.3]\n"
             "                 [--client-groups default|LIST] [--server-groups default|LIST] [--expect-group NAME]\n"
             "                 [--resume none|ticket|session-id] [--count N] [--threads T] [--warmup N]\n"
-            "                 [--cipher STR] [--mode handshake|ctx-new|ctx-per-conn|memory] [--deterministic]\n");
+            "                 [--cipher STR] [--mode handshake|ctx-new|ctx-per-conn|memory] [--deterministic]\n"
+            "                 [--cpu N] [--count-side client|server]\n");
 }
 
 static int pick(const char *v, const char *const *names, int n, const char *opt) {
@@ -480,10 +504,21 @@ int main(int argc, char **argv) {
         else if (!strcmp(o, "--count")) C.count = number(v, o, 1, 10000000);
         else if (!strcmp(o, "--threads")) C.threads = number(v, o, 1, 256);
         else if (!strcmp(o, "--warmup")) C.warmup = number(v, o, 0, 1000000);
+        else if (!strcmp(o, "--cpu")) C.cpu = number(v, o, 0, CPU_SETSIZE - 1);
+        else if (!strcmp(o, "--count-side")) C.count_side = pick(v, SIDE_NAMES, 3, o);
         else usage(), die_usage("unknown option %s", o);
     }
     if (C.mode != MODE_CTX_NEW && !C.cert_dir) die_usage("--cert-dir is required");
     if (C.threads > 1 && (C.mode == MODE_MEMORY || C.deterministic)) die_usage("--threads > 1 cannot be combined with memory or deterministic mode");
+    if (C.threads > 1 && C.cpu >= 0) die_usage("--cpu pins the one measuring thread: not with --threads > 1");
+    if (C.count_side != SIDE_HARNESS && (!C.deterministic || C.mode != MODE_HANDSHAKE))
+        die_usage("--count-side is for instruction counts: it needs --deterministic and --mode handshake");
+    if (C.cpu >= 0) { /* one CPU for the measuring thread: no migrations between caches mid-block */
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(C.cpu, &set);
+        if (sched_setaffinity(0, sizeof(set), &set) != 0) die_failed("pinning to CPU %d: %s", C.cpu, strerror(errno));
+    }
     /* the allocator hooks and the RNG must be in place before any other OpenSSL call */
     if (C.mode == MODE_MEMORY && !mem_hooks_install()) die_failed("CRYPTO_set_mem_functions refused");
     if (C.deterministic) {

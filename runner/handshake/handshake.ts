@@ -122,8 +122,8 @@ export function exec(cmd: string, args: string[], timeoutMs: number): Promise<{ 
  * Run one configuration once (the function the hypothesis test and the MTU analysis call). A crash or
  * unreadable output becomes 'failed' with what the process said; the result names the library it ran.
  */
-export async function runHandshake(binary: string, cfg: HandshakeConfig, count: number, timeoutMs = 600_000): Promise<ParsedOutput> {
-  const r = await exec(binary, configArgs(cfg, count), timeoutMs);
+export async function runHandshake(binary: string, cfg: HandshakeConfig, count: number, timeoutMs = 600_000, opts: { cpu?: number } = {}): Promise<ParsedOutput> {
+  const r = await exec(binary, [...configArgs(cfg, count), ...(opts.cpu === undefined ? [] : ['--cpu', String(opts.cpu)])], timeoutMs);
   const where = `handshake ${describeConfig(cfg)}`;
   if (r.code === -1 || !r.stdout.trim()) return { kind: 'failed', reason: `${where}: exit ${r.code}: ${r.stderr.trim().slice(0, 1500)}`, openssl: 'unknown' };
   return parseHandshakeOutput(r.stdout, r.code, where);
@@ -136,13 +136,14 @@ export type InstructionResult =
 /**
  * Instructions per handshake (client + server): the same invocation under callgrind with collection
  * only around the measured handshakes and handshake.c's fixed-seed RNG, so the count is reproducible.
+ * With `side`, only that side's SSL calls are collected (handshake.c --count-side).
  */
-export async function countInstructions(binary: string, cfg: HandshakeConfig, count: number): Promise<InstructionResult> {
+export async function countInstructions(binary: string, cfg: HandshakeConfig, count: number, side?: 'client' | 'server'): Promise<InstructionResult> {
   if (cfg.threads !== 1 || cfg.mode !== 'handshake') throw new Error('instruction counts are for single-threaded handshake mode');
   const dir = mkdtempSync(join(tmpdir(), 'hs-callgrind-'));
   try {
     const outFile = join(dir, 'callgrind.out');
-    const args = ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${outFile}`, binary, ...configArgs(cfg, count), '--deterministic'];
+    const args = ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${outFile}`, binary, ...configArgs(cfg, count), '--deterministic', ...(side ? ['--count-side', side] : [])];
     const r = await exec('valgrind', args, 1_200_000);
     if (r.code === -1 && /ENOENT/.test(r.stderr)) return { kind: 'failed', reason: 'valgrind is not installed (apt-get install valgrind)' };
     if (!r.stdout.trim()) return { kind: 'failed', reason: `valgrind exit ${r.code}: ${r.stderr.trim().slice(-1500)}` };
@@ -150,6 +151,7 @@ export async function countInstructions(binary: string, cfg: HandshakeConfig, co
     if (parsed.kind === 'unsupported' || parsed.kind === 'failed') return { kind: parsed.kind, reason: parsed.reason };
     if (parsed.kind !== 'run' || !parsed.out.underValgrind || !parsed.out.deterministicRng)
       return { kind: 'failed', reason: 'the program did not report running under valgrind with the fixed-seed RNG' };
+    if (parsed.out.countSide !== side) return { kind: 'failed', reason: `asked to count ${side ?? 'both sides'}, the program counted ${parsed.out.countSide ?? 'both sides'}` };
     const totals = /^totals:\s+(\d+)/m.exec(readFileSync(outFile, 'utf8'));
     if (!totals) return { kind: 'failed', reason: `no "totals:" line in ${outFile}` };
     const total = Number(totals[1]);

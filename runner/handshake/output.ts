@@ -8,6 +8,10 @@ const Common = {
   deterministicRng: z.boolean(),
   underValgrind: z.boolean(),
   ia32cap: z.string().regex(/^([0-9a-f]{8}:){3}[0-9a-f]{8}$/).optional(),
+  /** --cpu: the CPU the measuring thread was pinned to */
+  cpu: z.int().nonnegative().optional(),
+  /** --count-side: instructions were collected for this side's calls only */
+  countSide: z.enum(['client', 'server']).optional(),
 };
 
 export const HandshakeRunOutput = z

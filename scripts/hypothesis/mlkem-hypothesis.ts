@@ -1,13 +1,18 @@
 // `npm run test:mlkem-hypothesis`: is 3.5's handshake slowdown its default key shares, or a regression?
 //
-// Configurations (TLS 1.3, new handshakes, RSA-2048 and ECDSA P-256 certificates), measured in blocks
-// of N handshakes, every configuration once per round in a rotating order; ratios come from blocks of
-// the same round (paired), so machine drift slower than one round cancels. Instruction counts of every
-// configuration are a second, deterministic line of evidence.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+// Configurations (TLS 1.3, new handshakes, RSA-2048 and ECDSA P-256 certificates) are measured in
+// blocks, every configuration once per round in a rotating order; a claim's ratios come from blocks of
+// the same round (paired), so machine drift slower than a round cancels. Two lines of evidence per
+// claim: CPU time (sequential: rounds continue until every claim's CPU line is decided or the budget
+// ends, sequential.ts), and instruction counts per side under valgrind (deterministic). Steps:
+//   1. builds (cached); 2. instruction counts; 3. calibration: handshakes per block so that a block
+//   lasts long enough to swamp timer and scheduler noise; 4. a warm-up round, which also times a round
+//   and so fixes the schedule of looks; 5. measured rounds with looks; 6. the result file.
+import { readFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HypothesisResult, type HypothesisOutcome, type RunMode } from '../../schema/index.ts';
+import { HypothesisResult, type HypothesisMode } from '../../schema/index.ts';
 import type { BuildUnderTest } from '../../runner/benchmark.ts';
 import { buildMany, findCached } from '../../runner/build.ts';
 import { resolveVersion } from '../../runner/catalogue.ts';
@@ -15,15 +20,27 @@ import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandsha
 import { describeShares } from '../../runner/handshake/output.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { harnessInfo, newRunId, roundOrder } from '../../runner/run.ts';
-import { median } from '../stats.ts';
-import { EQUIVALENCE_MARGIN, decide, sideRatio } from './verdict.ts';
+import { claimKey, claimOutcome, conclusion, decompose, instructionLine, pairedRatios, testableClaims } from './analysis.ts';
+import { ALWAYS_MEASURED } from './claims.ts';
+import { finalReport, lookTable, minutes } from './report.ts';
+import { ALPHA, SequentialTest, fixedSchedule, lookSchedule, type LookSchedule } from './sequential.ts';
+import { EQUIVALENCE_MARGIN, INSTRUCTION_THRESHOLD } from './verdict.ts';
 
 const ECDH_ONLY = 'X25519:P-256:P-384';
 const CERTS: Cert[] = ['rsa2048', 'ecdsa-p256'];
-const MODES: Record<RunMode, { rounds: number; handshakes: number; instructionHandshakes: number }> = {
-  quick: { rounds: 4, handshakes: 40, instructionHandshakes: 4 },
-  full: { rounds: 30, handshakes: 300, instructionHandshakes: 20 },
+const DEFAULT_BUDGET_MINUTES = 10;
+const MODES = {
+  /** blocks of about a quarter second of CPU: timer reads (~20 ns) and a scheduler tick (~4 ms) are
+   * each below 2% of a block, while a round of 8-10 configurations x 2 certificates stays near 5 s, so
+   * a 10-minute budget holds about a hundred rounds */
+  sequential: { blockSeconds: 0.25, calibrationHandshakes: 40, instructionHandshakes: 5 },
+  quick: { blockSeconds: 0.04, calibrationHandshakes: 10, instructionHandshakes: 4, rounds: 4 },
 };
+const MIN_HANDSHAKES = 20;
+const MAX_HANDSHAKES = 20_000;
+/** the first look: fewer rounds give a t interval with too few degrees of freedom to decide anything */
+const FIRST_LOOK = 6;
+const MAX_ROUNDS = 1000;
 
 interface ConfigDef {
   id: string;
@@ -32,7 +49,7 @@ interface ConfigDef {
   variant: string;
   clientGroups: string;
   serverGroups: string;
-  /** the group the premise of the hypotheses needs this configuration to negotiate */
+  /** the group the premise of the claims needs this configuration to negotiate */
   expectGroup: string;
   /** shares the client must send (checked on the ClientHello) */
   expectShares?: string[];
@@ -62,26 +79,59 @@ function configurations(): ConfigDef[] {
   return defs;
 }
 
-const HYPOTHESES: { id: string; kind: HypothesisOutcome['kind']; numerator: string; denominator: string; statement: string }[] = [
-  { id: 'H1', kind: 'slower', numerator: 'v35-default', denominator: 'v35-ecdh', statement: 'On the same 3.5 build, library defaults cost more CPU per handshake than ECDH-only groups' },
-  { id: 'H2', kind: 'equivalent', numerator: 'v35-ecdh', denominator: 'v34-default', statement: '3.5 with ECDH-only groups costs the same as 3.4 with its defaults (no regression outside key exchange)' },
-  { id: 'H3', kind: 'equivalent', numerator: 'v35-no-ml-kem', denominator: 'v35-ecdh', statement: '3.5 built without ML-KEM, defaults, costs the same as 3.5 with ECDH-only groups' },
-  { id: 'H4', kind: 'client-only', numerator: 'v35-classic-server', denominator: 'v35-ecdh', statement: 'Against a server that allows only classic groups, the 3.5 default client still pays for its unused ML-KEM share; the server does not' },
-  { id: 'H1b', kind: 'slower', numerator: 'v36-default', denominator: 'v36-ecdh', statement: 'The same holds on 3.6: defaults cost more than ECDH-only groups' },
-  { id: 'H1c', kind: 'slower', numerator: 'v40-default', denominator: 'v40-ecdh', statement: 'The same holds on 4.0: defaults cost more than ECDH-only groups' },
-];
-
 type Block = HypothesisResult['blocks'][number];
+type Config = HypothesisResult['configurations'][number];
 
 function log(msg: string) {
   process.stdout.write(`${msg}\n`);
 }
+
+/** The last CPU this process may run on (Cpus_allowed_list), or null where that is not readable. */
+function pinnableCpu(): number | null {
+  try {
+    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    const cpus = (list ?? '').split(',').flatMap((part) => {
+      const [a, b] = part.split('-').map(Number);
+      return b === undefined ? [a!] : Array.from({ length: b - a! + 1 }, (_, i) => a! + i);
+    });
+    const last = cpus.filter(Number.isInteger).pop();
+    return last === undefined ? null : last;
+  } catch {
+    return null;
+  }
+}
+
+/** Run tasks with at most `limit` at a time, in order of the array. */
+async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const out: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+      while (next < tasks.length) {
+        const i = next++;
+        out[i] = await tasks[i]!();
+      }
+    }),
+  );
+  return out;
+}
+
+const USAGE = `usage: npm run test:mlkem-hypothesis -- [--budget MINUTES | --quick [--rounds N]] [--handshakes N] [--host-id ID] [--out DIR]
+  Tests whether OpenSSL 3.5's slower handshakes come from its default key shares (X25519MLKEM768 + X25519).
+  default     sequential: measures in rounds until every claim's CPU-time verdict is decided, or the
+              budget (default ${DEFAULT_BUDGET_MINUTES} minutes, --budget to change) ends; the error rate stays at 5% per claim
+              however many looks it takes (pre-declared looks with alpha spending)
+  --quick     a fixed ${MODES.quick.rounds} rounds (--rounds N) of short blocks, for CI: may end undecided
+  --handshakes N   handshakes per block instead of the calibrated number
+  Writes data/hypothesis/<host>/<runId>.json (--out DIR instead of data/hypothesis).
+  Exit 0 when it measured (whatever the verdicts), 1 when a required configuration could not be measured.`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       quick: { type: 'boolean' },
       full: { type: 'boolean' },
+      budget: { type: 'string' },
       rounds: { type: 'string' },
       handshakes: { type: 'string' },
       'host-id': { type: 'string' },
@@ -90,19 +140,23 @@ async function main(): Promise<number> {
     },
   });
   if (values.help) {
-    log(`usage: npm run test:mlkem-hypothesis -- [--quick | --full] [--rounds N] [--handshakes N] [--host-id ID] [--out DIR]
-  Tests whether OpenSSL 3.5's slower handshakes come from its default key shares (X25519MLKEM768 + X25519).
-  --quick (default: ${MODES.quick.rounds} rounds of ${MODES.quick.handshakes} handshakes) for CI; --full (${MODES.full.rounds} x ${MODES.full.handshakes}) for publication.
-  Writes data/hypothesis/<host>/<runId>.json. Exit 0 when it measured (whatever the verdicts), 1 when it could not.`);
+    log(USAGE);
     return 0;
   }
-  const mode: RunMode = values.full ? 'full' : 'quick';
-  const rounds = values.rounds ? Number(values.rounds) : MODES[mode].rounds;
-  const handshakes = values.handshakes ? Number(values.handshakes) : MODES[mode].handshakes;
-  if (!Number.isInteger(rounds) || rounds < 2 || !Number.isInteger(handshakes) || handshakes < 1) {
-    console.error('error: --rounds must be a whole number >= 2 and --handshakes >= 1');
+  if (values.full) {
+    console.error('error: --full is gone: the default run is sequential and stops when every claim is decided (--budget MINUTES sets its time limit)');
     return 2;
   }
+  const mode: HypothesisMode = values.quick ? 'quick' : 'sequential';
+  if (values.rounds && mode !== 'quick') return usageError('--rounds is for --quick; a sequential run chooses its rounds (--budget limits its time)');
+  if (values.budget && mode === 'quick') return usageError('--budget is for the sequential (default) run; --quick runs a fixed number of rounds');
+  const rounds = values.rounds ? Number(values.rounds) : MODES.quick.rounds;
+  if (!Number.isInteger(rounds) || rounds < 3) return usageError('--rounds must be a whole number >= 3');
+  const budgetMinutes = values.budget ? Number(values.budget) : DEFAULT_BUDGET_MINUTES;
+  if (!(budgetMinutes > 0 && budgetMinutes <= 24 * 60)) return usageError('--budget must be a number of minutes, above 0 and at most a day');
+  const fixedHandshakes = values.handshakes ? Number(values.handshakes) : null;
+  if (fixedHandshakes !== null && (!Number.isInteger(fixedHandshakes) || fixedHandshakes < 1)) return usageError('--handshakes must be a whole number >= 1');
+  const settings = MODES[mode];
   const outDir = values.out ?? join('data', 'hypothesis');
   const startedAt = new Date().toISOString();
   const runId = newRunId(mode);
@@ -110,14 +164,14 @@ async function main(): Promise<number> {
   const notes: string[] = [];
   const defs = configurations();
 
-  // builds (cached); a failed build only loses the configurations that need it
+  // ---------------------------------------------------------------- builds (cached); a failed build only loses the configurations that need it
   const wanted = [...new Map(defs.map((d) => [`${d.version}/${d.variant}`, { version: resolveVersion(d.version), variant: d.variant }])).values()];
-  log(`ML-KEM hypothesis test (${mode}): ${rounds} rounds x ${handshakes} handshakes per block, TLS 1.3, new handshakes`);
+  log(`ML-KEM hypothesis test (${mode === 'quick' ? `quick: ${rounds} rounds` : `sequential, budget ${budgetMinutes} min`}), TLS 1.3, new handshakes`);
   const { built, failed } = await buildMany(wanted, (v, variant, step) => log(`  build ${v}/${variant}: ${step}`));
   for (const f of failed) notes.push(`build ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log ${f.log})` : ''}`);
   const buildOf = new Map<string, BuildUnderTest>(built.map((b) => [`${b.req.version.version}/${b.req.variant}`, { record: b.build.record, prefix: b.build.prefix }]));
 
-  const configs: HypothesisResult['configurations'] = [];
+  const configs: Config[] = [];
   const binaries = new Map<string, string>();
   for (const d of defs) {
     const b = buildOf.get(`${d.version}/${d.variant}`);
@@ -134,35 +188,101 @@ async function main(): Promise<number> {
       configs.push({ ...base, buildId: b.record.id, status: 'failed', reason: (e as Error).message.slice(0, 2000) });
     }
   }
-
+  const conf = (id: string) => configs.find((c) => c.id === id)!;
+  const def = (id: string) => defs.find((d) => d.id === id)!;
+  const measured = () => defs.filter((d) => conf(d.id).status === 'measured');
   const cfgOf = (d: ConfigDef, cert: Cert): HandshakeConfig => baseConfig({ cert, clientGroups: d.clientGroups, serverGroups: d.serverGroups });
-  const blocks: Block[] = [];
-  const active = () => defs.filter((d) => configs.find((c) => c.id === d.id)!.status === 'measured');
-  const started = Date.now();
-  for (let round = 0; round <= rounds; round++) {
-    const warmup = round === 0;
-    const order = roundOrder(
-      active().map((d) => d.id),
-      round,
+  const t0 = Date.now();
+  const deadline = t0 + budgetMinutes * 60_000;
+  const since = (t: number) => (Date.now() - t) / 1000;
+
+  // ---------------------------------------------------------------- instruction counts, per side (deterministic: may run in parallel)
+  const instructionCounts: HypothesisResult['instructionCounts'] = [];
+  {
+    const jobs = measured().flatMap((d) => CERTS.map((cert) => ({ d, cert })));
+    log(`instruction counts: ${jobs.length} configurations x 2 sides under valgrind, ${settings.instructionHandshakes} handshakes each...`);
+    let done = 0;
+    const results = await pool(
+      jobs.map(({ d, cert }) => async () => {
+        const [client, server] = [await countInstructions(binaries.get(d.id)!, cfgOf(d, cert), settings.instructionHandshakes, 'client'), await countInstructions(binaries.get(d.id)!, cfgOf(d, cert), settings.instructionHandshakes, 'server')];
+        done++;
+        if (done % 4 === 0 || done === jobs.length) log(`  ${done}/${jobs.length} (${minutes(since(t0))})`);
+        return { d, cert, client, server };
+      }),
+      Math.max(1, Math.min(2, availableParallelism())),
     );
+    for (const { d, cert, client, server } of results) {
+      if (client.kind !== 'measured' || server.kind !== 'measured') {
+        const r = client.kind !== 'measured' ? client : server;
+        notes.push(`instruction count ${d.id} ${cert}: ${'reason' in r ? r.reason.slice(0, 300) : 'failed'}`);
+        continue;
+      }
+      instructionCounts.push({
+        config: d.id,
+        cert,
+        handshakes: client.out.handshakes,
+        clientInstructions: client.instructionsPerHandshake,
+        serverInstructions: server.instructionsPerHandshake,
+        totalInstructions: client.instructionsPerHandshake + server.instructionsPerHandshake,
+      });
+      const hidden = `under valgrind the library did not use ${client.hiddenFeatures.join(', ')}: instruction counts follow a different code path than native runs`;
+      if (client.hiddenFeatures.length && !notes.includes(hidden)) notes.push(hidden);
+    }
+  }
+
+  // ---------------------------------------------------------------- calibration: pinning and handshakes per block
+  const blocks: Block[] = [];
+  let pinnedCpu = pinnableCpu();
+  let pinning = pinnedCpu === null ? 'not pinned: the allowed CPUs are not readable here' : `measuring thread pinned to CPU ${pinnedCpu} (the last this process may use), sched_setaffinity`;
+  const handshakesPerBlock: Record<string, number> = {};
+  const calibrationText: string[] = [];
+  const runBlock = async (d: ConfigDef, cert: Cert, n: number) => {
+    const opts = pinnedCpu === null ? {} : { cpu: pinnedCpu };
+    return runHandshake(binaries.get(d.id)!, cfgOf(d, cert), n, 600_000, opts).catch((e: Error) => ({ kind: 'failed', reason: e.message, openssl: 'unknown' }) as const);
+  };
+  for (const cert of CERTS) {
+    const d = measured().find((x) => x.id === 'v35-default') ?? measured()[0];
+    if (!d) break;
+    let r = await runBlock(d, cert, settings.calibrationHandshakes);
+    if (r.kind === 'failed' && pinnedCpu !== null && /pinning to CPU/.test(r.reason)) {
+      pinning = `not pinned: ${r.reason.slice(0, 300)}`;
+      pinnedCpu = null;
+      r = await runBlock(d, cert, settings.calibrationHandshakes);
+    }
+    if (r.kind !== 'run') {
+      handshakesPerBlock[cert] = fixedHandshakes ?? 100;
+      notes.push(`calibration ${d.id} ${cert} failed (${'reason' in r ? r.reason.slice(0, 300) : r.kind}): ${handshakesPerBlock[cert]} handshakes per block`);
+      continue;
+    }
+    const usPerHandshake = (r.out.clientCpuNs + r.out.serverCpuNs) / r.out.handshakes / 1000;
+    handshakesPerBlock[cert] = fixedHandshakes ?? Math.min(MAX_HANDSHAKES, Math.max(MIN_HANDSHAKES, Math.ceil((settings.blockSeconds * 1e6) / usPerHandshake)));
+    calibrationText.push(`${cert}: ${d.id} ${usPerHandshake.toFixed(0)} µs per handshake -> ${handshakesPerBlock[cert]}`);
+  }
+  const calibration = fixedHandshakes
+    ? `--handshakes ${fixedHandshakes}: no calibration`
+    : `handshakes per block = ${settings.blockSeconds} s of CPU / the CPU per handshake of the most expensive configuration, from ${settings.calibrationHandshakes} handshakes (${calibrationText.join('; ')})`;
+  log(`calibration: ${calibration}; ${pinning}`);
+
+  // ---------------------------------------------------------------- rounds
+  const runRound = async (round: number, ids: string[]) => {
+    const warmup = round === 0;
+    const order = roundOrder(ids, round);
     for (const cert of CERTS)
       for (const id of order) {
-        const d = defs.find((x) => x.id === id)!;
-        const conf = configs.find((c) => c.id === id)!;
-        if (conf.status !== 'measured') continue;
-        const r = await runHandshake(binaries.get(id)!, cfgOf(d, cert), handshakes).catch(
-          (e: Error) => ({ kind: 'failed', reason: e.message, openssl: 'unknown' }) as const,
-        );
+        const d = def(id);
+        const c = conf(id);
+        if (c.status !== 'measured') continue;
+        const r = await runBlock(d, cert, handshakesPerBlock[cert]!);
         if (r.kind !== 'run') {
           const reason = 'reason' in r ? r.reason : `unexpected ${r.kind} output`;
-          if (r.kind === 'unsupported' || round === 0) {
-            conf.status = r.kind === 'unsupported' ? 'unsupported' : 'failed';
-            conf.reason = `${cert}: ${reason}`.slice(0, 2000);
+          if (r.kind === 'unsupported' || warmup) {
+            c.status = r.kind === 'unsupported' ? 'unsupported' : 'failed';
+            c.reason = `${cert}: ${reason}`.slice(0, 2000);
           } else notes.push(`round ${round} ${id} ${cert}: ${reason.slice(0, 500)}`);
           continue;
         }
         const o = r.out;
-        conf.observed[cert] = {
+        c.observed[cert] = {
           negotiatedGroup: o.negotiated.group,
           clientKeyShares: describeShares(o.clientHello.keyShares),
           clientHelloBytes: o.clientHello.messageBytes,
@@ -171,87 +291,111 @@ async function main(): Promise<number> {
         };
         blocks.push({ config: id, cert, round, warmup, at: new Date().toISOString(), handshakes: o.handshakes, clientUs: o.clientCpuNs / o.handshakes / 1000, serverUs: o.serverCpuNs / o.handshakes / 1000 });
       }
-    log(`  ${warmup ? 'warm-up' : `round ${round}/${rounds}`} done (${((Date.now() - started) / 1000).toFixed(0)}s)`);
-  }
+  };
 
-  // premises: each configuration negotiated what the hypotheses assume
+  const warmStart = Date.now();
+  await runRound(0, measured().map((d) => d.id));
+  let roundSeconds = since(warmStart);
+  log(`warm-up round: ${roundSeconds.toFixed(1)} s`);
+
+  const ids = new Set(measured().map((d) => d.id));
+  const claims = testableClaims(ids, CERTS);
+  const schedule: LookSchedule =
+    mode === 'quick' ? fixedSchedule(rounds) : lookSchedule(Math.min(MAX_ROUNDS, Math.max(FIRST_LOOK, Math.floor((deadline - Date.now()) / 1000 / roundSeconds))), FIRST_LOOK);
+  if (mode === 'sequential' && Date.now() + FIRST_LOOK * roundSeconds * 1000 > deadline)
+    notes.push(`the budget (${budgetMinutes} min) is shorter than the ${FIRST_LOOK} rounds of the first look; the run takes them anyway`);
+  const test = new SequentialTest(schedule, new Map(claims.map(({ claim, cert }) => [claimKey(claim.id, cert), claim.kind])));
+  const claimOf = new Map(claims.map((x) => [claimKey(x.claim.id, x.cert), x]));
+  const ratiosOf = (key: string) => {
+    const { claim, cert } = claimOf.get(key)!;
+    return pairedRatios(blocks, claim.numerator, claim.denominator, cert, claim.side);
+  };
+  const instr = new Map(claims.map(({ claim, cert }) => [claimKey(claim.id, cert), instructionLine(claim, cert, instructionCounts)]));
+  log(
+    mode === 'quick'
+      ? `fixed design: ${rounds} rounds, one look at the end`
+      : `schedule (declared before the first measured round): looks after rounds ${schedule.looks.join(', ')}; ${schedule.method}`,
+  );
+
+  const roundsStart = Date.now();
+  let round = 0;
+  let stoppedBecause: HypothesisResult['progress']['stoppedBecause'] = mode === 'quick' ? 'fixed-rounds' : 'last-look';
+  for (;;) {
+    if (mode === 'sequential' && round >= FIRST_LOOK && Date.now() + roundSeconds * 1000 > deadline) {
+      stoppedBecause = 'budget';
+      break;
+    }
+    round++;
+    // configurations no undecided claim needs any more leave the rounds (the decomposition's stay)
+    const open = new Set(test.undecided().flatMap((k) => [claimOf.get(k)!.claim.numerator, claimOf.get(k)!.claim.denominator]));
+    const active = measured()
+      .map((d) => d.id)
+      .filter((id) => ALWAYS_MEASURED.has(id) || open.has(id));
+    const t = Date.now();
+    await runRound(round, active);
+    roundSeconds = since(t);
+    const look = test.afterRound(round, ratiosOf, since(roundsStart));
+    const next = test.nextLook;
+    log(
+      `round ${round}: ${roundSeconds.toFixed(1)} s, ${active.length} configurations; ${minutes(since(t0))}${mode === 'sequential' ? ` of ${minutes(budgetMinutes * 60)}` : ''}; ${test.undecided().length} of ${claims.length} claims undecided by CPU time${next ? `; next look after round ${next}` : ''}`,
+    );
+    if (look) for (const line of lookTable(look, claims, test.lines, instr)) log(line);
+    if (look && test.undecided().length === 0) {
+      stoppedBecause = 'all-decided';
+      break;
+    }
+    if (test.exhausted) break;
+  }
+  if (stoppedBecause === 'budget') {
+    const look = test.finalLook(round, ratiosOf, since(roundsStart));
+    log(`budget reached after round ${round}`);
+    if (look) for (const line of lookTable(look, claims, test.lines, instr)) log(line);
+  }
+  const roundsSeconds = since(roundsStart);
+
+  // ---------------------------------------------------------------- premises: each configuration negotiated what the claims assume
   for (const d of defs) {
-    const conf = configs.find((c) => c.id === d.id)!;
-    for (const [cert, obs] of Object.entries(conf.observed)) {
-      if (obs.negotiatedGroup !== d.expectGroup) notes.push(`${d.id} ${cert} negotiated ${obs.negotiatedGroup}, not ${d.expectGroup}: hypotheses that use it rest on a different key exchange`);
+    for (const [cert, obs] of Object.entries(conf(d.id).observed)) {
+      if (obs.negotiatedGroup !== d.expectGroup) notes.push(`${d.id} ${cert} negotiated ${obs.negotiatedGroup}, not ${d.expectGroup}: claims that use it rest on a different key exchange`);
       for (const share of d.expectShares ?? [])
         if (!String(obs.clientKeyShares).split(',').some((s) => s.startsWith(`${share}:`))) notes.push(`${d.id} ${cert}: the client sent no ${share} key share (${obs.clientKeyShares})`);
     }
   }
 
-  log('  instruction counts (valgrind, fixed-seed RNG)...');
-  const instructionCounts: HypothesisResult['instructionCounts'] = [];
-  for (const d of active())
-    for (const cert of CERTS) {
-      const r = await countInstructions(binaries.get(d.id)!, cfgOf(d, cert), MODES[mode].instructionHandshakes);
-      if (r.kind !== 'measured') {
-        notes.push(`instruction count ${d.id} ${cert}: ${r.reason.slice(0, 300)}`);
-        continue;
-      }
-      instructionCounts.push({ config: d.id, cert, handshakes: r.out.handshakes, clientInstructions: null, serverInstructions: null, totalInstructions: r.instructionsPerHandshake });
-      const hidden = `under valgrind the library did not use ${r.hiddenFeatures.join(', ')}: instruction counts follow a different code path than native runs`;
-      if (r.hiddenFeatures.length && !notes.includes(hidden)) notes.push(hidden);
-    }
-
-  const measuredBlocks = blocks.filter((b) => !b.warmup);
-  const paired = (num: string, den: string, cert: string, side: 'client' | 'server' | 'both') => {
-    const pick = (b: Block) => (side === 'client' ? b.clientUs : side === 'server' ? b.serverUs : b.clientUs + b.serverUs);
-    const numerator: number[] = [];
-    const denominator: number[] = [];
-    for (let round = 1; round <= rounds; round++) {
-      const a = measuredBlocks.find((b) => b.config === num && b.cert === cert && b.round === round);
-      const z = measuredBlocks.find((b) => b.config === den && b.cert === cert && b.round === round);
-      if (a && z) {
-        numerator.push(pick(a));
-        denominator.push(pick(z));
-      }
-    }
-    return sideRatio({ numerator, denominator });
-  };
-  const instr = (id: string, cert: string) => instructionCounts.find((i) => i.config === id && i.cert === cert)?.totalInstructions;
-
-  const hypotheses: HypothesisOutcome[] = [];
-  for (const h of HYPOTHESES) {
-    if (!defs.some((d) => d.id === h.numerator) || !defs.some((d) => d.id === h.denominator)) continue; // 3.6/4.0 not built
-    for (const cert of CERTS) {
-      const sides = (['client', 'server', 'both'] as const).map((side) => {
-        const r = paired(h.numerator, h.denominator, cert, side);
-        const ni = instr(h.numerator, cert);
-        const di = instr(h.denominator, cert);
-        return { side, ratio: r.ratio, ci95: r.ci95, pairs: r.pairs, instructionRatio: side === 'both' && ni && di ? ni / di : null };
-      });
-      const { verdict, why } = decide(h.kind, sides);
-      hypotheses.push({ id: h.id, cert, statement: h.statement, kind: h.kind, numerator: h.numerator, denominator: h.denominator, sides, verdict, why });
-    }
-  }
-
-  const med = (id: string, cert: string, side: 'client' | 'both') => {
-    const v = measuredBlocks.filter((b) => b.config === id && b.cert === cert).map((b) => (side === 'client' ? b.clientUs : b.clientUs + b.serverUs));
-    return v.length ? median(v) : null;
-  };
-  const decomposition: HypothesisResult['decomposition'] = [];
-  for (const cert of CERTS) {
-    const [dflt, ecdh, classic, v34] = ['v35-default', 'v35-ecdh', 'v35-classic-server', 'v34-default'].map((id) => med(id, cert, 'both'));
-    if (dflt == null || v34 == null) continue;
-    decomposition.push({
-      cert,
-      baseline: 'v34-default',
-      defaults: 'v35-default',
-      totalUs: dflt - v34,
-      unusedShareUs: classic != null && ecdh != null ? classic - ecdh : null,
-      negotiatedHybridUs: classic != null ? dflt - classic : null,
-      otherUs: ecdh != null ? ecdh - v34 : null,
-    });
-  }
-
+  // ---------------------------------------------------------------- result
+  const lastAlpha = test.looks.at(-1)?.alpha ?? ALPHA;
+  // every claim whose configurations were planned, so one that could not be measured says so
+  const outcomes = testableClaims(new Set(defs.map((d) => d.id)), CERTS).map(({ claim, cert }) =>
+    claimOutcome(claim, cert, test.lines.get(claimKey(claim.id, cert)) ?? null, instructionLine(claim, cert, instructionCounts), blocks),
+  );
+  const decomposition = CERTS.flatMap((cert) => decompose(blocks, cert, lastAlpha) ?? []);
+  const cvs = outcomes.map((o) => o.cpu.noiseCv).filter((x): x is number => x !== null).sort((a, b) => a - b);
   const usedBuilds = [...new Map([...buildOf.values()].map((b) => [b.record.id, b.record])).values()];
+  const design: HypothesisResult['design'] = {
+    protocol: 'TLS 1.3',
+    resumption: 'none',
+    handshakesPerBlock,
+    blockTargetSeconds: settings.blockSeconds,
+    calibration: calibration.slice(0, 500),
+    pinnedCpu,
+    pinning: pinning.slice(0, 500),
+    warmupRounds: 1,
+    equivalenceMargin: EQUIVALENCE_MARGIN,
+    instructionThreshold: INSTRUCTION_THRESHOLD,
+    alpha: ALPHA,
+    stopping:
+      mode === 'quick'
+        ? `fixed design for CI: ${rounds} rounds, one look at the end; claims may stay undecided`
+        : `sequential: rounds continue until every claim's CPU-time line is decided, the last pre-declared look, or the ${budgetMinutes}-minute budget; ${schedule.method}; when the budget ends between looks, one final look spends the alpha left`,
+    looks: schedule.looks,
+    alphaPerLook: schedule.alpha,
+    budgetSeconds: mode === 'quick' ? null : budgetMinutes * 60,
+    ciMethod: 'geometric mean of per-round paired ratios, t interval on the log ratios at the look\'s confidence; the gap decomposition: mean of per-round paired differences, t interval at the last look\'s confidence',
+    order: 'every configuration once per round, for each certificate; the order rotates by one each round; configurations no undecided claim needs leave the rounds',
+  };
+  const partial = { claims: outcomes, decomposition, configurations: configs, host, design };
   const result = HypothesisResult.parse({
-    schemaVersion: 1,
+    schemaVersion: 2,
     kind: 'mlkem-hypothesis',
     runId,
     mode,
@@ -260,20 +404,20 @@ async function main(): Promise<number> {
     host,
     harness: harnessInfo(),
     builds: usedBuilds,
-    design: {
-      protocol: 'TLS 1.3',
-      resumption: 'none',
-      handshakesPerBlock: handshakes,
-      rounds,
-      warmupRounds: 1,
-      equivalenceMargin: EQUIVALENCE_MARGIN,
-      ciMethod: 'geometric mean of per-round paired ratios, 95% t interval on the log ratios',
-      order: 'every configuration once per round, for each certificate; the configuration order rotates by one each round',
+    conclusion: conclusion(partial),
+    design,
+    progress: {
+      rounds: round,
+      seconds: roundsSeconds,
+      totalSeconds: since(t0),
+      stoppedBecause,
+      looksTaken: test.looks,
+      noiseCv: cvs.length ? cvs[cvs.length >> 1]! : null,
     },
     configurations: configs,
     blocks,
     instructionCounts,
-    hypotheses,
+    claims: outcomes,
     decomposition,
     notes,
   });
@@ -282,32 +426,19 @@ async function main(): Promise<number> {
   writeFileSync(`${path}.tmp`, JSON.stringify(result, null, 1) + '\n');
   renameSync(`${path}.tmp`, path);
 
-  printTable(result);
+  for (const line of finalReport(result)) log(line);
   log(`\nresults: ${path}`);
-  const missing = defs.filter((d) => d.required && configs.find((c) => c.id === d.id)!.status !== 'measured');
+  const missing = defs.filter((d) => d.required && conf(d.id).status !== 'measured');
   if (missing.length) {
-    console.error(`could not measure ${missing.map((d) => d.id).join(', ')}: ${missing.map((d) => configs.find((c) => c.id === d.id)!.reason).join('; ')}`);
+    console.error(`could not measure ${missing.map((d) => d.id).join(', ')}: ${missing.map((d) => conf(d.id).reason).join('; ')}`);
     return 1;
   }
   return 0;
 }
 
-function printTable(r: HypothesisResult) {
-  const pct = (x: number | null) => (x == null ? '     -' : `${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(1)}%`.padStart(7));
-  const ci = (c: { low: number; high: number } | null) => (c ? `[${pct(c.low).trim()}, ${pct(c.high).trim()}]` : '[no interval]');
-  log('\nconfiguration                    cert         negotiated        client shares');
-  for (const c of r.configurations)
-    for (const [cert, o] of Object.entries(c.observed)) log(`${c.id.padEnd(32)} ${cert.padEnd(12)} ${String(o.negotiatedGroup).padEnd(17)} ${o.clientKeyShares}`);
-  for (const c of r.configurations.filter((x) => x.status !== 'measured')) log(`${c.id.padEnd(32)} ${c.status}: ${c.reason}`);
-  log('\nhyp  cert        side    CPU ratio  95% CI              instr.   verdict');
-  for (const h of r.hypotheses) {
-    for (const s of h.sides) log(`${h.id.padEnd(4)} ${h.cert.padEnd(11)} ${s.side.padEnd(7)} ${pct(s.ratio)}    ${ci(s.ci95).padEnd(19)} ${pct(s.instructionRatio)}`);
-    log(`     -> ${h.verdict.toUpperCase()}: ${h.statement}. ${h.why}`);
-  }
-  log('\n3.5 vs 3.4 gap (client + server CPU per handshake, medians, microseconds)');
-  for (const d of r.decomposition)
-    log(`  ${d.cert}: total ${d.totalUs.toFixed(1)} = unused ML-KEM share ${d.unusedShareUs?.toFixed(1) ?? '-'} + negotiated hybrid ${d.negotiatedHybridUs?.toFixed(1) ?? '-'} + other ${d.otherUs?.toFixed(1) ?? '-'}`);
-  for (const n of r.notes) log(`note: ${n}`);
+function usageError(msg: string): number {
+  console.error(`error: ${msg}\n${USAGE}`);
+  return 2;
 }
 
 process.exitCode = await main();

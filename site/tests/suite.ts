@@ -208,20 +208,39 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     console.log(`[${name}] ${checked} table medians checked on ${new Set(pages).size} pages (${writeups.length} write-ups)`);
   });
 
-  test(`[${name}] the hypothesis page shows each verdict of the published results, or says nothing was measured`, async () => {
+  test(`[${name}] the hypothesis page opens with the conclusion and the gap, shows each claim's verdict, or says nothing was measured`, async () => {
     const files = pickPublished(resultFiles(dirname(summaryFile), 'hypothesis').map((f) => ({ ...f, result: HypothesisResult.parse(f.value) })));
     await page.goto(`${server.origin}/hypothesis`, { waitUntil: 'networkidle' });
+    const main = await page.locator('main').innerText();
+    assert.doesNotMatch(main, /[-−]0\.0%/, 'no "-0.0%"');
+    assert.ok((await page.locator('[data-glossary] dt').count()) >= 5, 'a glossary of the verdict words');
     if (files.length === 0) {
-      assert.match(await page.locator('main').innerText(), /Not measured yet/);
+      assert.match(main, /Not measured yet/);
       return;
     }
     for (const { result } of files) {
       const section = page.locator(`[data-hypothesis-run="${result.runId}"]`);
-      for (const h of result.hypotheses) {
-        const shown = await section.locator(`tr[data-hypothesis="${h.id}"][data-cert="${h.cert}"] [data-verdict]`).getAttribute('data-verdict');
-        assert.equal(shown, h.verdict, `${result.runId} ${h.id} ${h.cert}`);
+      assert.equal((await section.locator('[data-conclusion]').innerText()).trim(), result.conclusion);
+      const y = async (sel: string) => (await section.locator(sel).first().boundingBox())!.y;
+      assert.ok((await y('[data-conclusion]')) < (await y('[data-decomposition]')), 'the conclusion comes first');
+      assert.ok((await y('[data-decomposition]')) < (await y('table.claims')), 'the gap comes before the verdict tables');
+      for (const c of result.claims) {
+        const shown = await section.locator(`tr[data-claim="${c.id}"][data-cert="${c.cert}"] [data-verdict]`).getAttribute('data-verdict');
+        assert.equal(shown, c.verdict, `${result.runId} ${c.id} ${c.cert}`);
       }
+      for (const cell of await section.locator('[data-decomposition] td[data-separable="false"]').allInnerTexts())
+        assert.match(cell, /^(not separable at this precision|not measured)/, 'a part whose interval spans zero is never shown as a cost');
+      assert.match(await section.locator('figure.forest').innerText(), /Change in CPU time per handshake/, 'the forest plot has an axis title');
+      assert.match(await section.locator('[data-rounds]').innerText(), new RegExp(`^${result.progress.rounds} measured rounds in `));
     }
+    // on a phone: no sideways scrolling, and the forest plot's no-difference line stays on screen
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.origin}/hypothesis`, { waitUntil: 'networkidle' });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `the hypothesis page is ${overflow}px wider than a phone screen`);
+    for (const box of await page.locator('figure.forest li .zero').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect)))
+      assert.ok(box.x >= 0 && box.x <= 390, `no-difference line at x=${box.x}`);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   test(`[${name}] the known-issues page shows every complaint with the status and values computed from summary.json`, async () => {

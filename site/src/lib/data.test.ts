@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SiteDataError, listResultFiles, loadRuns, loadSummary } from './data.ts';
+import { HypothesisResult } from '../../../schema/index.ts';
+import { SiteDataError, listResultFiles, loadResults, loadRuns, loadSummary } from './data.ts';
 
 const fixture = new URL('../../tests/fixtures/data/', import.meta.url).pathname;
 const withData = <T>(dir: string, fn: () => T): T => {
@@ -56,7 +57,11 @@ test('the fixture loads', () => {
   const s = withData(fixture, loadSummary);
   assert.ok(s && s.entries.length > 0);
   assert.equal(withData(fixture, loadRuns).length, 1);
-  assert.deepEqual(withData(fixture, () => listResultFiles('hypothesis')), []);
+  // one SYNTHETIC hypothesis result (site/tests/fixtures/make-hypothesis-fixture.ts) for the page's rendering test
+  const hyp = withData(fixture, () => loadResults('hypothesis', HypothesisResult));
+  assert.equal(hyp.length, 1);
+  assert.match(hyp[0]!.result.notes.join(' '), /SYNTHETIC/);
+  assert.equal(hyp[0]!.result.host.id, 'fixture-host');
 });
 
 test('result files are found in sub-folders (data/hypothesis/<host>/<run>.json)', () => {

@@ -1,17 +1,40 @@
 // What the hypothesis page shows of a results file (schema/hypothesis.ts), precomputed at build time.
-import type { HypothesisResult } from '../../../schema/index.ts';
+import { CERT_NAMES, type ClaimOutcome, type GapPart, type HypothesisResult } from '../../../schema/index.ts';
+import { num, pct } from './format.ts';
 
-export const VERDICT_LABEL: Record<string, string> = {
+/** Verdict words as the page prints them; GLOSSARY explains each. */
+export const VERDICT_LABEL: Record<ClaimOutcome['verdict'], string> = {
   supported: 'supported',
   refuted: 'refuted',
-  'not-shown': 'not shown',
+  undecided: 'undecided',
+  conflicting: 'lines disagree',
   'not-measured': 'not measured',
 };
 
-/** Per host, the result to publish: the newest full-mode run, else the newest quick one (labelled as such). */
+export const DECIDED_BY_LABEL: Record<NonNullable<ClaimOutcome['decidedBy']>, string> = {
+  both: 'by CPU time and instructions',
+  'cpu-time': 'by CPU time',
+  instructions: 'by instructions',
+};
+
+export const GLOSSARY: [string, string][] = [
+  ['supported', 'the measurements show the claim holds, with the error rate the test states.'],
+  ['refuted', 'the measurements show the claim does not hold.'],
+  ['undecided', 'the measurements are still too noisy to say either; more rounds would be needed.'],
+  ['lines disagree', 'CPU time and instruction counts reached opposite verdicts (for example where the native run uses a CPU feature valgrind cannot emulate); neither is picked silently.'],
+  ['by CPU time / by instructions', 'which line of evidence decided the verdict; "by CPU time and instructions" means both reached it.'],
+  ['same cost within ±x%', 'the whole interval of the ratio lies inside that band, so any difference is smaller than x% (the page gives the band in µs too).'],
+  ['not separable at this precision', 'a part of the gap whose interval includes zero: the data cannot tell it from no cost at all.'],
+];
+
+export const tone = (v: ClaimOutcome['verdict']) => (v === 'supported' ? 'better' : v === 'refuted' ? 'worse' : 'neutral');
+export const certName = (cert: string) => CERT_NAMES[cert] ?? cert;
+export const sideName = (side: ClaimOutcome['side']) => (side === 'both' ? 'client + server' : side);
+
+/** Per host, the result to publish: the newest sequential run, else the newest quick one (labelled as such). */
 export function pickPublished<T extends { result: HypothesisResult }>(files: readonly T[]): T[] {
   const byHost = new Map<string, T>();
-  const rank = (f: T) => [f.result.mode === 'full' ? 1 : 0, Date.parse(f.result.finishedAt)] as const;
+  const rank = (f: T) => [f.result.mode === 'sequential' ? 1 : 0, Date.parse(f.result.finishedAt)] as const;
   for (const f of files) {
     const cur = byHost.get(f.result.host.id);
     if (!cur) byHost.set(f.result.host.id, f);
@@ -51,6 +74,25 @@ export function configCosts(r: HypothesisResult): ConfigCost[] {
   return out;
 }
 
+export const us = (v: number | null) => (v === null ? 'not measured' : `${num(v)} µs`);
+/** A fraction as a percentage to 3 significant digits: 0.1106 -> "11.1%", 0.9942 -> "99.4%". */
+export const percent = (fraction: number) => `${Number((fraction * 100).toPrecision(3))}%`;
+
+/** "within ±5%, i.e. ±9.1 µs": an equivalence margin in words and in µs. */
+export function marginText(r: HypothesisResult, c: ClaimOutcome): string {
+  return `±${percent(r.design.equivalenceMargin)}${c.marginUs === null ? '' : `, i.e. ±${us(c.marginUs)}`}`;
+}
+
+export const intervalText = (i: { low: number; high: number } | null) => (i ? `${pct(i.low)} to ${pct(i.high)}` : 'no interval');
+
+/** A part of the gap: its cost, "saves", or "not separable" when its interval includes zero; never a negative cost. */
+export function gapText(p: GapPart | null): { main: string; detail: string; separable: boolean } {
+  if (!p) return { main: 'not measured', detail: '', separable: false };
+  const range = `${num(p.interval.low)} to ${num(p.interval.high)} µs`;
+  if (!p.separable) return { main: 'not separable at this precision', detail: `interval ${range} includes zero`, separable: false };
+  return { main: p.us >= 0 ? us(p.us) : `saves ${us(-p.us)}`, detail: `interval ${range}`, separable: true };
+}
+
 export interface ForestRow {
   id: string;
   label: string;
@@ -58,13 +100,35 @@ export interface ForestRow {
   low: number;
   high: number;
   verdict: string;
+  /** a second, deterministic estimate drawn on the same row (the instruction ratio), or null */
+  marker: number | null;
 }
 
-/** One row per hypothesis, certificate and side that has a ratio with an interval. */
+/** One row per claim and certificate with a CPU interval; the instruction ratio as the row's marker. */
 export function forestRows(r: HypothesisResult): ForestRow[] {
-  return r.hypotheses.flatMap((h) =>
-    h.sides
-      .filter((s) => s.ratio !== null && s.ci95 !== null)
-      .map((s) => ({ id: `${h.id}-${h.cert}-${s.side}`, label: `${h.id} ${h.cert} ${s.side}`, ratio: s.ratio!, low: s.ci95!.low, high: s.ci95!.high, verdict: h.verdict })),
-  );
+  return r.claims
+    .filter((c) => c.cpu.ratio !== null && c.cpu.interval !== null)
+    .map((c) => ({
+      id: `${c.id}-${c.cert}`,
+      label: `${c.id} ${certName(c.cert)}, ${sideName(c.side)}`,
+      ratio: c.cpu.ratio!,
+      low: c.cpu.interval!.low,
+      high: c.cpu.interval!.high,
+      verdict: VERDICT_LABEL[c.verdict],
+      marker: c.instructions.ratio,
+    }));
+}
+
+export const STOPPED: Record<HypothesisResult['progress']['stoppedBecause'], string> = {
+  'all-decided': 'every claim was decided by CPU time',
+  budget: 'the time budget ran out',
+  'last-look': 'the last pre-declared look was reached',
+  'fixed-rounds': 'quick mode runs a fixed number of rounds',
+};
+
+/** "3 min 05 s" */
+export function duration(seconds: number): string {
+  const m = Math.floor(seconds / 60);
+  const s = Math.round(seconds % 60);
+  return m ? `${m} min ${String(s).padStart(2, '0')} s` : `${s} s`;
 }
