@@ -55,7 +55,7 @@ test('a run file stored under the wrong host or name is refused', () => {
 test('the fixture loads', () => {
   const s = withData(fixture, loadSummary);
   assert.ok(s && s.entries.length > 0);
-  assert.equal(withData(fixture, loadRuns).length, 1);
+  assert.equal(withData(fixture, loadRuns).length, 3);
   assert.deepEqual(withData(fixture, () => listResultFiles('hypothesis')), []);
 });
 

@@ -107,7 +107,7 @@ interface Scale {
   suffix: string;
 }
 const scaleFor = (scales: Scale[], magnitude: number): Scale =>
-  scales.find((s, i) => i === scales.length - 1 || magnitude < scales[i + 1]!.factor) ?? scales[0]!;
+  scales.find((_, i) => i === scales.length - 1 || magnitude < scales[i + 1]!.factor) ?? scales[0]!;
 const SCALES: Record<string, Scale[]> = {
   'bytes/s': [
     { factor: 1, suffix: 'B/s' },

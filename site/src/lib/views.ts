@@ -3,6 +3,7 @@
 import type { Build, Host, MtuResults, SummaryEntry } from '../../../schema/index.ts';
 import { MtuResults as MtuSchema } from '../../../schema/index.ts';
 import { listResultFiles, loadResults, loadRuns, loadSummary, type RunFile } from './data.ts';
+import { CPU_FLAGS } from './cpu-flags.ts';
 import { toCsv } from './format.ts';
 import { entriesOf, versionPages, versionSlug } from './model.ts';
 import { planAt } from './mtu.ts';
@@ -56,19 +57,15 @@ export const versionViewId = (host: string, slug: string, part: 'all' | 'headlin
 
 // ------------------------------------------------------------------ hosts, builds, runs
 
-const FLAG_NAMES = [
-  'aesni', 'pclmulqdq', 'shani', 'avx2', 'avx512f', 'avx512ifma', 'avx512vl', 'avx512bw', 'vaes', 'vpclmulqdq', 'adx', 'bmi2',
-  'asimd', 'aes', 'pmull', 'sha2', 'sha3', 'sha512', 'sve', 'sve2',
-] as const;
 
 export function hostsView(hosts: readonly Host[]): View {
   return {
     id: 'methodology/hosts',
     title: 'Hosts the runs were taken on, with every recorded CPU flag (empty: not recorded)',
-    columns: ['host', 'arch', 'cpuModel', 'logicalCpus', 'memoryBytes', 'kernel', 'os', 'virtualization', 'cpuGovernor', 'boost', 'smt', ...FLAG_NAMES],
+    columns: ['host', 'arch', 'cpuModel', 'logicalCpus', 'memoryBytes', 'kernel', 'os', 'virtualization', 'cpuGovernor', 'boost', 'smt', ...CPU_FLAGS],
     rows: hosts.map((h) => [
       h.id, h.arch, h.cpuModel, h.logicalCpus, h.memoryBytes, h.kernel, h.os, h.virtualization, h.cpuGovernor, h.boost ?? null, h.smt ?? null,
-      ...FLAG_NAMES.map((f) => h.cpuFlags[f] ?? null),
+      ...CPU_FLAGS.map((f) => h.cpuFlags[f] ?? null),
     ]),
   };
 }
