@@ -164,7 +164,9 @@ export async function screenshots(page: Page, origin: string, paths: string[], d
     for (const p of paths) {
       await page.goto(origin + p, { waitUntil: 'networkidle' });
       const file = join(dir, `${p.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      // the top of very long pages (tables of every version) is what a reader sees first; a 30,000 px screenshot times out
+      const height = Math.min(await page.evaluate(() => document.documentElement.scrollHeight), 8000);
+      await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height } });
       files.push(file);
     }
   }
@@ -219,7 +221,7 @@ export async function tableRuns(page: Page): Promise<TableRuns[]> {
       const rows = [...t.querySelectorAll(':scope > tbody > tr')];
       const named = rows.map((r) => r.querySelector('td[data-run]')?.getAttribute('data-run') ?? null);
       return {
-        caption: (t.querySelector('caption')?.textContent ?? '').trim().slice(0, 80),
+        caption: (t.querySelector('caption')?.firstChild?.textContent ?? '').trim().slice(0, 80),
         runs,
         hasRunColumn: !!t.querySelector('thead th[data-col="run"]'),
         rowsWithoutRun: named.filter((n) => n === null).length,

@@ -83,6 +83,18 @@ test('a table never mixes runs: a measure measured in two runs becomes two table
   assert.deepEqual(g!.measures[0]!.rowLabels, ['a', 'b', 'c', 'g'], 'the run with most rows first');
 });
 
+test('series a build cannot measure are listed once per reason, not as a row each', () => {
+  const label = (cfg: string) => `Client CPU time per handshake (in-process); ${cfg}`;
+  const rows = [
+    ...['a', 'b', 'c'].map((x) => entry({ params: { cert: x, side: 'client' }, label: label(x) })),
+    ...['d', 'e'].map((x) => entry({ params: { cert: x, side: 'client' }, label: label(x), status: 'unsupported', reason: 'loading certificate mldsa65.crt: 40972C93F27F0000:error:0A080106:SSL routines' })),
+  ];
+  const [g] = groupEntries(rows);
+  assert.equal(g!.measures.flatMap((m) => m.entries).length, 3);
+  assert.deepEqual(g!.unsupported.map((u) => [u.reason, u.entries.length]), [['loading certificate mldsa65.crt', 2]]);
+  assert.equal(g!.count, 5);
+});
+
 test('headline figures of the fixture: handshake CPU per side with defaults and pinned X25519, significant changes first', () => {
   const entries = entriesOf(fixture, 'fixture-host', '3.5.7', 'default');
   const h = headlines(entries);

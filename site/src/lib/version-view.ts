@@ -157,11 +157,24 @@ export interface Measure {
   rowLabels: string[];
 }
 
+export interface Unsupported {
+  /** the library's reason, without its error dump */
+  reason: string;
+  entries: Entry[];
+}
+
 export interface BenchmarkGroup {
   benchmark: string;
   title: string;
   measures: Measure[];
+  /** series this build cannot measure, one line per reason instead of a row each */
+  unsupported: Unsupported[];
   count: number;
+}
+
+/** A library's error dump ("...:error:0A080106:SSL routines:...") adds nothing a reader can use on a page; the downloads keep it whole. */
+export function reasonText(reason: string | undefined): string {
+  return reason ? reason.replace(/:\s*[0-9A-F]{8,}:error:[\s\S]*$/, '') : '';
 }
 
 /** Rows that measure the same thing on the same side (and layer, function) in the same run: one table each. */
@@ -183,7 +196,8 @@ export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
     const byRun = (a: string, b: string) => runSize.get(b)! - runSize.get(a)! || a.localeCompare(b);
     const measures: Measure[] = [];
     const loose = new Map<string, Entry[]>();
-    for (const [, same] of groupBy(list, measureKey)) {
+    const unsupported = [...groupBy(list.filter((e) => e.status === 'unsupported'), (e) => reasonText(e.reason))].map(([reason, es]) => ({ reason, entries: es }));
+    for (const [, same] of groupBy(list.filter((e) => e.status !== 'unsupported'), measureKey)) {
       for (const [run, rows] of [...groupBy(same, (e) => e.runId)].sort(([a], [b]) => byRun(a, b))) {
         const split = rows.length >= MIN_MEASURE_ROWS ? splitLabels(rows.map((e) => e.label)) : null;
         if (split) measures.push({ head: split.head, notes: split.notes, entries: rows, rowLabels: split.rows });
@@ -194,7 +208,7 @@ export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
       const rows = loose.get(run)!;
       measures.push({ head: '', notes: [], entries: rows, rowLabels: rows.map((e) => e.label) });
     }
-    out.push({ benchmark, title: benchmarkTitle(benchmark), measures, count: list.length });
+    out.push({ benchmark, title: benchmarkTitle(benchmark), measures, unsupported, count: list.length });
   }
   return out;
 }
