@@ -220,6 +220,25 @@ export function allViews(): View[] {
   }
   const hosts = summary?.hosts.length ? summary.hosts : [...new Map(runs.map((r) => [r.run.host.id, r.run.host])).values()];
   views.push(hostsView(hosts));
+  views.push({
+    id: 'methodology/run-plans',
+    title: 'How each run was taken',
+    columns: ['runId', 'mode', 'benchmarks', 'rounds', 'warmupRounds', 'quiet', 'notQuietReasons', 'harnessCommit', 'harnessDirty'],
+    rows: runs.map((r) => {
+      const q = quietOf(r, summary?.runs ?? []);
+      return [r.runId, r.run.mode, r.run.plan.benchmarks.join(' '), r.run.plan.rounds, r.run.plan.warmupRounds, q.quiet, q.reasons.join('; '), r.run.harness.gitCommit, r.run.harness.gitDirty];
+    }),
+  });
+  if (summary)
+    views.push({
+      id: 'methodology/metrics',
+      title: 'What each metric measures',
+      columns: ['benchmark', 'metric', 'labels', 'unit', 'method', 'comparableAcrossVersions', 'reason'],
+      rows: [...new Map(summary.entries.map((e) => [`${e.benchmark}/${e.metric}`, e])).values()].map((e) => {
+        const labels = [...new Set(summary.entries.filter((x) => x.benchmark === e.benchmark && x.metric === e.metric).map((x) => x.label.split(';')[0]!.trim()))];
+        return [e.benchmark, e.metric, labels.join(' | '), e.unit, e.method, e.comparability.acrossVersions, e.comparability.reason ?? null];
+      }),
+    });
   views.push(buildsView(summary?.builds.length ? summary.builds : runs.flatMap((r) => r.run.builds.map((b) => ({ ...b, host: r.host })))));
   for (const f of loadResults('mtu', MtuSchema)) views.push(...mtuViews(f.result));
   return views;
