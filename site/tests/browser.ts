@@ -64,15 +64,16 @@ export async function visit(page: Page, origin: string, path: string): Promise<P
   return { url: path, status: res?.status() ?? 0, errors, links: [...new Set(internal)] };
 }
 
-/** Breadth-first over every internal link from the home page: HTML pages are loaded in the browser, downloads fetched. */
-export async function crawl(page: Page, origin: string): Promise<{ pages: PageReport[]; problems: string[] }> {
+/** Breadth-first over every internal link from the home page: HTML pages are loaded in the browser, downloads fetched.
+ * `onPage` runs on each HTML page while it is loaded (e.g. to measure its width). */
+export async function crawl(page: Page, origin: string, onPage?: (path: string) => Promise<void>): Promise<{ pages: PageReport[]; problems: string[] }> {
   const seen = new Set<string>(['/']);
   const queue = ['/'];
   const pages: PageReport[] = [];
   const problems: string[] = [];
   while (queue.length) {
     const path = queue.shift()!;
-    const isDownload = /\.(json|png|svg|txt)(\?|$)/.test(path);
+    const isDownload = /\.(json|csv|png|svg|txt)(\?|$)/.test(path);
     if (isDownload) {
       const r = await fetch(origin + path);
       if (!r.ok) problems.push(`${path}: HTTP ${r.status} (linked download)`);
@@ -80,6 +81,7 @@ export async function crawl(page: Page, origin: string): Promise<{ pages: PageRe
     }
     const rep = await visit(page, origin, path);
     pages.push(rep);
+    if (onPage) await onPage(path);
     if (rep.status !== 200) problems.push(`${path}: HTTP ${rep.status}`);
     for (const e of rep.errors) problems.push(`${path}: ${e}`);
     for (const l of rep.links) {
@@ -162,7 +164,9 @@ export async function screenshots(page: Page, origin: string, paths: string[], d
     for (const p of paths) {
       await page.goto(origin + p, { waitUntil: 'networkidle' });
       const file = join(dir, `${p.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      // the top of very long pages (tables of every version) is what a reader sees first; a 30,000 px screenshot times out
+      const height = Math.min(await page.evaluate(() => document.documentElement.scrollHeight), 8000);
+      await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: viewport.width, height } });
       files.push(file);
     }
   }
@@ -196,4 +200,51 @@ export function resultFiles(dataDir: string, folder: string): { path: string; va
   };
   walk(join(dataDir, folder));
   return out;
+}
+
+export interface TableRuns {
+  caption: string;
+  /** ids listed in the table's data-runs */
+  runs: string[];
+  hasRunColumn: boolean;
+  /** rows without a cell naming their run (td[data-run]) */
+  rowsWithoutRun: number;
+  /** runs named by the rows that data-runs does not list */
+  unlisted: string[];
+}
+
+/** Every table of the current page that declares its runs (data-runs). */
+export async function tableRuns(page: Page): Promise<TableRuns[]> {
+  return page.$$eval('table[data-runs]', (ts) =>
+    ts.map((t) => {
+      const runs = (t.getAttribute('data-runs') ?? '').split(/\s+/).filter(Boolean);
+      const rows = [...t.querySelectorAll(':scope > tbody > tr')];
+      const named = rows.map((r) => r.querySelector('td[data-run]')?.getAttribute('data-run') ?? null);
+      return {
+        caption: (t.querySelector('caption')?.firstChild?.textContent ?? '').trim().slice(0, 80),
+        runs,
+        hasRunColumn: !!t.querySelector('thead th[data-col="run"]'),
+        rowsWithoutRun: named.filter((n) => n === null).length,
+        unlisted: [...new Set(named.filter((n): n is string => n !== null && !runs.includes(n)))],
+      };
+    }),
+  );
+}
+
+/** Rows of the entry tables on the current page: which summary entry each shows, its run and its median as printed. */
+export async function entryRows(page: Page): Promise<{ host: string; version: string; variant: string; k: string; value: string | null; tableRuns: string[] }[]> {
+  return page.$$eval('table.entries > tbody > tr', (trs) =>
+    trs.map((tr) => {
+      const t = tr.closest('table')!;
+      const d = (name: string) => tr.getAttribute(`data-${name}`) ?? t.getAttribute(`data-${name}`) ?? '';
+      return {
+        host: d('host'),
+        version: d('version'),
+        variant: d('variant'),
+        k: d('k'),
+        value: tr.querySelector('td[data-value]')?.textContent?.trim() ?? null,
+        tableRuns: (t.getAttribute('data-runs') ?? '').split(/\s+/).filter(Boolean),
+      };
+    }),
+  );
 }

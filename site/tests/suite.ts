@@ -7,11 +7,15 @@ import type { Browser, Page } from 'playwright-core';
 import { HypothesisResult, MtuResults, type Summary } from '../../schema/index.ts';
 import { pickPublished } from '../src/lib/hypothesis.ts';
 import { helloBytes } from '../src/lib/mtu.ts';
-import { versionSlug } from '../src/lib/model.ts';
-import { VERDICT_TEXT } from '../src/lib/format.ts';
+import { versionPages, versionSlug } from '../src/lib/model.ts';
+import { keyId } from '../src/lib/version-view.ts';
+import { quantity, VERDICT_SHORT, VERDICT_TEXT } from '../src/lib/format.ts';
+import { CPU_FLAG_TEXT, CPU_FLAGS } from '../src/lib/cpu-flags.ts';
 import { knownIssueRows } from '../src/lib/known-issues.ts';
 import { serve, type StaticServer } from './server.ts';
-import { ARTIFACTS, axe, crawl, resultFiles, expectedEntries, expectedMedians, launch, plotted, readSummary, screenshots, selection, transferSize } from './browser.ts';
+import {
+  ARTIFACTS, axe, crawl, entryRows, resultFiles, expectedEntries, expectedMedians, launch, plotted, readSummary, screenshots, selection, tableRuns, transferSize,
+} from './browser.ts';
 
 export interface SuiteOptions {
   name: string;
@@ -22,6 +26,10 @@ export interface SuiteOptions {
 }
 
 const HOME_BUDGET = 200 * 1024;
+/** issue 13: a version page, with everything it loads */
+const VERSION_BUDGET = 250 * 1024;
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
 /** Every browser test gets a deadline: a hung page must fail the run, not stall CI. */
 const test = (name: string, fn: (t: TestContext) => Promise<void>) => nodeTest(name, { timeout: 180_000 }, fn);
 
@@ -152,9 +160,40 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
       return;
     }
     await page.goto(`${server.origin}/versions/${versionSlug(e.version, e.variant)}`, { waitUntil: 'networkidle' });
-    const row = page.locator(`tr[data-key="${e.key.replace(/"/g, '\\"')}"][data-host="${e.host}"]`);
-    const cell = row.locator('td[data-verdict="no-difference-shown"]').first();
-    assert.match(await cell.innerText(), /no difference shown/);
+    const rows = page.locator(`table.entries[data-host="${e.host}"] tr[data-k="${keyId(e.key)}"]`);
+    assert.ok((await rows.count()) > 0, `no row of ${e.key} on the version page`);
+    assert.match(await rows.first().innerText(), new RegExp(VERDICT_SHORT['no-difference-shown']));
+  });
+
+  test(`[${name}] a version page opens with its headline figures, significant changes first, and its full tables collapsed`, async () => {
+    const s = needSummary();
+    const v = versionPages(s).find((p) => p.variant === 'default' && s.entries.some((e) => e.version === p.version && e.vsPreviousSeries))!;
+    assert.ok(v, 'no version with a comparison against a previous series');
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${server.origin}/versions/${v.slug}`, { waitUntil: 'networkidle' });
+    const headline = page.locator('section[data-version-host] table.entries').first();
+    const verdicts = await headline.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.hasAttribute('data-sig')));
+    assert.ok(verdicts.length > 0, 'no headline row');
+    assert.deepEqual(verdicts, [...verdicts].sort((a, b) => Number(b) - Number(a)), 'significant changes come first');
+    const top = await headline.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+    assert.ok(top < 900, `the headline table starts at ${top}px, below the first screen`);
+    const details = page.locator('[data-groups] details');
+    assert.ok((await details.count()) > 0, 'no benchmark group');
+    assert.equal(await page.locator('[data-groups] details[open]').count(), 0, 'full tables start collapsed');
+    // the filter narrows the rows and opens the groups that match
+    const controls = page.locator('[data-filter-for]').first();
+    assert.equal(await controls.isVisible(), true, 'the filter is shown once its script runs');
+    const firstRow = (await page.locator('[data-groups] tbody tr th').first().textContent())!.trim().split(/\s+/)[0]!;
+    await controls.locator('input[name=q]').fill(firstRow);
+    const shown = await page.locator('[data-groups] tbody tr:not([hidden])').count();
+    const total = await page.locator('[data-groups] tbody tr').count();
+    assert.ok(shown > 0 && shown <= total, `filter "${firstRow}" shows ${shown} of ${total}`);
+    assert.ok((await page.locator('[data-groups] details[open]').count()) > 0, 'a matching group opens');
+    // rows are not walls of text: the tallest row of the full tables stays well under 300 px on a desktop
+    await page.evaluate(() => document.querySelectorAll('[data-groups] details').forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    await controls.locator('input[name=q]').fill('');
+    const tallest = await page.$$eval('[data-groups] tbody tr', (trs) => Math.max(...trs.map((r) => r.getBoundingClientRect().height)));
+    assert.ok(tallest < 160, `the tallest row is ${tallest}px`);
   });
 
   test(`[${name}] the compare page takes its selection from the URL and shows the paired comparison`, async () => {
@@ -171,7 +210,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const text = await page.locator(`[data-compare-root] tr[data-key="${b.key.replace(/"/g, '\\"')}"]`).innerText();
     if (a.stats) assert.match(text, new RegExp(`n=${a.stats.n}`));
     const verdict = VERDICT_TEXT[b.vsPreviousSeries!.verdict];
-    assert.match(text, new RegExp(`${verdict} \\(paired, same run\\)`));
+    assert.match(text, new RegExp(verdict));
   });
 
   test(`[${name}] raw downloads are the committed files, byte for byte`, async () => {
@@ -181,31 +220,123 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.equal(await res.text(), readFileSync(summaryFile, 'utf8'));
   });
 
-  test(`[${name}] every median in the version and write-up tables equals summary.json`, async () => {
+  test(`[${name}] every median in the version and write-up tables equals summary.json, and each table names the runs of its rows`, async () => {
     const s = needSummary();
-    const byId = new Map(s.entries.map((e) => [`${e.host}|${e.version}|${e.variant}|${e.key}`, e]));
+    const byId = new Map(s.entries.map((e) => [`${e.host}|${e.version}|${e.variant}|${keyId(e.key)}`, e]));
     await page.goto(`${server.origin}/writeups`, { waitUntil: 'networkidle' });
     const writeups = await page.$$eval('main a[href^="/writeups/"]', (as) => as.map((a) => a.getAttribute('href')!));
     const pages = [...s.entries.map((e) => `/versions/${versionSlug(e.version, e.variant)}`), ...writeups];
     let checked = 0;
     for (const p of [...new Set(pages)]) {
       await page.goto(server.origin + p, { waitUntil: 'networkidle' });
-      const cells = await page.$$eval('tr[data-key] td[data-median]', (tds) =>
-        tds.map((td) => {
-          const tr = td.closest('tr')!;
-          return { id: [tr.dataset.host, tr.dataset.version, tr.dataset.variant, tr.dataset.key].join('|'), median: Number(td.getAttribute('data-median')), text: td.textContent!.trim() };
-        }),
-      );
-      for (const c of cells) {
-        const e = byId.get(c.id);
-        assert.ok(e, `${p}: row ${c.id} is not in summary.json`);
-        assert.equal(c.median, e.stats?.median, `${p}: ${c.id}`);
-        assert.notEqual(c.text, '', `${p}: ${c.id} shows no number`);
-        checked++;
+      for (const r of await entryRows(page)) {
+        const id = `${r.host}|${r.version}|${r.variant}|${r.k}`;
+        const e = byId.get(id);
+        assert.ok(e, `${p}: row ${id} is not in summary.json`);
+        assert.ok(r.tableRuns.includes(e.runId), `${p}: ${e.key} comes from run ${e.runId}, which its table does not name (${r.tableRuns.join(', ')})`);
+        if (e.status === 'measured' && e.stats) {
+          assert.equal(r.value, quantity(e.stats.median, e.unit, e.method), `${p}: ${e.key}`);
+          checked++;
+        } else assert.equal(r.value, null, `${p}: ${e.key} is ${e.status} but shows a value`);
       }
     }
     assert.ok(checked > 0, 'no median was found in any table');
     console.log(`[${name}] ${checked} table medians checked on ${new Set(pages).size} pages (${writeups.length} write-ups)`);
+  });
+
+  test(`[${name}] every page at 390 px: no sideways scrolling, and no table mixes runs without a run column`, async () => {
+    await page.setViewportSize(PHONE);
+    const wide: string[] = [];
+    const mixed: string[] = [];
+    let tables = 0;
+    const { pages, problems } = await crawl(page, server.origin, async (path) => {
+      const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (over > 1) wide.push(`${path} is ${over}px wider than the screen`);
+      for (const t of await tableRuns(page)) {
+        tables++;
+        if (t.runs.length === 0) mixed.push(`${path}: table "${t.caption}" names no run`);
+        if (t.unlisted.length) mixed.push(`${path}: table "${t.caption}" has rows of runs it does not list: ${t.unlisted.join(', ')}`);
+        if (t.runs.length > 1 && (!t.hasRunColumn || t.rowsWithoutRun > 0))
+          mixed.push(`${path}: table "${t.caption}" mixes ${t.runs.length} runs without naming the run of every row (${t.rowsWithoutRun} rows do not)`);
+      }
+    });
+    await page.setViewportSize(DESKTOP);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(wide, []);
+    assert.deepEqual(mixed, []);
+    console.log(`[${name}] ${pages.length} pages at 390 px, ${tables} tables checked for runs`);
+  });
+
+  test(`[${name}] version pages transfer at most 250 KB each, everything they load included`, async () => {
+    const s = needSummary();
+    let largest = 0;
+    for (const v of versionPages(s)) {
+      const { total, parts } = await transferSize(page, `${server.origin}/versions/${v.slug}`);
+      largest = Math.max(largest, total);
+      assert.ok(total <= VERSION_BUDGET, `/versions/${v.slug} transfers ${total} bytes: ${parts.map(([u, n]) => `${u} ${n}`).join(', ')}`);
+    }
+    console.log(`[${name}] largest version page transfer: ${largest} bytes (${(largest / 1024).toFixed(1)} KiB)`);
+  });
+
+  test(`[${name}] the main navigation fits one line at 1280 px`, async () => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${server.origin}/methodology`, { waitUntil: 'networkidle' });
+    const tops = await page.$$eval('header.site nav a', (as) => as.map((a) => Math.round(a.getBoundingClientRect().top)));
+    assert.ok(tops.length >= 8, `only ${tops.length} links in the navigation`);
+    assert.equal(new Set(tops).size, 1, `navigation wraps: link tops ${tops.join(', ')}`);
+  });
+
+  test(`[${name}] /runs lists every result file and labels those that are not quiet`, async () => {
+    const dir = dirname(summaryFile);
+    await page.goto(`${server.origin}/runs`, { waitUntil: 'networkidle' });
+    const runFiles = resultFiles(dir, 'runs').map((f) => f.value as { runId: string });
+    const listed = await page.$$eval('tr[data-run-file]', (trs) => trs.map((tr) => ({ id: tr.getAttribute('data-run-file')!, quiet: tr.getAttribute('data-quiet') === 'true', text: (tr as HTMLElement).innerText })));
+    assert.deepEqual(listed.map((r) => r.id).sort(), runFiles.map((r) => r.runId).sort());
+    const s = summary;
+    for (const r of listed) {
+      const expected = s?.runs.find((x) => x.runId === r.id);
+      if (expected) assert.equal(r.quiet, expected.quiet, r.id);
+      if (!r.quiet) assert.match(r.text, /not quiet: \S/, `${r.id} is not quiet and must say why`);
+    }
+    const others = [...resultFiles(dir, 'hypothesis'), ...resultFiles(dir, 'mtu')].map((f) => f.path.slice(dir.length + 1));
+    const shown = await page.$$eval('tr[data-result-file]', (trs) => trs.map((tr) => tr.getAttribute('data-result-file')!));
+    assert.deepEqual(shown.sort(), others.sort());
+  });
+
+  test(`[${name}] the methodology shows every CPU flag of each host, the glossary of verdicts and the build capability vectors`, async () => {
+    await page.goto(`${server.origin}/methodology`, { waitUntil: 'networkidle' });
+    const s = summary;
+    if (!s || s.hosts.length === 0) {
+      assert.match(await page.locator('main').innerText(), /Not measured yet|None recorded/);
+      return;
+    }
+    const x86 = CPU_FLAGS.filter((f) => CPU_FLAG_TEXT[f].arch === 'x86_64');
+    const rows = await page.$$eval('table[data-cpu-flags] tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-flag')!));
+    if (s.hosts.some((h) => h.arch.includes('x86'))) for (const f of x86) assert.ok(rows.includes(f), `flag ${f} is not shown`);
+    for (const h of s.hosts)
+      for (const [f, v] of Object.entries(h.cpuFlags)) {
+        const cell = await page.locator(`table[data-cpu-flags] tr[data-flag="${f}"] td[data-state]`).nth(s.hosts.indexOf(h)).getAttribute('data-state');
+        assert.equal(cell, v ? 'present' : 'absent', `${h.id} ${f}`);
+      }
+    for (const v of Object.values(VERDICT_SHORT)) assert.match(await page.locator('[data-glossary]').innerText(), new RegExp(v));
+    for (const b of s.builds.filter((x) => x.cpuCapabilities)) assert.match(await page.locator('table[data-capabilities]').innerText(), new RegExp(b.cpuCapabilities!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  });
+
+  test(`[${name}] each "download this view" CSV has a header and one line per row of its JSON`, async () => {
+    const v = versionPages(needSummary())[0];
+    if (!v) assert.fail(`[${name}] summary.json has no version to download`);
+    await page.goto(`${server.origin}/versions/${v.slug}`, { waitUntil: 'networkidle' });
+    const links = await page.$$eval('.downloads a', (as) => as.map((a) => a.getAttribute('href')!));
+    assert.ok(links.some((l) => l.endsWith('.csv')) && links.some((l) => l.endsWith('.json')), 'a version page offers CSV and JSON');
+    for (const csv of links.filter((l) => l.endsWith('.csv'))) {
+      const text = await (await fetch(server.origin + csv)).text();
+      const json = (await (await fetch(server.origin + csv.replace(/\.csv$/, '.json'))).json()) as { rows: unknown[] };
+      const lines = text.trimEnd().split('\r\n');
+      assert.ok(lines[0]!.startsWith('host,version,variant,runId'), csv);
+      assert.ok(json.rows.length > 0, `${csv}: no rows`);
+      // quoted labels may hold no line breaks, so lines = rows + header
+      assert.equal(lines.length, json.rows.length + 1, csv);
+    }
   });
 
   test(`[${name}] the hypothesis page opens with the conclusion and the gap, shows each claim's verdict, or says nothing was measured`, async () => {
@@ -291,11 +422,24 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     }
   });
 
+  test(`[${name}] on a 1280 px desktop the MTU table shows all its columns without scrolling`, async (t) => {
+    if (resultFiles(dirname(summaryFile), 'mtu').length === 0) return t.skip('no MTU results in this data');
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${server.origin}/mtu`, { waitUntil: 'networkidle' });
+    const box = await page.$eval('table[data-mtu-table="client-hellos"]', (t) => {
+      const wrap = t.closest('.table-scroll')!;
+      return { scroll: wrap.scrollWidth, client: wrap.clientWidth };
+    });
+    assert.ok(box.scroll <= box.client + 1, `the ClientHello table is ${box.scroll}px wide in a ${box.client}px box`);
+  });
+
   test(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {
     const paths = ['/', '/versions', '/compare', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs', '/contributing'];
     if (summary) {
       const v = summary.entries[0];
       if (v) paths.push(`/versions/${versionSlug(v.version, v.variant)}`);
+      const largest = versionPages(summary).sort((a, b) => summary!.entries.filter((e) => versionSlug(e.version, e.variant) === b.slug).length - summary!.entries.filter((e) => versionSlug(e.version, e.variant) === a.slug).length)[0];
+      if (largest) paths.push(`/versions/${largest.slug}`);
     }
     const found: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {
@@ -314,12 +458,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     if (summary?.entries[0]) paths.push(`/versions/${versionSlug(summary.entries[0].version, summary.entries[0].variant)}`);
     const files = await screenshots(page, server.origin, paths, join(ARTIFACTS, name));
     assert.equal(files.length, paths.length * 2);
-    // nothing may overflow a phone's width sideways except inside the scrollable table regions
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `home page is ${overflow}px wider than a phone screen`);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize(DESKTOP);
   });
 
   test(`[${name}] home page transfers under 200 KB including its data`, async () => {

@@ -56,7 +56,7 @@ test('a run file stored under the wrong host or name is refused', () => {
 test('the fixture loads', () => {
   const s = withData(fixture, loadSummary);
   assert.ok(s && s.entries.length > 0);
-  assert.equal(withData(fixture, loadRuns).length, 1);
+  assert.equal(withData(fixture, loadRuns).length, 3);
   // one SYNTHETIC hypothesis result (site/tests/fixtures/make-hypothesis-fixture.ts) for the page's rendering test
   const hyp = withData(fixture, () => loadResults('hypothesis', HypothesisResult));
   assert.equal(hyp.length, 1);

@@ -26,3 +26,16 @@ export const UNIT_TEXT: Record<Unit, string> = {
   bytes: 'bytes',
   count: 'a count',
 };
+
+/** Short names of the methods for table cells (METHOD_TEXT says what each means). */
+export const METHOD_NAME: Record<Method, string> = {
+  'wall-clock-throughput': 'wall-clock time',
+  'cpu-time-client': 'client CPU time',
+  'cpu-time-server': 'server CPU time',
+  'cpu-time-both': 'client + server CPU time',
+  'instruction-count': 'instruction count (valgrind)',
+  'heap-bytes': 'heap bytes',
+  'wire-bytes': 'bytes on the wire',
+  'client-user-cpu': 's_time client user CPU',
+  'openssl-speed': 'openssl speed',
+};

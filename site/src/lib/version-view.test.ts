@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Summary, type SummaryEntry } from '../../../schema/index.ts';
+import { compareEntries, groupEntries, headlines, keyId, significantFirst, splitLabels, variantText } from './version-view.ts';
+import { intervalLabel, pctRange, quantity, quantityRange, sig, toCsv, verdictWords } from './format.ts';
+import { entriesOf } from './model.ts';
+
+const fixture = Summary.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/summary.json', import.meta.url), 'utf8')));
+
+function entry(over: Partial<SummaryEntry> & { params: SummaryEntry['params'] }): SummaryEntry {
+  return {
+    host: 'h', version: '3.5.7', series: '3.5', variant: 'default', key: `k${JSON.stringify(over.params)}${over.metric ?? ''}`, benchmark: 'handshake', metric: 'cpu-per-handshake',
+    label: 'Client CPU time per handshake (in-process); TLS 1.3', unit: 'us/handshake', method: 'cpu-time-client', higherIsBetter: false,
+    comparability: { acrossVersions: true }, status: 'measured', runId: 'r1', stats: null, vsPreviousSeries: null, vsBaseline: null, ...over,
+  };
+}
+
+test('human units: three significant figures and a unit a reader knows', () => {
+  assert.equal(quantity(1553605663, 'bytes/s'), '1.55 GB/s');
+  assert.equal(quantity(24_500_000, 'bytes/s'), '24.5 MB/s');
+  assert.equal(quantity(292.59963, 'us/handshake'), '293 µs');
+  assert.equal(quantity(1370.4, 'us/handshake'), '1.37 ms');
+  assert.equal(quantity(0.51234, 'us/op'), '0.512 µs');
+  assert.equal(quantity(41234, 'bytes', 'heap-bytes'), '40.3 KiB');
+  assert.equal(quantity(1573, 'bytes', 'wire-bytes'), '1,573 B', 'bytes on the wire stay exact');
+  assert.equal(quantity(7_052_113, 'instructions'), '7.05 M instructions');
+  assert.equal(quantity(12345, 'ops/s'), '12,300 ops/s');
+  assert.equal(quantity(null, 'ops/s'), 'not measured');
+  assert.equal(quantityRange(287.05, 305.34, 'us/handshake'), '287–305 µs');
+  assert.equal(quantityRange(980e6, 1.23e9, 'bytes/s'), '0.98–1.23 GB/s', 'both ends in the scale of the larger');
+  assert.equal(sig(-0.0001, 1), '-0.0001');
+});
+
+test('interval labels state their coverage and never claim 95% below it', () => {
+  assert.equal(intervalLabel({ kind: 'range', coverage: 0.75 }), 'range, covers 75.0%');
+  assert.equal(intervalLabel({ kind: 'range', coverage: 0.9375 }), 'range, covers 93.7%');
+  assert.equal(intervalLabel({ kind: 'order-statistic', coverage: 0.96875 }), '96.8% interval');
+  assert.equal(pctRange({ low: 0.96, high: 1.02 }), '−4.0% to +2.0%');
+  const c = { against: '3.4.1', ratio: 1.2, pairing: 'paired-rounds' as const, pairs: 6, interval: null, verdict: 'higher' as const };
+  assert.equal(verdictWords(c, false), 'higher (worse)');
+  assert.equal(verdictWords({ ...c, verdict: 'within-threshold' }, false), 'unchanged');
+});
+
+test('CSV quotes what needs quoting and keeps numbers at full precision', () => {
+  assert.equal(toCsv(['a', 'b'], [[1.23456789, 'x, "y"'], [null, true]]), 'a,b\r\n1.23456789,"x, ""y"""\r\n,true\r\n');
+});
+
+test('labels split on clause breaks, never inside parentheses; repeated explanations become notes', () => {
+  const s = splitLabels([
+    'Client CPU (each side timed; in-process); TLS 1.3 groups default, new; "default" = the version\'s own groups',
+    'Client CPU (each side timed; in-process); TLS 1.3 groups X25519, new',
+    'Client CPU (each side timed; in-process); TLS 1.2 groups default, new; "default" = the version\'s own groups',
+  ]);
+  assert.ok(s);
+  assert.equal(s.head, 'Client CPU (each side timed; in-process)');
+  assert.deepEqual(s.rows, ['TLS 1.3 groups default, new', 'TLS 1.3 groups X25519, new', 'TLS 1.2 groups default, new']);
+  assert.deepEqual(s.notes, ['"default" = the version\'s own groups']);
+  assert.equal(splitLabels(['sha256 on 16-byte buffers', 'sha256 on 16384-byte buffers']), null, 'no shared clause: full labels');
+});
+
+test('rows read in a sensible order: TLS 1.3 before 1.2, new before resumed, one thread before many, defaults before pinned', () => {
+  const rows = [
+    entry({ params: { proto: '1.2', resume: 'none', threads: 1, clientGroups: 'default', side: 'client' } }),
+    entry({ params: { proto: '1.3', resume: 'ticket', threads: 1, clientGroups: 'default', side: 'client' } }),
+    entry({ params: { proto: '1.3', resume: 'none', threads: 4, clientGroups: 'default', side: 'client' } }),
+    entry({ params: { proto: '1.3', resume: 'none', threads: 1, clientGroups: 'X25519', side: 'client' } }),
+    entry({ params: { proto: '1.3', resume: 'none', threads: 1, clientGroups: 'default', side: 'client' } }),
+  ];
+  const sorted = [...rows].sort(compareEntries).map((e) => rows.indexOf(e));
+  assert.deepEqual(sorted, [4, 3, 2, 1, 0]);
+});
+
+test('a table never mixes runs: a measure measured in two runs becomes two tables', () => {
+  const label = (cfg: string) => `Client CPU time per handshake (in-process); ${cfg}`;
+  const rows = [
+    ...['a', 'b', 'c', 'g'].map((x) => entry({ params: { proto: '1.3', cert: x, side: 'client' }, label: label(x), runId: 'full' })),
+    ...['d', 'e', 'f'].map((x) => entry({ params: { proto: '1.3', cert: x, side: 'client' }, label: label(x), runId: 'causes' })),
+  ];
+  const [g] = groupEntries(rows);
+  assert.equal(g!.measures.length, 2);
+  for (const m of g!.measures) assert.equal(new Set(m.entries.map((e) => e.runId)).size, 1);
+  assert.deepEqual(g!.measures[0]!.rowLabels, ['a', 'b', 'c', 'g'], 'the run with most rows first');
+});
+
+test('series a build cannot measure are listed once per reason, not as a row each', () => {
+  const label = (cfg: string) => `Client CPU time per handshake (in-process); ${cfg}`;
+  const rows = [
+    ...['a', 'b', 'c'].map((x) => entry({ params: { cert: x, side: 'client' }, label: label(x) })),
+    ...['d', 'e'].map((x) => entry({ params: { cert: x, side: 'client' }, label: label(x), status: 'unsupported', reason: 'loading certificate mldsa65.crt: 40972C93F27F0000:error:0A080106:SSL routines' })),
+  ];
+  const [g] = groupEntries(rows);
+  assert.equal(g!.measures.flatMap((m) => m.entries).length, 3);
+  assert.deepEqual(g!.unsupported.map((u) => [u.reason, u.entries.length]), [['loading certificate mldsa65.crt', 2]]);
+  assert.equal(g!.count, 5);
+});
+
+test('headline figures of the fixture: handshake CPU per side with defaults and pinned X25519, significant changes first', () => {
+  const entries = entriesOf(fixture, 'fixture-host', '3.5.7', 'default');
+  const h = headlines(entries);
+  assert.equal(h.cert, 'ecdsa-p256');
+  const titles = h.rows.map((r) => r.title);
+  for (const t of ['Handshake CPU time, client side, library-default groups', 'Handshake CPU time, server side, library-default groups', 'Handshake CPU time, client side, groups pinned to X25519', 'Handshake CPU time, server side, groups pinned to X25519'])
+    assert.ok(titles.includes(t), `${t} missing from ${titles.join(' | ')}`);
+  assert.ok(titles.some((t) => t.startsWith('AES-128-GCM seal')), 'the AEAD program is a headline');
+  const sorted = significantFirst(h.rows);
+  const sig = sorted.map((r) => r.entry.vsPreviousSeries?.verdict === 'higher' || r.entry.vsPreviousSeries?.verdict === 'lower' || r.entry.vsBaseline?.verdict === 'higher' || r.entry.vsBaseline?.verdict === 'lower');
+  assert.deepEqual(sig, [...sig].sort((a, b) => Number(b) - Number(a)));
+});
+
+test('key ids are short and stable; variants read as words', () => {
+  assert.match(keyId('handshake/cpu-per-handshake[cert=ecdsa-p256]'), /^[0-9a-f]{8}$/);
+  assert.equal(keyId('x'), keyId('x'));
+  assert.notEqual(keyId('x'), keyId('y'));
+  const ids = new Set(fixture.entries.map((e) => keyId(e.key)));
+  assert.equal(ids.size, new Set(fixture.entries.map((e) => e.key)).size, 'no collision in the fixture');
+  assert.equal(variantText('no-ml-kem'), 'built without ML-KEM');
+  assert.equal(variantText('default'), '');
+});

@@ -1,0 +1,289 @@
+// What a version page shows: the headline figures first, then every entry grouped by benchmark and by
+// what is measured, in an order a reader expects (TLS 1.3 before 1.2, new sessions before resumption, one
+// thread before many, library defaults before pinned groups). Pure functions, unit-tested.
+import type { Params } from '../../../schema/index.ts';
+import { significant } from './format.ts';
+import { groupBy, type Entry } from './model.ts';
+
+/** A short, stable id of a series key (FNV-1a, 32 bits): rows carry it instead of the 150-character key. */
+export function keyId(key: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+// ------------------------------------------------------------------ order
+
+const BENCHMARK_ORDER = ['handshake', 'aead', 'speed', 's-time'];
+export const BENCHMARK_TITLE: Record<string, string> = {
+  handshake: 'TLS handshakes, in one process',
+  aead: 'AEAD throughput, one EVP program for every version',
+  speed: "Primitives, each version's own openssl speed",
+  's-time': 'openssl s_time over loopback',
+};
+export const benchmarkTitle = (b: string): string => BENCHMARK_TITLE[b] ?? `Benchmark ${b}`;
+
+const METRIC_ORDER = [
+  'cpu-per-handshake',
+  'handshakes-per-cpu-second',
+  'instructions-per-handshake',
+  'heap-per-connection',
+  'ssl-ctx-new',
+  'latency-p50',
+  'latency-p90',
+  'latency-p99',
+  'handshakes-per-second-wall',
+  'clienthello-bytes',
+  'bytes-sent',
+  'instructions-in-function',
+];
+
+/** Parameters in the order they sort rows, and the preferred order of their values (others follow, sorted). */
+const PARAM_ORDER = ['side', 'layer', 'function', 'algorithm', 'operation', 'proto', 'resume', 'clientCtx', 'threads', 'cert', 'clientGroups', 'serverGroups', 'cipher', 'bytes'];
+const VALUE_ORDER: Record<string, string[]> = {
+  side: ['client', 'server', 'both'],
+  layer: ['message', 'record'],
+  function: ['all'],
+  proto: ['1.3', '1.2'],
+  resume: ['none', 'ticket', 'session-id', 'reuse'],
+  clientCtx: ['shared', 'per-connection'],
+  cert: ['ecdsa-p256', 'rsa2048'],
+  clientGroups: ['default', 'X25519'],
+  serverGroups: ['default', 'X25519'],
+};
+
+const rank = (list: readonly string[], v: string) => {
+  const i = list.indexOf(v);
+  return i < 0 ? list.length : i;
+};
+
+function compareValue(name: string, a: Params[string] | undefined, b: Params[string] | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return -1; // rows without the parameter (the plain case) first
+  if (b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const pref = VALUE_ORDER[name] ?? [];
+  return rank(pref, String(a)) - rank(pref, String(b)) || String(a).localeCompare(String(b), 'en', { numeric: true });
+}
+
+export function compareParams(a: Params, b: Params): number {
+  const names = [...PARAM_ORDER, ...[...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !PARAM_ORDER.includes(k)).sort()];
+  for (const n of names) {
+    const d = compareValue(n, a[n], b[n]);
+    if (d) return d;
+  }
+  return 0;
+}
+
+export function compareEntries(a: Entry, b: Entry): number {
+  return (
+    rank(BENCHMARK_ORDER, a.benchmark) - rank(BENCHMARK_ORDER, b.benchmark) ||
+    a.benchmark.localeCompare(b.benchmark) ||
+    rank(METRIC_ORDER, a.metric) - rank(METRIC_ORDER, b.metric) ||
+    a.metric.localeCompare(b.metric) ||
+    compareParams(a.params, b.params) ||
+    a.key.localeCompare(b.key)
+  );
+}
+
+// ------------------------------------------------------------------ labels
+
+/** Index of the last "; " outside parentheses within the first `limit` characters, or -1. */
+function lastClauseBreak(text: string, limit: number): number {
+  let depth = 0;
+  let found = -1;
+  for (let i = 0; i < Math.min(limit, text.length); i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ';' && depth === 0 && text[i + 1] === ' ') found = i;
+  }
+  return found;
+}
+
+function commonPrefixLength(texts: readonly string[]): number {
+  const first = texts[0] ?? '';
+  let n = first.length;
+  for (const t of texts) {
+    let i = 0;
+    while (i < n && i < t.length && t[i] === first[i]) i++;
+    n = i;
+  }
+  return n;
+}
+
+/** Depth-0 clauses of a label ("; " outside parentheses). */
+function clauses(label: string): string[] {
+  const out: string[] = [];
+  let rest = label;
+  for (let cut = lastClauseBreak(rest, rest.length); cut > 0; cut = lastClauseBreak(rest, rest.length)) {
+    out.unshift(rest.slice(cut + 2));
+    rest = rest.slice(0, cut);
+  }
+  out.unshift(rest);
+  return out;
+}
+
+/**
+ * Split labels into what they share (the measure, said once above the table), what each row adds (its
+ * configuration) and explanatory clauses repeated on several rows (said once, as notes). The split falls on
+ * clause breaks ("; " outside parentheses), so no label is cut in a word. Null when the labels share no clause.
+ */
+export function splitLabels(labels: readonly string[]): { head: string; rows: string[]; notes: string[] } | null {
+  if (labels.length === 0) return null;
+  const limit = labels.length === 1 ? labels[0]!.length : commonPrefixLength(labels) + 1;
+  const cut = lastClauseBreak(labels[0]!, limit);
+  if (cut <= 0) return null;
+  const rests = labels.map((l) => clauses(l.slice(cut + 2)));
+  // a trailing clause that several rows repeat word for word is a note about the measure, not about the row
+  const counts = new Map<string, number>();
+  for (const r of rests) for (const c of r.slice(1)) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const notes = [...counts].filter(([, n]) => n > 1).map(([c]) => c);
+  return { head: labels[0]!.slice(0, cut), rows: rests.map((r) => [r[0]!, ...r.slice(1).filter((c) => !notes.includes(c))].join('; ')), notes };
+}
+
+// ------------------------------------------------------------------ groups
+
+export interface Measure {
+  /** what every row measures, said once (the label's shared clauses); '' for a table of full labels */
+  head: string;
+  /** explanations several rows' labels repeated, said once */
+  notes: string[];
+  entries: Entry[];
+  /** per entry: the part of its label the head and notes do not say */
+  rowLabels: string[];
+}
+
+export interface Unsupported {
+  /** the library's reason, without its error dump */
+  reason: string;
+  entries: Entry[];
+}
+
+export interface BenchmarkGroup {
+  benchmark: string;
+  title: string;
+  measures: Measure[];
+  /** series this build cannot measure, one line per reason instead of a row each */
+  unsupported: Unsupported[];
+  count: number;
+}
+
+/** A library's error dump ("...:error:0A080106:SSL routines:...") adds nothing a reader can use on a page; the downloads keep it whole. */
+export function reasonText(reason: string | undefined): string {
+  return reason ? reason.replace(/:\s*[0-9A-F]{8,}:error:[\s\S]*$/, '') : '';
+}
+
+/** Rows that measure the same thing on the same side (and layer, function) in the same run: one table each. */
+const measureKey = (e: Entry) => [e.metric, e.method, e.unit, e.params.side, e.params.layer, e.params.function].join('\u0000');
+
+/** Measures with fewer rows than this share one table of full labels per benchmark and run. */
+const MIN_MEASURE_ROWS = 3;
+
+/**
+ * Entries of one build, grouped by benchmark (in reading order), then by measure. A table never mixes runs:
+ * a measure whose rows come from several runs becomes one table per run, the run with most rows first.
+ */
+export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
+  const sorted = [...entries].sort(compareEntries);
+  const out: BenchmarkGroup[] = [];
+  for (const [benchmark, list] of groupBy(sorted, (e) => e.benchmark)) {
+    const runSize = new Map<string, number>();
+    for (const e of list) runSize.set(e.runId, (runSize.get(e.runId) ?? 0) + 1);
+    const byRun = (a: string, b: string) => runSize.get(b)! - runSize.get(a)! || a.localeCompare(b);
+    const measures: Measure[] = [];
+    const loose = new Map<string, Entry[]>();
+    const unsupported = [...groupBy(list.filter((e) => e.status === 'unsupported'), (e) => reasonText(e.reason))].map(([reason, es]) => ({ reason, entries: es }));
+    for (const [, same] of groupBy(list.filter((e) => e.status !== 'unsupported'), measureKey)) {
+      for (const [run, rows] of [...groupBy(same, (e) => e.runId)].sort(([a], [b]) => byRun(a, b))) {
+        const split = rows.length >= MIN_MEASURE_ROWS ? splitLabels(rows.map((e) => e.label)) : null;
+        if (split) measures.push({ head: split.head, notes: split.notes, entries: rows, rowLabels: split.rows });
+        else loose.set(run, [...(loose.get(run) ?? []), ...rows]);
+      }
+    }
+    for (const run of [...loose.keys()].sort(byRun)) {
+      const rows = loose.get(run)!;
+      measures.push({ head: '', notes: [], entries: rows, rowLabels: rows.map((e) => e.label) });
+    }
+    out.push({ benchmark, title: benchmarkTitle(benchmark), measures, unsupported, count: list.length });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ headline figures
+
+export interface Headline {
+  title: string;
+  entry: Entry;
+}
+
+const p = (e: Entry, k: string) => e.params[k];
+const PLAIN_HANDSHAKE = (e: Entry) =>
+  p(e, 'proto') === '1.3' && p(e, 'resume') === 'none' && p(e, 'threads') === 1 && p(e, 'clientCtx') === 'shared' && p(e, 'cipher') === undefined;
+const groupsAre = (e: Entry, g: string) => p(e, 'clientGroups') === g && p(e, 'serverGroups') === g;
+const CERT_PREFERENCE = VALUE_ORDER.cert!;
+
+function pick(entries: readonly Entry[], match: (e: Entry) => boolean, prefer: (e: Entry) => number = () => 0): Entry | undefined {
+  return entries.filter(match).sort((a, b) => prefer(a) - prefer(b) || compareEntries(a, b))[0];
+}
+
+const sizeText = (bytes: unknown) =>
+  typeof bytes === 'number' ? (bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`) : '';
+/** CPU-time methods answer "what does it cost"; prefer them over wall-clock where both exist. */
+const cpuFirst = (e: Entry) => (e.method.startsWith('cpu-time') ? 0 : 1);
+const largestBuffer = (e: Entry) => -(typeof p(e, 'bytes') === 'number' ? (p(e, 'bytes') as number) : 0);
+
+/** The figures a version page opens with, in a fixed order (the page sorts significant changes first). */
+export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: string | null } {
+  const plainCpu = entries.filter((e) => e.metric === 'cpu-per-handshake' && PLAIN_HANDSHAKE(e));
+  const cert =
+    [...new Set(plainCpu.map((e) => String(p(e, 'cert'))))].sort((a, b) => rank(CERT_PREFERENCE, a) - rank(CERT_PREFERENCE, b) || a.localeCompare(b))[0] ?? null;
+  const hs = (e: Entry) => PLAIN_HANDSHAKE(e) && (cert === null || p(e, 'cert') === cert);
+  const groupsPref = (e: Entry) => (groupsAre(e, 'default') ? 0 : groupsAre(e, 'X25519') ? 1 : 2);
+  const groupsWords = (e: Entry) => (groupsAre(e, 'default') ? 'library-default groups' : groupsAre(e, 'X25519') ? 'groups pinned to X25519' : `groups ${p(e, 'clientGroups')}`);
+  const rows: Headline[] = [];
+  const add = (entry: Entry | undefined, title: (e: Entry) => string) => {
+    if (entry && !rows.some((r) => r.entry === entry)) rows.push({ title: title(entry), entry });
+  };
+  for (const groups of ['default', 'X25519'])
+    for (const side of ['client', 'server'])
+      add(pick(entries, (e) => e.metric === 'cpu-per-handshake' && hs(e) && p(e, 'side') === side && groupsAre(e, groups)), (e) => `Handshake CPU time, ${side} side, ${groupsWords(e)}`);
+  add(pick(entries, (e) => e.metric === 'instructions-per-handshake' && hs(e), groupsPref), (e) => `Instructions per handshake, both sides, ${groupsWords(e)}`);
+  for (const side of ['client', 'server'])
+    add(pick(entries, (e) => e.metric === 'heap-per-connection' && hs(e) && p(e, 'side') === side, groupsPref), (e) => `Heap per connection, ${side} side, ${groupsWords(e)}`);
+  add(pick(entries, (e) => e.metric === 'ssl-ctx-new'), () => 'SSL_CTX_new, one call');
+  for (const [algorithm, name] of [['aes-128-gcm', 'AES-128-GCM'], ['chacha20-poly1305', 'ChaCha20-Poly1305']])
+    add(pick(entries, (e) => e.benchmark === 'aead' && p(e, 'algorithm') === algorithm, (e) => cpuFirst(e) * 1e9 + largestBuffer(e)), (e) => `${name} seal, ${sizeText(p(e, 'bytes'))} records`);
+  const speed = (metric: string, title: string, prefer?: (e: Entry) => number) =>
+    add(pick(entries, (e) => e.benchmark === 'speed' && e.metric === metric, prefer), (e) => (p(e, 'bytes') === undefined ? title : `${title}, ${sizeText(p(e, 'bytes'))} buffers`));
+  speed('rsa2048-sign', 'RSA-2048 signatures');
+  speed('ecdsa-p256-sign', 'ECDSA P-256 signatures');
+  speed('ecdh-x25519-derive', 'X25519 key agreement');
+  speed('ml-kem-768-encaps', 'ML-KEM-768 encapsulation');
+  speed('ml-dsa-65-sign', 'ML-DSA-65 signatures');
+  speed('sha256-digest', 'SHA-256', largestBuffer);
+  return { rows, cert };
+}
+
+/** Changes the data shows (higher or lower, against either reference) first, largest first; the rest keep their order. */
+export function significantFirst<T extends { entry: Entry }>(rows: readonly T[]): T[] {
+  const size = (r: T) =>
+    Math.max(
+      ...[r.entry.vsPreviousSeries, r.entry.vsBaseline].filter((c) => significant(c)).map((c) => Math.abs(Math.log(c!.ratio))),
+      -1,
+    );
+  return rows
+    .map((r, i) => ({ r, i, s: size(r) }))
+    .sort((a, b) => Number(b.s >= 0) - Number(a.s >= 0) || (a.s >= 0 ? b.s - a.s : 0) || a.i - b.i)
+    .map((x) => x.r);
+}
+
+/** A build variant in words for titles: "no-ml-kem" -> "built without ML-KEM". */
+export function variantText(variant: string): string {
+  if (variant === 'default') return '';
+  const m = /^no-(.+)$/.exec(variant);
+  return m ? `built without ${m[1]!.toUpperCase()}` : `${variant} build`;
+}
