@@ -83,3 +83,87 @@ export function date(iso: string): string {
 /** Intervals carry their own coverage (below 95% when n is small): the label does not claim 95%. */
 export const CI_LABEL = 'interval of the median';
 export const CI_LONG = 'distribution-free interval of the median, with its exact coverage';
+
+// ------------------------------------------------------------------ human units (home and compare)
+
+/** Units as a reader writes them. */
+export const UNIT_TEXT: Record<string, string> = {
+  'bytes/s': 'bytes/s',
+  'ops/s': 'operations/s',
+  'handshakes/s': 'handshakes/s',
+  'connections/s': 'connections/s',
+  'us/op': 'µs per operation',
+  'us/handshake': 'µs per handshake',
+  instructions: 'instructions',
+  bytes: 'bytes',
+  count: 'count',
+};
+
+/** One scale for a unit at a magnitude: value / factor, then the suffix ("1.55 GB/s", "812 µs", "59.8 KiB"). */
+export interface UnitScale {
+  factor: number;
+  suffix: string;
+}
+
+/** The scale a value of this magnitude reads best in; axes pass their largest value so every tick shares one scale. */
+export function unitScale(unit: string, magnitude: number): UnitScale {
+  const m = Math.abs(magnitude);
+  switch (unit) {
+    case 'bytes/s':
+      return m >= 1e9 ? { factor: 1e9, suffix: 'GB/s' } : m >= 1e6 ? { factor: 1e6, suffix: 'MB/s' } : m >= 1e3 ? { factor: 1e3, suffix: 'kB/s' } : { factor: 1, suffix: 'B/s' };
+    case 'bytes':
+      // exact bytes while they are few enough to read (a ClientHello's 1,216 bytes matter to the byte)
+      return m >= 1024 ** 2 * 10 ? { factor: 1024 ** 2, suffix: 'MiB' } : m >= 10_000 ? { factor: 1024, suffix: 'KiB' } : { factor: 1, suffix: 'B' };
+    case 'us/op':
+    case 'us/handshake':
+      return m >= 10_000 ? { factor: 1000, suffix: 'ms' } : m > 0 && m < 1 ? { factor: 0.001, suffix: 'ns' } : { factor: 1, suffix: 'µs' };
+    case 'instructions':
+      return m >= 1e9 ? { factor: 1e9, suffix: 'billion instructions' } : m >= 1e6 ? { factor: 1e6, suffix: 'million instructions' } : { factor: 1, suffix: 'instructions' };
+    case 'ops/s':
+      return m >= 1e6 ? { factor: 1e6, suffix: 'million ops/s' } : { factor: 1, suffix: 'ops/s' };
+    case 'handshakes/s':
+    case 'connections/s':
+      return { factor: 1, suffix: `${unit.split('/')[0]}/s` };
+    default:
+      return { factor: 1, suffix: UNIT_TEXT[unit] ?? unit };
+  }
+}
+
+/** Three significant figures, thousands grouped, no exponent: 1553.6 -> "1,554", 0.012345 -> "0.0123". */
+export function sig(v: number, digits = 3): string {
+  if (!Number.isFinite(v)) return NOT_MEASURED;
+  if (v === 0) return '0';
+  const abs = Math.abs(v);
+  // integers of more digits than asked are shown whole: rounding 2,345 to 2,350 would hide a measured digit
+  const rounded = abs >= 10 ** digits ? Math.round(v) : Number(v.toPrecision(digits));
+  return rounded.toLocaleString('en-US', { maximumFractionDigits: 20 });
+}
+
+/** A measured value with its unit in human form ("1.55 GB/s", "812 µs", "59.8 KiB"); missing values are words. */
+export function valueText(v: number | null | undefined, unit: string, scale?: UnitScale): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return NOT_MEASURED;
+  const s = scale ?? unitScale(unit, v);
+  return `${sig(v / s.factor)} ${s.suffix}`;
+}
+
+/** An interval in the value's own scale: "1.52 – 1.58 GB/s". */
+export function rangeText(low: number, high: number, unit: string): string {
+  const s = unitScale(unit, Math.max(Math.abs(low), Math.abs(high)));
+  return `${sig(low / s.factor)} – ${sig(high / s.factor)} ${s.suffix}`;
+}
+
+/**
+ * A series label in two parts: what is measured, and the configuration ("...; TLS 1.3 ecdsa-p256 groups
+ * X25519, new"). Splits at the first semicolon outside parentheses, so "(valgrind callgrind, fixed-seed
+ * RNG; valgrind hides ...)" stays whole.
+ */
+export function labelParts(label: string): { what: string; config: string } {
+  let depth = 0;
+  for (let i = 0; i < label.length; i++) {
+    const c = label[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ';' && depth === 0) return { what: label.slice(0, i).trim(), config: label.slice(i + 1).trim() };
+  }
+  return { what: label.trim(), config: '' };
+}
