@@ -72,7 +72,7 @@ export async function crawl(page: Page, origin: string): Promise<{ pages: PageRe
   const problems: string[] = [];
   while (queue.length) {
     const path = queue.shift()!;
-    const isDownload = /\.(json|png|svg|txt)(\?|$)/.test(path);
+    const isDownload = /\.(json|csv|png|svg|txt)(\?|$)/.test(path);
     if (isDownload) {
       const r = await fetch(origin + path);
       if (!r.ok) problems.push(`${path}: HTTP ${r.status} (linked download)`);
@@ -114,9 +114,11 @@ export interface PlottedPoint {
   key: string;
 }
 
-export async function plotted(page: Page): Promise<PlottedPoint[]> {
-  await page.waitForSelector('[data-journey-root] svg circle.point', { timeout: 10_000 });
-  return page.$$eval('[data-journey-root] svg circle.point', (cs) =>
+/** The points the home chart's script drew (after it redrew the static chart), of one group mode or all. */
+export async function plotted(page: Page, groups?: string): Promise<PlottedPoint[]> {
+  await page.waitForSelector('[data-journey-root][data-drawn] svg circle.point', { timeout: 10_000 });
+  const sel = `[data-journey-root] svg circle.point${groups ? `[data-groups="${groups}"]` : ''}`;
+  return page.$$eval(sel, (cs) =>
     cs.map((c) => ({ version: c.getAttribute('data-version')!, median: Number(c.getAttribute('data-median')), key: c.getAttribute('data-key')! })),
   );
 }
@@ -125,6 +127,7 @@ export interface ChartSelection {
   host: string;
   metric: string;
   config: string;
+  /** one group mode (expectedEntries) or, as the page reports it, the modes shown separated by spaces */
   groups: string;
 }
 

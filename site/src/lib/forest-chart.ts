@@ -2,7 +2,7 @@
 // compare script: one row per series, its label above a point at the paired ratio with the interval as
 // a whisker, on a log scale with the no-change line marked.
 import { scaleLog } from 'd3';
-import { pct } from './format.ts';
+import { pct, pctTick } from './format.ts';
 import type { ForestRow } from './compare-view.ts';
 import { esc, px, tag } from './svg.ts';
 
@@ -25,7 +25,7 @@ export function forestSvg(rows: readonly ForestRow[], width: number, title: stri
   for (const t of ticks) {
     const tx = px(x(t));
     out.push(tag('line', { class: 'grid', x1: tx, x2: tx, y1: m.top - 6, y2: H - m.bottom }));
-    out.push(tag('text', { x: tx, y: m.top - 10, 'text-anchor': 'middle' }, esc(tickPct(t))));
+    out.push(tag('text', { x: tx, y: m.top - 10, 'text-anchor': 'middle' }, esc(pctTick(t))));
   }
   out.push(tag('text', { class: 'axis-title', x: m.left, y: 12 }, esc(title)));
   const one = px(x(1));
@@ -47,14 +47,6 @@ export function forestSvg(rows: readonly ForestRow[], width: number, title: stri
     );
   });
   return tag('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'group', 'aria-label': title }, ...out);
-}
-
-/** A change as a tick label: whole percents where they are whole ("−30%"), else one decimal. */
-function tickPct(t: number): string {
-  const d = (t - 1) * 100;
-  if (Math.abs(d) < 1e-9) return '0%';
-  const whole = Math.abs(d - Math.round(d)) < 1e-6;
-  return `${d < 0 ? '−' : '+'}${whole ? Math.abs(Math.round(d)) : Math.abs(d).toFixed(1)}%`;
 }
 
 /** Up to `max` lines of at most `width` characters, broken at spaces; the last line ends with … when cut. */

@@ -167,3 +167,11 @@ export function labelParts(label: string): { what: string; config: string } {
   }
   return { what: label.trim(), config: '' };
 }
+
+/** A change as a tick label: whole percents where they are whole ("−30%"), else one decimal. */
+export function pctTick(t: number): string {
+  const d = (t - 1) * 100;
+  if (Math.abs(d) < 1e-9) return '0%';
+  const whole = Math.abs(d - Math.round(d)) < 1e-6;
+  return `${d < 0 ? '−' : '+'}${whole ? Math.abs(Math.round(d)) : Math.abs(d).toFixed(1)}%`;
+}

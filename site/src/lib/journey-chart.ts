@@ -3,7 +3,7 @@
 // journey files (summary.json): medians with their intervals, or summary.json's paired ratios against
 // the baseline in the relative view.
 import { scaleLinear, scalePoint, scaleUtc } from 'd3';
-import { pct, sig, unitScale, valueText } from './format.ts';
+import { pct, pctTick, sig, unitScale, valueText } from './format.ts';
 import { GROUP_LABEL, lineRuns, type GroupMode, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
 import { esc, px, tag } from './svg.ts';
 
@@ -69,13 +69,15 @@ export function journeySvg(c: JourneyChartInput): string {
     : scaleLinear().domain([0, Math.max(0, ...tops) * 1.08 || 1]).nice();
   const ticks = y.ticks(narrow ? 5 : 6);
   const us = unitScale(unit, Math.max(...ticks.map(Math.abs)));
-  const tickText = (t: number) => (relative ? (t === 1 ? '0%' : pct(t)) : sig(t / us.factor));
+  const tickText = (t: number) => (relative ? pctTick(t) : sig(t / us.factor));
   const left = 30 + Math.max(...ticks.map((t) => tickText(t).length)) * 7;
   const m = { top: c.steps.length ? 30 : 14, right: 14, bottom: c.axis === 'date' ? 70 : narrow ? 58 : 50, left };
   y.range([H - m.bottom, m.top]);
 
   // x: release order, or the release date of each version's series
   let x: (v: string) => number;
+  /** where a version's label goes: its position, or on the time axis its series' date */
+  let xLabel: (v: string) => number;
   const xTicks: string[] = [];
   if (c.axis === 'date') {
     const dates = c.versions.map((v) => new Date(c.released[v] ?? NaN)).filter((d) => !Number.isNaN(d.getTime()));
@@ -86,14 +88,16 @@ export function journeySvg(c: JourneyChartInput): string {
     // versions of one series share its date: spread them a few pixels apart, in release order
     const sameDate = new Map<string, string[]>();
     for (const v of c.versions) sameDate.set(c.released[v] ?? v, [...(sameDate.get(c.released[v] ?? v) ?? []), v]);
+    xLabel = (v) => t(new Date(c.released[v] ?? NaN));
     x = (v) => {
       const group = sameDate.get(c.released[v] ?? v) ?? [v];
-      return t(new Date(c.released[v] ?? NaN)) + (group.indexOf(v) - (group.length - 1) / 2) * 7;
+      return xLabel(v) + (group.indexOf(v) - (group.length - 1) / 2) * 7;
     };
     for (const d of t.ticks(narrow ? 4 : 8)) xTicks.push(`${px(t(d))}|${d.getUTCFullYear()}`);
   } else {
     const p = scalePoint<string>().domain(c.versions).range([m.left, W - m.right]).padding(0.5);
     x = (v) => p(v) ?? m.left;
+    xLabel = x;
   }
   const dodge = (g: GroupMode) => (c.lines.length > 1 ? (g === 'default' ? -3.5 : 3.5) : 0);
 
@@ -108,11 +112,13 @@ export function journeySvg(c: JourneyChartInput): string {
   out.push(tag('text', { class: 'axis-title', transform: `translate(12,${px((H - m.bottom + m.top) / 2)}) rotate(-90)`, 'text-anchor': 'middle' }, esc(yTitle)));
   out.push(tag('line', { class: 'axis', x1: m.left, x2: W - m.right, y1: H - m.bottom, y2: H - m.bottom }));
 
-  // x labels: versions (rotated), and years on the time axis
+  // x labels: versions (rotated); on the time axis the release series at its date (its versions share it), and years
   const rot = narrow || c.axis === 'date' ? -55 : -30;
-  for (const v of c.versions) {
-    const vx = px(x(v));
-    out.push(tag('text', { class: 'xlabel', transform: `translate(${vx},${H - m.bottom + 10}) rotate(${rot})`, 'text-anchor': 'end', dy: '0.32em' }, esc(v)));
+  const seriesOf = new Map(c.lines.flatMap((l) => l.points.map((p) => [p.version, p.series] as const)));
+  const labels = c.axis === 'date' ? [...new Map(c.versions.map((v) => [seriesOf.get(v) ?? v, v])).entries()] : c.versions.map((v) => [v, v] as const);
+  for (const [text, v] of labels) {
+    const vx = px(xLabel(v));
+    out.push(tag('text', { class: 'xlabel', 'data-version': v, transform: `translate(${vx},${H - m.bottom + 10}) rotate(${rot})`, 'text-anchor': 'end', dy: '0.32em' }, esc(text)));
   }
   for (const t of xTicks) {
     const [tx, year] = t.split('|');
@@ -171,7 +177,8 @@ export function journeySvg(c: JourneyChartInput): string {
     }
   }
   // versions no line has a value for say so in words
-  for (const v of c.versions) {
+  // (on the time axis versions of one series share a place: the table says it for each of them)
+  for (const v of c.axis === 'date' ? [] : c.versions) {
     if (marks.some((mk) => mk.p.version === v)) continue;
     const ps = c.lines.map((l) => l.points.find((p) => p.version === v));
     const why = relative ? (ps.some((p) => p?.median !== null && p !== undefined) ? 'not compared with the baseline (different runs)' : 'not measured') : ps.map((p) => (p ? describePoint(c.lines[0]!, p) : `${v}: not measured in this configuration`))[0]!;

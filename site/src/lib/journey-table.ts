@@ -2,7 +2,7 @@
 // chart and the baseline, per line) and the "download this view" files, as text: written into the static
 // page at build time and rewritten by the page's script for every selection.
 import { rangeText, sig, unitScale, valueText, type UnitScale } from './format.ts';
-import { GROUP_SHORT, changeCell, changeMark, configText, type ChangeCell, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
+import { GROUP_LABEL, GROUP_SHORT, changeCell, changeMark, configText, type ChangeCell, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
 import { esc, tag } from './svg.ts';
 
 export interface TableInput {
@@ -37,7 +37,7 @@ export function journeyTableHtml(t: TableInput): string {
   const hib = t.lines[0]?.higherIsBetter ?? true;
   const head1 = tag('tr', {}, tag('th', { scope: 'col', rowspan: 2 }, 'Version'), ...t.lines.map((l) => tag('th', { scope: 'colgroup', colspan: 3, class: `group-head g-${l.groups}` }, esc(GROUP_SHORT[l.groups]))));
   const us = unitScale(unit, Math.max(0, ...t.lines.flatMap((l) => l.points.map((p) => p.median ?? 0))));
-  const head2 = tag('tr', {}, ...t.lines.flatMap(() => [tag('th', { scope: 'col', class: 'num' }, esc(us.suffix)), tag('th', { scope: 'col', class: 'num' }, 'vs prev.'), tag('th', { scope: 'col', class: 'num' }, esc(`vs ${t.baseline}`))]));
+  const head2 = tag('tr', {}, ...t.lines.flatMap(() => [tag('th', { scope: 'col', class: 'num', title: `median, ${us.suffix}` }, 'median'), tag('th', { scope: 'col', class: 'num' }, 'vs prev.'), tag('th', { scope: 'col', class: 'num' }, esc(`vs ${t.baseline}`))]));
   const rows = t.versions.map((v) => {
     const step = t.steps.find((s) => s.version === v);
     const ref = step ? ` ${tag('a', { href: t.stepHref(step.n), class: 'step-ref', 'aria-label': `step ${step.n}: what changed` }, String(step.n))}` : '';
@@ -52,7 +52,7 @@ export function journeyTableHtml(t: TableInput): string {
     });
     return tag('tr', { 'data-version': v }, tag('th', { scope: 'row' }, esc(v), ref), ...cells);
   });
-  return tag('table', { class: 'steps' }, tag('thead', {}, head1, head2), tag('tbody', {}, ...rows));
+  return tag('table', { class: 'steps', 'data-unit': us.suffix }, tag('caption', {}, esc(`Medians in ${us.suffix}; changes against the previous version on the chart and against ${t.baseline}`)), tag('thead', {}, head1, head2), tag('tbody', {}, ...rows));
 }
 
 // ------------------------------------------------------------------ download this view
@@ -90,5 +90,16 @@ export function causesHtml(steps: Step[], writeupHref: (id: string) => string): 
         s.writeups.map((w) => tag('a', { href: writeupHref(w.id) }, esc(w.title))).join(tag('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ')),
       ),
     )
+    .join('');
+}
+
+/** The chart's legend: one swatch per line drawn, styled as the line (solid or dashed) and its points. */
+export function legendHtml(lines: Journey[]): string {
+  return lines
+    .map((l) => {
+      const alt = l.groups === 'X25519' ? ' alt' : '';
+      const swatch = `<svg aria-hidden="true" width="34" height="12" viewBox="0 0 34 12"><path class="swatch-line${alt}" d="M1,6H33"/><circle class="swatch-dot${alt}" cx="17" cy="6" r="4.5"/></svg>`;
+      return tag('li', { class: `g-${l.groups}` }, swatch, esc(GROUP_LABEL[l.groups]));
+    })
     .join('');
 }

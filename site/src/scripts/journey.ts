@@ -4,7 +4,7 @@
 // Data: /data/journey/index.json (every journey without its points), then the one file of the shown
 // configuration (both group modes), so the page stays small however much was measured.
 import { journeySvg, type ChartAxis, type ChartScale } from '../lib/journey-chart.ts';
-import { causesHtml, journeyCsv, journeyJson, journeyTableHtml } from '../lib/journey-table.ts';
+import { causesHtml, journeyCsv, journeyJson, journeyTableHtml, legendHtml } from '../lib/journey-table.ts';
 import {
   GROUP_LABEL, GROUP_MODES, configChoices, configText, expandIndex, familyOf, measureChoices, measureId, mixedRunsNote, stepsFor,
   type GroupMode, type Journey, type JourneyIndex, type JourneyMeta,
@@ -117,9 +117,7 @@ async function start(el: HTMLElement): Promise<void> {
     scroll.querySelector('table')!.outerHTML = journeyTableHtml({ lines, versions, baseline, steps, stepHref });
     el.querySelector('[data-causes]')!.innerHTML = causesHtml(steps, (id) => `${writeupBase}${id}`);
     el.querySelector<HTMLElement>('[data-causes-section]')!.hidden = steps.length === 0;
-    el.querySelector('[data-legend]')!.innerHTML = lines
-      .map((l) => `<li class="g-${l.groups}"><svg aria-hidden="true" width="34" height="12" viewBox="0 0 34 12"><path class="line${l.groups === 'X25519' ? ' alt' : ''}" d="M1,6H33"/><circle class="point${l.groups === 'X25519' ? ' alt' : ''}" cx="17" cy="6" r="4.5"/></svg>${GROUP_LABEL[l.groups]}</li>`)
-      .join('');
+    el.querySelector('[data-legend]')!.innerHTML = legendHtml(lines);
     const j0 = lines[0]!;
     el.querySelector<HTMLElement>('[data-caption]')!.textContent =
       `${j0.label}. ${configText(j0.config)}; host ${j0.host}. ` +
@@ -129,7 +127,6 @@ async function start(el: HTMLElement): Promise<void> {
       (st.axis === 'date' ? 'Horizontal position: the first release date of each version\'s series. ' : '') +
       (steps.length ? 'A numbered mark is a step a write-up studies.' : '') +
       mixedRunsNote(lines.flatMap((l) => l.points));
-    el.querySelector<HTMLElement>('[data-table-caption]')!.textContent = `Change per version, against the previous version and ${baseline}`;
 
     // download this view
     for (const u of blobs.splice(0)) URL.revokeObjectURL(u);
