@@ -55,7 +55,8 @@ export async function visit(page: Page, origin: string, path: string): Promise<P
   page.on('response', onResponse);
   page.on('request', onRequest);
   const res = await page.goto(origin + path, { waitUntil: 'networkidle' });
-  const links = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+  // resolved from the attribute: an SVG <a> (a chart's link) has no string href property
+  const links = await page.$$eval('a[href]', (as) => as.map((a) => new URL(a.getAttribute('href')!, document.baseURI).href));
   page.off('console', onConsole);
   page.off('pageerror', onPageError);
   page.off('response', onResponse);

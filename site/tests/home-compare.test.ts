@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Run, Summary } from '../../schema/index.ts';
 import { writeAll } from '../../scripts/aggregate.ts';
-import { pct, valueText } from '../src/lib/format.ts';
+import { pct, quantity } from '../src/lib/format.ts';
 import { journeyKey } from '../src/lib/model.ts';
 import { ARTIFACTS, REPO, axe, launch, transferSize } from './browser.ts';
 import { serve, type StaticServer } from './server.ts';
@@ -58,7 +58,7 @@ function journeyNumbers(s: Summary): Set<string> {
   const out = new Set<string>();
   for (const e of s.entries) {
     if (!journeyKey(e) || !e.stats) continue;
-    out.add(valueText(e.stats.median, e.unit));
+    out.add(quantity(e.stats.median, e.unit, e.method));
     if (e.vsPreviousSeries) out.add(pct(e.vsPreviousSeries.ratio));
   }
   return out;

@@ -4,7 +4,7 @@
 import type { DetailedIterations, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { DETERMINISTIC_METHODS, compareRounds, type RoundValues } from '../../../scripts/stats.ts';
 import { SiteDataError } from './data.ts';
-import { labelParts } from './format.ts';
+import { labelParts } from './chart-text.ts';
 import { byVersion, versionSlug } from './model.ts';
 import { STATUSES, VERDICTS, pairFile, type BuildRow, type BuildShard, type CompareBuild, type CompareIndex, type PairRow, type PairShard, type SeriesCatalogue } from './compare-view.ts';
 

@@ -6,7 +6,7 @@
 //   <host>/series.json: the series measured on a host (label, configuration, unit, ...), indexed
 //   <host>/<build>.json: one build's values, by series index
 //   <host>/<a>_vs_<b>.json: B against A paired by round, for the series both measured in the same run
-import { pct, rangeText, sig, valueText } from './format.ts';
+import { INDEPENDENT_TEXT, PAIRING_TEXT, coverageText, pct, pctRange, quantity, quantityRange, toCsv } from './format.ts';
 import { plainWhat } from './journey-view.ts';
 import { esc, tag } from './svg.ts';
 
@@ -205,20 +205,20 @@ const VERDICT_WORDS: Record<Verdict, string> = {
 };
 
 export const RELATION_WORDS: Record<Relation, string> = {
-  paired: 'paired by round',
-  independent: 'independent: different runs',
+  paired: PAIRING_TEXT['paired-rounds'],
+  independent: INDEPENDENT_TEXT,
   'not-comparable': 'not comparable: the measurement method differs',
   'one-side': 'measured in one build only',
   'not-measured': 'measured in neither build',
 };
 
-function sideHtml(s: Side | null, unit: string, showRun: boolean): string {
+function sideHtml(s: Side | null, unit: string, method: string, showRun: boolean): string {
   if (!s || s.median === null) {
     const why = !s ? 'not measured' : s.status === 'measured' ? 'not measured' : s.status;
     return tag('span', { class: 'muted', title: s?.reason ?? why }, esc(why));
   }
-  const iv = s.low !== null && s.high !== null ? `${rangeText(s.low, s.high, unit)}, ` : '';
-  return tag('span', { class: 'v', 'data-median': s.median }, esc(valueText(s.median, unit))) + tag('span', { class: 'sub' }, esc(`${iv}n=${s.n}`)) + (showRun ? tag('span', { class: 'sub run' }, esc(`run ${s.run}`)) : '');
+  const iv = s.low !== null && s.high !== null ? `${quantityRange(s.low, s.high, unit, method)}, ` : '';
+  return tag('span', { class: 'v', 'data-median': s.median }, esc(quantity(s.median, unit, method))) + tag('span', { class: 'sub' }, esc(`${iv}n=${s.n}`)) + (showRun ? tag('span', { class: 'sub run' }, esc(`run ${s.run}`)) : '');
 }
 
 /** The label in full, its parenthesised method notes set apart (muted) so the measure reads first. */
@@ -232,7 +232,7 @@ function whatHtml(what: string): string {
 export function changeText(r: CompareRow): { main: string; sub: string } {
   if (r.relation !== 'paired' || !r.paired) return { main: RELATION_WORDS[r.relation], sub: '' };
   const p = r.paired;
-  const iv = p.low !== null && p.high !== null ? `${pct(p.low)} … ${pct(p.high)}${p.coverage !== null ? ` (${sig(p.coverage * 100)}%)` : ''}, ` : '';
+  const iv = p.low !== null && p.high !== null ? `${pctRange({ low: p.low, high: p.high })}${p.coverage !== null ? ` (${coverageText(p.coverage)})` : ''}, ` : '';
   return { main: pct(p.ratio), sub: `${iv}${p.deterministic ? 'exact count' : `${p.pairs} rounds paired`}: ${VERDICT_WORDS[p.verdict]}` };
 }
 
@@ -246,8 +246,8 @@ export function compareRowsHtml(rows: readonly CompareRow[]): string {
       const changeCls = r.relation === 'paired' ? `num change ${r.significant ? `sig ${r.tone}` : 'ns'}` : 'num change muted';
       return tag('tr', { 'data-key': r.key, 'data-relation': r.relation },
         tag('th', { scope: 'row' }, tag('span', { class: 'what' }, whatHtml(r.what)), r.config ? tag('span', { class: 'cfg' }, esc(`; ${r.config}`)) : '', tag('span', { class: 'sub params' }, esc(`${r.benchmark} · ${r.params || 'no parameters'}`))),
-        tag('td', { class: 'num', 'data-label': 'A' }, sideHtml(r.a, r.unit, showRun)),
-        tag('td', { class: 'num', 'data-label': 'B' }, sideHtml(r.b, r.unit, showRun)),
+        tag('td', { class: 'num', 'data-label': 'A' }, sideHtml(r.a, r.unit, r.method, showRun)),
+        tag('td', { class: 'num', 'data-label': 'B' }, sideHtml(r.b, r.unit, r.method, showRun)),
         tag('td', { class: changeCls, 'data-label': 'B vs A', 'data-verdict': r.paired?.verdict ?? '', ...(r.paired ? { 'data-ratio': r.paired.ratio } : {}) },
           tag('span', { class: 'v' }, esc(c.main), mark ? tag('span', { 'aria-hidden': 'true' }, mark) : '', r.significant ? tag('span', { class: 'sr-only' }, ` (significant)`) : ''),
           c.sub ? tag('span', { class: 'sub' }, esc(c.sub)) : ''),
@@ -258,21 +258,11 @@ export function compareRowsHtml(rows: readonly CompareRow[]): string {
 
 // ------------------------------------------------------------------ download this view
 
-const csvCell = (v: string | number | null | undefined) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 export function compareCsv(rows: readonly CompareRow[], a: CompareBuild, b: CompareBuild): string {
   const sideCols = (x: string) => [`${x} median`, `${x} interval low`, `${x} interval high`, `${x} n`, `${x} run`, `${x} status`];
   const head = ['series key', 'benchmark', 'what', 'configuration', 'unit', ...sideCols(`A ${a.id}`), ...sideCols(`B ${b.id}`), 'relation', 'ratio B/A', 'ratio low', 'ratio high', 'coverage', 'verdict'];
   const sideVals = (s: Side | null) => (s ? [s.median, s.low, s.high, s.n, s.run, s.status] : [null, null, null, null, null, 'not measured']);
-  const lines = rows.map((r) =>
-    [r.key, r.benchmark, r.what, r.config, r.unit, ...sideVals(r.a), ...sideVals(r.b), RELATION_WORDS[r.relation], r.paired?.ratio, r.paired?.low, r.paired?.high, r.paired?.coverage, r.paired?.verdict]
-      .map(csvCell)
-      .join(','),
-  );
-  return [head.map(csvCell).join(','), ...lines].join('\n') + '\n';
+  return toCsv(head, rows.map((r) => [r.key, r.benchmark, r.what, r.config, r.unit, ...sideVals(r.a), ...sideVals(r.b), RELATION_WORDS[r.relation], r.paired?.ratio, r.paired?.low, r.paired?.high, r.paired?.coverage, r.paired?.verdict]));
 }
 
 export function compareJson(rows: readonly CompareRow[], a: CompareBuild, b: CompareBuild): string {

@@ -1,8 +1,9 @@
 // A forest chart of the largest paired changes (B against A), as SVG text for the static page and the
 // compare script: one row per series, its label above a point at the paired ratio with the interval as
 // a whisker, on a log scale with the no-change line marked.
-import { scaleLog } from 'd3';
-import { pct, pctTick } from './format.ts';
+import { scaleLinear } from 'd3';
+import { pctTick } from './chart-text.ts';
+import { pct } from './format.ts';
 import type { ForestRow } from './compare-view.ts';
 import { esc, px, tag } from './svg.ts';
 
@@ -19,8 +20,10 @@ export function forestSvg(rows: readonly ForestRow[], width: number, title: stri
   const values = rows.flatMap((r) => [r.ratio, r.low ?? r.ratio, r.high ?? r.ratio]);
   const lo = Math.min(1, ...values);
   const hi = Math.max(1, ...values);
-  const x = scaleLog().domain([lo / 1.03, hi * 1.03]).range([m.plot, W - m.right]);
-  const ticks = x.ticks(W < 500 ? 4 : 7).filter((t, i, all) => i === 0 || Math.abs(x(t) - x(all[i - 1]!)) > 48);
+  // log scale: equal distances for equal ratios (halving and doubling look alike); ticks at round percents
+  const xl = scaleLinear().domain([Math.log(lo / 1.03), Math.log(hi * 1.03)]).range([m.plot, W - m.right]);
+  const x = (r: number) => xl(Math.log(r));
+  const ticks = scaleLinear().domain([lo / 1.03, hi * 1.03]).ticks(W < 500 ? 4 : 7).filter((t) => t > 0).filter((t, i, all) => i === 0 || Math.abs(x(t) - x(all[i - 1]!)) > 48);
   const out: string[] = [];
   for (const t of ticks) {
     const tx = px(x(t));

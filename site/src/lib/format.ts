@@ -1,6 +1,6 @@
 // Formatting shared by pages and the client scripts. No numbers are invented here: a missing value
 // is always the words "not measured", never 0.
-import type { Comparison, Stats } from '../../../schema/index.ts';
+import type { Comparison, CoverageInterval, Method, Stats, Unit } from '../../../schema/index.ts';
 
 export const NOT_MEASURED = 'not measured';
 
@@ -84,94 +84,172 @@ export function date(iso: string): string {
 export const CI_LABEL = 'interval of the median';
 export const CI_LONG = 'distribution-free interval of the median, with its exact coverage';
 
-// ------------------------------------------------------------------ human units (home and compare)
+// ------------------------------------------------------------------ human units (issue 13)
+// Every value on a page goes through quantity(): three significant figures, a unit a reader knows
+// (µs, ms, KiB, MB/s, GB/s), never a bare "us" or a ten-digit byte rate.
 
-/** Units as a reader writes them. */
-export const UNIT_TEXT: Record<string, string> = {
-  'bytes/s': 'bytes/s',
-  'ops/s': 'operations/s',
-  'handshakes/s': 'handshakes/s',
-  'connections/s': 'connections/s',
-  'us/op': 'µs per operation',
-  'us/handshake': 'µs per handshake',
-  instructions: 'instructions',
-  bytes: 'bytes',
-  count: 'count',
-};
+/** Significant figures used everywhere a measured value is shown. */
+export const SIG_FIGS = 3;
 
-/** One scale for a unit at a magnitude: value / factor, then the suffix ("1.55 GB/s", "812 µs", "59.8 KiB"). */
-export interface UnitScale {
+/** A coefficient of variation above this marks a row as noisy (a warning beside its CV). */
+export const NOISY_CV = 0.1;
+
+/** v to SIG_FIGS significant figures, thousands grouped: 292.6 -> "293", 0.51234 -> "0.512", 12345 -> "12,300". */
+export function sig(v: number, digits = SIG_FIGS): string {
+  if (!Number.isFinite(v)) return NOT_MEASURED;
+  if (v === 0) return '0';
+  const r = Number(v.toPrecision(digits));
+  return (Object.is(r, -0) ? 0 : r).toLocaleString('en-US', { maximumFractionDigits: 12 });
+}
+
+interface Scale {
   factor: number;
   suffix: string;
 }
+const scaleFor = (scales: Scale[], magnitude: number): Scale =>
+  scales.find((_, i) => i === scales.length - 1 || magnitude < scales[i + 1]!.factor) ?? scales[0]!;
+const SCALES: Record<string, Scale[]> = {
+  'bytes/s': [
+    { factor: 1, suffix: 'B/s' },
+    { factor: 1e3, suffix: 'kB/s' },
+    { factor: 1e6, suffix: 'MB/s' },
+    { factor: 1e9, suffix: 'GB/s' },
+  ],
+  time: [
+    { factor: 1, suffix: 'µs' },
+    { factor: 1e3, suffix: 'ms' },
+    { factor: 1e6, suffix: 's' },
+  ],
+  heap: [
+    { factor: 1, suffix: 'B' },
+    { factor: 1024, suffix: 'KiB' },
+    { factor: 1024 ** 2, suffix: 'MiB' },
+  ],
+};
+const countScales = (word: string): Scale[] => [
+  { factor: 1, suffix: word },
+  { factor: 1e6, suffix: `M ${word}` },
+  { factor: 1e9, suffix: `G ${word}` },
+];
+const RATE_WORD: Partial<Record<Unit, string>> = { 'ops/s': 'ops/s', 'handshakes/s': 'handshakes/s', 'connections/s': 'connections/s' };
 
-/** The scale a value of this magnitude reads best in; axes pass their largest value so every tick shares one scale. */
-export function unitScale(unit: string, magnitude: number): UnitScale {
-  const m = Math.abs(magnitude);
-  switch (unit) {
-    case 'bytes/s':
-      return m >= 1e9 ? { factor: 1e9, suffix: 'GB/s' } : m >= 1e6 ? { factor: 1e6, suffix: 'MB/s' } : m >= 1e3 ? { factor: 1e3, suffix: 'kB/s' } : { factor: 1, suffix: 'B/s' };
-    case 'bytes':
-      // exact bytes while they are few enough to read (a ClientHello's 1,216 bytes matter to the byte)
-      return m >= 1024 ** 2 * 10 ? { factor: 1024 ** 2, suffix: 'MiB' } : m >= 10_000 ? { factor: 1024, suffix: 'KiB' } : { factor: 1, suffix: 'B' };
-    case 'us/op':
-    case 'us/handshake':
-      return m >= 10_000 ? { factor: 1000, suffix: 'ms' } : m > 0 && m < 1 ? { factor: 0.001, suffix: 'ns' } : { factor: 1, suffix: 'µs' };
-    case 'instructions':
-      return m >= 1e9 ? { factor: 1e9, suffix: 'billion instructions' } : m >= 1e6 ? { factor: 1e6, suffix: 'million instructions' } : { factor: 1, suffix: 'instructions' };
-    case 'ops/s':
-      return m >= 1e6 ? { factor: 1e6, suffix: 'million ops/s' } : { factor: 1, suffix: 'ops/s' };
-    case 'handshakes/s':
-    case 'connections/s':
-      return { factor: 1, suffix: `${unit.split('/')[0]}/s` };
-    default:
-      return { factor: 1, suffix: UNIT_TEXT[unit] ?? unit };
-  }
+/** How values of a unit (and method) are scaled for reading; bytes on the wire stay exact (the MTU limits are exact). */
+function scalesOf(unit: Unit | string, method?: Method | string): Scale[] {
+  if (unit === 'bytes/s') return SCALES['bytes/s']!;
+  if (unit === 'us/op' || unit === 'us/handshake') return SCALES.time!;
+  if (unit === 'bytes') return method === 'wire-bytes' ? [{ factor: 1, suffix: 'B' }] : SCALES.heap!;
+  if (unit === 'instructions') return countScales('instructions');
+  if (unit === 'count') return [{ factor: 1, suffix: '' }];
+  return countScales(RATE_WORD[unit as Unit] ?? unit);
 }
 
-/** Three significant figures, thousands grouped, no exponent: 1553.6 -> "1,554", 0.012345 -> "0.0123". */
-export function sig(v: number, digits = 3): string {
-  if (!Number.isFinite(v)) return NOT_MEASURED;
-  if (v === 0) return '0';
-  const abs = Math.abs(v);
-  // integers of more digits than asked are shown whole: rounding 2,345 to 2,350 would hide a measured digit
-  const rounded = abs >= 10 ** digits ? Math.round(v) : Number(v.toPrecision(digits));
-  return rounded.toLocaleString('en-US', { maximumFractionDigits: 20 });
+/** Exact integers stay exact where the unit is counted, not timed (bytes on the wire, counts). */
+const exactUnit = (unit: string, method?: string) => (unit === 'bytes' && method === 'wire-bytes') || unit === 'count';
+
+function formatIn(v: number, s: Scale, exact: boolean): string {
+  const x = v / s.factor;
+  return exact && s.factor === 1 ? Math.round(x).toLocaleString('en-US') : sig(x);
 }
 
-/** A measured value with its unit in human form ("1.55 GB/s", "812 µs", "59.8 KiB"); missing values are words. */
-export function valueText(v: number | null | undefined, unit: string, scale?: UnitScale): string {
+/** A measured value in human units: 1553605663 bytes/s -> "1.55 GB/s", 292.6 us/handshake -> "293 µs". */
+export function quantity(v: number | null | undefined, unit: Unit | string, method?: Method | string): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NOT_MEASURED;
-  const s = scale ?? unitScale(unit, v);
-  return `${sig(v / s.factor)} ${s.suffix}`;
+  const s = scaleFor(scalesOf(unit, method), Math.abs(v));
+  const text = formatIn(v, s, exactUnit(unit, method));
+  return s.suffix ? `${text} ${s.suffix}` : text;
 }
 
-/** An interval in the value's own scale: "1.52 – 1.58 GB/s". */
-export function rangeText(low: number, high: number, unit: string): string {
-  const s = unitScale(unit, Math.max(Math.abs(low), Math.abs(high)));
-  return `${sig(low / s.factor)} – ${sig(high / s.factor)} ${s.suffix}`;
+/** Two values in the scale of the larger, the unit once: "287–305 µs", "0.98–1.23 GB/s". */
+export function quantityRange(low: number, high: number, unit: Unit | string, method?: Method | string): string {
+  const s = scaleFor(scalesOf(unit, method), Math.max(Math.abs(low), Math.abs(high)));
+  const exact = exactUnit(unit, method);
+  return `${formatIn(low, s, exact)}–${formatIn(high, s, exact)}${s.suffix ? ` ${s.suffix}` : ''}`;
 }
 
-/**
- * A series label in two parts: what is measured, and the configuration ("...; TLS 1.3 ecdsa-p256 groups
- * X25519, new"). Splits at the first semicolon outside parentheses, so "(valgrind callgrind, fixed-seed
- * RNG; valgrind hides ...)" stays whole.
- */
-export function labelParts(label: string): { what: string; config: string } {
-  let depth = 0;
-  for (let i = 0; i < label.length; i++) {
-    const c = label[i];
-    if (c === '(') depth++;
-    else if (c === ')') depth = Math.max(0, depth - 1);
-    else if (c === ';' && depth === 0) return { what: label.slice(0, i).trim(), config: label.slice(i + 1).trim() };
-  }
-  return { what: label.trim(), config: '' };
+/** The unit as a reader writes it (for headers): "us/handshake" -> "µs per handshake". */
+export function unitText(unit: Unit | string, method?: Method | string): string {
+  const map: Record<string, string> = {
+    'bytes/s': 'bytes per second (shown as kB/s, MB/s, GB/s)',
+    'ops/s': 'operations per second',
+    'handshakes/s': 'handshakes per second',
+    'connections/s': 'connections per second',
+    'us/op': 'µs per operation',
+    'us/handshake': 'µs per handshake',
+    instructions: 'instructions',
+    bytes: method === 'wire-bytes' ? 'bytes' : 'bytes (shown as KiB, MiB)',
+    count: 'count',
+  };
+  return map[unit] ?? unit;
 }
 
-/** A change as a tick label: whole percents where they are whole ("−30%"), else one decimal. */
-export function pctTick(t: number): string {
-  const d = (t - 1) * 100;
-  if (Math.abs(d) < 1e-9) return '0%';
-  const whole = Math.abs(d - Math.round(d)) < 1e-6;
-  return `${d < 0 ? '−' : '+'}${whole ? Math.abs(Math.round(d)) : Math.abs(d).toFixed(1)}%`;
+/** What an interval is, in words: "96.9% interval" or "range, covers 75.0%". Never "95% CI" unless it is one. */
+export function intervalLabel(iv: Pick<CoverageInterval, 'coverage' | 'kind'>): string {
+  return iv.kind === 'range' ? `range, covers ${coverageText(iv.coverage)}` : `${coverageText(iv.coverage)} interval`;
+}
+
+/** How a comparison was made, in words. Values of different runs are never compared by the summary. */
+export const PAIRING_TEXT: Record<Comparison['pairing'], string> = {
+  'paired-rounds': 'paired by round',
+  deterministic: 'exact counts',
+};
+/** The label of a comparison between values of two different runs (no pairing possible). */
+export const INDEPENDENT_TEXT = 'independent: different runs';
+
+/** A ratio interval as changes: "+4.9% to +8.7%". */
+export function pctRange(iv: Pick<CoverageInterval, 'low' | 'high'>): string {
+  return `${pct(iv.low)} to ${pct(iv.high)}`;
+}
+
+/** Short verdict words for dense tables; the methodology page's glossary defines each. */
+export const VERDICT_SHORT: Record<Comparison['verdict'], string> = {
+  higher: 'higher',
+  lower: 'lower',
+  'no-difference-shown': 'no difference shown',
+  'not-enough-data': 'not enough data',
+  'within-threshold': 'unchanged',
+};
+
+/** What each verdict word means (the glossary on the methodology page; tables link to it). */
+export const VERDICT_GLOSSARY: { verdict: Comparison['verdict']; words: string; meaning: string }[] = [
+  { verdict: 'higher', words: 'higher', meaning: 'the whole interval of the ratio lies above no change: the value went up. Whether that is better or worse depends on the metric and is written beside it (a higher rate is better, a higher time or size is worse).' },
+  { verdict: 'lower', words: 'lower', meaning: 'the whole interval of the ratio lies below no change: the value went down.' },
+  { verdict: 'no-difference-shown', words: 'no difference shown', meaning: 'the interval of the ratio includes no change: the data cannot tell the two apart, whatever the medians say. It does not prove they are equal.' },
+  { verdict: 'not-enough-data', words: 'not enough data', meaning: 'too few paired rounds for an interval that covers the required probability, so no verdict is given; the change shown is the median of the per-round ratios.' },
+  { verdict: 'within-threshold', words: 'unchanged', meaning: 'a deterministic count (instructions, bytes, heap) that moved less than the stated practical threshold; deterministic counts carry no interval.' },
+];
+
+/** "higher (worse)", "lower (better)"; other verdicts as they are. */
+export function verdictWords(c: Comparison, higherIsBetter: boolean, short = true): string {
+  const words = (short ? VERDICT_SHORT : VERDICT_TEXT)[c.verdict];
+  const tone = verdictTone(c, higherIsBetter);
+  return tone === 'neutral' ? words : `${words} (${tone})`;
+}
+
+/** A verdict that says the value changed (higher or lower). */
+export const significant = (c: Comparison | null | undefined): boolean => c?.verdict === 'higher' || c?.verdict === 'lower';
+
+/** CV as a percentage, "—" when it has none. */
+export function cvText(cv: number | null | undefined): string {
+  return cv === null || cv === undefined ? '—' : `${(cv * 100).toFixed(1)}%`;
+}
+
+/** An interval of a median in the value's units with its coverage: "287–305 µs (range, covers 93.7%)". */
+export function intervalText(stats: Stats | null, unit: Unit | string, method?: Method | string, withLabel = true): string {
+  if (!stats) return NOT_MEASURED;
+  if (stats.deterministic) return 'exact (deterministic)';
+  const iv = stats.interval;
+  if (!iv) return `no interval (n=${stats.n})`;
+  const range = quantityRange(iv.low, iv.high, unit, method);
+  return withLabel ? `${range} (${intervalLabel(iv)})` : range;
+}
+
+/** Values for CSV cells: plain, unformatted numbers (full precision), empty for missing. */
+export function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  return [columns.map(csvCell).join(','), ...rows.map((r) => r.map(csvCell).join(','))].join('\r\n') + '\r\n';
 }

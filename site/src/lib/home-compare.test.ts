@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DetailedIterations, Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { compareRounds, DETERMINISTIC_METHODS } from '../../../scripts/stats.ts';
-import { labelParts, valueText } from './format.ts';
-import { journeyPayload, splitJourneys, writeupRefs } from './model.ts';
+import { axisScale, labelParts, pctTick } from './chart-text.ts';
+import { journeyInit, journeyPayload, splitJourneys, writeupRefs } from './model.ts';
 import { headline, homeView } from './home.ts';
 import { journeySvg } from './journey-chart.ts';
 import { journeyCsv, journeyTableHtml } from './journey-table.ts';
@@ -18,17 +18,15 @@ const dir = new URL('../../tests/fixtures/data/', import.meta.url);
 const fixture = Summary.parse(JSON.parse(readFileSync(new URL('summary.json', dir), 'utf8')));
 const detailed = DetailedIterations.parse(JSON.parse(readFileSync(new URL('detailed-iterations.json', dir), 'utf8')));
 
-test('values read in human units with three significant figures', () => {
-  assert.equal(valueText(1553605663.14, 'bytes/s'), '1.55 GB/s');
-  assert.equal(valueText(55542299.6, 'bytes/s'), '55.5 MB/s');
-  assert.equal(valueText(812.34, 'us/handshake'), '812 µs');
-  assert.equal(valueText(0.4321, 'us/op'), '432 ns');
-  assert.equal(valueText(25400, 'us/op'), '25.4 ms');
-  assert.equal(valueText(1216, 'bytes'), '1,216 B');
-  assert.equal(valueText(61260, 'bytes'), '59.8 KiB');
-  assert.equal(valueText(2345.6, 'handshakes/s'), '2,346 handshakes/s');
-  assert.equal(valueText(12_345_678, 'instructions'), '12.3 million instructions');
-  assert.equal(valueText(null, 'bytes/s'), 'not measured');
+test('an axis reads in the scale of its largest value, as format.ts writes it', () => {
+  assert.deepEqual(axisScale('bytes/s', 'openssl-speed', 1.6e9), { factor: 1e9, suffix: 'GB/s' });
+  assert.deepEqual(axisScale('us/handshake', 'cpu-time-client', 1500), { factor: 1000, suffix: 'ms' });
+  assert.deepEqual(axisScale('us/handshake', 'cpu-time-client', 800), { factor: 1, suffix: 'µs' });
+  assert.deepEqual(axisScale('handshakes/s', 'cpu-time-both', 5000), { factor: 1, suffix: 'handshakes/s' });
+  assert.deepEqual(axisScale('bytes', 'heap-bytes', 70_000), { factor: 1024, suffix: 'KiB' });
+  assert.equal(pctTick(0.9), '−10%');
+  assert.equal(pctTick(1), '0%');
+  assert.equal(pctTick(1.125), '+12.5%');
 });
 
 test('a label splits at its first semicolon outside parentheses', () => {
@@ -98,10 +96,13 @@ test('the home view overlays both group modes and leads with the largest signifi
   assert.equal(hl.other!.line.groups, 'X25519');
   assert.equal(hl.other!.after.median, e('3.5.7', 'X25519').stats!.median);
   assert.equal(hl.step!.writeups[0]!.id, 'w');
-  // the index carries release dates and the write-up references for the browser
-  const { index } = splitJourneys(p, [{ id: 'w', title: 'W', series: ['3.4', '3.5'], families: ['handshake:cpu'] }]);
-  assert.equal(index.released['1.1.1w'], '2018-09-11');
-  assert.equal(index.writeups.length, 1);
+  // the page embeds what its script needs to redraw this view from one journey file
+  const init = journeyInit(p, [{ id: 'w', title: 'W', series: ['3.4', '3.5'], families: ['handshake:cpu'] }])!;
+  assert.equal(init.released['1.1.1w'], '2018-09-11');
+  assert.equal(init.writeups.length, 1);
+  const inFile = splitJourneys(p).files[init.file]!;
+  assert.deepEqual(inFile.map((j) => j.groups).sort(), ['X25519', 'default']);
+  assert.ok(inFile.every((j) => j.host === view.host && j.metric === view.metric && j.config === view.config));
 });
 
 test('the chart draws every measured median of both lines, and the paired ratios in the relative view', () => {

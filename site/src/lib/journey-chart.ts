@@ -2,8 +2,9 @@
 // the page's script at the width of its container and for every selection. Values come only from the
 // journey files (summary.json): medians with their intervals, or summary.json's paired ratios against
 // the baseline in the relative view.
-import { scaleLinear, scalePoint, scaleUtc } from 'd3';
-import { pct, pctTick, sig, unitScale, valueText } from './format.ts';
+import { scaleLinear, scalePoint } from 'd3';
+import { axisScale, pctTick, tickText as scaled } from './chart-text.ts';
+import { pct, quantity, quantityRange } from './format.ts';
 import { GROUP_LABEL, lineRuns, type GroupMode, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
 import { esc, px, tag } from './svg.ts';
 
@@ -26,14 +27,16 @@ export interface JourneyChartInput {
   steps: Step[];
   /** href of the list entry explaining step n */
   stepHref: (n: number) => string;
+  /** mark each point with its summary.json series key (the live chart; the static one saves the bytes) */
+  keys?: boolean;
 }
 
 const LINE_CLASS: Record<GroupMode, string> = { default: '', X25519: ' alt' };
 
 export function describePoint(j: Journey, p: JourneyPoint): string {
   if (p.median === null) return `${p.version}: ${p.status === 'measured' ? 'not measured' : p.status}${p.reason ? ` (${p.reason})` : ''}`;
-  const ci = p.low !== null && p.high !== null ? `interval of the median ${valueText(p.low, j.unit)} to ${valueText(p.high, j.unit)}` : 'no interval';
-  return `${GROUP_LABEL[j.groups]}, ${p.version}: median ${valueText(p.median, j.unit)}, ${ci}, n=${p.n}${p.negotiated ? `, negotiated ${p.negotiated}` : ''}`;
+  const ci = p.low !== null && p.high !== null ? `interval of the median ${quantityRange(p.low, p.high, j.unit, j.method)}` : 'no interval';
+  return `${GROUP_LABEL[j.groups]}, ${p.version}: median ${quantity(p.median, j.unit, j.method)}, ${ci}, n=${p.n}${p.negotiated ? `, negotiated ${p.negotiated}` : ''}`;
 }
 
 /** A point's value in the relative view: summary.json's paired ratio against the baseline, or 1 at the baseline. */
@@ -49,6 +52,7 @@ export function journeySvg(c: JourneyChartInput): string {
   const narrow = W < 500;
   const H = narrow ? 290 : 340;
   const unit = c.lines[0]?.unit ?? '';
+  const method = c.lines[0]?.method;
   const relative = c.scale === 'relative';
 
   // y: medians and their intervals, or ratios against the baseline
@@ -68,8 +72,8 @@ export function journeySvg(c: JourneyChartInput): string {
     ? scaleLinear().domain([Math.min(1, ...bottoms) * 0.97, Math.max(1, ...tops) * 1.03]).nice()
     : scaleLinear().domain([0, Math.max(0, ...tops) * 1.08 || 1]).nice();
   const ticks = y.ticks(narrow ? 5 : 6);
-  const us = unitScale(unit, Math.max(...ticks.map(Math.abs)));
-  const tickText = (t: number) => (relative ? pctTick(t) : sig(t / us.factor));
+  const us = axisScale(unit, method, Math.max(...ticks.map(Math.abs)));
+  const tickText = (t: number) => (relative ? pctTick(t) : scaled(t, us));
   const left = 30 + Math.max(...ticks.map((t) => tickText(t).length)) * 7;
   const m = { top: c.steps.length ? 30 : 14, right: 14, bottom: c.axis === 'date' ? 70 : narrow ? 58 : 50, left };
   y.range([H - m.bottom, m.top]);
@@ -80,20 +84,23 @@ export function journeySvg(c: JourneyChartInput): string {
   let xLabel: (v: string) => number;
   const xTicks: string[] = [];
   if (c.axis === 'date') {
-    const dates = c.versions.map((v) => new Date(c.released[v] ?? NaN)).filter((d) => !Number.isNaN(d.getTime()));
-    const lo = Math.min(...dates.map((d) => d.getTime()));
-    const hi = Math.max(...dates.map((d) => d.getTime()));
+    const dates = c.versions.map((v) => Date.parse(c.released[v] ?? '')).filter((d) => !Number.isNaN(d));
+    const lo = Math.min(...dates);
+    const hi = Math.max(...dates);
     const pad = Math.max((hi - lo) * 0.04, 60 * 864e5);
-    const t = scaleUtc().domain([new Date(lo - pad), new Date(hi + pad)]).range([m.left + 8, W - m.right - 8]);
+    // a linear scale over time; the ticks are the first days of years, as many as fit
+    const t = scaleLinear().domain([lo - pad, hi + pad]).range([m.left + 8, W - m.right - 8]);
     // versions of one series share its date: spread them a few pixels apart, in release order
     const sameDate = new Map<string, string[]>();
     for (const v of c.versions) sameDate.set(c.released[v] ?? v, [...(sameDate.get(c.released[v] ?? v) ?? []), v]);
-    xLabel = (v) => t(new Date(c.released[v] ?? NaN));
+    xLabel = (v) => t(Date.parse(c.released[v] ?? ''));
     x = (v) => {
       const group = sameDate.get(c.released[v] ?? v) ?? [v];
       return xLabel(v) + (group.indexOf(v) - (group.length - 1) / 2) * 7;
     };
-    for (const d of t.ticks(narrow ? 4 : 8)) xTicks.push(`${px(t(d))}|${d.getUTCFullYear()}`);
+    const [first, last] = [new Date(lo - pad).getUTCFullYear() + 1, new Date(hi + pad).getUTCFullYear()];
+    const step = Math.max(1, Math.ceil((last - first + 1) / (narrow ? 4 : 8)));
+    for (let y = first; y <= last; y += step) xTicks.push(`${px(t(Date.UTC(y, 0, 1)))}|${y}`);
   } else {
     const p = scalePoint<string>().domain(c.versions).range([m.left, W - m.right]).padding(0.5);
     x = (v) => p(v) ?? m.left;
@@ -129,7 +136,7 @@ export function journeySvg(c: JourneyChartInput): string {
   // steps studied by a write-up: a numbered mark between the two versions, linking to its entry in the list
   for (const s of c.steps) {
     const sx = px((x(s.from) + x(s.version)) / 2);
-    const label = `Step ${s.n}, ${s.from} to ${s.version}, studied in: ${s.writeups.map((w) => w.title).join('; ')}`;
+    const label = `Step ${s.n}, ${s.from} to ${s.version}, studied in ${s.writeups.length === 1 ? s.writeups[0]!.title : `${s.writeups.length} write-ups listed below the chart`}`;
     out.push(
       tag('a', { href: c.stepHref(s.n), class: 'step', 'aria-label': label },
         tag('line', { class: 'step-guide', x1: sx, x2: sx, y1: m.top - 4, y2: H - m.bottom }),
@@ -167,10 +174,9 @@ export function journeySvg(c: JourneyChartInput): string {
           r: 5,
           tabindex: 0,
           role: 'img',
-          'aria-label': label,
           'data-version': mk.p.version,
           'data-groups': line.groups,
-          'data-key': mk.p.key,
+          'data-key': c.keys ? mk.p.key : null,
           ...(relative ? { 'data-ratio': mk.y } : { 'data-median': mk.y }),
         }, tag('title', {}, esc(label))),
       );
@@ -183,7 +189,7 @@ export function journeySvg(c: JourneyChartInput): string {
     const ps = c.lines.map((l) => l.points.find((p) => p.version === v));
     const why = relative ? (ps.some((p) => p?.median !== null && p !== undefined) ? 'not compared with the baseline (different runs)' : 'not measured') : ps.map((p) => (p ? describePoint(c.lines[0]!, p) : `${v}: not measured in this configuration`))[0]!;
     const label = relative ? `${v}: ${why}` : why;
-    out.push(tag('text', { class: 'nm', x: px(x(v)), y: H - m.bottom - 6, 'text-anchor': 'middle', tabindex: 0, role: 'img', 'aria-label': label }, relative ? 'n/c' : 'n/m', tag('title', {}, esc(label))));
+    out.push(tag('text', { class: 'nm', x: px(x(v)), y: H - m.bottom - 6, 'text-anchor': 'middle', tabindex: 0, role: 'img' }, tag('title', {}, esc(label)), relative ? 'n/c' : 'n/m'));
   }
 
   const what = c.lines[0] ? `${c.lines[0].label}, by ${c.axis === 'date' ? 'release date' : 'version'}${relative ? `, relative to ${c.baseline}` : ''}: ${c.lines.map((l) => GROUP_LABEL[l.groups]).join(' and ')}` : 'no data';

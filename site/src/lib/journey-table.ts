@@ -1,7 +1,8 @@
 // The home page's compact table (each version's value and its change against the previous version on the
 // chart and the baseline, per line) and the "download this view" files, as text: written into the static
 // page at build time and rewritten by the page's script for every selection.
-import { rangeText, sig, unitScale, valueText, type UnitScale } from './format.ts';
+import { axisScale, tickText, type AxisScale } from './chart-text.ts';
+import { quantity, quantityRange, toCsv } from './format.ts';
 import { GROUP_LABEL, GROUP_SHORT, changeCell, changeMark, configText, type ChangeCell, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
 import { esc, tag } from './svg.ts';
 
@@ -22,13 +23,13 @@ function changeTd(c: ChangeCell, which: string): string {
   return tag('td', { class: cls, title: c.detail, 'data-change': which, 'data-kind': c.kind, 'data-verdict': c.verdict ?? '' }, esc(c.text), mark ? tag('span', { 'aria-hidden': 'true' }, ` ${mark}`) : '', sr);
 }
 
-function valueTd(j: Journey, p: JourneyPoint | undefined, us: UnitScale): string {
+function valueTd(j: Journey, p: JourneyPoint | undefined, us: AxisScale): string {
   if (!p || p.median === null) {
     const why = !p ? 'not measured' : p.status === 'measured' ? 'not measured' : p.status;
     return tag('td', { class: 'num muted', title: p?.reason ?? why, 'data-groups': j.groups }, esc(why));
   }
-  const title = `${valueText(p.median, j.unit)}${p.low !== null && p.high !== null ? `, interval ${rangeText(p.low, p.high, j.unit)}` : ''}, n=${p.n}, run ${p.run ?? '?'}`;
-  return tag('td', { class: 'num', 'data-median': p.median, 'data-groups': j.groups, title }, esc(sig(p.median / us.factor)));
+  const title = `${quantity(p.median, j.unit, j.method)}${p.low !== null && p.high !== null ? `, interval ${quantityRange(p.low, p.high, j.unit, j.method)}` : ''}, n=${p.n}, run ${p.run ?? '?'}`;
+  return tag('td', { class: 'num', 'data-median': p.median, 'data-groups': j.groups, title }, esc(tickText(p.median, us)));
 }
 
 /** The table's rows: versions in chart order; changes against the previous version measured on the same line. */
@@ -36,7 +37,7 @@ export function journeyTableHtml(t: TableInput): string {
   const unit = t.lines[0]?.unit ?? '';
   const hib = t.lines[0]?.higherIsBetter ?? true;
   const head1 = tag('tr', {}, tag('th', { scope: 'col', rowspan: 2 }, 'Version'), ...t.lines.map((l) => tag('th', { scope: 'colgroup', colspan: 3, class: `group-head g-${l.groups}` }, esc(GROUP_SHORT[l.groups]))));
-  const us = unitScale(unit, Math.max(0, ...t.lines.flatMap((l) => l.points.map((p) => p.median ?? 0))));
+  const us = axisScale(unit, t.lines[0]?.method, Math.max(0, ...t.lines.flatMap((l) => l.points.map((p) => p.median ?? 0))));
   const head2 = tag('tr', {}, ...t.lines.flatMap(() => [tag('th', { scope: 'col', class: 'num', title: `median, ${us.suffix}` }, 'median'), tag('th', { scope: 'col', class: 'num' }, 'vs prev.'), tag('th', { scope: 'col', class: 'num' }, esc(`vs ${t.baseline}`))]));
   const rows = t.versions.map((v) => {
     const step = t.steps.find((s) => s.version === v);
@@ -57,12 +58,6 @@ export function journeyTableHtml(t: TableInput): string {
 
 // ------------------------------------------------------------------ download this view
 
-const csvCell = (v: string | number | null) => {
-  const s = v === null ? '' : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-export const csvLine = (cells: (string | number | null)[]) => cells.map(csvCell).join(',');
-
 /** Every point of the lines shown, one row each, with the comparisons summary.json made in its run. */
 export function journeyCsv(lines: Journey[], versions: string[]): string {
   const head = ['host', 'measure', 'unit', 'configuration', 'key exchange', 'version', 'status', 'median', 'interval low', 'interval high', 'n', 'run', 'series key', 'vs previous: against', 'vs previous: ratio', 'vs previous: verdict', 'vs baseline: against', 'vs baseline: ratio', 'vs baseline: verdict'];
@@ -71,7 +66,7 @@ export function journeyCsv(lines: Journey[], versions: string[]): string {
       .filter((p) => versions.includes(p.version))
       .map((p) => [l.host, l.label, l.unit, configText(l.config), GROUP_SHORT[l.groups], p.version, p.status, p.median, p.low, p.high, p.n, p.run, p.key, p.prev?.against ?? null, p.prev?.ratio ?? null, p.prev?.verdict ?? null, p.base?.against ?? null, p.base?.ratio ?? null, p.base?.verdict ?? null]),
   );
-  return [csvLine(head), ...rows.map(csvLine)].join('\n') + '\n';
+  return toCsv(head, rows);
 }
 
 /** The lines shown, as JSON (points limited to the versions on the chart). */

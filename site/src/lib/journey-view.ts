@@ -1,6 +1,6 @@
 // The home chart's data types and the logic shared by the build and the browser script.
 // Runtime imports only from format.ts (pure): this file is bundled into the page's script.
-import { pct, sig } from './format.ts';
+import { coverageText, pct, pctRange } from './format.ts';
 
 export const GROUP_MODES = ['default', 'X25519'] as const;
 export type GroupMode = (typeof GROUP_MODES)[number];
@@ -109,14 +109,26 @@ export interface JourneyIndex {
   hosts: string[];
   /** x axis: every default-variant version measured on a host, oldest first */
   versions: Record<string, string[]>;
-  /** first release date (x.y.0) of each version's series, for the time axis */
-  released: Record<string, string>;
   defaults: { host: string; metric: string; config: string } | null;
   metrics: { id: string; unit: string; method: string; higherIsBetter: boolean }[];
   labels: string[];
   configs: string[];
   /** [host, metric, config, label, groups (index into GROUP_MODES), file number] */
   rows: [number, number, number, number, number, number][];
+}
+
+/**
+ * What the home page's script starts from, embedded in the page: enough to redraw the default view from
+ * its one journey file. The index (every other measurement) loads only when a reader asks for another.
+ */
+export interface JourneyInit {
+  benchmark: string;
+  /** the journey file of the default view */
+  file: string;
+  /** x axis of the default host */
+  versions: string[];
+  /** first release date (x.y.0) of each version's series, for the time axis */
+  released: Record<string, string>;
   writeups: WriteupRef[];
 }
 
@@ -239,7 +251,7 @@ export function changeCell(point: JourneyPoint, ref: JourneyPoint | undefined, w
   if (!c || c.against !== ref.version) return none('none', `summary.json has no comparison with ${ref.version}`);
   const significant = c.verdict === 'higher' || c.verdict === 'lower';
   const tone = !significant ? 'neutral' : (c.verdict === 'higher') === higherIsBetter ? 'better' : 'worse';
-  const interval = c.low !== null && c.high !== null ? `, interval ${pct(c.low)} … ${pct(c.high)}${c.coverage !== null ? ` (${sig(c.coverage * 100, 3)}% coverage)` : ''}` : '';
+  const interval = c.low !== null && c.high !== null ? `, interval ${pctRange({ low: c.low, high: c.high })}${c.coverage !== null ? ` (covers ${coverageText(c.coverage)})` : ''}` : '';
   const how = c.deterministic ? 'exact count' : 'paired by round';
   return { kind: 'paired', text: pct(c.ratio), significant, tone, verdict: c.verdict, detail: `${pct(c.ratio)} vs ${ref.version}${interval}; ${how}: ${VERDICT_WORDS[c.verdict]}` };
 }

@@ -1,8 +1,8 @@
 // What each page needs, precomputed from summary.json at build time (pure functions, unit-tested).
 import type { Comparison, Params, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { SERIES, compareSeries, compareVersions, seriesOf } from '../../../runner/catalogue.ts';
-import { labelParts } from './format.ts';
-import { GROUP_MODES, METHOD_FAMILY, type GroupMode, type Journey, type JourneyIndex, type StepComparison, type WriteupRef } from './journey-view.ts';
+import { labelParts } from './chart-text.ts';
+import { GROUP_MODES, METHOD_FAMILY, type GroupMode, type Journey, type JourneyIndex, type JourneyInit, type StepComparison, type WriteupRef } from './journey-view.ts';
 
 export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
 
@@ -150,7 +150,7 @@ function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
  * The home page loads the index (every journey without its points) and then only the file of the journey it
  * shows; each file holds one host, metric and configuration with both group modes, so the toggle needs no fetch.
  */
-export function splitJourneys(payload: JourneyPayload, writeups: WriteupRef[] = []): { index: JourneyIndex; files: Record<string, Journey[]> } {
+export function splitJourneys(payload: JourneyPayload): { index: JourneyIndex; files: Record<string, Journey[]> } {
   const table = <T,>(key: (t: T) => string) => {
     const ids = new Map<string, number>();
     const items: T[] = [];
@@ -187,15 +187,23 @@ export function splitJourneys(payload: JourneyPayload, writeups: WriteupRef[] = 
     benchmark: payload.benchmark,
     hosts: payload.hosts,
     versions: payload.versions,
-    released: payload.released,
     defaults: payload.defaults,
     metrics: metrics.items,
     labels: labels.items,
     configs: configs.items,
     rows,
-    writeups,
   };
   return { index, files };
+}
+
+/** What the home page embeds for its script (see JourneyInit); null without a default view. */
+export function journeyInit(payload: JourneyPayload, writeups: WriteupRef[]): JourneyInit | null {
+  const d = payload.defaults;
+  if (!d) return null;
+  const { files } = splitJourneys(payload);
+  const file = Object.entries(files).find(([, js]) => js.some((j) => j.host === d.host && j.metric === d.metric && j.config === d.config))?.[0];
+  if (!file) return null;
+  return { benchmark: payload.benchmark, file, versions: payload.versions[d.host] ?? [], released: payload.released, writeups };
 }
 
 /** A write-up as the home chart marks it: the fields it reads from the write-up's frontmatter. */
