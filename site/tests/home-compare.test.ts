@@ -250,7 +250,7 @@ describe('fixture: interactions', () => {
     await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
     await drawnHome(page);
     const mark = page.locator('[data-journey-root] svg a.step').first();
-    assert.match((await mark.getAttribute('aria-label')) ?? '', /Step 1, 3\.4\.1 to 3\.5\.7, studied in: FIXTURE/);
+    assert.match((await mark.getAttribute('aria-label')) ?? '', /Step 1, 3\.4\.1 to 3\.5\.7, studied in FIXTURE/);
     const href = await page.locator('#cause-1 a').first().getAttribute('href');
     assert.equal(href, '/writeups/fixture-default-key-shares');
   });

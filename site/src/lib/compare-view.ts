@@ -232,7 +232,7 @@ function whatHtml(what: string): string {
 export function changeText(r: CompareRow): { main: string; sub: string } {
   if (r.relation !== 'paired' || !r.paired) return { main: RELATION_WORDS[r.relation], sub: '' };
   const p = r.paired;
-  const iv = p.low !== null && p.high !== null ? `${pctRange({ low: p.low, high: p.high })}${p.coverage !== null ? ` (${coverageText(p.coverage)})` : ''}, ` : '';
+  const iv = p.low !== null && p.high !== null ? `${pctRange({ low: p.low, high: p.high })}${p.coverage !== null ? ` (covers ${coverageText(p.coverage)})` : ''}, ` : '';
   return { main: pct(p.ratio), sub: `${iv}${p.deterministic ? 'exact count' : `${p.pairs} rounds paired`}: ${VERDICT_WORDS[p.verdict]}` };
 }
 

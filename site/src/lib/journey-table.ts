@@ -15,7 +15,7 @@ export interface TableInput {
 }
 
 function changeTd(c: ChangeCell, which: string): string {
-  const words: Record<ChangeCell['kind'], string> = { paired: '', 'different-runs': 'diff. runs', 'not-comparable': 'not comparable', none: '—' };
+  const words: Record<ChangeCell['kind'], string> = { paired: '', 'different-runs': 'different runs', 'not-comparable': 'not comparable', none: '—' };
   if (c.kind !== 'paired') return tag('td', { class: 'num change muted', title: c.detail, 'data-change': which, 'data-kind': c.kind }, esc(words[c.kind]));
   const mark = changeMark(c);
   const cls = `num change ${c.significant ? `sig ${c.tone}` : 'ns'}`;
