@@ -284,13 +284,25 @@ export interface ForestRow {
 
 /** The largest paired changes, largest first. */
 export function forestRows(rows: readonly CompareRow[], limit: number): ForestRow[] {
-  return rows
+  const top = rows
     .filter((r) => r.paired)
     .sort((x, y) => changeSize(y) - changeSize(x))
-    .slice(0, limit)
+    .slice(0, limit);
+  const labelOf = (r: CompareRow) => `${plainWhat(r.what)}${r.config ? `; ${r.config}` : ''}`;
+  // rows whose labels coincide are told apart by the parameters that differ between them
+  const same = new Map<string, CompareRow[]>();
+  for (const r of top) same.set(labelOf(r), [...(same.get(labelOf(r)) ?? []), r]);
+  const distinct = (r: CompareRow) => {
+    const group = same.get(labelOf(r))!;
+    if (group.length < 2) return '';
+    const mine = r.params.split(', ');
+    const differing = mine.filter((t) => !group.every((o) => o.params.split(', ').includes(t)));
+    return differing.length ? ` [${differing.join(', ')}]` : '';
+  };
+  return top
     .map((r) => ({
       key: r.key,
-      label: `${plainWhat(r.what)}${r.config ? `; ${r.config}` : ''}`,
+      label: `${labelOf(r)}${distinct(r)}`,
       ratio: r.paired!.ratio,
       low: r.paired!.low,
       high: r.paired!.high,

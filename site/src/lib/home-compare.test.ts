@@ -11,7 +11,7 @@ import { journeySvg } from './journey-chart.ts';
 import { journeyCsv, journeyTableHtml } from './journey-table.ts';
 import { changeCell, configText, stepsFor, type JourneyPoint } from './journey-view.ts';
 import { compareFiles } from './compare-data.ts';
-import { compareCsv, filterRows, joinRows, pairFile, seriesKeyOf, sharesRun, type CompareBuild } from './compare-view.ts';
+import { compareCsv, filterRows, forestRows, joinRows, pairFile, seriesKeyOf, sharesRun, type CompareBuild } from './compare-view.ts';
 import { forestSvg } from './forest-chart.ts';
 
 const dir = new URL('../../tests/fixtures/data/', import.meta.url);
@@ -226,5 +226,9 @@ test('compare: filters, sorting by change and the forest of the largest changes'
   assert.deepEqual(filterRows(rows, { benchmark: '', text: 'CPU side=server', significantOnly: false, sort: 'name' }).map((r) => r.key).sort(), rows.filter((r) => /CPU/.test(r.what) && r.params.includes('side=server')).map((r) => r.key).sort());
   const svg = forestSvg(sorted.filter((r) => r.paired).slice(0, 3).map((r) => ({ key: r.key, label: r.what, ratio: r.paired!.ratio, low: r.paired!.low, high: r.paired!.high, tone: r.tone, significant: r.significant, detail: '' })), 366, 't');
   assert.equal([...svg.matchAll(/class="frow/g)].length, 3);
+  // the fixture labels both group modes alike: the forest tells them apart by their parameters
+  const labels = forestRows(sorted, 15).map((r) => r.label);
+  assert.equal(new Set(labels).size, labels.length, labels.join(' | '));
+  assert.ok(labels.some((l) => /clientGroups=X25519/.test(l)));
   assert.match(svg, /class="refline"/);
 });
