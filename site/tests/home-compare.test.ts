@@ -277,6 +277,19 @@ describe('fixture: interactions', () => {
     assert.deepEqual(data, ['/data/compare/fixture-host/3.4.1.json', '/data/compare/fixture-host/3.4.1_vs_3.5.7.json', '/data/compare/fixture-host/3.5.7.json', '/data/compare/fixture-host/series.json']);
   });
 
+  test('compare: a pair measured in the same run shows summary.json\'s comparison, verdict and ratio', async () => {
+    const b = summary.entries.find((e) => e.host === 'fixture-host' && e.version === '3.5.7' && e.variant === 'default' && e.vsPreviousSeries?.pairing === 'paired-rounds')!;
+    const a = summary.entries.find((e) => e.host === b.host && e.key === b.key && e.version === b.vsPreviousSeries!.against && e.variant === 'default')!;
+    await page.goto(`${server.origin}/compare?a=${encodeURIComponent(`${a.host}/${a.version}`)}&b=${encodeURIComponent(`${b.host}/${b.version}`)}`, { waitUntil: 'networkidle' });
+    await drawnCompare(page);
+    const row = page.locator(`[data-compare-root] tr[data-key="${b.key}"]`);
+    assert.equal(await row.getAttribute('data-relation'), 'paired');
+    const cell = row.locator('td[data-verdict]');
+    assert.equal(await cell.getAttribute('data-verdict'), b.vsPreviousSeries!.verdict);
+    assert.equal(Number(await cell.getAttribute('data-ratio')), b.vsPreviousSeries!.ratio);
+    assert.match(await cell.innerText(), /paired/);
+  });
+
   test('compare: the permalink round-trips every control', async () => {
     const q = '?a=fixture-host%2F1.1.1w&b=fixture-host%2F3.5.7&bench=handshake&q=CPU&sig=1&sort=name';
     await page.goto(`${server.origin}/compare${q}`, { waitUntil: 'networkidle' });

@@ -6,7 +6,7 @@
 //   <host>/series.json: the series measured on a host (label, configuration, unit, ...), indexed
 //   <host>/<build>.json: one build's values, by series index
 //   <host>/<a>_vs_<b>.json: B against A paired by round, for the series both measured in the same run
-import { INDEPENDENT_TEXT, PAIRING_TEXT, coverageText, pct, pctRange, quantity, quantityRange, toCsv } from './format.ts';
+import { INDEPENDENT_TEXT, PAIRING_TEXT, VERDICT_TEXT, coverageText, pct, pctRange, quantity, quantityRange, toCsv } from './format.ts';
 import { plainWhat } from './journey-view.ts';
 import { esc, tag } from './svg.ts';
 
@@ -196,13 +196,6 @@ export function filterRows(rows: readonly CompareRow[], f: CompareFilter): Compa
   return out.sort(f.sort === 'change' ? (a, b) => changeSize(b) - changeSize(a) || byName(a, b) : byName);
 }
 
-const VERDICT_WORDS: Record<Verdict, string> = {
-  higher: 'higher',
-  lower: 'lower',
-  'no-difference-shown': 'no difference shown',
-  'within-threshold': 'unchanged (within threshold)',
-  'not-enough-data': 'not enough data for a verdict',
-};
 
 export const RELATION_WORDS: Record<Relation, string> = {
   paired: PAIRING_TEXT['paired-rounds'],
@@ -233,7 +226,7 @@ export function changeText(r: CompareRow): { main: string; sub: string } {
   if (r.relation !== 'paired' || !r.paired) return { main: RELATION_WORDS[r.relation], sub: '' };
   const p = r.paired;
   const iv = p.low !== null && p.high !== null ? `${pctRange({ low: p.low, high: p.high })}${p.coverage !== null ? ` (covers ${coverageText(p.coverage)})` : ''}, ` : '';
-  return { main: pct(p.ratio), sub: `${iv}${p.deterministic ? 'exact count' : `${p.pairs} rounds paired`}: ${VERDICT_WORDS[p.verdict]}` };
+  return { main: pct(p.ratio), sub: `${iv}${p.deterministic ? 'exact count' : `${p.pairs} rounds paired`}: ${VERDICT_TEXT[p.verdict]}` };
 }
 
 /** The table rows as HTML: the same text in the static page and after every change of selection. */

@@ -1,6 +1,6 @@
 // The home chart's data types and the logic shared by the build and the browser script.
 // Runtime imports only from format.ts (pure): this file is bundled into the page's script.
-import { coverageText, pct, pctRange } from './format.ts';
+import { VERDICT_TEXT, coverageText, pct, pctRange } from './format.ts';
 
 export const GROUP_MODES = ['default', 'X25519'] as const;
 export type GroupMode = (typeof GROUP_MODES)[number];
@@ -229,13 +229,6 @@ export interface ChangeCell {
   detail: string;
 }
 
-const VERDICT_WORDS: Record<Verdict, string> = {
-  higher: 'higher',
-  lower: 'lower',
-  'no-difference-shown': 'no difference shown',
-  'within-threshold': 'unchanged (within threshold)',
-  'not-enough-data': 'not enough data for a verdict',
-};
 
 /**
  * The change of a point against a reference point on the same line, as summary.json measured it. Only
@@ -253,7 +246,7 @@ export function changeCell(point: JourneyPoint, ref: JourneyPoint | undefined, w
   const tone = !significant ? 'neutral' : (c.verdict === 'higher') === higherIsBetter ? 'better' : 'worse';
   const interval = c.low !== null && c.high !== null ? `, interval ${pctRange({ low: c.low, high: c.high })}${c.coverage !== null ? ` (covers ${coverageText(c.coverage)})` : ''}` : '';
   const how = c.deterministic ? 'exact count' : 'paired by round';
-  return { kind: 'paired', text: pct(c.ratio), significant, tone, verdict: c.verdict, detail: `${pct(c.ratio)} vs ${ref.version}${interval}; ${how}: ${VERDICT_WORDS[c.verdict]}` };
+  return { kind: 'paired', text: pct(c.ratio), significant, tone, verdict: c.verdict, detail: `${pct(c.ratio)} vs ${ref.version}${interval}; ${how}: ${VERDICT_TEXT[c.verdict]}` };
 }
 
 export const CHANGE_MARK: Record<'better' | 'worse', string> = { better: '▲', worse: '▼' };
