@@ -3,7 +3,6 @@
 // only where both builds measured the series in the same run.
 import type { DetailedIterations, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { DETERMINISTIC_METHODS, compareRounds, type RoundValues } from '../../../scripts/stats.ts';
-import { SiteDataError } from './data.ts';
 import { labelParts } from './chart-text.ts';
 import { byVersion, versionSlug } from './model.ts';
 import { STATUSES, VERDICTS, pairFile, type BuildRow, type BuildShard, type CompareBuild, type CompareIndex, type PairRow, type PairShard, type SeriesCatalogue } from './compare-view.ts';
@@ -95,11 +94,12 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
     for (const e of [...entries].sort((a, b) => a.key.localeCompare(b.key))) {
       let si = seriesOfKey.get(e.key);
       if (si === undefined) {
-        // the page rebuilds each key from its parts (seriesKeyOf): they must say the same
+        // the page rebuilds each key from its parts (seriesKeyOf); a key written otherwise is carried whole
         const rebuilt = `${e.benchmark}/${e.metric}${tokensOf(e).length ? `[${tokensOf(e).join(',')}]` : ''}`;
-        if (rebuilt !== e.key) throw new SiteDataError(`summary.json: series key ${e.key} is not benchmark/metric[sorted parameters] (expected ${rebuilt})`);
         const { what, config } = labelParts(e.label);
-        si = seriesIds.id([benchmarks.id(e.benchmark), metrics.id(e.metric), whats.id(what), config, tokensOf(e).map((t) => tokens.id(t)), units.id(e.unit), methods.id(e.method), e.higherIsBetter ? 1 : 0]);
+        const s: SeriesCatalogue['series'][number] = [benchmarks.id(e.benchmark), metrics.id(e.metric), whats.id(what), config, tokensOf(e).map((t) => tokens.id(t)), units.id(e.unit), methods.id(e.method), e.higherIsBetter ? 1 : 0];
+        if (rebuilt !== e.key) s.push(e.key);
+        si = seriesIds.id(s);
         seriesOfKey.set(e.key, si);
       }
       const id = `${host}/${versionSlug(e.version, e.variant)}`;

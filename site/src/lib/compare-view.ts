@@ -40,8 +40,11 @@ export interface SeriesCatalogue {
   units: string[];
   methods: string[];
   segments: string[];
-  /** [benchmark, metric, what, configuration words from the label, parameter tokens, unit, method, higher is better (1/0)] */
-  series: [number, number, number, string, number[], number, number, 0 | 1][];
+  /**
+   * [benchmark, metric, what, configuration words from the label, parameter tokens, unit, method, higher is
+   * better (1/0), the key itself where it is not benchmark/metric[sorted parameters]]
+   */
+  series: [number, number, number, string, number[], number, number, 0 | 1, string?][];
 }
 
 /** [series, status, median, low, high, n, segment (null: comparable with no other version), run, reason] */
@@ -116,6 +119,7 @@ function side(cat: SeriesCatalogue, r: BuildRow): Side {
 /** The series key as the runner writes it: benchmark/metric[sorted k=v,...]. */
 export function seriesKeyOf(cat: SeriesCatalogue, i: number): string {
   const s = cat.series[i]!;
+  if (s[8] !== undefined) return s[8];
   const params = s[4].map((t) => cat.tokens[t]!).join(',');
   return `${cat.benchmarks[s[0]]}/${cat.metrics[s[1]]}${params ? `[${params}]` : ''}`;
 }
