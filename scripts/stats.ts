@@ -6,7 +6,7 @@ import type { Comparison, CoverageInterval, Method, Stats } from '../schema/inde
 export const MIN_COVERAGE_FOR_VERDICT = 0.95;
 /** Deterministic metrics count as changed only beyond this relative difference. */
 export const DETERMINISTIC_THRESHOLD = 0.005;
-export const DETERMINISTIC_METHODS: readonly Method[] = ['instruction-count', 'heap-bytes', 'wire-bytes'];
+export const DETERMINISTIC_METHODS: readonly Method[] = ['instruction-count', 'call-count', 'heap-bytes', 'wire-bytes'];
 
 export const INTERVAL_METHOD =
   'order-statistic interval of the median [x(k), x(n+1-k)] with the widest k whose exact binomial coverage is at least 95%; ' +

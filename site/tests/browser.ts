@@ -55,7 +55,8 @@ export async function visit(page: Page, origin: string, path: string): Promise<P
   page.on('response', onResponse);
   page.on('request', onRequest);
   const res = await page.goto(origin + path, { waitUntil: 'networkidle' });
-  const links = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+  // resolved from the attribute: an SVG <a> (a chart's link) has no string href property
+  const links = await page.$$eval('a[href]', (as) => as.map((a) => new URL(a.getAttribute('href')!, document.baseURI).href));
   page.off('console', onConsole);
   page.off('pageerror', onPageError);
   page.off('response', onResponse);
@@ -116,9 +117,11 @@ export interface PlottedPoint {
   key: string;
 }
 
-export async function plotted(page: Page): Promise<PlottedPoint[]> {
-  await page.waitForSelector('[data-journey-root] svg circle.point', { timeout: 10_000 });
-  return page.$$eval('[data-journey-root] svg circle.point', (cs) =>
+/** The points the home chart's script drew (after it redrew the static chart), of one group mode or all. */
+export async function plotted(page: Page, groups?: string): Promise<PlottedPoint[]> {
+  await page.waitForSelector('[data-journey-root][data-drawn] svg circle.point', { timeout: 10_000 });
+  const sel = `[data-journey-root] svg circle.point${groups ? `[data-groups="${groups}"]` : ''}`;
+  return page.$$eval(sel, (cs) =>
     cs.map((c) => ({ version: c.getAttribute('data-version')!, median: Number(c.getAttribute('data-median')), key: c.getAttribute('data-key')! })),
   );
 }
@@ -127,6 +130,7 @@ export interface ChartSelection {
   host: string;
   metric: string;
   config: string;
+  /** one group mode (expectedEntries) or, as the page reports it, the modes shown separated by spaces */
   groups: string;
 }
 

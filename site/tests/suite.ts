@@ -88,65 +88,69 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     }
   });
 
-  test(`[${name}] home chart values equal summary.json`, async () => {
+  test(`[${name}] home chart values equal summary.json, for each line drawn`, async () => {
     const s = needSummary();
     await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
-    const points = await plotted(page);
+    await plotted(page);
     const sel = await selection(page);
-    const expected = expectedMedians(s, sel);
-    assert.ok(points.length > 0, 'no point plotted');
-    assert.deepEqual(new Map(points.map((p) => [p.version, p.median])), expected);
-    const tableMedians = await page.$$eval('[data-journey-root] tbody td[data-median]', (tds) =>
-      tds.map((td) => [td.closest('tr')!.getAttribute('data-version')!, Number(td.getAttribute('data-median'))] as [string, number]),
-    );
-    assert.deepEqual(new Map(tableMedians), expected, 'the table alternative shows the same values');
+    const groups = sel.groups.split(' ');
+    assert.deepEqual(groups, ['default', 'X25519'], 'library defaults and pinned X25519 are overlaid');
+    for (const g of groups) {
+      const expected = expectedMedians(s, { ...sel, groups: g });
+      const points = await plotted(page, g);
+      assert.ok(points.length > 0, `no point plotted for ${g}`);
+      assert.deepEqual(new Map(points.map((p) => [p.version, p.median])), expected, g);
+      const tableMedians = await page.$$eval(`[data-journey-root] tbody td[data-median][data-groups="${g}"]`, (tds) =>
+        tds.map((td) => [td.closest('tr')!.getAttribute('data-version')!, Number(td.getAttribute('data-median'))] as [string, number]),
+      );
+      assert.deepEqual(new Map(tableMedians), expected, `the table shows the same values (${g})`);
+    }
   });
 
-  test(`[${name}] the defaults / pinned X25519 toggle changes the plotted series`, async () => {
+  test(`[${name}] the line toggles show one group mode or both`, async () => {
     const s = needSummary();
     await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
-    const before = await plotted(page);
+    await plotted(page);
     const defaults = page.getByRole('button', { name: 'Library defaults' });
     const pinned = page.getByRole('button', { name: 'Pinned X25519' });
     if ((await pinned.isDisabled()) || (await defaults.isDisabled()))
       assert.fail(`[${name}] the home chart's configuration lacks library defaults or pinned X25519: summary.json has no handshake configuration measured both ways`);
-    assert.equal((await selection(page)).groups, 'default');
-    await pinned.click();
-    await page.waitForFunction(() => (document.querySelector('[data-journey-root]') as HTMLElement).dataset.groups === 'X25519');
-    const afterToggle = await plotted(page);
-    const sel = await selection(page);
-    assert.equal(sel.groups, 'X25519');
+    assert.equal(await defaults.getAttribute('aria-pressed'), 'true');
     assert.equal(await pinned.getAttribute('aria-pressed'), 'true');
-    // another series is drawn (its values may coincide where the default is X25519 anyway, e.g. before 3.5)
-    assert.ok(afterToggle.every((p) => !before.some((b) => b.key === p.key)), 'toggling did not change the plotted series');
-    const expected = expectedEntries(s, sel);
-    assert.deepEqual(new Map(afterToggle.map((p) => [p.version, p.key])), new Map([...expected].map(([v, e]) => [v, e.key])));
-    assert.deepEqual(new Map(afterToggle.map((p) => [p.version, p.median])), expectedMedians(s, sel));
-    assert.match(page.url(), /groups=X25519/, 'the selection is in the URL for sharing');
+    await defaults.click();
+    await page.waitForFunction(() => (document.querySelector('[data-journey-root]') as HTMLElement).dataset.groups === 'X25519');
+    const sel = await selection(page);
+    assert.equal(await defaults.getAttribute('aria-pressed'), 'false');
+    const after = await plotted(page);
+    assert.deepEqual(new Map(after.map((p) => [p.version, p.key])), new Map([...expectedEntries(s, sel)].map(([v, e]) => [v, e.key])));
+    assert.deepEqual(new Map(after.map((p) => [p.version, p.median])), expectedMedians(s, sel));
+    assert.match(page.url(), /groups=X25519(&|$)/, 'the selection is in the URL for sharing');
   });
 
-  test(`[${name}] choosing another metric plots that metric's values`, async (t) => {
+  test(`[${name}] choosing another measure plots its values`, async (t) => {
     const s = needSummary();
     await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
     await plotted(page);
     const first = await selection(page);
-    const other = await page.$$eval('select[name=metric] option', (os, cur) => os.map((o) => (o as HTMLOptionElement).value).find((v) => v !== cur), first.metric);
+    // the other measurements load when their section is opened
+    await page.locator('details[data-more] summary').click();
+    await page.waitForSelector('select[name=metric] option', { state: 'attached' });
+    const other = await page.$$eval('select[name=metric] option', (os, cur) => os.map((o) => (o as HTMLOptionElement).value).find((v) => v.split('\u0000')[0] !== cur), first.metric);
     if (!other) {
       t.skip('this data has one metric on the home chart (the fixture suite checks switching)');
       return;
     }
     await page.selectOption('select[name=metric]', other);
-    await page.waitForFunction((m) => (document.querySelector('[data-journey-root]') as HTMLElement).dataset.metric === m, other);
+    await page.waitForFunction((m) => (document.querySelector('[data-journey-root]') as HTMLElement).dataset.metric === m, other.split('\u0000')[0]!);
     const sel = await selection(page);
-    const points = await plotted(page);
-    assert.deepEqual(new Map(points.map((p) => [p.version, p.median])), expectedMedians(s, sel));
+    for (const g of sel.groups.split(' ')) assert.deepEqual(new Map((await plotted(page, g)).map((p) => [p.version, p.median])), expectedMedians(s, { ...sel, groups: g }));
   });
 
   test(`[${name}] chart points are reachable by keyboard and named`, async () => {
     needSummary();
     await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
     await plotted(page);
-    const label = await page.$eval('circle.point', (c) => c.getAttribute('aria-label'));
+    const label = await page.$eval('[data-journey-root] svg circle.point', (c) => c.querySelector('title')?.textContent ?? null);
     assert.match(label ?? '', /median .+ n=\d+/);
     await page.focus('circle.point');
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('class')), 'point');
@@ -204,7 +208,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     if (!a) assert.fail(`[${name}] summary.json compares ${b.key} with ${b.vsPreviousSeries!.against}, which has no entry`);
     const id = (e: typeof a) => `${e.host}/${versionSlug(e.version, e.variant)}`;
     await page.goto(`${server.origin}/compare?a=${encodeURIComponent(id(a))}&b=${encodeURIComponent(id(b))}`, { waitUntil: 'networkidle' });
-    await page.waitForSelector('[data-compare-root] tbody tr');
+    await page.waitForSelector('[data-compare-root][data-drawn] tbody tr');
     assert.equal(await page.inputValue('select[name=a]'), id(a));
     assert.equal(await page.inputValue('select[name=b]'), id(b));
     const text = await page.locator(`[data-compare-root] tr[data-key="${b.key.replace(/"/g, '\\"')}"]`).innerText();

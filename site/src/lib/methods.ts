@@ -33,6 +33,8 @@ export const METHOD_NAME: Record<Method, string> = {
   'cpu-time-client': 'client CPU time',
   'cpu-time-server': 'server CPU time',
   'cpu-time-both': 'client + server CPU time',
+  'cpu-time': 'CPU time of one thread',
+  'call-count': 'call count (callgrind)',
   'instruction-count': 'instruction count (valgrind)',
   'heap-bytes': 'heap bytes',
   'wire-bytes': 'bytes on the wire',

@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { comparePayload, journeyKey, journeyPayload, lineRuns, splitJourneys, paramsText, seriesEntries, versionPages, versionSlug, type JourneyPoint } from './model.ts';
-import { expandIndex, findJourney, groupsAvailable, optionsFor } from './journey-view.ts';
+import { journeyKey, journeyPayload, lineRuns, splitJourneys, paramsText, seriesEntries, versionPages, versionSlug, type JourneyPoint } from './model.ts';
+import { configChoices, expandIndex, findJourney, groupsAvailable, measureChoices } from './journey-view.ts';
 import { comparisonText, num, pct, withUnit } from './format.ts';
 
 const fixture = Summary.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/summary.json', import.meta.url), 'utf8')));
 
 const point = (version: string, median: number | null, segment: string | null): JourneyPoint => ({
-  version, key: `k/${version}`, status: median === null ? 'unsupported' : 'measured', median, low: null, high: null, n: median === null ? 0 : 5, segment, reason: null, negotiated: null, run: null,
+  version, series: version.slice(0, 3), key: `k/${version}`, status: median === null ? 'unsupported' : 'measured', median, low: null, high: null, n: median === null ? 0 : 5, segment, reason: null, negotiated: null, run: null, prev: null, base: null,
 });
 
 test('lineRuns joins only consecutive measured points of the same comparability segment', () => {
@@ -33,7 +33,8 @@ test('journey: defaults and pinned X25519 are separate series with the medians o
   assert.ok(p.defaults);
   assert.equal(p.defaults.metric, 'handshakes-per-cpu-second:both');
   assert.equal(p.defaults.config, 'cert=ecdsa-p256, clientCtx=shared, proto=1.3, resume=none, threads=1');
-  assert.deepEqual(optionsFor(p.journeys, p.defaults).metrics.map(([m]) => m), ['cpu-per-handshake:client', 'cpu-per-handshake:server', 'handshakes-per-cpu-second:both']);
+  assert.deepEqual(measureChoices(p.journeys, p.defaults.host).map(([m]) => m.split('\u0000')[0]), ['cpu-per-handshake:client', 'handshakes-per-cpu-second:both', 'cpu-per-handshake:server']);
+  assert.deepEqual(configChoices(p.journeys, p.defaults.host, measureChoices(p.journeys, p.defaults.host)[0]![0]).map(([c]) => c), [p.defaults.config]);
   const sel = { ...p.defaults, groups: 'default' as const };
   const def = findJourney(p.journeys, sel)!;
   const pin = findJourney(p.journeys, { ...sel, groups: 'X25519' })!;
@@ -65,15 +66,6 @@ test('version pages: one per version and variant, slugs safe for URLs', () => {
   const pages = versionPages(fixture);
   assert.deepEqual(pages.map((p) => p.slug), ['1.1.1w', '3.0.22', '3.4.1', '3.5.7', '3.5.7-no-ml-kem']);
   assert.equal(versionSlug('3.5.7', 'no-ml-kem'), '3.5.7-no-ml-kem');
-});
-
-test('compare payload keeps unsupported series as null, never 0', () => {
-  const c = comparePayload(fixture);
-  const row = c.rows['fixture-host/1.1.1w']!.find((r) => r.key === 'speed/mlkem768-encaps')!;
-  assert.equal(row.status, 'unsupported');
-  assert.equal(row.median, null);
-  const hs = c.rows['fixture-host/3.5.7']!.find((r) => r.key.startsWith('handshake/') && r.params.includes('clientGroups=X25519'))!;
-  assert.deepEqual(hs.cmp.map((x) => [x[0], x[4]]), [['3.4.1', 'no-difference-shown'], ['1.1.1w', 'higher']]);
 });
 
 test('seriesEntries filters by key and versions (every variant), oldest first', () => {

@@ -1,7 +1,8 @@
 // What each page needs, precomputed from summary.json at build time (pure functions, unit-tested).
-import type { Params, Summary, SummaryEntry } from '../../../schema/index.ts';
-import { compareVersions } from '../../../runner/catalogue.ts';
-import { GROUP_MODES, type GroupMode, type Journey, type JourneyIndex } from './journey-view.ts';
+import type { Comparison, Params, Summary, SummaryEntry } from '../../../schema/index.ts';
+import { SERIES, compareSeries, compareVersions, seriesOf } from '../../../runner/catalogue.ts';
+import { labelParts } from './chart-text.ts';
+import { GROUP_MODES, METHOD_FAMILY, type GroupMode, type Journey, type JourneyIndex, type JourneyInit, type StepComparison, type WriteupRef } from './journey-view.ts';
 
 export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
 
@@ -31,6 +32,8 @@ export interface JourneyPayload {
   hosts: string[];
   /** x axis: every default-variant version measured on a host, oldest first */
   versions: Record<string, string[]>;
+  /** first release date of each version's series (catalogue), for the time axis */
+  released: Record<string, string>;
   journeys: Journey[];
   defaults: { host: string; metric: string; config: string } | null;
 }
@@ -60,9 +63,23 @@ export function journeyKey(e: SummaryEntry): { metric: string; config: string; g
   return { metric: side === undefined ? e.metric : `${e.metric}:${String(side)}`, config: paramsText(e.params, [...GROUP_PARAMS, 'side']), groups };
 }
 
+function stepComparison(c: Comparison | null): StepComparison | null {
+  if (!c) return null;
+  return {
+    against: c.against,
+    ratio: c.ratio,
+    low: c.interval?.low ?? null,
+    high: c.interval?.high ?? null,
+    coverage: c.interval?.coverage ?? null,
+    verdict: c.verdict,
+    deterministic: c.pairing === 'deterministic',
+  };
+}
+
 export function journeyPayload(summary: Summary): JourneyPayload {
   const map = new Map<string, Journey>();
   const versions: Record<string, Set<string>> = {};
+  const released: Record<string, string> = {};
   for (const e of summary.entries) {
     const k = journeyKey(e);
     if (!k) continue;
@@ -70,15 +87,18 @@ export function journeyPayload(summary: Summary): JourneyPayload {
     const id = [e.host, metric, config, groups].join('\u0000');
     let j = map.get(id);
     if (!j) {
-      // the label's first clause names the metric; the configuration is shown separately
-      const label = e.label.split(';')[0]!.trim();
+      // what is measured, in full; the configuration is shown separately
+      const label = labelParts(e.label).what;
       j = { host: e.host, metric, label, unit: e.unit, method: e.method, higherIsBetter: e.higherIsBetter, config, groups, points: [] };
       map.set(id, j);
     }
     (versions[e.host] ??= new Set()).add(e.version);
+    const date = SERIES.find((x) => x.series === e.series)?.released;
+    if (date) released[e.version] = date;
     const s = e.status === 'measured' ? e.stats : null;
     j.points.push({
       version: e.version,
+      series: e.series,
       key: e.key,
       status: e.status,
       median: s ? s.median : null,
@@ -89,13 +109,15 @@ export function journeyPayload(summary: Summary): JourneyPayload {
       reason: e.reason ?? null,
       negotiated: observedGroup(e),
       run: e.runId,
+      prev: stepComparison(e.vsPreviousSeries),
+      base: stepComparison(e.vsBaseline),
     });
   }
   const journeys = [...map.values()];
   for (const j of journeys) j.points.sort((a, b) => compareVersions(a.version, b.version));
   const hosts = Object.keys(versions).sort();
   const sortedVersions = Object.fromEntries(hosts.map((h) => [h, [...versions[h]!].sort(compareVersions)]));
-  return { benchmark: JOURNEY_BENCHMARK, hosts, versions: sortedVersions, journeys, defaults: pickDefault(journeys) };
+  return { benchmark: JOURNEY_BENCHMARK, hosts, versions: sortedVersions, released, journeys, defaults: pickDefault(journeys) };
 }
 
 /** The plainest configuration: one thread, new handshakes, shared context, TLS 1.3. */
@@ -174,6 +196,48 @@ export function splitJourneys(payload: JourneyPayload): { index: JourneyIndex; f
   return { index, files };
 }
 
+/** What the home page embeds for its script (see JourneyInit); null without a default view. */
+export function journeyInit(payload: JourneyPayload, writeups: WriteupRef[]): JourneyInit | null {
+  const d = payload.defaults;
+  if (!d) return null;
+  const { files } = splitJourneys(payload);
+  const file = Object.entries(files).find(([, js]) => js.some((j) => j.host === d.host && j.metric === d.metric && j.config === d.config))?.[0];
+  if (!file) return null;
+  return { benchmark: payload.benchmark, file, versions: payload.versions[d.host] ?? [], released: payload.released, writeups };
+}
+
+/** A write-up as the home chart marks it: the fields it reads from the write-up's frontmatter. */
+export interface WriteupFields {
+  id: string;
+  title: string;
+  versions: string[];
+  seriesKeys: string[];
+}
+
+/**
+ * Where each write-up belongs on the home chart: the release series it studies (catalogue order) and the
+ * kinds of cost of the series it names, looked up in summary.json (a series not measured says nothing).
+ */
+export function writeupRefs(summary: Summary, writeups: readonly WriteupFields[]): WriteupRef[] {
+  const byKey = new Map(summary.entries.map((e) => [e.key, e]));
+  const seriesOfVersion = new Map(summary.entries.map((e) => [e.version, e.series]));
+  return writeups.map((w) => ({
+    id: w.id,
+    title: w.title,
+    series: [...new Set(w.versions.map((v) => seriesOfVersion.get(v) ?? seriesFromCatalogue(v)).filter((s): s is string => s !== null))].sort(compareSeries),
+    families: [...new Set(w.seriesKeys.map((k) => byKey.get(k)).filter((e) => e !== undefined).map((e) => `${e.benchmark}:${METHOD_FAMILY[e.method] ?? e.method}`))].sort(),
+  }));
+}
+
+/** A version summary.json does not hold: its series from the catalogue, or nothing for an unknown version. */
+function seriesFromCatalogue(version: string): string | null {
+  try {
+    return seriesOf(version).series;
+  } catch {
+    return null;
+  }
+}
+
 // ------------------------------------------------------------------ per-version pages
 
 export interface VersionPage {
@@ -214,54 +278,6 @@ export function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<stri
     else m.set(k, [it]);
   }
   return m;
-}
-
-// ------------------------------------------------------------------ compare page
-
-/** One series of one build, as the compare page needs it. */
-export interface CompareRow {
-  key: string;
-  label: string;
-  params: string;
-  unit: string;
-  method: string;
-  status: string;
-  median: number | null;
-  low: number | null;
-  high: number | null;
-  n: number;
-  /** comparability segment: values are comparable only when equal and not null */
-  segment: string | null;
-  /** comparisons measured in the same run: [against, ratio, low, high, verdict] */
-  cmp: [string, number, number | null, number | null, string][];
-}
-
-export interface ComparePayload {
-  builds: { id: string; host: string; version: string; variant: string; slug: string }[];
-  rows: Record<string, CompareRow[]>;
-}
-
-export function compareId(host: string, version: string, variant: string): string {
-  return `${host}/${versionSlug(version, variant)}`;
-}
-
-export function comparePayload(summary: Summary): ComparePayload {
-  const builds = new Map<string, ComparePayload['builds'][number]>();
-  const rows: Record<string, CompareRow[]> = {};
-  for (const e of summary.entries) {
-    const id = compareId(e.host, e.version, e.variant);
-    if (!builds.has(id)) builds.set(id, { id, host: e.host, version: e.version, variant: e.variant, slug: versionSlug(e.version, e.variant) });
-    const s = e.status === 'measured' ? e.stats : null;
-    const cmp = [e.vsPreviousSeries, e.vsBaseline]
-      .filter((c) => c !== null)
-      .map((c): CompareRow['cmp'][number] => [c.against, c.ratio, c.interval?.low ?? null, c.interval?.high ?? null, c.verdict]);
-    (rows[id] ??= []).push({
-      key: e.key, label: e.label, params: paramsText(e.params), unit: e.unit, method: e.method, status: e.status,
-      median: s?.median ?? null, low: s?.interval?.low ?? null, high: s?.interval?.high ?? null, n: s?.n ?? 0, segment: segmentOf(e), cmp,
-    });
-  }
-  const list = [...builds.values()].sort((a, b) => a.host.localeCompare(b.host) || byVersion(a, b));
-  return { builds: list, rows };
 }
 
 // ------------------------------------------------------------------ write-ups

@@ -1,113 +1,165 @@
-// Compare page: two builds (any host, any version) side by side; the selection lives in the URL.
-import type { ComparePayload, CompareRow } from '../lib/model.ts';
-import { num, pct } from '../lib/format.ts';
+// Compare page: any two builds. Loads only what the pair needs (the host's series catalogue, one file per
+// build, the pair file when both measured something in the same run), then filters, sorts, draws the
+// largest changes and keeps the whole view in the address.
+import {
+  compareCsv, compareJson, compareRowsHtml, filterRows, forestRows, joinRows, pairFile, sharesRun,
+  type BuildShard, type CompareBuild, type CompareFilter, type CompareIndex, type CompareRow, type PairShard, type SeriesCatalogue,
+} from '../lib/compare-view.ts';
+import { forestSvg } from '../lib/forest-chart.ts';
 
 const root = document.querySelector<HTMLElement>('[data-compare-root]');
 if (root) void start(root);
 
+const FOREST_ROWS = 15;
+
 async function start(el: HTMLElement): Promise<void> {
   const status = el.querySelector<HTMLElement>('[data-status]')!;
-  let data: ComparePayload;
-  try {
-    const res = await fetch(el.dataset.src!);
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    data = (await res.json()) as ComparePayload;
-  } catch (e) {
-    status.textContent = `Could not load the comparison data (${(e as Error).message}).`;
-    return;
-  }
-  const ids = data.builds.map((b) => b.id);
-  const defaults = data.builds.filter((b) => b.variant === 'default');
+  const index = JSON.parse(el.querySelector('[data-compare-index]')!.textContent!) as CompareIndex;
+  const base = el.dataset.src!;
+  const cache = new Map<string, Promise<unknown>>();
+  const get = <T,>(path: string): Promise<T> => {
+    if (!cache.has(path))
+      cache.set(path, fetch(`${base}${path}.json`).then((r) => {
+        if (!r.ok) throw new Error(`HTTP ${r.status} for ${path}.json`);
+        return r.json();
+      }));
+    return cache.get(path) as Promise<T>;
+  };
+  const ids = index.builds.map((b) => b.id);
+  const byId = (id: string) => index.builds.find((b) => b.id === id)!;
   const q = new URLSearchParams(location.search);
-  const pick = (v: string | null, fallback: string | undefined) => (v && ids.includes(v) ? v : fallback ?? ids[0]!);
-  // without a selection: the step the site is about, newest 3.4 against newest 3.5, else the two newest builds
-  const newestOf = (series: string) => [...defaults].reverse().find((x) => x.version.startsWith(`${series}.`))?.id;
-  const [fa, fb] = newestOf('3.4') && newestOf('3.5') ? [newestOf('3.4'), newestOf('3.5')] : [defaults[defaults.length - 2]?.id, defaults[defaults.length - 1]?.id];
-  let a = pick(q.get('a'), fa);
-  let b = pick(q.get('b'), fb);
+  const pick = (v: string | null, fallback: string) => (v && ids.includes(v) ? v : fallback);
+  let a = pick(q.get('a'), el.dataset.a!);
+  let b = pick(q.get('b'), el.dataset.b!);
+  const filter: CompareFilter = { benchmark: q.get('bench') ?? '', text: q.get('q') ?? '', significantOnly: q.get('sig') === '1', sort: q.get('sort') === 'name' ? 'name' : 'change' };
+
   const selA = el.querySelector<HTMLSelectElement>('select[name=a]')!;
   const selB = el.querySelector<HTMLSelectElement>('select[name=b]')!;
-  for (const s of [selA, selB]) s.replaceChildren(...data.builds.map((x) => new Option(`${x.version}${x.variant === 'default' ? '' : ` (${x.variant})`} on ${x.host}`, x.id)));
-  const link = el.querySelector<HTMLAnchorElement>('[data-share]')!;
-  const render = (push: boolean) => {
+  const benchSel = el.querySelector<HTMLSelectElement>('select[name=bench]')!;
+  const sortSel = el.querySelector<HTMLSelectElement>('select[name=sort]')!;
+  const text = el.querySelector<HTMLInputElement>('input[name=q]')!;
+  const sig = el.querySelector<HTMLInputElement>('input[name=sig]')!;
+  const name = (x: CompareBuild) => `${x.version}${x.variant === 'default' ? '' : ` (${x.variant})`}`;
+  for (const s of [selA, selB]) {
+    const hosts = [...new Set(index.builds.map((x) => x.host))];
+    s.replaceChildren(
+      ...hosts.map((h) => {
+        const g = document.createElement('optgroup');
+        g.label = h;
+        g.append(...index.builds.filter((x) => x.host === h).map((x) => new Option(`${name(x)} · ${h}`, x.id)));
+        return g;
+      }),
+    );
+  }
+  text.value = filter.text;
+  sig.checked = filter.significantOnly;
+  sortSel.value = filter.sort;
+
+  let rows: CompareRow[] = [];
+  let generation = 0;
+  const blobs: string[] = [];
+
+  /** Fetch what the pair needs and join it; then draw. */
+  const load = async () => {
+    const mine = ++generation;
     selA.value = a;
     selB.value = b;
-    const query = `?${new URLSearchParams({ a, b })}`;
-    if (push) history.replaceState(null, '', `${location.pathname}${query}`);
-    link.href = `${location.pathname}${query}`;
-    link.textContent = `${location.origin}${location.pathname}${query}`;
-    fill(el, data, a, b);
-    status.textContent = `Comparing ${a} with ${b}.`;
-  };
-  selA.addEventListener('change', () => ((a = selA.value), render(true)));
-  selB.addEventListener('change', () => ((b = selB.value), render(true)));
-  el.querySelector('[data-controls]')?.removeAttribute('hidden');
-  render(false);
-}
-
-function cellText(r: CompareRow | undefined): { text: string; median: number | null } {
-  if (!r) return { text: 'not measured', median: null };
-  if (r.median === null) return { text: r.status === 'measured' ? 'not measured' : r.status, median: null };
-  const ci = r.low !== null && r.high !== null ? `[${num(r.low)} – ${num(r.high)}]` : '[no interval]';
-  return { text: `${num(r.median)} ${ci} n=${r.n}`, median: r.median };
-}
-
-const VERDICT: Record<string, string> = {
-  higher: 'higher',
-  lower: 'lower',
-  'no-difference-shown': 'no difference shown',
-  'not-enough-data': 'not enough data',
-};
-
-/** B vs A from a comparison measured in the same run, if summary.json has one (either direction). */
-function paired(a: CompareRow, b: CompareRow, aRef: string[], bRef: string[]): string | null {
-  const direct = b.cmp.find((c) => aRef.includes(c[0]));
-  if (direct) {
-    const [, r, lo, hi, v] = direct;
-    return `${pct(r)} [${lo !== null && hi !== null ? `${pct(lo)} … ${pct(hi)}` : 'no interval'}] ${VERDICT[v] ?? v} (paired, same run)`;
-  }
-  const reverse = a.cmp.find((c) => bRef.includes(c[0]));
-  if (reverse) {
-    const [, r, lo, hi, v] = reverse;
-    const flipped = v === 'higher' ? 'lower' : v === 'lower' ? 'higher' : v;
-    return `${pct(1 / r)} [${lo !== null && hi !== null ? `${pct(1 / hi)} … ${pct(1 / lo)}` : 'no interval'}] ${VERDICT[flipped] ?? flipped} (paired, same run)`;
-  }
-  return null;
-}
-
-function fill(el: HTMLElement, data: ComparePayload, a: string, b: string): void {
-  const rowsA = new Map((data.rows[a] ?? []).map((r) => [r.key, r]));
-  const rowsB = new Map((data.rows[b] ?? []).map((r) => [r.key, r]));
-  const build = (id: string) => data.builds.find((x) => x.id === id)!;
-  const refs = (id: string) => {
-    const x = build(id);
-    return x.variant === 'default' ? [x.version] : [`${x.version}+${x.variant}`];
-  };
-  const sameHost = build(a).host === build(b).host;
-  const keys = [...new Set([...rowsA.keys(), ...rowsB.keys()])].sort();
-  const td = (text: string, cls = '') => Object.assign(document.createElement('td'), { textContent: text, className: cls });
-  el.querySelector('[data-head-a]')!.textContent = a;
-  el.querySelector('[data-head-b]')!.textContent = b;
-  el.querySelector('tbody')!.replaceChildren(
-    ...keys.map((k) => {
-      const ra = rowsA.get(k);
-      const rb = rowsB.get(k);
-      const any = (ra ?? rb)!;
-      const tr = document.createElement('tr');
-      tr.dataset.key = k;
-      const th = Object.assign(document.createElement('th'), { scope: 'row' });
-      th.append(any.label, document.createElement('br'), Object.assign(document.createElement('code'), { textContent: any.params, className: 'muted' }));
-      const ca = cellText(ra);
-      const cb = cellText(rb);
-      let ratio = '—';
-      if (ra && rb && ca.median !== null && cb.median !== null) {
-        const pair = sameHost ? paired(ra, rb, refs(a), refs(b)) : null;
-        if (ra.segment === null || ra.segment !== rb.segment) ratio = 'not comparable (measurement method differs)';
-        else if (pair) ratio = pair;
-        else if (ca.median !== 0) ratio = `${pct(cb.median / ca.median)} (ratio of medians, no interval)`;
+    const A = byId(a);
+    const B = byId(b);
+    status.textContent = `Loading ${name(A)} and ${name(B)}…`;
+    try {
+      const [catA, catB, shardA, shardB] = await Promise.all([
+        get<SeriesCatalogue>(`${A.host}/series`),
+        get<SeriesCatalogue>(`${B.host}/series`),
+        get<BuildShard>(`${A.host}/${A.slug}`),
+        get<BuildShard>(`${B.host}/${B.slug}`),
+      ]);
+      let pair: PairShard | null = null;
+      let reversed = false;
+      if (A.host === B.host && A.id !== B.id && sharesRun(shardA, shardB)) {
+        // pair files are written older build first
+        const [first, second] = ids.indexOf(A.id) < ids.indexOf(B.id) ? [A, B] : [B, A];
+        reversed = first !== A;
+        pair = await get<PairShard>(`${A.host}/${pairFile(first, second)}`);
       }
-      tr.append(th, td(`${any.unit} · ${any.method}`), td(ca.text, 'num'), td(cb.text, 'num'), td(ratio, 'num'));
-      return tr;
-    }),
-  );
+      if (mine !== generation) return;
+      rows = joinRows(catA, shardA, catB, shardB, pair, reversed);
+    } catch (e) {
+      status.textContent = `Could not load this comparison (${(e as Error).message}).`;
+      return;
+    }
+    const benches = [...new Set(rows.map((r) => r.benchmark))].sort();
+    benchSel.replaceChildren(new Option('all', ''), ...benches.map((x) => new Option(x, x)));
+    if (!benches.includes(filter.benchmark)) filter.benchmark = '';
+    benchSel.value = filter.benchmark;
+    draw();
+  };
+
+  const draw = () => {
+    const A = byId(a);
+    const B = byId(b);
+    const shown = filterRows(rows, filter);
+    el.querySelector('tbody')!.innerHTML = compareRowsHtml(shown);
+    el.querySelector('[data-head-a]')!.textContent = `${name(A)} · ${A.host}`;
+    el.querySelector('[data-head-b]')!.textContent = `${name(B)} · ${B.host}`;
+    el.querySelector('[data-pair-title]')!.innerHTML = '';
+    el.querySelector('[data-pair-title]')!.append(strong('A: '), `${name(A)} on ${A.host} · `, strong('B: '), `${name(B)} on ${B.host}`);
+
+    const forest = forestRows(shown, FOREST_ROWS);
+    const fig = el.querySelector<HTMLElement>('[data-forest-figure]')!;
+    fig.hidden = forest.length === 0;
+    const holder = el.querySelector<HTMLElement>('[data-forest]')!;
+    holder.innerHTML = forest.length ? forestSvg(forest, holder.clientWidth || fig.clientWidth || 640, 'Change of B against A, paired by round (log scale)') : '';
+    el.querySelector('[data-forest-caption]')!.textContent = `The ${forest.length} largest paired changes among the rows shown; dot: median of the per-round ratios, whisker: its interval; green or red and bold: significant (better or worse), grey: not shown to differ.`;
+
+    const paired = rows.filter((r) => r.relation === 'paired').length;
+    const significant = shown.filter((r) => r.significant).length;
+    const independent = A.host !== B.host ? 'different hosts, so every value is independent (no ratios)' : paired === 0 ? 'no series was measured in the same run, so every value is independent (no ratios)' : `${paired} series paired by round`;
+    status.textContent = `Showing ${shown.length} of ${rows.length} series (${significant} significant changes); ${independent}.`;
+
+    const query = new URLSearchParams({ a, b });
+    if (filter.benchmark) query.set('bench', filter.benchmark);
+    if (filter.text) query.set('q', filter.text);
+    if (filter.significantOnly) query.set('sig', '1');
+    if (filter.sort !== 'change') query.set('sort', filter.sort);
+    const link = `${location.pathname}?${query}`;
+    history.replaceState(null, '', link);
+    const share = el.querySelector<HTMLAnchorElement>('[data-share]')!;
+    share.href = link;
+    share.textContent = `${location.origin}${link}`;
+    for (const u of blobs.splice(0)) URL.revokeObjectURL(u);
+    for (const [kind, body, type] of [['csv', compareCsv(shown, A, B), 'text/csv'], ['json', compareJson(shown, A, B), 'application/json']] as const) {
+      const dl = el.querySelector<HTMLAnchorElement>(`[data-download=${kind}]`)!;
+      const u = URL.createObjectURL(new Blob([body], { type }));
+      blobs.push(u);
+      dl.href = u;
+      dl.download = `compare-${A.slug}-${B.slug}.${kind}`;
+    }
+    el.dataset.drawn = `${a} ${b}`;
+  };
+
+  selA.addEventListener('change', () => ((a = selA.value), void load()));
+  selB.addEventListener('change', () => ((b = selB.value), void load()));
+  el.querySelector('[data-swap]')!.addEventListener('click', () => {
+    [a, b] = [b, a];
+    void load();
+  });
+  benchSel.addEventListener('change', () => ((filter.benchmark = benchSel.value), draw()));
+  sortSel.addEventListener('change', () => ((filter.sort = sortSel.value === 'name' ? 'name' : 'change'), draw()));
+  sig.addEventListener('change', () => ((filter.significantOnly = sig.checked), draw()));
+  let typing = 0;
+  text.addEventListener('input', () => {
+    clearTimeout(typing);
+    typing = window.setTimeout(() => ((filter.text = text.value.trim()), draw()), 200);
+  });
+  let lastWidth = el.clientWidth;
+  new ResizeObserver(() => {
+    if (rows.length && Math.abs(el.clientWidth - lastWidth) > 24) ((lastWidth = el.clientWidth), draw());
+  }).observe(el);
+  for (const c of el.querySelectorAll<HTMLElement>('[data-controls], [data-share-line]')) c.hidden = false;
+  await load();
+}
+
+function strong(t: string): HTMLElement {
+  return Object.assign(document.createElement('strong'), { textContent: t });
 }

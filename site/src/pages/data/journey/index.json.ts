@@ -1,4 +1,5 @@
-// The home chart's index: every journey without its points (see splitJourneys).
+// The home chart's index: every journey without its points (see splitJourneys), loaded when a reader asks
+// for another measurement or host.
 import type { APIRoute } from 'astro';
 import { loadSummary } from '../../../lib/data.ts';
 import { journeyPayload, splitJourneys } from '../../../lib/model.ts';

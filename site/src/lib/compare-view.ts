@@ -1,0 +1,310 @@
+// The compare page's data files and what the page does with them, shared by the build (the static view of
+// the default pair) and the browser script (any pair). Runtime imports only from pure modules.
+//
+// Files, so a pair loads only what it needs (all under /data/compare/):
+//   index: the builds (embedded in the page)
+//   <host>/series.json: the series measured on a host (label, configuration, unit, ...), indexed
+//   <host>/<build>.json: one build's values, by series index
+//   <host>/<a>_vs_<b>.json: B against A paired by round, for the series both measured in the same run
+import { INDEPENDENT_TEXT, PAIRING_TEXT, VERDICT_TEXT, coverageText, pct, pctRange, quantity, quantityRange, toCsv } from './format.ts';
+import { plainWhat } from './journey-view.ts';
+import { esc, tag } from './svg.ts';
+
+export const VERDICTS = ['higher', 'lower', 'no-difference-shown', 'within-threshold', 'not-enough-data'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export const STATUSES = ['measured', 'unsupported', 'failed'] as const;
+
+export interface CompareBuild {
+  /** "<host>/<slug>", the value in the address */
+  id: string;
+  host: string;
+  version: string;
+  variant: string;
+  slug: string;
+}
+
+export interface CompareIndex {
+  builds: CompareBuild[];
+  defaults: { a: string; b: string } | null;
+}
+
+export interface SeriesCatalogue {
+  host: string;
+  runs: string[];
+  benchmarks: string[];
+  metrics: string[];
+  /** what is measured, in full (labels without their configuration part) */
+  whats: string[];
+  /** "k=v" parameter tokens */
+  tokens: string[];
+  units: string[];
+  methods: string[];
+  segments: string[];
+  /**
+   * [benchmark, metric, what, configuration words from the label, parameter tokens, unit, method, higher is
+   * better (1/0), the key itself where it is not benchmark/metric[sorted parameters]]
+   */
+  series: [number, number, number, string, number[], number, number, 0 | 1, string?][];
+}
+
+/** [series, status, median, low, high, n, segment (null: comparable with no other version), run, reason] */
+export type BuildRow = [number, number, number | null, number | null, number | null, number, number | null, number, string | null];
+export interface BuildShard {
+  id: string;
+  rows: BuildRow[];
+}
+
+/** [series, ratio B/A, low, high, coverage, verdict, rounds paired, deterministic (1/0)] */
+export type PairRow = [number, number, number | null, number | null, number | null, number, number, 0 | 1];
+export interface PairShard {
+  a: string;
+  b: string;
+  rows: PairRow[];
+}
+
+export const pairFile = (a: CompareBuild, b: CompareBuild) => `${a.slug}_vs_${b.slug}`;
+
+/** Values of A and B were measured as pairs (same host, same run) for some series: the pair file exists. */
+export function sharesRun(a: BuildShard, b: BuildShard): boolean {
+  const runs = new Map(a.rows.filter((r) => r[1] === 0).map((r) => [r[0], r[7]]));
+  return b.rows.some((r) => r[1] === 0 && runs.get(r[0]) === r[7]);
+}
+
+// ------------------------------------------------------------------ one row of the comparison
+
+export interface Side {
+  status: string;
+  median: number | null;
+  low: number | null;
+  high: number | null;
+  n: number;
+  segment: string | null;
+  run: string;
+  reason: string | null;
+}
+
+export interface Paired {
+  ratio: number;
+  low: number | null;
+  high: number | null;
+  coverage: number | null;
+  verdict: Verdict;
+  pairs: number;
+  deterministic: boolean;
+}
+
+export type Relation = 'paired' | 'independent' | 'not-comparable' | 'one-side' | 'not-measured';
+
+export interface CompareRow {
+  key: string;
+  benchmark: string;
+  what: string;
+  config: string;
+  params: string;
+  unit: string;
+  method: string;
+  higherIsBetter: boolean;
+  a: Side | null;
+  b: Side | null;
+  relation: Relation;
+  paired: Paired | null;
+  significant: boolean;
+  tone: 'better' | 'worse' | 'neutral';
+}
+
+function side(cat: SeriesCatalogue, r: BuildRow): Side {
+  return { status: STATUSES[r[1]] ?? 'measured', median: r[2], low: r[3], high: r[4], n: r[5], segment: r[6] === null ? null : cat.segments[r[6]]!, run: cat.runs[r[7]]!, reason: r[8] };
+}
+
+/** The series key as the runner writes it: benchmark/metric[sorted k=v,...]. */
+export function seriesKeyOf(cat: SeriesCatalogue, i: number): string {
+  const s = cat.series[i]!;
+  if (s[8] !== undefined) return s[8];
+  const params = s[4].map((t) => cat.tokens[t]!).join(',');
+  return `${cat.benchmarks[s[0]]}/${cat.metrics[s[1]]}${params ? `[${params}]` : ''}`;
+}
+
+/**
+ * Join two builds' values by series. A ratio is shown only for values paired within one run (same host,
+ * same run, comparable method); values of different runs are independent: both shown, never divided.
+ */
+export function joinRows(catA: SeriesCatalogue, a: BuildShard, catB: SeriesCatalogue, b: BuildShard, pair: PairShard | null, reversed: boolean): CompareRow[] {
+  const byKey = new Map<string, { meta: [SeriesCatalogue, number]; a: Side | null; b: Side | null; bIdx: number | null }>();
+  for (const r of a.rows) byKey.set(seriesKeyOf(catA, r[0]), { meta: [catA, r[0]], a: side(catA, r), b: null, bIdx: null });
+  for (const r of b.rows) {
+    const k = seriesKeyOf(catB, r[0]);
+    const e = byKey.get(k) ?? { meta: [catB, r[0]] as [SeriesCatalogue, number], a: null, b: null, bIdx: null };
+    e.b = side(catB, r);
+    e.bIdx = r[0];
+    byKey.set(k, e);
+  }
+  const paired = new Map((pair?.rows ?? []).map((p) => [p[0], p]));
+  const rows: CompareRow[] = [];
+  for (const [key, e] of byKey) {
+    const [cat, i] = e.meta;
+    const s = cat.series[i]!;
+    const higherIsBetter = s[7] === 1;
+    let relation: Relation;
+    let p: Paired | null = null;
+    const measured = (x: Side | null) => x !== null && x.median !== null;
+    if (!measured(e.a) && !measured(e.b)) relation = 'not-measured';
+    else if (!measured(e.a) || !measured(e.b)) relation = 'one-side';
+    else if (e.a!.segment === null || e.a!.segment !== e.b!.segment) relation = 'not-comparable';
+    else if (catA.host !== catB.host || e.a!.run !== e.b!.run) relation = 'independent';
+    else {
+      // pair files hold series by the catalogue index of their host (A and B share it)
+      const pr = e.bIdx === null ? undefined : paired.get(e.bIdx);
+      relation = pr ? 'paired' : 'independent';
+      if (pr) p = toPaired(pr, reversed);
+    }
+    const significant = p !== null && (p.verdict === 'higher' || p.verdict === 'lower');
+    const tone = !significant ? 'neutral' : (p!.verdict === 'higher') === higherIsBetter ? 'better' : 'worse';
+    const tokens = s[4].map((t) => cat.tokens[t]!);
+    rows.push({
+      key, benchmark: cat.benchmarks[s[0]]!, what: cat.whats[s[2]]!, config: s[3], params: tokens.join(', '), unit: cat.units[s[5]]!, method: cat.methods[s[6]]!,
+      higherIsBetter, a: e.a, b: e.b, relation, paired: p, significant, tone,
+    });
+  }
+  return rows;
+}
+
+/** A pair file holds B/A for its own order; the page may show them the other way round. */
+function toPaired(r: PairRow, reversed: boolean): Paired {
+  const [, ratio, low, high, coverage, v, pairs, det] = r;
+  const verdict = VERDICTS[v] ?? 'not-enough-data';
+  if (!reversed) return { ratio, low, high, coverage, verdict, pairs, deterministic: det === 1 };
+  const flipped: Verdict = verdict === 'higher' ? 'lower' : verdict === 'lower' ? 'higher' : verdict;
+  return { ratio: 1 / ratio, low: high === null ? null : 1 / high, high: low === null ? null : 1 / low, coverage, verdict: flipped, pairs, deterministic: det === 1 };
+}
+
+// ------------------------------------------------------------------ filter, sort, words
+
+export interface CompareFilter {
+  benchmark: string;
+  text: string;
+  significantOnly: boolean;
+  sort: 'change' | 'name';
+}
+
+const changeSize = (r: CompareRow) => (r.paired ? Math.abs(Math.log(r.paired.ratio)) : -1);
+
+export function filterRows(rows: readonly CompareRow[], f: CompareFilter): CompareRow[] {
+  const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
+  const out = rows.filter(
+    (r) =>
+      (!f.benchmark || r.benchmark === f.benchmark) &&
+      (!f.significantOnly || r.significant) &&
+      words.every((w) => `${r.benchmark} ${r.what} ${r.config} ${r.params}`.toLowerCase().includes(w)),
+  );
+  const byName = (a: CompareRow, b: CompareRow) => a.benchmark.localeCompare(b.benchmark) || a.what.localeCompare(b.what) || a.key.localeCompare(b.key);
+  return out.sort(f.sort === 'change' ? (a, b) => changeSize(b) - changeSize(a) || byName(a, b) : byName);
+}
+
+
+export const RELATION_WORDS: Record<Relation, string> = {
+  paired: PAIRING_TEXT['paired-rounds'],
+  independent: INDEPENDENT_TEXT,
+  'not-comparable': 'not comparable: the measurement method differs',
+  'one-side': 'measured in one build only',
+  'not-measured': 'measured in neither build',
+};
+
+function sideHtml(s: Side | null, unit: string, method: string, showRun: boolean): string {
+  if (!s || s.median === null) {
+    const why = !s ? 'not measured' : s.status === 'measured' ? 'not measured' : s.status;
+    return tag('span', { class: 'muted', title: s?.reason ?? why }, esc(why));
+  }
+  const iv = s.low !== null && s.high !== null ? `${quantityRange(s.low, s.high, unit, method)}, ` : '';
+  return tag('span', { class: 'v', 'data-median': s.median }, esc(quantity(s.median, unit, method))) + tag('span', { class: 'sub' }, esc(`${iv}n=${s.n}`)) + (showRun ? tag('span', { class: 'sub run' }, esc(`run ${s.run}`)) : '');
+}
+
+/** The label in full, its parenthesised method notes set apart (muted) so the measure reads first. */
+function whatHtml(what: string): string {
+  return what
+    .split(/(\s*\([^)]*\))/)
+    .map((part) => (/^\s*\(/.test(part) ? tag('span', { class: 'note' }, esc(part)) : esc(part)))
+    .join('');
+}
+
+export function changeText(r: CompareRow): { main: string; sub: string } {
+  if (r.relation !== 'paired' || !r.paired) return { main: RELATION_WORDS[r.relation], sub: '' };
+  const p = r.paired;
+  const iv = p.low !== null && p.high !== null ? `${pctRange({ low: p.low, high: p.high })}${p.coverage !== null ? ` (covers ${coverageText(p.coverage)})` : ''}, ` : '';
+  return { main: pct(p.ratio), sub: `${iv}${p.deterministic ? 'exact count' : `${p.pairs} rounds paired`}: ${VERDICT_TEXT[p.verdict]}` };
+}
+
+/** The table rows as HTML: the same text in the static page and after every change of selection. */
+export function compareRowsHtml(rows: readonly CompareRow[]): string {
+  return rows
+    .map((r) => {
+      const showRun = r.relation === 'independent';
+      const c = changeText(r);
+      const mark = r.significant ? (r.paired!.verdict === 'higher' ? ' ▲' : ' ▼') : '';
+      const changeCls = r.relation === 'paired' ? `num change ${r.significant ? `sig ${r.tone}` : 'ns'}` : 'num change muted';
+      return tag('tr', { 'data-key': r.key, 'data-relation': r.relation },
+        tag('th', { scope: 'row' }, tag('span', { class: 'what' }, whatHtml(r.what)), r.config ? tag('span', { class: 'cfg' }, esc(`; ${r.config}`)) : '', tag('span', { class: 'sub params' }, esc(`${r.benchmark} · ${r.params || 'no parameters'}`))),
+        tag('td', { class: 'num', 'data-label': 'A' }, sideHtml(r.a, r.unit, r.method, showRun)),
+        tag('td', { class: 'num', 'data-label': 'B' }, sideHtml(r.b, r.unit, r.method, showRun)),
+        tag('td', { class: changeCls, 'data-label': 'B vs A', 'data-verdict': r.paired?.verdict ?? '', ...(r.paired ? { 'data-ratio': r.paired.ratio } : {}) },
+          tag('span', { class: 'v' }, esc(c.main), mark ? tag('span', { 'aria-hidden': 'true' }, mark) : '', r.significant ? tag('span', { class: 'sr-only' }, ` (significant)`) : ''),
+          c.sub ? tag('span', { class: 'sub' }, esc(c.sub)) : ''),
+      );
+    })
+    .join('');
+}
+
+// ------------------------------------------------------------------ download this view
+
+export function compareCsv(rows: readonly CompareRow[], a: CompareBuild, b: CompareBuild): string {
+  const sideCols = (x: string) => [`${x} median`, `${x} interval low`, `${x} interval high`, `${x} n`, `${x} run`, `${x} status`];
+  const head = ['series key', 'benchmark', 'what', 'configuration', 'unit', ...sideCols(`A ${a.id}`), ...sideCols(`B ${b.id}`), 'relation', 'ratio B/A', 'ratio low', 'ratio high', 'coverage', 'verdict'];
+  const sideVals = (s: Side | null) => (s ? [s.median, s.low, s.high, s.n, s.run, s.status] : [null, null, null, null, null, 'not measured']);
+  return toCsv(head, rows.map((r) => [r.key, r.benchmark, r.what, r.config, r.unit, ...sideVals(r.a), ...sideVals(r.b), RELATION_WORDS[r.relation], r.paired?.ratio, r.paired?.low, r.paired?.high, r.paired?.coverage, r.paired?.verdict]));
+}
+
+export function compareJson(rows: readonly CompareRow[], a: CompareBuild, b: CompareBuild): string {
+  return JSON.stringify({ a, b, rows }, null, 1) + '\n';
+}
+
+// ------------------------------------------------------------------ forest chart input
+
+export interface ForestRow {
+  key: string;
+  label: string;
+  ratio: number;
+  low: number | null;
+  high: number | null;
+  tone: 'better' | 'worse' | 'neutral';
+  significant: boolean;
+  detail: string;
+}
+
+/** The largest paired changes, largest first. */
+export function forestRows(rows: readonly CompareRow[], limit: number): ForestRow[] {
+  const top = rows
+    .filter((r) => r.paired)
+    .sort((x, y) => changeSize(y) - changeSize(x))
+    .slice(0, limit);
+  const labelOf = (r: CompareRow) => `${plainWhat(r.what)}${r.config ? `; ${r.config}` : ''}`;
+  // rows whose labels coincide are told apart by the parameters that differ between them
+  const same = new Map<string, CompareRow[]>();
+  for (const r of top) same.set(labelOf(r), [...(same.get(labelOf(r)) ?? []), r]);
+  const distinct = (r: CompareRow) => {
+    const group = same.get(labelOf(r))!;
+    if (group.length < 2) return '';
+    const mine = r.params.split(', ');
+    const differing = mine.filter((t) => !group.every((o) => o.params.split(', ').includes(t)));
+    return differing.length ? ` [${differing.join(', ')}]` : '';
+  };
+  return top
+    .map((r) => ({
+      key: r.key,
+      label: `${labelOf(r)}${distinct(r)}`,
+      ratio: r.paired!.ratio,
+      low: r.paired!.low,
+      high: r.paired!.high,
+      tone: r.tone,
+      significant: r.significant,
+      detail: `${changeText(r).main}, ${changeText(r).sub}`,
+    }));
+}
