@@ -14,6 +14,7 @@ import { resolveVersion } from '../../runner/catalogue.ts';
 import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandshake, type Cert, type HandshakeConfig } from '../../runner/handshake/handshake.ts';
 import { describeShares } from '../../runner/handshake/output.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
+import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { harnessInfo, newRunId, roundOrder } from '../../runner/run.ts';
 import { median } from '../stats.ts';
 import { EQUIVALENCE_MARGIN, decide, sideRatio } from './verdict.ts';
@@ -86,16 +87,19 @@ async function main(): Promise<number> {
       handshakes: { type: 'string' },
       'host-id': { type: 'string' },
       out: { type: 'string' },
+      'no-wait': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    log(`usage: npm run test:mlkem-hypothesis -- [--quick | --full] [--rounds N] [--handshakes N] [--host-id ID] [--out DIR]
+    log(`usage: npm run test:mlkem-hypothesis -- [--quick | --full] [--rounds N] [--handshakes N] [--host-id ID] [--out DIR] [--no-wait]
   Tests whether OpenSSL 3.5's slower handshakes come from its default key shares (X25519MLKEM768 + X25519).
   --quick (default: ${MODES.quick.rounds} rounds of ${MODES.quick.handshakes} handshakes) for CI; --full (${MODES.full.rounds} x ${MODES.full.handshakes}) for publication.
   Writes data/hypothesis/<host>/<runId>.json. Exit 0 when it measured (whatever the verdicts), 1 when it could not.`);
     return 0;
   }
+  // measuring: hold the host lock for the whole test (runner/host-lock.ts); --no-wait fails if it is taken
+  const lock = await lockHostForMeasurement(`npm run test:mlkem-hypothesis -- ${process.argv.slice(2).join(' ')}`.trim(), values['no-wait'] === true);
   const mode: RunMode = values.full ? 'full' : 'quick';
   const rounds = values.rounds ? Number(values.rounds) : MODES[mode].rounds;
   const handshakes = values.handshakes ? Number(values.handshakes) : MODES[mode].handshakes;
@@ -106,6 +110,7 @@ async function main(): Promise<number> {
   const outDir = values.out ?? join('data', 'hypothesis');
   const startedAt = new Date().toISOString();
   const runId = newRunId(mode);
+  lock.setRunId(runId);
   const host = describeHost(hostId(values['host-id']));
   const notes: string[] = [];
   const defs = configurations();
