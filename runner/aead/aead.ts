@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
+import { guarded, track } from '../child-guard.ts';
 import { compileAgainst } from '../compile.ts';
 
 export const AEAD_SOURCE = fileURLToPath(new URL('./aead.c', import.meta.url));
@@ -91,10 +92,13 @@ export function aeadOutcomes(out: AeadOutput): Outcome[] {
 
 function run(binary: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(binary, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ code, stdout, stderr: stderr || (err && code === null ? `killed: ${err.message}` : '') });
-    });
+    const [file, argv] = guarded(binary, args);
+    track(
+      execFile(file, argv, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ code, stdout, stderr: stderr || (err && code === null ? `killed: ${err.message}` : '') });
+      }),
+    );
   });
 }
 

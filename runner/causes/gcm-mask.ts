@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import type { RunMode } from '../../schema/index.ts';
 import { AEAD_PLAN, aeadBinary, parseAeadOutput } from '../aead/aead.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec } from '../benchmark.ts';
+import { guarded, track } from '../child-guard.ts';
 import { handshakeBinary } from '../handshake/handshake.ts';
 import { cpuFeatures } from '../handshake/output.ts';
 
@@ -36,8 +37,10 @@ export function maskSpec(mask: Mask, bytes: number): SeriesSpec {
 
 const run = (bin: string, args: string[], env: NodeJS.ProcessEnv) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(bin, args, { encoding: 'utf8', env, timeout: 120_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    track(
+      execFile(...guarded(bin, args), { encoding: 'utf8', env, timeout: 120_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+      ),
     ),
   );
 
