@@ -104,6 +104,7 @@ export const Method = z.enum([
   'cpu-time-client', // CPU time of the client side only, per operation
   'cpu-time-server', // CPU time of the server side only, per operation
   'cpu-time-both', // client + server CPU time per operation (in-process, same thread)
+  'cpu-time-thread', // work done / CPU time of the one thread that did it (CLOCK_THREAD_CPUTIME_ID)
   'instruction-count', // valgrind instruction count of one operation
   'heap-bytes', // bytes held on the heap, counted through OpenSSL's allocator hooks
   'wire-bytes', // bytes put on the wire

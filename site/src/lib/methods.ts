@@ -6,6 +6,7 @@ export const METHOD_TEXT: Record<Method, string> = {
   'cpu-time-client': 'CPU time spent by the client side only, per operation (in-process, over a memory BIO pair)',
   'cpu-time-server': 'CPU time spent by the server side only, per operation (in-process, over a memory BIO pair)',
   'cpu-time-both': 'client plus server CPU time per operation, both sides in one process over a memory BIO pair',
+  'cpu-time-thread': 'work done divided by the CPU time of the one thread that did it (CLOCK_THREAD_CPUTIME_ID): time the thread waited for a CPU while other work ran is not in it',
   'instruction-count': 'instructions executed, counted by valgrind: deterministic for a binary and input, but valgrind hides some CPU features, so the code path can differ from a native run',
   'heap-bytes': "bytes held on the heap, counted through OpenSSL's own allocator hooks (not the process RSS)",
   'wire-bytes': 'bytes the library put on the wire',
