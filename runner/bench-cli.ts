@@ -8,7 +8,7 @@ import { buildMany, type BuildRequest } from './build.ts';
 import { DEFAULT_MATRIX, resolveVersion, variantAllowed } from './catalogue.ts';
 import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
-import { acquireHostLock, HostLockBusy, lockHostForMeasurement } from './host-lock.ts';
+import { lockHostForMeasurement } from './host-lock.ts';
 import { hostEvidence } from './quiet.ts';
 import { executeRun, harnessInfo, journalPath, newRunId, readJournal, resumePlan, type RunPlan } from './run.ts';
 
@@ -134,15 +134,8 @@ async function main(): Promise<void> {
 
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
   const noWait = values['no-wait'] === true;
-  if (noWait) {
-    // say now, not after the builds, that the host is taken
-    try {
-      (await acquireHostLock({ mode: 'exclusive', command, wait: false })).release();
-    } catch (e) {
-      if (e instanceof HostLockBusy) fail(e.message);
-      throw e;
-    }
-  }
+  // with --no-wait, say now, not after the builds, that the host is taken (exit 75)
+  if (noWait) (await lockHostForMeasurement(command, true)).release();
   console.log(`run ${plan.runId} (${plan.mode}) on ${plan.host.id}: ${requests.map((r) => `${r.version.version}${r.variant === 'default' ? '' : ':' + r.variant}`).join(' ')}`);
   const { built, failed } = await buildMany(requests, (v, variant, step) => console.log(`build ${v}/${variant}: ${step}`));
   for (const f of failed) console.error(`build of ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log: ${f.log})` : ''}`);
