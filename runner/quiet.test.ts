@@ -72,6 +72,16 @@ test('quiet: the run keeps one CPU busy through its child, nothing else runs', (
   assert.deepEqual(checkSnapshot(s, 'round', 2), { quiet: true, reasons: [] });
 });
 
+test("a shell that reaps a long build is not credited with the build's whole life", () => {
+  const procs = (cutime: number): Record<number, Proc> => ({ ...RUN(0, 0), 300: { ppid: 1, comm: 'bash', t: [2, 1, cutime, 0] } });
+  const a: Machine = { cpu: [1000, 0, 200, 5000, 0, 0, 0, 0], load: 0.3, procs: procs(0) };
+  // the build's last 10 s were 100 ticks of CPU; when bash reaped it, its cutime grew by its whole 50000 ticks
+  const b: Machine = { cpu: [1100, 0, 200, 6900, 0, 0, 0, 0], load: 0.3, procs: procs(50_000) };
+  const s = between(a, b);
+  assert.equal(s.otherBusyPercent, 10);
+  assert.deepEqual(s.busiestOthers, [], 'bash itself used no CPU in the window');
+});
+
 test('a busy process beside the run is named with its share of a CPU', () => {
   const procs = (cc1: number, make: number): Record<number, Proc> => ({
     ...RUN(0, 0),

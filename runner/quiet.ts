@@ -9,7 +9,10 @@
 //    CPU the tree used, because a child's time moves into its parent's cutime when it is reaped.
 //    Interrupt and softirq time are left out on both sides: the run's own loopback traffic
 //    (s_time) is accounted there, not to a process;
-//  - the busiest other processes: per-process deltas of the same four fields, processes outside the tree;
+//  - the busiest other processes: each process's own CPU (utime + stime, all its threads) over the window,
+//    processes outside the tree. A process's children are not added to it: a child's whole life lands in
+//    its parent's cutime when it is reaped, which would credit a shell with an hour-long build in a
+//    five-second window. Processes that start and end inside the window are in the total only;
 //  - the 1-minute load average (/proc/loadavg) at the end of the window;
 //  - cpufreq governor and boost, where the kernel exposes them (recorded, not judged).
 //
@@ -166,7 +169,7 @@ export function snapshotBetween(a: Sample, b: Sample, root: number, hz = ticksPe
   for (const [pid, p] of b.procs) {
     if (treeB.has(pid) || treeA.has(pid)) continue;
     const before = a.procs.get(pid);
-    const used = before && before.startTime === p.startTime ? p.ticks - before.ticks : p.ticks;
+    const used = before && before.startTime === p.startTime ? p.ownTicks - before.ownTicks : p.ownTicks;
     if (used > 0) others.push({ pid, command: p.comm.slice(0, 200), cpuPercent: round2((100 * used) / hz / windowSeconds) });
   }
   others.sort((x, y) => y.cpuPercent - x.cpuPercent);

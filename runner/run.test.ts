@@ -190,18 +190,22 @@ test('a failed task is run once more; both attempts are in the notes', async () 
   const builds = [build('3.5.7', 'b35')];
   let flaky = 0;
   let broken = 0;
+  let partial = 0;
   const bench: Benchmark = {
     id: 'toy',
-    description: 'one task fails once, one fails always, one reports a failed series',
+    description: 'one task fails once, one fails always, one reports only a failed series, one a failed series beside a measured one',
     tasks: () => [
       { id: 'flaky', run: async () => (++flaky === 1 ? Promise.reject(new Error('transient: port in use')) : [{ spec: spec('flaky'), value: flaky }]) },
       { id: 'broken', run: async () => Promise.reject(new Error(`broken attempt ${++broken}`)) },
       { id: 'kat', run: async () => [{ spec: spec('kat'), status: 'failed' as const, reason: 'known-answer test failed' }] },
+      // measured one series, another failed for a deterministic reason: not a failed task
+      { id: 'partial', run: async () => (partial++, [{ spec: spec('partial-new'), value: 1 }, { spec: spec('partial-reuse'), status: 'failed' as const, reason: 'did not resume' }]) },
     ],
   };
   const { run } = await executeRun({ ...plan(builds), rounds: 1, warmupRounds: 0 }, builds, [bench], out, { progress: () => {} });
   assert.equal(flaky, 2);
   assert.equal(broken, 2);
+  assert.equal(partial, 1, 'a task with one failed series among measured ones runs once');
   assert.deepEqual(run.series.find((s) => s.metric === 'flaky')!.iterations.map((i) => i.value), [2]);
   assert.ok(run.notes.some((n) => /toy\/flaky .* failed on the first attempt \(transient: port in use\); the second attempt succeeded/.test(n)), run.notes.join('\n'));
   assert.ok(run.notes.some((n) => /toy\/broken .* failed on the first attempt \(broken attempt 1\); the second attempt failed too \(broken attempt 2\)/.test(n)));

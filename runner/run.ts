@@ -127,11 +127,16 @@ export function resumePlan(plan: RunPlan, now: Run['harness'], allowMoved: boole
   return { ...plan, harness: { ...started, resumedAt } };
 }
 
-/** One line for the notes: why a task failed (an exception, or the first failed series' reason). */
+/**
+ * Why a task failed, or undefined if it did not: it threw, or every series it returned failed (the
+ * program crashed or refused to measure). A task that measured some series and failed others (s_time
+ * cannot resume TLS 1.3 sessions) did not fail, and is not run again for its deterministic part.
+ */
 function failureOf(outcomes: Outcome[] | undefined, error: string | undefined): string | undefined {
   if (error !== undefined) return error;
-  const failed = outcomes?.find((o) => 'status' in o && o.status === 'failed');
-  return failed && 'reason' in failed ? failed.reason : undefined;
+  if (!outcomes?.length || !outcomes.every((o) => 'status' in o && o.status === 'failed')) return undefined;
+  const first = outcomes[0]!;
+  return 'reason' in first ? first.reason : 'every series failed';
 }
 
 export interface RunCallbacks {
