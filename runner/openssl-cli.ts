@@ -27,7 +27,8 @@ Each command takes --help.`,
   --variant may repeat; variants: ${Object.entries(VARIANTS)
     .map(([k, v]) => `${k} (${v.what})`)
     .join('; ')}.
-  A failed version never stops the others; failures are listed at the end with their logs.`,
+  A failed version never stops the others; failures are listed at the end with their logs.
+  Building holds the host lock shared: builds run beside each other, and wait while a measurement runs.`,
   path: 'usage: npm run openssl -- path <v> [--variant <name>]\n  Prints the install prefix (bin/openssl, include/, lib/) of a cached build; exits 1 if not built.',
   clean: 'usage: npm run openssl -- clean [--all]\n  Removes interrupted build directories, temporary files of killed processes and logs of failed builds\n  (never those of a build still running); --all removes the whole cache.',
 };
