@@ -1,20 +1,29 @@
 // `npm run bench -- [options] [versions...]`: build (cached), measure interleaved, write one run file.
 import { existsSync, readdirSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunMode } from '../schema/index.ts';
 import { BENCHMARKS, DEFAULT_BENCHMARKS } from './benchmarks.ts';
 import { buildMany, type BuildRequest } from './build.ts';
 import { DEFAULT_MATRIX, resolveVersion, variantAllowed } from './catalogue.ts';
+import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
-import { executeRun, harnessInfo, journalPath, newRunId, readJournal, type RunPlan } from './run.ts';
+import { lockHostForMeasurement } from './host-lock.ts';
+import { hostEvidence } from './quiet.ts';
+import { executeRun, harnessInfo, journalPath, newRunId, readJournal, resumePlan, type RunPlan } from './run.ts';
 
 export const QUICK_VERSIONS = ['3.4', '3.5'];
-const ROUNDS: Record<RunMode, { rounds: number; warmupRounds: number }> = {
+/**
+ * Full mode measures 6 rounds: the order-statistic interval of a median from n values is [min, max]
+ * with coverage 1 - 2^(1-n), 93.75% at n = 5 and 96.9% at n = 6, so 6 is the fewest rounds whose
+ * median has a real 95% interval. Quick mode says what it is (3 rounds, [min, max] covers 75%).
+ */
+export const ROUNDS: Record<RunMode, { rounds: number; warmupRounds: number }> = {
   quick: { rounds: 3, warmupRounds: 1 },
-  full: { rounds: 5, warmupRounds: 1 },
+  full: { rounds: 6, warmupRounds: 1 },
 };
+/** How long to wait for a quiet host before the first task (then it starts anyway and the run says so). */
+const SETTLE_SECONDS: Record<RunMode, number> = { quick: 30, full: 180 };
 
 const HELP = `usage: npm run bench -- [--quick | --full] [options] [<version|series>[:<variant>]...]
 
@@ -29,10 +38,15 @@ loses nothing: resume it with --resume <runId>.
   --rounds N           override the number of measured rounds
   --host-id ID         name of this machine in data/runs/ (default: $OBSERVATORY_HOST_ID or the hostname)
   --out DIR            where runs go (default: data/runs)
-  --resume RUNID       continue an interrupted run from its journal
+  --resume RUNID       continue an interrupted run from its journal (refused if the checkout moved since)
+  --allow-moved-checkout  resume even so; the run file records both commits
+  --no-wait            fail at once if another measurement holds the host, instead of waiting for it
   --list               list the benchmarks and what they measure
 
-A version may carry a build variant: 3.5:no-ml-kem.`;
+A version may carry a build variant: 3.5:no-ml-kem.
+
+Measuring holds the host lock exclusively (one measurement per machine; builds wait for it), and the
+run records how quiet the machine was before it started and in every round (runner/quiet.ts).`;
 
 function fail(msg: string): never {
   console.error(`error: ${msg}`);
@@ -52,6 +66,8 @@ async function main(): Promise<void> {
         'host-id': { type: 'string' },
         out: { type: 'string' },
         resume: { type: 'string' },
+        'allow-moved-checkout': { type: 'boolean' },
+        'no-wait': { type: 'boolean' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -78,7 +94,11 @@ async function main(): Promise<void> {
       const open = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.partial.jsonl')) : [];
       fail(`no journal ${jpath}${open.length ? `; interrupted runs here: ${open.map((f) => f.replace('.partial.jsonl', '')).join(', ')}` : ''}`);
     }
-    plan = readJournal(jpath).plan;
+    try {
+      plan = resumePlan(readJournal(jpath).plan, harnessInfo(), values['allow-moved-checkout'] === true);
+    } catch (e) {
+      fail((e as Error).message);
+    }
     requests = plan.builds.map((b) => ({ version: resolveVersion(b.version), variant: b.variant }));
   } else {
     const mode: RunMode = values.full ? 'full' : 'quick';
@@ -112,22 +132,36 @@ async function main(): Promise<void> {
     };
   }
 
+  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
+  const noWait = values['no-wait'] === true;
+  // with --no-wait, say now, not after the builds, that the host is taken (exit 75)
+  if (noWait) (await lockHostForMeasurement(command, true)).release();
   console.log(`run ${plan.runId} (${plan.mode}) on ${plan.host.id}: ${requests.map((r) => `${r.version.version}${r.variant === 'default' ? '' : ':' + r.variant}`).join(' ')}`);
   const { built, failed } = await buildMany(requests, (v, variant, step) => console.log(`build ${v}/${variant}: ${step}`));
   for (const f of failed) console.error(`build of ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log: ${f.log})` : ''}`);
   if (!built.length) fail('no build is available: nothing to measure');
   // keep the command-line order so the round rotation is what the user asked for
   const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix })));
-  if (!plan.builds.length) plan.builds = builds.map((b) => b.record);
   const changed = plan.builds.filter((b) => !builds.some((x) => x.record.id === b.id));
   if (changed.length)
     fail(`cannot resume: the cached build of ${changed.map((b) => b.version).join(', ')} is no longer the one this run started with (compiler or options changed); start a new run`);
+
+  // builds are done: from here on this process measures, alone on the host
+  const lock = await lockHostForMeasurement(command, noWait, plan.runId);
+  const notes: string[] = [];
+  // the capability vector each library uses on this host now (a resumed run keeps the one it started with)
+  for (const b of builds) {
+    const caps = await cpuCapabilities(b).catch((e: Error) => (notes.push(`CPU capabilities of ${b.record.version}/${b.record.variant} unknown: ${e.message.slice(0, 500)}`), undefined));
+    const started = plan.builds.find((x) => x.id === b.record.id)?.cpuCapabilities;
+    if (started && caps && started !== caps) notes.push(`the CPU capability vector of ${b.record.version}/${b.record.variant} changed on resume: ${started} at the start, ${caps} now`);
+    if (caps && !started) b.record = { ...b.record, cpuCapabilities: caps };
+  }
+  if (!plan.builds.length) plan.builds = builds.map((b) => b.record);
   const benchmarks = BENCHMARKS.filter((b) => plan.benchmarks.includes(b.id));
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
-  console.log(`load average before measuring: ${load} (on ${plan.host.logicalCpus} CPUs)`);
-  const { path, run } = await executeRun(plan, builds, benchmarks, outDir, { progress: (m) => console.log(m) }, [
-    `load average (1, 5, 15 min) before measuring: ${load} on ${plan.host.logicalCpus} logical CPUs`,
-  ]);
+  const evidence = hostEvidence({ exclusive: true, settleSeconds: SETTLE_SECONDS[plan.mode] });
+  const { path, run } = await executeRun(plan, builds, benchmarks, outDir, { progress: (m) => console.log(m) }, notes, evidence);
+  lock.release();
+  if (run.quiet && !run.quiet.quiet) console.log('\nthe host was NOT quiet during this run (see quiet in the run file): its numbers stay out of the default views');
   const measured = run.series.filter((s) => s.status === 'measured').length;
   const unsupported = run.series.filter((s) => s.status === 'unsupported').length;
   const failedSeries = run.series.filter((s) => s.status === 'failed').length;

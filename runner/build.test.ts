@@ -13,8 +13,9 @@ import type { CatalogueVersion } from './catalogue.ts';
 const cache = mkdtempSync(join(tmpdir(), 'observatory-build-test-'));
 process.env.OBSERVATORY_CACHE = cache;
 after(() => rmSync(cache, { recursive: true, force: true }));
-const { buildOne, cacheKey, listCached } = await import('./build.ts');
-const { SourceError } = await import('./sources.ts');
+const { buildOne, cacheKey, listCached, cleanStaleTemps, findCached, plannedKey, CacheIntegrityError } = await import('./build.ts');
+const { SourceError, obtainSource } = await import('./sources.ts');
+const { resolveVersion } = await import('./catalogue.ts');
 
 const CONFIGURE = String.raw`#!/usr/bin/perl
 my ($prefix) = map { /^--prefix=(.*)/ ? $1 : () } @ARGV;
@@ -57,7 +58,9 @@ test('a source whose hash differs from its pin is refused and never built', asyn
   assert.ok(!existsSync(join(cache, 'downloads', 'altered.crate')), 'the rejected file is moved aside');
   assert.ok(readdirSync(join(cache, 'downloads')).some((f) => f.startsWith('altered.crate.rejected-')));
   assert.equal(listCached().length, 0);
-  assert.ok(SourceError);
+  // the refusal is a SourceError naming the file and both hashes, and no other source is tried after it
+  makeArchive('altered2.crate');
+  await assert.rejects(obtainSource(standIn('altered2.crate', pinned)), (e: Error) => e instanceof SourceError && /altered2\.crate: sha256 is [0-9a-f]{64}, the catalogue pins [0-9a-f]{64}\. Refused/.test(e.message));
 });
 
 test('the cache key changes with the source, the options, the compiler and CFLAGS', () => {
@@ -108,4 +111,57 @@ test('an interrupted build is never taken as good, and the next build recovers',
   assert.ok(!listCached().some((b) => b.record.source.sha256 === sha256), 'no complete entry after the kill');
   const again = await buildOne({ version: v, variant: 'default' }, 1, () => {});
   assert.ok(again.ok && !again.cached, 'rebuilt from scratch');
+});
+
+test('temporary files of dead processes are removed; those of live ones are left alone', async () => {
+  const dead = spawn('true');
+  await new Promise((r) => dead.on('close', r));
+  const builds = join(cache, 'builds');
+  const tools = join(cache, 'tools', '3.5.7-default-abc');
+  for (const d of [builds, tools, join(cache, 'downloads')]) mkdirSync(d, { recursive: true });
+  const paths = {
+    deadBuild: join(builds, `3.5.7-default-0123.tmp-${dead.pid}`),
+    liveBuild: join(builds, `3.4.1-default-4567.tmp-${process.pid}`),
+    deadTool: join(tools, `aead-0a1b.tmp-${dead.pid}`),
+    deadDownload: join(cache, 'downloads', `x.crate.partial-${dead.pid}-1760000000000`),
+    liveDownload: join(cache, 'downloads', `y.crate.partial-${process.pid}-1760000000000`),
+  };
+  mkdirSync(join(paths.deadBuild, 'src'), { recursive: true });
+  mkdirSync(paths.liveBuild);
+  writeFileSync(paths.deadTool, '');
+  writeFileSync(paths.deadDownload, '');
+  writeFileSync(paths.liveDownload, '');
+  const removed = cleanStaleTemps();
+  for (const p of [paths.deadBuild, paths.deadTool, paths.deadDownload]) assert.ok(removed.includes(p), p);
+  assert.ok(existsSync(paths.liveBuild) && existsSync(paths.liveDownload));
+  // the build SIGKILLed by the test above left its directory too: gone now, only the live one is left
+  assert.deepEqual(readdirSync(builds).filter((n) => n.includes('.tmp-')), [`3.4.1-default-4567.tmp-${process.pid}`]);
+  rmSync(paths.liveBuild, { recursive: true });
+  rmSync(paths.liveDownload);
+});
+
+test('a cached build whose recorded source is not the catalogue pin is refused, not used', async () => {
+  const { sha256 } = makeArchive('pinned.crate');
+  const v = standIn('pinned.crate', sha256);
+  const first = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.ok(first.ok);
+  if (!first.ok) return;
+  // the entry's record says it was built from other bytes (a tampered or stale cache)
+  const recordPath = join(first.build.dir, 'build.json');
+  const record = JSON.parse(readFileSync(recordPath, 'utf8'));
+  writeFileSync(recordPath, JSON.stringify({ ...record, source: { ...record.source, sha256: 'e'.repeat(64) } }));
+  const again = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.equal(again.ok, false);
+  assert.match(!again.ok ? again.error : '', /made from pinned\.crate with sha256 e{64}, which is not the catalogue's pin \(pinned\.crate [0-9a-f]{64}\)\. Refusing to use it/);
+
+  // findCached on a real catalogue version: an entry whose key matches its own (unpinned) hash
+  const real = resolveVersion('1.1.1w');
+  const wrong = 'f'.repeat(64);
+  const { key } = plannedKey({ version: real, variant: 'default' }, wrong);
+  const dir = join(cache, 'builds', `1.1.1w-default-${key}`);
+  mkdirSync(join(dir, 'install'), { recursive: true });
+  const fake = { ...record, id: key, version: '1.1.1w', series: '1.1.1', source: { kind: 'crate', name: real.sources[0]!.file, sha256: wrong } };
+  writeFileSync(join(dir, 'build.json'), JSON.stringify(fake));
+  assert.throws(() => findCached('1.1.1w', 'default'), (e: Error) => e instanceof CacheIntegrityError && /not the catalogue's pin/.test(e.message));
+  rmSync(dir, { recursive: true });
 });

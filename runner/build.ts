@@ -10,6 +10,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Build } from '../schema/index.ts';
 import { compareSeries, compareVersions, resolveVersion, variantAllowed, VARIANTS, type CatalogueVersion } from './catalogue.ts';
+import { withSharedLock } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 
 /** Bumped when this file changes how a binary is produced, so old cache entries stop matching. */
@@ -75,6 +76,56 @@ function readEntry(dir: string): CachedBuild | undefined {
   }
 }
 
+/** A cached build made from anything but the catalogue's pinned source is refused, never used. */
+export class CacheIntegrityError extends Error {}
+
+/**
+ * Throws when the build's recorded source is not one the catalogue pins for its version: a cache is
+ * not a trust anchor, and the key alone cannot tell (it is computed from the recorded hash).
+ */
+export function verifyCachedSource(b: CachedBuild, v: CatalogueVersion = resolveVersion(b.record.version)): void {
+  const src = b.record.source;
+  if (v.sources.some((pin) => pin.sha256 === src.sha256 && pin.file === src.name)) return;
+  const pins = v.sources.map((pin) => `${pin.file} ${pin.sha256}`).join(', ');
+  throw new CacheIntegrityError(
+    `the cached build ${b.dir} of OpenSSL ${b.record.version} was made from ${src.name} with sha256 ${src.sha256}, ` +
+      `which is not the catalogue's pin (${pins}). Refusing to use it: delete that directory and build again (npm run openssl -- build ${b.record.version}).`,
+  );
+}
+
+const pidAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Remove what killed builds, compiles and downloads left behind: `<name>.tmp-<pid>` (build directories,
+ * compiled helpers) and `<name>.partial-<pid>-<time>` (downloads) whose process is gone. A live
+ * process's temporary files are left alone. Returns what was removed.
+ */
+export function cleanStaleTemps(): string[] {
+  const removed: string[] = [];
+  for (const dir of [buildsDir(), join(cacheRoot(), 'downloads'), ...toolDirs()]) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const pid = /\.(?:tmp|partial)-(\d+)(?:-\d+)?$/.exec(name)?.[1];
+      if (!pid || pidAlive(Number(pid))) continue;
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(join(dir, name));
+    }
+  }
+  return removed;
+}
+
+function toolDirs(): string[] {
+  const tools = join(cacheRoot(), 'tools');
+  return existsSync(tools) ? readdirSync(tools).map((n) => join(tools, n)) : [];
+}
+
 export function listCached(): CachedBuild[] {
   if (!existsSync(buildsDir())) return [];
   return readdirSync(buildsDir())
@@ -95,12 +146,15 @@ export function plannedKey(req: BuildRequest, sourceSha256: string): { key: stri
   return { key, configure };
 }
 
+/** The cached build of a version and variant; throws CacheIntegrityError for one made from an unpinned source. */
 export function findCached(version: string, variant: string): CachedBuild | undefined {
   const v = resolveVersion(version);
   const matches = listCached().filter((b) => b.record.version === v.version && b.record.variant === variant);
   for (const b of matches) {
     const { key } = plannedKey({ version: v, variant }, b.record.source.sha256);
-    if (b.record.id === key) return b;
+    if (b.record.id !== key) continue;
+    verifyCachedSource(b, v);
+    return b;
   }
   return undefined;
 }
@@ -163,7 +217,10 @@ export async function buildOne(
     const dir = entryDir(v.version, variant, key);
     const recordPath = join(dir, 'build.json');
     const cached = readEntry(dir);
-    if (cached?.record.id === key) return { ok: true, build: cached, cached: true };
+    if (cached?.record.id === key) {
+      verifyCachedSource(cached, v);
+      return { ok: true, build: cached, cached: true };
+    }
     // An entry without a valid build.json is an interrupted build: start over.
     rmSync(dir, { recursive: true, force: true });
     const tmp = `${dir}.tmp-${process.pid}`;
@@ -244,8 +301,36 @@ export function opensslVersion(prefix: string): string {
   return execFileSync(join(prefix, 'bin', 'openssl'), ['version'], { encoding: 'utf8', env: appEnv(prefix) }).trim();
 }
 
-/** Build many, in parallel up to the core count; a failure never stops the others. */
+/** The complete, pinned cache entry a request would use, if there is one (no fetch, no lock). */
+function alreadyBuilt(req: BuildRequest): boolean {
+  try {
+    return req.version.sources.some((src) => {
+      const hit = readEntry(entryDir(req.version.version, req.variant, plannedKey(req, src.sha256).key));
+      return hit !== undefined && hit.record.source.sha256 === src.sha256;
+    });
+  } catch {
+    return false; // no compiler: buildOne says so
+  }
+}
+
+/**
+ * Build many, in parallel up to the core count; a failure never stops the others. Building holds the
+ * host lock shared (runner/host-lock.ts): builds run beside each other, never beside a measurement.
+ * When everything is cached, nothing is built and no lock is taken.
+ */
 export async function buildMany(
+  reqs: BuildRequest[],
+  progress: Progress,
+): Promise<{ built: { req: BuildRequest; build: CachedBuild; cached: boolean }[]; failed: { req: BuildRequest; error: string; log?: string }[] }> {
+  if (reqs.every(alreadyBuilt)) return buildAll(reqs, progress);
+  const what = reqs.map((r) => `${r.version.version}${r.variant === 'default' ? '' : `/${r.variant}`}`).join(' ');
+  return withSharedLock(`building OpenSSL ${what}`, () => {
+    cleanStaleTemps();
+    return buildAll(reqs, progress);
+  });
+}
+
+async function buildAll(
   reqs: BuildRequest[],
   progress: Progress,
 ): Promise<{ built: { req: BuildRequest; build: CachedBuild; cached: boolean }[]; failed: { req: BuildRequest; error: string; log?: string }[] }> {

@@ -4,7 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { arch, cpus, hostname, release, totalmem } from 'node:os';
 import type { CpuFlags, Host } from '../schema/index.ts';
 
-const read = (path: string): string | null => {
+/** Reads a /proc or /sys file; null when it does not exist or cannot be read. Tests pass their own. */
+export type ReadFile = (path: string) => string | null;
+export const readSystemFile: ReadFile = (path) => {
   try {
     return readFileSync(path, 'utf8');
   } catch {
@@ -12,23 +14,59 @@ const read = (path: string): string | null => {
   }
 };
 
+/**
+ * The CPU features that select an OpenSSL code path, from /proc/cpuinfo. The format decides the
+ * architecture: x86 kernels print a "flags" line, arm64 kernels a "Features" line (hwcap names).
+ * x86: AES-NI and PCLMULQDQ (AES-GCM), SHA-NI (SHA-1/256), AVX2, AVX-512 F/VL/BW (AES-GCM, ChaCha20,
+ * Poly1305), AVX-512 IFMA (RSA and bignum in 3.x), VAES + VPCLMULQDQ (AES-GCM), ADX + BMI2 (bignum).
+ * arm64: ASIMD (NEON), AES, PMULL, SHA2, SHA3, SHA512, SVE, SVE2.
+ */
 export function cpuFlags(cpuinfo: string): CpuFlags {
-  const line = /^(flags|Features)\s*:\s*(.*)$/m.exec(cpuinfo)?.[2] ?? '';
-  const has = new Set(line.split(/\s+/));
-  if (arch() === 'arm64' || /^Features/m.test(cpuinfo)) {
-    return { aes: has.has('aes'), pmull: has.has('pmull'), sha2: has.has('sha2'), sve: has.has('sve') };
-  }
-  return {
-    aesni: has.has('aes'),
-    pclmulqdq: has.has('pclmulqdq'),
-    shani: has.has('sha_ni'),
-    avx2: has.has('avx2'),
-    avx512f: has.has('avx512f'),
-    vaes: has.has('vaes'),
-    vpclmulqdq: has.has('vpclmulqdq'),
-    adx: has.has('adx'),
-    bmi2: has.has('bmi2'),
+  const x86 = /^flags\s*:\s*(.*)$/m.exec(cpuinfo)?.[1];
+  const arm = /^Features\s*:\s*(.*)$/m.exec(cpuinfo)?.[1];
+  const has = (line: string | undefined) => {
+    const set = new Set((line ?? '').split(/\s+/));
+    return (name: string) => set.has(name);
   };
+  if (x86 === undefined && arm !== undefined) {
+    const h = has(arm);
+    return { asimd: h('asimd'), aes: h('aes'), pmull: h('pmull'), sha2: h('sha2'), sha3: h('sha3'), sha512: h('sha512'), sve: h('sve'), sve2: h('sve2') };
+  }
+  const h = has(x86);
+  return {
+    aesni: h('aes'),
+    pclmulqdq: h('pclmulqdq'),
+    shani: h('sha_ni'),
+    avx2: h('avx2'),
+    avx512f: h('avx512f'),
+    avx512vl: h('avx512vl'),
+    avx512bw: h('avx512bw'),
+    avx512ifma: h('avx512ifma'),
+    vaes: h('vaes'),
+    vpclmulqdq: h('vpclmulqdq'),
+    adx: h('adx'),
+    bmi2: h('bmi2'),
+  };
+}
+
+/** Frequency boost where the kernel says: cpufreq's global switch, or intel_pstate's inverse one. */
+export function boostState(read: ReadFile = readSystemFile): string | null {
+  const boost = read('/sys/devices/system/cpu/cpufreq/boost')?.trim();
+  if (boost === '1') return 'on';
+  if (boost === '0') return 'off';
+  const noTurbo = read('/sys/devices/system/cpu/intel_pstate/no_turbo')?.trim();
+  if (noTurbo === '1') return 'off (intel_pstate no_turbo)';
+  if (noTurbo === '0') return 'on (intel_pstate)';
+  return null;
+}
+
+/** SMT as the kernel reports it: on, off, forceoff, notsupported or notimplemented. */
+export function smtState(read: ReadFile = readSystemFile): string | null {
+  return read('/sys/devices/system/cpu/smt/control')?.trim() || null;
+}
+
+export function governorState(read: ReadFile = readSystemFile): string | null {
+  return read('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor')?.trim() || null;
 }
 
 function virtualization(cpuinfo: string): string | null {
@@ -49,9 +87,8 @@ export function hostId(explicit?: string): string {
 }
 
 export function describeHost(id: string): Host {
-  const cpuinfo = read('/proc/cpuinfo') ?? '';
-  const osRelease = read('/etc/os-release') ?? '';
-  const governor = read('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor');
+  const cpuinfo = readSystemFile('/proc/cpuinfo') ?? '';
+  const osRelease = readSystemFile('/etc/os-release') ?? '';
   return {
     id,
     arch: arch(),
@@ -62,6 +99,8 @@ export function describeHost(id: string): Host {
     kernel: release(),
     os: /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(osRelease)?.[1] ?? 'unknown',
     virtualization: virtualization(cpuinfo),
-    cpuGovernor: governor ? governor.trim() : null,
+    cpuGovernor: governorState(),
+    boost: boostState(),
+    smt: smtState(),
   };
 }

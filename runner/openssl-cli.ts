@@ -3,7 +3,8 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MATRIX, SERIES, VERSIONS, VARIANTS, isDefective, resolveVersion, validateCatalogue, type CatalogueVersion } from './catalogue.ts';
-import { buildMany, buildsDir, findCached, listCached, type BuildRequest } from './build.ts';
+import { buildMany, buildsDir, cleanStaleTemps, findCached, listCached, type BuildRequest } from './build.ts';
+import { acquireHostLock, lockDir } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 
 const HELP: Record<string, string> = {
@@ -26,9 +27,10 @@ Each command takes --help.`,
   --variant may repeat; variants: ${Object.entries(VARIANTS)
     .map(([k, v]) => `${k} (${v.what})`)
     .join('; ')}.
-  A failed version never stops the others; failures are listed at the end with their logs.`,
+  A failed version never stops the others; failures are listed at the end with their logs.
+  Building holds the host lock shared: builds run beside each other, and wait while a measurement runs.`,
   path: 'usage: npm run openssl -- path <v> [--variant <name>]\n  Prints the install prefix (bin/openssl, include/, lib/) of a cached build; exits 1 if not built.',
-  clean: 'usage: npm run openssl -- clean [--all]\n  Removes interrupted build directories and orphaned logs; --all removes the whole cache.',
+  clean: 'usage: npm run openssl -- clean [--all]\n  Removes interrupted build directories, temporary files of killed processes and logs of failed builds\n  (never those of a build still running); --all removes the whole cache.',
 };
 
 function fail(message: string): never {
@@ -148,22 +150,37 @@ async function main(): Promise<void> {
     }
     case 'clean': {
       if (values.all) {
-        rmSync(cacheRoot(), { recursive: true, force: true });
-        console.log(`removed ${cacheRoot()}`);
+        // nothing may build or measure from the cache meanwhile; the lock file itself stays (deleting it
+        // would let a second holder lock a new file while the first still holds the old one)
+        try {
+          await acquireHostLock({ mode: 'exclusive', command: 'npm run openssl -- clean --all', wait: false });
+        } catch (e) {
+          fail((e as Error).message);
+        }
+        for (const name of existsSync(cacheRoot()) ? readdirSync(cacheRoot()) : [])
+          if (join(cacheRoot(), name) !== lockDir()) rmSync(join(cacheRoot(), name), { recursive: true, force: true });
+        console.log(`emptied ${cacheRoot()}`);
         return;
       }
+      // temporary directories of builds that are still running belong to them: only dead processes' go
+      const stale = cleanStaleTemps();
+      for (const path of stale) console.log(`removed ${path} (left by a process that no longer runs)`);
       let removed = 0;
+      const running = existsSync(buildsDir()) ? readdirSync(buildsDir()).filter((n) => /\.tmp-\d+$/.test(n)) : [];
       if (existsSync(buildsDir()))
         for (const name of readdirSync(buildsDir())) {
           const dir = join(buildsDir(), name);
           const complete = existsSync(join(dir, 'build.json'));
-          if (name === 'logs' || complete || !statSync(dir).isDirectory()) continue;
+          if (name === 'logs' || complete || running.includes(name) || !statSync(dir).isDirectory()) continue;
           rmSync(dir, { recursive: true, force: true });
           removed++;
           console.log(`removed interrupted build ${dir}`);
         }
-      rmSync(join(buildsDir(), 'logs'), { recursive: true, force: true });
-      console.log(`${removed} interrupted build(s) removed; logs of failed builds removed`);
+      const logs = join(buildsDir(), 'logs');
+      if (existsSync(logs))
+        for (const log of readdirSync(logs))
+          if (!running.some((r) => r.startsWith(log.replace(/\.log$/, '.tmp-')))) rmSync(join(logs, log), { force: true });
+      console.log(`${removed + stale.length} interrupted build(s) and temporary file(s) removed; logs of failed builds removed${running.length ? `; ${running.length} build(s) still running were left alone` : ''}`);
       return;
     }
   }

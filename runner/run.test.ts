@@ -1,13 +1,14 @@
 // The run loop on an in-memory benchmark: interleaving, journal, resume after a kill, unsupported series.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Build } from '../schema/index.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
-import { executeRun, journalPath, newRunId, roundOrder, type RunPlan } from './run.ts';
+import { executeRun, journalPath, newRunId, readJournal, resumePlan, roundOrder, type RunPlan } from './run.ts';
 import { describeHost } from './host.ts';
+import type { EvidenceRecorder, Sample } from './quiet.ts';
 
 const build = (version: string, id: string): BuildUnderTest => ({
   prefix: '/nonexistent',
@@ -144,4 +145,143 @@ test('a task that throws is recorded in the notes and the run goes on', async ()
   assert.equal(run.notes.filter((n) => n.includes('SIMULATED KILL')).length, 12 - 5);
   const onlyWarmup = run.series.filter((s) => s.status === 'failed');
   assert.ok(onlyWarmup.length > 0 && onlyWarmup.every((s) => /only in warm-up/.test(s.reason ?? '')), 'values from warm-up alone do not count as measured');
+});
+
+// ---------------------------------------------------------------- resume, retry, quiet-host evidence
+
+test('--resume refuses a checkout that moved since the run started, unless told; every resume is recorded', () => {
+  const p = plan([build('3.5.7', 'b35')]);
+  const started = { ...p, harness: { gitCommit: 'a'.repeat(40), gitDirty: false, node: 'v24' } };
+  const moved = { gitCommit: 'b'.repeat(40), gitDirty: false, node: 'v24' };
+  assert.throws(() => resumePlan(started, moved, false), /cannot resume .*: it started from commit a{40}, the checkout is now at b{40}\. .*--allow-moved-checkout/);
+  assert.throws(() => resumePlan(started, { ...started.harness, gitDirty: true }, false), /now at a{40} with uncommitted changes/);
+  const at = new Date('2026-06-01T00:00:00Z');
+  const resumed = resumePlan(started, moved, true, at);
+  assert.equal(resumed.harness.gitCommit, 'a'.repeat(40), 'the commit the run started from stays');
+  assert.deepEqual(resumed.harness.resumedAt, [{ at: at.toISOString(), gitCommit: 'b'.repeat(40), gitDirty: false }]);
+  const again = resumePlan(resumed, started.harness, false, at);
+  assert.equal(again.harness.resumedAt!.length, 2, 'the same commit resumes without the flag, and is recorded too');
+});
+
+test('resuming rewrites the journal by rename (never truncated in place) with the resumed plan', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'runs-'));
+  const builds = [build('3.5.7', 'b35')];
+  const p = plan(builds);
+  const jpath = journalPath(out, p);
+  mkdirSync(join(out, p.host.id), { recursive: true });
+  writeFileSync(jpath, JSON.stringify({ plan: p }) + '\n');
+  const inode = statSync(jpath).ino;
+  const resumed = resumePlan(p, p.harness, false);
+  let seenInode = 0;
+  let header: RunPlan | undefined;
+  const bench: Benchmark = {
+    id: 'toy',
+    description: 'looks at the journal while running',
+    tasks: () => [{ id: 't', run: async () => ((seenInode = statSync(jpath).ino), (header = readJournal(jpath).plan), [{ spec: spec('t'), value: 1 }]) }],
+  };
+  const { run } = await executeRun(resumed, builds, [bench], out, { progress: () => {} });
+  assert.notEqual(seenInode, inode, 'a new file took the old one\'s place');
+  assert.deepEqual(header!.harness.resumedAt, resumed.harness.resumedAt);
+  assert.deepEqual(run.harness.resumedAt, resumed.harness.resumedAt);
+});
+
+test('a failed task is run once more; both attempts are in the notes', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'runs-'));
+  const builds = [build('3.5.7', 'b35')];
+  let flaky = 0;
+  let broken = 0;
+  let partial = 0;
+  const bench: Benchmark = {
+    id: 'toy',
+    description: 'one task fails once, one fails always, one reports only a failed series, one a failed series beside a measured one',
+    tasks: () => [
+      { id: 'flaky', run: async () => (++flaky === 1 ? Promise.reject(new Error('transient: port in use')) : [{ spec: spec('flaky'), value: flaky }]) },
+      { id: 'broken', run: async () => Promise.reject(new Error(`broken attempt ${++broken}`)) },
+      { id: 'kat', run: async () => [{ spec: spec('kat'), status: 'failed' as const, reason: 'known-answer test failed' }] },
+      // measured one series, another failed for a deterministic reason: not a failed task
+      { id: 'partial', run: async () => (partial++, [{ spec: spec('partial-new'), value: 1 }, { spec: spec('partial-reuse'), status: 'failed' as const, reason: 'did not resume' }]) },
+    ],
+  };
+  const { run } = await executeRun({ ...plan(builds), rounds: 1, warmupRounds: 0 }, builds, [bench], out, { progress: () => {} });
+  assert.equal(flaky, 2);
+  assert.equal(broken, 2);
+  assert.equal(partial, 1, 'a task with one failed series among measured ones runs once');
+  assert.deepEqual(run.series.find((s) => s.metric === 'flaky')!.iterations.map((i) => i.value), [2]);
+  assert.ok(run.notes.some((n) => /toy\/flaky .* failed on the first attempt \(transient: port in use\); the second attempt succeeded/.test(n)), run.notes.join('\n'));
+  assert.ok(run.notes.some((n) => /toy\/broken .* failed on the first attempt \(broken attempt 1\); the second attempt failed too \(broken attempt 2\)/.test(n)));
+  assert.ok(run.notes.some((n) => /toy\/kat .* first attempt \(known-answer test failed\); the second attempt failed too/.test(n)));
+  assert.equal(run.notes.length, 3, 'one note per failed task');
+});
+
+/** Evidence from a stand-in: rounds are quiet unless listed in `noisy`. */
+function fakeEvidence(noisy: number[] = [], exclusive = true) {
+  const calls = { before: 0, rounds: [] as number[] };
+  const snap = (quiet: boolean) => ({
+    at: new Date().toISOString(),
+    windowSeconds: 1,
+    loadAverage: [0.1, 0.1, 0.1] as [number, number, number],
+    stealPercent: 0,
+    iowaitPercent: 0,
+    otherBusyPercent: quiet ? 0 : 50,
+    busiestOthers: quiet ? [] : [{ pid: 9, command: 'cc1', cpuPercent: 50 }],
+    governor: null,
+    boost: null,
+    quiet,
+    reasons: quiet ? [] : ['processes outside this run used 50% of one CPU'],
+  });
+  const recorder: EvidenceRecorder = {
+    exclusive,
+    thresholds: { maxStealPercent: 2 },
+    before: async () => (calls.before++, snap(true)),
+    sample: () => ({}) as Sample,
+    round: (_since, round) => (calls.rounds.push(round), { ...snap(!noisy.includes(round)), round }),
+  };
+  return { recorder, calls };
+}
+
+test('quiet-host evidence: before the run and every round, in the run file; one noisy measured round marks the run', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const quiet = fakeEvidence();
+  const { run } = await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], quiet.recorder);
+  assert.equal(quiet.calls.before, 1);
+  assert.deepEqual(quiet.calls.rounds, [0, 1, 2]);
+  assert.equal(run.quiet?.quiet, true);
+  assert.equal(run.quiet?.exclusive, true);
+  assert.deepEqual(run.quiet?.rounds.map((r) => r.round), [0, 1, 2]);
+  const noisy = fakeEvidence([2]);
+  const r2 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], noisy.recorder)).run;
+  assert.equal(r2.quiet?.quiet, false);
+  assert.deepEqual(r2.quiet?.rounds.find((r) => r.round === 2)?.reasons, ['processes outside this run used 50% of one CPU']);
+  const shared = fakeEvidence([], false);
+  const r3 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], shared.recorder)).run;
+  assert.equal(r3.quiet?.quiet, false, 'a run that did not hold the host lock is never quiet');
+});
+
+test('resume keeps the evidence already recorded and adds its own session', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'runs-'));
+  const builds = [build('3.5.7', 'b35')];
+  const p = plan(builds);
+  // what a first session leaves when killed in round 1: its session, the window before, round 0 and its evidence, one task of round 1
+  const first = fakeEvidence([0]).recorder;
+  const at = '2026-01-01T00:00:01.000Z';
+  const task = (round: number, t: string) => JSON.stringify({ round, buildId: 'b35', benchmark: 'toy', task: t, at, outcomes: [{ spec: spec(t), value: 1 }] });
+  mkdirSync(join(out, p.host.id), { recursive: true });
+  writeFileSync(
+    journalPath(out, p),
+    [
+      JSON.stringify({ plan: p }),
+      JSON.stringify({ kind: 'session', at, exclusive: true }),
+      JSON.stringify({ kind: 'quiet-before', thresholds: first.thresholds, snapshot: await first.before(() => {}) }),
+      task(0, 'fast'),
+      task(0, 'pq'),
+      JSON.stringify({ kind: 'quiet-round', snapshot: first.round({} as Sample, 0) }),
+      task(1, 'fast'),
+    ].join('\n') + '\n',
+  );
+  const second = fakeEvidence([], false);
+  const { run } = await executeRun(p, builds, [toyBenchmark([])], out, { progress: () => {} }, [], second.recorder);
+  assert.equal(second.calls.before, 0, 'the window before the run is not taken again');
+  assert.deepEqual(second.calls.rounds, [1, 2], 'round 0 kept its evidence; round 1 is covered from the resume on');
+  assert.equal(run.quiet?.rounds.find((r) => r.round === 0)?.quiet, false, "the first session's noisy warm-up round is kept");
+  assert.equal(run.quiet?.exclusive, false, 'one session without the lock: not exclusive');
 });

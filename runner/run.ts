@@ -2,14 +2,17 @@
 // journal the moment it exists, and turn the journal into one validated run file at the end.
 //
 // Journal: <out>/<host>/<runId>.partial.jsonl. Line 1 is the header (everything but the values), each
-// further line one finished task of one build in one round. A killed run is resumed with --resume <runId>:
-// finished (round, build, benchmark, task) entries are kept and skipped.
+// further line one finished task of one build in one round, or a piece of quiet-host evidence
+// (runner/quiet.ts: the window before the run, one window per round, and whether each session held the
+// host lock). A killed run is resumed with --resume <runId>: finished (round, build, benchmark, task)
+// entries and the evidence already recorded are kept, and finished tasks are skipped.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Run, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
 import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome } from './benchmark.ts';
+import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot, type Sample } from './quiet.ts';
 
 export interface RunPlan {
   runId: string;
@@ -31,6 +34,20 @@ interface JournalEntry {
   at: string;
   outcomes?: Outcome[];
   error?: string;
+  /** why the first attempt failed, when the task was run a second time */
+  firstAttempt?: string;
+}
+
+/** Quiet-host evidence lines (they carry a `kind`; task entries have none, as in journals written before). */
+type EvidenceLine =
+  | { kind: 'session'; at: string; exclusive: boolean }
+  | { kind: 'quiet-before'; thresholds: Record<string, number>; snapshot: CheckedSnapshot }
+  | { kind: 'quiet-round'; snapshot: RoundSnapshot };
+
+export interface Journal {
+  plan: RunPlan;
+  entries: JournalEntry[];
+  evidence: EvidenceLine[];
 }
 
 export function newRunId(mode: RunMode | 'sequential', now = new Date()): string {
@@ -61,28 +78,75 @@ export function journalPath(outDir: string, plan: Pick<RunPlan, 'host' | 'runId'
   return join(outDir, plan.host.id, `${plan.runId}.partial.jsonl`);
 }
 
-export function readJournal(path: string): { plan: RunPlan; entries: JournalEntry[] } {
+export function readJournal(path: string): Journal {
   const lines = readFileSync(path, 'utf8').split('\n');
   const header = lines.shift();
   if (!header) throw new Error(`${path}: empty journal`);
   const plan = JSON.parse(header).plan as RunPlan;
   const entries: JournalEntry[] = [];
+  const evidence: EvidenceLine[] = [];
   lines.forEach((line, i) => {
     if (!line.trim()) return;
+    let parsed: JournalEntry | EvidenceLine;
     try {
-      entries.push(JSON.parse(line) as JournalEntry);
+      parsed = JSON.parse(line) as JournalEntry | EvidenceLine;
     } catch {
       // only the last line can be torn by a kill; anything else is corruption worth stopping for
       if (i !== lines.length - 1 && lines.slice(i + 1).some((l) => l.trim())) throw new Error(`${path}:${i + 2}: unreadable journal line`);
+      return;
     }
+    if ('kind' in parsed) evidence.push(parsed);
+    else entries.push(parsed);
   });
-  return { plan, entries };
+  return { plan, entries, evidence };
+}
+
+/** Write a file whole or not at all: a kill during the write leaves the old one. */
+function writeAtomic(path: string, text: string): void {
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
+}
+
+/**
+ * The plan to resume with: refused when the checkout moved since the run started (another commit, or
+ * uncommitted changes where there were none), because one run must not mix two harness versions,
+ * unless `allowMoved`. Every resume is recorded with the checkout it resumed from.
+ */
+export function resumePlan(plan: RunPlan, now: Run['harness'], allowMoved: boolean, at = new Date()): RunPlan {
+  const started = plan.harness;
+  const moved = now.gitCommit !== started.gitCommit || (now.gitDirty && !started.gitDirty);
+  if (moved && !allowMoved) {
+    const what = (h: Run['harness']) => `${h.gitCommit}${h.gitDirty ? ' with uncommitted changes' : ''}`;
+    throw new Error(
+      `cannot resume ${plan.runId}: it started from commit ${what(started)}, the checkout is now at ${what(now)}. ` +
+        `One run must not mix two versions of the harness: check out ${started.gitCommit} to resume, ` +
+        'or pass --allow-moved-checkout to resume anyway (the run file then records both commits).',
+    );
+  }
+  const resumedAt = [...(started.resumedAt ?? []), { at: at.toISOString(), gitCommit: now.gitCommit, gitDirty: now.gitDirty }];
+  return { ...plan, harness: { ...started, resumedAt } };
+}
+
+/**
+ * Why a task failed, or undefined if it did not: it threw, or every series it returned failed (the
+ * program crashed or refused to measure). A task that measured some series and failed others (s_time
+ * cannot resume TLS 1.3 sessions) did not fail, and is not run again for its deterministic part.
+ */
+function failureOf(outcomes: Outcome[] | undefined, error: string | undefined): string | undefined {
+  if (error !== undefined) return error;
+  if (!outcomes?.length || !outcomes.every((o) => 'status' in o && o.status === 'failed')) return undefined;
+  const first = outcomes[0]!;
+  return 'reason' in first ? first.reason : 'every series failed';
 }
 
 export interface RunCallbacks {
   progress(msg: string): void;
 }
 
+/**
+ * Run every unfinished task and write the run file. With `evidence`, the host's quietness is recorded
+ * before the first task and at the end of every round (runner/quiet.ts), and journaled like the values.
+ */
 export async function executeRun(
   plan: RunPlan,
   builds: BuildUnderTest[],
@@ -90,17 +154,27 @@ export async function executeRun(
   outDir: string,
   cb: RunCallbacks,
   notes: string[] = [],
+  evidence?: EvidenceRecorder,
 ): Promise<{ path: string; run: Run }> {
   const jpath = journalPath(outDir, plan);
   mkdirSync(join(outDir, plan.host.id), { recursive: true });
   let done: JournalEntry[] = [];
+  let recorded: EvidenceLine[] = [];
   if (existsSync(jpath)) {
-    done = readJournal(jpath).entries;
-    // rewrite without a torn last line so appends stay one JSON object per line
-    writeFileSync(jpath, JSON.stringify({ plan }) + '\n' + done.map((e) => JSON.stringify(e) + '\n').join(''));
+    ({ entries: done, evidence: recorded } = readJournal(jpath));
+    // rewrite without a torn last line so appends stay one JSON object per line; the header takes the
+    // plan as resumed (its resume history); atomic, so a kill now cannot lose what was measured
+    writeAtomic(jpath, [{ plan }, ...recorded, ...done].map((e) => JSON.stringify(e) + '\n').join(''));
     cb.progress(`resuming ${plan.runId}: ${done.length} finished task(s) kept`);
   } else {
-    writeFileSync(jpath, JSON.stringify({ plan }) + '\n');
+    writeAtomic(jpath, JSON.stringify({ plan }) + '\n');
+  }
+  const journal = (line: JournalEntry | EvidenceLine) => appendFileSync(jpath, JSON.stringify(line) + '\n');
+  const record = (line: EvidenceLine) => (journal(line), recorded.push(line));
+  if (evidence) {
+    record({ kind: 'session', at: new Date().toISOString(), exclusive: evidence.exclusive });
+    if (!recorded.some((e) => e.kind === 'quiet-before'))
+      record({ kind: 'quiet-before', thresholds: evidence.thresholds, snapshot: await evidence.before(cb.progress) });
   }
   const finished = new Set(done.map((e) => `${e.round}|${e.buildId}|${e.benchmark}|${e.task}`));
 
@@ -131,6 +205,8 @@ export async function executeRun(
       round,
     );
     const warmup = round < plan.warmupRounds;
+    const roundStart: Sample | undefined = evidence?.sample();
+    let ranThisRound = false;
     for (const bench of benchmarks) {
       // interleave at task level: one task runs on every build before the next task starts
       const taskIds = [...new Set(builds.flatMap((b) => bench.tasks(b, plan.mode).map((t) => t.id)))];
@@ -146,34 +222,67 @@ export async function executeRun(
           const elapsed = (Date.now() - started) / 1000;
           const eta = stepsDone > 1 ? (elapsed / (stepsDone - 1)) * (totalSteps - stepsDone + 1) : 0;
           cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);
+          ranThisRound = true;
           const entry: JournalEntry = { round, buildId, benchmark: bench.id, task: taskId, at: '' };
-          try {
-            entry.outcomes = await task.run();
-          } catch (e) {
-            entry.error = (e as Error).message.slice(0, 2000);
-            cb.progress(`  FAILED: ${entry.error.split('\n')[0]}`);
+          // a failed task (an exception or a failed series) runs once more; the notes keep both attempts
+          for (let attempt = 1; attempt <= 2; attempt++) {
+            delete entry.outcomes;
+            delete entry.error;
+            try {
+              entry.outcomes = await task.run();
+            } catch (e) {
+              entry.error = (e as Error).message.slice(0, 2000);
+            }
+            const failure = failureOf(entry.outcomes, entry.error);
+            if (failure === undefined) break;
+            cb.progress(`  FAILED${attempt === 1 ? ', retrying' : ' again'}: ${failure.split('\n')[0]}`);
+            if (attempt === 1) entry.firstAttempt = failure.slice(0, 1000);
           }
           entry.at = new Date().toISOString();
-          appendFileSync(jpath, JSON.stringify(entry) + '\n');
+          journal(entry);
           done.push(entry);
         }
     }
+    if (evidence && roundStart && ranThisRound && !recorded.some((e) => e.kind === 'quiet-round' && e.snapshot.round === round)) {
+      const snapshot = evidence.round(roundStart, round);
+      record({ kind: 'quiet-round', snapshot });
+      if (!snapshot.quiet) cb.progress(`  round ${round} was NOT quiet: ${snapshot.reasons.join('; ')}`);
+    }
   }
 
-  const run = assembleRun(plan, done, notes);
+  const run = assembleRun(plan, done, notes, recorded);
   const path = join(outDir, plan.host.id, `${plan.runId}.json`);
-  writeFileSync(`${path}.tmp`, JSON.stringify(run, null, 1) + '\n');
-  renameSync(`${path}.tmp`, path);
+  writeAtomic(path, JSON.stringify(run, null, 1) + '\n');
   rmSync(jpath);
   return { path, run };
 }
 
+/** Run.quiet from the journaled evidence, or undefined for a run recorded without it. */
+function quietOf(plan: RunPlan, evidence: EvidenceLine[], notes: string[]): Run['quiet'] {
+  const before = evidence.find((e) => e.kind === 'quiet-before');
+  if (!before) return undefined;
+  const sessions = evidence.filter((e) => e.kind === 'session');
+  const rounds = evidence.flatMap((e) => (e.kind === 'quiet-round' ? [e.snapshot] : []));
+  const measured = Array.from({ length: plan.rounds }, (_, i) => plan.warmupRounds + i);
+  const missing = measured.filter((r) => !rounds.some((x) => x.round === r));
+  if (missing.length) notes.push(`no quiet-host evidence for round(s) ${missing.join(', ')} (the run was killed between a round's last task and its evidence): the run counts as not quiet`);
+  const exclusive = sessions.length > 0 && sessions.every((s) => s.exclusive);
+  return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured);
+}
+
 /** Journal -> run file. Throws with the zod path if the result does not validate (the journal is kept). */
-export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: string[] = []): Run {
+export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: string[] = [], evidence: EvidenceLine[] = []): Run {
   const series = new Map<string, Series>();
   for (const e of entries) {
+    if (e.firstAttempt !== undefined) {
+      const second = failureOf(e.outcomes, e.error);
+      notes.push(
+        `round ${e.round}: ${e.benchmark}/${e.task} on build ${e.buildId} failed on the first attempt (${e.firstAttempt.slice(0, 600)}); ` +
+          (second === undefined ? 'the second attempt succeeded and is the one recorded' : `the second attempt failed too (${second.slice(0, 600)})`),
+      );
+    }
     if (e.error) {
-      notes.push(`round ${e.round}: ${e.benchmark}/${e.task} on build ${e.buildId} failed: ${e.error}`);
+      if (e.firstAttempt === undefined) notes.push(`round ${e.round}: ${e.benchmark}/${e.task} on build ${e.buildId} failed: ${e.error}`);
       continue;
     }
     for (const o of e.outcomes ?? []) {
@@ -206,6 +315,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
     }
   const ordered = [...series.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.buildId < b.buildId ? -1 : 1));
   const totalRounds = plan.warmupRounds + plan.rounds;
+  const quiet = quietOf(plan, evidence, notes);
   const run = {
     schemaVersion: 1 as const,
     kind: 'run' as const,
@@ -229,6 +339,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
     builds: plan.builds,
     series: ordered,
     notes: notes.length > 100 ? [...notes.slice(0, 99), `... and ${notes.length - 99} more notes`] : notes,
+    ...(quiet ? { quiet } : {}),
   };
   const parsed = Run.safeParse(run);
   if (!parsed.success) {

@@ -1,6 +1,6 @@
 // Fetch an OpenSSL source archive and verify it against its pinned sha256 before anything reads it.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, copyFileSync, mkdtempSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, copyFileSync, mkdtempSync, openSync, writeSync, closeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -12,6 +12,25 @@ export function cacheRoot(): string {
 export const downloadsDir = () => join(cacheRoot(), 'downloads');
 
 export class SourceError extends Error {}
+
+/**
+ * The commands each kind of source needs, and the Debian package that provides each
+ * (scripts/setup-machine.sh installs them all; runner/sources.test.ts checks that it does).
+ */
+export const SOURCE_TOOLS: Record<SourceRef['kind'], { command: string; debianPackage: string }[]> = {
+  crate: [{ command: 'cargo', debianPackage: 'cargo' }],
+  'debian-orig': [
+    { command: 'apt-get', debianPackage: 'apt' },
+    { command: 'dpkg-source', debianPackage: 'dpkg-dev' },
+  ],
+  // node's own fetch; https needs the CA certificates
+  'upstream-tarball': [{ command: 'update-ca-certificates', debianPackage: 'ca-certificates' }],
+};
+
+/** Long enough for the slowest mirror, short enough that a stalled download does not hang a run. */
+export const FETCH_TIMEOUT_MS = 10 * 60_000;
+/** OpenSSL archives are 10-60 MB; anything far larger is not one. */
+export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -34,10 +53,14 @@ export async function verifyArchive(path: string, source: SourceRef): Promise<vo
 
 function run(cmd: string, args: string[], cwd: string): string {
   try {
-    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: FETCH_TIMEOUT_MS, killSignal: 'SIGKILL' });
   } catch (e) {
-    const err = e as { code?: string; stderr?: string; message: string };
-    if (err.code === 'ENOENT') throw new SourceError(`${cmd} is not installed: it is needed to fetch this source`);
+    const err = e as { code?: string; stderr?: string; message: string; signal?: string };
+    if (err.code === 'ENOENT') {
+      const pkg = Object.values(SOURCE_TOOLS).flat().find((t) => t.command === cmd)?.debianPackage ?? cmd;
+      throw new SourceError(`${cmd} is not installed: it is needed to fetch this source (apt-get install ${pkg}, or sudo bash scripts/setup-machine.sh)`);
+    }
+    if (err.signal) throw new SourceError(`${cmd} ${args.join(' ')} did not finish within ${FETCH_TIMEOUT_MS / 60_000} minutes and was stopped`);
     const tail = (err.stderr ?? err.message).trim().split('\n').slice(-3).join(' | ');
     throw new SourceError(`${cmd} ${args.join(' ')} failed: ${tail}`);
   }
@@ -91,15 +114,44 @@ function fetchDebian(source: SourceRef, dest: string): void {
   }
 }
 
-async function fetchUrl(source: SourceRef, dest: string): Promise<void> {
-  let res: Response;
+/** Download to `dest`, refusing what takes longer than `timeoutMs` or is larger than `maxBytes`. */
+export async function fetchUrl(source: SourceRef, dest: string, limits = { timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_ARCHIVE_BYTES }): Promise<void> {
+  const { timeoutMs, maxBytes } = limits;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const fail = (why: string) => new SourceError(`cannot download ${source.ref}: ${why}`);
+  const fd = openSync(dest, 'w');
   try {
-    res = await fetch(source.ref);
+    let res: Response;
+    try {
+      res = await fetch(source.ref, { signal: controller.signal });
+    } catch (e) {
+      throw fail(controller.signal.aborted ? `no answer within ${timeoutMs / 1000} s` : `${(e as Error).message} (no network?)`);
+    }
+    if (!res.ok) throw fail(`HTTP ${res.status}`);
+    const declared = Number(res.headers.get('content-length'));
+    if (declared > maxBytes) throw fail(`it announces ${declared} bytes, more than the ${maxBytes} an OpenSSL archive can be`);
+    if (!res.body) throw fail('empty response');
+    let bytes = 0;
+    try {
+      for await (const chunk of res.body) {
+        bytes += chunk.byteLength;
+        if (bytes > maxBytes) throw fail(`more than ${maxBytes} bytes, more than an OpenSSL archive can be; stopped`);
+        writeSync(fd, chunk);
+      }
+    } catch (e) {
+      if (e instanceof SourceError) throw e;
+      throw fail(controller.signal.aborted ? `not finished within ${timeoutMs / 1000} s (${bytes} bytes received); stopped` : (e as Error).message);
+    }
   } catch (e) {
-    throw new SourceError(`cannot download ${source.ref}: ${(e as Error).message} (no network?)`);
+    controller.abort();
+    closeSync(fd);
+    rmSync(dest, { force: true });
+    throw e;
+  } finally {
+    clearTimeout(timer);
   }
-  if (!res.ok) throw new SourceError(`cannot download ${source.ref}: HTTP ${res.status}`);
-  writeFileSync(dest, Buffer.from(await res.arrayBuffer()));
+  closeSync(fd);
 }
 
 const fetchers: Record<SourceRef['kind'], (s: SourceRef, dest: string) => void | Promise<void>> = {

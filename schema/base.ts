@@ -104,7 +104,7 @@ export const Method = z.enum([
   'cpu-time-client', // CPU time of the client side only, per operation
   'cpu-time-server', // CPU time of the server side only, per operation
   'cpu-time-both', // client + server CPU time per operation (in-process, same thread)
-  'cpu-time', // CPU time of the one thread that runs the operation (no client/server sides), per operation
+  'cpu-time-thread', // CPU time of the one thread that did the work (CLOCK_THREAD_CPUTIME_ID): per operation, or work per CPU-second
   'instruction-count', // valgrind instruction count of one operation
   'call-count', // valgrind callgrind count of calls into named functions per operation (deterministic)
   'heap-bytes', // bytes held on the heap, counted through OpenSSL's allocator hooks

@@ -24,10 +24,16 @@ SOURCES
   UPDATE=1
 fi
 need=()
-for pair in gcc:cc make:make perl:perl valgrind:valgrind chromium:chromium git:git shellcheck:shellcheck; do
+# package:command. Building: gcc make perl. Sources (runner/sources.ts SOURCE_TOOLS): cargo for the
+# openssl-src crates, apt + dpkg-dev for Debian's orig tarballs, ca-certificates for https downloads.
+# The host lock and the benchmarks' process guard: flock and setpriv (util-linux). Instruction counts:
+# valgrind. Site tests: chromium. Workflow lint: shellcheck.
+for pair in gcc:cc make:make perl:perl cargo:cargo apt:apt-get dpkg-dev:dpkg-source util-linux:flock util-linux:setpriv \
+  valgrind:valgrind chromium:chromium git:git shellcheck:shellcheck; do
   command -v "${pair#*:}" >/dev/null 2>&1 || need+=("${pair%%:*}")
 done
 [ -f /usr/include/valgrind/callgrind.h ] || need+=(valgrind)
+[ -f /etc/ssl/certs/ca-certificates.crt ] || need+=(ca-certificates)
 if [ "${UPDATE:-0}" = 1 ] || [ ${#need[@]} -gt 0 ]; then
   apt-get update -q
 fi

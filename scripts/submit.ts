@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Run, safeId } from '../schema/index.ts';
 import { describeHost, hostId as defaultHostId } from '../runner/host.ts';
+import { lockHostForMeasurement } from '../runner/host-lock.ts';
 import { formatProblems, hostFingerprint, isReservedHostId, RESERVED_HOST_PREFIXES, untrackedRuns, validateSubmission } from './validate-submission.ts';
 
 export interface SubmitIo {
@@ -79,18 +80,21 @@ export function submit(argv: string[], io: SubmitIo): string {
   ].join('\n');
 }
 
-function main(): void {
+async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 5).join('\n').replace(/^\/\/ ?/gm, ''));
     return;
   }
+  // the whole submission measures: hold the host lock (the bench it runs takes part in it); --no-wait fails if it is taken
+  const argv = process.argv.slice(2).filter((a) => a !== '--no-wait');
+  await lockHostForMeasurement(`npm run submit -- ${argv.join(' ')}`.trim(), argv.length !== process.argv.length - 2);
   const io: SubmitIo = {
     root: process.cwd(),
     bench: (args) => spawnSync('npm', ['run', 'bench', '--', ...args], { stdio: 'inherit' }).status ?? 1,
     log: (line) => console.log(line),
   };
   try {
-    console.log(submit(process.argv.slice(2), io));
+    console.log(submit(argv, io));
   } catch (e) {
     if (!(e instanceof SubmitError)) throw e;
     console.error(`error: ${e.message}`);
@@ -98,4 +102,4 @@ function main(): void {
   }
 }
 
-if (import.meta.main) main();
+if (import.meta.main) await main();

@@ -12,17 +12,29 @@ import { AEAD_CIPHERS, AEAD_SOURCE, parseAeadOutput } from './aead.ts';
 // The program itself, against one real build when one is cached (the suite runs after `npm run openssl -- build`).
 describe('aead.c against a cached build', () => {
   const build = listCached().find((b) => b.record.variant === 'default');
-  test('known answers pass, a count run reports exactly that count, bad arguments are refused', { skip: build ? false : 'no cached build' }, () => {
+  test('known answers pass, a count run reports exactly that count per repetition, a CPU window its CPU, bad arguments are refused', { skip: build ? false : 'no cached build' }, () => {
     const bin = compileAgainst(build!, [AEAD_SOURCE], 'aead');
     for (const cipher of AEAD_CIPHERS) {
-      const text = execFileSync(bin, ['--cipher', cipher, '--sizes', '16,1024', '--count', '300', '--warmup-seconds', '0'], { encoding: 'utf8' });
+      const text = execFileSync(bin, ['--cipher', cipher, '--sizes', '16,1024', '--count', '300', '--repetitions', '2', '--warmup-seconds', '0'], { encoding: 'utf8' });
       const out = parseAeadOutput(text, { version: build!.record.version, cipher, sizes: [16, 1024] }, 'live');
       assert.deepEqual(
-        out.results.map((r) => r.records),
-        [300, 300],
+        out.results.map((r) => r.repetitions.map((x) => x.records)),
+        [
+          [300, 300],
+          [300, 300],
+        ],
       );
     }
-    for (const args of [['--cipher', 'aes-128-cbc', '--sizes', '16', '--count', '1'], ['--cipher', 'aes-128-gcm', '--sizes', '0', '--count', '1'], ['--cipher', 'aes-128-gcm', '--sizes', '16'], ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '1', '--seconds', '1']]) {
+    const timed = parseAeadOutput(execFileSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '64', '--cpu-seconds', '0.02', '--repetitions', '3'], { encoding: 'utf8' }), { version: build!.record.version, cipher: 'aes-128-gcm', sizes: [64] }, 'live');
+    for (const rep of timed.results[0]!.repetitions) assert.ok(rep.cpuSeconds >= 0.02 && rep.cpuSeconds < 0.2, `${rep.cpuSeconds} s of thread CPU for a 0.02 s window`);
+    for (const args of [
+      ['--cipher', 'aes-128-cbc', '--sizes', '16', '--count', '1'],
+      ['--cipher', 'aes-128-gcm', '--sizes', '0', '--count', '1'],
+      ['--cipher', 'aes-128-gcm', '--sizes', '16'],
+      ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '1', '--cpu-seconds', '1'],
+      ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '1', '--repetitions', '0'],
+      ['--cipher', 'aes-128-gcm', '--sizes', '16', '--seconds', '1'],
+    ]) {
       const r = spawnSync(bin, args, { encoding: 'utf8' });
       assert.equal(r.status, 2, `${args.join(' ')} should be refused`);
       assert.match(r.stderr, /^aead: .*\nusage:/);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { VERSIONS } from '../catalogue.ts';
 import type { BuildUnderTest } from '../benchmark.ts';
-import { AEAD_CIPHERS, AEAD_PLAN, aeadOutcomes, createAeadBenchmark, parseAeadOutput } from './aead.ts';
+import { AEAD_CIPHERS, AEAD_PLAN, aeadOutcomes, aeadRates, createAeadBenchmark, median, parseAeadOutput } from './aead.ts';
 import { AEAD_FIXTURES_DIR } from './capture.ts';
 
 const versions = existsSync(AEAD_FIXTURES_DIR) ? readdirSync(AEAD_FIXTURES_DIR).sort() : [];
@@ -16,26 +16,52 @@ describe('aead fixtures: real output of aead.c built against each captured versi
     assert.deepEqual(VERSIONS.map((v) => v.version).filter((v) => !versions.includes(v)), [], 'capture them: node runner/aead/capture.ts <version>');
   });
   for (const version of versions)
-    test(`${version}: each cipher parses, every size measured and verified`, () => {
+    test(`${version}: each cipher parses, every size measured in every repetition and verified`, () => {
       assert.deepEqual(readdirSync(join(AEAD_FIXTURES_DIR, version)).sort(), AEAD_CIPHERS.map((c) => `${c}.json`).sort());
       for (const cipher of AEAD_CIPHERS) {
         const text = readFileSync(join(AEAD_FIXTURES_DIR, version, `${cipher}.json`), 'utf8');
         const out = parseAeadOutput(text, { version, cipher, sizes }, `${version}/${cipher}`);
         assert.equal(out.aadBytes, 13);
+        assert.equal(out.cpuClock, 'thread');
+        for (const r of out.results) {
+          assert.equal(r.repetitions.length, AEAD_PLAN.full.repetitions);
+          // each window ran until its thread had used the CPU time asked for (0.01 s in the fixtures)
+          for (const rep of r.repetitions) assert.ok(rep.cpuSeconds >= 0.01, `${version} ${cipher} ${r.bytes}: ${rep.cpuSeconds} s of CPU`);
+        }
         const outcomes = aeadOutcomes(out);
         assert.deepEqual(
-          outcomes.map((o) => o.spec.params.bytes),
-          sizes,
+          outcomes.map((o) => [o.spec.params.bytes, o.spec.method, o.spec.metric]),
+          sizes.flatMap((b) => [
+            [b, 'cpu-time-thread', `${cipher}-seal-cpu`],
+            [b, 'wall-clock-throughput', `${cipher}-seal`],
+          ]),
         );
         for (const o of outcomes) {
           assert.ok('value' in o && o.value > 1e6, `${version} ${cipher}: below 1 MB/s`);
           assert.equal(o.spec.unit, 'bytes/s');
-          assert.equal(o.spec.method, 'wall-clock-throughput');
           assert.equal(o.spec.comparability.acrossVersions, true);
           assert.equal(o.spec.params.algorithm, cipher);
         }
       }
     });
+});
+
+describe('aead rates', () => {
+  test('each figure is the median of the repetitions: one preempted window does not move it', () => {
+    const r = {
+      bytes: 1000,
+      verified: true as const,
+      repetitions: [
+        { records: 100, cpuSeconds: 0.001, wallSeconds: 0.001 },
+        { records: 100, cpuSeconds: 0.001, wallSeconds: 0.004 }, // waited 3 ms for a CPU
+        { records: 110, cpuSeconds: 0.0011, wallSeconds: 0.0011 },
+      ],
+    };
+    const { cpu, wall } = aeadRates(r);
+    assert.equal(cpu, 1e8);
+    assert.equal(wall, 1e8);
+    assert.equal(median([3, 1, 2, 10]), 2.5);
+  });
 });
 
 describe('aead output: bad input', () => {
@@ -55,8 +81,12 @@ describe('aead output: bad input', () => {
   });
   test('a failed check, a zero or negative count, an unknown field', () => {
     assert.throws(() => parseAeadOutput(edit((j) => (j.knownAnswer = 'failed')), expect, 'here'), /knownAnswer/);
-    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as { records: number }[])[0]!.records = 0)), expect, 'here'), /results\.0\.records/);
-    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as { wallSeconds: number }[])[1]!.wallSeconds = -1)), expect, 'here'), /results\.1\.wallSeconds/);
+    type Reps = { repetitions: { records: number; cpuSeconds: number; wallSeconds: number }[] }[];
+    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as Reps)[0]!.repetitions[0]!.records = 0)), expect, 'here'), /results\.0\.repetitions\.0\.records/);
+    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as Reps)[1]!.repetitions[2]!.wallSeconds = -1)), expect, 'here'), /results\.1\.repetitions\.2\.wallSeconds/);
+    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as Reps)[0]!.repetitions[1]!.cpuSeconds = 0)), expect, 'here'), /results\.0\.repetitions\.1\.cpuSeconds/);
+    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as Reps)[0]!.repetitions = [])), expect, 'here'), /results\.0\.repetitions/);
+    assert.throws(() => parseAeadOutput(edit((j) => (j.cpuClock = 'process')), expect, 'here'), /cpuClock/);
     assert.throws(() => parseAeadOutput(edit((j) => (j.extra = 1)), expect, 'here'), /extra/i);
   });
 });
@@ -70,7 +100,7 @@ describe('aead benchmark module', () => {
     chmodSync(script, 0o755);
     const bench = createAeadBenchmark(() => script);
     const outcomes = await bench.tasks(fakeBuild, 'quick')[0]!.run();
-    assert.equal(outcomes.length, AEAD_PLAN.quick.sizes.length);
+    assert.equal(outcomes.length, 2 * AEAD_PLAN.quick.sizes.length, 'the CPU-time and the wall-clock series of every size');
     for (const o of outcomes) assert.ok('status' in o && o.status === 'failed' && /wrong tag/.test(o.reason));
   });
   test('output from another library version is refused', async () => {

@@ -6,11 +6,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireBuilds } from '../build.ts';
-import { AEAD_CIPHERS, AEAD_PLAN, aeadBinary } from './aead.ts';
+import { AEAD_CIPHERS, AEAD_PLAN, aeadArgs, aeadBinary } from './aead.ts';
 
 export const AEAD_FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
-/** Short: fixtures prove the format, not the speed. */
-export const FIXTURE_SECONDS = 0.05;
+/** The full plan's sizes and repetitions with short windows: fixtures prove the format, not the speed. */
+export const FIXTURE_PLAN = { ...AEAD_PLAN.full, cpuSeconds: 0.01 };
 
 function main(wanted: string[]) {
   const builds = requireBuilds(wanted);
@@ -19,8 +19,7 @@ function main(wanted: string[]) {
     const dir = join(AEAD_FIXTURES_DIR, b.record.version);
     mkdirSync(dir, { recursive: true });
     for (const cipher of AEAD_CIPHERS) {
-      const args = ['--cipher', cipher, '--sizes', AEAD_PLAN.full.sizes.join(','), '--seconds', String(FIXTURE_SECONDS)];
-      const out = execFileSync(bin, args, { encoding: 'utf8' });
+      const out = execFileSync(bin, aeadArgs(cipher, FIXTURE_PLAN), { encoding: 'utf8' });
       writeFileSync(join(dir, `${cipher}.json`), out);
       process.stderr.write(`${b.record.version} ${cipher}: ${out.length} bytes\n`);
     }

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
 import { seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
+import { guarded, track } from '../child-guard.ts';
 import {
   baseConfig,
   configArgs,
@@ -120,8 +121,10 @@ export function totalSpec(cfg: HandshakeConfig): SeriesSpec {
 
 const run = (cmd: string, args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(cmd, args, { encoding: 'utf8', timeout: 1_200_000, maxBuffer: 1 << 26 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    track(
+      execFile(...guarded(cmd, args), { encoding: 'utf8', timeout: 1_200_000, maxBuffer: 1 << 26 }, (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+      ),
     ),
   );
 
@@ -139,7 +142,7 @@ export async function fnCost(binary: string, cfg: HandshakeConfig, count: number
   try {
     const out = join(dir, 'callgrind.out');
     const r = await run('valgrind', ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${out}`, binary, ...configArgs(cfg, count), '--deterministic']);
-    if (r.code === -1 && /ENOENT/.test(r.stderr)) return fail('failed', 'valgrind is not installed (apt-get install valgrind)');
+    if (/ENOENT|failed to execute valgrind/.test(r.stderr) && !r.stdout.trim()) return fail('failed', 'valgrind is not installed (apt-get install valgrind)');
     const parsed = parseHandshakeOutput(r.stdout, r.code, `callgrind ${describeConfig(cfg)}`);
     if (parsed.kind === 'unsupported' || parsed.kind === 'failed') return fail(parsed.kind, parsed.reason);
     if (parsed.kind !== 'run' || !parsed.out.underValgrind || !parsed.out.deterministicRng) return fail('failed', 'the program did not report running under valgrind with the fixed-seed RNG');

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Params, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
 import { listCached } from '../build.ts';
+import { guarded, track } from '../child-guard.ts';
 import { compareSeries } from '../catalogue.ts';
 import { compileAgainst } from '../compile.ts';
 import { cacheRoot } from '../sources.ts';
@@ -111,10 +112,13 @@ function harnessEnv(): NodeJS.ProcessEnv {
 /** Run a harness program with the OpenSSL environment variables removed; never throws (exit -1: killed or not started). */
 export function exec(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 22, env: harnessEnv() }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr: stderr || (err && code === -1 ? `killed or not started: ${err.message}` : '') });
-    });
+    const [file, argv] = guarded(cmd, args);
+    track(
+      execFile(file, argv, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 22, env: harnessEnv() }, (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr: stderr || (err && code === -1 ? `killed or not started: ${err.message}` : '') });
+      }),
+    );
   });
 }
 
@@ -145,7 +149,7 @@ export async function countInstructions(binary: string, cfg: HandshakeConfig, co
     const outFile = join(dir, 'callgrind.out');
     const args = ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${outFile}`, binary, ...configArgs(cfg, count), '--deterministic', ...(side ? ['--count-side', side] : [])];
     const r = await exec('valgrind', args, 1_200_000);
-    if (r.code === -1 && /ENOENT/.test(r.stderr)) return { kind: 'failed', reason: 'valgrind is not installed (apt-get install valgrind)' };
+    if (/ENOENT|failed to execute valgrind/.test(r.stderr) && !r.stdout.trim()) return { kind: 'failed', reason: 'valgrind is not installed (apt-get install valgrind)' };
     if (!r.stdout.trim()) return { kind: 'failed', reason: `valgrind exit ${r.code}: ${r.stderr.trim().slice(-1500)}` };
     const parsed = parseHandshakeOutput(r.stdout, r.code, `callgrind ${describeConfig(cfg)}`);
     if (parsed.kind === 'unsupported' || parsed.kind === 'failed') return { kind: parsed.kind, reason: parsed.reason };

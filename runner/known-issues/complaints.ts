@@ -136,7 +136,7 @@ export function cpuSpec(op: OpDef): SeriesSpec {
     metric: 'cpu-per-op',
     label: `CPU time ${perText(op)}: ${op.what}`,
     unit: handshake ? 'us/handshake' : 'us/op',
-    method: handshake ? 'cpu-time-both' : 'cpu-time',
+    method: handshake ? 'cpu-time-both' : 'cpu-time-thread',
     higherIsBetter: false,
     params: opParams(op),
     comparability: { acrossVersions: true },

@@ -1,4 +1,4 @@
-// npm run mtu [-- --out data/mtu --host <id> --versions 3.4.1,3.5.7]
+// npm run mtu [-- --out data/mtu --host <id> --versions 3.4.1,3.5.7 --no-wait]
 // Measures every cached default build of the catalogue versions below and writes data/mtu/<host>.json.
 // Sizes only, no timing: it runs one configuration at a time and takes a few minutes.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { MtuResults, type Build } from '../../schema/index.ts';
 import type { ClientHelloEntry, HelloRetryEntry, QuicHandshakeEntry, ServerFlightEntry } from '../../schema/mtu.ts';
 import { findCached } from '../build.ts';
 import { describeHost, hostId } from '../host.ts';
+import { lockHostForMeasurement } from '../host-lock.ts';
 import { harnessInfo } from '../run.ts';
 import { clientHelloEntry, helloRetryEntry, quicHandshakeEntry, serverFlightEntry, type Config } from './entries.ts';
 import { OPENSSL_ASSUMPTIONS, planClientInitials } from './model.ts';
@@ -111,8 +112,10 @@ export function observations(qh: QuicHandshakeEntry[]): string[] {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { out: { type: 'string', default: join('data', 'mtu') }, host: { type: 'string' }, versions: { type: 'string' } },
+    options: { out: { type: 'string', default: join('data', 'mtu') }, host: { type: 'string' }, versions: { type: 'string' }, 'no-wait': { type: 'boolean' } },
   });
+  // measuring: hold the host lock (runner/host-lock.ts); --no-wait fails if another measurement has it
+  await lockHostForMeasurement(`npm run mtu -- ${process.argv.slice(2).join(' ')}`.trim(), values['no-wait'] === true);
   const versions = values.versions ? values.versions.split(',') : VERSIONS;
   const host = describeHost(hostId(values.host));
   const log = (m: string) => process.stderr.write(`mtu: ${m}\n`);

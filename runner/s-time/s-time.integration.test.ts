@@ -1,5 +1,7 @@
 // openssl s_time against s_server of real cached builds (integration tier: npm run test:integration builds them first).
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { findCached } from '../build.ts';
@@ -32,3 +34,58 @@ for (const version of ['1.1.1w', '4.0.3']) {
     });
   });
 }
+
+/** openssl processes (s_server, s_time, s_client) whose parent is `pid`, with their command lines; zombies count as gone. */
+function opensslChildren(pid: number): { pid: number; cmd: string }[] {
+  const out: { pid: number; cmd: string }[] = [];
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[1]) !== pid || f[0] === 'Z') continue;
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
+      if (/openssl (s_server|s_time|s_client)/.test(cmd)) out.push({ pid: Number(name), cmd });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+const aliveNotZombie = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+const until = async (what: string, ok: () => boolean, ms: number) => {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (ok()) return;
+  assert.fail(`${what} within ${ms} ms`);
+};
+
+const stBuild = findCached('1.1.1w', 'default') ?? findCached('4.0.3', 'default');
+describe('a signal to a running s_time benchmark never leaves s_server behind', { skip: stBuild ? false : 'neither 1.1.1w nor 4.0.3 is built' }, () => {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGKILL'] as const)
+    it(signal, async () => {
+      await ensureCerts({ record: stBuild!.record, prefix: stBuild!.prefix });
+      const script = `
+        const { runSTime } = await import(${JSON.stringify(new URL('./s-time.ts', import.meta.url).href)});
+        await runSTime(${JSON.stringify(stBuild!.prefix)}, { proto: '1.2', cert: 'ecdsa-p256', forced: 'server' }, 60);`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
+      let procs: { pid: number; cmd: string }[] = [];
+      // wait until s_time is measuring against its server
+      await until('s_server and s_time running', () => (procs = opensslChildren(child.pid!)).some((p) => p.cmd.includes('s_time')) && procs.some((p) => p.cmd.includes('s_server')), 20_000);
+      const server = procs.find((p) => p.cmd.includes('s_server'))!;
+      const port = Number(/-accept 127\.0\.0\.1:(\d+)/.exec(server.cmd)![1]);
+      const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_code, sig) => r(sig)));
+      child.kill(signal);
+      assert.equal(await exited, signal, 'node dies of the signal it got');
+      await until(`every openssl process gone after ${signal}`, () => procs.every((p) => !aliveNotZombie(p.pid)), 5_000);
+      const refused = await new Promise<boolean>((resolve) => {
+        const s = connect(port, '127.0.0.1');
+        s.on('connect', () => (s.destroy(), resolve(false)));
+        s.on('error', () => resolve(true));
+      });
+      assert.ok(refused, `s_server still listening on ${port} after ${signal}`);
+    });
+});

@@ -6,12 +6,15 @@
 // MaxProtocol in the config file, so its client still offers TLS 1.3 and computes a key share). The
 // protocol and group are read back with `s_client -brief`, and a "reuse" figure counts only if s_time
 // marked every connection as resumed ('r'); otherwise that series fails with the count.
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+// s_server runs in its own process group under the parent-death guard (runner/child-guard.ts): a
+// signal to the run, or its death, never leaves a server listening.
+import { execFile, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Params, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
+import { guarded, spawnServer, stopGroup, track } from '../child-guard.ts';
 import { certDir, ensureCerts } from '../handshake/handshake.ts';
 
 export interface STimeSection {
@@ -90,9 +93,11 @@ function freePort(): Promise<number> {
 
 function exec(bin: string, args: string[], env: NodeJS.ProcessEnv, input: string | undefined, timeoutMs: number): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const child = execFile(bin, args, { env, timeout: timeoutMs, maxBuffer: 1 << 24, encoding: 'utf8' }, (err, stdout, stderr) => {
+    const [file, argv] = guarded(bin, args);
+    const child = execFile(file, argv, { env, timeout: timeoutMs, maxBuffer: 1 << 24, encoding: 'utf8' }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out: stdout + stderr });
     });
+    track(child);
     child.stdin?.on('error', () => {}); // a tool that exits without reading its input
     child.stdin?.end(input ?? '');
   });
@@ -105,7 +110,7 @@ async function startServer(prefix: string, cfg: STimeConfig): Promise<{ server: 
     const port = await freePort();
     const args = ['s_server', '-accept', `127.0.0.1:${port}`, '-cert', join(certDir(), `${cfg.cert}.crt`), '-key', join(certDir(), `${cfg.cert}.key`), '-www'];
     args.push(cfg.proto === '1.2' ? '-tls1_2' : '-tls1_3');
-    const server = spawn(join(prefix, 'bin', 'openssl'), args, { env: appEnv(prefix), stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawnServer(join(prefix, 'bin', 'openssl'), args, { env: appEnv(prefix), stdio: ['ignore', 'pipe', 'pipe'] });
     const ready = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 10_000);
       const seen = (d: Buffer) => {
@@ -117,7 +122,7 @@ async function startServer(prefix: string, cfg: STimeConfig): Promise<{ server: 
       server.on('exit', () => (clearTimeout(timer), resolve(false)));
     });
     if (ready) return { server, port };
-    server.kill('SIGKILL');
+    stopGroup(server);
   }
   throw new Error(`s_server did not start: ${last.slice(0, 500)}`);
 }
@@ -129,17 +134,15 @@ export interface STimeRun {
   exitCode: number;
 }
 
-/** One comparison run: server up, one s_client check, s_time for `seconds` per section, server killed. */
 /** Whether this build's s_time can limit its own protocol version (it cannot in 1.1.1). */
 export async function sTimeHasProtocolOptions(prefix: string): Promise<boolean> {
   const r = await exec(join(prefix, 'bin', 'openssl'), ['s_time', '-help'], appEnv(prefix), '', 30_000);
   return /^\s*-tls1_2\s/m.test(r.out);
 }
 
+/** One comparison run: server up, one s_client check, s_time for `seconds` per section, server killed. */
 export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number): Promise<STimeRun> {
   const { server, port } = await startServer(prefix, cfg);
-  const kill = () => server.kill('SIGKILL');
-  process.once('exit', kill);
   try {
     const bin = join(prefix, 'bin', 'openssl');
     const env = appEnv(prefix);
@@ -148,8 +151,7 @@ export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number
     const st = await exec(bin, ['s_time', '-connect', `127.0.0.1:${port}`, '-time', String(seconds), ...flag], env, undefined, (4 * seconds + 60) * 1000);
     return { port, brief: brief.out, stime: st.out, exitCode: st.code };
   } finally {
-    kill();
-    process.removeListener('exit', kill);
+    stopGroup(server);
     if (server.exitCode === null && server.signalCode === null) await new Promise((r) => server.once('exit', r));
   }
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
+import { guarded, track } from '../child-guard.ts';
 import { compareSeries, compareVersions } from '../catalogue.ts';
 import { parseSpeed, SpeedParseError, type FormatName, type SpeedRecord } from './formats.ts';
 
@@ -236,10 +237,13 @@ function isSideEffect(a: Algorithm, r: SpeedRecord): boolean {
 
 export function runOpenssl(prefix: string, args: string[], timeoutMs: number): Promise<Captured> {
   return new Promise((resolve) => {
-    execFile(join(prefix, 'bin', 'openssl'), args, { env: appEnv(prefix), encoding: 'utf8', timeout: timeoutMs, maxBuffer: 4 << 20 }, (err, stdout, stderr) => {
-      const exitCode = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ exitCode, stdout, stderr: exitCode === null && err ? `${stderr}\n${err.message}` : stderr });
-    });
+    const [file, argv] = guarded(join(prefix, 'bin', 'openssl'), args);
+    track(
+      execFile(file, argv, { env: appEnv(prefix), encoding: 'utf8', timeout: timeoutMs, maxBuffer: 4 << 20 }, (err, stdout, stderr) => {
+        const exitCode = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ exitCode, stdout, stderr: exitCode === null && err ? `${stderr}\n${err.message}` : stderr });
+      }),
+    );
   });
 }
 

@@ -19,6 +19,7 @@ import { resolveVersion } from '../../runner/catalogue.ts';
 import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandshake, type Cert, type HandshakeConfig } from '../../runner/handshake/handshake.ts';
 import { describeShares } from '../../runner/handshake/output.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
+import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { harnessInfo, newRunId, roundOrder } from '../../runner/run.ts';
 import { claimKey, claimOutcome, conclusion, decompose, instructionLine, pairedRatios, testableClaims } from './analysis.ts';
 import { ALWAYS_MEASURED } from './claims.ts';
@@ -136,6 +137,7 @@ async function main(): Promise<number> {
       handshakes: { type: 'string' },
       'host-id': { type: 'string' },
       out: { type: 'string' },
+      'no-wait': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -160,6 +162,10 @@ async function main(): Promise<number> {
   const outDir = values.out ?? join('data', 'hypothesis');
   const startedAt = new Date().toISOString();
   const runId = newRunId(mode);
+  // measuring holds the host lock exclusively (runner/host-lock.ts); builds take it shared, so check
+  // first (--no-wait fails at once), build, then lock for the measurement
+  const command = `npm run test:mlkem-hypothesis -- ${process.argv.slice(2).join(' ')}`.trim();
+  if (values['no-wait']) (await lockHostForMeasurement(command, true)).release();
   const host = describeHost(hostId(values['host-id']));
   const notes: string[] = [];
   const defs = configurations();
@@ -170,6 +176,7 @@ async function main(): Promise<number> {
   const { built, failed } = await buildMany(wanted, (v, variant, step) => log(`  build ${v}/${variant}: ${step}`));
   for (const f of failed) notes.push(`build ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log ${f.log})` : ''}`);
   const buildOf = new Map<string, BuildUnderTest>(built.map((b) => [`${b.req.version.version}/${b.req.variant}`, { record: b.build.record, prefix: b.build.prefix }]));
+  await lockHostForMeasurement(command, values['no-wait'] === true, runId); // released by the kernel when the process ends
 
   const configs: Config[] = [];
   const binaries = new Map<string, string>();

@@ -264,7 +264,7 @@ export const METHOD_FAMILY: Record<string, string> = {
   'cpu-time-client': 'cpu',
   'cpu-time-server': 'cpu',
   'cpu-time-both': 'cpu',
-  'cpu-time': 'cpu',
+  'cpu-time-thread': 'cpu',
   'instruction-count': 'cpu',
   'call-count': 'cpu',
   'wall-clock-throughput': 'cpu',

@@ -1,0 +1,178 @@
+// Quiet-host evidence on synthetic /proc snapshots (quiet, a busy process beside the run, steal, load,
+// a short-lived build job), the settle loop before a run, and one real sample of this machine.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { test } from 'node:test';
+import { HostSnapshot } from '../schema/index.ts';
+import { checkSnapshot, hostEvidence, parsePidStat, processTree, snapshotBetween, summarizeEvidence, systemProc, takeSample, type ProcSource } from './quiet.ts';
+
+interface Proc {
+  ppid: number;
+  comm: string;
+  /** user, system, children user, children system (clock ticks) */
+  t: [number, number, number, number];
+  start?: number;
+}
+interface Machine {
+  /** /proc/stat aggregate: user nice system idle iowait irq softirq steal */
+  cpu: [number, number, number, number, number, number, number, number];
+  load: number;
+  procs: Record<number, Proc>;
+}
+
+/** /proc text in the kernel's own layout (fields 1-22 of /proc/<pid>/stat, then zeros). */
+function pidStat(pid: number, p: Proc): string {
+  const fields = [pid, `(${p.comm})`, 'S', p.ppid, pid, pid, 0, -1, 4194304, 0, 0, 0, 0, ...p.t, 20, 0, 1, 0, p.start ?? 1000, 3133440, 363];
+  return `${fields.join(' ')} 18446744073709551615 0 0 0\n`;
+}
+function source(states: Machine[], stepMs = 10_000): ProcSource & { i: number } {
+  const src = {
+    i: 0,
+    now: () => 1_800_000_000_000 + src.i * stepMs,
+    pids: () => Object.keys(states[Math.min(src.i, states.length - 1)]!.procs).map(Number),
+    read: (path: string) => {
+      const m = states[Math.min(src.i, states.length - 1)]!;
+      if (path === '/proc/stat') return `cpu  ${m.cpu.join(' ')} 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\n`;
+      if (path === '/proc/loadavg') return `${m.load.toFixed(2)} 0.50 0.40 2/150 4242\n`;
+      if (path.endsWith('scaling_governor')) return 'performance\n';
+      const pid = /^\/proc\/(\d+)\/stat$/.exec(path)?.[1];
+      const p = pid ? m.procs[Number(pid)] : undefined;
+      return p ? pidStat(Number(pid), p) : null;
+    },
+  };
+  return src;
+}
+/** Two samples 10 s apart on a 2-CPU machine (2000 ticks at 100 Hz). */
+function between(a: Machine, b: Machine, root = 100) {
+  const src = source([a, b]);
+  const first = takeSample(src);
+  src.i = 1;
+  return snapshotBetween(first, takeSample(src), root, 100);
+}
+const RUN = (t: number, child: number): Record<number, Proc> => ({
+  1: { ppid: 0, comm: 'systemd', t: [5, 5, 0, 0] },
+  100: { ppid: 1, comm: 'node', t: [t, 0, child, 0] },
+});
+
+test('parsePidStat reads a command with spaces and parentheses, and the CPU fields after it', () => {
+  const p = parsePidStat(pidStat(7, { ppid: 3, comm: 'Web Content (x)', t: [10, 20, 30, 40], start: 555 }))!;
+  assert.deepEqual([p.ppid, p.comm, p.ownTicks, p.ticks, p.startTime], [3, 'Web Content (x)', 30, 100, '555']);
+});
+
+test('quiet: the run keeps one CPU busy through its child, nothing else runs', () => {
+  const a: Machine = { cpu: [1000, 0, 200, 5000, 10, 0, 5, 0], load: 1.0, procs: { ...RUN(50, 0), 101: { ppid: 100, comm: 'openssl', t: [0, 0, 0, 0], start: 2000 } } };
+  // 10 s later: openssl used 950 ticks, node 20, and one short child of node (already reaped) 25
+  const b: Machine = { cpu: [1985, 0, 210, 5985, 12, 0, 8, 0], load: 1.1, procs: { ...RUN(70, 25), 101: { ppid: 100, comm: 'openssl', t: [940, 10, 0, 0], start: 2000 } } };
+  const s = between(a, b);
+  HostSnapshot.parse(s);
+  assert.equal(s.windowSeconds, 10);
+  assert.equal(s.otherBusyPercent, 0);
+  assert.deepEqual(s.busiestOthers, []);
+  assert.equal(s.stealPercent, 0);
+  assert.deepEqual(checkSnapshot(s, 'round', 2), { quiet: true, reasons: [] });
+});
+
+test("a shell that reaps a long build is not credited with the build's whole life", () => {
+  const procs = (cutime: number): Record<number, Proc> => ({ ...RUN(0, 0), 300: { ppid: 1, comm: 'bash', t: [2, 1, cutime, 0] } });
+  const a: Machine = { cpu: [1000, 0, 200, 5000, 0, 0, 0, 0], load: 0.3, procs: procs(0) };
+  // the build's last 10 s were 100 ticks of CPU; when bash reaped it, its cutime grew by its whole 50000 ticks
+  const b: Machine = { cpu: [1100, 0, 200, 6900, 0, 0, 0, 0], load: 0.3, procs: procs(50_000) };
+  const s = between(a, b);
+  assert.equal(s.otherBusyPercent, 10);
+  assert.deepEqual(s.busiestOthers, [], 'bash itself used no CPU in the window');
+});
+
+test('a busy process beside the run is named with its share of a CPU', () => {
+  const procs = (cc1: number, make: number): Record<number, Proc> => ({
+    ...RUN(0, 0),
+    150: { ppid: 1, comm: 'make', t: [1, 1, make, 0] },
+    200: { ppid: 150, comm: 'cc1', t: [cc1, 0, 0, 0], start: 3000 },
+  });
+  const a: Machine = { cpu: [1000, 0, 200, 5000, 0, 0, 0, 0], load: 0.2, procs: procs(100, 0) };
+  const b: Machine = { cpu: [1800, 0, 200, 6200, 0, 0, 0, 0], load: 0.9, procs: procs(900, 0) };
+  const s = between(a, b);
+  assert.equal(s.otherBusyPercent, 80);
+  assert.deepEqual(s.busiestOthers, [{ pid: 200, command: 'cc1', cpuPercent: 80 }]);
+  const c = checkSnapshot(s, 'round', 2);
+  assert.equal(c.quiet, false);
+  assert.deepEqual(c.reasons, ['processes outside this run used 80% of one CPU over the 10 s round (limit 10%); busiest: cc1 (PID 200, 80%)']);
+});
+
+test('a job that starts and ends inside the window still counts, through the machine total', () => {
+  const a: Machine = { cpu: [1000, 0, 200, 5000, 0, 0, 0, 0], load: 0.1, procs: RUN(0, 0) };
+  const b: Machine = { cpu: [1300, 0, 250, 6650, 0, 0, 0, 0], load: 0.1, procs: RUN(0, 0) };
+  const s = between(a, b);
+  assert.equal(s.otherBusyPercent, 35);
+  assert.match(checkSnapshot(s, 'before', 2).reasons[0]!, /^processes outside this run used 35% of one CPU over the 10 s window before the run \(limit 10%\)$/);
+});
+
+test('steal and iowait are percentages of all CPUs, with the value in the reason', () => {
+  const a: Machine = { cpu: [0, 0, 0, 0, 0, 0, 0, 0], load: 1, procs: RUN(0, 0) };
+  const b: Machine = { cpu: [1000, 0, 0, 600, 200, 0, 0, 200], load: 1, procs: RUN(1000, 0) };
+  const s = between(a, b);
+  assert.equal(s.stealPercent, 10);
+  assert.equal(s.iowaitPercent, 10);
+  assert.deepEqual(checkSnapshot(s, 'round', 2).reasons, [
+    'CPU steal was 10% of all CPUs over the 10 s round (limit 2%)',
+    'iowait was 10% of all CPUs over the 10 s round (limit 5%)',
+  ]);
+});
+
+test('load average: tight before the run, looser at the end of a round', () => {
+  const a: Machine = { cpu: [0, 0, 0, 1000, 0, 0, 0, 0], load: 1.8, procs: RUN(0, 0) };
+  const s = between(a, { ...a, cpu: [0, 0, 0, 3000, 0, 0, 0, 0] });
+  assert.deepEqual(checkSnapshot(s, 'before', 2).reasons, ['the 1-minute load average was 1.8 before the run (limit 1: 0.5 per logical CPU, 2 CPUs)']);
+  assert.equal(checkSnapshot(s, 'round', 2).quiet, true);
+  assert.deepEqual(checkSnapshot({ ...s, loadAverage: [4.5, 3, 2] }, 'round', 2).reasons, ['the 1-minute load average was 4.5 at the end of the round (limit 3: 1.5 per logical CPU, 2 CPUs)']);
+});
+
+test('before the run: waits while the host settles, then records the quiet window', async () => {
+  const busy: Machine = { cpu: [0, 0, 0, 0, 0, 0, 0, 0], load: 1.6, procs: RUN(0, 0) };
+  const states = [busy, { ...busy, cpu: [0, 0, 0, 1000, 0, 0, 0, 0] as Machine['cpu'], load: 1.2 }, { ...busy, cpu: [0, 0, 0, 2000, 0, 0, 0, 0] as Machine['cpu'], load: 0.6 }];
+  const src = source(states, 5_000);
+  const log: string[] = [];
+  const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, sleep: async () => void src.i++, windowSeconds: 5, settleSeconds: 60 });
+  const before = await rec.before((m) => log.push(m));
+  assert.equal(before.quiet, true);
+  assert.equal(before.loadAverage[0], 0.6);
+  assert.equal(log.length, 2);
+  assert.match(log[0]!, /^waiting for the host to settle: the 1-minute load average was 1.2/);
+});
+
+test('before the run: a host that never settles is recorded as not quiet once the time is up', async () => {
+  const m: Machine = { cpu: [0, 0, 0, 0, 0, 0, 0, 0], load: 3, procs: RUN(0, 0) };
+  const src = source([m], 5_000);
+  let t = 0;
+  src.now = () => 1_800_000_000_000 + t;
+  const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, sleep: async (ms) => void (t += ms), windowSeconds: 5, settleSeconds: 20 });
+  const before = await rec.before(() => {});
+  assert.equal(before.quiet, false);
+  assert.equal(t, 20_000, 'four windows of 5 s, then gives up');
+});
+
+test('the run is quiet only if it held the lock and every measured round was quiet', () => {
+  const snap = { at: new Date().toISOString(), windowSeconds: 10, loadAverage: [1, 1, 1] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: null, boost: null };
+  const ok = { ...snap, quiet: true, reasons: [] };
+  const bad = { ...snap, quiet: false, reasons: ['x'] };
+  const rounds = [0, 1, 2].map((round) => ({ ...ok, round }));
+  assert.equal(summarizeEvidence({}, true, ok, rounds, [1, 2]).quiet, true);
+  assert.equal(summarizeEvidence({}, false, ok, rounds, [1, 2]).quiet, false, 'not exclusive');
+  assert.equal(summarizeEvidence({}, true, ok, [{ ...bad, round: 0 }, ...rounds.slice(1)], [1, 2]).quiet, true, 'a noisy warm-up round does not decide');
+  assert.equal(summarizeEvidence({}, true, ok, [...rounds.slice(0, 2), { ...bad, round: 2 }], [1, 2]).quiet, false);
+  assert.equal(summarizeEvidence({}, true, ok, rounds.slice(0, 2), [1, 2]).quiet, false, 'a measured round without evidence');
+});
+
+test('a real sample of this machine: the run\'s own children are in its tree, not among the others', async () => {
+  const child = spawn('sleep', ['5']);
+  try {
+    await new Promise((r) => child.once('spawn', r));
+    const s = takeSample(systemProc);
+    assert.ok(s.cpu.length === 8 && s.procs.size > 1);
+    assert.ok(processTree(s.procs, process.pid).has(child.pid!));
+    const snap = snapshotBetween(s, takeSample(systemProc), process.pid);
+    assert.ok(snap.busiestOthers.every((p) => p.pid !== child.pid && p.pid !== process.pid));
+    HostSnapshot.parse(snap);
+  } finally {
+    child.kill();
+  }
+});
