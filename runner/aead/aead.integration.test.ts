@@ -26,7 +26,8 @@ describe('aead.c against a cached build', () => {
       );
     }
     const timed = parseAeadOutput(execFileSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '64', '--cpu-seconds', '0.02', '--repetitions', '3'], { encoding: 'utf8' }), { version: build!.record.version, cipher: 'aes-128-gcm', sizes: [64] }, 'live');
-    for (const rep of timed.results[0]!.repetitions) assert.ok(rep.cpuSeconds >= 0.02 && rep.cpuSeconds < 0.2, `${rep.cpuSeconds} s of thread CPU for a 0.02 s window`);
+    for (const rep of timed.results[0]!.repetitions)
+      assert.ok((rep.cpuSeconds >= 0.02 || rep.wallSeconds >= 0.4) && rep.cpuSeconds < 0.2, `${rep.cpuSeconds} s of thread CPU in ${rep.wallSeconds} s for a 0.02 s window`);
     for (const args of [
       ['--cipher', 'aes-128-cbc', '--sizes', '16', '--count', '1'],
       ['--cipher', 'aes-128-gcm', '--sizes', '0', '--count', '1'],

@@ -25,8 +25,11 @@ describe('aead fixtures: real output of aead.c built against each captured versi
         assert.equal(out.cpuClock, 'thread');
         for (const r of out.results) {
           assert.equal(r.repetitions.length, AEAD_PLAN.full.repetitions);
-          // each window ran until its thread had used the CPU time asked for (0.01 s in the fixtures)
-          for (const rep of r.repetitions) assert.ok(rep.cpuSeconds >= 0.01, `${version} ${cipher} ${r.bytes}: ${rep.cpuSeconds} s of CPU`);
+          // each window ran until its thread had used the CPU time asked for (0.01 s in the fixtures), or
+          // until 20 times that in wall time on a machine that gave it too little CPU (some fixtures were
+          // captured while builds ran)
+          for (const rep of r.repetitions)
+            assert.ok(rep.cpuSeconds >= 0.01 || rep.wallSeconds >= 0.2, `${version} ${cipher} ${r.bytes}: ${rep.cpuSeconds} s of CPU in ${rep.wallSeconds} s`);
         }
         const outcomes = aeadOutcomes(out);
         assert.deepEqual(
