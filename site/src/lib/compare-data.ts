@@ -4,7 +4,7 @@
 import type { DetailedIterations, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { DETERMINISTIC_METHODS, compareRounds, type RoundValues } from '../../../scripts/stats.ts';
 import { labelParts } from './chart-text.ts';
-import { byVersion, versionSlug } from './model.ts';
+import { byVersion, internTable, versionSlug } from './model.ts';
 import { STATUSES, VERDICTS, pairFile, type BuildRow, type BuildShard, type CompareBuild, type CompareIndex, type PairRow, type PairShard, type SeriesCatalogue } from './compare-view.ts';
 
 export interface CompareFiles {
@@ -14,19 +14,6 @@ export interface CompareFiles {
   builds: Record<string, BuildShard>;
   /** by "<host>/<a>_vs_<b>" */
   pairs: Record<string, PairShard>;
-}
-
-function table<T>(key: (t: T) => string = (t) => String(t)) {
-  const ids = new Map<string, number>();
-  const items: T[] = [];
-  return {
-    items,
-    id(t: T): number {
-      const k = key(t);
-      if (!ids.has(k)) ids.set(k, items.push(t) - 1);
-      return ids.get(k)!;
-    },
-  };
 }
 
 const segmentOf = (e: SummaryEntry) => (e.comparability.acrossVersions ? 'all' : (e.comparability.group ?? null));
@@ -80,15 +67,15 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
   const files: CompareFiles = { index: { builds: buildList, defaults: defaultPair(buildList, summary.entries) }, catalogues: {}, builds: {}, pairs: {} };
 
   for (const [host, entries] of byHost) {
-    const runs = table<string>();
-    const benchmarks = table<string>();
-    const metrics = table<string>();
-    const whats = table<string>();
-    const tokens = table<string>();
-    const units = table<string>();
-    const methods = table<string>();
-    const segments = table<string>();
-    const seriesIds = table<SeriesCatalogue['series'][number]>((s) => JSON.stringify(s));
+    const runs = internTable<string>();
+    const benchmarks = internTable<string>();
+    const metrics = internTable<string>();
+    const whats = internTable<string>();
+    const tokens = internTable<string>();
+    const units = internTable<string>();
+    const methods = internTable<string>();
+    const segments = internTable<string>();
+    const seriesIds = internTable<SeriesCatalogue['series'][number]>((s) => JSON.stringify(s));
     const seriesOfKey = new Map<string, number>();
     const perBuild = new Map<string, { entry: SummaryEntry; series: number }[]>();
     for (const e of [...entries].sort((a, b) => a.key.localeCompare(b.key))) {

@@ -150,23 +150,25 @@ function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
  * The home page loads the index (every journey without its points) and then only the file of the journey it
  * shows; each file holds one host, metric and configuration with both group modes, so the toggle needs no fetch.
  */
-export function splitJourneys(payload: JourneyPayload): { index: JourneyIndex; files: Record<string, Journey[]> } {
-  const table = <T,>(key: (t: T) => string) => {
-    const ids = new Map<string, number>();
-    const items: T[] = [];
-    return {
-      items,
-      id(t: T): number {
-        const k = key(t);
-        if (!ids.has(k)) ids.set(k, items.push(t) - 1);
-        return ids.get(k)!;
-      },
-    };
+/** Values stored once and referred to by index (shards name labels and configurations once). */
+export function internTable<T>(key: (t: T) => string = (t) => String(t)) {
+  const ids = new Map<string, number>();
+  const items: T[] = [];
+  return {
+    items,
+    id(t: T): number {
+      const k = key(t);
+      if (!ids.has(k)) ids.set(k, items.push(t) - 1);
+      return ids.get(k)!;
+    },
   };
-  const metrics = table<JourneyIndex['metrics'][number]>((m) => JSON.stringify(m));
-  const labels = table<string>((l) => l);
-  const configs = table<string>((c) => c);
-  const fileIds = table<string>((k) => k);
+}
+
+export function splitJourneys(payload: JourneyPayload): { index: JourneyIndex; files: Record<string, Journey[]> } {
+  const metrics = internTable<JourneyIndex['metrics'][number]>((m) => JSON.stringify(m));
+  const labels = internTable<string>((l) => l);
+  const configs = internTable<string>((c) => c);
+  const fileIds = internTable<string>((k) => k);
   const files: Record<string, Journey[]> = {};
   const journeys = [...payload.journeys].sort(
     (a, b) => a.host.localeCompare(b.host) || a.metric.localeCompare(b.metric) || a.config.localeCompare(b.config) || a.groups.localeCompare(b.groups),
