@@ -4,3 +4,5 @@
 export * from './base.ts';
 export * from './hypothesis.ts';
 export * from './mtu.ts';
+export * from './history.ts';
+export * from './storage.ts';

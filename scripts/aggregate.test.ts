@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Run, parseRunFile, DataFileError } from '../schema/index.ts';
-import { aggregate, loadRuns, findRunFiles, writeAll } from './aggregate.ts';
+import { Run, parseRunFile, DataFileError, writeRunFile, encodeRunFile } from '../schema/index.ts';
+import { aggregate, writeAll } from './aggregate.ts';
 
 /** A small valid run, written out by hand as test data. */
 const snapshot = (at: string) => ({
@@ -76,10 +76,7 @@ function testRun(runId: string, values: Record<string, number[]>, startedAt = '2
 
 function dataDir(runs: Run[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'data-'));
-  for (const r of runs) {
-    mkdirSync(join(dir, 'runs', r.host.id), { recursive: true });
-    writeFileSync(join(dir, 'runs', r.host.id, `${r.runId}.json`), JSON.stringify(r));
-  }
+  for (const r of runs) writeRunFile(join(dir, 'runs'), r);
   return dir;
 }
 
@@ -168,8 +165,26 @@ test('bad run files are refused with the file name and the JSON path; nothing is
     assert.throws(() => parseRunFile(text, `${name}.json`), (e: Error) => e instanceof DataFileError && pattern.test(e.message), name);
   }
   const dir = dataDir([good]);
-  writeFileSync(join(dir, 'runs', 'box', 'copy.json'), JSON.stringify(good));
-  assert.throws(() => loadRuns(findRunFiles(join(dir, 'runs')), dir), /runId r1 is also used by/);
-  assert.throws(() => writeAll(dir), DataFileError);
+  // the same run id on another host: both files are where their content says they belong
+  const other = { ...good, host: { ...good.host, id: 'other' } };
+  mkdirSync(join(dir, 'runs/other/2026/01'), { recursive: true });
+  writeFileSync(join(dir, 'runs/other/2026/01/r1.json.gz'), encodeRunFile(other));
+  assert.throws(() => writeAll(dir), (e: Error) => e instanceof DataFileError && /runId r1 is also used by runs\/box\/2026\/01\/r1\.json\.gz/.test(e.message));
   assert.throws(() => readFileSync(join(dir, 'summary.json')), /ENOENT/, 'no summary written after a refused input');
+});
+
+test('run files outside the layout are refused with the place they belong', () => {
+  const good = testRun('r1', { '3.5.7': [1, 2, 3] });
+  const cases: [string, Buffer | string, RegExp][] = [
+    ['runs/box/r1.json', JSON.stringify(good), /runs\/box\/r1\.json: not where run files go; expected runs\/box\/2026\/01\/r1\.json\.gz/],
+    ['runs/box/2026/02/r1.json.gz', encodeRunFile(good), /belongs at runs\/box\/2026\/01\/r1\.json\.gz/],
+    ['runs/wrong/2026/01/r1.json.gz', encodeRunFile(good), /of host box .*belongs at runs\/box\//],
+    ['runs/box/2026/01/r2.json.gz', encodeRunFile(good), /holds run r1 .*belongs at runs\/box\/2026\/01\/r1\.json\.gz/],
+  ];
+  for (const [path, bytes, pattern] of cases) {
+    const dir = mkdtempSync(join(tmpdir(), 'data-'));
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), bytes);
+    assert.throws(() => writeAll(dir), (e: Error) => e instanceof DataFileError && pattern.test(e.message), path);
+  }
 });

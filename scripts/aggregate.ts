@@ -1,72 +1,43 @@
-// data/runs/** -> data/summary.json + data/detailed-iterations.json (+ JSON Schema exports).
+// data/runs/** -> data/summary.json + data/detailed-iterations.json + data/timeseries/<host>/<YYYY>.json
+// (+ JSON Schema exports).
 //
 // Deterministic: the same run files give byte-identical output. Nothing is dropped silently: a file
-// that does not validate stops the aggregation with its name and JSON path. Only quiet runs feed the
-// summary; each series comes from the best quiet run of its host that measured it (SELECTION), and
-// detailed-iterations.json holds the iterations behind the summary.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// that does not validate, sits outside the layout or repeats a run id stops the aggregation with its
+// name and JSON path. Only quiet runs feed the summary; each series comes from the best quiet run of its
+// host that measured it (SELECTION), and detailed-iterations.json holds the iterations behind the
+// summary. History (every run) lives in the run files and the time-series files (scripts/history.ts),
+// whose records let the aggregation choose the runs behind the summary without opening years of files.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import {
   DetailedIterations,
   Run,
   Summary,
-  parseRunFile,
+  Timeseries,
+  listRunFiles,
+  misplacedRun,
+  parseRunFilePath,
+  readRunFile,
+  runFilePath,
   type Build,
+  type RunRecord,
   type SummaryEntry,
   DataFileError,
   describeIssues,
 } from '../schema/index.ts';
 import { compareSeries, compareVersions } from '../runner/catalogue.ts';
 import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe } from './stats.ts';
+import { byTime, loadHistory, quietReasons, timeseriesFiles, writeTimeseries } from './history.ts';
 
+export { quietReasons };
 export const BASELINE_VERSION = '1.1.1w';
-
-export function findRunFiles(runsDir: string): string[] {
-  if (!existsSync(runsDir)) return [];
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.json')) out.push(p);
-    }
-  };
-  walk(runsDir);
-  return out;
-}
-
-export function loadRuns(files: string[], root: string): { run: Run; path: string }[] {
-  const runs: { run: Run; path: string }[] = [];
-  const seen = new Map<string, string>();
-  for (const file of files) {
-    const rel = relative(root, file);
-    const run = parseRunFile(readFileSync(file, 'utf8'), rel);
-    const other = seen.get(run.runId);
-    if (other) throw new DataFileError(`${rel}: runId ${run.runId} is also used by ${other}`);
-    seen.set(run.runId, rel);
-    runs.push({ run, path: rel });
-  }
-  return runs;
-}
 
 type RunSeries = Run['series'][number];
 
-/** Why a run may not feed the published views; empty when it held the host lock and every check was quiet. */
-export function quietReasons(run: Run): string[] {
-  const q = run.quiet;
-  if (!q) return ['recorded before the quiet-host protocol: nothing shows the machine was otherwise idle'];
-  const reasons: string[] = [];
-  if (!q.exclusive) reasons.push('did not hold the host measurement lock for the whole run');
-  for (const r of q.before.reasons) reasons.push(`before the first round: ${r}`);
-  for (const round of q.rounds) for (const r of round.reasons) reasons.push(`round ${round.round}: ${r}`);
-  if (!q.quiet && reasons.length === 0) reasons.push('the runner marked it not quiet');
-  return reasons;
-}
-
 /** Full runs outrank quick ones, then runs that cover more builds (their series compare with each
- * other), then the newest. */
-const runRank = (r: Run) => `${r.mode === 'full' ? 1 : 0}|${String(r.builds.length).padStart(4, '0')}|${r.startedAt}`;
+ * other), then the newest. Takes a run or its record. */
+const runRank = (r: Pick<Run, 'mode' | 'startedAt'> & { builds: readonly unknown[] }) => `${r.mode === 'full' ? 1 : 0}|${String(r.builds.length).padStart(4, '0')}|${r.startedAt}`;
 
 /** Measured (non-warm-up) values of a series by round. */
 function byRound(s: RunSeries): Map<number, number[]> {
@@ -79,7 +50,40 @@ export const SELECTION =
   'only quiet runs (host lock held, every quiet-host check passed); for each host and series the best run that measured it: ' +
   'full before quick, then the run covering more builds, then the newest. A table whose rows come from more than one run names the run of each row.';
 
-export function aggregate(runs: { run: Run; path: string }[]): { summary: Summary; detailed: DetailedIterations } {
+/**
+ * The runs aggregate() would take series from, found from their records alone: for each host, version,
+ * variant and series key the best-ranked quiet run holding it (the first in path order among equals, as
+ * aggregate() does). Records are given in path order.
+ */
+export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<string, readonly string[]>): RunRecord[] {
+  // runs with the same keys for a build dominate each other as a whole: keep the best of each such group
+  const groupBest = new Map<string, RunRecord>();
+  for (const r of records) {
+    if (!r.quiet) continue;
+    for (const b of r.builds) {
+      const g = `${r.host.id}|${b.version}|${b.variant}|${b.keys}`;
+      const prev = groupBest.get(g);
+      if (!prev || runRank(r) > runRank(prev)) groupBest.set(g, r);
+    }
+  }
+  const order = new Map(records.map((r, i) => [r, i]));
+  const candidates = [...new Set(groupBest.values())].sort((a, b) => order.get(a)! - order.get(b)!);
+  const chosen = new Map<string, RunRecord>();
+  for (const r of candidates)
+    for (const b of r.builds)
+      for (const key of keySets.get(b.keys) ?? []) {
+        const id = `${r.host.id}|${b.version}|${b.variant}|${key}`;
+        const prev = chosen.get(id);
+        if (!prev || runRank(r) > runRank(prev)) chosen.set(id, r);
+      }
+  return [...new Set(chosen.values())].sort((a, b) => order.get(a)! - order.get(b)!);
+}
+
+/**
+ * `runs` in path order. `hosts`: the description of each host to publish (default: the newest among
+ * `runs`); the aggregation passes the newest of all runs, also of those it did not need to open.
+ */
+export function aggregate(runs: { run: Run; path: string }[], options: { hosts?: Run['host'][] } = {}): { summary: Summary; detailed: DetailedIterations } {
   const quiet = runs.filter(({ run }) => quietReasons(run).length === 0);
   // best quiet run per (host, version, variant, key): the ranking is the same for every key, so the
   // keys of one benchmark come from one run wherever that run measured them
@@ -174,7 +178,7 @@ export function aggregate(runs: { run: Run; path: string }[]): { summary: Summar
       baselineVersion: BASELINE_VERSION,
       selection: SELECTION,
     },
-    hosts: [...hosts.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    hosts: (options.hosts ?? [...hosts.values()]).slice().sort((a, b) => (a.id < b.id ? -1 : 1)),
     builds: [...builds.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : compareVersions(a.version, b.version) || (a.id < b.id ? -1 : 1))),
     runs: sortedRuns.map(({ run, path }) => ({
       runId: run.runId,
@@ -213,29 +217,89 @@ export function jsonSchemas(): Record<string, unknown> {
     'run.schema.json': z.toJSONSchema(Run, io),
     'summary.schema.json': z.toJSONSchema(Summary, io),
     'detailed-iterations.schema.json': z.toJSONSchema(DetailedIterations, io),
+    'timeseries.schema.json': z.toJSONSchema(Timeseries, io),
   };
 }
 
-export function writeAll(dataDir: string): { runs: number; entries: number; rows: number } {
-  const runs = loadRuns(findRunFiles(join(dataDir, 'runs')), dataDir);
-  const { summary, detailed } = aggregate(runs);
-  writeFileSync(join(dataDir, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
+/** Every run file (path relative to data/) with its record, checked: in the layout, where its content says it belongs, one file per run id. */
+function checkLayout(records: readonly RunRecord[]): void {
+  const seen = new Map<string, string>();
+  for (const r of records) {
+    if (!parseRunFilePath(r.path)) throw new DataFileError(`${r.path}: not where run files go; expected ${runFilePath(r)} (runs/<host>/<YYYY>/<MM>/<runId>.json.gz, as npm run bench writes it)`);
+    const misplaced = misplacedRun(r.path, r);
+    if (misplaced) throw new DataFileError(`${r.path}: ${misplaced}`);
+    const other = seen.get(r.runId);
+    if (other) throw new DataFileError(`${r.path}: runId ${r.runId} is also used by ${other}`);
+    seen.set(r.runId, r.path);
+  }
+}
+
+/** summary.json: one entry per line, no indentation (it holds every series of every host). */
+export function serializeSummary(summary: Summary): string {
+  const { entries, ...head } = summary;
+  return `${JSON.stringify(head, null, 1).slice(0, -2)},\n "entries": [\n${entries.map((e) => JSON.stringify(e)).join(',\n')}\n ]\n}\n`;
+}
+
+export interface AggregateResult {
+  runs: number;
+  /** run files read this time (the others were known from data/timeseries/) */
+  read: number;
+  selected: number;
+  entries: number;
+  rows: number;
+  timeseries: number;
+  /** time-series files that could not be reused, and why */
+  ignored: string[];
+}
+
+/**
+ * Reads what it must and writes every derived file. `rebuild` ignores data/timeseries/ and reads every
+ * run file (the output is the same; it only takes longer).
+ */
+export function writeAll(dataDir: string, opts: { rebuild?: boolean } = {}): AggregateResult {
+  const paths = listRunFiles(dataDir);
+  const history = loadHistory(dataDir, paths, { reuse: !opts.rebuild, keepAtMost: 16 });
+  checkLayout(history.records);
+  const selected = selectRuns(history.records, history.keySets);
+  const runs = selected.map((r) => ({ run: history.read.get(r.path) ?? readRunFile(join(dataDir, r.path), r.path), path: r.path }));
+  const newestHost = new Map<string, Run['host']>();
+  for (const r of [...history.records].sort(byTime)) newestHost.set(r.host.id, r.host);
+  const { summary, detailed } = aggregate(runs, { hosts: [...newestHost.values()] });
+  const series = timeseriesFiles(history.records, history.keySets);
+  for (const f of series.values()) Timeseries.parse(f);
+
+  writeFileSync(join(dataDir, 'summary.json'), serializeSummary(summary));
   // one row per line keeps the file diffable without making it huge
   const body = detailed.rows.map((r) => JSON.stringify(r)).join(',\n');
   writeFileSync(
     join(dataDir, 'detailed-iterations.json'),
     `{"schemaVersion":1,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`,
   );
+  writeTimeseries(dataDir, series);
   mkdirSync(join(dataDir, 'schema'), { recursive: true });
   for (const [name, schema] of Object.entries(jsonSchemas())) writeFileSync(join(dataDir, 'schema', name), JSON.stringify(schema, null, 1) + '\n');
-  return { runs: runs.length, entries: summary.entries.length, rows: detailed.rows.length };
+  return {
+    runs: paths.length,
+    read: history.readCount,
+    selected: selected.length,
+    entries: summary.entries.length,
+    rows: detailed.rows.length,
+    timeseries: series.size,
+    ignored: history.ignored,
+  };
 }
 
 if (import.meta.main) {
-  const dataDir = process.argv[2] ?? 'data';
+  const args = process.argv.slice(2);
+  const rebuild = args.includes('--rebuild');
+  const dataDir = args.find((a) => !a.startsWith('--')) ?? 'data';
   try {
-    const r = writeAll(dataDir);
-    console.log(`aggregated ${r.runs} run(s): ${r.entries} summary entries, ${r.rows} iterations -> ${dataDir}/summary.json, ${dataDir}/detailed-iterations.json`);
+    const r = writeAll(dataDir, { rebuild });
+    for (const i of r.ignored) console.log(`rebuilt from the run files: ${i}`);
+    console.log(
+      `aggregated ${r.runs} run(s) (${r.read} read, the others known from ${dataDir}/timeseries/): ${r.selected} behind the summary, ` +
+        `${r.entries} summary entries, ${r.rows} iterations, ${r.timeseries} time-series file(s) -> ${dataDir}/summary.json, ${dataDir}/detailed-iterations.json, ${dataDir}/timeseries/`,
+    );
   } catch (e) {
     if (e instanceof z.ZodError) {
       console.error(`aggregation stopped, nothing written: the derived files would not validate\n${describeIssues(e)}`);
