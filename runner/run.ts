@@ -6,9 +6,9 @@
 // finished (round, build, benchmark, task) entries are kept and skipped.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Run, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
+import { Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
 import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome } from './benchmark.ts';
 
 export interface RunPlan {
@@ -161,9 +161,7 @@ export async function executeRun(
   }
 
   const run = assembleRun(plan, done, notes);
-  const path = join(outDir, plan.host.id, `${plan.runId}.json`);
-  writeFileSync(`${path}.tmp`, JSON.stringify(run, null, 1) + '\n');
-  renameSync(`${path}.tmp`, path);
+  const path = writeRunFile(outDir, run);
   rmSync(jpath);
   return { path, run };
 }
