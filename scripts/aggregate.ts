@@ -1,5 +1,6 @@
 // data/runs/** -> data/summary.json + data/detailed-iterations.json + data/timeseries/<host>/<YYYY>.json
-// (+ JSON Schema exports).
+// (+ JSON Schema exports). detailed-iterations.json is written for the site and for downloads but not
+// committed: every night it would add a second copy of the night's iterations to the history.
 //
 // Deterministic: the same run files give byte-identical output. Nothing is dropped silently: a file
 // that does not validate, sits outside the layout or repeats a run id stops the aggregation with its
@@ -252,6 +253,43 @@ export interface AggregateResult {
   ignored: string[];
 }
 
+/** Every derived file's text, by path relative to data/ (schema exports aside). */
+export interface Derived {
+  files: Map<string, string>;
+  selected: RunRecord[];
+  entries: number;
+  rows: number;
+  timeseries: Map<string, Timeseries>;
+}
+
+/**
+ * The derived files from the records of every run file (in path order), opening only the runs behind
+ * the summary through `loadRun`. The aggregation and scripts/simulate-year.ts both come through here.
+ */
+export function derive(records: readonly RunRecord[], keySets: ReadonlyMap<string, string[]>, loadRun: (path: string) => Run): Derived {
+  checkLayout(records);
+  const selected = selectRuns(records, keySets);
+  const runs = selected.map((r) => ({ run: loadRun(r.path), path: r.path }));
+  const newestHost = new Map<string, Run['host']>();
+  for (const r of [...records].sort(byTime)) newestHost.set(r.host.id, r.host);
+  const { summary, detailed } = aggregate(runs, { hosts: [...newestHost.values()] });
+  const timeseries = timeseriesFiles(records, keySets);
+  for (const f of timeseries.values()) Timeseries.parse(f);
+  const files = new Map<string, string>();
+  files.set('summary.json', serializeSummary(summary));
+  // one row per line keeps the file diffable without making it huge
+  const body = detailed.rows.map((r) => JSON.stringify(r)).join(',\n');
+  files.set('detailed-iterations.json', `{"schemaVersion":1,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`);
+  return { files, selected, entries: summary.entries.length, rows: detailed.rows.length, timeseries };
+}
+
+export function writeDerived(dataDir: string, d: Derived): void {
+  for (const [rel, text] of d.files) writeFileSync(join(dataDir, rel), text);
+  writeTimeseries(dataDir, d.timeseries);
+  mkdirSync(join(dataDir, 'schema'), { recursive: true });
+  for (const [name, schema] of Object.entries(jsonSchemas())) writeFileSync(join(dataDir, 'schema', name), JSON.stringify(schema, null, 1) + '\n');
+}
+
 /**
  * Reads what it must and writes every derived file. `rebuild` ignores data/timeseries/ and reads every
  * run file (the output is the same; it only takes longer).
@@ -259,34 +297,9 @@ export interface AggregateResult {
 export function writeAll(dataDir: string, opts: { rebuild?: boolean } = {}): AggregateResult {
   const paths = listRunFiles(dataDir);
   const history = loadHistory(dataDir, paths, { reuse: !opts.rebuild, keepAtMost: 16 });
-  checkLayout(history.records);
-  const selected = selectRuns(history.records, history.keySets);
-  const runs = selected.map((r) => ({ run: history.read.get(r.path) ?? readRunFile(join(dataDir, r.path), r.path), path: r.path }));
-  const newestHost = new Map<string, Run['host']>();
-  for (const r of [...history.records].sort(byTime)) newestHost.set(r.host.id, r.host);
-  const { summary, detailed } = aggregate(runs, { hosts: [...newestHost.values()] });
-  const series = timeseriesFiles(history.records, history.keySets);
-  for (const f of series.values()) Timeseries.parse(f);
-
-  writeFileSync(join(dataDir, 'summary.json'), serializeSummary(summary));
-  // one row per line keeps the file diffable without making it huge
-  const body = detailed.rows.map((r) => JSON.stringify(r)).join(',\n');
-  writeFileSync(
-    join(dataDir, 'detailed-iterations.json'),
-    `{"schemaVersion":1,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`,
-  );
-  writeTimeseries(dataDir, series);
-  mkdirSync(join(dataDir, 'schema'), { recursive: true });
-  for (const [name, schema] of Object.entries(jsonSchemas())) writeFileSync(join(dataDir, 'schema', name), JSON.stringify(schema, null, 1) + '\n');
-  return {
-    runs: paths.length,
-    read: history.readCount,
-    selected: selected.length,
-    entries: summary.entries.length,
-    rows: detailed.rows.length,
-    timeseries: series.size,
-    ignored: history.ignored,
-  };
+  const d = derive(history.records, history.keySets, (path) => history.read.get(path) ?? readRunFile(join(dataDir, path), path));
+  writeDerived(dataDir, d);
+  return { runs: paths.length, read: history.readCount, selected: d.selected.length, entries: d.entries, rows: d.rows, timeseries: d.timeseries.size, ignored: history.ignored };
 }
 
 if (import.meta.main) {
