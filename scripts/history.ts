@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  DataFileError,
   Timeseries,
   readRunFile,
   type HeadlineMetric,
@@ -252,7 +253,11 @@ export interface History {
  * `reuse: false` reads every file. The first `keepAtMost` runs read stay in memory for the caller (a
  * nightly update reads a few new runs, which are usually the ones the summary then takes).
  */
-export function loadHistory(dataDir: string, paths: readonly string[], opts: { reuse?: boolean; keepAtMost?: number } = {}): History {
+export function loadHistory(
+  dataDir: string,
+  paths: readonly string[],
+  opts: { reuse?: boolean; keepAtMost?: number; onError?: (path: string, error: DataFileError) => void } = {},
+): History {
   const keySets = new Map<string, string[]>();
   const known = new Map<string, RunRecord>();
   const { files, ignored } = opts.reuse === false ? { files: new Map<string, Timeseries>(), ignored: [] } : readTimeseries(dataDir);
@@ -270,7 +275,15 @@ export function loadHistory(dataDir: string, paths: readonly string[], opts: { r
       records.push({ ...old, changes: [] });
       continue;
     }
-    const run = readRunFile(join(dataDir, path), path);
+    let run: Run;
+    try {
+      run = readRunFile(join(dataDir, path), path);
+    } catch (e) {
+      // without onError a bad file stops the caller; with it, the caller decides (the validator skips it)
+      if (!(e instanceof DataFileError) || !opts.onError) throw e;
+      opts.onError(path, e);
+      continue;
+    }
     readCount++;
     records.push(recordOf(run, path, bytes, keySets));
     if (read.size < (opts.keepAtMost ?? 0)) read.set(path, run);

@@ -4,16 +4,16 @@
 //   npm run -s validate -- --base origin/main [--summary FILE]     files changed since the merge base
 //   npm run -s validate -- --untracked                             new files under data/runs/ (git)
 //                                          (with --runner also data/hypothesis/: ML-KEM hypothesis results)
-//   npm run -s validate -- data/runs/<host>/<runId>.json ...       files named (taken as added)
+//   npm run -s validate -- data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz ...   files named (taken as added)
 //   --runner             the project's own bench runners: reserved host ids and quick runs allowed
 //   --root DIR           the checkout that holds the submitted files (default: .)
 //   --accepted-root DIR  the checkout whose data/runs/ holds the runs already accepted (default: --root)
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HypothesisResult, Run, safeId, type Unit } from '../schema/index.ts';
+import { DataFileError, HypothesisResult, Run, decodeRunBytes, listRunFiles, misplacedRun, safeId, type Unit } from '../schema/index.ts';
+import { contentHash, loadHistory } from './history.ts';
 
 export interface Problem {
   file: string;
@@ -31,6 +31,8 @@ export interface FileReport {
   run?: Run;
   kind?: string;
   newHost?: boolean;
+  /** bytes stored */
+  bytes?: number;
   /** measured series keys that no accepted run has, and how many runs this host already had */
   adds?: { newKeys: number; earlierRunsOfHost: number };
   problems: Problem[];
@@ -42,9 +44,24 @@ export interface Report {
   problems: Problem[];
 }
 
+/**
+ * Size caps, from the stored format (compact JSON, gzip): a full run of today's default matrix (10 builds,
+ * 6 rounds, every default benchmark) is ~6.4 MB of JSON and ~0.42 MB stored, ~0.64 MB and ~0.04 MB per
+ * build (docs/benchmarks/storage-simulation.md). Two more release series make it ~7.7 MB and ~0.5 MB;
+ * the caps leave twice that for more rounds or benchmarks, and no more: a file beyond them is not one run
+ * of the matrix, and its pull request is told how to split it.
+ */
+export const SIZE = {
+  /** JSON after decompression: what a reader holds in memory */
+  maxJsonBytes: 16 * 1024 * 1024,
+  /** bytes stored in the repository: what the file adds to every clone */
+  maxFileBytes: 1 * 1024 * 1024,
+  /** stored bytes of all files of one pull request: 20 full runs fit */
+  maxChangeBytes: 12 * 1024 * 1024,
+};
+
 export const LIMITS = {
-  // A full run of the default matrix is a few MB at most (tens of thousands of iterations, ~100 bytes each).
-  maxFileBytes: 8 * 1024 * 1024,
+  ...SIZE,
   // The schema's longest text field allows 2000 characters; anything far longer is not a run.
   maxStringChars: 10_000,
   maxDepth: 16, // a run nests 6 levels deep
@@ -75,7 +92,24 @@ export const BOUNDS: Record<Unit, { max: number; perCpu: boolean; why: string }>
   count: { max: 1e12, perCpu: false, why: 'generic counter ceiling' },
 };
 
-const DATA_PATH = /^data\/(runs|hypothesis)\/([^/]+)\/([^/]+)\.json$/;
+/** data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz (schema/storage.ts) or data/hypothesis/<host>/<runId>.json */
+const DATA_PATH = /^data\/(?:(runs)\/([^/]+)\/(\d{4})\/(\d{2})\/([^/]+)\.json\.gz|(hypothesis)\/([^/]+)\/([^/]+)\.json)$/;
+const PATH_FORM: Record<string, string> = { runs: 'data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz', hypothesis: 'data/hypothesis/<host>/<runId>.json' };
+/** folder, host, file name part of the run id and the folders between, or null */
+function locate(file: string): { folder: string; host: string; runId: string; dirs: string[] } | null {
+  const m = DATA_PATH.exec(file);
+  if (!m) return null;
+  return m[1] ? { folder: 'runs', host: m[2]!, runId: m[5]!, dirs: [m[2]!, m[3]!, m[4]!] } : { folder: 'hypothesis', host: m[7]!, runId: m[8]!, dirs: [m[7]!] };
+}
+const mib = (n: number) => `${(n / 2 ** 20).toFixed(n % 2 ** 20 ? 1 : 0)} MiB`;
+/** How to make a run small enough, said with every size problem. */
+export const SPLIT_RUN =
+  'a run this large is more than a full run of the default matrix with two more release series: measure fewer versions per run ' +
+  '(npm run bench -- --full <version> <version> ...) and submit each run file on its own';
+export const SPLIT_CHANGE =
+  'split the pull request: at most ' +
+  `${LIMITS.maxFilesPerChange} run files and ${mib(SIZE.maxChangeBytes)} per pull request, e.g. one per host or per month ` +
+  '(git switch -c runs-part-1 origin/main && git checkout <your-branch> -- data/runs/<host>/<YYYY>/<MM>/ && git commit)';
 /** Submissions add runs only; the bench runners also add ML-KEM hypothesis results. */
 export const FOLDERS: Record<Report['mode'], string[]> = { submission: ['runs'], runner: ['runs', 'hypothesis'] };
 const MARKUP = /<[/!?]?[a-zA-Z]|javascript\s*:|data\s*:\s*text\/html/i;
@@ -147,37 +181,41 @@ export function hostFingerprint(host: Run['host']): string {
   return JSON.stringify([host.arch, host.cpuModel, flags]);
 }
 /** Same measurements = same run, whatever it is called. */
-export const contentHash = (run: Run) => createHash('sha256').update(JSON.stringify(run.series)).digest('hex');
+export { contentHash };
 
 /** Read, parse and check one file on its own. */
 export function checkRunFile(root: string, file: string, mode: Report['mode'], now = new Date()): FileReport {
   const problems: Problem[] = [];
   const add = (path: PropertyKey[], message: string) => problems.push({ file, path: jsonPath(path), message });
   const report: FileReport = { file, problems };
-  const m = DATA_PATH.exec(file);
-  if (posix.normalize(file) !== file || file.includes('\\') || !m || !FOLDERS[mode].includes(m[1]!)) {
-    add([], `must be ${FOLDERS[mode].map((f) => `data/${f}/<host>/<runId>.json`).join(' or ')} (no "..", no extra folders)`);
+  const loc = locate(file);
+  if (posix.normalize(file) !== file || file.includes('\\') || !loc || !FOLDERS[mode].includes(loc.folder)) {
+    add([], `must be ${FOLDERS[mode].map((f) => PATH_FORM[f]).join(' or ')} (no "..", no other folders)`);
     return report;
   }
-  const [, folder = '', dirHost = '', fileRunId = ''] = m;
+  const { folder, host: dirHost, runId: fileRunId } = loc;
   if (!safeId.safeParse(dirHost).success || !safeId.safeParse(fileRunId).success) {
     add([], 'host folder and run id may use only letters, digits, ".", "_" and "-"');
     return report;
   }
   const abs = join(root, file);
-  for (const p of [join(root, 'data'), join(root, 'data', folder), join(root, 'data', folder, dirHost), abs]) {
+  const dirs = loc.dirs.map((_, i) => join(root, 'data', folder, ...loc.dirs.slice(0, i + 1)));
+  for (const p of [join(root, 'data'), join(root, 'data', folder), ...dirs, abs]) {
     const st = lstatSync(p, { throwIfNoEntry: false });
     if (!st) return add([], 'file does not exist'), report;
     if (st.isSymbolicLink()) return add([], `${p === abs ? 'file' : 'folder'} ${p.slice(root.length + 1)} is a symbolic link`), report;
   }
   const st = lstatSync(abs);
   if (!st.isFile()) return add([], 'not a regular file'), report;
-  if (st.size > LIMITS.maxFileBytes) return add([], `file is ${st.size} bytes (limit ${LIMITS.maxFileBytes})`), report;
+  report.bytes = st.size;
+  if (st.size > LIMITS.maxFileBytes) return add([], `file is ${st.size} bytes stored (limit ${mib(LIMITS.maxFileBytes)}): ${SPLIT_RUN}`), report;
   let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(abs)));
+    // the one decoder of run files (schema/storage.ts): gzip checked, inflating stopped at the cap
+    raw = JSON.parse(decodeRunBytes(readFileSync(abs), file, { maxFileBytes: LIMITS.maxFileBytes, maxJsonBytes: LIMITS.maxJsonBytes }));
   } catch (e) {
-    return add([], `not valid UTF-8 JSON: ${(e as Error).message}`), report;
+    const message = e instanceof DataFileError ? e.message.slice(file.length + 2) : (e as Error).message;
+    return add([], /more than|bytes of JSON/.test(message) ? `${message}: ${SPLIT_RUN}` : `not valid UTF-8 JSON: ${message}`), report;
   }
   scanValue(raw, [], add);
   if (problems.length) return report;
@@ -190,33 +228,41 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   const { host, runId } = parsed.data;
   report.kind = parsed.data.kind;
   if (host.id !== dirHost) add(['host', 'id'], `"${host.id}" does not match the folder data/${folder}/${dirHost}/`);
-  if (runId !== fileRunId) add(['runId'], `"${runId}" does not match the file name ${fileRunId}.json`);
+  if (runId !== fileRunId) add(['runId'], `"${runId}" does not match the file name ${file.split('/').at(-1)}`);
   if (parsed.data.kind !== 'run') return report;
   const run = parsed.data;
+  const misplaced = host.id === dirHost && runId === fileRunId ? misplacedRun(file.slice('data/'.length), run) : null;
+  if (misplaced) add(['startedAt'], `the run ${misplaced.replace(/^holds run \S+ of host \S+ /, '')} (the folders are the UTC year and month it started)`);
   checkRun(run, mode, now, add);
   report.run = run;
   return report;
 }
 
-/** Runs already accepted: every run file under data/runs/ that this change does not touch. */
-function acceptedRuns(root: string, exclude: Set<string>): { file: string; run: Run }[] {
-  const dir = join(root, 'data', 'runs');
-  const out: { file: string; run: Run }[] = [];
-  if (!existsSync(dir)) return out;
-  for (const host of readdirSync(dir)) {
-    if (!lstatSync(join(dir, host)).isDirectory()) continue;
-    for (const name of readdirSync(join(dir, host))) {
-      const file = `data/runs/${host}/${name}`;
-      if (!name.endsWith('.json') || exclude.has(file)) continue;
-      try {
-        const parsed = Run.safeParse(JSON.parse(readFileSync(join(dir, host, name), 'utf8')));
-        if (parsed.success) out.push({ file, run: parsed.data });
-      } catch {
-        // an unreadable accepted file is the aggregator's problem to report, not this submission's
-      }
-    }
-  }
-  return out;
+/** What the validator needs to know of an accepted run (from data/timeseries/, so no run file is opened for it). */
+interface AcceptedRun {
+  file: string;
+  runId: string;
+  host: Run['host'];
+  contentHash: string;
+  measuredKeys: readonly string[];
+}
+
+/**
+ * Runs already accepted: every run file under data/runs/ that this change does not touch, known from
+ * the accepted checkout's time series (runs missing there are read). A file that does not read is the
+ * aggregation's problem to report, not this submission's.
+ */
+function acceptedRuns(root: string, exclude: Set<string>): AcceptedRun[] {
+  const dataDir = join(root, 'data');
+  const paths = listRunFiles(dataDir).filter((p) => !exclude.has(`data/${p}`));
+  const { records, keySets } = loadHistory(dataDir, paths, { onError: () => {} });
+  return records.map((r) => ({
+    file: `data/${r.path}`,
+    runId: r.runId,
+    host: r.host,
+    contentHash: r.contentHash,
+    measuredKeys: r.builds.flatMap((b) => keySets.get(b.measured) ?? []),
+  }));
 }
 
 export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date }): Report {
@@ -231,16 +277,19 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
   }
   if (!changed.length) problems.push({ file: '(none)', path: '$', message: 'no changed files to validate' });
   if (files.length > LIMITS.maxFilesPerChange)
-    problems.push({ file: `(${files.length} files)`, path: '$', message: `at most ${LIMITS.maxFilesPerChange} files per submission` });
+    problems.push({ file: `(${files.length} files)`, path: '$', message: `at most ${LIMITS.maxFilesPerChange} files per submission: ${SPLIT_CHANGE}` });
+  const total = files.reduce((n, f) => n + (f.bytes ?? 0), 0);
+  if (total > LIMITS.maxChangeBytes)
+    problems.push({ file: `(${files.length} files)`, path: '$', message: `${total} bytes in all (limit ${mib(LIMITS.maxChangeBytes)}): ${SPLIT_CHANGE}` });
   const accepted = acceptedRuns(opts.acceptedRoot ?? root, new Set(changed.map((c) => c.path)));
   const hosts = new Map<string, { fp: string; id: string; file: string }>();
   const runIds = new Map<string, string>();
   const contents = new Map<string, string>();
-  const keys = new Set(accepted.flatMap(({ run }) => run.series.filter((s) => s.status === 'measured').map((s) => s.key)));
-  for (const { file, run } of accepted) {
-    hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file });
-    runIds.set(run.runId, file);
-    contents.set(contentHash(run), file);
+  const keys = new Set(accepted.flatMap((a) => a.measuredKeys));
+  for (const a of accepted) {
+    hosts.set(a.host.id.toLowerCase(), { fp: hostFingerprint(a.host), id: a.host.id, file: a.file });
+    runIds.set(a.runId, a.file);
+    contents.set(a.contentHash, a.file);
   }
   for (const f of files) {
     const run = f.run;
@@ -252,7 +301,7 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
       add(['host'], `host id "${run.host.id}" already belongs to a machine with a different CPU (see ${known.file}): choose your own host id`);
     f.newHost = !known;
     const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
-    f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.run.host.id === run.host.id).length };
+    f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.host.id === run.host.id).length };
     if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
     const sameId = runIds.get(run.runId);
     const sameContent = contents.get(contentHash(run));
