@@ -13,9 +13,9 @@ export const HeadlineMetric = z.object({
   id: safeId,
   key: z.string().describe('the series key in the run files'),
   title: shortText(200),
-  unit: Unit.nullable().describe('from the runs that measured it; null while none has'),
-  method: Method.nullable(),
-  higherIsBetter: z.boolean().nullable(),
+  unit: Unit.describe('a series with this key but another unit or method is another measurement and is not taken'),
+  method: Method,
+  higherIsBetter: z.boolean(),
   deterministic: z.boolean().describe('instruction counts and bytes: any change is a change of the code or the build, not noise'),
 });
 export type HeadlineMetric = z.infer<typeof HeadlineMetric>;

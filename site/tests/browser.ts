@@ -72,7 +72,7 @@ export async function crawl(page: Page, origin: string): Promise<{ pages: PageRe
   const problems: string[] = [];
   while (queue.length) {
     const path = queue.shift()!;
-    const isDownload = /\.(json|png|svg|txt)(\?|$)/.test(path);
+    const isDownload = /\.(json|gz|png|svg|txt)(\?|$)/.test(path);
     if (isDownload) {
       const r = await fetch(origin + path);
       if (!r.ok) problems.push(`${path}: HTTP ${r.status} (linked download)`);
