@@ -34,7 +34,7 @@ test('host changes (kernel, microcode, compiler) and release series come at fixe
 
 test('a few nights: committed outside data/, the nightly aggregation gives what the in-process derivation gives, and a rebuild agrees', () => {
   const out = mkdtempSync(join(tmpdir(), 'simulate-'));
-  const state = finalPhase({ out, nights: 3, hosts: 2, rounds: 6, seriesEveryMonths: 6, scale: 0.04, start: '2027-01-01T00:00:00.000Z', checkpointEvery: 2, log: () => {} });
+  const state = finalPhase({ out, nights: 3, hosts: 2, rounds: 6, seriesEveryMonths: 6, scale: 0.04, start: '2027-01-01T00:00:00.000Z', checkpointEvery: 2, pushEvery: 2, log: () => {} }, true);
   const data = join(out, 'repo/data');
   assert.equal(state.nightsDone, 3);
   assert.equal((state.aggregate as { sameAsInProcessDerivation: boolean }).sameAsInProcessDerivation, true);
@@ -43,8 +43,11 @@ test('a few nights: committed outside data/, the nightly aggregation gives what 
   for (const f of files) assert.match(readRunFile(join(data, f)).host.note!, /SYNTHETIC/);
   assert.ok(!listRunFiles('data').some((f) => f.includes('sim-host')), 'nothing written into data/');
   assert.equal(state.checkpoints.length, 1);
-  const final = state.final as { packBytes: number; largestFile: { path: string } };
+  const final = state.final as { packBytes: number; largestFile: { path: string }; pushBytesPerNightPerHost: { nights: number; median: number } };
   assert.ok(final.packBytes > 0);
+  assert.deepEqual(state.pushes!.map((p) => p.night), [1, 2, 3], 'the first night, every second night, the last');
+  assert.ok(state.pushes!.every((p) => p.bytes > 0) && state.pushes![0]!.bytes > state.pushes![1]!.bytes, 'the first push carries the whole base');
+  assert.equal(final.pushBytesPerNightPerHost.nights, 2);
   // the committed derived files equal what a rebuild from the run files alone makes
   const copy = mkdtempSync(join(tmpdir(), 'simulate-copy-'));
   cpSync(join(data, 'runs'), join(copy, 'runs'), { recursive: true });

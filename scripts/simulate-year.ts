@@ -40,7 +40,10 @@ export interface SimOptions {
   scale: number;
   /** first night (UTC date) */
   start: string;
+  /** nights between two looks at the largest file and the repository's size */
   checkpointEvery: number;
+  /** nights between two measured pushes (the thin pack a night's commit sends) */
+  pushEvery: number;
   log: (line: string) => void;
 }
 
@@ -327,14 +330,24 @@ interface NightLog {
 }
 interface Checkpoint {
   night: number;
-  packBytes: number;
+  /** git's objects on disk, loose (zlib) and packed */
+  gitBytes: number;
   largest: { path: string; bytes: number };
 }
+/** What pushing one night's commit to a repository that has the night before sends: its thin pack. */
+interface Push {
+  night: number;
+  bytes: number;
+}
+/** The options that decide what is generated (a resumed simulation must have the same). */
+type Identity = Pick<SimOptions, 'nights' | 'hosts' | 'rounds' | 'seriesEveryMonths' | 'scale' | 'start'>;
+const identity = (o: SimOptions): Identity => ({ nights: o.nights, hosts: o.hosts, rounds: o.rounds, seriesEveryMonths: o.seriesEveryMonths, scale: o.scale, start: o.start });
 interface State {
-  options: Omit<SimOptions, 'out' | 'log'>;
+  options: Identity;
   nightsDone: number;
   nights: NightLog[];
   checkpoints: Checkpoint[];
+  pushes?: Push[];
   aggregate?: Record<string, unknown>;
   site?: Record<string, unknown>;
   final?: Record<string, unknown>;
@@ -355,12 +368,19 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
   let state: State;
   if (existsSync(statePath(o.out))) {
     state = JSON.parse(readFileSync(statePath(o.out), 'utf8')) as State;
-    const { out: _o, log: _l, ...opts } = o;
-    void _o, _l;
-    if (JSON.stringify(state.options) !== JSON.stringify(opts)) throw new Error(`${o.out} holds a simulation with other options (${JSON.stringify(state.options)}): use another --out`);
-    // a night generated but not committed is made again
+    const { nights, hosts, rounds, seriesEveryMonths, scale, start } = state.options;
+    if (JSON.stringify({ nights, hosts, rounds, seriesEveryMonths, scale, start }) !== JSON.stringify(identity(o)))
+      throw new Error(`${o.out} holds a simulation with other options (${JSON.stringify(state.options)}): use another --out`);
+    // a night generated but not committed is made again; git, not the state file, says what was committed
     git(repo, 'reset', '-q', '--hard');
     git(repo, 'clean', '-qfdx');
+    const committed = Number(git(repo, 'rev-list', '--count', 'HEAD').trim()) - 1;
+    if (committed === o.nights && !state.aggregate) {
+      // the measured last night was committed but its measurement not saved: measure it again
+      git(repo, 'reset', '-q', '--hard', 'HEAD~1');
+      state.nightsDone = o.nights - 1;
+    } else state.nightsDone = committed;
+    state.nights = state.nights.filter((n) => n.night <= state.nightsDone);
   } else {
     mkdirSync(data, { recursive: true });
     git(repo, 'init', '-q');
@@ -370,9 +390,7 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
     writeFileSync(join(repo, '.gitignore'), readFileSync(join(REPO, '.gitignore')));
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'simulated repository');
-    const { out: _o, log: _l, ...opts } = o;
-    void _o, _l;
-    state = { options: opts, nightsDone: 0, nights: [], checkpoints: [] };
+    state = { options: identity(o), nightsDone: 0, nights: [], checkpoints: [] };
     saveState(o.out, state);
   }
   const template = loadTemplate(o.scale);
@@ -412,10 +430,10 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
     state.nights.push({ night: night + 1, runBytes, runJsonBytes, looseGrowth: gitSize(repo).loose - before, seconds: Math.round(seconds * 10) / 10 });
     state.nightsDone = night + 1;
     if (state.nightsDone % o.checkpointEvery === 0) {
-      git(repo, 'repack', '-d', '-q');
-      git(repo, 'prune-packed');
-      state.checkpoints.push({ night: state.nightsDone, packBytes: gitSize(repo).pack, largest: largestFile(data) });
-      o.log(`night ${state.nightsDone}: ${(gitSize(repo).pack / 2 ** 20).toFixed(1)} MiB packed, largest ${largestFile(data).path}`);
+      const size = gitSize(repo);
+      const largest = largestFile(data);
+      state.checkpoints.push({ night: state.nightsDone, gitBytes: size.loose + size.pack, largest });
+      o.log(`night ${state.nightsDone}: largest file ${largest.path} (${(largest.bytes / 2 ** 20).toFixed(1)} MiB)`);
     }
     saveState(o.out, state);
     if (state.nightsDone % 10 === 0 || state.nightsDone === upTo) o.log(`night ${state.nightsDone}/${o.nights}: ${seconds.toFixed(1)} s, ${(runBytes / o.hosts / 1024).toFixed(0)} KiB per run`);
@@ -492,16 +510,37 @@ export function aggregatePhase(o: SimOptions): State {
   return state;
 }
 
-/** Full repack (what a clone transfers), the largest file, the working tree. */
-export function finalPhase(o: SimOptions): State {
+/**
+ * Repository growth as a remote sees it: for every pushEvery-th night (and the last), the thin pack that
+ * pushing that night's commit sends to a repository holding the night before (new objects, deltified
+ * against what the remote has). The first night, which carries the whole base, is reported apart.
+ */
+export function pushPhase(o: SimOptions): State {
   const state = aggregatePhase(o);
-  if (state.final) return state;
   const repo = join(o.out, 'repo');
-  git(repo, 'repack', '-a', '-d', '-q'); // git gc's own settings
-  git(repo, 'prune-packed');
-  const size = gitSize(repo);
+  const commits = git(repo, 'rev-list', '--reverse', 'HEAD').trim().split('\n'); // [base, night 1, night 2, ...]
+  state.pushes ??= [];
+  const done = new Set(state.pushes.map((p) => p.night));
+  const wanted = [1, ...Array.from({ length: o.nights }, (_, i) => i + 1).filter((n) => n > 1 && (n % o.pushEvery === 0 || n === o.nights))];
+  for (const night of wanted) {
+    if (done.has(night)) continue;
+    const r = spawnSync('sh', ['-c', `printf '%s\\n^%s\\n' ${commits[night]} ${commits[night - 1]} | git pack-objects --revs --thin --stdout -q | wc -c`], { cwd: repo, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git pack-objects failed: ${r.stderr}`);
+    state.pushes.push({ night, bytes: Number(r.stdout.trim()) });
+    saveState(o.out, state);
+  }
+  state.pushes.sort((a, b) => a.night - b.night);
+  saveState(o.out, state);
+  o.log(`pushes measured: ${state.pushes.length}`);
+  return state;
+}
+
+/** Sizes of what is committed, and, after a full repack (git gc's settings), the repository a clone fetches. */
+export function finalPhase(o: SimOptions, repack: boolean): State {
+  const state = pushPhase(o);
+  if (state.final && (!repack || state.final.packBytes !== undefined)) return state;
+  const repo = join(o.out, 'repo');
   const data = join(repo, 'data');
-  const tree = treeBytes(data);
   const runs = state.nights.map((n) => n.runBytes / o.hosts);
   const derivedFiles = ['summary.json', 'detailed-iterations.json'].map((f) => ({ path: `data/${f}`, bytes: statSync(join(data, f)).size }));
   const ts = readdirSync(join(data, 'timeseries'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).map((f) => statSync(join(data, 'timeseries', f)).size);
@@ -512,33 +551,45 @@ export function finalPhase(o: SimOptions): State {
     for (const n of names) if (statSync(join(d, n)).isDirectory()) walk(join(d, n));
   };
   walk(data);
-  // packed bytes by what they are: run files, summary, time series, the rest
-  const byKind: Record<string, number> = {};
-  const objects = execFileSync('sh', ['-c', "git rev-list --objects --all | git cat-file --batch-check='%(objecttype) %(objectsize:disk) %(rest)'"], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 30 });
-  for (const line of objects.trim().split('\n')) {
-    const [type, bytes, path = ''] = line.split(' ');
-    const kind = type !== 'blob' ? 'commits and trees' : path.startsWith('data/runs/') ? 'run files' : path.startsWith('data/timeseries/') ? 'time series' : path === 'data/summary.json' ? 'summary.json' : 'other';
-    byKind[kind] = (byKind[kind] ?? 0) + Number(bytes);
-  }
-  state.final = {
-    packBytes: size.pack,
-    packBytesByKind: byKind,
-    packBytesPerNightPerHost: Math.round(size.pack / (o.nights * o.hosts)),
+  const nightly = state.pushes!.filter((p) => p.night > 1).map((p) => p.bytes / o.hosts).sort((a, b) => a - b);
+  const final: Record<string, unknown> = {
+    pushBytesPerNightPerHost: {
+      nights: nightly.length,
+      median: Math.round(nightly[nightly.length >> 1]!),
+      mean: Math.round(nightly.reduce((a, b) => a + b, 0) / nightly.length),
+      max: Math.round(nightly[nightly.length - 1]!),
+      firstNightAllHosts: state.pushes!.find((p) => p.night === 1)?.bytes,
+    },
     runFileBytes: { mean: Math.round(runs.reduce((a, b) => a + b, 0) / runs.length), first: Math.round(runs[0]!), last: Math.round(runs.at(-1)!) },
     runJsonBytesLast: Math.round(state.nights.at(-1)!.runJsonBytes / o.hosts),
     largestFile: largestFile(repo),
     derivedFiles,
     timeseriesFileBytesMax: Math.max(...ts),
-    workingTree: tree,
+    workingTree: treeBytes(data),
     ...folders,
   };
+  if (repack) {
+    const t = timed('git', ['-C', repo, 'repack', '-a', '-d', '-q']); // git gc's own settings
+    git(repo, 'prune-packed');
+    const size = gitSize(repo);
+    // packed bytes by what they are: run files, summary, time series, the rest
+    const byKind: Record<string, number> = {};
+    const objects = execFileSync('sh', ['-c', "git rev-list --objects --all | git cat-file --batch-check='%(objecttype) %(objectsize:disk) %(rest)'"], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 30 });
+    for (const line of objects.trim().split('\n')) {
+      const [type, bytes, path = ''] = line.split(' ');
+      const kind = type !== 'blob' ? 'commits and trees' : path.startsWith('data/runs/') ? 'run files' : path.startsWith('data/timeseries/') ? 'time series' : path === 'data/summary.json' ? 'summary.json' : 'other';
+      byKind[kind] = (byKind[kind] ?? 0) + Number(bytes);
+    }
+    Object.assign(final, { packBytes: size.pack, packBytesByKind: byKind, packBytesPerNightPerHost: Math.round(size.pack / (o.nights * o.hosts)), repackWallSeconds: t.wall });
+  }
+  state.final = final;
   saveState(o.out, state);
   return state;
 }
 
 /** Builds the site from the simulated data (timed) and measures what is deployed and what pages transfer. */
 export async function sitePhase(o: SimOptions): Promise<State> {
-  const state = finalPhase(o);
+  const state = JSON.parse(readFileSync(statePath(o.out), 'utf8')) as State;
   if (state.site) return state;
   const data = join(o.out, 'repo/data');
   const dist = join(o.out, 'dist');
@@ -594,7 +645,8 @@ async function main(): Promise<void> {
       scale: { type: 'string', default: '1' },
       start: { type: 'string', default: '2027-01-01T00:00:00.000Z' },
       'checkpoint-every': { type: 'string', default: '30' },
-      phases: { type: 'string', default: 'generate,aggregate,site' },
+      'push-every': { type: 'string', default: '7' },
+      phases: { type: 'string', default: 'generate,aggregate,pushes,repack,site' },
       results: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -614,16 +666,16 @@ async function main(): Promise<void> {
     scale: Number(values.scale),
     start: values.start,
     checkpointEvery: Number(values['checkpoint-every']),
+    pushEvery: Number(values['push-every']),
     log: (l) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${l}`),
   };
   mkdirSync(out, { recursive: true });
   const phases = values.phases.split(',');
   const startedAt = new Date().toISOString();
   const machineBefore = machine();
-  let state: State;
+  // each phase runs the ones before it that are not done yet; a finished phase is not run again
+  let state = phases.includes('aggregate') || phases.includes('pushes') || phases.includes('repack') ? finalPhase(o, phases.includes('repack')) : generate(o);
   if (phases.includes('site')) state = await sitePhase(o);
-  else if (phases.includes('aggregate')) state = finalPhase(o);
-  else state = generate(o);
   const result = { startedAt, finishedAt: new Date().toISOString(), machineBefore, machineAfter: machine(), ...state };
   if (values.results) writeFileSync(values.results, JSON.stringify(result, null, 1) + '\n');
   console.log(JSON.stringify({ ...result, nights: `${state.nights.length} nights (see state.json)` }, null, 1));
