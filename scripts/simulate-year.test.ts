@@ -43,11 +43,12 @@ test('a few nights: committed outside data/, the nightly aggregation gives what 
   for (const f of files) assert.match(readRunFile(join(data, f)).host.note!, /SYNTHETIC/);
   assert.ok(!listRunFiles('data').some((f) => f.includes('sim-host')), 'nothing written into data/');
   assert.equal(state.checkpoints.length, 1);
-  const final = state.final as { packBytes: number; largestFile: { path: string }; pushBytesPerNightPerHost: { nights: number; median: number } };
+  const final = state.final as { packBytes: number; largestCommittedFile: { path: string }; pushBytesPerNightPerHost: { nights: number; median: number } };
   assert.ok(final.packBytes > 0);
   assert.deepEqual(state.pushes!.map((p) => p.night), [1, 2, 3], 'the first night, every second night, the last');
   assert.ok(state.pushes!.every((p) => p.bytes > 0) && state.pushes![0]!.bytes > state.pushes![1]!.bytes, 'the first push carries the whole base');
   assert.equal(final.pushBytesPerNightPerHost.nights, 2);
+  assert.equal(final.largestCommittedFile.path, 'data/summary.json', 'detailed-iterations.json is not committed');
   // the committed derived files equal what a rebuild from the run files alone makes
   const copy = mkdtempSync(join(tmpdir(), 'simulate-copy-'));
   cpSync(join(data, 'runs'), join(copy, 'runs'), { recursive: true });

@@ -289,11 +289,20 @@ export function gitSize(repo: string): { loose: number; pack: number; packs: num
   return { loose: Number(kv.size) * 1024, pack: Number(kv['size-pack']) * 1024, packs: Number(kv.packs) };
 }
 
+/** The largest file git tracks (the ignored data/detailed-iterations.json is not committed). */
+function largestCommitted(repo: string): { path: string; bytes: number } {
+  let best = { path: '', bytes: 0 };
+  for (const path of git(repo, 'ls-files', '-z').split('\0').filter(Boolean)) {
+    const bytes = statSync(join(repo, path)).size;
+    if (bytes > best.bytes) best = { path, bytes };
+  }
+  return best;
+}
+
 function largestFile(dir: string): { path: string; bytes: number } {
   let best = { path: '', bytes: 0 };
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
-      if (name === '.git') continue;
       const p = join(d, name);
       const st = statSync(p);
       if (st.isDirectory()) walk(p);
@@ -431,7 +440,7 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
     state.nightsDone = night + 1;
     if (state.nightsDone % o.checkpointEvery === 0) {
       const size = gitSize(repo);
-      const largest = largestFile(data);
+      const largest = largestCommitted(repo);
       state.checkpoints.push({ night: state.nightsDone, gitBytes: size.loose + size.pack, largest });
       o.log(`night ${state.nightsDone}: largest file ${largest.path} (${(largest.bytes / 2 ** 20).toFixed(1)} MiB)`);
     }
@@ -562,7 +571,7 @@ export function finalPhase(o: SimOptions, repack: boolean): State {
     },
     runFileBytes: { mean: Math.round(runs.reduce((a, b) => a + b, 0) / runs.length), first: Math.round(runs[0]!), last: Math.round(runs.at(-1)!) },
     runJsonBytesLast: Math.round(state.nights.at(-1)!.runJsonBytes / o.hosts),
-    largestFile: largestFile(repo),
+    largestCommittedFile: largestCommitted(repo),
     derivedFiles,
     timeseriesFileBytesMax: Math.max(...ts),
     workingTree: treeBytes(data),
