@@ -47,7 +47,7 @@ export interface Report {
 /**
  * Size caps, from the stored format (compact JSON, gzip): a full run of today's default matrix (10 builds,
  * 6 rounds, every default benchmark) is ~6.4 MB of JSON and ~0.42 MB stored, ~0.64 MB and ~0.04 MB per
- * build (docs/benchmarks/storage-simulation.md). Two more release series make it ~7.7 MB and ~0.5 MB;
+ * build (docs/benchmarks/storage-simulation.md). Two more release series make it ~7.8 MB and ~0.5 MB;
  * the caps leave twice that for more rounds or benchmarks, and no more: a file beyond them is not one run
  * of the matrix, and its pull request is told how to split it.
  */
@@ -244,7 +244,6 @@ interface AcceptedRun {
   runId: string;
   host: Run['host'];
   contentHash: string;
-  measuredKeys: readonly string[];
 }
 
 /**
@@ -252,17 +251,16 @@ interface AcceptedRun {
  * the accepted checkout's time series (runs missing there are read). A file that does not read is the
  * aggregation's problem to report, not this submission's.
  */
-function acceptedRuns(root: string, exclude: Set<string>): AcceptedRun[] {
+function acceptedRuns(root: string, exclude: Set<string>): { runs: AcceptedRun[]; measuredKeys: Set<string> } {
   const dataDir = join(root, 'data');
   const paths = listRunFiles(dataDir).filter((p) => !exclude.has(`data/${p}`));
   const { records, keySets } = loadHistory(dataDir, paths, { onError: () => {} });
-  return records.map((r) => ({
-    file: `data/${r.path}`,
-    runId: r.runId,
-    host: r.host,
-    contentHash: r.contentHash,
-    measuredKeys: r.builds.flatMap((b) => keySets.get(b.measured) ?? []),
-  }));
+  // runs share their key lists: the union is made once per distinct list, however many runs there are
+  const lists = new Set(records.flatMap((r) => r.builds.map((b) => b.measured)));
+  return {
+    runs: records.map((r) => ({ file: `data/${r.path}`, runId: r.runId, host: r.host, contentHash: r.contentHash })),
+    measuredKeys: new Set([...lists].flatMap((id) => keySets.get(id) ?? [])),
+  };
 }
 
 export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date }): Report {
@@ -281,11 +279,10 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
   const total = files.reduce((n, f) => n + (f.bytes ?? 0), 0);
   if (total > LIMITS.maxChangeBytes)
     problems.push({ file: `(${files.length} files)`, path: '$', message: `${total} bytes in all (limit ${mib(LIMITS.maxChangeBytes)}): ${SPLIT_CHANGE}` });
-  const accepted = acceptedRuns(opts.acceptedRoot ?? root, new Set(changed.map((c) => c.path)));
+  const { runs: accepted, measuredKeys: keys } = acceptedRuns(opts.acceptedRoot ?? root, new Set(changed.map((c) => c.path)));
   const hosts = new Map<string, { fp: string; id: string; file: string }>();
   const runIds = new Map<string, string>();
   const contents = new Map<string, string>();
-  const keys = new Set(accepted.flatMap((a) => a.measuredKeys));
   for (const a of accepted) {
     hosts.set(a.host.id.toLowerCase(), { fp: hostFingerprint(a.host), id: a.host.id, file: a.file });
     runIds.set(a.runId, a.file);
