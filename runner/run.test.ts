@@ -1,7 +1,7 @@
 // The run loop on an in-memory benchmark: interleaving, journal, resume after a kill, unsupported series.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRunFile, runFileName, type Build } from '../schema/index.ts';
