@@ -48,8 +48,8 @@ export const EXIT_SKIPPED = 3;
 
 /**
  * aggregate(), and if it fails, the runs it fails on when given alone are skipped and the rest
- * aggregated. An error that no single run causes on its own (or that every run causes: a bug, not a
- * file) is thrown as it was.
+ * aggregated. An error that no single run causes on its own (or that every one of several runs causes:
+ * a bug, not a file) is thrown as it was.
  */
 export function aggregateSkipping(
   runs: { run: Run; path: string }[],
@@ -66,7 +66,8 @@ export function aggregateSkipping(
         skipped.push({ path: r.path, reason: `the aggregation fails on this run: ${e instanceof z.ZodError ? `\n${describeIssues(e)}` : (e as Error).message}` });
       }
     }
-    if (skipped.length === 0 || skipped.length === runs.length) throw error;
+    // several runs that all fail alone: a bug, not a file (one run that fails alone is that file)
+    if (skipped.length === 0 || (skipped.length === runs.length && runs.length > 1)) throw error;
     const bad = new Set(skipped.map((s) => s.path));
     return { result: aggregateRuns(runs.filter((r) => !bad.has(r.path))), skipped };
   }

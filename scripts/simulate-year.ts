@@ -289,7 +289,7 @@ export function gitSize(repo: string): { loose: number; pack: number; packs: num
   return { loose: Number(kv.size) * 1024, pack: Number(kv['size-pack']) * 1024, packs: Number(kv.packs) };
 }
 
-/** The largest file git tracks (the ignored data/detailed-iterations.json is not committed). */
+/** The largest file git tracks. */
 function largestCommitted(repo: string): { path: string; bytes: number } {
   let best = { path: '', bytes: 0 };
   for (const path of git(repo, 'ls-files', '-z').split('\0').filter(Boolean)) {
@@ -395,7 +395,7 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
     git(repo, 'init', '-q');
     git(repo, 'config', 'gc.auto', '0');
     writeFileSync(join(repo, 'README'), `${SYNTHETIC}\n`);
-    // what the project commits and what it does not (data/detailed-iterations.json)
+    // what the project commits and what it does not
     writeFileSync(join(repo, '.gitignore'), readFileSync(join(REPO, '.gitignore')));
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'simulated repository');
