@@ -68,13 +68,16 @@ test('ranges load only the years they show; the default is the busiest host, the
   const host = index.hosts[0]!;
   assert.deepEqual(rangeOf(host, '90').years, [2026]);
   assert.deepEqual(rangeOf(host, 'all').years, [2025, 2026]);
-  assert.equal(host.runs, 2 * (DRIFT_NIGHTS + 1));
+  // the quick nights, the full run and the fixture's two later runs (AEAD only, and a not-quiet one), in both years
+  assert.equal(host.runs, 2 * fixture.runs.length);
+  assert.equal(fixture.runs.length, DRIFT_NIGHTS + 3);
   assert.equal(resolveSelection(index, { build: 'no-such', metric: 'handshake-ecdsa-tls13-x25519' })!.metric, 'handshake-ecdsa-tls13-x25519');
   assert.equal(resolveSelection({ metrics: [], hosts: [] }), null, 'nothing to show without a time series');
 });
 
 test('a single night draws one point and says what a band needs', () => {
-  const one = { ...fixture, runs: fixture.runs.slice(-1).map((r) => ({ ...r, changes: [] })) };
+  // the full run alone (the fixture's later runs hold no headline metric)
+  const one = { ...fixture, runs: fixture.runs.filter((r) => r.runId === '20261122T000000Z-full-f1x7').map((r) => ({ ...r, changes: [] })) };
   const { s, view } = viewOf([one], { range: 'all' });
   assert.equal(view.points.length, 1);
   assert.equal((driftSvg(view, s.metric, 'x').match(/<circle /g) ?? []).length, 1);
