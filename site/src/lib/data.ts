@@ -121,6 +121,7 @@ export interface RunIndexEntry {
   finishedAt: string;
   builds: number;
   series: number;
+  benchmarks: string[];
   quiet: boolean;
   quietReasons: string[];
   /** path relative to data/ */
@@ -136,7 +137,7 @@ export const loadRunIndex = (): RunIndexEntry[] =>
     return loadTimeseries()
       .flatMap((t) =>
         t.runs.map((r) => ({
-          host: t.host, runId: r.runId, mode: r.mode, startedAt: r.startedAt, finishedAt: r.finishedAt, builds: r.builds.length, series: r.series,
+          host: t.host, runId: r.runId, mode: r.mode, startedAt: r.startedAt, finishedAt: r.finishedAt, builds: r.builds.length, series: r.series, benchmarks: r.benchmarks,
           quiet: r.quiet, quietReasons: r.quietReasons, path: r.path, bytes: r.bytes, inSummary: inSummary.has(r.runId),
         })),
       )
