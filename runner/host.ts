@@ -97,10 +97,20 @@ export function describeHost(id: string): Host {
     logicalCpus: cpus().length,
     memoryBytes: totalmem(),
     kernel: release(),
+    microcode: microcodeRevision(cpuinfo),
     os: /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(osRelease)?.[1] ?? 'unknown',
     virtualization: virtualization(cpuinfo),
     cpuGovernor: governorState(),
     boost: boostState(),
     smt: smtState(),
   };
+}
+
+/**
+ * The microcode revision /proc/cpuinfo shows (x86: "microcode : 0x1000065"), or null where the kernel
+ * does not show one (arm64, some hypervisors). CPUs that disagree (a late update in progress) are listed.
+ */
+export function microcodeRevision(cpuinfo: string): string | null {
+  const revisions = [...new Set([...cpuinfo.matchAll(/^microcode\s*:\s*(\S+)\s*$/gm)].map((m) => m[1]!))];
+  return revisions.length ? revisions.sort().join(' ') : null;
 }

@@ -1,10 +1,10 @@
 // The run loop on an in-memory benchmark: interleaving, journal, resume after a kill, unsupported series.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Build } from '../schema/index.ts';
+import { readRunFile, runFileName, type Build } from '../schema/index.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
 import { executeRun, journalPath, newRunId, readJournal, resumePlan, roundOrder, type RunPlan } from './run.ts';
 import { describeHost } from './host.ts';
@@ -96,7 +96,8 @@ test('a run interleaves builds task by task and writes a valid run file with eve
   assert.equal(pq34.reason, 'no ML-KEM before 3.5');
   assert.equal(pq34.iterations.length, 0, 'unsupported is not zero');
   assert.deepEqual(run.plan.order, [['b34', 'b35'], ['b35', 'b34'], ['b34', 'b35']]);
-  assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')).runId, p.runId);
+  assert.equal(path, join(out, runFileName(run)), 'written straight into the layout: <host>/<YYYY>/<MM>/<runId>.json.gz');
+  assert.deepEqual(readRunFile(path), run);
 });
 
 test('a killed run loses nothing: resuming keeps finished tasks and runs only the rest', async () => {

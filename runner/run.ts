@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Run, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
+import { Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
 import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome } from './benchmark.ts';
 import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot, type Sample } from './quiet.ts';
 
@@ -251,8 +251,7 @@ export async function executeRun(
   }
 
   const run = assembleRun(plan, done, notes, recorded);
-  const path = join(outDir, plan.host.id, `${plan.runId}.json`);
-  writeAtomic(path, JSON.stringify(run, null, 1) + '\n');
+  const path = writeRunFile(outDir, run);
   rmSync(jpath);
   return { path, run };
 }

@@ -62,6 +62,10 @@ export const Host = z.object({
   cpuGovernor: shortText(80).nullable(),
   boost: shortText(80).nullable().optional().describe('frequency boost / turbo state where readable (cpufreq boost, intel_pstate no_turbo)'),
   smt: shortText(80).nullable().optional().describe('simultaneous multithreading state where readable (/sys/devices/system/cpu/smt/control)'),
+  microcode: shortText(80)
+    .nullable()
+    .optional()
+    .describe('CPU microcode revision as /proc/cpuinfo shows it (x86), null where the kernel does not say; a change between runs can move results'),
   note: shortText(1000).optional(),
 });
 export type Host = z.infer<typeof Host>;

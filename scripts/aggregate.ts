@@ -1,46 +1,44 @@
-// data/runs/** -> data/summary.json + data/detailed-iterations.json (+ JSON Schema exports).
+// data/runs/** -> data/summary.json + data/detailed-iterations.json + data/timeseries/<host>/<YYYY>.json
+// (+ JSON Schema exports). detailed-iterations.json is committed and published: it holds only the
+// iterations behind the summary, so it stays bounded however many nights accumulate.
 //
 // Deterministic: the same run files give byte-identical output. Nothing is dropped silently: a file
-// that cannot be used (invalid, misplaced, a run id another file already has, or one the aggregation
-// fails on) is skipped with its name and the reason, everything else is still written, and the exit
-// status is EXIT_SKIPPED (3) instead of 0. Only quiet runs feed the summary; each series comes from the
-// best quiet run of its host that measured it (SELECTION), and detailed-iterations.json holds the
-// iterations behind the summary.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// that cannot be used (invalid, outside the layout or not where its content says it belongs, a run id
+// another file already has, or one the aggregation fails on) is skipped with its name and the reason,
+// everything else is still written, and the exit status is EXIT_SKIPPED (3) instead of 0. Only quiet runs
+// feed the summary; each series comes from the best quiet run of its host that measured it (SELECTION),
+// and detailed-iterations.json holds the iterations behind the summary. History (every run) lives in the
+// run files and the time-series files (scripts/history.ts), whose records let the aggregation choose the
+// runs behind the summary without opening years of files.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import {
   DetailedIterations,
   Run,
   Summary,
-  parseRunFile,
+  Timeseries,
+  listRunFiles,
+  misplacedRun,
+  parseRunFilePath,
+  readRunFile,
+  runFilePath,
   type Build,
+  type RunRecord,
   type SummaryEntry,
   DataFileError,
   describeIssues,
 } from '../schema/index.ts';
 import { compareSeries, compareVersions } from '../runner/catalogue.ts';
 import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe } from './stats.ts';
+import { byTime, loadHistory, quietReasons, timeseriesFiles, writeTimeseries } from './history.ts';
 
+export { quietReasons };
 export const BASELINE_VERSION = '1.1.1w';
-
-export function findRunFiles(runsDir: string): string[] {
-  if (!existsSync(runsDir)) return [];
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.json')) out.push(p);
-    }
-  };
-  walk(runsDir);
-  return out;
-}
 
 /** A run file left out of the derived files, and why (printed, and the exit status says so). */
 export interface SkippedFile {
-  /** relative to the data directory, e.g. runs/<host>/<runId>.json */
+  /** relative to the data directory, e.g. runs/<host>/<YYYY>/<MM>/<runId>.json.gz */
   path: string;
   reason: string;
 }
@@ -49,45 +47,9 @@ export interface SkippedFile {
 export const EXIT_SKIPPED = 3;
 
 /**
- * Every run file that reads, validates and sits at runs/<host.id>/<runId>.json. The others are
- * skipped, never fatal: one bad or duplicated file on main must not stop the summary, the site or the
- * nightly publish. Of two files with the same run id the first in path order is kept.
- */
-export function loadRuns(files: string[], root: string): { runs: { run: Run; path: string }[]; skipped: SkippedFile[] } {
-  const runs: { run: Run; path: string }[] = [];
-  const skipped: SkippedFile[] = [];
-  const seen = new Map<string, string>();
-  for (const file of files) {
-    const rel = relative(root, file);
-    let run: Run;
-    try {
-      run = parseRunFile(readFileSync(file, 'utf8'), rel);
-    } catch (e) {
-      // parseRunFile's messages start with the file name already
-      const message = (e as Error).message;
-      skipped.push({ path: rel, reason: message.startsWith(`${rel}: `) ? message.slice(rel.length + 2) : message });
-      continue;
-    }
-    const expected = join('runs', run.host.id, `${run.runId}.json`);
-    if (rel !== expected) {
-      skipped.push({ path: rel, reason: `holds run ${run.runId} of host ${run.host.id}, which belongs at ${expected}` });
-      continue;
-    }
-    const other = seen.get(run.runId);
-    if (other) {
-      skipped.push({ path: rel, reason: `runId ${run.runId} is also used by ${other} (kept)` });
-      continue;
-    }
-    seen.set(run.runId, rel);
-    runs.push({ run, path: rel });
-  }
-  return { runs, skipped };
-}
-
-/**
  * aggregate(), and if it fails, the runs it fails on when given alone are skipped and the rest
- * aggregated. An error that no single run causes on its own (or that every run causes: a bug, not a
- * file) is thrown as it was.
+ * aggregated. An error that no single run causes on its own (or that every one of several runs causes:
+ * a bug, not a file) is thrown as it was.
  */
 export function aggregateSkipping(
   runs: { run: Run; path: string }[],
@@ -104,7 +66,8 @@ export function aggregateSkipping(
         skipped.push({ path: r.path, reason: `the aggregation fails on this run: ${e instanceof z.ZodError ? `\n${describeIssues(e)}` : (e as Error).message}` });
       }
     }
-    if (skipped.length === 0 || skipped.length === runs.length) throw error;
+    // several runs that all fail alone: a bug, not a file (one run that fails alone is that file)
+    if (skipped.length === 0 || (skipped.length === runs.length && runs.length > 1)) throw error;
     const bad = new Set(skipped.map((s) => s.path));
     return { result: aggregateRuns(runs.filter((r) => !bad.has(r.path))), skipped };
   }
@@ -112,21 +75,9 @@ export function aggregateSkipping(
 
 type RunSeries = Run['series'][number];
 
-/** Why a run may not feed the published views; empty when it held the host lock and every check was quiet. */
-export function quietReasons(run: Run): string[] {
-  const q = run.quiet;
-  if (!q) return ['recorded before the quiet-host protocol: nothing shows the machine was otherwise idle'];
-  const reasons: string[] = [];
-  if (!q.exclusive) reasons.push('did not hold the host measurement lock for the whole run');
-  for (const r of q.before.reasons) reasons.push(`before the first round: ${r}`);
-  for (const round of q.rounds) for (const r of round.reasons) reasons.push(`round ${round.round}: ${r}`);
-  if (!q.quiet && reasons.length === 0) reasons.push('the runner marked it not quiet');
-  return reasons;
-}
-
 /** Full runs outrank quick ones, then runs that cover more builds (their series compare with each
- * other), then the newest. */
-const runRank = (r: Run) => `${r.mode === 'full' ? 1 : 0}|${String(r.builds.length).padStart(4, '0')}|${r.startedAt}`;
+ * other), then the newest. Takes a run or its record. */
+const runRank = (r: Pick<Run, 'mode' | 'startedAt'> & { builds: readonly unknown[] }) => `${r.mode === 'full' ? 1 : 0}|${String(r.builds.length).padStart(4, '0')}|${r.startedAt}`;
 
 /** Measured (non-warm-up) values of a series by round. */
 function byRound(s: RunSeries): Map<number, number[]> {
@@ -139,7 +90,40 @@ export const SELECTION =
   'only quiet runs (host lock held, every quiet-host check passed); for each host and series the best run that measured it: ' +
   'full before quick, then the run covering more builds, then the newest. A table whose rows come from more than one run names the run of each row.';
 
-export function aggregate(runs: { run: Run; path: string }[]): { summary: Summary; detailed: DetailedIterations } {
+/**
+ * The runs aggregate() would take series from, found from their records alone: for each host, version,
+ * variant and series key the best-ranked quiet run holding it (the first in path order among equals, as
+ * aggregate() does). Records are given in path order.
+ */
+export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<string, readonly string[]>): RunRecord[] {
+  // runs with the same keys for a build dominate each other as a whole: keep the best of each such group
+  const groupBest = new Map<string, RunRecord>();
+  for (const r of records) {
+    if (!r.quiet) continue;
+    for (const b of r.builds) {
+      const g = `${r.host.id}|${b.version}|${b.variant}|${b.keys}`;
+      const prev = groupBest.get(g);
+      if (!prev || runRank(r) > runRank(prev)) groupBest.set(g, r);
+    }
+  }
+  const order = new Map(records.map((r, i) => [r, i]));
+  const candidates = [...new Set(groupBest.values())].sort((a, b) => order.get(a)! - order.get(b)!);
+  const chosen = new Map<string, RunRecord>();
+  for (const r of candidates)
+    for (const b of r.builds)
+      for (const key of keySets.get(b.keys) ?? []) {
+        const id = `${r.host.id}|${b.version}|${b.variant}|${key}`;
+        const prev = chosen.get(id);
+        if (!prev || runRank(r) > runRank(prev)) chosen.set(id, r);
+      }
+  return [...new Set(chosen.values())].sort((a, b) => order.get(a)! - order.get(b)!);
+}
+
+/**
+ * `runs` in path order. `hosts`: the description of each host to publish (default: the newest among
+ * `runs`); the aggregation passes the newest of all runs, also of those it did not need to open.
+ */
+export function aggregate(runs: { run: Run; path: string }[], options: { hosts?: Run['host'][] } = {}): { summary: Summary; detailed: DetailedIterations } {
   const quiet = runs.filter(({ run }) => quietReasons(run).length === 0);
   // best quiet run per (host, version, variant, key): the ranking is the same for every key, so the
   // keys of one benchmark come from one run wherever that run measured them
@@ -234,7 +218,7 @@ export function aggregate(runs: { run: Run; path: string }[]): { summary: Summar
       baselineVersion: BASELINE_VERSION,
       selection: SELECTION,
     },
-    hosts: [...hosts.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    hosts: (options.hosts ?? [...hosts.values()]).slice().sort((a, b) => (a.id < b.id ? -1 : 1)),
     builds: [...builds.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : compareVersions(a.version, b.version) || (a.id < b.id ? -1 : 1))),
     runs: sortedRuns.map(({ run, path }) => ({
       runId: run.runId,
@@ -273,33 +257,182 @@ export function jsonSchemas(): Record<string, unknown> {
     'run.schema.json': z.toJSONSchema(Run, io),
     'summary.schema.json': z.toJSONSchema(Summary, io),
     'detailed-iterations.schema.json': z.toJSONSchema(DetailedIterations, io),
+    'timeseries.schema.json': z.toJSONSchema(Timeseries, io),
   };
 }
 
-export function writeAll(dataDir: string): { runs: number; entries: number; rows: number; skipped: SkippedFile[] } {
-  const loaded = loadRuns(findRunFiles(join(dataDir, 'runs')), dataDir);
-  const { result, skipped } = aggregateSkipping(loaded.runs);
-  const allSkipped = [...loaded.skipped, ...skipped];
-  const summary = Summary.parse({ ...result.summary, skipped: allSkipped });
+
+/**
+ * The records of run files that sit in the layout, where their content says they belong, one file per
+ * run id (the first in path order is kept); the others are skipped with the place they belong.
+ */
+export function checkLayout(records: readonly RunRecord[]): { kept: RunRecord[]; skipped: SkippedFile[] } {
+  const kept: RunRecord[] = [];
+  const skipped: SkippedFile[] = [];
+  const seen = new Map<string, string>();
+  for (const r of records) {
+    if (!parseRunFilePath(r.path)) {
+      skipped.push({ path: r.path, reason: `not where run files go; expected ${runFilePath(r)} (runs/<host>/<YYYY>/<MM>/<runId>.json.gz, as npm run bench writes it)` });
+      continue;
+    }
+    const misplaced = misplacedRun(r.path, r);
+    if (misplaced) {
+      skipped.push({ path: r.path, reason: misplaced });
+      continue;
+    }
+    const other = seen.get(r.runId);
+    if (other) {
+      skipped.push({ path: r.path, reason: `runId ${r.runId} is also used by ${other} (kept)` });
+      continue;
+    }
+    seen.set(r.runId, r.path);
+    kept.push(r);
+  }
+  return { kept, skipped };
+}
+
+/** summary.json: one entry per line, no indentation (it holds every series of every host). */
+export function serializeSummary(summary: Summary): string {
+  const { entries, ...head } = summary;
+  return `${JSON.stringify(head, null, 1).slice(0, -2)},\n "entries": [\n${entries.map((e) => JSON.stringify(e)).join(',\n')}\n ]\n}\n`;
+}
+
+export interface AggregateResult {
+  /** run files used (found, minus those skipped) */
+  runs: number;
+  /** run files read this time (the others were known from data/timeseries/) */
+  read: number;
+  selected: number;
+  entries: number;
+  rows: number;
+  timeseries: number;
+  /** time-series files that could not be reused, and why */
+  ignored: string[];
+  /** run files left out, and why (also in summary.json) */
+  skipped: SkippedFile[];
+}
+
+/** Every derived file's text, by path relative to data/ (schema exports aside). */
+export interface Derived {
+  files: Map<string, string>;
+  selected: RunRecord[];
+  entries: number;
+  rows: number;
+  timeseries: Map<string, Timeseries>;
+  /** the run files left out (unreadable ones given by the caller, then layout and aggregation failures) */
+  skipped: SkippedFile[];
+  /** records of the run files used */
+  records: RunRecord[];
+}
+
+/** A DataFileError's message without the file name it starts with. */
+const reasonOf = (path: string, e: Error) => (e.message.startsWith(`${path}: `) ? e.message.slice(path.length + 2) : e.message);
+
+/**
+ * The derived files from the records of every run file (in path order), opening only the runs behind
+ * the summary through `loadRun`. The aggregation and scripts/simulate-year.ts both come through here.
+ * `unreadable`: run files the caller could not read (listed in the summary's `skipped`). A file outside
+ * the layout, a repeated run id, a run that cannot be opened any more or one the aggregation fails on
+ * is skipped too, and the runs behind the summary are chosen again without it.
+ */
+export function derive(
+  records: readonly RunRecord[],
+  keySets: ReadonlyMap<string, string[]>,
+  loadRun: (path: string) => Run,
+  unreadable: readonly SkippedFile[] = [],
+): Derived {
+  const layout = checkLayout(records);
+  const skipped = [...unreadable, ...layout.skipped];
+  let kept = layout.kept;
+  const newestHost = new Map<string, Run['host']>();
+  for (const r of [...kept].sort(byTime)) newestHost.set(r.host.id, r.host);
+  const aggregateRuns: typeof aggregate = (rs) => aggregate(rs, { hosts: [...newestHost.values()] });
+  let selected: RunRecord[];
+  let result: ReturnType<typeof aggregate>;
+  for (;;) {
+    selected = selectRuns(kept, keySets);
+    const runs: { run: Run; path: string }[] = [];
+    const bad: SkippedFile[] = [];
+    for (const r of selected) {
+      try {
+        runs.push({ run: loadRun(r.path), path: r.path });
+      } catch (e) {
+        if (!(e instanceof DataFileError)) throw e;
+        bad.push({ path: r.path, reason: reasonOf(r.path, e) });
+      }
+    }
+    if (bad.length === 0) {
+      const attempt = runs.length ? aggregateSkipping(runs, aggregateRuns) : { result: aggregateRuns([]), skipped: [] };
+      bad.push(...attempt.skipped);
+      if (bad.length === 0) {
+        result = attempt.result;
+        break;
+      }
+    }
+    // choose again without them: another run may hold the series they held
+    skipped.push(...bad);
+    const gone = new Set(bad.map((b) => b.path));
+    kept = kept.filter((r) => !gone.has(r.path));
+  }
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const summary = Summary.parse({ ...result.summary, skipped });
   const { detailed } = result;
-  writeFileSync(join(dataDir, 'summary.json'), JSON.stringify(summary, null, 1) + '\n');
+  const timeseries = timeseriesFiles(kept, keySets);
+  for (const f of timeseries.values()) Timeseries.parse(f);
+  const files = new Map<string, string>();
+  files.set('summary.json', serializeSummary(summary));
   // one row per line keeps the file diffable without making it huge
   const body = detailed.rows.map((r) => JSON.stringify(r)).join(',\n');
-  writeFileSync(
-    join(dataDir, 'detailed-iterations.json'),
-    `{"schemaVersion":1,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`,
-  );
+  files.set('detailed-iterations.json', `{"schemaVersion":1,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`);
+  return { files, selected, entries: summary.entries.length, rows: detailed.rows.length, timeseries, skipped, records: kept };
+}
+
+export function writeDerived(dataDir: string, d: Derived): void {
+  for (const [rel, text] of d.files) writeFileSync(join(dataDir, rel), text);
+  writeTimeseries(dataDir, d.timeseries);
   mkdirSync(join(dataDir, 'schema'), { recursive: true });
   for (const [name, schema] of Object.entries(jsonSchemas())) writeFileSync(join(dataDir, 'schema', name), JSON.stringify(schema, null, 1) + '\n');
-  return { runs: loaded.runs.length - skipped.length, entries: summary.entries.length, rows: detailed.rows.length, skipped: allSkipped };
+}
+
+/**
+ * Reads what it must and writes every derived file. `rebuild` ignores data/timeseries/ and reads every
+ * run file (the output is the same; it only takes longer). A run file that cannot be read is skipped,
+ * never fatal: one bad file on main must not stop the summary, the site or the nightly publish.
+ */
+export function writeAll(dataDir: string, opts: { rebuild?: boolean } = {}): AggregateResult {
+  const paths = listRunFiles(dataDir);
+  const unreadable: SkippedFile[] = [];
+  const history = loadHistory(dataDir, paths, {
+    reuse: !opts.rebuild,
+    keepAtMost: 16,
+    onError: (path, e) => unreadable.push({ path, reason: reasonOf(path, e) }),
+  });
+  const d = derive(history.records, history.keySets, (path) => history.read.get(path) ?? readRunFile(join(dataDir, path), path), unreadable);
+  writeDerived(dataDir, d);
+  return {
+    runs: d.records.length,
+    read: history.readCount,
+    selected: d.selected.length,
+    entries: d.entries,
+    rows: d.rows,
+    timeseries: d.timeseries.size,
+    ignored: history.ignored,
+    skipped: d.skipped,
+  };
 }
 
 if (import.meta.main) {
-  const dataDir = process.argv[2] ?? 'data';
+  const args = process.argv.slice(2);
+  const rebuild = args.includes('--rebuild');
+  const dataDir = args.find((a) => !a.startsWith('--')) ?? 'data';
   try {
-    const r = writeAll(dataDir);
+    const r = writeAll(dataDir, { rebuild });
+    for (const i of r.ignored) console.log(`rebuilt from the run files: ${i}`);
     for (const s of r.skipped) console.error(`skipped ${join(dataDir, s.path)}: ${s.reason}`);
-    console.log(`aggregated ${r.runs} run(s): ${r.entries} summary entries, ${r.rows} iterations -> ${dataDir}/summary.json, ${dataDir}/detailed-iterations.json`);
+    console.log(
+      `aggregated ${r.runs} run(s) (${r.read} read, the others known from ${dataDir}/timeseries/): ${r.selected} behind the summary, ` +
+        `${r.entries} summary entries, ${r.rows} iterations, ${r.timeseries} time-series file(s) -> ${dataDir}/summary.json, ${dataDir}/detailed-iterations.json, ${dataDir}/timeseries/`,
+    );
     if (r.skipped.length) {
       console.error(`${r.skipped.length} run file(s) skipped (listed above): everything else was written. Fix or remove them; exit status ${EXIT_SKIPPED}.`);
       process.exit(EXIT_SKIPPED);

@@ -5,9 +5,9 @@
 // checkout, a quick run, a reserved host id, a host id that already belongs to a machine with another CPU.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Run, safeId } from '../schema/index.ts';
+import { listRunFiles, readRunFile, safeId, type Run } from '../schema/index.ts';
 import { describeHost, hostId as defaultHostId } from '../runner/host.ts';
 import { lockHostForMeasurement } from '../runner/host-lock.ts';
 import { formatProblems, hostFingerprint, isReservedHostId, RESERVED_HOST_PREFIXES, untrackedRuns, validateSubmission } from './validate-submission.ts';
@@ -27,11 +27,15 @@ export class SubmitError extends Error {}
 
 /** The CPU already recorded under this host id, if it differs from this machine's. */
 function hostConflict(root: string, host: Run['host']): string | null {
-  const dir = join(root, 'data', 'runs', host.id);
-  if (!existsSync(dir)) return null;
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
-    const parsed = Run.safeParse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
-    if (parsed.success && hostFingerprint(parsed.data.host) !== hostFingerprint(host)) return `${parsed.data.host.cpuModel} (data/runs/${host.id}/${name})`;
+  const data = join(root, 'data');
+  for (const rel of listRunFiles(data).filter((p) => p.startsWith(`runs/${host.id}/`))) {
+    let other: Run;
+    try {
+      other = readRunFile(join(data, rel), rel);
+    } catch {
+      continue; // an unreadable file is the aggregation's to report
+    }
+    if (hostFingerprint(other.host) !== hostFingerprint(host)) return `${other.host.cpuModel} (data/${rel})`;
   }
   return null;
 }

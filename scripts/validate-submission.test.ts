@@ -2,10 +2,12 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { HostRegistry, Run } from '../schema/index.ts';
-import { checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
+import { LIMITS, checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
 import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
 import { HOSTILE, hostilePath } from './fixtures/submissions/hostile.ts';
 
@@ -131,8 +133,8 @@ test("a run written by the real run loop on this machine's host description pass
     runId: newRunId('full'), mode: 'full' as const, host: describeHost('this-machine'), benchmarks: ['stand-in'], rounds: 5, warmupRounds: 1,
     builds: [record], startedAt: new Date().toISOString(), harness: { ...harnessInfo(), gitCommit: 'f97371a', gitDirty: false },
   };
-  await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
-  const r = validateSubmission({ root, changed: added(`data/runs/this-machine/${plan.runId}.json`), mode: 'submission' });
+  const { path } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
+  const r = validateSubmission({ root, changed: added(relative(root, path)), mode: 'submission' });
   assert.deepEqual(problems(r), []);
   assert.equal(r.files[0]?.run?.series[0]?.iterations.length, 6);
 });
@@ -173,10 +175,16 @@ test('absurd values are rejected with the bound and its reason', () => {
   assertRejected(submit(oneThread), '$.series[0].iterations[4].value', /not plausible \(bound 1\.0e\+6:/);
 });
 
-test('oversize files and strings are rejected', () => {
+test('oversize files and strings are rejected, with how to split the run', () => {
   const huge = makeTestRun();
-  huge.host.note = 'x'.repeat(10 * 1024 * 1024);
-  assertRejected(submit(huge), '$', /bytes \(limit/);
+  huge.host.note = 'x'.repeat(LIMITS.maxJsonBytes);
+  assertRejected(submit(huge), '$', /decompresses to more than 16777216 bytes .*measure fewer versions per run/);
+  // stored bytes: a file that does not compress
+  const root = scratchRoot();
+  const path = runPath(makeTestRun());
+  writeAt(root, path.replace(/\.gz$/, ''), randomBytes(LIMITS.maxFileBytes + 1));
+  renameSync(join(root, path.replace(/\.gz$/, '')), join(root, path));
+  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /bytes stored \(limit 1 MiB\): a run this large .*measure fewer versions/);
   const long = makeTestRun();
   long.notes = ['y'.repeat(100_000)];
   assertRejected(submit(long), '$.notes[0]', /100000 characters/);
@@ -193,7 +201,7 @@ test('HTML or script in a host name, a note or any text is rejected', () => {
   assertRejected(r, '$.notes[0]', /HTML or a script/);
   const named = makeTestRun();
   named.host.id = '<b>evil</b>';
-  assertRejected(submit(named, { path: 'data/runs/test-host-a/20261120T100000Z-full-0001.json' }), '$.host.id', /HTML or a script/);
+  assertRejected(submit(named, { path: 'data/runs/test-host-a/2026/11/20261120T100000Z-full-0001.json.gz' }), '$.host.id', /HTML or a script/);
   const spoof = makeTestRun();
   spoof.host.cpuModel = 'Intel\u202e lacoL';
   assertRejected(submit(spoof), '$.host.cpuModel', /text-direction/);
@@ -206,8 +214,16 @@ test('HTML or script in a host name, a note or any text is rejected', () => {
 test('path traversal in a run id or a file path is rejected', () => {
   const run = makeTestRun();
   run.runId = '../../../etc/passwd';
-  assertRejected(submit(run, { path: 'data/runs/test-host-a/passwd.json' }), '$.runId', /letters, digits/);
-  for (const path of ['data/runs/test-host-a/../../summary.json', 'data/runs/../runs/test-host-a/x.json', 'data/runs/a/b/c.json', 'data/runs/.hidden/x.json']) {
+  assertRejected(submit(run, { path: 'data/runs/test-host-a/2026/11/passwd.json.gz' }), '$.runId', /letters, digits/);
+  for (const path of [
+    'data/runs/test-host-a/../../summary.json',
+    'data/runs/../runs/test-host-a/2026/11/x.json.gz',
+    'data/runs/a/b/c.json',
+    'data/runs/.hidden/2026/11/x.json.gz',
+    'data/runs/test-host-a/2026/11/x/y.json.gz',
+    'data/runs/test-host-a/x.json.gz',
+    'data/runs/test-host-a/20261120T100000Z-full-0001.json',
+  ]) {
     const root = scratchRoot();
     const r = validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW });
     assert.equal(r.ok, false, path);
@@ -215,11 +231,23 @@ test('path traversal in a run id or a file path is rejected', () => {
   }
 });
 
-test('runId and host.id must match the file path', () => {
+test('runId, host.id and the start month must match the file path', () => {
   const run = makeTestRun();
-  const r = submit(run, { path: 'data/runs/other-host/another-run.json' });
+  const r = submit(run, { path: 'data/runs/other-host/2026/11/another-run.json.gz' });
   assertRejected(r, '$.host.id', /does not match the folder data\/runs\/other-host/);
-  assertRejected(r, '$.runId', /does not match the file name another-run\.json/);
+  assertRejected(r, '$.runId', /does not match the file name another-run\.json\.gz/);
+  const month = submit(run, { path: `data/runs/test-host-a/2026/10/${run.runId}.json.gz` });
+  assertRejected(month, '$.startedAt', /started 2026-11-20T09:59:00Z, which belongs at runs\/test-host-a\/2026\/11\//);
+});
+
+test('a .json.gz that is not gzip, or is damaged, is refused naming the problem', () => {
+  const root = scratchRoot();
+  const path = runPath(makeTestRun());
+  writeAt(root, path.replace(/\.gz$/, ''), JSON.stringify(makeTestRun()));
+  renameSync(join(root, path.replace(/\.gz$/, '')), join(root, path));
+  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /not gzip data/);
+  writeFileSync(join(root, path), gzipSync(JSON.stringify(makeTestRun())).subarray(0, 100));
+  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /damaged gzip data/);
 });
 
 test("a run claiming another host's id is rejected; the same machine may add runs", () => {
@@ -244,7 +272,24 @@ test('the summary says what a run adds; more than 20 files at once are refused',
   const root = scratchRoot();
   const many = Array.from({ length: 21 }, (_, i) => makeTestRun({ seed: 100 + i }));
   for (const run of many) writeAt(root, runPath(run), JSON.stringify(run));
-  assertRejected(validateSubmission({ root, changed: added(...many.map(runPath)), mode: 'submission', now: NOW }), '$', /at most 20 files/);
+  assertRejected(validateSubmission({ root, changed: added(...many.map(runPath)), mode: 'submission', now: NOW }), '$', /at most 20 files per submission: split the pull request/);
+});
+
+test('a pull request whose files add up to more than the cap is told how to split it', () => {
+  const root = scratchRoot();
+  const runs = Array.from({ length: 3 }, (_, i) => makeTestRun({ seed: 200 + i }));
+  for (const run of runs) writeAt(root, runPath(run), JSON.stringify(run));
+  const cap = LIMITS.maxChangeBytes;
+  // the real cap holds 20 full runs; here it is lowered to two of these small files
+  LIMITS.maxChangeBytes = 2 * statSync(join(root, runPath(runs[0]!))).size + 10;
+  try {
+    const r = validateSubmission({ root, changed: added(...runs.map(runPath)), mode: 'submission', now: NOW });
+    assert.ok(r.files.every((f) => f.problems.length === 0), 'each file alone is fine');
+    assertRejected(r, '$', /bytes in all \(limit .*\): split the pull request: at most 20 run files and 12 MiB per pull request, e\.g\. one per host or per month/);
+    assert.equal(validateSubmission({ root, changed: added(...runs.slice(0, 2).map(runPath)), mode: 'submission', now: NOW }).ok, true);
+  } finally {
+    LIMITS.maxChangeBytes = cap;
+  }
 });
 
 test('a duplicate run is rejected: same run id, or identical measurements under a new name', () => {
@@ -305,7 +350,7 @@ test('symbolic links, unknown fields, invalid JSON and prototype keys are reject
   const root = scratchRoot();
   const run = makeTestRun();
   writeAt(root, 'elsewhere.json', JSON.stringify(run));
-  writeAt(root, 'data/runs/test-host-a/.keep', '');
+  writeAt(root, 'data/runs/test-host-a/2026/11/.keep', '');
   symlinkSync(join(root, 'elsewhere.json'), join(root, runPath(run)));
   assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /symbolic link/);
   const extra = { ...makeTestRun(), tracking: 'x' };
@@ -433,7 +478,7 @@ test('CLI: --untracked validates what a bench run just wrote, against the runs i
   const elsewhere = scratchRoot([{ ...structuredClone(quick), runId: 'same-measurements' }]);
   const dup = cli('--untracked', '--runner', '--accepted-root', elsewhere);
   assert.equal(dup.status, 1);
-  assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\/same-measurements\.json/);
+  assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\/2026\/11\/same-measurements\.json\.gz/);
 });
 
 test('random damage to a valid run never crashes the validator: it answers with problems or accepts', () => {

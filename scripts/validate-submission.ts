@@ -4,20 +4,20 @@
 //   npm run -s validate -- --base origin/main [--summary FILE]     files changed since the merge base
 //   npm run -s validate -- --untracked                             new files under data/runs/ (git)
 //                                          (with --runner also data/hypothesis/: ML-KEM hypothesis results)
-//   npm run -s validate -- data/runs/<host>/<runId>.json ...       files named (taken as added)
+//   npm run -s validate -- data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz ...   files named (taken as added)
 //   --runner             the project's own bench runners: reserved host ids and quick runs allowed
 //   --root DIR           the checkout that holds the submitted files (default: .)
 //   --accepted-root DIR  the checkout whose data/ holds the runs already accepted and data/hosts.json (default: --root)
 //   --author LOGIN       the pull request's author (GitHub login): runs for a host registered in
 //                        data/hosts.json to someone else are refused; without it ownership is not checked
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
-import { githubLogin, HostRegistry, HypothesisResult, Run, safeId, type Build, type Unit } from '../schema/index.ts';
+import { DataFileError, githubLogin, HostRegistry, HypothesisResult, Run, decodeRunBytes, listRunFiles, misplacedRun, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
 import { seriesKey } from '../runner/benchmark.ts';
 import { VERSIONS, variantAllowed } from '../runner/catalogue.ts';
+import { contentHash, loadHistory } from './history.ts';
 
 export interface Problem {
   file: string;
@@ -37,6 +37,8 @@ export interface FileReport {
   newHost?: boolean;
   /** not a reason to refuse, but something a maintainer must look at before merging (e.g. a new host) */
   review?: string[];
+  /** bytes stored */
+  bytes?: number;
   /** measured series keys that no accepted run has, and how many runs this host already had */
   adds?: { newKeys: number; earlierRunsOfHost: number };
   problems: Problem[];
@@ -48,9 +50,24 @@ export interface Report {
   problems: Problem[];
 }
 
+/**
+ * Size caps, from the stored format (compact JSON, gzip): a full run of today's default matrix (10 builds,
+ * 6 rounds, every default benchmark) is ~6.4 MB of JSON and ~0.42 MB stored, ~0.64 MB and ~0.04 MB per
+ * build (docs/benchmarks/storage-simulation.md). Two more release series make it ~7.8 MB and ~0.5 MB;
+ * the caps leave twice that for more rounds or benchmarks, and no more: a file beyond them is not one run
+ * of the matrix, and its pull request is told how to split it.
+ */
+export const SIZE = {
+  /** JSON after decompression: what a reader holds in memory */
+  maxJsonBytes: 16 * 1024 * 1024,
+  /** bytes stored in the repository: what the file adds to every clone */
+  maxFileBytes: 1 * 1024 * 1024,
+  /** stored bytes of all files of one pull request: 20 full runs fit */
+  maxChangeBytes: 12 * 1024 * 1024,
+};
+
 export const LIMITS = {
-  // A full run of the default matrix is a few MB at most (tens of thousands of iterations, ~100 bytes each).
-  maxFileBytes: 8 * 1024 * 1024,
+  ...SIZE,
   // The schema's longest text field allows 2000 characters; anything far longer is not a run.
   maxStringChars: 10_000,
   maxDepth: 16, // a run nests 6 levels deep
@@ -88,7 +105,24 @@ export const BOUNDS: Record<Unit, { max: number; perCore: boolean; min: number; 
 /** The most threads a multi-threaded series may claim to raise a per-core bound (the benchmarks use at most 4). */
 export const MAX_PARALLEL = 64;
 
-const DATA_PATH = /^data\/(runs|hypothesis)\/([^/]+)\/([^/]+)\.json$/;
+/** data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz (schema/storage.ts) or data/hypothesis/<host>/<runId>.json */
+const DATA_PATH = /^data\/(?:(runs)\/([^/]+)\/(\d{4})\/(\d{2})\/([^/]+)\.json\.gz|(hypothesis)\/([^/]+)\/([^/]+)\.json)$/;
+const PATH_FORM: Record<string, string> = { runs: 'data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz', hypothesis: 'data/hypothesis/<host>/<runId>.json' };
+/** folder, host, file name part of the run id and the folders between, or null */
+function locate(file: string): { folder: string; host: string; runId: string; dirs: string[] } | null {
+  const m = DATA_PATH.exec(file);
+  if (!m) return null;
+  return m[1] ? { folder: 'runs', host: m[2]!, runId: m[5]!, dirs: [m[2]!, m[3]!, m[4]!] } : { folder: 'hypothesis', host: m[7]!, runId: m[8]!, dirs: [m[7]!] };
+}
+const mib = (n: number) => `${(n / 2 ** 20).toFixed(n % 2 ** 20 ? 1 : 0)} MiB`;
+/** How to make a run small enough, said with every size problem. */
+export const SPLIT_RUN =
+  'a run this large is more than a full run of the default matrix with two more release series: measure fewer versions per run ' +
+  '(npm run bench -- --full <version> <version> ...) and submit each run file on its own';
+export const SPLIT_CHANGE =
+  'split the pull request: at most ' +
+  `${LIMITS.maxFilesPerChange} run files and ${mib(SIZE.maxChangeBytes)} per pull request, e.g. one per host or per month ` +
+  '(git switch -c runs-part-1 origin/main && git checkout <your-branch> -- data/runs/<host>/<YYYY>/<MM>/ && git commit)';
 /** Submissions add runs only; the bench runners also add ML-KEM hypothesis results. */
 export const FOLDERS: Record<Report['mode'], string[]> = { submission: ['runs'], runner: ['runs', 'hypothesis'] };
 const MARKUP = /<[/!?]?[a-zA-Z]|javascript\s*:|data\s*:\s*text\/html/i;
@@ -244,39 +278,43 @@ export function hostFingerprint(host: Run['host']): string {
   return JSON.stringify([host.arch, host.cpuModel, flags]);
 }
 /** Same measurements = same run, whatever it is called. */
-export const contentHash = (run: Run) => createHash('sha256').update(JSON.stringify(run.series)).digest('hex');
+export { contentHash };
 
 /** Read, parse and check one file on its own. */
 export function checkRunFile(root: string, file: string, mode: Report['mode'], now = new Date()): FileReport {
   const problems: Problem[] = [];
   const add = (path: PropertyKey[], message: string) => problems.push({ file, path: jsonPath(path), message });
   const report: FileReport = { file, problems };
-  const m = DATA_PATH.exec(file);
-  if (posix.normalize(file) !== file || file.includes('\\') || !m || !FOLDERS[mode].includes(m[1]!)) {
-    add([], `must be ${FOLDERS[mode].map((f) => `data/${f}/<host>/<runId>.json`).join(' or ')} (no "..", no extra folders)`);
+  const loc = locate(file);
+  if (posix.normalize(file) !== file || file.includes('\\') || !loc || !FOLDERS[mode].includes(loc.folder)) {
+    add([], `must be ${FOLDERS[mode].map((f) => PATH_FORM[f]).join(' or ')} (no "..", no other folders)`);
     return report;
   }
-  const [, folder = '', dirHost = '', fileRunId = ''] = m;
+  const { folder, host: dirHost, runId: fileRunId } = loc;
   if (!safeId.safeParse(dirHost).success || !safeId.safeParse(fileRunId).success) {
     add([], 'host folder and run id may use only letters, digits, ".", "_" and "-"');
     return report;
   }
   const abs = join(root, file);
-  for (const p of [join(root, 'data'), join(root, 'data', folder), join(root, 'data', folder, dirHost), abs]) {
+  const dirs = loc.dirs.map((_, i) => join(root, 'data', folder, ...loc.dirs.slice(0, i + 1)));
+  for (const p of [join(root, 'data'), join(root, 'data', folder), ...dirs, abs]) {
     const st = lstatSync(p, { throwIfNoEntry: false });
     if (!st) return add([], 'file does not exist'), report;
     if (st.isSymbolicLink()) return add([], `${p === abs ? 'file' : 'folder'} ${p.slice(root.length + 1)} is a symbolic link`), report;
   }
   const st = lstatSync(abs);
   if (!st.isFile()) return add([], 'not a regular file'), report;
-  if (st.size > LIMITS.maxFileBytes) return add([], `file is ${st.size} bytes (limit ${LIMITS.maxFileBytes})`), report;
+  report.bytes = st.size;
+  if (st.size > LIMITS.maxFileBytes) return add([], `file is ${st.size} bytes stored (limit ${mib(LIMITS.maxFileBytes)}): ${SPLIT_RUN}`), report;
   let raw: unknown;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(abs));
+    // the one decoder of run files (schema/storage.ts): gzip checked, inflating stopped at the cap
+    text = decodeRunBytes(readFileSync(abs), file, { maxFileBytes: LIMITS.maxFileBytes, maxJsonBytes: LIMITS.maxJsonBytes });
     raw = JSON.parse(text);
   } catch (e) {
-    return add([], `not valid UTF-8 JSON: ${(e as Error).message}`), report;
+    const message = e instanceof DataFileError ? e.message.slice(file.length + 2) : (e as Error).message;
+    return add([], /more than|bytes of JSON/.test(message) ? `${message}: ${SPLIT_RUN}` : `not valid UTF-8 JSON: ${message}`), report;
   }
   for (const path of duplicateKeys(text)) add(path, 'duplicate key: JSON keeps the last value silently, while a reviewer reads the first');
   scanValue(raw, [], add);
@@ -290,42 +328,52 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   const { host, runId } = parsed.data;
   report.kind = parsed.data.kind;
   if (host.id !== dirHost) add(['host', 'id'], `"${host.id}" does not match the folder data/${folder}/${dirHost}/`);
-  if (runId !== fileRunId) add(['runId'], `"${runId}" does not match the file name ${fileRunId}.json`);
+  if (runId !== fileRunId) add(['runId'], `"${runId}" does not match the file name ${file.split('/').at(-1)}`);
   checkBuilds(parsed.data.builds, add);
   if (parsed.data.kind !== 'run') return report;
   const run = parsed.data;
+  const misplaced = host.id === dirHost && runId === fileRunId ? misplacedRun(file.slice('data/'.length), run) : null;
+  if (misplaced) add(['startedAt'], `the run ${misplaced.replace(/^holds run \S+ of host \S+ /, '')} (the folders are the UTC year and month it started)`);
   checkRun(run, mode, now, add);
   report.run = run;
   return report;
 }
 
+/** What the validator needs to know of an accepted run (from data/timeseries/, so no run file is opened for it). */
+interface AcceptedRun {
+  file: string;
+  runId: string;
+  host: Run['host'];
+  contentHash: string;
+}
+
 /**
- * What main already holds: every run that parses, and the id of every file under data/runs/ and
- * data/hypothesis/ (a file that does not parse still owns its run id), except the files this change adds.
+ * What main already holds, except the files this change adds: every run file under data/runs/ that
+ * reads, known from the accepted checkout's time series (runs missing there are read), the measured keys
+ * they hold, and the id of every file under data/runs/ and data/hypothesis/ (a file that does not read
+ * still owns its run id), keyed by folder and lower-case id. A file that does not read is the
+ * aggregation's problem to report, not this submission's.
  */
-function acceptedData(root: string, exclude: Set<string>): { runs: { file: string; run: Run }[]; ids: Map<string, string> } {
-  const runs: { file: string; run: Run }[] = [];
+function acceptedData(root: string, exclude: Set<string>): { runs: AcceptedRun[]; measuredKeys: Set<string>; ids: Map<string, string> } {
+  const dataDir = join(root, 'data');
   const ids = new Map<string, string>();
-  for (const folder of ['runs', 'hypothesis']) {
-    const dir = join(root, 'data', folder);
-    if (!existsSync(dir)) continue;
-    for (const host of readdirSync(dir).sort()) {
-      if (!lstatSync(join(dir, host)).isDirectory()) continue;
-      for (const name of readdirSync(join(dir, host)).sort()) {
-        const file = `data/${folder}/${host}/${name}`;
-        if (!name.endsWith('.json') || exclude.has(file)) continue;
-        ids.set(`${folder}/${name.slice(0, -'.json'.length).toLowerCase()}`, file);
-        if (folder !== 'runs') continue;
-        try {
-          const parsed = Run.safeParse(JSON.parse(readFileSync(join(dir, host, name), 'utf8')));
-          if (parsed.success) runs.push({ file, run: parsed.data });
-        } catch {
-          // an unreadable accepted file is the aggregator's problem to report, not this submission's
-        }
-      }
-    }
+  const paths = listRunFiles(dataDir).filter((p) => !exclude.has(`data/${p}`));
+  for (const p of paths) {
+    const name = p.split('/').at(-1)!;
+    ids.set(`runs/${name.slice(0, -(name.endsWith(RUN_FILE_SUFFIX) ? RUN_FILE_SUFFIX : '.json').length).toLowerCase()}`, `data/${p}`);
   }
-  return { runs, ids };
+  for (const p of listRunFiles(dataDir, 'hypothesis')) {
+    if (exclude.has(`data/${p}`) || !p.endsWith('.json')) continue;
+    ids.set(`hypothesis/${p.split('/').at(-1)!.slice(0, -'.json'.length).toLowerCase()}`, `data/${p}`);
+  }
+  const { records, keySets } = loadHistory(dataDir, paths, { onError: () => {} });
+  // runs share their key lists: the union is made once per distinct list, however many runs there are
+  const lists = new Set(records.flatMap((r) => r.builds.map((b) => b.measured)));
+  return {
+    runs: records.map((r) => ({ file: `data/${r.path}`, runId: r.runId, host: r.host, contentHash: r.contentHash })),
+    measuredKeys: new Set([...lists].flatMap((id) => keySets.get(id) ?? [])),
+    ids,
+  };
 }
 
 export const HOSTS_FILE = 'data/hosts.json';
@@ -352,7 +400,10 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
   }
   if (!changed.length) problems.push({ file: '(none)', path: '$', message: 'no changed files to validate' });
   if (files.length > LIMITS.maxFilesPerChange)
-    problems.push({ file: `(${files.length} files)`, path: '$', message: `at most ${LIMITS.maxFilesPerChange} files per submission` });
+    problems.push({ file: `(${files.length} files)`, path: '$', message: `at most ${LIMITS.maxFilesPerChange} files per submission: ${SPLIT_CHANGE}` });
+  const total = files.reduce((n, f) => n + (f.bytes ?? 0), 0);
+  if (total > LIMITS.maxChangeBytes)
+    problems.push({ file: `(${files.length} files)`, path: '$', message: `${total} bytes in all (limit ${mib(LIMITS.maxChangeBytes)}): ${SPLIT_CHANGE}` });
   let registry = new Map<string, HostRegistry['hosts'][number]>();
   if (mode === 'submission') {
     try {
@@ -361,20 +412,19 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
       problems.push({ file: HOSTS_FILE, path: '$', message: (e as Error).message });
     }
   }
-  const { runs: accepted, ids: takenIds } = acceptedData(acceptedRoot, new Set(changed.map((c) => c.path)));
+  const { runs: accepted, measuredKeys: keys, ids: takenIds } = acceptedData(acceptedRoot, new Set(changed.map((c) => c.path)));
   const hosts = new Map<string, { fp: string; id: string; file: string }>();
   const contents = new Map<string, string>();
-  const keys = new Set(accepted.flatMap(({ run }) => run.series.filter((s) => s.status === 'measured').map((s) => s.key)));
-  for (const { file, run } of accepted) {
-    hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file });
-    contents.set(contentHash(run), file);
+  for (const a of accepted) {
+    hosts.set(a.host.id.toLowerCase(), { fp: hostFingerprint(a.host), id: a.host.id, file: a.file });
+    contents.set(a.contentHash, a.file);
   }
   for (const f of files) {
     const add = (path: PropertyKey[], message: string) => f.problems.push({ file: f.file, path: jsonPath(path), message });
     // run ids are unique per folder, letter case ignored (two ids that differ only in case collide on some file systems)
-    const m = DATA_PATH.exec(f.file);
-    if (m && !f.problems.some((p) => p.path === '$')) {
-      const idKey = `${m[1]}/${m[3]!.toLowerCase()}`;
+    const loc = locate(f.file);
+    if (loc && !f.problems.some((p) => p.path === '$')) {
+      const idKey = `${loc.folder}/${loc.runId.toLowerCase()}`;
       const sameId = takenIds.get(idKey);
       if (sameId) add(['runId'], `duplicate: run id already used by ${sameId}`);
       else takenIds.set(idKey, f.file);
@@ -388,7 +438,7 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
     f.newHost = !known;
     if (mode === 'submission') checkOwner(f, run.host.id, registry, opts.author, !!known, add);
     const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
-    f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.run.host.id === run.host.id).length };
+    f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.host.id === run.host.id).length };
     if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
     const sameContent = contents.get(contentHash(run));
     if (sameContent && !f.problems.some((p) => p.path === '$.runId')) add(['series'], `duplicate: identical measurements to ${sameContent}`);

@@ -6,11 +6,11 @@
 import { after, before, describe, test as nodeTest, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { Run, Summary } from '../../schema/index.ts';
+import { Run, Summary, readRunFile, writeRunFile } from '../../schema/index.ts';
 import { writeAll } from '../../scripts/aggregate.ts';
 import { compareSeries } from '../../runner/catalogue.ts';
 import { pct, quantity } from '../src/lib/format.ts';
@@ -31,11 +31,9 @@ function twoHostFixture(): string {
   const dir = mkdtempSync(join(tmpdir(), 'home-compare-'));
   const fixture = join(REPO, 'site/tests/fixtures/data');
   cpSync(join(fixture, 'runs'), join(dir, 'runs'), { recursive: true });
-  const [file] = ['20261122T000000Z-full-f1x7.json'];
-  const run = Run.parse(JSON.parse(readFileSync(join(fixture, 'runs/fixture-host', file!), 'utf8')));
+  const run = readRunFile(join(fixture, 'runs/fixture-host/2026/11/20261122T000000Z-full-f1x7.json.gz'));
   const second = { ...run, runId: '20261123T000000Z-full-s2h0', host: { ...run.host, id: 'fixture-host-2' }, startedAt: '2026-11-23T00:00:00Z', finishedAt: '2026-11-23T00:20:00Z' };
-  mkdirSync(join(dir, 'runs/fixture-host-2'), { recursive: true });
-  writeFileSync(join(dir, 'runs/fixture-host-2', `${second.runId}.json`), JSON.stringify(second));
+  writeRunFile(join(dir, 'runs'), Run.parse(second));
   writeAll(dir);
   return dir;
 }

@@ -4,12 +4,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { HypothesisResult, MtuResults, type Summary } from '../../schema/index.ts';
+import { HypothesisResult, MtuResults, Timeseries, type Summary } from '../../schema/index.ts';
+import { driftShards, driftView, resolveSelection, shardsFor, type DriftSelection } from '../src/lib/drift.ts';
 import { pickPublished } from '../src/lib/hypothesis.ts';
 import { helloBytes } from '../src/lib/mtu.ts';
 import { versionPages, versionSlug } from '../src/lib/model.ts';
 import { keyId } from '../src/lib/version-view.ts';
-import { quantity, VERDICT_SHORT, VERDICT_TEXT } from '../src/lib/format.ts';
+import { num, quantity, VERDICT_SHORT, VERDICT_TEXT } from '../src/lib/format.ts';
 import { CPU_FLAG_TEXT, CPU_FLAGS } from '../src/lib/cpu-flags.ts';
 import { knownIssueRows } from '../src/lib/known-issues.ts';
 import { serve, type StaticServer } from './server.ts';
@@ -478,6 +479,41 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const files = await screenshots(page, server.origin, paths, join(ARTIFACTS, name));
     assert.equal(files.length, paths.length * 2);
     await page.setViewportSize(DESKTOP);
+  });
+
+  test(`[${name}] the drift page draws the time series it was built from, or says what a drift chart needs`, async () => {
+    const data = dirname(summaryFile);
+    const files = resultFiles(data, 'timeseries').map((f) => Timeseries.parse(f.value));
+    await page.goto(`${server.origin}/drift/`, { waitUntil: 'networkidle' });
+    if (!files.length) {
+      assert.match(await page.locator('main').innerText(), /no nightly history yet.*needs runs of the same host on several nights/s);
+      return;
+    }
+    const { index, runs, values } = driftShards(files);
+    const expected = (sel: DriftSelection) => {
+      const s = shardsFor(index, sel);
+      return driftView(runs.filter((r) => r.host === sel.host && s.runYears.includes(r.year)), values.filter((v) => v.host === sel.host && v.metric === sel.metric && v.build === sel.build && s.valueYears.includes(v.year)), s.build.name, s.since);
+    };
+    const titles = () => page.$$eval('[data-chart] .pt title', (ts) => ts.map((t) => t.textContent ?? ''));
+    const first = resolveSelection(index)!;
+    const view = expected(first);
+    const shown = await titles();
+    assert.equal(shown.length, view.points.length);
+    view.points.forEach((p, i) => assert.ok(shown[i]!.includes(num(p.median)) && shown[i]!.includes(p.runId), `${shown[i]} should show ${num(p.median)} of ${p.runId}`));
+    assert.equal(await page.locator('[data-chart] g.change').count(), view.markers.length);
+    // another build, all of its history: drawn from the shards the page fetches
+    const host = index.hosts.find((h) => h.id === first.host)!;
+    const m = index.metrics.findIndex((x) => x.id === first.metric);
+    const other = host.series.find(([i]) => i === m)![1].map(([b]) => host.builds[b]!.slug).find((b) => b !== first.build);
+    if (!other) return;
+    await page.selectOption('select[name=range]', 'all');
+    await page.selectOption('select[name=build]', other);
+    await page.waitForFunction((b) => document.querySelector('[data-status]')?.textContent?.includes(`OpenSSL ${b} `), host.builds.find((b) => b.slug === other)!.name);
+    const next = expected({ ...first, build: other, range: 'all' });
+    const after = await titles();
+    assert.equal(after.length, next.points.length);
+    next.points.forEach((p, i) => assert.ok(after[i]!.includes(num(p.median)), `${after[i]} should show ${num(p.median)}`));
+    assert.match(page.url(), new RegExp(`build=${other}`));
   });
 
   test(`[${name}] home page transfers under 200 KB including its data`, async () => {

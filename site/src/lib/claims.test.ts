@@ -2,7 +2,7 @@
 // coverage, exact deterministic counts, thresholds, CPU features, several hosts) hold.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Run, type CpuFlags, type Method, type Unit } from '../../../schema/index.ts';
+import { Run, runFilePath, type CpuFlags, type Method, type Unit } from '../../../schema/index.ts';
 import { aggregate } from '../../../scripts/aggregate.ts';
 import { Claim, ClaimTest, MEASURED_NUMBER, WriteupSeries, crossCheck, evaluateClaim, expectationText, resultText, tally, type ClaimData } from './claims.ts';
 
@@ -77,7 +77,7 @@ function run(runId: string, specs: SeriesSpec[], opts: { host?: string; flags?: 
 }
 
 function data(...runs: Run[]): ClaimData {
-  const { summary, detailed } = aggregate(runs.map((r) => ({ run: r, path: `runs/${r.host.id}/${r.runId}.json` })));
+  const { summary, detailed } = aggregate(runs.map((r) => ({ run: r, path: runFilePath(r) })));
   return { summary, detailed };
 }
 

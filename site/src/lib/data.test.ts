@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HypothesisResult } from '../../../schema/index.ts';
-import { SiteDataError, listResultFiles, loadResults, loadRuns, loadSummary } from './data.ts';
+import { SiteDataError, listResultFiles, loadResults, loadRunIndex, loadRuns, loadSummary, runDownload } from './data.ts';
 
 const fixture = new URL('../../tests/fixtures/data/', import.meta.url).pathname;
 const withData = <T>(dir: string, fn: () => T): T => {
@@ -41,27 +41,61 @@ test('an invalid summary fails the build naming the file and the JSON path', () 
   }
 });
 
-test('a run file stored under the wrong host or name is refused', () => {
+test('a run file of the summary that holds another run is refused', () => {
   const dir = mkdtempSync(join(tmpdir(), 'site-data-'));
   try {
-    const src = join(fixture, 'runs/fixture-host/20261122T000000Z-full-f1x7.json');
-    mkdirSync(join(dir, 'runs/other-host'), { recursive: true });
-    writeFileSync(join(dir, 'runs/other-host/20261122T000000Z-full-f1x7.json'), readFileSync(src));
-    assert.throws(() => withData(dir, loadRuns), /expected runs\/<host>\/<runId>\.json/);
+    cpSync(fixture, dir, { recursive: true });
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    cpSync(join(dir, summary.runs[0].path), join(dir, 'runs/fixture-host/2026/10/copy.json.gz'));
+    summary.runs[0].path = 'runs/fixture-host/2026/10/copy.json.gz';
+    writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary));
+    assert.throws(() => withData(dir, loadRuns), /copy\.json\.gz: holds run 20261122T000000Z-full-f1x7 .* which belongs at runs\/fixture-host\/2026\/11\//);
+    // another folder (the loaders cache per data folder)
+    const dir2 = mkdtempSync(join(tmpdir(), 'site-data-'));
+    cpSync(dir, dir2, { recursive: true });
+    summary.runs[0].path = 'runs/fixture-host/2026/11/missing.json.gz';
+    writeFileSync(join(dir2, 'summary.json'), JSON.stringify(summary));
+    assert.throws(() => withData(dir2, loadRuns), (e: Error) => e instanceof SiteDataError && /missing\.json\.gz: no such file/.test(e.message));
+    rmSync(dir2, { recursive: true });
   } finally {
     rmSync(dir, { recursive: true });
   }
 });
 
-test('the fixture loads', () => {
+test('the fixture loads: the run behind the summary, the history of every run from the time series', () => {
   const s = withData(fixture, loadSummary);
   assert.ok(s && s.entries.length > 0);
-  assert.equal(withData(fixture, loadRuns).length, 3);
+  const runs = withData(fixture, loadRuns);
+  assert.deepEqual(runs.map((r) => r.path), [
+    'runs/fixture-host/2026/11/20261122T000000Z-full-f1x7.json.gz',
+    'runs/fixture-host/2026/11/20261122T010000Z-full-a2e4.json.gz',
+  ], 'the two quiet runs behind the summary (the not-quiet one feeds nothing)');
+  const index = withData(fixture, loadRunIndex);
+  assert.equal(index.length, 27);
+  assert.equal(index[0]!.runId, '20261122T020000Z-full-b5y1', 'newest first');
+  assert.deepEqual(index.filter((r) => r.inSummary).map((r) => r.runId), ['20261122T010000Z-full-a2e4', '20261122T000000Z-full-f1x7']);
+  assert.ok(index.some((r) => r.runId === '20261122T020000Z-full-b5y1' && !r.quiet && r.quietReasons.length > 0), 'the not-quiet run is indexed with its reasons');
   // one SYNTHETIC hypothesis result (site/tests/fixtures/make-hypothesis-fixture.ts) for the page's rendering test
   const hyp = withData(fixture, () => loadResults('hypothesis', HypothesisResult));
   assert.equal(hyp.length, 1);
   assert.match(hyp[0]!.result.notes.join(' '), /SYNTHETIC/);
   assert.equal(hyp[0]!.result.host.id, 'fixture-host');
+});
+
+test('run downloads: the runs behind the summary from the site, the others from the repository when it is known', () => {
+  const index = withData(fixture, loadRunIndex);
+  const [current, older] = [index.find((r) => r.runId === '20261122T000000Z-full-f1x7')!, index[5]!];
+  const before = process.env.OBSERVATORY_REPO_URL;
+  try {
+    delete process.env.OBSERVATORY_REPO_URL;
+    assert.deepEqual(withData(fixture, () => runDownload(current)), { href: '/data/runs/fixture-host/20261122T000000Z-full-f1x7.json.gz', published: true });
+    assert.equal(withData(fixture, () => runDownload(older)), null, 'no repository known: the page names the path');
+    process.env.OBSERVATORY_REPO_URL = 'https://github.com/o/r/';
+    assert.deepEqual(withData(fixture, () => runDownload(older)), { href: `https://github.com/o/r/raw/main/data/${older.path}`, published: false });
+  } finally {
+    if (before === undefined) delete process.env.OBSERVATORY_REPO_URL;
+    else process.env.OBSERVATORY_REPO_URL = before;
+  }
 });
 
 test('result files are found in sub-folders (data/hypothesis/<host>/<run>.json)', () => {

@@ -3,8 +3,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DetailedIterations, Run, Summary } from '../../../schema/index.ts';
+import { DataFileError, DetailedIterations, Summary, Timeseries, misplacedRun, readRunFile, type Run } from '../../../schema/index.ts';
 import type { z } from 'zod';
+import { driftShards } from './drift.ts';
 
 export class SiteDataError extends Error {}
 
@@ -65,31 +66,103 @@ export const loadDetailed = (): DetailedIterations | null =>
 export interface RunFile {
   host: string;
   runId: string;
-  /** path relative to data/ */
+  /** path relative to data/: runs/<host>/<YYYY>/<MM>/<runId>.json.gz */
   path: string;
+  /** bytes stored */
   bytes: number;
   run: Run;
 }
 
-/** Every data/runs/<host>/<runId>.json, validated. A file whose name disagrees with its content is an error. */
+/**
+ * The run files behind the current summary (summary.runs), read and validated through the one reader
+ * (schema/storage.ts). Bounded by hosts, not by nights: the history of every run is in loadRunIndex().
+ */
 export const loadRuns = (): RunFile[] =>
   cached('runs', () => {
-    const root = join(dataDir(), 'runs');
+    const summary = loadSummary();
+    if (!summary) return [];
+    return summary.runs.map(({ path }) => {
+      const file = join(dataDir(), path);
+      let run: Run;
+      try {
+        run = readRunFile(file);
+      } catch (e) {
+        throw new SiteDataError(e instanceof DataFileError ? e.message : String(e));
+      }
+      const misplaced = misplacedRun(path, run);
+      if (misplaced) throw new SiteDataError(`${file}: ${misplaced}`);
+      return { host: run.host.id, runId: run.runId, path, bytes: statSync(file).size, run };
+    });
+  });
+
+/** data/timeseries/<host>/<YYYY>.json, validated, by host then year. */
+export const loadTimeseries = (): Timeseries[] =>
+  cached('timeseries', () => {
+    const root = join(dataDir(), 'timeseries');
     if (!existsSync(root)) return [];
-    const out: RunFile[] = [];
+    const out: Timeseries[] = [];
     for (const host of readdirSync(root).sort()) {
-      const dir = join(root, host);
-      if (!statSync(dir).isDirectory()) continue;
-      for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
-        const file = join(dir, name);
-        const run = parseWith(Run, readJson(file), file);
-        if (run.host.id !== host || `${run.runId}.json` !== name)
-          throw new SiteDataError(`${file}: holds run ${run.runId} of host ${run.host.id}; expected runs/<host>/<runId>.json`);
-        out.push({ host, runId: run.runId, path: `runs/${host}/${name}`, bytes: statSync(file).size, run });
+      if (!statSync(join(root, host)).isDirectory()) continue;
+      for (const name of readdirSync(join(root, host)).filter((n) => /^\d{4}\.json$/.test(n)).sort()) {
+        const file = join(root, host, name);
+        const t = parseWith(Timeseries, readJson(file), file);
+        if (t.host !== host || `${t.year}.json` !== name) throw new SiteDataError(`${file}: holds host ${t.host}, year ${t.year}; expected timeseries/<host>/<YYYY>.json`);
+        out.push(t);
       }
     }
     return out;
   });
+
+export interface RunIndexEntry {
+  host: string;
+  runId: string;
+  mode: Run['mode'];
+  startedAt: string;
+  finishedAt: string;
+  builds: number;
+  series: number;
+  benchmarks: string[];
+  quiet: boolean;
+  quietReasons: string[];
+  /** path relative to data/ */
+  path: string;
+  bytes: number;
+  inSummary: boolean;
+}
+
+/** Every run of every host from the time series (no run file is opened), newest first. */
+export const loadRunIndex = (): RunIndexEntry[] =>
+  cached('run-index', () => {
+    const inSummary = new Set(loadSummary()?.runs.map((r) => r.runId) ?? []);
+    return loadTimeseries()
+      .flatMap((t) =>
+        t.runs.map((r) => ({
+          host: t.host, runId: r.runId, mode: r.mode, startedAt: r.startedAt, finishedAt: r.finishedAt, builds: r.builds.length, series: r.series, benchmarks: r.benchmarks,
+          quiet: r.quiet, quietReasons: r.quietReasons, path: r.path, bytes: r.bytes, inSummary: inSummary.has(r.runId),
+        })),
+      )
+      .sort((a, b) => (a.startedAt > b.startedAt ? -1 : a.startedAt < b.startedAt ? 1 : a.runId < b.runId ? -1 : 1));
+  });
+
+/**
+ * Where a run file can be downloaded. The runs behind the summary are published with the site
+ * (/data/runs/<host>/<runId>.json.gz, byte for byte as stored); every other run is linked in the
+ * repository when OBSERVATORY_REPO_URL is set (e.g. https://github.com/owner/name), else null: the page
+ * then names the file's path in the repository. The deploy never grows with the history.
+ */
+export function runDownload(run: { host: string; runId: string; path: string }): { href: string; published: boolean } | null {
+  if (loadRuns().some((r) => r.runId === run.runId && r.host === run.host)) return { href: `/data/runs/${run.host}/${run.runId}.json.gz`, published: true };
+  const repo = process.env.OBSERVATORY_REPO_URL?.replace(/\/$/, '');
+  return repo ? { href: `${repo}/raw/main/data/${run.path}`, published: false } : null;
+}
+
+/** The drift page's index and shards (site/src/lib/drift.ts), made once per build. */
+export const loadDrift = () => cached('drift', () => driftShards(loadTimeseries()));
+
+/** The stored bytes of a file under data/ (run files are served as stored). */
+export function rawDataBytes(relative: string): Buffer {
+  return readFileSync(join(dataDir(), relative));
+}
 
 /** JSON Schema exports under data/schema/ (names without .json), if any. */
 export function schemaExports(): string[] {

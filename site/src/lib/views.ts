@@ -2,7 +2,7 @@
 // served from /data/views/<id>.csv|json. Values are raw (full precision, base units); the page formats them.
 import type { Build, Host, MtuResults, SummaryEntry } from '../../../schema/index.ts';
 import { MtuResults as MtuSchema } from '../../../schema/index.ts';
-import { listResultFiles, loadResults, loadRuns, loadSummary, type RunFile } from './data.ts';
+import { listResultFiles, loadResults, loadRunIndex, loadRuns, loadSummary, type RunFile, type RunIndexEntry } from './data.ts';
 import { CPU_FLAGS } from './cpu-flags.ts';
 import { toCsv } from './format.ts';
 import { entriesOf, versionPages, versionSlug } from './model.ts';
@@ -101,17 +101,15 @@ export function evidenceOf(q: unknown): { quiet: boolean; reasons: string[] } {
   return { quiet: ev.quiet, reasons: ev.quiet ? [] : reasons.length ? reasons : ['marked not quiet'] };
 }
 
-export function runsView(runs: readonly RunFile[]): View {
+/** The /runs table as a download: every run of every host (from the time series), not-quiet ones with their reasons. */
+export function runsView(runs: readonly RunIndexEntry[]): View {
   const summary = loadSummary();
   const used = new Set(summary?.entries.map((e) => e.runId) ?? []);
   return {
     id: 'runs',
     title: 'Every run file, with its quiet-host status',
     columns: ['runId', 'host', 'mode', 'startedAt', 'finishedAt', 'builds', 'series', 'benchmarks', 'quiet', 'notQuietReasons', 'feedsTheSummary', 'file'],
-    rows: runs.map((r) => {
-      const q = quietOf(r, summary?.runs ?? []);
-      return [r.runId, r.host, r.run.mode, r.run.startedAt, r.run.finishedAt, r.run.builds.length, r.run.series.length, r.run.plan.benchmarks.join(' '), q.quiet, q.reasons.join('; '), used.has(r.runId), `data/${r.path}`];
-    }),
+    rows: runs.map((r) => [r.runId, r.host, r.mode, r.startedAt, r.finishedAt, r.builds, r.series, r.benchmarks.join(' '), r.quiet, r.quietReasons.join('; '), used.has(r.runId), `data/${r.path}`]),
   };
 }
 
@@ -202,7 +200,7 @@ export function mtuViews(r: MtuResults): View[] {
 export function allViews(): View[] {
   const summary = loadSummary();
   const runs = loadRuns();
-  const views: View[] = [runsView(runs), resultFilesView()];
+  const views: View[] = [runsView(loadRunIndex()), resultFilesView()];
   if (summary) {
     const pages = versionPages(summary);
     views.push({

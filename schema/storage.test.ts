@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { DataFileError, Run } from './base.ts';
+import { encodeRunFile, listRunFiles, parseRunFilePath, readRunFile, readRunText, runFilePath, writeRunFile } from './storage.ts';
+
+const run = Run.parse({
+  schemaVersion: 1,
+  kind: 'run',
+  runId: '20260301T020000Z-full-ab12',
+  mode: 'full',
+  startedAt: '2026-03-01T02:00:00.000Z',
+  finishedAt: '2026-03-01T04:00:00.000Z',
+  host: { id: 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: {}, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null },
+  harness: { gitCommit: 'abcdef1', gitDirty: false, node: 'v24' },
+  plan: { benchmarks: ['toy'], rounds: 1, warmupRounds: 0, order: [['b1']] },
+  builds: [
+    {
+      id: 'b1', version: '3.5.7', series: '3.5', variant: 'default', versionString: 'OpenSSL 3.5.7', source: { kind: 'crate', name: 'x.crate', sha256: 'a'.repeat(64) },
+      configureArgs: [], compiler: 'gcc', cflags: '-O2', builtAt: '2026-03-01T01:00:00.000Z', buildSeconds: 1,
+    },
+  ],
+  series: [
+    {
+      key: 'toy/rate', benchmark: 'toy', metric: 'rate', label: 'toy', unit: 'ops/s', method: 'wall-clock-throughput', higherIsBetter: true, params: {}, buildId: 'b1',
+      comparability: { acrossVersions: true }, status: 'measured', iterations: [{ round: 0, value: 0.1 + 0.2, at: '2026-03-01T03:00:00.000Z', warmup: false }],
+    },
+  ],
+  notes: ['é ünïcode'],
+});
+const tmp = () => mkdtempSync(join(tmpdir(), 'storage-'));
+
+test('the layout: runs/<host>/<YYYY>/<MM>/<runId>.json.gz, month of the UTC start', () => {
+  assert.equal(runFilePath(run), 'runs/box/2026/03/20260301T020000Z-full-ab12.json.gz');
+  assert.equal(runFilePath({ ...run, startedAt: '2026-03-01T01:30:00+02:00' }), 'runs/box/2026/02/20260301T020000Z-full-ab12.json.gz', 'a local time before midnight UTC belongs to the previous month');
+  assert.deepEqual(parseRunFilePath('runs/box/2026/03/r.json.gz'), { host: 'box', year: 2026, month: 3, runId: 'r' });
+  for (const bad of ['runs/box/r.json', 'runs/box/2026/13/r.json.gz', 'runs/box/2026/3/r.json.gz', 'runs/.x/2026/03/r.json.gz', 'runs/box/2026/03/x/r.json.gz', 'runs/box/2026/03/r.json.gz.tmp'])
+    assert.equal(parseRunFilePath(bad), null, bad);
+});
+
+test('written once, compact and gzip-compressed, read back with every value as it was', () => {
+  const dir = tmp();
+  const path = writeRunFile(join(dir, 'runs'), run);
+  assert.equal(path, join(dir, runFilePath(run)));
+  const bytes = readFileSync(path);
+  assert.deepEqual([...bytes.subarray(0, 2)], [0x1f, 0x8b]);
+  assert.equal(readRunText(path), JSON.stringify(run) + '\n', 'compact JSON, no indentation');
+  assert.deepEqual(readRunFile(path), run);
+  assert.ok(encodeRunFile(run).equals(bytes), 'the same run always gives the same bytes');
+  assert.equal(writeRunFile(join(dir, 'runs'), run), path, 'writing the same run again changes nothing');
+  assert.throws(() => writeRunFile(join(dir, 'runs'), { ...run, notes: ['other'] }), /already exists and holds other data/);
+  assert.deepEqual(listRunFiles(dir), [runFilePath(run)]);
+});
+
+test('plain .json is read too (unpacked copies), but never as .json.gz, and the reverse', () => {
+  const dir = tmp();
+  writeFileSync(join(dir, 'r.json'), JSON.stringify(run, null, 1));
+  assert.deepEqual(readRunFile(join(dir, 'r.json')), run);
+  writeFileSync(join(dir, 'plain.json.gz'), JSON.stringify(run));
+  assert.throws(() => readRunFile(join(dir, 'plain.json.gz'), 'plain.json.gz'), (e: Error) => e instanceof DataFileError && /^plain\.json\.gz: not gzip data/.test(e.message));
+  writeFileSync(join(dir, 'packed.json'), encodeRunFile(run));
+  assert.throws(() => readRunFile(join(dir, 'packed.json'), 'packed.json'), /packed\.json: holds gzip data but its name does not end in \.gz/);
+});
+
+test('damaged, oversized, non-UTF-8 and missing files are errors naming the file', () => {
+  const dir = tmp();
+  const good = encodeRunFile(run);
+  const cases: [string, Buffer, RegExp, object?][] = [
+    ['truncated.json.gz', good.subarray(0, good.length - 20), /truncated\.json\.gz: damaged gzip data .*truncated file/],
+    ['bomb.json.gz', gzipSync(Buffer.alloc(4 << 20, 0x20)), /bomb\.json\.gz: decompresses to more than 1048576 bytes/, { maxJsonBytes: 1 << 20 }],
+    ['big.json.gz', good, /big\.json\.gz: file is \d+ bytes \(limit 100\)/, { maxFileBytes: 100 }],
+    ['latin1.json', Buffer.from('{"a":"\xe9"}', 'latin1'), /latin1\.json: not valid UTF-8/],
+    ['schema.json.gz', gzipSync(JSON.stringify({ ...run, mode: 'fast' })), /schema\.json\.gz: invalid run file\n {2}mode:/],
+    ['json.json.gz', gzipSync('{"schemaVersion":1,'), /json\.json\.gz: not valid JSON/],
+  ];
+  for (const [name, bytes, pattern, limits] of cases) {
+    writeFileSync(join(dir, name), bytes);
+    assert.throws(() => readRunFile(join(dir, name), name, limits), (e: Error) => e instanceof DataFileError && pattern.test(e.message), name);
+  }
+  assert.throws(() => readRunFile(join(dir, 'absent.json.gz'), 'absent.json.gz'), /absent\.json\.gz: no such file/);
+  mkdirSync(join(dir, 'folder.json.gz'));
+  assert.throws(() => readRunFile(join(dir, 'folder.json.gz'), 'folder.json.gz'), /folder\.json\.gz: is a folder/);
+});

@@ -1,0 +1,151 @@
+// Where run files live and how they are stored. Every part of the project reads a run file through
+// readRunFile() and the runner writes one through writeRunFile(): one layout, one reader, one writer.
+//
+// Layout (relative to data/):  runs/<host>/<YYYY>/<MM>/<runId>.json.gz
+//   - <YYYY>/<MM> is the UTC month the run started, so no folder grows without limit (a nightly host adds
+//     about 30 files a month to one folder, and 12 folders a year);
+//   - the file is the run as compact JSON (no indentation), gzip-compressed: a full run is about 5 MB of
+//     JSON and 0.25 MB stored (docs/benchmarks/storage-simulation.md). `zcat file.json.gz` reads it.
+// The reader also takes plain .json (older copies, files people unpack to read), never in data/runs/.
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DataFileError, parseRunFile, safeId, type Run } from './base.ts';
+
+export const RUN_FILE_SUFFIX = '.json.gz';
+
+/** Where a run belongs, relative to the runs folder: <host>/<YYYY>/<MM>/<runId>.json.gz (UTC month of startedAt). */
+export function runFileName(run: { runId: string; startedAt: string; host: { id: string } }): string {
+  const started = new Date(run.startedAt);
+  if (Number.isNaN(started.getTime())) throw new DataFileError(`run ${run.runId}: startedAt ${JSON.stringify(run.startedAt)} is not a date`);
+  const year = String(started.getUTCFullYear()).padStart(4, '0');
+  const month = String(started.getUTCMonth() + 1).padStart(2, '0');
+  return `${run.host.id}/${year}/${month}/${run.runId}${RUN_FILE_SUFFIX}`;
+}
+
+/** Where a run belongs relative to data/: runs/<host>/<YYYY>/<MM>/<runId>.json.gz. */
+export const runFilePath = (run: { runId: string; startedAt: string; host: { id: string } }) => `runs/${runFileName(run)}`;
+
+export interface RunFileLocation {
+  host: string;
+  year: number;
+  month: number;
+  runId: string;
+}
+
+const LAYOUT = /^runs\/([^/]+)\/(\d{4})\/(\d{2})\/([^/]+)\.json\.gz$/;
+
+/** The parts of a path relative to data/ that follows the layout, or null. */
+export function parseRunFilePath(path: string): RunFileLocation | null {
+  const m = LAYOUT.exec(path);
+  if (!m) return null;
+  const [, host = '', year = '', month = '', runId = ''] = m;
+  if (!safeId.safeParse(host).success || !safeId.safeParse(runId).success) return null;
+  const mm = Number(month);
+  if (mm < 1 || mm > 12) return null;
+  return { host, year: Number(year), month: mm, runId };
+}
+
+/** Why a run does not belong at `path` (relative to data/), or null when it does. */
+export function misplacedRun(path: string, run: { runId: string; startedAt: string; host: { id: string } }): string | null {
+  const expected = runFilePath(run);
+  return path === expected ? null : `holds run ${run.runId} of host ${run.host.id} started ${run.startedAt}, which belongs at ${expected}`;
+}
+
+export interface ReadLimits {
+  /** bytes on disk (compressed for .json.gz) */
+  maxFileBytes?: number;
+  /** bytes of JSON text after decompression: a small file can inflate to gigabytes */
+  maxJsonBytes?: number;
+}
+
+/** Far above any run (a full run is ~5 MB of JSON); it only keeps a corrupt or hostile file from exhausting memory. */
+export const DEFAULT_READ_LIMITS: Required<ReadLimits> = { maxFileBytes: 256 << 20, maxJsonBytes: 512 << 20 };
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+const isGzip = (b: Buffer) => b.length >= 2 && b[0] === GZIP_MAGIC[0] && b[1] === GZIP_MAGIC[1];
+
+/** The JSON text of a run file: .json.gz decompressed, .json as it is, both checked to be UTF-8. */
+export function decodeRunBytes(bytes: Buffer, name: string, limits: ReadLimits = {}): string {
+  const { maxFileBytes, maxJsonBytes } = { ...DEFAULT_READ_LIMITS, ...limits };
+  if (bytes.length > maxFileBytes) throw new DataFileError(`${name}: file is ${bytes.length} bytes (limit ${maxFileBytes})`);
+  let json: Buffer;
+  if (name.endsWith('.gz')) {
+    if (!isGzip(bytes)) throw new DataFileError(`${name}: not gzip data although the name ends in .gz (compress it with gzip, or name it .json)`);
+    try {
+      json = gunzipSync(bytes, { maxOutputLength: maxJsonBytes });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError)
+        throw new DataFileError(`${name}: decompresses to more than ${maxJsonBytes} bytes of JSON (limit ${maxJsonBytes})`);
+      throw new DataFileError(`${name}: damaged gzip data (${err.message}); a truncated file?`);
+    }
+  } else {
+    if (isGzip(bytes)) throw new DataFileError(`${name}: holds gzip data but its name does not end in .gz`);
+    json = bytes;
+  }
+  if (json.length > maxJsonBytes) throw new DataFileError(`${name}: ${json.length} bytes of JSON (limit ${maxJsonBytes})`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(json);
+  } catch {
+    throw new DataFileError(`${name}: not valid UTF-8 text`);
+  }
+}
+
+/** The JSON text of the run file at `file` (.json or .json.gz). `name` is how errors refer to it. */
+export function readRunText(file: string, name = file, limits: ReadLimits = {}): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new DataFileError(`${name}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a folder, not a run file' : err.message}`);
+  }
+  return decodeRunBytes(bytes, name, limits);
+}
+
+/**
+ * THE reader of run files: .json.gz or .json, decompressed, parsed and validated against the run schema.
+ * Every failure is a DataFileError that names the file (and the JSON path for schema errors).
+ */
+export function readRunFile(file: string, name = file, limits: ReadLimits = {}): Run {
+  return parseRunFile(readRunText(file, name, limits), name);
+}
+
+/** A run as stored: compact JSON, gzip level 9. Deterministic (gzip's header time is zero). */
+export function encodeRunFile(run: Run): Buffer {
+  return gzipSync(JSON.stringify(run) + '\n', { level: 9 });
+}
+
+/**
+ * THE writer: stores `run` at <runsDir>/<host>/<YYYY>/<MM>/<runId>.json.gz, atomically (a temporary
+ * file renamed into place), and returns the path written. It never replaces a different existing run.
+ */
+export function writeRunFile(runsDir: string, run: Run): string {
+  const path = join(runsDir, runFileName(run));
+  const bytes = encodeRunFile(run);
+  if (existsSync(path) && !readFileSync(path).equals(bytes)) throw new DataFileError(`${path} already exists and holds other data: a run id is written once`);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(`${path}.tmp`, bytes);
+  renameSync(`${path}.tmp`, path);
+  return path;
+}
+
+/**
+ * Every run file under <dataDir>/runs (ending in .json or .json.gz, whatever the folder), as paths
+ * relative to dataDir with '/' separators, sorted. Journals (.partial.jsonl) and temporary files are
+ * not run files. Symbolic links are not followed.
+ */
+export function listRunFiles(dataDir: string, folder = 'runs'): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(dataDir, rel)).sort()) {
+      const child = `${rel}/${name}`;
+      const st = lstatSync(join(dataDir, child));
+      if (st.isDirectory()) walk(child);
+      else if (st.isFile() && (name.endsWith('.json') || name.endsWith(RUN_FILE_SUFFIX))) out.push(child);
+    }
+  };
+  if (existsSync(join(dataDir, folder))) walk(folder);
+  return out.sort();
+}

@@ -1,0 +1,211 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Run, Timeseries, writeRunFile } from '../schema/index.ts';
+import { aggregate, selectRuns, writeAll } from './aggregate.ts';
+import { HEADLINE_METRICS, loadHistory, stepChanges, recordOf } from './history.ts';
+import { seededRandom } from './stats.ts';
+
+const HS = HEADLINE_METRICS[0]!;
+const INSTR = HEADLINE_METRICS.find((m) => m.deterministic)!;
+
+const snapshot = (at: string) => ({ at, windowSeconds: 60, loadAverage: [0, 0, 0] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: null, boost: null });
+
+interface Spec {
+  runId: string;
+  host?: string;
+  startedAt: string;
+  mode?: 'quick' | 'full';
+  quiet?: boolean;
+  versions: string[];
+  /** extra series keys (toy metric) measured on every build */
+  keys?: string[];
+  kernel?: string;
+  microcode?: string | null;
+  compiler?: string;
+  commit?: string;
+  /** handshake rate per version */
+  rate?: (version: string) => number;
+}
+
+function makeRun(s: Spec): Run {
+  const compiler = s.compiler ?? 'gcc 12.2.0';
+  const builds = s.versions.map((version) => ({
+    id: `b${version.replace(/\./g, '')}${compiler.length}`,
+    version,
+    series: version.startsWith('1.1.1') ? '1.1.1' : version.split('.').slice(0, 2).join('.'),
+    variant: 'default',
+    versionString: `OpenSSL ${version}`,
+    source: { kind: 'crate' as const, name: 'x.crate', sha256: 'a'.repeat(64) },
+    configureArgs: ['no-shared'],
+    compiler,
+    cflags: '-O3',
+    builtAt: s.startedAt,
+    buildSeconds: 60,
+  }));
+  const it = (v: number) => [0, 1, 2, 3, 4, 5].map((round) => ({ round, value: round === 0 ? 1 : v * (1 + round / 1000), at: s.startedAt, warmup: round === 0 }));
+  const series = builds.flatMap((b) => [
+    { key: HS.key, benchmark: 'handshake', metric: 'handshakes-per-cpu-second', label: 'hs', unit: HS.unit, method: HS.method, higherIsBetter: true, params: {}, buildId: b.id, comparability: { acrossVersions: true }, status: 'measured' as const, iterations: it(s.rate?.(b.version) ?? 1000) },
+    { key: INSTR.key, benchmark: 'handshake', metric: 'instructions-per-handshake', label: 'instr', unit: INSTR.unit, method: INSTR.method, higherIsBetter: false, params: {}, buildId: b.id, comparability: { acrossVersions: true }, status: 'measured' as const, iterations: it(2e7) },
+    ...(s.keys ?? []).map((key) => ({ key, benchmark: 'toy', metric: 'rate', label: 'toy', unit: 'ops/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: {}, buildId: b.id, comparability: { acrossVersions: true }, status: 'measured' as const, iterations: it(50) })),
+  ]);
+  const quiet = s.quiet ?? true;
+  return Run.parse({
+    schemaVersion: 1,
+    kind: 'run',
+    runId: s.runId,
+    mode: s.mode ?? 'full',
+    startedAt: s.startedAt,
+    finishedAt: s.startedAt,
+    host: { id: s.host ?? 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: s.kernel ?? '6.1.0', os: 'Debian 12', virtualization: null, cpuGovernor: null, microcode: s.microcode === undefined ? '0x10' : s.microcode },
+    harness: { gitCommit: s.commit ?? 'abcdef1', gitDirty: false, node: 'v24' },
+    plan: { benchmarks: ['handshake'], rounds: 5, warmupRounds: 1, order: [builds.map((b) => b.id)] },
+    builds,
+    series,
+    notes: [],
+    quiet: {
+      thresholds: { otherBusyPercent: 10 },
+      exclusive: true,
+      before: { ...snapshot(s.startedAt), quiet: true, reasons: [] },
+      rounds: [{ ...snapshot(s.startedAt), round: 1, quiet, reasons: quiet ? [] : ['other processes used 85% of a CPU'] }],
+      quiet,
+    },
+  });
+}
+
+function dataDir(runs: Run[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'history-'));
+  for (const r of runs) writeRunFile(join(dir, 'runs'), r);
+  return dir;
+}
+const read = (dir: string, f: string) => readFileSync(join(dir, f), 'utf8');
+const derived = (dir: string) =>
+  ['summary.json', 'detailed-iterations.json', ...readdirSync(join(dir, 'timeseries'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).sort().map((f) => `timeseries/${f}`)].map((f) => `${f}\n${read(dir, f)}`).join('\n');
+
+test('the records choose exactly the runs aggregate() would take series from (random histories)', () => {
+  const rand = seededRandom(14);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  for (let trial = 0; trial < 40; trial++) {
+    const runs: Run[] = [];
+    const n = 2 + Math.floor(rand() * 8);
+    for (let i = 0; i < n; i++) {
+      const versions = ['1.1.1w', '3.0.22', '3.4.1', '3.5.7'].filter(() => rand() < 0.7);
+      if (!versions.length) versions.push('3.5.7');
+      runs.push(
+        makeRun({
+          runId: `t${trial}-r${i}`,
+          host: pick(['a', 'b']),
+          // a few runs share a start time: ties are broken by path order, as aggregate() does
+          startedAt: `2026-0${1 + Math.floor(rand() * 3)}-01T00:00:00.000Z`,
+          mode: pick(['quick', 'full'] as const),
+          quiet: rand() < 0.8,
+          versions,
+          keys: ['toy/x', 'toy/y', 'toy/z'].filter(() => rand() < 0.5),
+          rate: () => 100 + Math.floor(rand() * 100),
+        }),
+      );
+    }
+    const dir = dataDir(runs);
+    const history = loadHistory(dir, readdirSync(join(dir, 'runs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json.gz')).map((f) => `runs/${f}`).sort());
+    const chosen = selectRuns(history.records, history.keySets);
+    const byPath = new Map(runs.map((r) => [history.records.find((x) => x.runId === r.runId)!.path, r]));
+    const all = [...byPath].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, run]) => ({ path, run }));
+    const full = aggregate(all).summary;
+    assert.deepEqual(chosen.map((r) => r.runId).sort(), [...new Set(full.entries.map((e) => e.runId))].sort(), `trial ${trial}`);
+    writeAll(dir);
+    const written = JSON.parse(read(dir, 'summary.json'));
+    assert.deepEqual(written.entries, JSON.parse(JSON.stringify(full.entries)), `trial ${trial}: entries equal those from every run`);
+    rmSync(dir, { recursive: true });
+  }
+});
+
+test('between equally ranked runs the first in path order is taken, as aggregate() takes it', () => {
+  const twin = (runId: string) => makeRun({ runId, startedAt: '2026-02-01T00:00:00.000Z', versions: ['3.5.7'], keys: ['toy/x'] });
+  const dir = dataDir([twin('zz'), twin('aa')]);
+  writeAll(dir);
+  assert.deepEqual([...new Set(JSON.parse(read(dir, 'summary.json')).entries.map((e: { runId: string }) => e.runId))], ['aa']);
+});
+
+test('a nightly update reads only the new run and gives what a rebuild from the run files gives', () => {
+  const nights = [1, 2, 3].map((d) => makeRun({ runId: `n${d}`, startedAt: `2026-03-0${d}T02:00:00.000Z`, versions: ['3.4.1', '3.5.7'] }));
+  const dir = dataDir(nights.slice(0, 2));
+  assert.equal(writeAll(dir).read, 2);
+  writeRunFile(join(dir, 'runs'), nights[2]!);
+  const r = writeAll(dir);
+  assert.equal(r.read, 1, 'the two known runs came from data/timeseries/');
+  assert.equal(r.selected, 1);
+  const incremental = derived(dir);
+  const fresh = dataDir(nights);
+  writeAll(fresh);
+  assert.equal(incremental, derived(fresh));
+  assert.equal(writeAll(dir, { rebuild: true }).read, 3);
+  assert.equal(derived(dir), incremental, '--rebuild changes nothing');
+});
+
+test('a time-series file that is broken, stale or missing is made again from the run files', () => {
+  const dir = dataDir([makeRun({ runId: 'n1', startedAt: '2026-03-01T02:00:00.000Z', versions: ['3.5.7'] })]);
+  writeAll(dir);
+  const good = derived(dir);
+  const file = join(dir, 'timeseries/box/2026.json');
+  for (const damage of ['{"truncated', JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), metrics: [] })]) {
+    writeFileSync(file, damage);
+    const r = writeAll(dir);
+    assert.equal(r.read, 1);
+    assert.equal(r.ignored.length, 1);
+    assert.equal(derived(dir), good);
+  }
+  unlinkSync(file);
+  writeAll(dir);
+  assert.equal(derived(dir), good);
+});
+
+test('one file per host and year, runs oldest first, with headline medians and step changes', () => {
+  const runs = [
+    makeRun({ runId: 'a1', startedAt: '2025-12-31T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], rate: (v) => (v === '3.5.7' ? 800 : 1000) }),
+    makeRun({ runId: 'a2', startedAt: '2026-01-01T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], kernel: '6.1.1', microcode: '0x11' }),
+    makeRun({ runId: 'a3', startedAt: '2026-01-02T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], kernel: '6.1.1', microcode: '0x11', compiler: 'gcc 13.1.0', commit: '1234567' }),
+    makeRun({ runId: 'a4', startedAt: '2026-01-03T23:00:00.000Z', versions: ['3.5.7'], kernel: '6.1.1', microcode: '0x11', compiler: 'gcc 13.1.0', commit: '1234567', quiet: false }),
+    makeRun({ runId: 'b1', host: 'other', startedAt: '2026-01-02T00:00:00.000Z', versions: ['3.5.7'] }),
+  ];
+  const dir = dataDir(runs);
+  writeAll(dir);
+  assert.deepEqual(readdirSync(join(dir, 'timeseries'), { recursive: true, encoding: 'utf8' }).sort(), ['box', 'box/2025.json', 'box/2026.json', 'other', 'other/2026.json']);
+  const y25 = Timeseries.parse(JSON.parse(read(dir, 'timeseries/box/2025.json')));
+  const y26 = Timeseries.parse(JSON.parse(read(dir, 'timeseries/box/2026.json')));
+  assert.deepEqual(y26.runs.map((r) => r.runId), ['a2', 'a3', 'a4']);
+  const a1 = y25.runs[0]!;
+  assert.equal(a1.path, 'runs/box/2025/12/a1.json.gz');
+  const v = (r: typeof a1, metric: string, version: string) => r.values.find((x) => y25.metrics[x[0]]!.id === metric && r.builds[x[1]]!.version === version);
+  // values 800 * (1 + r/1000) for rounds 1..5: the median is round 3's
+  assert.equal(v(a1, HS.id, '3.5.7')![2], 800 * 1.003);
+  assert.equal(v(a1, HS.id, '3.5.7')![5], 5);
+  assert.equal(v(a1, INSTR.id, '3.4.1')![3], null, 'deterministic metrics carry no interval');
+  assert.deepEqual(a1.changes, [], "a host's first run changes nothing");
+  assert.deepEqual(
+    y26.runs[0]!.changes.map((c) => [c.kind, c.from, c.to]),
+    [['kernel', '6.1.0', '6.1.1'], ['microcode', '0x10', '0x11']],
+    'the first run of a year is compared with the last run of the year before',
+  );
+  assert.deepEqual(
+    y26.runs[1]!.changes.map((c) => [c.kind, c.build ?? null, c.to]),
+    [['harness', null, '1234567'], ['compiler', '3.4.1', 'gcc 13.1.0'], ['compiler', '3.5.7', 'gcc 13.1.0']],
+  );
+  assert.equal(y26.runs[2]!.quiet, false);
+  assert.match(y26.runs[2]!.quietReasons[0]!, /85%/);
+  assert.deepEqual(Timeseries.parse(JSON.parse(read(dir, 'timeseries/other/2026.json'))).runs[0]!.changes, [], 'hosts are separate histories');
+  const summary = JSON.parse(read(dir, 'summary.json'));
+  assert.deepEqual(summary.runs.map((r: { runId: string }) => r.runId).sort(), ['a3', 'b1'], 'the summary lists the runs behind it, not the history');
+  assert.equal(summary.hosts.find((h: Run['host']) => h.id === 'box').kernel, '6.1.1', 'the newest description of a host, also from a run not used');
+});
+
+test('step changes name the build whose compiler or build changed', () => {
+  const keySets = new Map<string, string[]>();
+  const a = recordOf(makeRun({ runId: 'x', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] }), 'p', 1, keySets);
+  const b = { ...a, builds: a.builds.map((x) => ({ ...x, id: 'rebuilt' })), host: { ...a.host, microcode: null } };
+  assert.deepEqual(stepChanges(a, b), [
+    { kind: 'microcode', from: '0x10', to: null },
+    { kind: 'build', build: '3.5.7', from: a.builds[0]!.id, to: 'rebuilt' },
+  ]);
+});

@@ -1,0 +1,305 @@
+// The history of every host, kept small: one record per run file (what ran, on what machine state,
+// whether it was quiet, the medians of the headline metrics, which series it holds) in
+// data/timeseries/<host>/<YYYY>.json, and the step changes between a host's consecutive runs.
+//
+// A record is a pure function of its run file, so the files are derived data like summary.json: the
+// aggregation reuses the record of a file it has seen (same path, same size) and reads only new files,
+// and `npm run aggregate -- --rebuild` (or deleting data/timeseries/) gives byte-identical output.
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  DataFileError,
+  Timeseries,
+  readRunFile,
+  type HeadlineMetric,
+  type Method,
+  type Run,
+  type RunRecord,
+  type StepChange,
+  type Unit,
+} from '../schema/index.ts';
+import { describe } from './stats.ts';
+
+/** Why a run may not feed the published views; empty when it held the host lock and every check was quiet. */
+export function quietReasons(run: Run): string[] {
+  const q = run.quiet;
+  if (!q) return ['recorded before the quiet-host protocol: nothing shows the machine was otherwise idle'];
+  const reasons: string[] = [];
+  if (!q.exclusive) reasons.push('did not hold the host measurement lock for the whole run');
+  for (const r of q.before.reasons) reasons.push(`before the first round: ${r}`);
+  for (const round of q.rounds) for (const r of round.reasons) reasons.push(`round ${round.round}: ${r}`);
+  if (!q.quiet && reasons.length === 0) reasons.push('the runner marked it not quiet');
+  return reasons;
+}
+
+const hs = (cert: string, proto: string, groups: string) =>
+  `handshake/handshakes-per-cpu-second[cert=${cert},clientCtx=shared,clientGroups=${groups},proto=${proto},resume=none,serverGroups=${groups},side=both,threads=1]`;
+const aead = (alg: string, bytes: number) => `aead/${alg}-seal[aadBytes=13,algorithm=${alg},bytes=${bytes},operation=seal]`;
+const speed = (alg: string, op: string, bytes?: number) =>
+  `speed/${alg}-${op}[algorithm=${alg},${bytes === undefined ? '' : `bytes=${bytes},`}operation=${op},timeBase=user-cpu]`;
+const cpuBoth = { unit: 'handshakes/s' as Unit, method: 'cpu-time-both' as Method, higherIsBetter: true, deterministic: false };
+const wall = { unit: 'bytes/s' as Unit, method: 'wall-clock-throughput' as Method, higherIsBetter: true, deterministic: false };
+const speedOps = { unit: 'ops/s' as Unit, method: 'openssl-speed' as Method, higherIsBetter: true, deterministic: false };
+
+/**
+ * The metrics followed night after night: the handshake in its common configurations (per CPU-second of
+ * both sides), one deterministic count that any code or build change moves, the AEAD seal throughput at
+ * both ends of the record sizes, and openssl speed's public-key, hash and ML-KEM figures. Changing this
+ * list makes the next aggregation re-read every run once (the files record the list they were made with).
+ */
+export const HEADLINE_METRICS: readonly HeadlineMetric[] = [
+  { id: 'handshake-ecdsa-tls13-default', key: hs('ecdsa-p256', '1.3', 'default'), title: 'TLS 1.3 handshakes per CPU-second, ECDSA P-256, library default groups', ...cpuBoth },
+  { id: 'handshake-ecdsa-tls13-x25519', key: hs('ecdsa-p256', '1.3', 'X25519'), title: 'TLS 1.3 handshakes per CPU-second, ECDSA P-256, X25519 pinned', ...cpuBoth },
+  { id: 'handshake-rsa-tls13-default', key: hs('rsa2048', '1.3', 'default'), title: 'TLS 1.3 handshakes per CPU-second, RSA-2048, library default groups', ...cpuBoth },
+  { id: 'handshake-ecdsa-tls12-default', key: hs('ecdsa-p256', '1.2', 'default'), title: 'TLS 1.2 handshakes per CPU-second, ECDSA P-256, library default groups', ...cpuBoth },
+  {
+    id: 'handshake-ecdsa-tls13-default-instructions',
+    key: 'handshake/instructions-per-handshake[cert=ecdsa-p256,clientCtx=shared,clientGroups=default,proto=1.3,resume=none,serverGroups=default,side=both,threads=1]',
+    title: 'Instructions per TLS 1.3 handshake, both sides, ECDSA P-256, library default groups',
+    unit: 'instructions',
+    method: 'instruction-count',
+    higherIsBetter: false,
+    deterministic: true,
+  },
+  { id: 'aead-aes-128-gcm-16k', key: aead('aes-128-gcm', 16384), title: 'AES-128-GCM seal throughput, 16 KiB records', ...wall },
+  { id: 'aead-aes-128-gcm-16', key: aead('aes-128-gcm', 16), title: 'AES-128-GCM seal throughput, 16-byte records', ...wall },
+  { id: 'aead-chacha20-poly1305-16k', key: aead('chacha20-poly1305', 16384), title: 'ChaCha20-Poly1305 seal throughput, 16 KiB records', ...wall },
+  { id: 'speed-rsa2048-sign', key: speed('rsa2048', 'sign'), title: 'openssl speed: RSA-2048 signatures per second', ...speedOps },
+  { id: 'speed-ecdsa-p256-sign', key: speed('ecdsa-p256', 'sign'), title: 'openssl speed: ECDSA P-256 signatures per second', ...speedOps },
+  { id: 'speed-ecdh-x25519-derive', key: speed('ecdh-x25519', 'derive'), title: 'openssl speed: X25519 key agreements per second', ...speedOps },
+  { id: 'speed-ml-kem-768-encaps', key: speed('ml-kem-768', 'encaps'), title: 'openssl speed: ML-KEM-768 encapsulations per second', ...speedOps },
+  { id: 'speed-sha256-16k', key: speed('sha256', 'digest', 16384), title: 'openssl speed: SHA-256 over 16 KiB buffers', unit: 'bytes/s', method: 'openssl-speed', higherIsBetter: true, deterministic: false },
+];
+
+/** Reasons kept per record: enough to say why, bounded however noisy a run was. */
+const MAX_REASONS = 5;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** Same measurements = same hash, whatever the run is called (the validator refuses copies by it). */
+export const contentHash = (run: Run) => sha256(JSON.stringify(run.series));
+const keySetId = (keys: readonly string[]) => sha256(keys.join('\n')).slice(0, 16);
+
+/** The record of one run file. `keySets` receives the key lists the record refers to. */
+export function recordOf(run: Run, path: string, bytes: number, keySets: Map<string, string[]>): RunRecord {
+  const reasons = quietReasons(run);
+  const metricIndex = new Map(HEADLINE_METRICS.map((m, i) => [m.key, i]));
+  const values: RunRecord['values'] = [];
+  const builds = run.builds.map((b, buildIndex) => {
+    const own = run.series.filter((s) => s.buildId === b.id);
+    const ref = (keys: string[]) => {
+      const sorted = [...new Set(keys)].sort();
+      const id = keySetId(sorted);
+      keySets.set(id, sorted);
+      return id;
+    };
+    for (const s of own) {
+      const m = metricIndex.get(s.key);
+      if (m === undefined || s.status !== 'measured') continue;
+      const def = HEADLINE_METRICS[m]!;
+      // a key whose unit or method changed is another measurement: not the same line on the chart
+      if (s.unit !== def.unit || s.method !== def.method) continue;
+      const measured = s.iterations.filter((it) => !it.warmup).map((it) => it.value);
+      if (!measured.length) continue;
+      const st = describe(measured, def.deterministic);
+      values.push([m, buildIndex, st.median, st.interval?.low ?? null, st.interval?.high ?? null, st.n]);
+    }
+    return {
+      id: b.id,
+      version: b.version,
+      series: b.series,
+      variant: b.variant,
+      compiler: b.compiler,
+      keys: ref(own.map((s) => s.key)),
+      measured: ref(own.filter((s) => s.status === 'measured').map((s) => s.key)),
+    };
+  });
+  values.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return {
+    runId: run.runId,
+    path,
+    bytes,
+    contentHash: contentHash(run),
+    mode: run.mode,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    quiet: reasons.length === 0,
+    quietReasons: reasons.length > MAX_REASONS ? [...reasons.slice(0, MAX_REASONS), `and ${reasons.length - MAX_REASONS} more (see the run file)`] : reasons,
+    benchmarks: run.plan.benchmarks,
+    rounds: run.plan.rounds,
+    warmupRounds: run.plan.warmupRounds,
+    series: run.series.length,
+    measuredSeries: run.series.filter((s) => s.status === 'measured').length,
+    host: run.host,
+    harness: { gitCommit: run.harness.gitCommit, gitDirty: run.harness.gitDirty },
+    builds,
+    values,
+    changes: [],
+  };
+}
+
+const buildName = (b: { version: string; variant: string }) => (b.variant === 'default' ? b.version : `${b.version} ${b.variant}`);
+const commitName = (h: RunRecord['harness']) => `${h.gitCommit}${h.gitDirty ? ' (uncommitted changes)' : ''}`;
+
+/** What differs between a host's run and its previous one: each can move results by itself. */
+export function stepChanges(prev: RunRecord, cur: RunRecord): StepChange[] {
+  const out: StepChange[] = [];
+  const field = (kind: StepChange['kind'], a: string | null | undefined, b: string | null | undefined) => {
+    if ((a ?? null) !== (b ?? null)) out.push({ kind, from: a ?? null, to: b ?? null });
+  };
+  field('harness', commitName(prev.harness), commitName(cur.harness));
+  field('kernel', prev.host.kernel, cur.host.kernel);
+  field('microcode', prev.host.microcode, cur.host.microcode);
+  field('os', prev.host.os, cur.host.os);
+  field('cpu', prev.host.cpuModel, cur.host.cpuModel);
+  const before = new Map(prev.builds.map((b) => [buildName(b), b]));
+  for (const b of cur.builds) {
+    const p = before.get(buildName(b));
+    if (!p) continue;
+    if (p.compiler !== b.compiler) out.push({ kind: 'compiler', build: buildName(b), from: p.compiler, to: b.compiler });
+    else if (p.id !== b.id) out.push({ kind: 'build', build: buildName(b), from: p.id, to: b.id });
+  }
+  return out;
+}
+
+/** Oldest first within a host; ties broken by run id so the order never depends on the file system. */
+export const byTime = (a: RunRecord, b: RunRecord) =>
+  a.host.id < b.host.id ? -1 : a.host.id > b.host.id ? 1 : a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0;
+
+/** Records sorted by host and time, each with the step changes since its host's previous run. */
+export function withStepChanges(records: readonly RunRecord[]): RunRecord[] {
+  const sorted = [...records].sort(byTime);
+  return sorted.map((r, i) => {
+    const prev = sorted[i - 1];
+    return { ...r, changes: prev && prev.host.id === r.host.id ? stepChanges(prev, r) : [] };
+  });
+}
+
+export const TIMESERIES_DIR = 'timeseries';
+const yearOf = (r: RunRecord) => new Date(r.startedAt).getUTCFullYear();
+export const timeseriesPath = (host: string, year: number) => `${TIMESERIES_DIR}/${host}/${year}.json`;
+
+/** Time-series files (path relative to data/ -> file) for the records: one per host and year. */
+export function timeseriesFiles(records: readonly RunRecord[], keySets: ReadonlyMap<string, string[]>): Map<string, Timeseries> {
+  const files = new Map<string, Timeseries>();
+  for (const r of withStepChanges(records)) {
+    const path = timeseriesPath(r.host.id, yearOf(r));
+    let f = files.get(path);
+    if (!f) files.set(path, (f = { schemaVersion: 1, kind: 'timeseries', host: r.host.id, year: yearOf(r), metrics: [...HEADLINE_METRICS], keySets: {}, runs: [] }));
+    f.runs.push(r);
+    for (const b of r.builds) for (const id of [b.keys, b.measured]) f.keySets[id] ??= keySets.get(id)!;
+  }
+  for (const f of files.values()) f.keySets = Object.fromEntries(Object.entries(f.keySets).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** One run record per line: diffs show the runs a night added; the file stays valid JSON. */
+export function serializeTimeseries(f: Timeseries): string {
+  const { runs, ...head } = f;
+  const top = JSON.stringify(head).slice(0, -1);
+  return `${top},"runs":[\n${runs.map((r) => JSON.stringify(r)).join(',\n')}\n]}\n`;
+}
+
+/** Every data/timeseries/<host>/<YYYY>.json, relative to data/. */
+export function listTimeseriesFiles(dataDir: string): string[] {
+  const root = join(dataDir, TIMESERIES_DIR);
+  if (!existsSync(root)) return [];
+  const out: string[] = [];
+  for (const host of readdirSync(root).sort()) {
+    if (!lstatSync(join(root, host)).isDirectory()) continue;
+    for (const name of readdirSync(join(root, host)).sort()) if (/^\d{4}\.json$/.test(name)) out.push(`${TIMESERIES_DIR}/${host}/${name}`);
+  }
+  return out;
+}
+
+/**
+ * The time-series files as they are, validated. A file that does not parse, or was made with another
+ * list of headline metrics, is left out: its records are made again from the run files.
+ */
+export function readTimeseries(dataDir: string): { files: Map<string, Timeseries>; ignored: string[] } {
+  const files = new Map<string, Timeseries>();
+  const ignored: string[] = [];
+  const current = JSON.stringify(HEADLINE_METRICS);
+  for (const rel of listTimeseriesFiles(dataDir)) {
+    let parsed: ReturnType<typeof Timeseries.safeParse>;
+    try {
+      parsed = Timeseries.safeParse(JSON.parse(readFileSync(join(dataDir, rel), 'utf8')));
+    } catch {
+      ignored.push(`${rel}: not valid JSON`);
+      continue;
+    }
+    if (!parsed.success) ignored.push(`${rel}: does not match the time-series schema`);
+    else if (JSON.stringify(parsed.data.metrics) !== current) ignored.push(`${rel}: made with another list of headline metrics`);
+    else files.set(rel, parsed.data);
+  }
+  return { files, ignored };
+}
+
+export interface History {
+  /** every run file's record, in path order */
+  records: RunRecord[];
+  keySets: Map<string, string[]>;
+  /** runs read (and validated) by this call, by path, at most `keepAtMost` of them */
+  read: Map<string, Run>;
+  /** how many run files were read because no reusable record existed */
+  readCount: number;
+  /** time-series files that could not be reused, and why */
+  ignored: string[];
+}
+
+/**
+ * The record of every run file in `paths` (relative to dataDir): reused from data/timeseries/ where the
+ * same path with the same size is recorded there, else read through readRunFile (which validates it).
+ * `reuse: false` reads every file. The first `keepAtMost` runs read stay in memory for the caller (a
+ * nightly update reads a few new runs, which are usually the ones the summary then takes).
+ */
+export function loadHistory(
+  dataDir: string,
+  paths: readonly string[],
+  opts: { reuse?: boolean; keepAtMost?: number; onError?: (path: string, error: DataFileError) => void } = {},
+): History {
+  const keySets = new Map<string, string[]>();
+  const known = new Map<string, RunRecord>();
+  const { files, ignored } = opts.reuse === false ? { files: new Map<string, Timeseries>(), ignored: [] } : readTimeseries(dataDir);
+  for (const f of files.values()) {
+    for (const r of f.runs) known.set(r.path, r);
+    for (const [id, keys] of Object.entries(f.keySets)) keySets.set(id, keys);
+  }
+  const records: RunRecord[] = [];
+  const read = new Map<string, Run>();
+  let readCount = 0;
+  for (const path of paths) {
+    const bytes = statSync(join(dataDir, path)).size;
+    const old = known.get(path);
+    if (old && old.bytes === bytes && old.builds.every((b) => keySets.has(b.keys) && keySets.has(b.measured))) {
+      records.push({ ...old, changes: [] });
+      continue;
+    }
+    let run: Run;
+    try {
+      run = readRunFile(join(dataDir, path), path);
+    } catch (e) {
+      // without onError a bad file stops the caller; with it, the caller decides (the validator skips it)
+      if (!(e instanceof DataFileError) || !opts.onError) throw e;
+      opts.onError(path, e);
+      continue;
+    }
+    readCount++;
+    records.push(recordOf(run, path, bytes, keySets));
+    if (read.size < (opts.keepAtMost ?? 0)) read.set(path, run);
+  }
+  return { records, keySets, read, readCount, ignored };
+}
+
+/** Writes the time-series files and removes those no run belongs to any more. */
+export function writeTimeseries(dataDir: string, files: ReadonlyMap<string, Timeseries>): void {
+  for (const [rel, f] of files) {
+    mkdirSync(join(dataDir, TIMESERIES_DIR, f.host), { recursive: true });
+    const text = serializeTimeseries(f);
+    const abs = join(dataDir, rel);
+    if (!existsSync(abs) || readFileSync(abs, 'utf8') !== text) writeFileSync(abs, text);
+  }
+  for (const rel of listTimeseriesFiles(dataDir)) if (!files.has(rel)) rmSync(join(dataDir, rel));
+  const root = join(dataDir, TIMESERIES_DIR);
+  if (existsSync(root)) for (const host of readdirSync(root)) if (readdirSync(join(root, host)).length === 0) rmSync(join(root, host), { recursive: true });
+}

@@ -1,0 +1,53 @@
+// One run through the whole flow: the run loop writes it straight into the layout, the validator
+// accepts it where it lies, the aggregation reads it, and the site's loaders list it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { parseRunFilePath, type Build } from '../schema/index.ts';
+import { executeRun, newRunId } from '../runner/run.ts';
+import { describeHost } from '../runner/host.ts';
+import { writeAll } from './aggregate.ts';
+import { validateSubmission } from './validate-submission.ts';
+import { resolveVersion } from '../runner/catalogue.ts';
+
+// a build of the catalogue, from the source bytes it pins (the validator checks the meaning)
+const CATALOGUED = resolveVersion('3.5');
+const PIN = CATALOGUED.sources[0]!;
+import { loadRunIndex } from '../site/src/lib/data.ts';
+
+test('a run written by the runner is in the layout, valid, aggregated and listed by the site', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'flow-'));
+  const record: Build = {
+    id: 'b357', version: CATALOGUED.version, series: '3.5', variant: 'default', versionString: `OpenSSL ${CATALOGUED.version}`, source: { kind: PIN.kind, name: PIN.file, sha256: PIN.sha256 },
+    configureArgs: ['no-shared'], compiler: 'cc', cflags: '-O2', builtAt: '2026-01-01T00:00:00.000Z', buildSeconds: 1,
+  };
+  // a stand-in benchmark: the point is the file the run loop writes, not the number
+  const bench = {
+    id: 'toy',
+    description: 'a toy',
+    tasks: () => [{ id: 'one', run: async () => [{ spec: { benchmark: 'toy', metric: 'rate', label: 'toy rate', unit: 'ops/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: {}, comparability: { acrossVersions: true } }, value: 1000 }] }],
+  };
+  const plan = {
+    runId: newRunId('quick'), mode: 'quick' as const, host: describeHost('flow-host'), benchmarks: ['toy'], rounds: 2, warmupRounds: 1,
+    builds: [record], startedAt: new Date().toISOString(), harness: { gitCommit: 'abcdef1', gitDirty: false, node: process.version },
+  };
+  const { path, run } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
+  const rel = relative(join(root, 'data'), path);
+  assert.deepEqual(parseRunFilePath(rel), { host: 'flow-host', year: new Date(run.startedAt).getUTCFullYear(), month: new Date(run.startedAt).getUTCMonth() + 1, runId: run.runId });
+  const report = validateSubmission({ root, changed: [{ path: `data/${rel}`, status: 'added' }], mode: 'runner' });
+  assert.deepEqual(report.files.flatMap((f) => f.problems), []);
+  const result = writeAll(join(root, 'data'));
+  assert.equal(result.runs, 1);
+  assert.equal(result.read, 1);
+  const before = process.env.OBSERVATORY_DATA_DIR;
+  process.env.OBSERVATORY_DATA_DIR = join(root, 'data');
+  try {
+    const index = loadRunIndex();
+    assert.deepEqual(index.map((r) => [r.runId, r.path]), [[run.runId, rel]]);
+  } finally {
+    if (before === undefined) delete process.env.OBSERVATORY_DATA_DIR;
+    else process.env.OBSERVATORY_DATA_DIR = before;
+  }
+});

@@ -1,0 +1,22 @@
+// The submission caps are sized from the stored format: a full run of today's default matrix with two
+// more release series fits, with room, and the caps are not so loose that they stop nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeRunFile } from '../schema/index.ts';
+import { loadTemplate, releasedSeries, synthesizeRun } from './simulate-year.ts';
+import { LIMITS } from './validate-submission.ts';
+
+test('a full run with two more release series fits the caps with room for about as much again', () => {
+  const night = 400; // 13 months: two new series after 4.0
+  assert.equal(releasedSeries(night, 6).length, 2);
+  const run = synthesizeRun(loadTemplate(), 0, night, { rounds: 6, seriesEveryMonths: 6, start: '2027-01-01T00:00:00.000Z' });
+  assert.equal(run.builds.length, 12, 'the default matrix (9 series and 3.5 no-ml-kem) and two more series');
+  const json = JSON.stringify(run).length + 1;
+  const stored = encodeRunFile(run).length;
+  console.log(`full run of 12 builds: ${json} bytes of JSON, ${stored} stored; caps ${LIMITS.maxJsonBytes} and ${LIMITS.maxFileBytes}`);
+  for (const [size, cap] of [[json, LIMITS.maxJsonBytes], [stored, LIMITS.maxFileBytes]] as const) {
+    assert.ok(size * 1.5 < cap, `${size} bytes leave too little room under ${cap}`);
+    assert.ok(size * 4 > cap, `a cap of ${cap} stops nothing near a run of ${size} bytes`);
+  }
+  assert.ok(20 * stored < LIMITS.maxChangeBytes, '20 such runs fit one pull request');
+});
