@@ -3,6 +3,7 @@
 // A cache entry is <cache>/builds/<version>-<variant>-<key>/ with install/, build.log and build.json.
 // build.json is written last, by rename, so an entry without it is an interrupted build and is never
 // used: the next build of the same key deletes it and starts again.
+import { once } from 'node:events';
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -229,6 +230,8 @@ export async function buildOne(
     log = join(buildsDir(), 'logs', `${v.version}-${variant}-${key}.log`);
     mkdirSync(join(buildsDir(), 'logs'), { recursive: true });
     const logStream = createWriteStream(log);
+    // the stream opens its file asynchronously: a fast build could otherwise rename the log before it exists
+    await once(logStream, 'open');
     const started = Date.now();
     const env = { ...process.env, LC_ALL: 'C' };
     try {
