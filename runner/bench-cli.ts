@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import type { RunMode } from '../schema/index.ts';
 import { BENCHMARKS, DEFAULT_BENCHMARKS } from './benchmarks.ts';
 import { buildMany, type BuildRequest } from './build.ts';
-import { DEFAULT_MATRIX, resolveVersion, variantAllowed } from './catalogue.ts';
+import { DEFAULT_MATRIX, resolveVersion, variantAllowed } from '../catalogue/index.ts';
 import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
 import { lockHostForMeasurement } from './host-lock.ts';

@@ -10,7 +10,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, re
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Build } from '../schema/index.ts';
-import { compareSeries, compareVersions, resolveVersion, variantAllowed, VARIANTS, type CatalogueVersion } from './catalogue.ts';
+import { compareSeries, compareVersions, resolveVersion, variantAllowed, VARIANTS, type CatalogueVersion } from '../catalogue/index.ts';
 import { withSharedLock } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 

@@ -29,7 +29,7 @@ import {
   DataFileError,
   describeIssues,
 } from '../schema/index.ts';
-import { compareSeries, compareVersions } from '../runner/catalogue.ts';
+import { compareSeries, compareVersions } from '../catalogue/index.ts';
 import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe } from './stats.ts';
 import { byTime, loadHistory, quietReasons, timeseriesFiles, writeTimeseries } from './history.ts';
 

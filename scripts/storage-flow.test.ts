@@ -10,7 +10,7 @@ import { executeRun, newRunId } from '../runner/run.ts';
 import { describeHost } from '../runner/host.ts';
 import { writeAll } from './aggregate.ts';
 import { validateSubmission } from './validate-submission.ts';
-import { resolveVersion } from '../runner/catalogue.ts';
+import { resolveVersion } from '../catalogue/index.ts';
 
 // a build of the catalogue, from the source bytes it pins (the validator checks the meaning)
 const CATALOGUED = resolveVersion('3.5');

@@ -1,10 +1,12 @@
-// Which OpenSSL releases we measure and where their exact source bytes come from.
+// Which releases we measure (OpenSSL, and the other TLS libraries beside it) and where their exact
+// source bytes come from. Imported by the runner, the scripts and the site alike.
 //
 // Every source is pinned by the sha256 of the archive we fetch. Crate hashes are the `cksum` field of
 // the crates.io index for `openssl-src` (the sha256 of the .crate file); Debian hashes are the sha256 of
 // the orig tarball as listed in its .dsc. Debian's orig tarball of OpenSSL is upstream's release tarball
 // (it ships upstream's .asc signature beside it), so the same hash pins the upstream download.
 import { z } from 'zod';
+import type { Library } from '../schema/index.ts';
 
 export type SupportStatus = 'lts' | 'standard';
 
@@ -23,6 +25,8 @@ export interface SourceRef {
   kind: 'crate' | 'debian-orig' | 'upstream-tarball';
   /** crate version, Debian source version, or tarball URL: what the fetcher asks for */
   ref: string;
+  /** crates.io crate or Debian source package the ref belongs to */
+  package: string;
   /** archive file name as it lands in the download cache */
   file: string;
   sha256: string;
@@ -74,17 +78,21 @@ export const SERIES: ReleaseSeries[] = [
   { series: '4.0', released: '2026-04-14', support: 'standard', endOfLife: null, knownDefects: [] },
 ];
 
-const crate = (crateVersion: string, sha256: string): SourceRef => ({
+/** A crate from crates.io; `root` is the library's tree inside the crate. */
+export const crateSource = (crateName: string, crateVersion: string, sha256: string, root: string): SourceRef => ({
   kind: 'crate',
+  package: crateName,
   ref: crateVersion,
-  file: `openssl-src-${crateVersion}.crate`,
+  file: `${crateName}-${crateVersion}.crate`,
   sha256,
-  root: `openssl-src-${crateVersion}/openssl`,
+  root: `${crateName}-${crateVersion}/${root}`,
 });
+const crate = (crateVersion: string, sha256: string): SourceRef => crateSource('openssl-src', crateVersion, sha256, 'openssl');
 const debian = (debianVersion: string, upstream: string, sha256: string): SourceRef[] => [
-  { kind: 'debian-orig', ref: debianVersion, file: `openssl_${upstream}.orig.tar.gz`, sha256, root: `openssl-${upstream}` },
+  { kind: 'debian-orig', package: 'openssl', ref: debianVersion, file: `openssl_${upstream}.orig.tar.gz`, sha256, root: `openssl-${upstream}` },
   {
     kind: 'upstream-tarball',
+    package: 'openssl',
     ref: `https://github.com/openssl/openssl/releases/download/openssl-${upstream}/openssl-${upstream}.tar.gz`,
     file: `openssl-${upstream}.tar.gz`,
     sha256,
@@ -194,7 +202,7 @@ export function validateCatalogue(): string[] {
     if (v.sources.length === 0) problems.push(`${v.version} has no source`);
     for (const s of v.sources) {
       if (!Sha.safeParse(s.sha256).success) problems.push(`${v.version} ${s.kind}: bad sha256 ${s.sha256}`);
-      if (s.kind === 'crate' && !s.ref.endsWith(`+${v.version}`)) problems.push(`${v.version}: crate ${s.ref} vendors another version`);
+      if (s.kind === 'crate' && s.package === 'openssl-src' && !s.ref.endsWith(`+${v.version}`)) problems.push(`${v.version}: crate ${s.ref} vendors another version`);
       if (s.kind !== 'crate' && !s.file.includes(v.version)) problems.push(`${v.version}: ${s.kind} file ${s.file} names another version`);
     }
   }
@@ -203,4 +211,22 @@ export function validateCatalogue(): string[] {
     if (!VERSIONS.some((v) => v.series === s.series)) problems.push(`series ${s.series} has no obtainable version`);
   }
   return problems;
+}
+
+// ---------------------------------------------------------------- naming builds (the one place)
+
+export const LIBRARY_NAMES: Record<Library, string> = { openssl: 'OpenSSL', 'aws-lc': 'AWS-LC', boringssl: 'BoringSSL', wolfssl: 'wolfSSL' };
+
+type Named = { library?: Library; version: string; variant: string };
+
+/** URL slug and comparison key of a build: "3.5.7", "3.5.7-no-ml-kem", "aws-lc-5.12.0", "wolfssl-5.9.4-no-perf-options". */
+export function buildSlug(b: Named): string {
+  const lib = b.library && b.library !== 'openssl' ? `${b.library}-` : '';
+  return `${lib}${b.version}${b.variant === 'default' ? '' : `-${b.variant}`}`;
+}
+
+/** How pages and logs name a build: "3.5.7", "3.5.7 (no-ml-kem)", "AWS-LC 5.12.0". OpenSSL goes by its number alone. */
+export function buildLabel(b: Named): string {
+  const lib = b.library && b.library !== 'openssl' ? `${LIBRARY_NAMES[b.library]} ` : '';
+  return `${lib}${b.version}${b.variant === 'default' ? '' : ` (${b.variant})`}`;
 }
