@@ -35,6 +35,8 @@ export interface SourceRef {
 }
 
 export interface CatalogueVersion {
+  /** absent for OpenSSL (the catalogue's first dimension); set for every other library's release */
+  library?: Library;
   version: string;
   series: string;
   /** why this version is in the catalogue beyond being the newest of its series */
@@ -125,6 +127,63 @@ export const VARIANTS: Record<string, { configureArgs: string[]; minSeries: stri
   'no-ml-kem': { configureArgs: ['no-ml-kem'], minSeries: '3.5', what: 'ML-KEM compiled out (and with it every hybrid group)' },
 };
 
+// ---------------------------------------------------------------- other TLS libraries
+
+/** How a library's source becomes static libraries: OpenSSL's Configure, cmake, or autotools. */
+export type Recipe = 'openssl-configure' | 'cmake' | 'autotools';
+
+export interface LibraryRelease extends CatalogueVersion {
+  library: Exclude<Library, 'openssl'>;
+  recipe: Exclude<Recipe, 'openssl-configure'>;
+  /** the build-system options of every variant; `default` is what the maintainers recommend for production */
+  variants: Record<string, { options: string[]; what: string }>;
+}
+
+/**
+ * The other libraries, each pinned like OpenSSL. Options follow each project's own build documentation
+ * for a production build on x86-64/arm64 (AWS-LC and BoringSSL: BUILDING.md; wolfSSL: its manual's
+ * configure chapter and performance options); every option lands in the build record and on the page.
+ */
+export const LIBRARY_RELEASES: LibraryRelease[] = [];
+
+/** Every release we can build, OpenSSL first. */
+export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RELEASES];
+
+export const libraryOf = (v: Pick<CatalogueVersion, 'library'>): Library => v.library ?? 'openssl';
+
+/**
+ * What a user typed on a command line: an OpenSSL version or series ("3.5.7", "3.5"), or another library
+ * ("aws-lc", "aws-lc@5.12.0"), each with an optional ":variant".
+ */
+export function resolveBuildSpec(spec: string): { version: CatalogueVersion; variant: string } {
+  const [what = '', variant = 'default', ...extra] = spec.split(':');
+  if (extra.length) throw new Error(`"${spec}": one ":" at most (version:variant)`);
+  const [name = '', at] = what.split('@');
+  const library = Object.keys(LIBRARY_NAMES).find((l) => l === name && l !== 'openssl');
+  if (!library) {
+    if (at !== undefined) throw new Error(`"${spec}": "@" names a release of another library (aws-lc@5.12.0); OpenSSL takes a version or series`);
+    const version = resolveVersion(what);
+    const bad = variantAllowed(version, variant);
+    if (bad) throw new Error(bad);
+    return { version, variant };
+  }
+  const releases = LIBRARY_RELEASES.filter((r) => r.library === library);
+  if (!releases.length) throw new Error(`no release of ${LIBRARY_NAMES[library as Library]} is catalogued`);
+  const release = at === undefined ? releases.at(-1)! : releases.find((r) => r.version === at);
+  if (!release) throw new Error(`"${spec}": ${LIBRARY_NAMES[library as Library]} ${at} is not catalogued (known: ${releases.map((r) => r.version).join(', ')})`);
+  if (!release.variants[variant]) throw new Error(`"${spec}": ${LIBRARY_NAMES[release.library]} has no variant "${variant}" (known: ${Object.keys(release.variants).join(', ')})`);
+  return { version: release, variant };
+}
+
+/** Display order: OpenSSL by version, then the other libraries by name and version. */
+export function compareReleases(a: Pick<CatalogueVersion, 'library' | 'version'>, b: Pick<CatalogueVersion, 'library' | 'version'>): number {
+  const la = libraryOf(a);
+  const lb = libraryOf(b);
+  if (la !== lb) return la === 'openssl' ? -1 : lb === 'openssl' ? 1 : la.localeCompare(lb);
+  if (la === 'openssl') return compareVersions(a.version, b.version);
+  return a.version.localeCompare(b.version, 'en', { numeric: true });
+}
+
 /** Compare release series numerically: '1.1.1' < '3.0' < '3.10'. */
 export function compareSeries(a: string, b: string): number {
   const pa = a.split('.').map(Number);
@@ -182,7 +241,10 @@ export function resolveVersion(spec: string): CatalogueVersion {
   throw new Error(`unknown OpenSSL version or series "${spec}": use a series (${known}) or a version listed by \`npm run openssl -- list\``);
 }
 
-export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series'>, variant: string): string | null {
+export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series' | 'library'>, variant: string): string | null {
+  const release = LIBRARY_RELEASES.find((r) => r.library === version.library && r.version === version.version);
+  if (version.library && version.library !== 'openssl')
+    return release?.variants[variant] ? null : `unknown variant "${variant}" of ${LIBRARY_NAMES[version.library]} ${version.version}`;
   const v = VARIANTS[variant];
   if (!v) return `unknown variant "${variant}" (known: ${Object.keys(VARIANTS).join(', ')})`;
   if (compareSeries(version.series, v.minSeries) < 0) return `variant ${variant} needs OpenSSL ${v.minSeries} or newer, not ${version.version}`;
@@ -205,6 +267,13 @@ export function validateCatalogue(): string[] {
       if (s.kind === 'crate' && s.package === 'openssl-src' && !s.ref.endsWith(`+${v.version}`)) problems.push(`${v.version}: crate ${s.ref} vendors another version`);
       if (s.kind !== 'crate' && !s.file.includes(v.version)) problems.push(`${v.version}: ${s.kind} file ${s.file} names another version`);
     }
+  }
+  for (const r of LIBRARY_RELEASES) {
+    const name = `${LIBRARY_NAMES[r.library]} ${r.version}`;
+    if (LIBRARY_RELEASES.filter((x) => x.library === r.library && x.version === r.version).length > 1) problems.push(`${name} listed twice`);
+    if (!r.variants.default) problems.push(`${name} has no default variant`);
+    if (r.sources.length === 0) problems.push(`${name} has no source`);
+    for (const src of r.sources) if (!Sha.safeParse(src.sha256).success) problems.push(`${name} ${src.kind}: bad sha256 ${src.sha256}`);
   }
   for (const s of SERIES) {
     for (const d of [s.released, s.endOfLife]) if (d !== null && !/^\d{4}-\d{2}-\d{2}$/.test(d)) problems.push(`${s.series}: bad date ${d}`);

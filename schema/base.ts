@@ -85,13 +85,16 @@ export type BuildSource = z.infer<typeof BuildSource>;
 export const Library = z.enum(['openssl', 'aws-lc', 'boringssl', 'wolfssl']);
 export type Library = z.infer<typeof Library>;
 const OPENSSL_VERSION = /^\d+\.\d+\.\d+[a-z]?$/;
+const OPENSSL_SERIES = /^\d+\.\d+(\.\d+)?$/;
+/** a release of another library: 5.12.0, or an identifier where the library has no releases */
+const RELEASE_ID = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,39}$/;
 
 /** A build's fields; Build adds the rule that an OpenSSL build carries an OpenSSL release number. */
 export const BuildFields = z.object({
   id: safeId.describe('cache key: a hash of everything that changes the binary'),
   library: Library.default('openssl'),
-  version: z.string().regex(/^[0-9][0-9A-Za-z.+-]{0,39}$/, 'a release number such as 3.5.7, 1.1.1w or 5.12.0'),
-  series: z.string().regex(/^\d+\.\d+(\.\d+)?$/).describe('OpenSSL release series; for another library its major.minor'),
+  version: z.string().regex(RELEASE_ID, 'a release such as 3.5.7, 1.1.1w or 5.12.0'),
+  series: z.string().regex(RELEASE_ID).describe('OpenSSL release series (3.5); for another library its major.minor, or what stands in for it'),
   variant: safeId.describe('"default", or a named variant such as "no-ml-kem"'),
   versionString: shortText(200).describe("the library's own version string (OpenSSL: what `openssl version` printed)"),
   source: BuildSource,
@@ -108,7 +111,7 @@ export const BuildFields = z.object({
 export const Build = BuildFields.refine((b) => b.library !== 'openssl' || OPENSSL_VERSION.test(b.version), {
   path: ['version'],
   message: 'an OpenSSL release number such as 3.5.7 or 1.1.1w',
-});
+}).refine((b) => b.library !== 'openssl' || OPENSSL_SERIES.test(b.series), { path: ['series'], message: 'an OpenSSL release series such as 3.5 or 1.1.1' });
 export type Build = z.infer<typeof Build>;
 
 // ---------------------------------------------------------------- measured series
