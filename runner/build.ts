@@ -275,10 +275,10 @@ export async function buildOne(
       progress(name, variant, 'unpack');
       await run('tar', ['xzf', archive, '-C', join(tmp, 'src')], tmp);
       const srcDir = join(tmp, 'src', source.root);
-      progress(name, variant, 'build');
+      const step = (s: string) => progress(name, variant, s);
       const built = other
-        ? await buildWithRecipe(other, { srcDir, workDir: tmp, installDir: join(tmp, 'install'), options: configure, jobs, run })
-        : await buildOpenSSL(v, { srcDir, tmp, prefix: join(dir, 'install'), configure, jobs, run });
+        ? await buildWithRecipe(other, { srcDir, workDir: tmp, installDir: join(tmp, 'install'), options: configure, jobs, run, step })
+        : await buildOpenSSL(v, { srcDir, tmp, prefix: join(dir, 'install'), configure, jobs, run, step });
       rmSync(join(tmp, 'src'), { recursive: true, force: true });
       rmSync(join(tmp, 'cmake-build'), { recursive: true, force: true });
       const record: Build = {
@@ -319,8 +319,9 @@ type Built = { recordedArgs: string[]; cflags: string; releaseDate?: string };
 type Run = (cmd: string, args: string[], cwd: string) => Promise<void>;
 
 /** OpenSSL: Configure with the common options, build, install into the final prefix through DESTDIR. */
-async function buildOpenSSL(v: CatalogueVersion, o: { srcDir: string; tmp: string; prefix: string; configure: string[]; jobs: number; run: Run }): Promise<Built> {
-  const { srcDir, tmp, prefix, configure, jobs, run } = o;
+async function buildOpenSSL(v: CatalogueVersion, o: { srcDir: string; tmp: string; prefix: string; configure: string[]; jobs: number; run: Run; step: (s: string) => void }): Promise<Built> {
+  const { srcDir, tmp, prefix, configure, jobs, run, step } = o;
+  step('configure');
   const args = [configureTarget(), `--prefix=${prefix}`, '--libdir=lib', `--openssldir=${join(prefix, 'ssl')}`, ...configure];
   await run('perl', ['./Configure', ...args], srcDir);
   const cflags = execFileSync('perl', ['-e', 'require "./configdata.pm"; print join(" ", @{$configdata::config{CFLAGS}}, @{$configdata::config{cflags}})'], {
@@ -329,7 +330,9 @@ async function buildOpenSSL(v: CatalogueVersion, o: { srcDir: string; tmp: strin
   }).trim();
   // 1.1.1 has no build_sw target; its default target builds no docs
   const target = compareSeries(v.series, '3.0') >= 0 ? ['build_sw'] : [];
+  step('make');
   await run('make', [`-j${jobs}`, ...target], srcDir);
+  step('install');
   // install into the final path (OpenSSL bakes the prefix in), then move the entry into place
   const tmpPrefix = join(tmp, 'install');
   await run('make', ['install_sw', `DESTDIR=${tmpPrefix}`], srcDir);

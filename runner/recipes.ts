@@ -19,6 +19,8 @@ export interface RecipeContext {
   options: string[];
   jobs: number;
   run: RunLogged;
+  /** reports the build's steps: configure, make, install */
+  step: (s: string) => void;
 }
 
 export interface LibraryRecipe {
@@ -45,10 +47,13 @@ const CMAKE_COMMON = ['-DCMAKE_BUILD_TYPE=Release', '-DBUILD_SHARED_LIBS=OFF', '
 
 const cmake: LibraryRecipe = {
   options: (release, variant) => [...CMAKE_COMMON, ...(release.variants[variant]?.options ?? [])],
-  async build({ srcDir, workDir, installDir, options, jobs, run }) {
+  async build({ srcDir, workDir, installDir, options, jobs, run, step }) {
     const buildDir = join(workDir, 'cmake-build');
+    step('configure');
     await run('cmake', ['-S', srcDir, '-B', buildDir, `-DCMAKE_INSTALL_PREFIX=${installDir}`, ...options], srcDir);
+    step('make');
     await run('cmake', ['--build', buildDir, '--parallel', String(jobs)], srcDir);
+    step('install');
     await run('cmake', ['--install', buildDir], srcDir);
     const cache = readFileSync(join(buildDir, 'CMakeCache.txt'), 'utf8');
     const flag = (name: string) => new RegExp(`^${name}:STRING=(.*)$`, 'm').exec(cache)?.[1] ?? '';
@@ -72,11 +77,14 @@ const cmake: LibraryRecipe = {
 
 const autotools: LibraryRecipe = {
   options: (release, variant) => ['--disable-shared', '--enable-static', ...(release.variants[variant]?.options ?? [])],
-  async build({ srcDir, installDir, options, jobs, run }) {
+  async build({ srcDir, installDir, options, jobs, run, step }) {
+    step('configure');
     // a release tarball ships configure; a git-shaped tree (the crate's) needs autogen.sh first
     if (!existsSync(join(srcDir, 'configure'))) await run('sh', ['./autogen.sh'], srcDir);
     await run('sh', ['./configure', `--prefix=${installDir}`, ...options], srcDir);
+    step('make');
     await run('make', [`-j${jobs}`], srcDir);
+    step('install');
     await run('make', ['install'], srcDir);
     const makefile = readFileSync(join(srcDir, 'Makefile'), 'utf8');
     const line = (name: string) => new RegExp(`^${name} = (.*)$`, 'm').exec(makefile)?.[1]?.trim() ?? '';

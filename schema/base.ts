@@ -328,6 +328,9 @@ export const SummaryEntry = z.object({
   stats: Stats.nullable(),
   vsPreviousSeries: Comparison.nullable(),
   vsBaseline: Comparison.nullable(),
+  vsOpenSSL: Comparison.nullable()
+    .default(null)
+    .describe("another library's entry against the newest OpenSSL release of the same run (null for OpenSSL entries)"),
 });
 export type SummaryEntry = z.infer<typeof SummaryEntry>;
 
