@@ -4,7 +4,7 @@
 // instruction counts, a gap decomposition with an interval per part, and a plain-language conclusion.
 // Version 1 files (fixed rounds, one verdict from CPU time only) are not read: none is published.
 import { z } from 'zod';
-import { Build, Host, Interval, finite, nonNegative, safeId, shortText } from './base.ts';
+import { Build, Host, Interval, QuietEvidence, finite, nonNegative, safeId, shortText } from './base.ts';
 
 export const HypothesisConfig = z.object({
   id: safeId.describe('short name used by the claims, e.g. "v35-default"'),
@@ -119,6 +119,7 @@ export const HypothesisResult = z.object({
   finishedAt: z.iso.datetime({ offset: true }),
   host: Host,
   harness: z.object({ gitCommit: z.string(), gitDirty: z.boolean(), node: z.string() }),
+  quiet: QuietEvidence.optional().describe('how quiet the host was before the test and in every round (runner/quiet.ts); absent in results recorded before it was kept'),
   builds: z.array(Build),
   conclusion: shortText(3000).describe('plain language, generated from the verdicts and the decomposition'),
   design: z.object({

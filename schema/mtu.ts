@@ -3,7 +3,7 @@
 // it. Every size is in bytes; every model parameter is data with its source. Written by
 // runner/quic/analyse.ts (npm run mtu).
 import { z } from 'zod';
-import { Build, Host, nonNegative, safeId, shortText } from './base.ts';
+import { Build, Host, QuietEvidence, nonNegative, safeId, shortText } from './base.ts';
 
 const bytes = z.int().nonnegative().describe('bytes');
 const count = z.int().nonnegative();
@@ -201,6 +201,7 @@ export const MtuResults = z.object({
   generatedAt: isoTime,
   host: Host,
   harness: z.object({ gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/), gitDirty: z.boolean(), node: shortText(40) }),
+  quiet: QuietEvidence.optional().describe('how quiet the host was before and during the measurement (one round: all of it); absent in files written before it was kept'),
   builds: z.array(Build).min(1),
   unit: z.literal('bytes'),
   method: z.literal('wire-bytes').describe('sizes of what the library wrote, reported by its message callback'),

@@ -11,6 +11,7 @@ import { findCached } from '../build.ts';
 import { describeHost, hostId } from '../host.ts';
 import { lockHostForMeasurement } from '../host-lock.ts';
 import { harnessInfo } from '../run.ts';
+import { hostEvidence, summarizeEvidence } from '../quiet.ts';
 import { clientHelloEntry, helloRetryEntry, quicHandshakeEntry, serverFlightEntry, type Config } from './entries.ts';
 import { OPENSSL_ASSUMPTIONS, planClientInitials } from './model.ts';
 import { runQuicSizes, runTlsSizes } from './probe.ts';
@@ -122,6 +123,10 @@ async function main(): Promise<void> {
   const builds: Build[] = [];
   const notes: string[] = [];
   const results = { ch: [] as ClientHelloEntry[], sf: [] as ServerFlightEntry[], hr: [] as HelloRetryEntry[], qh: [] as QuicHandshakeEntry[] };
+  // sizes are deterministic, but the file says how quiet the host was, as every measurement does
+  const evidence = hostEvidence({ exclusive: true, settleSeconds: 30 });
+  const quietBefore = await evidence.before(log);
+  const measuring = evidence.sample();
   for (const v of versions) {
     const build = findCached(v, 'default');
     if (!build) {
@@ -137,6 +142,7 @@ async function main(): Promise<void> {
     results.qh.push(...r.qh);
   }
   if (builds.length === 0) throw new Error(`none of ${versions.join(', ')} is built: run npm run openssl -- build <version>`);
+  const quiet = summarizeEvidence(evidence.thresholds, evidence.exclusive, quietBefore, [evidence.round(measuring, 1)], [1]);
   notes.push(
     'Certificates are minimal (a leaf with one subjectAltName, signed by an intermediate of the same algorithm; the server sends both, never the root). Real chains carry SCTs, AIA and policies and are larger, so the server flights here are lower bounds.',
     'Sizes come from one handshake per configuration. ClientHello sizes are deterministic for a version and configuration; certificate and signature sizes of ECDSA vary by a byte or two between runs (DER encoding of the signature).',
@@ -150,6 +156,7 @@ async function main(): Promise<void> {
     generatedAt: new Date().toISOString(),
     host,
     harness: harnessInfo(),
+    quiet,
     builds,
     unit: 'bytes',
     method: 'wire-bytes',

@@ -20,6 +20,7 @@ import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandsha
 import { describeShares } from '../../runner/handshake/output.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { lockHostForMeasurement } from '../../runner/host-lock.ts';
+import { hostEvidence, summarizeEvidence, type RoundSnapshot } from '../../runner/quiet.ts';
 import { harnessInfo, newRunId, roundOrder } from '../../runner/run.ts';
 import { claimKey, claimOutcome, conclusion, decompose, instructionLine, pairedRatios, testableClaims } from './analysis.ts';
 import { ALWAYS_MEASURED } from './claims.ts';
@@ -300,8 +301,19 @@ async function main(): Promise<number> {
       }
   };
 
+  // quiet-host evidence, as a benchmark run records it: a settled window first, then one per round
+  // (a quick CI run waits less for the host to settle: its result is a smoke test, not data)
+  const evidence = hostEvidence({ exclusive: true, settleSeconds: mode === 'quick' ? 10 : 180 });
+  const quietBefore = await evidence.before(log);
+  const roundEvidence: RoundSnapshot[] = [];
+  const measuredRound = async (r: number, ids: string[]) => {
+    const since0 = evidence.sample();
+    await runRound(r, ids);
+    roundEvidence.push(evidence.round(since0, r));
+  };
+
   const warmStart = Date.now();
-  await runRound(0, measured().map((d) => d.id));
+  await measuredRound(0, measured().map((d) => d.id));
   let roundSeconds = since(warmStart);
   log(`warm-up round: ${roundSeconds.toFixed(1)} s`);
 
@@ -339,7 +351,7 @@ async function main(): Promise<number> {
       .map((d) => d.id)
       .filter((id) => ALWAYS_MEASURED.has(id) || open.has(id));
     const t = Date.now();
-    await runRound(round, active);
+    await measuredRound(round, active);
     roundSeconds = since(t);
     const look = test.afterRound(round, ratiosOf, since(roundsStart));
     const next = test.nextLook;
@@ -410,6 +422,13 @@ async function main(): Promise<number> {
     finishedAt: new Date().toISOString(),
     host,
     harness: harnessInfo(),
+    quiet: summarizeEvidence(
+      evidence.thresholds,
+      evidence.exclusive,
+      quietBefore,
+      roundEvidence,
+      Array.from({ length: round }, (_, i) => i + 1),
+    ),
     builds: usedBuilds,
     conclusion: conclusion(partial),
     design,

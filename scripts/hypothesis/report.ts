@@ -58,6 +58,10 @@ export function finalReport(r: HypothesisResult): string[] {
     '',
     `stopped: ${p.stoppedBecause} after ${p.rounds} measured rounds (${minutes(p.seconds)} of rounds, ${minutes(p.totalSeconds)} in all); noise of one paired ratio (median CV) ${p.noiseCv === null ? 'not measured' : `${(p.noiseCv * 100).toFixed(1)}%`}`,
   );
+  if (r.quiet) {
+    const loud = [r.quiet.before, ...r.quiet.rounds].filter((x) => !x.quiet).flatMap((x) => x.reasons);
+    out.push(r.quiet.quiet ? 'host: quiet before the test and in every round' : `host: NOT quiet (${loud.slice(0, 3).join('; ')}): do not publish this result`);
+  }
   for (const n of r.notes) out.push(`note: ${n}`);
   out.push('', `CONCLUSION: ${r.conclusion}`);
   return out;

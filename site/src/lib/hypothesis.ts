@@ -34,14 +34,17 @@ export const sideName = (side: ClaimOutcome['side']) => (side === 'both' ? 'clie
 /** Per host, the result to publish: the newest sequential run, else the newest quick one (labelled as such). */
 export function pickPublished<T extends { result: HypothesisResult }>(files: readonly T[]): T[] {
   const byHost = new Map<string, T>();
-  const rank = (f: T) => [f.result.mode === 'sequential' ? 1 : 0, Date.parse(f.result.finishedAt)] as const;
+  // a sequential result before a quick one; one with quiet-host evidence before one without, and a
+  // result that recorded a loud host last; then the newest
+  const quietRank = (r: HypothesisResult) => (r.quiet === undefined ? 1 : r.quiet.quiet ? 2 : 0);
+  const rank = (f: T) => [f.result.mode === 'sequential' ? 1 : 0, quietRank(f.result), Date.parse(f.result.finishedAt)];
+  const better = (a: number[], b: number[]) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+    return false;
+  };
   for (const f of files) {
     const cur = byHost.get(f.result.host.id);
-    if (!cur) byHost.set(f.result.host.id, f);
-    else {
-      const [a, b] = [rank(f), rank(cur)];
-      if (a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])) byHost.set(f.result.host.id, f);
-    }
+    if (!cur || better(rank(f), rank(cur))) byHost.set(f.result.host.id, f);
   }
   return [...byHost.values()].sort((a, b) => a.result.host.id.localeCompare(b.result.host.id));
 }
