@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunMode } from '../schema/index.ts';
 import { BENCHMARKS, DEFAULT_BENCHMARKS } from './benchmarks.ts';
-import { buildMany, type BuildRequest } from './build.ts';
-import { DEFAULT_MATRIX, resolveVersion, variantAllowed } from './catalogue.ts';
+import { buildMany, releaseOfRecord, type BuildRequest } from './build.ts';
+import { DEFAULT_MATRIX, buildLabel, resolveBuildSpec } from '../catalogue/index.ts';
 import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
 import { lockHostForMeasurement } from './host-lock.ts';
@@ -43,7 +43,10 @@ appended to a journal first, so a killed run loses nothing: resume it with --res
   --no-wait            fail at once if another measurement holds the host, instead of waiting for it
   --list               list the benchmarks and what they measure
 
-A version may carry a build variant: 3.5:no-ml-kem.
+A version may carry a build variant: 3.5:no-ml-kem. Other TLS libraries go by name, optionally with a
+release and a variant: aws-lc, boringssl, wolfssl, aws-lc@<release>, wolfssl:no-perf-options
+(\`npm run openssl -- list\` shows what is catalogued); they run the benchmarks that do not need OpenSSL's
+own tools or internals (handshake, aead), and the run says which it skipped for them.
 
 Measuring holds the host lock exclusively (one measurement per machine; builds wait for it), and the
 run records how quiet the machine was before it started and in every round (runner/quiet.ts).`;
@@ -99,18 +102,16 @@ async function main(): Promise<void> {
     } catch (e) {
       fail((e as Error).message);
     }
-    requests = plan.builds.map((b) => ({ version: resolveVersion(b.version), variant: b.variant }));
+    requests = plan.builds.map((b) => {
+      const version = releaseOfRecord(b);
+      if (!version) fail(`cannot resume ${plan.runId}: ${buildLabel(b)} is no longer in the catalogue`);
+      return { version, variant: b.variant };
+    });
   } else {
     const mode: RunMode = values.full ? 'full' : 'quick';
     const specs = positionals.length ? positionals : mode === 'full' ? DEFAULT_MATRIX : QUICK_VERSIONS;
     try {
-      requests = specs.map((spec) => {
-        const [v, variant = 'default'] = spec.split(':');
-        const version = resolveVersion(v!);
-        const bad = variantAllowed(version, variant);
-        if (bad) throw new Error(bad);
-        return { version, variant };
-      });
+      requests = specs.map(resolveBuildSpec);
     } catch (e) {
       fail((e as Error).message);
     }
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
   const noWait = values['no-wait'] === true;
   // with --no-wait, say now, not after the builds, that the host is taken (exit 75)
   if (noWait) (await lockHostForMeasurement(command, true)).release();
-  console.log(`run ${plan.runId} (${plan.mode}) on ${plan.host.id}: ${requests.map((r) => `${r.version.version}${r.variant === 'default' ? '' : ':' + r.variant}`).join(' ')}`);
+  console.log(`run ${plan.runId} (${plan.mode}) on ${plan.host.id}: ${requests.map((r) => buildLabel({ ...r.version, variant: r.variant })).join(', ')}`);
   const { built, failed } = await buildMany(requests, (v, variant, step) => console.log(`build ${v}/${variant}: ${step}`));
   for (const f of failed) console.error(`build of ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log: ${f.log})` : ''}`);
   if (!built.length) fail('no build is available: nothing to measure');

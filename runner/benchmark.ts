@@ -4,7 +4,7 @@
 // value for each series it measured (or says why a series could not be measured on this build).
 // The run loop interleaves builds round by round, stamps every value with its round and time, and
 // appends it to the journal at once.
-import type { Build, Series, RunMode, Params } from '../schema/index.ts';
+import type { Build, Library, Series, RunMode, Params } from '../schema/index.ts';
 
 export interface BuildUnderTest {
   record: Build;
@@ -31,6 +31,8 @@ export interface Benchmark {
   id: string;
   /** one line for --help and the methodology page */
   description: string;
+  /** the libraries it can measure (default: OpenSSL only: it needs the openssl app or OpenSSL internals) */
+  libraries?: Library[];
   /** once per build before the first round: compile helpers, make keys. May throw: the build is then marked failed for this benchmark. */
   prepare?(build: BuildUnderTest, mode: RunMode): Promise<void>;
   tasks(build: BuildUnderTest, mode: RunMode): Task[];

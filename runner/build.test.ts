@@ -8,14 +8,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CatalogueVersion } from './catalogue.ts';
+import type { CatalogueVersion } from '../catalogue/index.ts';
 
 const cache = mkdtempSync(join(tmpdir(), 'observatory-build-test-'));
 process.env.OBSERVATORY_CACHE = cache;
 after(() => rmSync(cache, { recursive: true, force: true }));
 const { buildOne, cacheKey, listCached, cleanStaleTemps, findCached, plannedKey, CacheIntegrityError } = await import('./build.ts');
 const { SourceError, obtainSource } = await import('./sources.ts');
-const { resolveVersion } = await import('./catalogue.ts');
+const { resolveVersion } = await import('../catalogue/index.ts');
 
 const CONFIGURE = String.raw`#!/usr/bin/perl
 my ($prefix) = map { /^--prefix=(.*)/ ? $1 : () } @ARGV;
@@ -46,7 +46,7 @@ function makeArchive(name: string, extra = ''): { path: string; sha256: string }
 }
 
 function standIn(file: string, sha256: string): CatalogueVersion {
-  return { version: '9.9.9', series: '9.9', sources: [{ kind: 'crate', ref: '999.0.0+9.9.9', file, sha256, root: 'openssl-9.9.9' }] };
+  return { version: '9.9.9', series: '9.9', sources: [{ kind: 'crate', package: 'openssl-src', ref: '999.0.0+9.9.9', file, sha256, root: 'openssl-9.9.9' }] };
 }
 
 test('a source whose hash differs from its pin is refused and never built', async () => {

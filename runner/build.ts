@@ -1,6 +1,8 @@
-// Build OpenSSL releases with one set of options into a content-addressed cache.
+// Build OpenSSL releases with one set of options (and the other libraries with their own recipes,
+// runner/recipes.ts) into a content-addressed cache.
 //
-// A cache entry is <cache>/builds/<version>-<variant>-<key>/ with install/, build.log and build.json.
+// A cache entry is <cache>/builds/<version>-<variant>-<key>/ (another library: <library>-<version>-...)
+// with install/, build.log and build.json.
 // build.json is written last, by rename, so an entry without it is an interrupted build and is never
 // used: the next build of the same key deletes it and starts again.
 import { once } from 'node:events';
@@ -10,7 +12,18 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, re
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Build } from '../schema/index.ts';
-import { compareSeries, compareVersions, resolveVersion, variantAllowed, VARIANTS, type CatalogueVersion } from './catalogue.ts';
+import {
+  LIBRARY_RELEASES,
+  compareReleases,
+  compareSeries,
+  libraryOf,
+  resolveBuildSpec,
+  variantAllowed,
+  VARIANTS,
+  type CatalogueVersion,
+  type LibraryRelease,
+} from '../catalogue/index.ts';
+import { missingTool, recipeOf } from './recipes.ts';
 import { withSharedLock } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 
@@ -57,8 +70,20 @@ export function cacheKey(parts: { sourceSha256: string; configure: string[]; com
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-export function entryDir(version: string, variant: string, key: string): string {
-  return join(buildsDir(), `${version}-${variant}-${key}`);
+/** "3.5.7" for OpenSSL (as always), "aws-lc-5.12.0" for another library: the start of its cache entry's name. */
+export const releaseName = (v: Pick<CatalogueVersion, 'library' | 'version'>): string => (libraryOf(v) === 'openssl' ? v.version : `${v.library}-${v.version}`);
+
+export function entryDir(v: Pick<CatalogueVersion, 'library' | 'version'>, variant: string, key: string): string {
+  return join(buildsDir(), `${releaseName(v)}-${variant}-${key}`);
+}
+
+/** The catalogue entry a build record belongs to, or undefined when the catalogue has none. */
+export function releaseOfRecord(record: Pick<Build, 'library' | 'version'>): CatalogueVersion | undefined {
+  try {
+    return record.library === 'openssl' ? resolveBuildSpec(record.version).version : LIBRARY_RELEASES.find((r) => r.library === record.library && r.version === record.version);
+  } catch {
+    return undefined;
+  }
 }
 
 export interface CachedBuild {
@@ -84,12 +109,13 @@ export class CacheIntegrityError extends Error {}
  * Throws when the build's recorded source is not one the catalogue pins for its version: a cache is
  * not a trust anchor, and the key alone cannot tell (it is computed from the recorded hash).
  */
-export function verifyCachedSource(b: CachedBuild, v: CatalogueVersion = resolveVersion(b.record.version)): void {
+export function verifyCachedSource(b: CachedBuild, v: CatalogueVersion | undefined = releaseOfRecord(b.record)): void {
+  if (!v) throw new CacheIntegrityError(`the cached build ${b.dir} is of ${b.record.library} ${b.record.version}, which the catalogue does not list: delete it`);
   const src = b.record.source;
   if (v.sources.some((pin) => pin.sha256 === src.sha256 && pin.file === src.name)) return;
   const pins = v.sources.map((pin) => `${pin.file} ${pin.sha256}`).join(', ');
   throw new CacheIntegrityError(
-    `the cached build ${b.dir} of OpenSSL ${b.record.version} was made from ${src.name} with sha256 ${src.sha256}, ` +
+    `the cached build ${b.dir} of ${b.record.library} ${b.record.version} was made from ${src.name} with sha256 ${src.sha256}, ` +
       `which is not the catalogue's pin (${pins}). Refusing to use it: delete that directory and build again (npm run openssl -- build ${b.record.version}).`,
   );
 }
@@ -136,21 +162,29 @@ export function listCached(): CachedBuild[] {
 
 /** The key a request would have now, or an error saying what is missing. */
 export function plannedKey(req: BuildRequest, sourceSha256: string): { key: string; configure: string[] } {
-  const configure = configureArgs(req.version.series, req.variant);
+  const release = otherLibrary(req.version);
+  // OpenSSL's key parts are exactly what they always were, so existing cache entries keep matching
+  const configure = release ? recipeOf(release).options(release, req.variant) : configureArgs(req.version.series, req.variant);
   const key = cacheKey({
     sourceSha256,
     configure,
     compiler: toolVersion('cc'),
     cflagsEnv: process.env.CFLAGS ?? '',
-    target: configureTarget(),
+    target: release ? `${release.library}/${release.recipe}/${process.arch}` : configureTarget(),
   });
   return { key, configure };
 }
 
-/** The cached build of a version and variant; throws CacheIntegrityError for one made from an unpinned source. */
-export function findCached(version: string, variant: string): CachedBuild | undefined {
-  const v = resolveVersion(version);
-  const matches = listCached().filter((b) => b.record.version === v.version && b.record.variant === variant);
+const otherLibrary = (v: CatalogueVersion): LibraryRelease | undefined => (libraryOf(v) === 'openssl' ? undefined : (v as LibraryRelease));
+
+/**
+ * The cached build of a version (or any build spec: "3.5", "aws-lc") and variant; throws
+ * CacheIntegrityError for one made from an unpinned source.
+ */
+export function findCached(spec: string | CatalogueVersion, variant: string): CachedBuild | undefined {
+  const v = typeof spec === 'string' ? resolveBuildSpec(spec).version : spec;
+  const library = libraryOf(v);
+  const matches = listCached().filter((b) => b.record.library === library && b.record.version === v.version && b.record.variant === variant);
   for (const b of matches) {
     const { key } = plannedKey({ version: v, variant }, b.record.source.sha256);
     if (b.record.id !== key) continue;
@@ -169,12 +203,12 @@ export function requireBuilds(versions: string[], variant = 'default'): CachedBu
   const builds = versions.length
     ? versions.map((v) => {
         const hit = findCached(v, variant);
-        if (!hit) throw new Error(`OpenSSL ${v} (${variant}) is not built: npm run openssl -- build ${v}${variant === 'default' ? '' : ` --variant ${variant}`}`);
+        if (!hit) throw new Error(`${v} (${variant}) is not built: npm run openssl -- build ${v}${variant === 'default' ? '' : ` --variant ${variant}`}`);
         return hit;
       })
     : listCached().filter((b) => b.record.variant === variant);
   if (!builds.length) throw new Error(`no cached ${variant} build: npm run openssl -- build <version>`);
-  return builds.sort((a, b) => compareVersions(a.record.version, b.record.version));
+  return builds.sort((a, b) => compareReleases(a.record, b.record));
 }
 
 export type Progress = (version: string, variant: string, step: string) => void;
@@ -208,14 +242,16 @@ export async function buildOne(
   progress: Progress,
 ): Promise<{ ok: true; build: CachedBuild; cached: boolean } | { ok: false; error: string; log?: string }> {
   const { version: v, variant } = req;
-  const not = variantAllowed(v, variant);
+  const name = releaseName(v);
+  const other = otherLibrary(v);
+  const not = variantAllowed(v, variant) ?? (other ? missingTool(other.library, recipeOf(other)) : null);
   if (not) return { ok: false, error: not };
   let log: string | undefined;
   try {
-    progress(v.version, variant, 'fetch');
-    const { source, path: archive } = await obtainSource(v, undefined, (m) => progress(v.version, variant, m));
+    progress(name, variant, 'fetch');
+    const { source, path: archive } = await obtainSource(v, undefined, (m) => progress(name, variant, m));
     const { key, configure } = plannedKey(req, source.sha256);
-    const dir = entryDir(v.version, variant, key);
+    const dir = entryDir(v, variant, key);
     const recordPath = join(dir, 'build.json');
     const cached = readEntry(dir);
     if (cached?.record.id === key) {
@@ -227,61 +263,45 @@ export async function buildOne(
     const tmp = `${dir}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(join(tmp, 'src'), { recursive: true });
-    log = join(buildsDir(), 'logs', `${v.version}-${variant}-${key}.log`);
+    log = join(buildsDir(), 'logs', `${name}-${variant}-${key}.log`);
     mkdirSync(join(buildsDir(), 'logs'), { recursive: true });
     const logStream = createWriteStream(log);
     // the stream opens its file asynchronously: a fast build could otherwise rename the log before it exists
     await once(logStream, 'open');
     const started = Date.now();
     const env = { ...process.env, LC_ALL: 'C' };
+    const run = (cmd: string, args: string[], cwd: string) => runLogged(cmd, args, cwd, logStream, env);
     try {
-      progress(v.version, variant, 'unpack');
-      await runLogged('tar', ['xzf', archive, '-C', join(tmp, 'src')], tmp, logStream, env);
+      progress(name, variant, 'unpack');
+      await run('tar', ['xzf', archive, '-C', join(tmp, 'src')], tmp);
       const srcDir = join(tmp, 'src', source.root);
-      const prefix = join(dir, 'install');
-      progress(v.version, variant, 'configure');
-      const args = [configureTarget(), `--prefix=${prefix}`, '--libdir=lib', `--openssldir=${join(prefix, 'ssl')}`, ...configure];
-      await runLogged('perl', ['./Configure', ...args], srcDir, logStream, env);
-      const cflags = execFileSync('perl', ['-e', 'require "./configdata.pm"; print join(" ", @{$configdata::config{CFLAGS}}, @{$configdata::config{cflags}})'], {
-        cwd: srcDir,
-        encoding: 'utf8',
-      }).trim();
-      progress(v.version, variant, 'make');
-      // 1.1.1 has no build_sw target; its default target builds no docs
-      const target = compareSeries(v.series, '3.0') >= 0 ? ['build_sw'] : [];
-      await runLogged('make', [`-j${jobs}`, ...target], srcDir, logStream, env);
-      progress(v.version, variant, 'install');
-      // install into the final path (OpenSSL bakes the prefix in), then move the entry into place
-      const tmpPrefix = join(tmp, 'install');
-      await runLogged('make', ['install_sw', `DESTDIR=${tmpPrefix}`], srcDir, logStream, env);
-      renameSync(join(tmpPrefix, prefix), join(tmp, 'staged'));
-      rmSync(tmpPrefix, { recursive: true, force: true });
-      renameSync(join(tmp, 'staged'), join(tmp, 'install'));
-      // install_sw does not install openssl.cnf; give the app an explicit, empty one
-      mkdirSync(join(tmp, 'install', 'ssl'), { recursive: true });
-      writeFileSync(join(tmp, 'install', 'ssl', 'openssl.cnf'), '# intentionally empty: benchmarks use library defaults\n');
-      const { releaseDate } = readVersionInfo(srcDir);
+      const step = (s: string) => progress(name, variant, s);
+      const built = other
+        ? await buildWithRecipe(other, { srcDir, workDir: tmp, installDir: join(tmp, 'install'), options: configure, jobs, run, step })
+        : await buildOpenSSL(v, { srcDir, tmp, prefix: join(dir, 'install'), configure, jobs, run, step });
       rmSync(join(tmp, 'src'), { recursive: true, force: true });
+      rmSync(join(tmp, 'cmake-build'), { recursive: true, force: true });
       const record: Build = {
         id: key,
+        library: libraryOf(v),
         version: v.version,
         series: v.series,
         variant,
         versionString: '',
         source: { kind: source.kind, name: source.file, sha256: source.sha256, ...(source.kind === 'upstream-tarball' ? { url: source.ref } : {}) },
-        configureArgs: args.filter((a) => !a.startsWith('--prefix=') && !a.startsWith('--openssldir=')),
+        configureArgs: built.recordedArgs,
         compiler: toolVersion('cc'),
-        cflags,
+        cflags: built.cflags,
         builtAt: new Date().toISOString(),
         buildSeconds: (Date.now() - started) / 1000,
-        ...(releaseDate ? { releaseDate } : {}),
+        ...(built.releaseDate ? { releaseDate: built.releaseDate } : {}),
       };
       // another process may have finished the same build meanwhile: theirs is as good as ours
       const raced = readEntry(dir);
       if (raced?.record.id === key) return { ok: true, build: raced, cached: true };
       rmSync(dir, { recursive: true, force: true });
       renameSync(tmp, dir);
-      record.versionString = opensslVersion(join(dir, 'install'));
+      record.versionString = other ? recipeOf(other).versionString(join(dir, 'install')) : opensslVersion(join(dir, 'install'));
       writeFileSync(`${recordPath}.tmp`, JSON.stringify(Build.parse(record), null, 2) + '\n');
       renameSync(`${recordPath}.tmp`, recordPath);
       renameSync(log, join(dir, 'build.log'));
@@ -293,6 +313,43 @@ export async function buildOne(
   } catch (e) {
     return { ok: false, error: (e as Error).message, ...(log ? { log } : {}) };
   }
+}
+
+type Built = { recordedArgs: string[]; cflags: string; releaseDate?: string };
+type Run = (cmd: string, args: string[], cwd: string) => Promise<void>;
+
+/** OpenSSL: Configure with the common options, build, install into the final prefix through DESTDIR. */
+async function buildOpenSSL(v: CatalogueVersion, o: { srcDir: string; tmp: string; prefix: string; configure: string[]; jobs: number; run: Run; step: (s: string) => void }): Promise<Built> {
+  const { srcDir, tmp, prefix, configure, jobs, run, step } = o;
+  step('configure');
+  const args = [configureTarget(), `--prefix=${prefix}`, '--libdir=lib', `--openssldir=${join(prefix, 'ssl')}`, ...configure];
+  await run('perl', ['./Configure', ...args], srcDir);
+  const cflags = execFileSync('perl', ['-e', 'require "./configdata.pm"; print join(" ", @{$configdata::config{CFLAGS}}, @{$configdata::config{cflags}})'], {
+    cwd: srcDir,
+    encoding: 'utf8',
+  }).trim();
+  // 1.1.1 has no build_sw target; its default target builds no docs
+  const target = compareSeries(v.series, '3.0') >= 0 ? ['build_sw'] : [];
+  step('make');
+  await run('make', [`-j${jobs}`, ...target], srcDir);
+  step('install');
+  // install into the final path (OpenSSL bakes the prefix in), then move the entry into place
+  const tmpPrefix = join(tmp, 'install');
+  await run('make', ['install_sw', `DESTDIR=${tmpPrefix}`], srcDir);
+  renameSync(join(tmpPrefix, prefix), join(tmp, 'staged'));
+  rmSync(tmpPrefix, { recursive: true, force: true });
+  renameSync(join(tmp, 'staged'), join(tmp, 'install'));
+  // install_sw does not install openssl.cnf; give the app an explicit, empty one
+  mkdirSync(join(tmp, 'install', 'ssl'), { recursive: true });
+  writeFileSync(join(tmp, 'install', 'ssl', 'openssl.cnf'), '# intentionally empty: benchmarks use library defaults\n');
+  const { releaseDate } = readVersionInfo(srcDir);
+  return { recordedArgs: args.filter((a) => !a.startsWith('--prefix=') && !a.startsWith('--openssldir=')), cflags, ...(releaseDate ? { releaseDate } : {}) };
+}
+
+/** Another library: its recipe (runner/recipes.ts) installs static libraries and headers into installDir. */
+async function buildWithRecipe(release: LibraryRelease, ctx: Parameters<ReturnType<typeof recipeOf>['build']>[0]): Promise<Built> {
+  const { cflags } = await recipeOf(release).build(ctx);
+  return { recordedArgs: ctx.options, cflags };
 }
 
 /** Environment for running a built `openssl` app with its own, explicit config file. */
@@ -308,7 +365,7 @@ export function opensslVersion(prefix: string): string {
 function alreadyBuilt(req: BuildRequest): boolean {
   try {
     return req.version.sources.some((src) => {
-      const hit = readEntry(entryDir(req.version.version, req.variant, plannedKey(req, src.sha256).key));
+      const hit = readEntry(entryDir(req.version, req.variant, plannedKey(req, src.sha256).key));
       return hit !== undefined && hit.record.source.sha256 === src.sha256;
     });
   } catch {
@@ -326,8 +383,8 @@ export async function buildMany(
   progress: Progress,
 ): Promise<{ built: { req: BuildRequest; build: CachedBuild; cached: boolean }[]; failed: { req: BuildRequest; error: string; log?: string }[] }> {
   if (reqs.every(alreadyBuilt)) return buildAll(reqs, progress);
-  const what = reqs.map((r) => `${r.version.version}${r.variant === 'default' ? '' : `/${r.variant}`}`).join(' ');
-  return withSharedLock(`building OpenSSL ${what}`, () => {
+  const what = reqs.map((r) => `${releaseName(r.version)}${r.variant === 'default' ? '' : `/${r.variant}`}`).join(' ');
+  return withSharedLock(`building ${what}`, () => {
     cleanStaleTemps();
     return buildAll(reqs, progress);
   });

@@ -1,10 +1,31 @@
-// Compile one of our C programs against one OpenSSL build (static), cached by source and build.
+// Compile one of our C programs against one library build (static), cached by source and build.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BuildUnderTest } from './benchmark.ts';
 import { cacheRoot } from './sources.ts';
+import { buildLabel } from '../catalogue/index.ts';
+
+/**
+ * Per library: where the headers are, what to define, what to link. wolfSSL's OpenSSL compatibility
+ * headers live under include/wolfssl (so `#include <openssl/ssl.h>` finds them), and its options.h must
+ * come first: OBSERVATORY_WOLFSSL tells our sources to include it.
+ */
+export function linkFlags(build: BuildUnderTest): { includes: string[]; defines: string[]; libs: string[] } {
+  const inc = join(build.prefix, 'include');
+  const lib = (n: string) => join(build.prefix, 'lib', n);
+  switch (build.record.library) {
+    case 'wolfssl':
+      return { includes: [join(inc, 'wolfssl'), inc], defines: ['-DOBSERVATORY_WOLFSSL'], libs: [lib('libwolfssl.a')] };
+    case 'boringssl':
+    case 'aws-lc':
+      // their libssl is C++ inside: link the C++ runtime
+      return { includes: [inc], defines: [], libs: [lib('libssl.a'), lib('libcrypto.a'), '-lstdc++'] };
+    default:
+      return { includes: [inc], defines: [], libs: [lib('libssl.a'), lib('libcrypto.a')] };
+  }
+}
 
 /** A source and the local headers it includes (`#include "x.h"`), recursively: all of them change the binary. */
 function withLocalHeaders(file: string, seen = new Set<string>()): string[] {
@@ -21,32 +42,19 @@ function withLocalHeaders(file: string, seen = new Set<string>()): string[] {
 export function compileAgainst(build: BuildUnderTest, sources: string[], name: string): string {
   const text = [...new Set(sources.flatMap((s) => withLocalHeaders(s)))].map((s) => readFileSync(s, 'utf8')).join('\n');
   const hash = createHash('sha256').update(text).update(build.record.id).digest('hex').slice(0, 12);
-  const dir = join(cacheRoot(), 'tools', `${build.record.version}-${build.record.variant}-${build.record.id}`);
+  const lib = build.record.library === 'openssl' ? '' : `${build.record.library}-`;
+  const dir = join(cacheRoot(), 'tools', `${lib}${build.record.version}-${build.record.variant}-${build.record.id}`);
   const out = join(dir, `${name}-${hash}`);
   if (existsSync(out)) return out;
   mkdirSync(dir, { recursive: true });
   const tmp = `${out}.tmp-${process.pid}`;
-  const args = [
-    '-O2',
-    '-g',
-    '-Wall',
-    '-Wno-deprecated-declarations',
-    '-I',
-    join(build.prefix, 'include'),
-    ...sources,
-    join(build.prefix, 'lib', 'libssl.a'),
-    join(build.prefix, 'lib', 'libcrypto.a'),
-    '-ldl',
-    '-lpthread',
-    '-lm',
-    '-o',
-    tmp,
-  ];
+  const { includes, defines, libs } = linkFlags(build);
+  const args = ['-O2', '-g', '-Wall', '-Wno-deprecated-declarations', ...defines, ...includes.flatMap((d) => ['-I', d]), ...sources, ...libs, '-ldl', '-lpthread', '-lm', '-o', tmp];
   try {
     execFileSync('cc', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
     const err = e as { stderr?: string; message: string };
-    throw new Error(`compiling ${name} against OpenSSL ${build.record.version} failed:\n${(err.stderr ?? err.message).slice(0, 4000)}`);
+    throw new Error(`compiling ${name} against ${buildLabel(build.record)} failed:\n${(err.stderr ?? err.message).slice(0, 4000)}`);
   }
   renameSync(tmp, out);
   return out;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { appEnv, buildMany } from './build.ts';
-import { resolveVersion } from './catalogue.ts';
+import { resolveVersion } from '../catalogue/index.ts';
 
 const wanted = [
   { version: resolveVersion('1.1.1w'), variant: 'default' },

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MATRIX, SERIES, VERSIONS, VARIANTS, isDefective, resolveVersion, validateCatalogue, type CatalogueVersion } from './catalogue.ts';
+import { DEFAULT_MATRIX, SERIES, VERSIONS, VARIANTS, isDefective, resolveVersion, validateCatalogue, type CatalogueVersion } from '../catalogue/index.ts';
 import { buildMany, buildsDir, cleanStaleTemps, findCached, listCached, type BuildRequest } from './build.ts';
 import { acquireHostLock, lockDir } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';

@@ -14,6 +14,7 @@ const build = (version: string, id: string): BuildUnderTest => ({
   prefix: '/nonexistent',
   record: {
     id,
+    library: 'openssl',
     version,
     series: version.split('.').slice(0, 2).join('.'),
     variant: 'default',

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
 import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome } from './benchmark.ts';
 import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot, type Sample } from './quiet.ts';
+import { buildLabel } from '../catalogue/index.ts';
 
 export interface RunPlan {
   runId: string;
@@ -143,6 +144,9 @@ export interface RunCallbacks {
   progress(msg: string): void;
 }
 
+/** Whether a benchmark measures this build's library (OpenSSL-only unless it says otherwise). */
+const runsOn = (bench: Benchmark, build: BuildUnderTest) => (bench.libraries ?? ['openssl']).includes(build.record.library);
+
 /**
  * Run every unfinished task and write the run file. With `evidence`, the host's quietness is recorded
  * before the first task and at the end of every round (runner/quiet.ts), and journaled like the values.
@@ -182,13 +186,19 @@ export async function executeRun(
   for (const build of builds)
     for (const bench of benchmarks) {
       const id = `${build.record.id}|${bench.id}`;
+      if (!runsOn(bench, build)) {
+        // said once per run, not silently dropped: the benchmark needs OpenSSL's own tools or internals
+        prepared.set(id, `not run on ${build.record.library}`);
+        notes.push(`${bench.id} does not run on ${buildLabel(build.record)}: ${bench.id} measures ${bench.libraries ? bench.libraries.join(', ') : 'OpenSSL'} only (${bench.description.split(':')[0]})`);
+        continue;
+      }
       try {
-        cb.progress(`preparing ${bench.id} for ${build.record.version}/${build.record.variant}`);
+        cb.progress(`preparing ${bench.id} for ${buildLabel(build.record)}`);
         await bench.prepare?.(build, plan.mode);
         prepared.set(id, null);
       } catch (e) {
         prepared.set(id, (e as Error).message);
-        notes.push(`${bench.id} could not be prepared for ${build.record.version}/${build.record.variant}: ${(e as Error).message.slice(0, 1500)}`);
+        notes.push(`${bench.id} could not be prepared for ${buildLabel(build.record)}: ${(e as Error).message.slice(0, 1500)}`);
         cb.progress(`  FAILED: ${(e as Error).message.split('\n')[0]}`);
       }
     }
@@ -197,7 +207,7 @@ export async function executeRun(
   const byId = new Map(builds.map((b) => [b.record.id, b]));
   const started = Date.now();
   let stepsDone = 0;
-  const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.map((x) => b.tasks(x, plan.mode).length), 0) * builds.length, 0);
+  const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => b.tasks(x, plan.mode).length), 0) * builds.length, 0);
   const totalSteps = tasksPerRound * totalRounds;
   for (let round = 0; round < totalRounds; round++) {
     const order = roundOrder(
@@ -209,16 +219,16 @@ export async function executeRun(
     let ranThisRound = false;
     for (const bench of benchmarks) {
       // interleave at task level: one task runs on every build before the next task starts
-      const taskIds = [...new Set(builds.flatMap((b) => bench.tasks(b, plan.mode).map((t) => t.id)))];
+      const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => bench.tasks(b, plan.mode).map((t) => t.id)))];
       for (const taskId of taskIds)
         for (const buildId of order) {
           stepsDone++;
           const build = byId.get(buildId)!;
-          const task = bench.tasks(build, plan.mode).find((t) => t.id === taskId);
+          const task = runsOn(bench, build) ? bench.tasks(build, plan.mode).find((t) => t.id === taskId) : undefined;
           if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
           if (task.oncePerRun && round !== plan.warmupRounds) continue;
           if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
-          const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.rounds}`} ${bench.id}/${taskId} ${build.record.version}${build.record.variant === 'default' ? '' : '/' + build.record.variant}`;
+          const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
           const elapsed = (Date.now() - started) / 1000;
           const eta = stepsDone > 1 ? (elapsed / (stepsDone - 1)) * (totalSteps - stepsDone + 1) : 0;
           cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { VERSIONS, type SourceRef } from './catalogue.ts';
+import { VERSIONS, type SourceRef } from '../catalogue/index.ts';
 import { fetchUrl, SOURCE_TOOLS, SourceError } from './sources.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fetch-test-'));
@@ -38,7 +38,7 @@ async function mirror(): Promise<{ url: (path: string) => string; server: Server
   return { url: (p) => `http://127.0.0.1:${port}${p}`, server };
 }
 
-const ref = (url: string): SourceRef => ({ kind: 'upstream-tarball', ref: url, file: 'x.tar.gz', sha256: '0'.repeat(64), root: 'x' });
+const ref = (url: string): SourceRef => ({ kind: 'upstream-tarball', package: 'openssl', ref: url, file: 'x.tar.gz', sha256: '0'.repeat(64), root: 'x' });
 const limits = { timeoutMs: 1500, maxBytes: 100_000 };
 
 test('a download within the limits is written whole', async () => {

@@ -4,7 +4,7 @@ import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSyn
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { CatalogueVersion, SourceRef } from './catalogue.ts';
+import type { CatalogueVersion, SourceRef } from '../catalogue/index.ts';
 
 export function cacheRoot(): string {
   return process.env.OBSERVATORY_CACHE ?? join(homedir(), '.cache', 'openssl-observatory');
@@ -73,7 +73,7 @@ function fetchCrate(source: SourceRef, dest: string): void {
   writeFileSync(join(work, 'src', 'main.rs'), 'fn main() {}\n');
   writeFileSync(
     join(work, 'Cargo.toml'),
-    `[package]\nname = "fetch-openssl-src"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\nopenssl-src = "=${source.ref}"\n`,
+    `[package]\nname = "fetch-source"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\n${source.package} = "=${source.ref}"\n`,
   );
   try {
     run('cargo', ['fetch', '--quiet'], work);
@@ -88,7 +88,7 @@ function fetchCrate(source: SourceRef, dest: string): void {
       return;
     }
   }
-  throw new SourceError(`cargo fetched openssl-src ${source.ref} but ${source.file} is not in ${registryCache}`);
+  throw new SourceError(`cargo fetched ${source.package} ${source.ref} but ${source.file} is not in ${registryCache}`);
 }
 
 /** Debian source package: `apt-get source --download-only` needs a deb-src line for the suite. */
@@ -97,7 +97,7 @@ function fetchDebian(source: SourceRef, dest: string): void {
   try {
     const got = join(work, source.file);
     try {
-      run('apt-get', ['source', '--download-only', '-q', `openssl=${source.ref}`], work);
+      run('apt-get', ['source', '--download-only', '-q', `${source.package}=${source.ref}`], work);
     } catch (e) {
       // the mirror may lack the .dsc or the Debian diff while serving the orig tarball, which is all we
       // need: apt then exits non-zero with the tarball in place, and the pinned hash decides
@@ -107,7 +107,7 @@ function fetchDebian(source: SourceRef, dest: string): void {
     renameSync(got, dest);
   } catch (e) {
     throw new SourceError(
-      `${(e as Error).message}. Debian's source for openssl ${source.ref} needs a deb-src entry for its suite in /etc/apt/sources.list.d and 'apt-get update'.`,
+      `${(e as Error).message}. Debian's source for ${source.package} ${source.ref} needs a deb-src entry for its suite in /etc/apt/sources.list.d and 'apt-get update'.`,
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -81,16 +81,26 @@ export const BuildSource = z.object({
 });
 export type BuildSource = z.infer<typeof BuildSource>;
 
-export const Build = z.object({
+/** The TLS library a build is of. Files written before other libraries existed are all OpenSSL. */
+export const Library = z.enum(['openssl', 'aws-lc', 'boringssl', 'wolfssl']);
+export type Library = z.infer<typeof Library>;
+const OPENSSL_VERSION = /^\d+\.\d+\.\d+[a-z]?$/;
+const OPENSSL_SERIES = /^\d+\.\d+(\.\d+)?$/;
+/** a release of another library: 5.12.0, or an identifier where the library has no releases */
+const RELEASE_ID = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,39}$/;
+
+/** A build's fields; Build adds the rule that an OpenSSL build carries an OpenSSL release number. */
+export const BuildFields = z.object({
   id: safeId.describe('cache key: a hash of everything that changes the binary'),
-  version: z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/, 'an OpenSSL release number such as 3.5.7 or 1.1.1w'),
-  series: z.string().regex(/^\d+\.\d+(\.\d+)?$/),
+  library: Library.default('openssl'),
+  version: z.string().regex(RELEASE_ID, 'a release such as 3.5.7, 1.1.1w or 5.12.0'),
+  series: z.string().regex(RELEASE_ID).describe('OpenSSL release series (3.5); for another library its major.minor, or what stands in for it'),
   variant: safeId.describe('"default", or a named variant such as "no-ml-kem"'),
-  versionString: shortText(200).describe('what the built `openssl version` printed'),
+  versionString: shortText(200).describe("the library's own version string (OpenSSL: what `openssl version` printed)"),
   source: BuildSource,
-  configureArgs: z.array(shortText(200)).max(100),
+  configureArgs: z.array(shortText(200)).max(100).describe('every option given to the build system (OpenSSL Configure, cmake or configure), as given'),
   compiler: shortText(300).describe('first line of `cc --version`'),
-  cflags: shortText(1000).describe('CFLAGS as OpenSSL configured them'),
+  cflags: shortText(1000).describe('compiler flags as the build system configured them'),
   builtAt: isoTime,
   buildSeconds: nonNegative,
   releaseDate: shortText(40).optional().describe('release date as the source itself states it'),
@@ -98,6 +108,10 @@ export const Build = z.object({
     .optional()
     .describe('the CPU capability vector the library itself reported on this host when the run started (e.g. OPENSSL_ia32cap); set per run, not per cached build'),
 });
+export const Build = BuildFields.refine((b) => b.library !== 'openssl' || OPENSSL_VERSION.test(b.version), {
+  path: ['version'],
+  message: 'an OpenSSL release number such as 3.5.7 or 1.1.1w',
+}).refine((b) => b.library !== 'openssl' || OPENSSL_SERIES.test(b.series), { path: ['series'], message: 'an OpenSSL release series such as 3.5 or 1.1.1' });
 export type Build = z.infer<typeof Build>;
 
 // ---------------------------------------------------------------- measured series
@@ -281,7 +295,7 @@ export const Stats = z.object({
 export type Stats = z.infer<typeof Stats>;
 
 export const Comparison = z.object({
-  against: z.string().describe('build key of the reference (version[+variant]) in the same run'),
+  against: z.string().describe('build key of the reference (version[+variant]; another library: library-version[+variant]) in the same run'),
   ratio: finite.describe('paired: median of the per-round ratios; deterministic: ratio of the medians'),
   pairing: z
     .enum(['paired-rounds', 'deterministic'])
@@ -294,6 +308,7 @@ export type Comparison = z.infer<typeof Comparison>;
 
 export const SummaryEntry = z.object({
   host: safeId,
+  library: Library.default('openssl'),
   version: z.string(),
   series: z.string(),
   variant: safeId,
@@ -313,6 +328,9 @@ export const SummaryEntry = z.object({
   stats: Stats.nullable(),
   vsPreviousSeries: Comparison.nullable(),
   vsBaseline: Comparison.nullable(),
+  vsOpenSSL: Comparison.nullable()
+    .default(null)
+    .describe("another library's entry against the newest OpenSSL release of the same run (null for OpenSSL entries)"),
 });
 export type SummaryEntry = z.infer<typeof SummaryEntry>;
 
@@ -342,7 +360,7 @@ export const Summary = z.object({
     selection: z.string().describe('how the run behind each entry is chosen'),
   }),
   hosts: z.array(Host),
-  builds: z.array(Build.extend({ host: safeId })),
+  builds: z.array(BuildFields.extend({ host: safeId })),
   runs: z.array(SummaryRun),
   skipped: z
     .array(z.object({ path: z.string(), reason: z.string() }))

@@ -29,7 +29,7 @@ import {
   DataFileError,
   describeIssues,
 } from '../schema/index.ts';
-import { compareSeries, compareVersions } from '../runner/catalogue.ts';
+import { compareReleases, compareSeries, compareVersions } from '../catalogue/index.ts';
 import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe } from './stats.ts';
 import { byTime, loadHistory, quietReasons, timeseriesFiles, writeTimeseries } from './history.ts';
 
@@ -132,7 +132,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
     const builds = new Map(run.builds.map((b) => [b.id, b]));
     for (const s of run.series) {
       const build = builds.get(s.buildId)!;
-      const id = `${run.host.id}|${build.version}|${build.variant}|${s.key}`;
+      const id = `${run.host.id}|${build.library}|${build.version}|${build.variant}|${s.key}`;
       const prev = chosen.get(id);
       if (!prev || runRank(run) > runRank(prev.run)) chosen.set(id, { run, series: s, build });
     }
@@ -145,6 +145,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
     const values = [...r.values()].flat();
     const entry: SummaryEntry = {
       host: run.host.id,
+      library: build.library,
       version: build.version,
       series: build.series,
       variant: build.variant,
@@ -164,6 +165,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
       stats: s.status === 'measured' && values.length ? describe(values, DETERMINISTIC_METHODS.includes(s.method)) : null,
       vsPreviousSeries: null,
       vsBaseline: null,
+      vsOpenSSL: null,
     };
     rounds.set(entry, r);
     entries.push(entry);
@@ -172,7 +174,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
   // comparisons only between entries of the same run (different runs are different conditions)
   const groups = new Map<string, SummaryEntry[]>();
   for (const e of entries) {
-    if (e.status !== 'measured' || e.variant !== 'default') continue;
+    if (e.status !== 'measured' || e.variant !== 'default' || e.library !== 'openssl') continue;
     const g = `${e.host}|${e.runId}|${e.key}`;
     groups.set(g, [...(groups.get(g) ?? []), e]);
   }
@@ -190,11 +192,20 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
     }
   }
 
+  // another library against the newest OpenSSL release the same run measured (any variant of it: default)
+  for (const e of entries) {
+    if (e.status !== 'measured' || e.library === 'openssl' || !e.comparability.acrossVersions) continue;
+    const ref = entries
+      .filter((o) => o.library === 'openssl' && o.variant === 'default' && o.status === 'measured' && o.host === e.host && o.runId === e.runId && o.key === e.key)
+      .sort((a, b) => compareVersions(b.version, a.version))[0];
+    if (ref) e.vsOpenSSL = compareRounds(rounds.get(e)!, rounds.get(ref)!, ref.version, DETERMINISTIC_METHODS.includes(e.method));
+  }
+
   entries.sort(
     (a, b) =>
       (a.host < b.host ? -1 : a.host > b.host ? 1 : 0) ||
       (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
-      compareVersions(a.version, b.version) ||
+      compareReleases(a, b) ||
       (a.variant < b.variant ? -1 : a.variant > b.variant ? 1 : 0),
   );
 
@@ -219,7 +230,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
       selection: SELECTION,
     },
     hosts: (options.hosts ?? [...hosts.values()]).slice().sort((a, b) => (a.id < b.id ? -1 : 1)),
-    builds: [...builds.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : compareVersions(a.version, b.version) || (a.id < b.id ? -1 : 1))),
+    builds: [...builds.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : compareReleases(a, b) || (a.id < b.id ? -1 : 1))),
     runs: sortedRuns.map(({ run, path }) => ({
       runId: run.runId,
       host: run.host.id,

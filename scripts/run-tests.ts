@@ -14,7 +14,7 @@ import { join, relative } from 'node:path';
 
 export type Tier = 'unit' | 'integration' | 'e2e';
 export const TIERS: Tier[] = ['unit', 'integration', 'e2e'];
-const ROOTS = ['schema', 'runner', 'scripts'];
+const ROOTS = ['catalogue', 'schema', 'runner', 'scripts'];
 
 /** The tier of a test file, or null for a file that is not a test. */
 export function tierOf(file: string): Tier | null {

@@ -10,7 +10,7 @@ import { executeRun, newRunId } from '../runner/run.ts';
 import { describeHost } from '../runner/host.ts';
 import { writeAll } from './aggregate.ts';
 import { validateSubmission } from './validate-submission.ts';
-import { resolveVersion } from '../runner/catalogue.ts';
+import { resolveVersion } from '../catalogue/index.ts';
 
 // a build of the catalogue, from the source bytes it pins (the validator checks the meaning)
 const CATALOGUED = resolveVersion('3.5');
@@ -20,7 +20,7 @@ import { loadRunIndex } from '../site/src/lib/data.ts';
 test('a run written by the runner is in the layout, valid, aggregated and listed by the site', async () => {
   const root = mkdtempSync(join(tmpdir(), 'flow-'));
   const record: Build = {
-    id: 'b357', version: CATALOGUED.version, series: '3.5', variant: 'default', versionString: `OpenSSL ${CATALOGUED.version}`, source: { kind: PIN.kind, name: PIN.file, sha256: PIN.sha256 },
+    id: 'b357', library: 'openssl', version: CATALOGUED.version, series: '3.5', variant: 'default', versionString: `OpenSSL ${CATALOGUED.version}`, source: { kind: PIN.kind, name: PIN.file, sha256: PIN.sha256 },
     configureArgs: ['no-shared'], compiler: 'cc', cflags: '-O2', builtAt: '2026-01-01T00:00:00.000Z', buildSeconds: 1,
   };
   // a stand-in benchmark: the point is the file the run loop writes, not the number

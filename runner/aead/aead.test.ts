@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { VERSIONS } from '../catalogue.ts';
+import { VERSIONS } from '../../catalogue/index.ts';
 import type { BuildUnderTest } from '../benchmark.ts';
 import { AEAD_CIPHERS, AEAD_PLAN, aeadOutcomes, aeadRates, createAeadBenchmark, median, parseAeadOutput } from './aead.ts';
 import { AEAD_FIXTURES_DIR } from './capture.ts';

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appEnv, requireBuilds } from '../build.ts';
-import { compareSeries } from '../catalogue.ts';
+import { compareSeries } from '../../catalogue/index.ts';
 import { compileAgainst } from '../compile.ts';
 import { CPUCAPS_SOURCE } from './cpucaps.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Series } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
-import { compareSeries } from '../catalogue.ts';
+import { compareSeries } from '../../catalogue/index.ts';
 import { CASES, FIXTURE_DIR, type Fixture } from './capture-fixtures.ts';
 import { handshakeMatrix, pin, specsOf, taskId, timingOutcomes, type HandshakeConfig } from './handshake.ts';
 import { describeShares, hiddenByValgrind, parseHandshakeOutput, type HandshakeRunOutput } from './output.ts';

@@ -12,7 +12,7 @@ import type { Params, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
 import { listCached } from '../build.ts';
 import { guarded, track } from '../child-guard.ts';
-import { compareSeries } from '../catalogue.ts';
+import { compareSeries } from '../../catalogue/index.ts';
 import { compileAgainst } from '../compile.ts';
 import { cacheRoot } from '../sources.ts';
 import { describeShares, hiddenByValgrind, parseHandshakeOutput, type HandshakeRunOutput, type ParsedOutput } from './output.ts';

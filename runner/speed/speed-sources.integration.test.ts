@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { VERSIONS } from '../catalogue.ts';
+import { VERSIONS } from '../../catalogue/index.ts';
 import { cacheRoot, downloadsDir } from '../sources.ts';
 import type { FormatName } from './formats.ts';
 import { gcmLoop, speedFormat, type GcmLoop } from './speed.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { compareSeries, VERSIONS } from '../catalogue.ts';
+import { compareSeries, VERSIONS } from '../../catalogue/index.ts';
 import { FIXTURES_DIR, fixtureInvocations, type Fixture } from './capture.ts';
 import { FORMATS, parseSpeed, SpeedParseError } from './formats.ts';
 import { ALGORITHMS, DEFAULT_SIZES, gcmLoop, operationsOf, outcomesOf, speedBenchmark, speedFormat, type Invocation } from './speed.ts';

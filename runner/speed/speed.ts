@@ -9,7 +9,7 @@ import type { RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
 import { guarded, track } from '../child-guard.ts';
-import { compareSeries, compareVersions } from '../catalogue.ts';
+import { compareSeries, compareVersions } from '../../catalogue/index.ts';
 import { parseSpeed, SpeedParseError, type FormatName, type SpeedRecord } from './formats.ts';
 
 export type Algorithm =

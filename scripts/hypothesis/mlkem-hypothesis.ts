@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { HypothesisResult, type HypothesisMode } from '../../schema/index.ts';
 import type { BuildUnderTest } from '../../runner/benchmark.ts';
 import { buildMany, findCached } from '../../runner/build.ts';
-import { resolveVersion } from '../../runner/catalogue.ts';
+import { resolveVersion } from '../../catalogue/index.ts';
 import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandshake, type Cert, type HandshakeConfig } from '../../runner/handshake/handshake.ts';
 import { describeShares } from '../../runner/handshake/output.ts';
 import { describeHost, hostId } from '../../runner/host.ts';

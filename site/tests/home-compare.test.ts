@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Run, Summary, readRunFile, writeRunFile } from '../../schema/index.ts';
 import { writeAll } from '../../scripts/aggregate.ts';
-import { compareSeries } from '../../runner/catalogue.ts';
+import { compareSeries } from '../../catalogue/index.ts';
 import { pct, quantity } from '../src/lib/format.ts';
 import { journeyKey } from '../src/lib/model.ts';
 import { ARTIFACTS, REPO, axe, launch, transferSize } from './browser.ts';

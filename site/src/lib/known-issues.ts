@@ -2,7 +2,7 @@
 // runner/known-issues/complaints.ts, its status series across versions on one host and the status.
 import type { Summary, SummaryEntry } from '../../../schema/index.ts';
 import { COMPLAINTS, type Complaint } from '../../../runner/known-issues/complaints.ts';
-import { compareVersions } from '../../../runner/catalogue.ts';
+import { compareVersions } from '../../../catalogue/index.ts';
 import { computeStatus, type RegressionStatus } from './regression-status.ts';
 
 /** The one place that reads a value out of a summary entry. */

@@ -1,6 +1,6 @@
 // What each page needs, precomputed from summary.json at build time (pure functions, unit-tested).
 import type { Comparison, Params, Summary, SummaryEntry } from '../../../schema/index.ts';
-import { SERIES, compareSeries, compareVersions, seriesOf } from '../../../runner/catalogue.ts';
+import { SERIES, compareSeries, compareVersions, seriesOf } from '../../../catalogue/index.ts';
 import { labelParts } from './chart-text.ts';
 import { GROUP_MODES, METHOD_FAMILY, type GroupMode, type Journey, type JourneyIndex, type JourneyInit, type StepComparison, type WriteupRef } from './journey-view.ts';
 

@@ -1,6 +1,6 @@
 // Views of a QUIC + PQC MTU results file (schema/mtu.ts) for the MTU page. Every number comes from the file.
 import type { ClientHelloEntry, MtuResults } from '../../../schema/index.ts';
-import { compareVersions } from '../../../runner/catalogue.ts';
+import { compareVersions } from '../../../catalogue/index.ts';
 
 export function assumption(r: MtuResults, name: string): number | null {
   const a = r.model.assumptions.find((x) => x.name === name);

@@ -2,7 +2,7 @@
 // did it get worse than 1.1.1 by more than the threshold, in which version, and did it come back?
 // Meant for deterministic figures (instruction counts, call counts, heap bytes), where one value per
 // version is exact and no interval is needed; a timing series would need its interval as well.
-import { compareVersions } from '../../../runner/catalogue.ts';
+import { compareVersions } from '../../../catalogue/index.ts';
 
 /** A value within this fraction of 1.1.1's counts as "the same as 1.1.1" (either direction). */
 export const STATUS_THRESHOLD = 0.1;

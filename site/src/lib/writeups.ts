@@ -29,7 +29,7 @@
 // rules behind them: claims.ts.
 import { z } from 'zod';
 import type { Summary, SummaryEntry, Unit } from '../../../schema/index.ts';
-import { compareVersions } from '../../../runner/catalogue.ts';
+import { compareVersions } from '../../../catalogue/index.ts';
 import { Claim, Study, WriteupSeries, crossCheck, ownWords } from './claims.ts';
 
 const version = z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/, 'an OpenSSL release such as 3.5.7 or 1.1.1w');

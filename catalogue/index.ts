@@ -1,10 +1,12 @@
-// Which OpenSSL releases we measure and where their exact source bytes come from.
+// Which releases we measure (OpenSSL, and the other TLS libraries beside it) and where their exact
+// source bytes come from. Imported by the runner, the scripts and the site alike.
 //
 // Every source is pinned by the sha256 of the archive we fetch. Crate hashes are the `cksum` field of
 // the crates.io index for `openssl-src` (the sha256 of the .crate file); Debian hashes are the sha256 of
 // the orig tarball as listed in its .dsc. Debian's orig tarball of OpenSSL is upstream's release tarball
 // (it ships upstream's .asc signature beside it), so the same hash pins the upstream download.
 import { z } from 'zod';
+import type { Library } from '../schema/index.ts';
 
 export type SupportStatus = 'lts' | 'standard';
 
@@ -23,6 +25,8 @@ export interface SourceRef {
   kind: 'crate' | 'debian-orig' | 'upstream-tarball';
   /** crate version, Debian source version, or tarball URL: what the fetcher asks for */
   ref: string;
+  /** crates.io crate or Debian source package the ref belongs to */
+  package: string;
   /** archive file name as it lands in the download cache */
   file: string;
   sha256: string;
@@ -31,6 +35,8 @@ export interface SourceRef {
 }
 
 export interface CatalogueVersion {
+  /** absent for OpenSSL (the catalogue's first dimension); set for every other library's release */
+  library?: Library;
   version: string;
   series: string;
   /** why this version is in the catalogue beyond being the newest of its series */
@@ -74,17 +80,21 @@ export const SERIES: ReleaseSeries[] = [
   { series: '4.0', released: '2026-04-14', support: 'standard', endOfLife: null, knownDefects: [] },
 ];
 
-const crate = (crateVersion: string, sha256: string): SourceRef => ({
+/** A crate from crates.io; `root` is the library's tree inside the crate. */
+export const crateSource = (crateName: string, crateVersion: string, sha256: string, root: string): SourceRef => ({
   kind: 'crate',
+  package: crateName,
   ref: crateVersion,
-  file: `openssl-src-${crateVersion}.crate`,
+  file: `${crateName}-${crateVersion}.crate`,
   sha256,
-  root: `openssl-src-${crateVersion}/openssl`,
+  root: `${crateName}-${crateVersion}/${root}`,
 });
+const crate = (crateVersion: string, sha256: string): SourceRef => crateSource('openssl-src', crateVersion, sha256, 'openssl');
 const debian = (debianVersion: string, upstream: string, sha256: string): SourceRef[] => [
-  { kind: 'debian-orig', ref: debianVersion, file: `openssl_${upstream}.orig.tar.gz`, sha256, root: `openssl-${upstream}` },
+  { kind: 'debian-orig', package: 'openssl', ref: debianVersion, file: `openssl_${upstream}.orig.tar.gz`, sha256, root: `openssl-${upstream}` },
   {
     kind: 'upstream-tarball',
+    package: 'openssl',
     ref: `https://github.com/openssl/openssl/releases/download/openssl-${upstream}/openssl-${upstream}.tar.gz`,
     file: `openssl-${upstream}.tar.gz`,
     sha256,
@@ -116,6 +126,63 @@ export const VARIANTS: Record<string, { configureArgs: string[]; minSeries: stri
   default: { configureArgs: [], minSeries: '1.1.1', what: 'the common options only' },
   'no-ml-kem': { configureArgs: ['no-ml-kem'], minSeries: '3.5', what: 'ML-KEM compiled out (and with it every hybrid group)' },
 };
+
+// ---------------------------------------------------------------- other TLS libraries
+
+/** How a library's source becomes static libraries: OpenSSL's Configure, cmake, or autotools. */
+export type Recipe = 'openssl-configure' | 'cmake' | 'autotools';
+
+export interface LibraryRelease extends CatalogueVersion {
+  library: Exclude<Library, 'openssl'>;
+  recipe: Exclude<Recipe, 'openssl-configure'>;
+  /** the build-system options of every variant; `default` is what the maintainers recommend for production */
+  variants: Record<string, { options: string[]; what: string }>;
+}
+
+/**
+ * The other libraries, each pinned like OpenSSL. Options follow each project's own build documentation
+ * for a production build on x86-64/arm64 (AWS-LC and BoringSSL: BUILDING.md; wolfSSL: its manual's
+ * configure chapter and performance options); every option lands in the build record and on the page.
+ */
+export const LIBRARY_RELEASES: LibraryRelease[] = [];
+
+/** Every release we can build, OpenSSL first. */
+export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RELEASES];
+
+export const libraryOf = (v: Pick<CatalogueVersion, 'library'>): Library => v.library ?? 'openssl';
+
+/**
+ * What a user typed on a command line: an OpenSSL version or series ("3.5.7", "3.5"), or another library
+ * ("aws-lc", "aws-lc@5.12.0"), each with an optional ":variant".
+ */
+export function resolveBuildSpec(spec: string): { version: CatalogueVersion; variant: string } {
+  const [what = '', variant = 'default', ...extra] = spec.split(':');
+  if (extra.length) throw new Error(`"${spec}": one ":" at most (version:variant)`);
+  const [name = '', at] = what.split('@');
+  const library = Object.keys(LIBRARY_NAMES).find((l) => l === name && l !== 'openssl');
+  if (!library) {
+    if (at !== undefined) throw new Error(`"${spec}": "@" names a release of another library (aws-lc@5.12.0); OpenSSL takes a version or series`);
+    const version = resolveVersion(what);
+    const bad = variantAllowed(version, variant);
+    if (bad) throw new Error(bad);
+    return { version, variant };
+  }
+  const releases = LIBRARY_RELEASES.filter((r) => r.library === library);
+  if (!releases.length) throw new Error(`no release of ${LIBRARY_NAMES[library as Library]} is catalogued`);
+  const release = at === undefined ? releases.at(-1)! : releases.find((r) => r.version === at);
+  if (!release) throw new Error(`"${spec}": ${LIBRARY_NAMES[library as Library]} ${at} is not catalogued (known: ${releases.map((r) => r.version).join(', ')})`);
+  if (!release.variants[variant]) throw new Error(`"${spec}": ${LIBRARY_NAMES[release.library]} has no variant "${variant}" (known: ${Object.keys(release.variants).join(', ')})`);
+  return { version: release, variant };
+}
+
+/** Display order: OpenSSL by version, then the other libraries by name and version. */
+export function compareReleases(a: Pick<CatalogueVersion, 'library' | 'version'>, b: Pick<CatalogueVersion, 'library' | 'version'>): number {
+  const la = libraryOf(a);
+  const lb = libraryOf(b);
+  if (la !== lb) return la === 'openssl' ? -1 : lb === 'openssl' ? 1 : la.localeCompare(lb);
+  if (la === 'openssl') return compareVersions(a.version, b.version);
+  return a.version.localeCompare(b.version, 'en', { numeric: true });
+}
 
 /** Compare release series numerically: '1.1.1' < '3.0' < '3.10'. */
 export function compareSeries(a: string, b: string): number {
@@ -174,7 +241,10 @@ export function resolveVersion(spec: string): CatalogueVersion {
   throw new Error(`unknown OpenSSL version or series "${spec}": use a series (${known}) or a version listed by \`npm run openssl -- list\``);
 }
 
-export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series'>, variant: string): string | null {
+export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series' | 'library'>, variant: string): string | null {
+  const release = LIBRARY_RELEASES.find((r) => r.library === version.library && r.version === version.version);
+  if (version.library && version.library !== 'openssl')
+    return release?.variants[variant] ? null : `unknown variant "${variant}" of ${LIBRARY_NAMES[version.library]} ${version.version}`;
   const v = VARIANTS[variant];
   if (!v) return `unknown variant "${variant}" (known: ${Object.keys(VARIANTS).join(', ')})`;
   if (compareSeries(version.series, v.minSeries) < 0) return `variant ${variant} needs OpenSSL ${v.minSeries} or newer, not ${version.version}`;
@@ -194,13 +264,38 @@ export function validateCatalogue(): string[] {
     if (v.sources.length === 0) problems.push(`${v.version} has no source`);
     for (const s of v.sources) {
       if (!Sha.safeParse(s.sha256).success) problems.push(`${v.version} ${s.kind}: bad sha256 ${s.sha256}`);
-      if (s.kind === 'crate' && !s.ref.endsWith(`+${v.version}`)) problems.push(`${v.version}: crate ${s.ref} vendors another version`);
+      if (s.kind === 'crate' && s.package === 'openssl-src' && !s.ref.endsWith(`+${v.version}`)) problems.push(`${v.version}: crate ${s.ref} vendors another version`);
       if (s.kind !== 'crate' && !s.file.includes(v.version)) problems.push(`${v.version}: ${s.kind} file ${s.file} names another version`);
     }
+  }
+  for (const r of LIBRARY_RELEASES) {
+    const name = `${LIBRARY_NAMES[r.library]} ${r.version}`;
+    if (LIBRARY_RELEASES.filter((x) => x.library === r.library && x.version === r.version).length > 1) problems.push(`${name} listed twice`);
+    if (!r.variants.default) problems.push(`${name} has no default variant`);
+    if (r.sources.length === 0) problems.push(`${name} has no source`);
+    for (const src of r.sources) if (!Sha.safeParse(src.sha256).success) problems.push(`${name} ${src.kind}: bad sha256 ${src.sha256}`);
   }
   for (const s of SERIES) {
     for (const d of [s.released, s.endOfLife]) if (d !== null && !/^\d{4}-\d{2}-\d{2}$/.test(d)) problems.push(`${s.series}: bad date ${d}`);
     if (!VERSIONS.some((v) => v.series === s.series)) problems.push(`series ${s.series} has no obtainable version`);
   }
   return problems;
+}
+
+// ---------------------------------------------------------------- naming builds (the one place)
+
+export const LIBRARY_NAMES: Record<Library, string> = { openssl: 'OpenSSL', 'aws-lc': 'AWS-LC', boringssl: 'BoringSSL', wolfssl: 'wolfSSL' };
+
+type Named = { library?: Library; version: string; variant: string };
+
+/** URL slug and comparison key of a build: "3.5.7", "3.5.7-no-ml-kem", "aws-lc-5.12.0", "wolfssl-5.9.4-no-perf-options". */
+export function buildSlug(b: Named): string {
+  const lib = b.library && b.library !== 'openssl' ? `${b.library}-` : '';
+  return `${lib}${b.version}${b.variant === 'default' ? '' : `-${b.variant}`}`;
+}
+
+/** How pages and logs name a build: "3.5.7", "3.5.7 (no-ml-kem)", "AWS-LC 5.12.0". OpenSSL goes by its number alone. */
+export function buildLabel(b: Named): string {
+  const lib = b.library && b.library !== 'openssl' ? `${LIBRARY_NAMES[b.library]} ` : '';
+  return `${lib}${b.version}${b.variant === 'default' ? '' : ` (${b.variant})`}`;
 }

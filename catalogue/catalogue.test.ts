@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_MATRIX, SERIES, VERSIONS, compareVersions, isDefective, newestOf, resolveVersion, validateCatalogue, variantAllowed } from './catalogue.ts';
+import { DEFAULT_MATRIX, SERIES, VERSIONS, compareVersions, isDefective, newestOf, resolveVersion, validateCatalogue, variantAllowed } from './index.ts';
 
 test('the catalogue is internally consistent', () => {
   assert.deepEqual(validateCatalogue(), []);

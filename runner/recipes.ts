@@ -1,0 +1,122 @@
+// How each library's source becomes an install prefix of static libraries and headers. OpenSSL goes
+// through its own Configure (runner/build.ts keeps that path, so its cache keys never change); the
+// other libraries through cmake (AWS-LC, BoringSSL) or autotools (wolfSSL). Every option given to the
+// build system is returned by `options` and recorded in the build record.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Library } from '../schema/index.ts';
+import type { LibraryRelease } from '../catalogue/index.ts';
+
+export type RunLogged = (cmd: string, args: string[], cwd: string) => Promise<void>;
+
+export interface RecipeContext {
+  srcDir: string;
+  /** scratch directory for out-of-tree builds */
+  workDir: string;
+  /** where `install` must put include/ and lib/ (it becomes the cache entry's install/) */
+  installDir: string;
+  options: string[];
+  jobs: number;
+  run: RunLogged;
+  /** reports the build's steps: configure, make, install */
+  step: (s: string) => void;
+}
+
+export interface LibraryRecipe {
+  /** the build-system options for a variant, in the order given: part of the cache key */
+  options(release: LibraryRelease, variant: string): string[];
+  build(ctx: RecipeContext): Promise<{ cflags: string }>;
+  /** the library's own version string, read from its installed headers (there is no `openssl` app) */
+  versionString(installDir: string): string;
+  /** commands the recipe needs, with their Debian packages */
+  tools: { command: string; debianPackage: string }[];
+}
+
+const header = (installDir: string, rel: string): string => {
+  const file = join(installDir, 'include', rel);
+  if (!existsSync(file)) throw new Error(`the install has no include/${rel}: not the library the catalogue names?`);
+  return readFileSync(file, 'utf8');
+};
+const define = (text: string, name: string): string | undefined => new RegExp(`#\\s*define\\s+${name}\\s+"?([^"\\n]+)"?`).exec(text)?.[1]?.trim();
+
+// ---------------------------------------------------------------- cmake: AWS-LC and BoringSSL
+
+/** Options every cmake build gets: an optimised static build without tests or tools. */
+const CMAKE_COMMON = ['-DCMAKE_BUILD_TYPE=Release', '-DBUILD_SHARED_LIBS=OFF', '-DBUILD_TESTING=OFF'];
+
+const cmake: LibraryRecipe = {
+  options: (release, variant) => [...CMAKE_COMMON, ...(release.variants[variant]?.options ?? [])],
+  async build({ srcDir, workDir, installDir, options, jobs, run, step }) {
+    const buildDir = join(workDir, 'cmake-build');
+    step('configure');
+    await run('cmake', ['-S', srcDir, '-B', buildDir, `-DCMAKE_INSTALL_PREFIX=${installDir}`, ...options], srcDir);
+    step('make');
+    await run('cmake', ['--build', buildDir, '--parallel', String(jobs)], srcDir);
+    step('install');
+    await run('cmake', ['--install', buildDir], srcDir);
+    const cache = readFileSync(join(buildDir, 'CMakeCache.txt'), 'utf8');
+    const flag = (name: string) => new RegExp(`^${name}:STRING=(.*)$`, 'm').exec(cache)?.[1] ?? '';
+    return { cflags: [flag('CMAKE_C_FLAGS'), flag('CMAKE_C_FLAGS_RELEASE')].filter(Boolean).join(' ') };
+  },
+  versionString(installDir) {
+    const base = header(installDir, 'openssl/base.h');
+    const awslc = define(base, 'AWSLC_VERSION_NUMBER_STRING');
+    if (awslc) return `AWS-LC ${awslc}`;
+    const api = define(base, 'BORINGSSL_API_VERSION');
+    if (api) return `BoringSSL (BORINGSSL_API_VERSION ${api})`;
+    throw new Error('openssl/base.h names neither AWS-LC nor BoringSSL');
+  },
+  tools: [
+    { command: 'cmake', debianPackage: 'cmake' },
+    { command: 'c++', debianPackage: 'g++' },
+  ],
+};
+
+// ---------------------------------------------------------------- autotools: wolfSSL
+
+const autotools: LibraryRecipe = {
+  options: (release, variant) => ['--disable-shared', '--enable-static', ...(release.variants[variant]?.options ?? [])],
+  async build({ srcDir, installDir, options, jobs, run, step }) {
+    step('configure');
+    // a release tarball ships configure; a git-shaped tree (the crate's) needs autogen.sh first
+    if (!existsSync(join(srcDir, 'configure'))) await run('sh', ['./autogen.sh'], srcDir);
+    await run('sh', ['./configure', `--prefix=${installDir}`, ...options], srcDir);
+    step('make');
+    await run('make', [`-j${jobs}`], srcDir);
+    step('install');
+    await run('make', ['install'], srcDir);
+    const makefile = readFileSync(join(srcDir, 'Makefile'), 'utf8');
+    const line = (name: string) => new RegExp(`^${name} = (.*)$`, 'm').exec(makefile)?.[1]?.trim() ?? '';
+    return { cflags: [line('CFLAGS'), line('AM_CFLAGS')].filter(Boolean).join(' ') };
+  },
+  versionString(installDir) {
+    const v = define(header(installDir, 'wolfssl/version.h'), 'LIBWOLFSSL_VERSION_STRING');
+    if (!v) throw new Error('wolfssl/version.h has no LIBWOLFSSL_VERSION_STRING');
+    return `wolfSSL ${v}`;
+  },
+  tools: [
+    { command: 'autoreconf', debianPackage: 'autoconf' },
+    { command: 'automake', debianPackage: 'automake' },
+    { command: 'libtoolize', debianPackage: 'libtool' },
+    { command: 'make', debianPackage: 'make' },
+  ],
+};
+
+export const RECIPES: Record<LibraryRelease['recipe'], LibraryRecipe> = { cmake, autotools };
+
+export function recipeOf(release: LibraryRelease): LibraryRecipe {
+  return RECIPES[release.recipe];
+}
+
+/** For the error a missing tool gives: which package has it. */
+export function missingTool(library: Library, recipe: LibraryRecipe): string | null {
+  for (const t of recipe.tools) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${t.command}`], { stdio: 'ignore' });
+    } catch {
+      return `${t.command} is not installed (needed to build ${library}): apt-get install ${t.debianPackage}, or sudo bash scripts/setup-machine.sh`;
+    }
+  }
+  return null;
+}
