@@ -37,12 +37,12 @@ export interface LibrarySection {
   rows: LibraryRow[];
 }
 
-/** What a build does when the application leaves the groups alone (from the TLS 1.3 runs with default groups). */
+/** What a build does when the application leaves the groups alone (from the TLS 1.3 runs whose client keeps its default groups). */
 export interface LibraryDefaults {
   column: LibraryColumn;
   /** key shares of the first ClientHello ("X25519MLKEM768:1216,X25519:32") */
   keyShares: string | null;
-  /** group negotiated when both sides keep their defaults */
+  /** group negotiated when both sides keep their defaults (null where no such run) */
   negotiated: string | null;
   clientHello: Entry | null;
 }
@@ -188,17 +188,19 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
     });
   }
 
-  // defaults: TLS 1.3, both sides on default groups, new session (the first such entry of each build)
+  // defaults: TLS 1.3, the client on its default groups, new session; the negotiated group only where the server kept its defaults too
   const defaultsOf = (c: LibraryColumn): LibraryDefaults => {
     const mine = entries.filter(
-      (e) => e.library === c.library && e.version === c.version && e.variant === c.variant && e.benchmark === 'handshake' && p(e, 'proto') === '1.3' && p(e, 'clientGroups') === 'default' && p(e, 'serverGroups') === 'default' && p(e, 'resume') === 'none' && e.status === 'measured',
+      (e) => e.library === c.library && e.version === c.version && e.variant === c.variant && e.benchmark === 'handshake' && p(e, 'proto') === '1.3' && p(e, 'clientGroups') === 'default' && p(e, 'resume') === 'none' && e.status === 'measured',
     );
-    const observed = mine.find((e) => e.observed?.clientKeyShares !== undefined)?.observed ?? null;
+    const bothDefault = mine.filter((e) => p(e, 'serverGroups') === 'default');
+    const shares = [...bothDefault, ...mine].find((e) => e.observed?.clientKeyShares !== undefined)?.observed?.clientKeyShares;
+    const negotiated = bothDefault.find((e) => e.observed?.negotiatedGroup !== undefined)?.observed?.negotiatedGroup;
     return {
       column: c,
-      keyShares: observed?.clientKeyShares === undefined ? null : String(observed.clientKeyShares),
-      negotiated: observed?.negotiatedGroup === undefined ? null : String(observed.negotiatedGroup),
-      clientHello: mine.find((e) => e.metric === 'clienthello-bytes' && p(e, 'layer') !== 'record') ?? null,
+      keyShares: shares === undefined ? null : String(shares),
+      negotiated: negotiated === undefined ? null : String(negotiated),
+      clientHello: [...bothDefault, ...mine].find((e) => e.metric === 'clienthello-bytes' && p(e, 'layer') !== 'record') ?? null,
     };
   };
 

@@ -29,7 +29,7 @@
 // rules behind them: claims.ts.
 import { z } from 'zod';
 import type { Summary, SummaryEntry, Unit } from '../../../schema/index.ts';
-import { compareVersions } from '../../../catalogue/index.ts';
+import { compareReleases } from '../../../catalogue/index.ts';
 import { Claim, Study, WriteupSeries, crossCheck, ownWords } from './claims.ts';
 
 const version = z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/, 'an OpenSSL release such as 3.5.7 or 1.1.1w');
@@ -152,7 +152,8 @@ export interface Chart {
 /** Entries of one series (optionally limited to versions), split by host and run, oldest version first. */
 export function seriesCharts(summary: Summary | null, key: string, versions?: readonly string[]): Chart[] {
   if (!summary) return [];
-  const entries = summary.entries.filter((e) => e.key === key && (!versions?.length || versions.includes(e.version)));
+  // `versions` narrows OpenSSL's releases; another library's builds of the series are always shown
+  const entries = summary.entries.filter((e) => e.key === key && (e.library !== 'openssl' || !versions?.length || versions.includes(e.version)));
   const groups = new Map<string, SummaryEntry[]>();
   for (const e of entries) {
     const g = `${e.host}\u0000${e.runId}`;
@@ -160,7 +161,7 @@ export function seriesCharts(summary: Summary | null, key: string, versions?: re
   }
   const charts = [...groups.values()].map((list): Chart => {
     const rows = list
-      .sort((a, b) => compareVersions(a.version, b.version) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)))
+      .sort((a, b) => compareReleases(a, b) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)))
       .map((e) => ({ version: e.version, variant: e.variant, entry: e, median: e.status === 'measured' && e.stats ? e.stats.median : null }));
     const values = rows.flatMap((r) => (r.median === null ? [] : [r.median, r.entry.stats?.interval?.high ?? r.median]));
     const first = list[0]!;
