@@ -8,7 +8,7 @@
 // metrics (instruction counts, bytes) compare exactly. Pure functions: no file access here.
 import { z } from 'zod';
 import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { buildLabel } from '../../../catalogue/index.ts';
+import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
 import { compareRounds, median } from '../../../scripts/stats.ts';
 import { coverageText } from './format.ts';
 
@@ -32,8 +32,9 @@ export const ownWords = (max: number) =>
       message: 'must not carry a measured number (digits with a unit, percent or multiplier): the page renders numbers from data',
     });
 
-/** Another library's build in a claim: its slug prefix (catalogue buildSlug), e.g. "aws-lc-5.12.0". */
-const LIBRARY_REF = /^(aws-lc|boringssl|wolfssl)-([0-9][0-9A-Za-z.+-]*)$/;
+/** Another library's build in a claim: its slug (catalogue buildSlug), e.g. "aws-lc-5.12.0". */
+const OTHER_LIBRARIES = Object.keys(LIBRARY_NAMES).filter((l) => l !== 'openssl').join('|');
+const LIBRARY_REF = new RegExp(`^(${OTHER_LIBRARIES})-([0-9][0-9A-Za-z.-]*)$`);
 
 /**
  * "3.5.7" or "3.5.7+no-ml-kem": a build of summary.json (version, and variant when not the default); another
@@ -42,7 +43,7 @@ const LIBRARY_REF = /^(aws-lc|boringssl|wolfssl)-([0-9][0-9A-Za-z.+-]*)$/;
 export const BuildRef = z
   .string()
   .regex(
-    /^(\d+\.\d+\.\d+[a-z]?|(aws-lc|boringssl|wolfssl)-[0-9][0-9A-Za-z.-]*)(\+[A-Za-z0-9][A-Za-z0-9._-]*)?$/,
+    new RegExp(`^(\\d+\\.\\d+\\.\\d+[a-z]?|(${OTHER_LIBRARIES})-[0-9][0-9A-Za-z.-]*)(\\+[A-Za-z0-9][A-Za-z0-9._-]*)?$`),
     'an OpenSSL release such as 3.5.7, 3.5.7+no-ml-kem for a variant, or another library as aws-lc-5.12.0 (wolfssl-5.9.4+no-perf-options)',
   );
 
