@@ -30,7 +30,7 @@
 import { z } from 'zod';
 import type { Summary, SummaryEntry, Unit } from '../../../schema/index.ts';
 import { compareReleases } from '../../../catalogue/index.ts';
-import { Claim, Study, WriteupSeries, crossCheck, ownWords } from './claims.ts';
+import { Claim, Study, WriteupSeries, crossCheck, ownWords, parseBuild } from './claims.ts';
 
 const version = z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/, 'an OpenSSL release such as 3.5.7 or 1.1.1w');
 
@@ -149,11 +149,20 @@ export interface Chart {
   max: number;
 }
 
-/** Entries of one series (optionally limited to versions), split by host and run, oldest version first. */
-export function seriesCharts(summary: Summary | null, key: string, versions?: readonly string[]): Chart[] {
+/** Whether a write-up's claims name another library's build: only then do its charts show other libraries. */
+export const namesOtherLibraries = (w: { claims: readonly Claim[] }): boolean =>
+  w.claims.some((c) => c.tests.some((t) => t.builds.some((b) => parseBuild(b).library !== 'openssl')));
+
+/**
+ * Entries of one series (optionally limited to OpenSSL versions), split by host and run, OpenSSL's releases
+ * first, oldest first. Other libraries' builds of the series are shown only with `otherLibraries` (a write-up
+ * about them), all of them.
+ */
+export function seriesCharts(summary: Summary | null, key: string, versions?: readonly string[], otherLibraries = false): Chart[] {
   if (!summary) return [];
-  // `versions` narrows OpenSSL's releases; another library's builds of the series are always shown
-  const entries = summary.entries.filter((e) => e.key === key && (e.library !== 'openssl' || !versions?.length || versions.includes(e.version)));
+  const entries = summary.entries.filter(
+    (e) => e.key === key && (e.library === 'openssl' ? !versions?.length || versions.includes(e.version) : otherLibraries),
+  );
   const groups = new Map<string, SummaryEntry[]>();
   for (const e of entries) {
     const g = `${e.host}\u0000${e.runId}`;
