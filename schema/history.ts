@@ -3,7 +3,7 @@
 // of the headline metrics, what changed since the host's previous run), so a drift chart, a run list or
 // the aggregation's choice of runs never has to open years of run files. The run files stay the record.
 import { z } from 'zod';
-import { Host, Method, RunMode, Unit, finite, safeId, shortText } from './base.ts';
+import { Host, Library, Method, RunMode, Unit, finite, safeId, shortText } from './base.ts';
 
 const isoTime = z.iso.datetime({ offset: true });
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -35,6 +35,8 @@ export type StepChange = z.infer<typeof StepChange>;
 
 export const RunRecordBuild = z.object({
   id: safeId,
+  /** absent for OpenSSL (so records written before other libraries existed read the same) */
+  library: Library.exclude(['openssl']).optional(),
   version: z.string(),
   series: z.string(),
   variant: safeId,

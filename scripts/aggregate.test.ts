@@ -32,13 +32,20 @@ function evidence(at: string, busyRound?: number): Run['quiet'] {
   return { thresholds: { otherBusyPercent: 10 }, exclusive: true, before: { ...snapshot(at), quiet: true, reasons: [] }, rounds, quiet: busyRound === undefined };
 }
 
+/** `values` by build: an OpenSSL version ("3.5.7") or another library's release ("aws-lc@5.12.0", "wolfssl@5.9.4:no-perf-options"). */
 function testRun(runId: string, values: Record<string, number[]>, startedAt = '2026-01-01T00:00:00.000Z', quiet: Run['quiet'] | null = evidence(startedAt)): Run {
-  const builds = Object.keys(values).map((version) => ({
-    id: `id-${version.replace(/\./g, '')}`,
+  const builds = Object.keys(values).map((name) => {
+    const [lib, rest] = name.includes('@') ? name.split('@') as [string, string] : ['openssl', name];
+    const [version, variant = 'default'] = rest.split(':') as [string, string?];
+    return { name, library: lib as Run['builds'][number]['library'], version, variant };
+  }).map(({ name, library, version, variant }) => ({
+    id: `id-${name.replace(/[.@:]/g, '')}`,
+    name,
+    library,
     version,
     series: version.startsWith('1.1.1') ? '1.1.1' : version.split('.').slice(0, 2).join('.'),
-    variant: 'default',
-    versionString: `OpenSSL ${version}`,
+    variant,
+    versionString: `${library} ${version}`,
     source: { kind: 'crate' as const, name: 'x.crate', sha256: 'a'.repeat(64) },
     configureArgs: ['no-shared'],
     compiler: 'gcc',
@@ -56,7 +63,7 @@ function testRun(runId: string, values: Record<string, number[]>, startedAt = '2
     host: { id: 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null },
     harness: { gitCommit: 'abcdef1', gitDirty: false, node: 'v24' },
     plan: { benchmarks: ['toy'], rounds: 6, warmupRounds: 1, order: [builds.map((b) => b.id)] },
-    builds,
+    builds: builds.map(({ name: _, ...b }) => b),
     series: builds.map((b) => ({
       key: 'toy/rate',
       benchmark: 'toy',
@@ -69,7 +76,7 @@ function testRun(runId: string, values: Record<string, number[]>, startedAt = '2
       buildId: b.id,
       comparability: { acrossVersions: true },
       status: 'measured',
-      iterations: [999, ...values[b.version]!].map((value, round) => ({ round, value, at: startedAt, warmup: round === 0 })),
+      iterations: [999, ...values[b.name]!].map((value, round) => ({ round, value, at: startedAt, warmup: round === 0 })),
     })),
     notes: [],
     ...(quiet ? { quiet } : {}),
@@ -252,4 +259,62 @@ test('run files outside the layout are skipped with the place they belong', () =
     assert.match(r.skipped[0]!.reason, pattern, path);
     assert.equal(r.runs, 0, path);
   }
+});
+
+test('other libraries: own entries, no series comparisons, vsOpenSSL against the newest OpenSSL of the same run, paired by round', () => {
+  const run = testRun('r1', {
+    '1.1.1w': [100, 101, 99, 100, 102, 100],
+    '3.5.7': [80, 81, 79, 80, 82, 80],
+    '4.0.3': [90, 91, 89, 90, 92, 90],
+    '3.5.7:no-ml-kem': [10, 10, 10, 10, 10, 10],
+    'aws-lc@5.12.0': [120, 121, 119, 120, 122, 120],
+    'boringssl@0.20250807.0': [90, 91, 89, 90, 92, 90],
+    'wolfssl@5.9.4': [40, 41, 39, 40, 42, 40],
+    'wolfssl@5.9.4:no-perf-options': [4, 4, 4, 4, 4, 4],
+  });
+  const { summary } = aggregate([{ run, path: 'runs/box/r1.json' }]);
+  const name = (e: (typeof summary.entries)[number]) => `${e.library}@${e.version}:${e.variant}`;
+  assert.deepEqual(summary.entries.map(name), [
+    'openssl@1.1.1w:default', 'openssl@3.5.7:default', 'openssl@3.5.7:no-ml-kem', 'openssl@4.0.3:default',
+    'aws-lc@5.12.0:default', 'boringssl@0.20250807.0:default', 'wolfssl@5.9.4:default', 'wolfssl@5.9.4:no-perf-options',
+  ], 'OpenSSL first by version, then the other libraries by name');
+  const at = (n: string) => summary.entries.find((e) => name(e) === n)!;
+  // series comparisons stay among OpenSSL builds: 4.0.3 follows 3.5.7 whatever the other libraries number their releases
+  assert.equal(at('openssl@4.0.3:default').vsPreviousSeries!.against, '3.5.7');
+  assert.equal(at('openssl@3.5.7:default').vsPreviousSeries!.against, '1.1.1w');
+  for (const n of ['aws-lc@5.12.0:default', 'boringssl@0.20250807.0:default', 'wolfssl@5.9.4:default', 'wolfssl@5.9.4:no-perf-options']) {
+    const e = at(n);
+    assert.equal(e.vsPreviousSeries, null, n);
+    assert.equal(e.vsBaseline, null, n);
+    assert.equal(e.vsOpenSSL!.against, '4.0.3', `${n}: the newest OpenSSL release, not the newest series number`);
+    assert.equal(e.vsOpenSSL!.pairing, 'paired-rounds');
+    assert.equal(e.vsOpenSSL!.pairs, 6);
+  }
+  assert.equal(at('aws-lc@5.12.0:default').vsOpenSSL!.verdict, 'higher');
+  assert.equal(at('boringssl@0.20250807.0:default').vsOpenSSL!.verdict, 'no-difference-shown');
+  assert.equal(at('wolfssl@5.9.4:default').vsOpenSSL!.verdict, 'lower');
+  for (const n of ['openssl@1.1.1w:default', 'openssl@4.0.3:default', 'openssl@3.5.7:no-ml-kem']) assert.equal(at(n).vsOpenSSL, null, n);
+  assert.deepEqual(summary.builds.map((b) => b.library), ['openssl', 'openssl', 'openssl', 'openssl', 'aws-lc', 'boringssl', 'wolfssl', 'wolfssl']);
+});
+
+test('vsOpenSSL needs an OpenSSL build of the same run measuring the key; a library without one has none', () => {
+  const libOnly = testRun('lib', { 'aws-lc@5.12.0': [5, 5, 5, 5, 5, 5] }, '2026-01-02T00:00:00.000Z');
+  const ossl = testRun('ossl', { '3.5.7': [4, 4, 4, 4, 4, 4] });
+  const { summary } = aggregate([{ run: ossl, path: 'runs/box/ossl.json' }, { run: libOnly, path: 'runs/box/lib.json' }]);
+  assert.equal(summary.entries.find((e) => e.library === 'aws-lc')!.vsOpenSSL, null, 'OpenSSL was measured in another run');
+});
+
+test('the best run is chosen per library: a release number another library shares does not displace it', () => {
+  // a (hypothetical) wolfSSL release numbered like an OpenSSL one, in a bigger newer run than the OpenSSL one
+  const ossl = testRun('ossl', { '3.5.7': [1, 1, 1, 1, 1, 1] });
+  const other = testRun('other', { 'wolfssl@3.5.7': [2, 2, 2, 2, 2, 2], 'aws-lc@5.12.0': [3, 3, 3, 3, 3, 3] }, '2026-01-02T00:00:00.000Z');
+  const { summary } = aggregate([{ run: ossl, path: 'runs/box/ossl.json' }, { run: other, path: 'runs/box/other.json' }]);
+  assert.deepEqual(summary.entries.map((e) => [e.library, e.version, e.runId]), [['openssl', '3.5.7', 'ossl'], ['aws-lc', '5.12.0', 'other'], ['wolfssl', '3.5.7', 'other']]);
+  // the same from the run records, as npm run aggregate chooses the runs to open
+  const dir = dataDir([ossl, other]);
+  writeAll(dir);
+  const written = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+  assert.deepEqual(written.entries.map((e: { library: string; runId: string }) => `${e.library}:${e.runId}`), ['openssl:ossl', 'aws-lc:other', 'wolfssl:other']);
+  const year = JSON.parse(readFileSync(join(dir, 'timeseries', 'box', '2026.json'), 'utf8'));
+  assert.deepEqual(year.runs.flatMap((r: { builds: { library?: string }[] }) => r.builds.map((b) => b.library ?? 'openssl')), ['openssl', 'wolfssl', 'aws-lc']);
 });

@@ -91,8 +91,8 @@ export const SELECTION =
   'full before quick, then the run covering more builds, then the newest. A table whose rows come from more than one run names the run of each row.';
 
 /**
- * The runs aggregate() would take series from, found from their records alone: for each host, version,
- * variant and series key the best-ranked quiet run holding it (the first in path order among equals, as
+ * The runs aggregate() would take series from, found from their records alone: for each host, library,
+ * version, variant and series key the best-ranked quiet run holding it (the first in path order among equals, as
  * aggregate() does). Records are given in path order.
  */
 export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<string, readonly string[]>): RunRecord[] {
@@ -101,7 +101,7 @@ export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<s
   for (const r of records) {
     if (!r.quiet) continue;
     for (const b of r.builds) {
-      const g = `${r.host.id}|${b.version}|${b.variant}|${b.keys}`;
+      const g = `${r.host.id}|${b.library ?? 'openssl'}|${b.version}|${b.variant}|${b.keys}`;
       const prev = groupBest.get(g);
       if (!prev || runRank(r) > runRank(prev)) groupBest.set(g, r);
     }
@@ -112,7 +112,7 @@ export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<s
   for (const r of candidates)
     for (const b of r.builds)
       for (const key of keySets.get(b.keys) ?? []) {
-        const id = `${r.host.id}|${b.version}|${b.variant}|${key}`;
+        const id = `${r.host.id}|${b.library ?? 'openssl'}|${b.version}|${b.variant}|${key}`;
         const prev = chosen.get(id);
         if (!prev || runRank(r) > runRank(prev)) chosen.set(id, r);
       }
@@ -125,7 +125,7 @@ export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<s
  */
 export function aggregate(runs: { run: Run; path: string }[], options: { hosts?: Run['host'][] } = {}): { summary: Summary; detailed: DetailedIterations } {
   const quiet = runs.filter(({ run }) => quietReasons(run).length === 0);
-  // best quiet run per (host, version, variant, key): the ranking is the same for every key, so the
+  // best quiet run per (host, library, version, variant, key): the ranking is the same for every key, so the
   // keys of one benchmark come from one run wherever that run measured them
   const chosen = new Map<string, { run: Run; series: RunSeries; build: Build }>();
   for (const { run } of quiet) {

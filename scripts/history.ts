@@ -13,6 +13,7 @@ import {
   Timeseries,
   readRunFile,
   type HeadlineMetric,
+  type Library,
   type Method,
   type Run,
   type RunRecord,
@@ -20,6 +21,7 @@ import {
   type Unit,
 } from '../schema/index.ts';
 import { describe } from './stats.ts';
+import { LIBRARY_NAMES } from '../catalogue/index.ts';
 
 /** Why a run may not feed the published views; empty when it held the host lock and every check was quiet. */
 export function quietReasons(run: Run): string[] {
@@ -106,6 +108,7 @@ export function recordOf(run: Run, path: string, bytes: number, keySets: Map<str
     }
     return {
       id: b.id,
+      ...(b.library !== 'openssl' ? { library: b.library } : {}),
       version: b.version,
       series: b.series,
       variant: b.variant,
@@ -138,7 +141,8 @@ export function recordOf(run: Run, path: string, bytes: number, keySets: Map<str
   };
 }
 
-const buildName = (b: { version: string; variant: string }) => (b.variant === 'default' ? b.version : `${b.version} ${b.variant}`);
+const buildName = (b: { library?: Library; version: string; variant: string }) =>
+  `${b.library ? `${LIBRARY_NAMES[b.library]} ` : ''}${b.variant === 'default' ? b.version : `${b.version} ${b.variant}`}`;
 const commitName = (h: RunRecord['harness']) => `${h.gitCommit}${h.gitDirty ? ' (uncommitted changes)' : ''}`;
 
 /** What differs between a host's run and its previous one: each can move results by itself. */

@@ -13,6 +13,9 @@ import { keyId } from '../src/lib/version-view.ts';
 import { num, quantity, VERDICT_SHORT, VERDICT_TEXT } from '../src/lib/format.ts';
 import { CPU_FLAG_TEXT, CPU_FLAGS } from '../src/lib/cpu-flags.ts';
 import { knownIssueRows } from '../src/lib/known-issues.ts';
+import { openSSLOnly } from '../src/lib/data.ts';
+import { librariesView } from '../src/lib/libraries.ts';
+import { reasonText } from '../src/lib/version-view.ts';
 import { serve, type StaticServer } from './server.ts';
 import {
   ARTIFACTS, axe, crawl, entryRows, resultFiles, expectedEntries, expectedMedians, launch, plotted, readSummary, screenshots, selection, tableRuns, transferSize,
@@ -38,7 +41,10 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   let server: StaticServer;
   let browser: Browser;
   let page: Page;
+  /** the OpenSSL builds' entries: what the journey, version, compare and known-issues pages show */
   let summary: Summary | null = null;
+  /** every library's entries (the libraries page) */
+  let full: Summary | null = null;
   let summaryError = '';
 
   before(async () => {
@@ -47,7 +53,8 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     page = await browser.newPage();
     page.setDefaultTimeout(30_000);
     try {
-      summary = readSummary(summaryFile);
+      full = readSummary(summaryFile);
+      summary = openSSLOnly(full);
     } catch (e) {
       summaryError = (e as Error).message;
     }
@@ -71,7 +78,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   test(`[${name}] every page loads without console errors, failed requests or broken internal links`, async () => {
     const { pages, problems } = await crawl(page, server.origin);
     assert.deepEqual(problems, []);
-    for (const must of ['/', '/versions', '/compare', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs'])
+    for (const must of ['/', '/versions', '/compare', '/libraries', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs'])
       assert.ok(pages.some((p) => p.url.replace(/\/$/, '') === must.replace(/\/$/, '') || (must === '/' && p.url === '/')), `${must} not reachable from home`);
     console.log(`[${name}] crawled ${pages.length} pages`);
   });
@@ -420,6 +427,46 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     }
   });
 
+  test(`[${name}] the libraries page shows every other library's entry from summary.json, its comparison with OpenSSL, and why a cell is unsupported`, async () => {
+    await page.goto(`${server.origin}/libraries`, { waitUntil: 'networkidle' });
+    const text = await page.locator('main').innerText();
+    assert.match(text, /LibreSSL/);
+    assert.match(text, /rustls/);
+    const views = librariesView(full);
+    if (views.length === 0) {
+      assert.match(text, /Not measured yet/, 'no library measured: the page says so');
+      assert.equal(await page.locator('table.libraries').count(), 0);
+      return;
+    }
+    let measured = 0;
+    let unsupported = 0;
+    for (const v of views) {
+      for (const sec of v.sections)
+        for (const r of sec.rows)
+          for (const [i, e] of r.cells.entries()) {
+            const cell = page.locator(`table.libraries[data-host="${v.host}"][data-section="${sec.id}"] tr[data-k="${keyId(r.key)}"] td[data-col="${v.columns[i]!.slug}"]`);
+            assert.equal(await cell.count(), 1, `${sec.id} ${r.key} ${v.columns[i]!.slug}`);
+            if (!e) {
+              assert.equal(await cell.getAttribute('data-status'), 'none');
+              continue;
+            }
+            if (e.status === 'measured' && e.stats) {
+              assert.equal((await cell.locator('[data-value]').innerText()).trim(), quantity(e.stats.median, e.unit, e.method), `${e.key} ${e.library}`);
+              if (e.vsOpenSSL) assert.match(await cell.locator('[data-vs-openssl]').innerText(), new RegExp(`vs OpenSSL ${e.vsOpenSSL.against.replace(/\./g, '\\.')}: ${VERDICT_SHORT[e.vsOpenSSL.verdict]}`));
+              measured++;
+            } else {
+              assert.equal(await cell.getAttribute('data-status'), e.status);
+              if (e.reason) assert.ok((await cell.innerText()).includes(reasonText(e.reason)), `${e.key} ${e.library}: the reason is shown`);
+              unsupported++;
+            }
+          }
+      for (const c of v.columns)
+        if (c.build) assert.ok((await page.locator(`section[data-host="${v.host}"] .build-options li[data-col="${c.slug}"]`).innerText()).includes(c.build.configureArgs.join(' ')), `${c.slug}: build options shown`);
+    }
+    assert.ok(measured > 0, 'no library figure was checked');
+    if (name === 'fixture') assert.ok(unsupported > 0, 'the fixture has an unsupported cell (BoringSSL, TLS 1.3 stateful resumption)');
+  });
+
   test(`[${name}] the MTU page charts the measured ClientHello sizes, and unsupported groups as words`, async () => {
     const files = resultFiles(dirname(summaryFile), 'mtu').map((f) => MtuResults.parse(f.value));
     await page.goto(`${server.origin}/mtu`, { waitUntil: 'networkidle' });
@@ -454,7 +501,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   });
 
   test(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {
-    const paths = ['/', '/versions', '/compare', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs', '/contributing'];
+    const paths = ['/', '/versions', '/compare', '/libraries', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs', '/contributing'];
     if (summary) {
       const v = summary.entries[0];
       if (v) paths.push(`/versions/${versionSlug(v.version, v.variant)}`);
@@ -474,7 +521,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   });
 
   test(`[${name}] screenshots at desktop and phone width`, async () => {
-    const paths = ['/', '/versions', '/compare', '/methodology', '/runs', '/hypothesis', '/mtu'];
+    const paths = ['/', '/versions', '/compare', '/libraries', '/methodology', '/runs', '/hypothesis', '/mtu'];
     if (summary?.entries[0]) paths.push(`/versions/${versionSlug(summary.entries[0].version, summary.entries[0].variant)}`);
     const files = await screenshots(page, server.origin, paths, join(ARTIFACTS, name));
     assert.equal(files.length, paths.length * 2);

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { DetailedIterations, Summary } from '../../schema/index.ts';
 import { VERDICT_LABEL, evaluateClaims, tally, type Verdict } from '../src/lib/claims.ts';
-import { WriteupFrontmatter, seriesCharts } from '../src/lib/writeups.ts';
+import { WriteupFrontmatter, namesOtherLibraries, seriesCharts } from '../src/lib/writeups.ts';
 import { ARTIFACTS, REPO, axe, launch } from './browser.ts';
 import { serve, type StaticServer } from './server.ts';
 
@@ -125,7 +125,7 @@ for (const target of [real, fixture]) {
     for (const { id, w } of data.writeups) {
       await page.goto(`${server.origin}/writeups/${id}`, { waitUntil: 'networkidle' });
       for (const s of w.series) {
-        const expected = seriesCharts(data.summary, s.key, s.versions ?? w.versions);
+        const expected = seriesCharts(data.summary, s.key, s.versions ?? w.versions, namesOtherLibraries(w));
         const section = page.locator(`section[data-series="${s.key.replace(/"/g, '\\"')}"]`);
         assert.equal(await section.count(), 1, `${id}: a section for ${s.key}`);
         const figures = await section.locator('figure.wchart').evaluateAll((fs) =>

@@ -2,8 +2,10 @@
 // coverage, exact deterministic counts, thresholds, CPU features, several hosts) hold.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Run, runFilePath, type CpuFlags, type Method, type Unit } from '../../../schema/index.ts';
+import { readFileSync } from 'node:fs';
+import { DetailedIterations, Run, Summary, runFilePath, type CpuFlags, type Method, type Unit } from '../../../schema/index.ts';
 import { aggregate } from '../../../scripts/aggregate.ts';
+import * as claimsModule from './claims.ts';
 import { Claim, ClaimTest, MEASURED_NUMBER, WriteupSeries, crossCheck, evaluateClaim, expectationText, resultText, tally, type ClaimData } from './claims.ts';
 
 // ------------------------------------------------------------------ synthetic runs, aggregated for real
@@ -342,4 +344,38 @@ test('expectations in words, exactly as decided', () => {
   assert.equal(t(cmp(RATE, ['3.0.2', '1.1.1w'], 'better'), false), 'better (lower): by more than 4.76%');
   assert.equal(t({ series: RATE, builds: ['3.3.0', '3.0.2'], expect: 'between', range: [0.035, 0.0625] }), 'a change between +3.5% and +6.25%');
   assert.equal(t({ series: [RATE, 'b'], builds: ['3.1.2'], expect: 'share', range: [0.1, 1] }), 'a share between 10% and 100% of the second');
+});
+
+// ------------------------------------------------------------------ other libraries (issue 18)
+
+test('a claim names another library by its slug, a variant after "+"; OpenSSL refs are unchanged', () => {
+  const { parseBuild, buildName, BuildRef } = claimsModule;
+  assert.deepEqual(parseBuild('aws-lc-5.12.0'), { library: 'aws-lc', version: '5.12.0', variant: 'default' });
+  assert.deepEqual(parseBuild('wolfssl-5.9.4+no-perf-options'), { library: 'wolfssl', version: '5.9.4', variant: 'no-perf-options' });
+  assert.deepEqual(parseBuild('boringssl-44-boring-sys-5.4.0'), { library: 'boringssl', version: '44-boring-sys-5.4.0', variant: 'default' });
+  assert.deepEqual(parseBuild('3.5.7+no-ml-kem'), { library: 'openssl', version: '3.5.7', variant: 'no-ml-kem' });
+  assert.equal(buildName(parseBuild('aws-lc-5.12.0')), 'AWS-LC 5.12.0');
+  assert.equal(buildName(parseBuild('3.5.7+no-ml-kem')), '3.5.7 (no-ml-kem)');
+  for (const ok of ['aws-lc-5.12.0', 'wolfssl-5.9.4+no-perf-options', 'boringssl-44-boring-sys-5.4.0', '3.5.7']) assert.ok(BuildRef.safeParse(ok).success, ok);
+  for (const bad of ['libressl-4.0.0', 'aws-lc', 'aws-lc-x', 'rustls-0.23.37']) assert.ok(!BuildRef.safeParse(bad).success, bad);
+});
+
+test('claims compare another library with OpenSSL, paired by round in their run (the site fixture)', () => {
+  const dir = new URL('../../tests/fixtures/data/', import.meta.url);
+  const fixture: ClaimData = {
+    summary: Summary.parse(JSON.parse(readFileSync(new URL('summary.json', dir), 'utf8'))),
+    detailed: DetailedIterations.parse(JSON.parse(readFileSync(new URL('detailed-iterations.json', dir), 'utf8'))),
+  };
+  const key = (resume: string) =>
+    `handshake/cpu-per-handshake[cert=ecdsa-p256,clientCtx=shared,clientGroups=X25519MLKEM768,proto=1.3,resume=${resume},serverGroups=X25519MLKEM768,side=client,threads=1]`;
+  const series = [WriteupSeries.parse({ id: 'new', key: key('none'), caption: 'c' }), WriteupSeries.parse({ id: 'stateful', key: key('session-id'), caption: 'c' })];
+  const claim = (builds: string[], s = 'new') => Claim.parse({ id: 'c', text: 'a claim', tests: [{ series: s, builds, expect: 'lower', threshold: 0.05 }] });
+  const aws = evaluateClaim(claim(['aws-lc-5.12.0', '3.5.7']), series, fixture);
+  assert.equal(aws.verdict, 'confirmed', aws.reason);
+  assert.equal(aws.hosts[0]!.comparisons[0]!.pairing, 'paired-rounds');
+  assert.equal(evaluateClaim(claim(['wolfssl-5.9.4+no-perf-options', '3.5.7']), series, fixture).verdict, 'contradicted');
+  const boring = evaluateClaim(claim(['boringssl-44-boring-sys-5.4.0', '3.5.7'], 'stateful'), series, fixture);
+  assert.equal(boring.verdict, 'not-shown', 'unsupported leaves the claim undecided');
+  assert.match(boring.hosts[0]!.comparisons[0]!.reason, /unsupported \(BoringSSL does not implement TLS 1\.3 stateful/);
+  assert.equal(evaluateClaim(claim(['aws-lc-9.9.9', '3.5.7']), series, fixture).verdict, 'not-measured');
 });

@@ -7,7 +7,8 @@
 // verdict needs an interval covering at least summary.statistics.minCoverageForVerdict. Deterministic
 // metrics (instruction counts, bytes) compare exactly. Pure functions: no file access here.
 import { z } from 'zod';
-import { CpuFlags, type CoverageInterval, type DetailedIterations, type Summary, type SummaryEntry } from '../../../schema/index.ts';
+import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Summary, type SummaryEntry } from '../../../schema/index.ts';
+import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
 import { compareRounds, median } from '../../../scripts/stats.ts';
 import { coverageText } from './format.ts';
 
@@ -31,10 +32,20 @@ export const ownWords = (max: number) =>
       message: 'must not carry a measured number (digits with a unit, percent or multiplier): the page renders numbers from data',
     });
 
-/** "3.5.7" or "3.5.7+no-ml-kem": a build of summary.json (version, and variant when not the default). */
+/** Another library's build in a claim: its slug (catalogue buildSlug), e.g. "aws-lc-5.12.0". */
+const OTHER_LIBRARIES = Object.keys(LIBRARY_NAMES).filter((l) => l !== 'openssl').join('|');
+const LIBRARY_REF = new RegExp(`^(${OTHER_LIBRARIES})-([0-9][0-9A-Za-z.-]*)$`);
+
+/**
+ * "3.5.7" or "3.5.7+no-ml-kem": a build of summary.json (version, and variant when not the default); another
+ * library by its slug, "aws-lc-5.12.0", a variant again after "+": "wolfssl-5.9.4+no-perf-options".
+ */
 export const BuildRef = z
   .string()
-  .regex(/^\d+\.\d+\.\d+[a-z]?(\+[A-Za-z0-9][A-Za-z0-9._-]*)?$/, 'an OpenSSL release such as 3.5.7, or 3.5.7+no-ml-kem for a variant');
+  .regex(
+    new RegExp(`^(\\d+\\.\\d+\\.\\d+[a-z]?|(${OTHER_LIBRARIES})-[0-9][0-9A-Za-z.-]*)(\\+[A-Za-z0-9][A-Za-z0-9._-]*)?$`),
+    'an OpenSSL release such as 3.5.7, 3.5.7+no-ml-kem for a variant, or another library as aws-lc-5.12.0 (wolfssl-5.9.4+no-perf-options)',
+  );
 
 export const EXPECTATIONS = ['higher', 'lower', 'better', 'worse', 'same', 'between', 'share'] as const;
 export type Expectation = (typeof EXPECTATIONS)[number];
@@ -192,14 +203,16 @@ const FLAG_NAMES: Partial<Record<CpuFlag, string>> = {
 export const flagName = (f: CpuFlag): string => FLAG_NAMES[f] ?? f.toUpperCase();
 
 export interface Build {
+  library: Library;
   version: string;
   variant: string;
 }
 export function parseBuild(ref: string): Build {
-  const [version, variant] = ref.split('+') as [string, string | undefined];
-  return { version, variant: variant ?? 'default' };
+  const [name, variant] = ref.split('+') as [string, string | undefined];
+  const lib = LIBRARY_REF.exec(name);
+  return { library: lib ? (lib[1] as Library) : 'openssl', version: lib ? lib[2]! : name, variant: variant ?? 'default' };
 }
-export const buildName = (b: Build) => (b.variant === 'default' ? b.version : `${b.version} (${b.variant})`);
+export const buildName = (b: Build) => buildLabel(b);
 
 /** One comparison a test expands to: series a on build a against series b on build b. */
 export interface Pairing {
@@ -307,7 +320,7 @@ export function pairings(test: ClaimTest, series: readonly WriteupSeries[]): Pai
 // Indexes are built once per data file (pages evaluate many claims against the same data).
 const entryIndexes = new WeakMap<Summary, Map<string, SummaryEntry>>();
 const roundIndexes = new WeakMap<DetailedIterations, Map<string, { runId: string; rounds: Map<number, number[]> }>>();
-const entryId = (host: string, key: string, b: Build) => `${host}\u0000${b.version}\u0000${b.variant}\u0000${key}`;
+const entryId = (host: string, key: string, b: Build) => `${host}\u0000${b.library}\u0000${b.version}\u0000${b.variant}\u0000${key}`;
 
 function entryIndex(summary: Summary): Map<string, SummaryEntry> {
   let m = entryIndexes.get(summary);
@@ -322,9 +335,10 @@ function roundIndex(detailed: DetailedIterations): Map<string, { runId: string; 
   let m = roundIndexes.get(detailed);
   if (!m) {
     m = new Map();
-    for (const [runId, host, , version, variant, key, round, warmup, , value] of detailed.rows) {
+    for (const [runId, host, buildId, , , key, round, warmup, , value] of detailed.rows) {
       if (warmup) continue;
-      const id = `${runId}\u0000${entryId(host, key, { version, variant })}`;
+      // by build id: the rows name no library, and two libraries may number a release alike
+      const id = `${runId}\u0000${host}\u0000${buildId}\u0000${key}`;
       let r = m.get(id);
       if (!r) m.set(id, (r = { runId, rounds: new Map() }));
       r.rounds.set(round, [...(r.rounds.get(round) ?? []), value]);
@@ -360,7 +374,7 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
   const sameSegment =
     (a.comparability.acrossVersions && b.comparability.acrossVersions) ||
     (a.comparability.group !== undefined && a.comparability.group === b.comparability.group) ||
-    (a.version === b.version && a.variant === b.variant && a.key === b.key);
+    (a.library === b.library && a.version === b.version && a.variant === b.variant && a.key === b.key);
   if (!sameSegment && !p.test.acrossMethodChange)
     return result('not-shown', `the two figures are not comparable: ${a.comparability.reason ?? b.comparability.reason ?? 'measured differently'}`, { ...common, runId: a.runId });
   const deterministic = Boolean(a.stats!.deterministic && b.stats!.deterministic);
@@ -380,8 +394,13 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
   }
   if (!data.detailed) return result('not-shown', 'the per-round values (detailed-iterations.json) are missing, so the rounds cannot be paired', { ...common, runId: a.runId });
   const rounds = roundIndex(data.detailed);
-  const ra = rounds.get(`${a.runId}\u0000${entryId(host, a.key, a)}`);
-  const rb = rounds.get(`${b.runId}\u0000${entryId(host, b.key, b)}`);
+  const roundsOf = (e: SummaryEntry) =>
+    summary.builds
+      .filter((x) => x.host === host && x.library === e.library && x.version === e.version && x.variant === e.variant)
+      .map((x) => rounds.get(`${e.runId}\u0000${host}\u0000${x.id}\u0000${e.key}`))
+      .find((r) => r !== undefined);
+  const ra = roundsOf(a);
+  const rb = roundsOf(b);
   if (!ra || !rb) return result('not-shown', 'the per-round values behind these figures are missing', { ...common, runId: a.runId });
   const va = [...ra.rounds.values()].flat();
   const vb = [...rb.rounds.values()].flat();

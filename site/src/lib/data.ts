@@ -60,6 +60,17 @@ function cached<T>(name: string, load: () => T): T {
 }
 
 export const loadSummary = (): Summary | null => cached('summary', () => loadOptional(Summary, 'summary.json'));
+/**
+ * The summary restricted to OpenSSL builds: what every page about OpenSSL's release series reads (journey,
+ * versions, compare, known issues). Other libraries' entries are on /libraries and in the raw downloads.
+ */
+export function openSSLOnly(summary: Summary): Summary {
+  return { ...summary, entries: summary.entries.filter((e) => e.library === 'openssl'), builds: summary.builds.filter((b) => b.library === 'openssl') };
+}
+export const loadOpenSSLSummary = (): Summary | null => cached('openssl-summary', () => {
+  const summary = loadSummary();
+  return summary && openSSLOnly(summary);
+});
 export const loadDetailed = (): DetailedIterations | null =>
   cached('detailed', () => loadOptional(DetailedIterations, 'detailed-iterations.json'));
 

@@ -83,6 +83,8 @@ export function driftShards(files: readonly Timeseries[]): { index: DriftIndex; 
       for (const c of r.changes) shard.changes.push([i, c.kind, c.build ?? null, c.from, c.to]);
       for (const [m, b, median, low, high, n] of r.values) {
         const build = r.builds[b]!;
+        // the drift page follows OpenSSL builds night after night; other libraries are on /libraries
+        if (build.library) continue;
         const metric = f.metrics[m]!.id;
         const slug = buildSlug(build.version, build.variant);
         const key = `${f.host}/${f.year}/${metric}/${slug}`;

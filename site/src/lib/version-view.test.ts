@@ -5,14 +5,16 @@ import { Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { compareEntries, groupEntries, headlines, keyId, significantFirst, splitLabels, variantText } from './version-view.ts';
 import { intervalLabel, pctRange, quantity, quantityRange, sig, toCsv, verdictWords } from './format.ts';
 import { entriesOf } from './model.ts';
+import { openSSLOnly } from './data.ts';
 
-const fixture = Summary.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/summary.json', import.meta.url), 'utf8')));
+// the OpenSSL builds' entries: what these pages read (other libraries are on /libraries)
+const fixture = openSSLOnly(Summary.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/summary.json', import.meta.url), 'utf8'))));
 
 function entry(over: Partial<SummaryEntry> & { params: SummaryEntry['params'] }): SummaryEntry {
   return {
-    host: 'h', version: '3.5.7', series: '3.5', variant: 'default', key: `k${JSON.stringify(over.params)}${over.metric ?? ''}`, benchmark: 'handshake', metric: 'cpu-per-handshake',
+    host: 'h', library: 'openssl', version: '3.5.7', series: '3.5', variant: 'default', key: `k${JSON.stringify(over.params)}${over.metric ?? ''}`, benchmark: 'handshake', metric: 'cpu-per-handshake',
     label: 'Client CPU time per handshake (in-process); TLS 1.3', unit: 'us/handshake', method: 'cpu-time-client', higherIsBetter: false,
-    comparability: { acrossVersions: true }, status: 'measured', runId: 'r1', stats: null, vsPreviousSeries: null, vsBaseline: null, ...over,
+    comparability: { acrossVersions: true }, status: 'measured', runId: 'r1', stats: null, vsPreviousSeries: null, vsBaseline: null, vsOpenSSL: null, ...over,
   };
 }
 

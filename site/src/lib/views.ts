@@ -2,7 +2,7 @@
 // served from /data/views/<id>.csv|json. Values are raw (full precision, base units); the page formats them.
 import type { Build, Host, MtuResults, SummaryEntry } from '../../../schema/index.ts';
 import { MtuResults as MtuSchema } from '../../../schema/index.ts';
-import { listResultFiles, loadResults, loadRunIndex, loadRuns, loadSummary, type RunFile, type RunIndexEntry } from './data.ts';
+import { listResultFiles, loadOpenSSLSummary, loadResults, loadRunIndex, loadRuns, loadSummary, type RunFile, type RunIndexEntry } from './data.ts';
 import { CPU_FLAGS } from './cpu-flags.ts';
 import { toCsv } from './format.ts';
 import { entriesOf, versionPages, versionSlug } from './model.ts';
@@ -198,7 +198,7 @@ export function mtuViews(r: MtuResults): View[] {
 // ------------------------------------------------------------------ every view the site offers
 
 export function allViews(): View[] {
-  const summary = loadSummary();
+  const summary = loadOpenSSLSummary();
   const runs = loadRuns();
   const views: View[] = [runsView(loadRunIndex()), resultFilesView()];
   if (summary) {

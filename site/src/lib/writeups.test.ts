@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { Summary } from '../../../schema/index.ts';
-import { MEASURED_NUMBER, evaluateClaims } from './claims.ts';
-import { WriteupFrontmatter, barGeometry, scaleFor, scaled, seriesCharts } from './writeups.ts';
+import { Claim, MEASURED_NUMBER, evaluateClaims } from './claims.ts';
+import { WriteupFrontmatter, barGeometry, namesOtherLibraries, scaleFor, scaled, seriesCharts } from './writeups.ts';
 
 const dir = new URL('../content/writeups/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.md'));
@@ -78,4 +78,14 @@ test('bar geometry: the median and its interval in percent of the chart maximum'
   assert.ok(Math.abs(g.bar - (row.median! / chart!.max) * 100) < 1e-9);
   assert.ok(g.low! <= g.bar && g.bar <= g.high!, JSON.stringify({ g, iv }));
   assert.ok(chart!.rows.every((r) => barGeometry(r, chart!.max).high! <= 100));
+});
+
+test('other libraries appear in a write-up chart only when its claims name one of their builds', () => {
+  const key = fixture.entries.find((e) => e.library === 'aws-lc' && e.metric === 'cpu-per-handshake')!.key;
+  const libs = (charts: ReturnType<typeof seriesCharts>) => charts.flatMap((c) => c.rows.map((r) => r.entry.library));
+  assert.deepEqual([...new Set(libs(seriesCharts(fixture, key, ['3.5.7'])))], ['openssl']);
+  assert.deepEqual([...new Set(libs(seriesCharts(fixture, key, ['3.5.7'], true)))], ['openssl', 'aws-lc', 'boringssl', 'wolfssl'], 'OpenSSL first, then by library');
+  const claim = (builds: string[]) => ({ claims: [Claim.parse({ id: 'c', text: 't', tests: [{ series: 's', builds, expect: 'lower', threshold: 0.05 }] })] });
+  assert.equal(namesOtherLibraries(claim(['3.5.7', '3.4.1'])), false);
+  assert.equal(namesOtherLibraries(claim(['wolfssl-5.9.4+no-perf-options', '3.5.7'])), true);
 });

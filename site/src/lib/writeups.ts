@@ -29,8 +29,8 @@
 // rules behind them: claims.ts.
 import { z } from 'zod';
 import type { Summary, SummaryEntry, Unit } from '../../../schema/index.ts';
-import { compareVersions } from '../../../catalogue/index.ts';
-import { Claim, Study, WriteupSeries, crossCheck, ownWords } from './claims.ts';
+import { compareReleases } from '../../../catalogue/index.ts';
+import { Claim, Study, WriteupSeries, crossCheck, ownWords, parseBuild } from './claims.ts';
 
 const version = z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/, 'an OpenSSL release such as 3.5.7 or 1.1.1w');
 
@@ -149,10 +149,20 @@ export interface Chart {
   max: number;
 }
 
-/** Entries of one series (optionally limited to versions), split by host and run, oldest version first. */
-export function seriesCharts(summary: Summary | null, key: string, versions?: readonly string[]): Chart[] {
+/** Whether a write-up's claims name another library's build: only then do its charts show other libraries. */
+export const namesOtherLibraries = (w: { claims: readonly Claim[] }): boolean =>
+  w.claims.some((c) => c.tests.some((t) => t.builds.some((b) => parseBuild(b).library !== 'openssl')));
+
+/**
+ * Entries of one series (optionally limited to OpenSSL versions), split by host and run, OpenSSL's releases
+ * first, oldest first. Other libraries' builds of the series are shown only with `otherLibraries` (a write-up
+ * about them), all of them.
+ */
+export function seriesCharts(summary: Summary | null, key: string, versions?: readonly string[], otherLibraries = false): Chart[] {
   if (!summary) return [];
-  const entries = summary.entries.filter((e) => e.key === key && (!versions?.length || versions.includes(e.version)));
+  const entries = summary.entries.filter(
+    (e) => e.key === key && (e.library === 'openssl' ? !versions?.length || versions.includes(e.version) : otherLibraries),
+  );
   const groups = new Map<string, SummaryEntry[]>();
   for (const e of entries) {
     const g = `${e.host}\u0000${e.runId}`;
@@ -160,7 +170,7 @@ export function seriesCharts(summary: Summary | null, key: string, versions?: re
   }
   const charts = [...groups.values()].map((list): Chart => {
     const rows = list
-      .sort((a, b) => compareVersions(a.version, b.version) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)))
+      .sort((a, b) => compareReleases(a, b) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)))
       .map((e) => ({ version: e.version, variant: e.variant, entry: e, median: e.status === 'measured' && e.stats ? e.stats.median : null }));
     const values = rows.flatMap((r) => (r.median === null ? [] : [r.median, r.entry.stats?.interval?.high ?? r.median]));
     const first = list[0]!;

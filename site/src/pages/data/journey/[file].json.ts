@@ -1,10 +1,10 @@
 // The points of one host, metric and configuration, both group modes (see splitJourneys).
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { loadSummary } from '../../../lib/data.ts';
+import { loadOpenSSLSummary } from '../../../lib/data.ts';
 import { journeyPayload, splitJourneys } from '../../../lib/model.ts';
 
 export const getStaticPaths = (() => {
-  const summary = loadSummary();
+  const summary = loadOpenSSLSummary();
   if (!summary) return [];
   return Object.entries(splitJourneys(journeyPayload(summary)).files).map(([file, journeys]) => ({ params: { file }, props: { journeys } }));
 }) satisfies GetStaticPaths;
