@@ -20,7 +20,7 @@ describe('aead fixtures: real output of aead.c built against each captured versi
       assert.deepEqual(readdirSync(join(AEAD_FIXTURES_DIR, version)).sort(), AEAD_CIPHERS.map((c) => `${c}.json`).sort());
       for (const cipher of AEAD_CIPHERS) {
         const text = readFileSync(join(AEAD_FIXTURES_DIR, version, `${cipher}.json`), 'utf8');
-        const out = parseAeadOutput(text, { version, cipher, sizes }, `${version}/${cipher}`);
+        const out = parseAeadOutput(text, { build: { library: 'openssl', version }, cipher, sizes }, `${version}/${cipher}`);
         assert.equal(out.aadBytes, 13);
         assert.equal(out.cpuClock, 'thread');
         for (const r of out.results) {
@@ -70,15 +70,15 @@ describe('aead rates', () => {
 describe('aead output: bad input', () => {
   const good = readFileSync(join(AEAD_FIXTURES_DIR, versions[0]!, 'aes-128-gcm.json'), 'utf8');
   const v = versions[0]!;
-  const expect = { version: v, cipher: 'aes-128-gcm' as const, sizes };
+  const expect = { build: { library: 'openssl' as const, version: v }, cipher: 'aes-128-gcm' as const, sizes };
   const edit = (f: (j: Record<string, unknown>) => void) => {
     const j = JSON.parse(good) as Record<string, unknown>;
     f(j);
     return JSON.stringify(j);
   };
-  test('truncated output', () => assert.throws(() => parseAeadOutput(good.slice(0, 100), expect, 'here'), /here: aead output is not JSON/));
+  test('truncated output', () => assert.throws(() => parseAeadOutput(good.slice(0, 100), expect, 'here'), /here \(aead\): output is not JSON/));
   test('another library, cipher or size list', () => {
-    assert.throws(() => parseAeadOutput(good, { ...expect, version: '9.9.9' }, 'here'), /reports "OpenSSL .*", not OpenSSL 9\.9\.9/);
+    assert.throws(() => parseAeadOutput(good, { ...expect, build: { library: 'openssl' as const, version: '9.9.9' } }, 'here'), /reports "OpenSSL .*", not OpenSSL 9\.9\.9/);
     assert.throws(() => parseAeadOutput(good, { ...expect, cipher: 'aes-256-gcm' }, 'here'), /measured aes-128-gcm, asked for aes-256-gcm/);
     assert.throws(() => parseAeadOutput(good, { ...expect, sizes: [16] }, 'here'), /measured sizes 16,64,.*asked for 16$/);
   });

@@ -3,22 +3,26 @@
 // side sends, the ClientHello, heap per connection and (under valgrind) instructions per handshake.
 // Every handshake is checked by the program itself (protocol, pinned group, resumption); a configuration
 // a version cannot do comes back 'unsupported' with the library's reason.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Params, RunMode } from '../../schema/index.ts';
+import type { Library, Params, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
 import { listCached } from '../build.ts';
-import { guarded, track } from '../child-guard.ts';
+import { runGuarded, stderrTail, type ProgramResult } from '../child-guard.ts';
+import { libraryMismatch } from '../library-id.ts';
 import { compareSeries } from '../../catalogue/index.ts';
 import { compileAgainst } from '../compile.ts';
 import { cacheRoot } from '../sources.ts';
 import { describeShares, hiddenByValgrind, parseHandshakeOutput, type HandshakeRunOutput, type ParsedOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-export const HANDSHAKE_SOURCES = [here('./handshake.c'), here('./hs_util.c'), here('../c-common/keygen.c'), here('../c-common/json.c')];
+const common = (n: string) => here(`../c-common/${n}.c`);
+export const HANDSHAKE_SOURCES = [here('./handshake.c'), here('./hs_util.c'), ...['keygen', 'json', 'errors', 'library', 'certs'].map(common)];
+
+/** The libraries handshake.c compiles against (c-common/library.h). */
+export const HANDSHAKE_LIBRARIES: Library[] = ['openssl', 'aws-lc', 'boringssl', 'wolfssl'];
 
 export const CERTS = ['rsa2048', 'ecdsa-p256', 'mldsa65'] as const;
 export type Cert = (typeof CERTS)[number];
@@ -63,36 +67,37 @@ export const certDir = () => join(cacheRoot(), 'handshake-certs');
 
 const haveCert = (kind: Cert) => existsSync(join(certDir(), `${kind}.crt`)) && existsSync(join(certDir(), `${kind}.key`));
 
-function genCerts(binary: string): Promise<void> {
+async function genCerts(binary: string): Promise<void> {
   mkdirSync(certDir(), { recursive: true });
   const tmp = mkdtempSync(join(certDir(), '.gen-'));
-  return new Promise((resolve, reject) => {
-    execFile(binary, ['gen-certs', tmp], { encoding: 'utf8', timeout: 120_000 }, (err, stdout, stderr) => {
-      try {
-        if (err && !stdout) return reject(new Error(`handshake gen-certs failed: ${stderr || err.message}`));
-        // key before certificate: a certificate's presence means its key is in place
-        for (const kind of CERTS) {
-          if (haveCert(kind) || !existsSync(join(tmp, `${kind}.crt`))) continue;
-          renameSync(join(tmp, `${kind}.key`), join(certDir(), `${kind}.key`));
-          renameSync(join(tmp, `${kind}.crt`), join(certDir(), `${kind}.crt`));
-        }
-        resolve();
-      } finally {
-        rmSync(tmp, { recursive: true, force: true });
-      }
-    });
-  });
+  try {
+    const r = await runGuarded(binary, ['gen-certs', tmp], { timeoutMs: 120_000 });
+    if (r.code !== 0 && !r.stdout) throw new Error(`handshake gen-certs failed (exit ${r.code}): ${stderrTail(r.stderr)}`);
+    // key before certificate: a certificate's presence means its key is in place
+    for (const kind of CERTS) {
+      if (haveCert(kind) || !existsSync(join(tmp, `${kind}.crt`))) continue;
+      renameSync(join(tmp, `${kind}.key`), join(certDir(), `${kind}.key`));
+      renameSync(join(tmp, `${kind}.crt`), join(certDir(), `${kind}.crt`));
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
-/** Make the missing certificates; ML-DSA needs a 3.5+ build, taken from the cache if this one is older. */
+/**
+ * Make the missing certificates. Only OpenSSL builds make them (every library then loads the same
+ * bytes); ML-DSA needs 3.5+. Builds are taken from the cache when the one under test cannot.
+ */
 export async function ensureCerts(build: BuildUnderTest): Promise<void> {
   if (CERTS.every(haveCert)) return;
-  await genCerts(handshakeBinary(build));
-  if (haveCert('mldsa65')) return;
-  const newer = listCached()
-    .filter((b) => compareSeries(b.record.series, '3.5') >= 0)
+  if (build.record.library === 'openssl') await genCerts(handshakeBinary(build));
+  if (CERTS.every(haveCert)) return;
+  const newest = listCached()
+    .filter((b) => (b.record.library ?? 'openssl') === 'openssl' && compareSeries(b.record.series, '3.5') >= 0)
     .sort((a, b) => compareSeries(b.record.series, a.record.series))[0];
-  if (newer) await genCerts(handshakeBinary({ record: newer.record, prefix: newer.prefix }));
+  if (newest) await genCerts(handshakeBinary({ record: newest.record, prefix: newest.prefix }));
+  if (!haveCert('ecdsa-p256') || !haveCert('rsa2048'))
+    throw new Error(`no certificates in ${certDir()}: they are made by an OpenSSL 3.5+ build (none cached), run the handshake benchmark on one first`);
 }
 
 // ------------------------------------------------------------------ running one invocation
@@ -110,16 +115,8 @@ function harnessEnv(): NodeJS.ProcessEnv {
 }
 
 /** Run a harness program with the OpenSSL environment variables removed; never throws (exit -1: killed or not started). */
-export function exec(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const [file, argv] = guarded(cmd, args);
-    track(
-      execFile(file, argv, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 22, env: harnessEnv() }, (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr: stderr || (err && code === -1 ? `killed or not started: ${err.message}` : '') });
-      }),
-    );
-  });
+export function exec(cmd: string, args: string[], timeoutMs: number): Promise<ProgramResult> {
+  return runGuarded(cmd, args, { timeoutMs, env: harnessEnv() });
 }
 
 /**
@@ -129,7 +126,7 @@ export function exec(cmd: string, args: string[], timeoutMs: number): Promise<{ 
 export async function runHandshake(binary: string, cfg: HandshakeConfig, count: number, timeoutMs = 600_000, opts: { cpu?: number } = {}): Promise<ParsedOutput> {
   const r = await exec(binary, [...configArgs(cfg, count), ...(opts.cpu === undefined ? [] : ['--cpu', String(opts.cpu)])], timeoutMs);
   const where = `handshake ${describeConfig(cfg)}`;
-  if (r.code === -1 || !r.stdout.trim()) return { kind: 'failed', reason: `${where}: exit ${r.code}: ${r.stderr.trim().slice(0, 1500)}`, openssl: 'unknown' };
+  if (r.code === -1 || !r.stdout.trim()) return { kind: 'failed', reason: `${where}: exit ${r.code}: ${stderrTail(r.stderr)}`, openssl: 'unknown' };
   return parseHandshakeOutput(r.stdout, r.code, where);
 }
 
@@ -252,6 +249,7 @@ export function observedOf(o: HandshakeRunOutput): Params {
     resumed: o.negotiated.resumed,
     resumptionVerified: o.resume !== 'none' && o.negotiated.resumed,
     hrr: o.negotiated.hrr,
+    peerVerification: o.peerVerification ?? 'none',
     clientKeyShares: describeShares(o.clientHello.keyShares),
     serverKeyShare: o.serverKeyShare ? describeShares([o.serverKeyShare]) : 'none',
   };
@@ -370,9 +368,10 @@ export function specsOf(d: TaskDef): SeriesSpec[] {
 
 const all = (d: TaskDef, status: 'unsupported' | 'failed', reason: string): Outcome[] => specsOf(d).map((spec) => ({ spec, status, reason: reason.slice(0, 2000) }));
 
-export async function runTask(d: TaskDef, binary: string, version: string): Promise<Outcome[]> {
-  const checkVersion = (openssl: string) => {
-    if (!openssl.startsWith(`OpenSSL ${version} `)) throw new Error(`the handshake binary reports "${openssl}", not OpenSSL ${version}`);
+export async function runTask(d: TaskDef, binary: string, build: Pick<BuildUnderTest['record'], 'library' | 'version'>): Promise<Outcome[]> {
+  const checkVersion = (reported: string) => {
+    const wrong = libraryMismatch(reported, build);
+    if (wrong) throw new Error(`handshake: ${wrong}`);
   };
   if (d.kind === 'instructions') {
     const r = await countInstructions(binary, d.cfg, d.count);
@@ -406,6 +405,7 @@ async function execCtxNew(binary: string, count: number): Promise<ParsedOutput> 
 export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = handshakeMatrix): Benchmark {
   return {
     id: 'handshake',
+    libraries: HANDSHAKE_LIBRARIES,
     description:
       'TLS 1.2/1.3 handshakes in-process over a BIO pair: client and server CPU per handshake, bytes, ClientHello, heap per connection, instruction counts, thread scaling, SSL_CTX_new cost',
     async prepare(build) {
@@ -415,7 +415,7 @@ export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = 
     tasks(build: BuildUnderTest, mode: RunMode): Task[] {
       return matrix(mode).map((d) => ({
         id: taskId(d),
-        run: () => runTask(d, handshakeBinary(build), build.record.version),
+        run: () => runTask(d, handshakeBinary(build), build.record),
         oncePerRun: d.kind === 'instructions',
       }));
     },

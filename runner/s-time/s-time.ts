@@ -207,6 +207,7 @@ export function sTimeConfigs(mode: RunMode): STimeConfig[] {
 
 export const sTimeBenchmark: Benchmark = {
   id: 's-time',
+  libraries: ['openssl'], // needs the openssl s_time app
   description: 'openssl s_time against openssl s_server over loopback: connections per CLIENT user-CPU second, for comparison with published figures',
   async prepare(build: BuildUnderTest) {
     await ensureCerts(build);

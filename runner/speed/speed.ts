@@ -249,6 +249,7 @@ export function runOpenssl(prefix: string, args: string[], timeoutMs: number): P
 
 export const speedBenchmark: Benchmark = {
   id: 'speed',
+  libraries: ['openssl'], // needs the openssl speed app
   description: "each version's own `openssl speed -mr`: AEAD ciphers, SHA-2, RSA, ECDSA, ECDH, ML-KEM and ML-DSA",
   tasks(build: BuildUnderTest, mode: RunMode): Task[] {
     const { version, series, variant } = build.record;
