@@ -11,6 +11,8 @@ const Common = {
   /** peer certificate verification, the same on every library; absent in output from before it was reported */
   peerVerification: z.literal('none').optional(),
   deterministicRng: z.boolean(),
+  /** --deterministic on a library whose RNG cannot be fixed at run time: why (the clock is still frozen) */
+  rngNotFixed: z.string().min(1).optional(),
   underValgrind: z.boolean(),
   ia32cap: z.string().regex(/^([0-9a-f]{8}:){3}[0-9a-f]{8}$/).optional(),
   /** --cpu: the CPU the measuring thread was pinned to */
