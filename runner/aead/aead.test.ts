@@ -8,7 +8,11 @@ import type { BuildUnderTest } from '../benchmark.ts';
 import { AEAD_CIPHERS, AEAD_PLAN, aeadOutcomes, aeadRates, createAeadBenchmark, median, parseAeadOutput } from './aead.ts';
 import { AEAD_FIXTURES_DIR } from './capture.ts';
 
-const versions = existsSync(AEAD_FIXTURES_DIR) ? readdirSync(AEAD_FIXTURES_DIR).sort() : [];
+const dirs = existsSync(AEAD_FIXTURES_DIR) ? readdirSync(AEAD_FIXTURES_DIR).sort() : [];
+/** fixture directories are build slugs: OpenSSL's is its version, another library's starts with its name */
+const libraryOfDir = (d: string) => LIBRARY_NAMES_IN_SLUGS.find((l) => d.startsWith(`${l}-`));
+const LIBRARY_NAMES_IN_SLUGS = ['aws-lc', 'boringssl', 'wolfssl'] as const;
+const versions = dirs.filter((d) => !libraryOfDir(d));
 const sizes = AEAD_PLAN.full.sizes;
 
 describe('aead fixtures: real output of aead.c built against each captured version', () => {
@@ -47,6 +51,24 @@ describe('aead fixtures: real output of aead.c built against each captured versi
         }
       }
     });
+});
+
+describe('aead fixtures of the other libraries: measured with known answers, or the cipher is missing', () => {
+  for (const dir of dirs.filter(libraryOfDir)) {
+    const library = libraryOfDir(dir)!;
+    const version = dir.slice(library.length + 1);
+    test(`${dir}: each cipher parses or says why the library lacks it`, () => {
+      for (const cipher of AEAD_CIPHERS) {
+        const json = join(AEAD_FIXTURES_DIR, dir, `${cipher}.json`);
+        if (!existsSync(json)) {
+          assert.match(readFileSync(join(AEAD_FIXTURES_DIR, dir, `${cipher}.unsupported.txt`), 'utf8'), /^aead: unsupported: .+ has no /);
+          continue;
+        }
+        const out = parseAeadOutput(readFileSync(json, 'utf8'), { build: { library, version }, cipher, sizes }, `${dir}/${cipher}`);
+        assert.ok(aeadOutcomes(out).every((o) => 'value' in o && o.value > 1e6));
+      }
+    });
+  }
 });
 
 describe('aead rates', () => {
