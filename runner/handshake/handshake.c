@@ -31,9 +31,6 @@
 #define CALLGRIND_TOGGLE_COLLECT
 #define RUNNING_ON_VALGRIND 0
 #endif
-#ifndef SSL3_RT_HEADER /* wolfSSL's message callback reports no record headers */
-#define SSL3_RT_HEADER 0x100
-#endif
 
 enum { RES_NONE, RES_TICKET, RES_SESSION_ID };
 enum { MODE_HANDSHAKE, MODE_CTX_NEW, MODE_CTX_PER_CONN, MODE_MEMORY };
