@@ -81,16 +81,21 @@ export function stderrTail(stderr: string, chars = 1500): string {
  * The one way our benchmark modules run a program: under the parent-death guard, tracked until it
  * exits, with a timeout. Never throws: a kill or a failed start is code -1 with the reason in stderr.
  */
-export function runGuarded(cmd: string, args: string[], opts: { timeoutMs: number; env?: NodeJS.ProcessEnv; maxBuffer?: number }): Promise<ProgramResult> {
+export function runGuarded(
+  cmd: string,
+  args: string[],
+  opts: { timeoutMs: number; env?: NodeJS.ProcessEnv; maxBuffer?: number; /** written to stdin, then closed */ input?: string },
+): Promise<ProgramResult> {
   return new Promise((resolve) => {
     const [file, argv] = guarded(cmd, args);
-    track(
-      execFile(file, argv, { encoding: 'utf8', timeout: opts.timeoutMs, maxBuffer: opts.maxBuffer ?? 1 << 22, ...(opts.env ? { env: opts.env } : {}) }, (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        const why = err && code === -1 ? `${cmd} was killed or could not be started (timeout ${opts.timeoutMs} ms): ${err.message}` : '';
-        resolve({ code, stdout, stderr: [stderr, why].filter(Boolean).join('\n') });
-      }),
-    );
+    const child = execFile(file, argv, { encoding: 'utf8', timeout: opts.timeoutMs, maxBuffer: opts.maxBuffer ?? 1 << 22, ...(opts.env ? { env: opts.env } : {}) }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      const why = err && code === -1 ? `${cmd} was killed or could not be started (timeout ${opts.timeoutMs} ms): ${err.message}` : '';
+      resolve({ code, stdout, stderr: [stderr, why].filter(Boolean).join('\n') });
+    });
+    track(child);
+    child.stdin?.on('error', () => {}); // a program that exits without reading its input
+    child.stdin?.end(opts.input ?? '');
   });
 }
 
