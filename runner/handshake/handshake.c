@@ -99,10 +99,28 @@ static void configure(SSL_CTX *ctx, const char *side, const char *groups) {
     }
 }
 
+#if defined(OBS_LIB_AWSLC) || defined(OBS_LIB_BORINGSSL)
+/* AWS-LC and BoringSSL hand a client the sessions of TLS 1.3 tickets only through the new-session
+ * callback (SSL_get1_session returns the handshake's own, unresumable session): keep the newest. */
+#define SESSION_FROM_CALLBACK 1
+struct worker;
+static void take_fresh_session(struct worker *w, SSL_SESSION *s);
+static int new_session(SSL *ssl, SSL_SESSION *s) {
+    take_fresh_session(SSL_get_app_data(ssl), s);
+    return 1; /* the session is ours now */
+}
+#endif
+
 static SSL_CTX *client_ctx(void) {
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
     if (!ctx) die_failed("SSL_CTX_new(TLS_client_method())");
     configure(ctx, "client", C.cgroups);
+#ifdef SESSION_FROM_CALLBACK
+    if (C.resume != RES_NONE) {
+        SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
+        SSL_CTX_sess_set_new_cb(ctx, new_session);
+    }
+#endif
     return ctx;
 }
 
@@ -137,6 +155,7 @@ static SSL_CTX *server_ctx(void) {
 struct worker {
     SSL_CTX *cctx, *sctx;
     SSL_SESSION *sess;
+    SSL_SESSION *fresh; /* SESSION_FROM_CALLBACK: the newest session the callback handed over */
     uint64_t ccpu, scpu;
     long reads;    /* clock reads during the measured handshakes */
     uint64_t wall; /* wall time of the measured handshakes */
@@ -146,6 +165,13 @@ struct worker {
     char group[64]; /* what the first handshake negotiated; all later ones must match */
     pthread_t thread;
 };
+
+#ifdef SESSION_FROM_CALLBACK
+static void take_fresh_session(struct worker *w, SSL_SESSION *s) {
+    SSL_SESSION_free(w->fresh);
+    w->fresh = s;
+}
+#endif
 
 static const char *negotiated_group(SSL *s, int reused) {
     if (C.proto == TLS1_2_VERSION && reused) return "none"; /* abbreviated handshake: no key exchange */
@@ -209,6 +235,9 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     if (!cli) die_failed("SSL_new(client)");
     SSL_set_bio(cli, cb, cb);
     SSL_set_connect_state(cli);
+#ifdef SESSION_FROM_CALLBACK
+    SSL_set_app_data(cli, w);
+#endif
     if (want_resumed && !SSL_set_session(cli, w->sess)) die_failed("SSL_set_session");
     if (pr) SSL_set_msg_callback(cli, probe_callback), SSL_set_msg_callback_arg(cli, pr);
     CHARGE(cw);
@@ -229,6 +258,16 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
         CHARGE(sw);
         if (r == 1) sdone = 1; else check_want(srv, r, "server handshake");
     }
+#ifdef SESSION_FROM_CALLBACK
+    /* AWS-LC and BoringSSL hold a TLS 1.3 server's tickets back until it writes: a zero-byte write
+     * sends them, as the response a real server writes would */
+    if (C.resume != RES_NONE && C.proto == TLS1_3_VERSION) {
+        enter(SIDE_SERVER);
+        int wr = SSL_write(srv, "", 0);
+        CHARGE(sw);
+        if (wr < 0) check_want(srv, wr, "server flushing session tickets");
+    }
+#endif
     enter(SIDE_CLIENT);
     char buf[64];
     int r = SSL_read(cli, buf, sizeof(buf));
@@ -242,7 +281,14 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     t0 = WALL_NOW();
     enter(SIDE_CLIENT);
     if (C.resume != RES_NONE) { /* resume from the newest session next time, as a real client does */
+#ifdef SESSION_FROM_CALLBACK
+        /* a resumption that brought no new session (TLS 1.2) keeps the one it resumed, as SSL_get1_session would */
+        SSL_SESSION *s = w->fresh;
+        if (!s && want_resumed && w->sess) SSL_SESSION_up_ref(w->sess), s = w->sess;
+        w->fresh = NULL;
+#else
         SSL_SESSION *s = SSL_get1_session(cli);
+#endif
         if (!s || !SSL_SESSION_is_resumable(s)) {
 #ifndef OBS_LIB_OPENSSL
             if (C.proto == TLS1_3_VERSION && C.resume == RES_SESSION_ID)
