@@ -2,6 +2,8 @@
 // the build that was asked for: a static binary carries its library, so a mismatch means numbers from
 // another build.
 import type { Build } from '../schema/index.ts';
+import { listCached, requireBuilds, type CachedBuild } from './build.ts';
+import { buildSlug } from '../catalogue/index.ts';
 
 const PREFIX = { openssl: 'OpenSSL', 'aws-lc': 'AWS-LC', boringssl: 'BoringSSL', wolfssl: 'wolfSSL' } as const;
 
@@ -23,4 +25,15 @@ export function libraryMismatch(reported: string, build: Pick<Build, 'library' |
         ? reported.startsWith('BoringSSL ')
         : reported === `${prefix} ${build.version}`;
   return ok ? null : `the binary reports "${reported}", not ${prefix} ${build.version}`;
+}
+
+/**
+ * Cached builds for the capture scripts: each spec is a build slug ("aws-lc-5.12.0", "3.5.7") of a
+ * cached build, or a spec the catalogue resolves (requireBuilds). No specs: every cached default build.
+ */
+export function buildsForCapture(specs: string[]): CachedBuild[] {
+  const cached = listCached();
+  const bySlug = (s: string) => cached.find((b) => buildSlug(b.record) === s);
+  const unresolved = specs.filter((s) => !bySlug(s));
+  return [...specs.map(bySlug).filter((b): b is CachedBuild => b !== undefined), ...(unresolved.length || !specs.length ? requireBuilds(unresolved) : [])];
 }

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requireBuilds } from '../build.ts';
+import { buildsForCapture } from '../library-id.ts';
 import { EXIT } from '../exit-codes.ts';
 import { buildSlug } from '../../catalogue/index.ts';
 import { AEAD_CIPHERS, AEAD_PLAN, aeadArgs, aeadBinary } from './aead.ts';
@@ -16,7 +16,7 @@ export const AEAD_FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.met
 export const FIXTURE_PLAN = { ...AEAD_PLAN.full, cpuSeconds: 0.01 };
 
 function main(wanted: string[]) {
-  const builds = requireBuilds(wanted);
+  const builds = buildsForCapture(wanted);
   for (const b of builds) {
     const bin = aeadBinary(b);
     const dir = join(AEAD_FIXTURES_DIR, buildSlug(b.record));

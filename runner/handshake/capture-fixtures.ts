@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requireBuilds } from '../build.ts';
+import { buildsForCapture } from '../library-id.ts';
 import { runGuarded } from '../child-guard.ts';
 import { buildSlug } from '../../catalogue/index.ts';
 import type { Library } from '../../schema/index.ts';
@@ -45,7 +45,7 @@ export interface Fixture {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const versions = process.argv.slice(2);
-  for (const build of requireBuilds(versions)) {
+  for (const build of buildsForCapture(versions)) {
     await ensureCerts(build);
     const bin = handshakeBinary(build);
     const dir = join(FIXTURE_DIR, buildSlug(build.record));
