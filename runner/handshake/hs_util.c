@@ -139,13 +139,11 @@ const char *det_rand_install(void) { return RAND_set_rand_method(&det_method) ? 
 /* Their RAND_set_rand_method is a stub that changes nothing; the only fixed-output RNG is the
  * fuzzing build option (BORINGSSL_UNSAFE_DETERMINISTIC_MODE), which also weakens the handshake. */
 const char *det_rand_install(void) {
-    return "no run-time way to fix the RNG (RAND_set_rand_method is a no-op here; a fixed RNG needs the fuzzing build "
-           "BORINGSSL_UNSAFE_DETERMINISTIC_MODE), so instruction counts would vary with the random values";
+    return "RAND_set_rand_method is a no-op here; a fixed RNG needs the fuzzing build option BORINGSSL_UNSAFE_DETERMINISTIC_MODE";
 }
 #else
 const char *det_rand_install(void) {
-    return "wolfSSL draws from its own DRBG seeded by wc_GenerateSeed; fixing it needs a build option "
-           "(CUSTOM_RAND_GENERATE_BLOCK), so instruction counts would vary with the random values";
+    return "wolfSSL draws from its own DRBG seeded by wc_GenerateSeed; fixing it needs the build option CUSTOM_RAND_GENERATE_BLOCK";
 }
 #endif
 
