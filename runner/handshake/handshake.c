@@ -115,6 +115,10 @@ static SSL_CTX *client_ctx(void) {
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
     if (!ctx) die_failed("SSL_CTX_new(TLS_client_method())");
     configure(ctx, "client", C.cgroups);
+#ifdef OBS_LIB_WOLFSSL
+    /* a wolfSSL client asks for TLS 1.2 session tickets only when told to */
+    if (C.resume == RES_TICKET && wolfSSL_CTX_UseSessionTicket(ctx) != WOLFSSL_SUCCESS) die_unsupported("wolfSSL_CTX_UseSessionTicket");
+#endif
 #ifdef SESSION_FROM_CALLBACK
     if (C.resume != RES_NONE) {
         SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
