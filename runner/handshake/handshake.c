@@ -205,6 +205,30 @@ static void check_want(SSL *s, int rc, const char *what) {
     if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) die_failed("%s failed (SSL_get_error %d)", what, e);
 }
 
+#ifdef OBS_LIB_WOLFSSL
+/* wolfSSL's message callback does not show the hellos: read them off the wire instead. Peeks (does not
+ * consume) a flight waiting in the BIO pair and hands its plaintext handshake messages to the probe. */
+static void probe_wire(BIO *peer_end, int write_p, struct probe *pr) {
+    char *p;
+    int n = (int)BIO_nread0(peer_end, &p);
+    const unsigned char *m = (const unsigned char *)p;
+    for (int off = 0; off + 5 <= n;) {
+        int len = m[off + 3] << 8 | m[off + 4];
+        if (off + 5 + len > n) break;
+        if (m[off] == SSL3_RT_HANDSHAKE) {
+            if (write_p && pr->ch_record_bytes == 0) pr->ch_record_bytes = 5 + len;
+            for (int q = off + 5; q + 4 <= off + 5 + len;) {
+                int mlen = 4 + (m[q + 1] << 16 | m[q + 2] << 8 | m[q + 3]);
+                if (q + mlen > off + 5 + len) break;
+                probe_callback(write_p, 0, SSL3_RT_HANDSHAKE, m + q, (size_t)mlen, NULL, pr);
+                q += mlen;
+            }
+        }
+        off += 5 + len;
+    }
+}
+#endif
+
 /* Everything the library says about the handshake must be what was asked. */
 static void verify(struct worker *w, SSL *cli, SSL *srv, int want_resumed) {
     if (SSL_version(cli) != C.proto || SSL_version(srv) != C.proto)
@@ -243,7 +267,9 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     SSL_set_app_data(cli, w);
 #endif
     if (want_resumed && !SSL_set_session(cli, w->sess)) die_failed("SSL_set_session");
+#ifndef OBS_LIB_WOLFSSL
     if (pr) SSL_set_msg_callback(cli, probe_callback), SSL_set_msg_callback_arg(cli, pr);
+#endif
     CHARGE(cw);
     enter(SIDE_SERVER);
     SSL *srv = SSL_new(w->sctx);
@@ -257,10 +283,16 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
         int r = cdone ? 1 : SSL_do_handshake(cli);
         CHARGE(cw);
         if (r == 1) cdone = 1; else check_want(cli, r, "client handshake");
+#ifdef OBS_LIB_WOLFSSL
+        if (pr) probe_wire(sb, 1, pr);
+#endif
         enter(SIDE_SERVER);
         r = sdone ? 1 : SSL_do_handshake(srv);
         CHARGE(sw);
         if (r == 1) sdone = 1; else check_want(srv, r, "server handshake");
+#ifdef OBS_LIB_WOLFSSL
+        if (pr) probe_wire(cb, 0, pr);
+#endif
     }
 #ifdef SESSION_FROM_CALLBACK
     /* AWS-LC and BoringSSL hold a TLS 1.3 server's tickets back until it writes: a zero-byte write

@@ -85,7 +85,8 @@ describe('handshake output of the other libraries (fixtures captured from real A
       assert.equal(libraryMismatch(reported, { library: f.library!, version: f.version }), null);
       // a library either does what was asked or says why not; a failure is a bug to look at, not a result
       if (p.kind === 'unsupported') return assert.ok(p.reason.length > 10, 'unsupported without a reason');
-      if (name === 'tls12-ecdsa-without-p256') return assert.equal(p.kind, 'failed');
+      // OpenSSL and AWS-LC refuse an ECDSA P-256 certificate when the client offers no P-256; wolfSSL uses it
+      if (name === 'tls12-ecdsa-without-p256' && p.kind === 'failed') return;
       if (name === 'ctx-new') return assert.equal(p.kind, 'ctx-new');
       assert.equal(p.kind, 'run', JSON.stringify(p).slice(0, 300));
       const o = (p as { out: HandshakeRunOutput }).out;
