@@ -406,7 +406,7 @@ static void share_json(const char *key, int id, int bytes) {
     jw_close();
 }
 
-#if defined(__x86_64__) && !defined(OBS_LIB_WOLFSSL)
+#if defined(__x86_64__) && (defined(OBS_LIB_OPENSSL) || defined(OBS_LIB_AWSLC)) /* BoringSSL and wolfSSL export no such vector */
 #define HAVE_IA32CAP 1
 extern unsigned int OPENSSL_ia32cap_P[]; /* internal, but the CPU features the library chose matter */
 #endif
