@@ -287,3 +287,22 @@ test('resume keeps the evidence already recorded and adds its own session', asyn
   assert.equal(run.quiet?.rounds.find((r) => r.round === 0)?.quiet, false, "the first session's noisy warm-up round is kept");
   assert.equal(run.quiet?.exclusive, false, 'one session without the lock: not exclusive');
 });
+
+test('a benchmark is not run on a library it does not list: one note per benchmark and build, no series, no silent drop', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'runs-'));
+  const openssl = build('3.5.7', 'b35');
+  const awslc: BuildUnderTest = { ...openssl, record: { ...openssl.record, id: 'awslc', library: 'aws-lc', version: '5.12.0', series: '5.12', versionString: 'AWS-LC 5.12.0' } };
+  const calls: string[] = [];
+  const opensslOnly = toyBenchmark(calls);
+  const everywhere: Benchmark = { ...toyBenchmark(calls), id: 'toy-all', libraries: ['openssl', 'aws-lc'] };
+  const p = { ...plan([openssl, awslc]), benchmarks: ['toy', 'toy-all'] };
+  const { run } = await executeRun(p, [openssl, awslc], [opensslOnly, everywhere], out, { progress: () => {} });
+  assert.ok(calls.includes('fast@5.12.0'), 'a benchmark that lists AWS-LC runs on it');
+  assert.deepEqual(
+    run.notes.filter((n) => n.includes('does not run on')),
+    ['toy does not run on AWS-LC 5.12.0: toy measures OpenSSL only (a toy)'],
+  );
+  // three rounds (one warm-up) of two tasks, from toy-all only
+  assert.equal(calls.filter((c) => c.endsWith('@5.12.0')).length, 6);
+  assert.equal(calls.filter((c) => c.endsWith('@3.5.7')).length, 12);
+});

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
 import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome } from './benchmark.ts';
 import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot, type Sample } from './quiet.ts';
-import { buildLabel } from '../catalogue/index.ts';
+import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 
 export interface RunPlan {
   runId: string;
@@ -189,7 +189,8 @@ export async function executeRun(
       if (!runsOn(bench, build)) {
         // said once per run, not silently dropped: the benchmark needs OpenSSL's own tools or internals
         prepared.set(id, `not run on ${build.record.library}`);
-        notes.push(`${bench.id} does not run on ${buildLabel(build.record)}: ${bench.id} measures ${bench.libraries ? bench.libraries.join(', ') : 'OpenSSL'} only (${bench.description.split(':')[0]})`);
+        const measures = (bench.libraries ?? ['openssl']).map((l) => LIBRARY_NAMES[l]).join(', ');
+        notes.push(`${bench.id} does not run on ${buildLabel(build.record)}: ${bench.id} measures ${measures} only (${bench.description.split(':')[0]})`);
         continue;
       }
       try {

@@ -1,22 +1,23 @@
 // aead.c compiled against a real cached build (integration tier: npm run test:integration builds it first).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { listCached } from '../build.ts';
 import { compileAgainst } from '../compile.ts';
-import { AEAD_CIPHERS, AEAD_SOURCE, parseAeadOutput } from './aead.ts';
+import { EXIT } from '../exit-codes.ts';
+import { AEAD_CIPHERS, AEAD_SOURCE, AEAD_SOURCES, aeadBinary, parseAeadOutput } from './aead.ts';
 
 // The program itself, against one real build when one is cached (the suite runs after `npm run openssl -- build`).
 describe('aead.c against a cached build', () => {
   const build = listCached().find((b) => b.record.variant === 'default');
   test('known answers pass, a count run reports exactly that count per repetition, a CPU window its CPU, bad arguments are refused', { skip: build ? false : 'no cached build' }, () => {
-    const bin = compileAgainst(build!, [AEAD_SOURCE], 'aead');
+    const bin = aeadBinary(build!);
     for (const cipher of AEAD_CIPHERS) {
       const text = execFileSync(bin, ['--cipher', cipher, '--sizes', '16,1024', '--count', '300', '--repetitions', '2', '--warmup-seconds', '0'], { encoding: 'utf8' });
-      const out = parseAeadOutput(text, { version: build!.record.version, cipher, sizes: [16, 1024] }, 'live');
+      const out = parseAeadOutput(text, { build: build!.record, cipher, sizes: [16, 1024] }, 'live');
       assert.deepEqual(
         out.results.map((r) => r.repetitions.map((x) => x.records)),
         [
@@ -25,7 +26,7 @@ describe('aead.c against a cached build', () => {
         ],
       );
     }
-    const timed = parseAeadOutput(execFileSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '64', '--cpu-seconds', '0.02', '--repetitions', '3'], { encoding: 'utf8' }), { version: build!.record.version, cipher: 'aes-128-gcm', sizes: [64] }, 'live');
+    const timed = parseAeadOutput(execFileSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '64', '--cpu-seconds', '0.02', '--repetitions', '3'], { encoding: 'utf8' }), { build: build!.record, cipher: 'aes-128-gcm', sizes: [64] }, 'live');
     for (const rep of timed.results[0]!.repetitions)
       assert.ok((rep.cpuSeconds >= 0.02 || rep.wallSeconds >= 0.4) && rep.cpuSeconds < 0.2, `${rep.cpuSeconds} s of thread CPU in ${rep.wallSeconds} s for a 0.02 s window`);
     for (const args of [
@@ -37,7 +38,7 @@ describe('aead.c against a cached build', () => {
       ['--cipher', 'aes-128-gcm', '--sizes', '16', '--seconds', '1'],
     ]) {
       const r = spawnSync(bin, args, { encoding: 'utf8' });
-      assert.equal(r.status, 2, `${args.join(' ')} should be refused`);
+      assert.equal(r.status, EXIT.usage, `${args.join(' ')} should be refused`);
       assert.match(r.stderr, /^aead: .*\nusage:/);
     }
   });
@@ -46,11 +47,14 @@ describe('aead.c against a cached build', () => {
     const src = readFileSync(AEAD_SOURCE, 'utf8');
     const broken = src.replace('"5bc94fbc3221a5db94fae95ae7121a47"', '"5bc94fbc3221a5db94fae95ae7121a46"');
     assert.notEqual(broken, src);
+    // beside a link to c-common, so that its #include "../c-common/..." lines resolve as in the tree
     const dir = mkdtempSync(join(tmpdir(), 'aead-kat-'));
-    writeFileSync(join(dir, 'aead.c'), broken);
-    const bin = compileAgainst(build!, [join(dir, 'aead.c')], 'aead-broken-kat');
+    mkdirSync(join(dir, 'aead'));
+    symlinkSync(join(dirname(AEAD_SOURCE), '..', 'c-common'), join(dir, 'c-common'));
+    writeFileSync(join(dir, 'aead', 'aead.c'), broken);
+    const bin = compileAgainst(build!, [join(dir, 'aead', 'aead.c'), ...AEAD_SOURCES.slice(1)], 'aead-broken-kat');
     const r = spawnSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '1'], { encoding: 'utf8' });
-    assert.equal(r.status, 1);
+    assert.equal(r.status, EXIT.failed);
     assert.match(r.stderr, /known-answer test failed: wrong tag/);
     assert.equal(r.stdout, '');
   });

@@ -8,7 +8,11 @@ import type { BuildUnderTest } from '../benchmark.ts';
 import { AEAD_CIPHERS, AEAD_PLAN, aeadOutcomes, aeadRates, createAeadBenchmark, median, parseAeadOutput } from './aead.ts';
 import { AEAD_FIXTURES_DIR } from './capture.ts';
 
-const versions = existsSync(AEAD_FIXTURES_DIR) ? readdirSync(AEAD_FIXTURES_DIR).sort() : [];
+const dirs = existsSync(AEAD_FIXTURES_DIR) ? readdirSync(AEAD_FIXTURES_DIR).sort() : [];
+/** fixture directories are build slugs: OpenSSL's is its version, another library's starts with its name */
+const libraryOfDir = (d: string) => LIBRARY_NAMES_IN_SLUGS.find((l) => d.startsWith(`${l}-`));
+const LIBRARY_NAMES_IN_SLUGS = ['aws-lc', 'boringssl', 'wolfssl'] as const;
+const versions = dirs.filter((d) => !libraryOfDir(d));
 const sizes = AEAD_PLAN.full.sizes;
 
 describe('aead fixtures: real output of aead.c built against each captured version', () => {
@@ -20,7 +24,7 @@ describe('aead fixtures: real output of aead.c built against each captured versi
       assert.deepEqual(readdirSync(join(AEAD_FIXTURES_DIR, version)).sort(), AEAD_CIPHERS.map((c) => `${c}.json`).sort());
       for (const cipher of AEAD_CIPHERS) {
         const text = readFileSync(join(AEAD_FIXTURES_DIR, version, `${cipher}.json`), 'utf8');
-        const out = parseAeadOutput(text, { version, cipher, sizes }, `${version}/${cipher}`);
+        const out = parseAeadOutput(text, { build: { library: 'openssl', version }, cipher, sizes }, `${version}/${cipher}`);
         assert.equal(out.aadBytes, 13);
         assert.equal(out.cpuClock, 'thread');
         for (const r of out.results) {
@@ -49,6 +53,24 @@ describe('aead fixtures: real output of aead.c built against each captured versi
     });
 });
 
+describe('aead fixtures of the other libraries: measured with known answers, or the cipher is missing', () => {
+  for (const dir of dirs.filter(libraryOfDir)) {
+    const library = libraryOfDir(dir)!;
+    const version = dir.slice(library.length + 1);
+    test(`${dir}: each cipher parses or says why the library lacks it`, () => {
+      for (const cipher of AEAD_CIPHERS) {
+        const json = join(AEAD_FIXTURES_DIR, dir, `${cipher}.json`);
+        if (!existsSync(json)) {
+          assert.match(readFileSync(join(AEAD_FIXTURES_DIR, dir, `${cipher}.unsupported.txt`), 'utf8'), /^aead: unsupported: .+ has no /);
+          continue;
+        }
+        const out = parseAeadOutput(readFileSync(json, 'utf8'), { build: { library, version }, cipher, sizes }, `${dir}/${cipher}`);
+        assert.ok(aeadOutcomes(out).every((o) => 'value' in o && o.value > 1e6));
+      }
+    });
+  }
+});
+
 describe('aead rates', () => {
   test('each figure is the median of the repetitions: one preempted window does not move it', () => {
     const r = {
@@ -70,15 +92,15 @@ describe('aead rates', () => {
 describe('aead output: bad input', () => {
   const good = readFileSync(join(AEAD_FIXTURES_DIR, versions[0]!, 'aes-128-gcm.json'), 'utf8');
   const v = versions[0]!;
-  const expect = { version: v, cipher: 'aes-128-gcm' as const, sizes };
+  const expect = { build: { library: 'openssl' as const, version: v }, cipher: 'aes-128-gcm' as const, sizes };
   const edit = (f: (j: Record<string, unknown>) => void) => {
     const j = JSON.parse(good) as Record<string, unknown>;
     f(j);
     return JSON.stringify(j);
   };
-  test('truncated output', () => assert.throws(() => parseAeadOutput(good.slice(0, 100), expect, 'here'), /here: aead output is not JSON/));
+  test('truncated output', () => assert.throws(() => parseAeadOutput(good.slice(0, 100), expect, 'here'), /here \(aead\): output is not JSON/));
   test('another library, cipher or size list', () => {
-    assert.throws(() => parseAeadOutput(good, { ...expect, version: '9.9.9' }, 'here'), /reports "OpenSSL .*", not OpenSSL 9\.9\.9/);
+    assert.throws(() => parseAeadOutput(good, { ...expect, build: { library: 'openssl' as const, version: '9.9.9' } }, 'here'), /reports "OpenSSL .*", not OpenSSL 9\.9\.9/);
     assert.throws(() => parseAeadOutput(good, { ...expect, cipher: 'aes-256-gcm' }, 'here'), /measured aes-128-gcm, asked for aes-256-gcm/);
     assert.throws(() => parseAeadOutput(good, { ...expect, sizes: [16] }, 'here'), /measured sizes 16,64,.*asked for 16$/);
   });

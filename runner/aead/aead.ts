@@ -4,15 +4,20 @@
 // versions. Two series per cipher and size: bytes per second of the measuring thread's CPU time (the
 // primary figure: a shared or virtual machine's other tenants are not in it) and bytes per wall-clock
 // second over the same records. Each is the median of the program's repetitions (AEAD_PLAN).
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import type { RunMode } from '../../schema/index.ts';
+import type { Build, Library, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
-import { guarded, track } from '../child-guard.ts';
+import { parseProgramJson, runGuarded, stderrTail } from '../child-guard.ts';
+import { EXIT } from '../exit-codes.ts';
+import { libraryMismatch } from '../library-id.ts';
+import { buildLabel } from '../../catalogue/index.ts';
 import { compileAgainst } from '../compile.ts';
 
 export const AEAD_SOURCE = fileURLToPath(new URL('./aead.c', import.meta.url));
+export const AEAD_SOURCES = [AEAD_SOURCE, ...['errors', 'library'].map((n) => fileURLToPath(new URL(`../c-common/${n}.c`, import.meta.url)))];
+/** The libraries aead.c compiles against (c-common/library.h). */
+export const AEAD_LIBRARIES: Library[] = ['openssl', 'aws-lc', 'boringssl', 'wolfssl'];
 export const AEAD_CIPHERS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305'] as const;
 export type AeadCipher = (typeof AEAD_CIPHERS)[number];
 
@@ -73,13 +78,8 @@ export type AeadOutput = z.infer<typeof AeadOutput>;
  * Parse what aead.c printed and check it is the run we asked for: the right library version, cipher
  * and sizes. `where` names the source in errors (a fixture path, or "aead on 3.5.7").
  */
-export function parseAeadOutput(text: string, expect: { version: string; cipher: AeadCipher; sizes: number[] }, where: string): AeadOutput {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${where}: aead output is not JSON (${(e as Error).message}): ${JSON.stringify(text.slice(0, 200))}`);
-  }
+export function parseAeadOutput(text: string, expect: { build: Pick<Build, 'library' | 'version'>; cipher: AeadCipher; sizes: number[] }, where: string): AeadOutput {
+  const json = parseProgramJson(text, `${where} (aead)`);
   const parsed = AeadOutput.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
@@ -87,8 +87,8 @@ export function parseAeadOutput(text: string, expect: { version: string; cipher:
   }
   const out = parsed.data;
   // a static binary says which library it carries: refuse numbers from another build
-  if (!out.library.startsWith(`OpenSSL ${expect.version} `))
-    throw new Error(`${where}: the binary reports "${out.library}", not OpenSSL ${expect.version}`);
+  const wrong = libraryMismatch(out.library, expect.build);
+  if (wrong) throw new Error(`${where}: ${wrong}`);
   if (out.cipher !== expect.cipher) throw new Error(`${where}: measured ${out.cipher}, asked for ${expect.cipher}`);
   const got = out.results.map((r) => r.bytes).join(',');
   if (got !== expect.sizes.join(',')) throw new Error(`${where}: measured sizes ${got}, asked for ${expect.sizes.join(',')}`);
@@ -149,26 +149,15 @@ export function aeadOutcomes(out: AeadOutput): Outcome[] {
   });
 }
 
-function run(binary: string, args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const [file, argv] = guarded(binary, args);
-    track(
-      execFile(file, argv, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-        resolve({ code, stdout, stderr: stderr || (err && code === null ? `killed: ${err.message}` : '') });
-      }),
-    );
-  });
-}
-
 /** aead.c writes AAD_BYTES into its output; the spec needs it before a run can fail, so it is fixed here too. */
 const AAD_BYTES = 13;
 
-export const aeadBinary = (b: BuildUnderTest): string => compileAgainst(b, [AEAD_SOURCE], 'aead');
+export const aeadBinary = (b: BuildUnderTest): string => compileAgainst(b, AEAD_SOURCES, 'aead');
 
 export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = aeadBinary): Benchmark {
   return {
     id: 'aead',
+    libraries: AEAD_LIBRARIES,
     description: 'AES-128/256-GCM and ChaCha20-Poly1305 seal throughput per thread-CPU second (and per wall second), one EVP program for every version, tag per record',
     async prepare(build) {
       compile(build);
@@ -179,15 +168,20 @@ export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = aea
       return AEAD_CIPHERS.map((cipher) => ({
         id: cipher,
         async run(): Promise<Outcome[]> {
-          const where = `aead ${cipher} on ${build.record.version}/${build.record.variant}`;
+          const where = `aead ${cipher} on ${buildLabel(build.record)}`;
           // generous: a repetition may take up to 20x its CPU target in wall time on a busy machine
-          const r = await run(compile(build), aeadArgs(cipher, plan), (sizes.length * (plan.repetitions * plan.cpuSeconds * 20 + 1) + 30) * 1000);
-          if (r.code !== 0) {
+          const r = await runGuarded(compile(build), aeadArgs(cipher, plan), { timeoutMs: (sizes.length * (plan.repetitions * plan.cpuSeconds * 20 + 1) + 30) * 1000 });
+          if (r.code === EXIT.unsupported) {
+            // the library has no such cipher: every size is unsupported, with the library's reason
+            const reason = `${where}: ${stderrTail(r.stderr).replace(/^aead: unsupported: /, '')}`;
+            return sizes.flatMap((bytes) => [aeadCpuSpec(cipher, bytes, AAD_BYTES), aeadSpec(cipher, bytes, AAD_BYTES)].map((spec) => ({ spec, status: 'unsupported' as const, reason })));
+          }
+          if (r.code !== EXIT.ok) {
             // a failed known-answer or round-trip check: every size of this cipher is failed, with the reason
-            const reason = `${where} exited with ${r.code ?? 'a signal'}: ${r.stderr.trim().slice(0, 1500)}`;
+            const reason = `${where} exited with ${r.code === -1 ? 'a kill or timeout' : r.code}: ${stderrTail(r.stderr)}`;
             return sizes.flatMap((bytes) => [aeadCpuSpec(cipher, bytes, AAD_BYTES), aeadSpec(cipher, bytes, AAD_BYTES)].map((spec) => ({ spec, status: 'failed' as const, reason })));
           }
-          const out = parseAeadOutput(r.stdout, { version: build.record.version, cipher, sizes }, where);
+          const out = parseAeadOutput(r.stdout, { build: build.record, cipher, sizes }, where);
           if (out.aadBytes !== AAD_BYTES) throw new Error(`${where}: AAD of ${out.aadBytes} bytes, this module expects ${AAD_BYTES}`);
           return aeadOutcomes(out);
         },

@@ -11,13 +11,13 @@
 //   ossl_sa_doall_arg (walks over a method store: decoder and keymgmt enumeration, query-cache flush),
 //   OSSL_DECODER_CTX_new_for_pkey (decoder chains built for each peer key until 3.2 cached them),
 //   EC_POINT_mul, RSA_private_decrypt and ossl_bn_rsa_do_unblind (3.0.8's constant-time unblinding).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
 import { seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
-import { guarded, track } from '../child-guard.ts';
+import { runGuarded } from '../child-guard.ts';
 import {
   baseConfig,
   configArgs,
@@ -84,6 +84,7 @@ const base = createHandshakeBenchmark(causesMatrix);
 export const causesBenchmark: Benchmark = {
   ...base,
   id: 'causes',
+  libraries: ['openssl'], // the configurations behind the write-ups on OpenSSL releases
   description: 'Handshake configurations behind the write-ups and seed reproductions (TLS 1.2 AES256-GCM-SHA384, RSA certs, P-256/P-384, SSL_CTX per connection, heap per connection)',
 };
 
@@ -119,14 +120,7 @@ export function totalSpec(cfg: HandshakeConfig): SeriesSpec {
   return { ...fnSpec(cfg, 'all'), label: `Instructions per handshake, both sides, all code (valgrind callgrind, fixed-seed RNG); ${describeConfig(cfg)}` };
 }
 
-const run = (cmd: string, args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    track(
-      execFile(...guarded(cmd, args), { encoding: 'utf8', timeout: 1_200_000, maxBuffer: 1 << 26 }, (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-      ),
-    ),
-  );
+const run = (cmd: string, args: string[]) => runGuarded(cmd, args, { timeoutMs: 1_200_000, maxBuffer: 1 << 26 });
 
 /** Defined function symbols of a binary (static build: every libcrypto/libssl function that survived inlining). */
 export function definedFunctions(binary: string): Set<string> {
@@ -173,6 +167,7 @@ const fnTaskId = (cfg: HandshakeConfig) => ['fn', `tls${cfg.proto}`, cfg.cert, c
 export function createFnCostBenchmark(configs: () => HandshakeConfig[] = fnCostConfigs): Benchmark {
   return {
     id: 'fn-cost',
+    libraries: ['openssl'], // needs OpenSSL's function names (callgrind costs of its internal functions)
     description: `Instructions per handshake inside ${FUNCTIONS.join(', ')} (callgrind inclusive cost, deterministic)`,
     prepare: async (build) => {
       handshakeBinary(build);

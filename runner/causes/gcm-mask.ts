@@ -4,11 +4,10 @@
 // build twice per round, back to back: with the CPU features the library detects, and with
 // OPENSSL_ia32cap hiding AVX-512F, VAES and VPCLMULQDQ. The handshake program reports the capability
 // vector the library actually used under each setting, so a mask that did not take is caught.
-import { execFile } from 'node:child_process';
 import type { RunMode } from '../../schema/index.ts';
 import { AEAD_PLAN, aeadArgs, aeadBinary, aeadRates, parseAeadOutput } from '../aead/aead.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec } from '../benchmark.ts';
-import { guarded, track } from '../child-guard.ts';
+import { runGuarded, stderrTail } from '../child-guard.ts';
 import { handshakeBinary } from '../handshake/handshake.ts';
 import { cpuFeatures } from '../handshake/output.ts';
 
@@ -40,14 +39,7 @@ export function maskSpec(mask: Mask, bytes: number, clock: 'cpu' | 'wall' = 'cpu
   };
 }
 
-const run = (bin: string, args: string[], env: NodeJS.ProcessEnv) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    track(
-      execFile(...guarded(bin, args), { encoding: 'utf8', env, timeout: 120_000 }, (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-      ),
-    ),
-  );
+const run = (bin: string, args: string[], env: NodeJS.ProcessEnv) => runGuarded(bin, args, { timeoutMs: 120_000, env });
 
 /** The features the library itself reports under an environment (from the handshake program's ia32cap). */
 async function featuresUnder(hsBinary: string, env: NodeJS.ProcessEnv): Promise<string[]> {
@@ -82,10 +74,10 @@ export async function measureMasked(aeadBin: string, hsBin: string, version: str
     const r = await run(aeadBin, aeadArgs(CIPHER, plan), envFor(mask));
     const where = `aead ${CIPHER} on ${version} (mask ${mask})`;
     if (r.code !== 0) {
-      out.push(...specs.map((spec) => ({ spec, status: 'failed' as const, reason: `${where} exited with ${r.code}: ${r.stderr.slice(0, 1500)}` })));
+      out.push(...specs.map((spec) => ({ spec, status: 'failed' as const, reason: `${where} exited with ${r.code}: ${stderrTail(r.stderr)}` })));
       continue;
     }
-    const parsed = parseAeadOutput(r.stdout, { version, cipher: CIPHER, sizes }, where);
+    const parsed = parseAeadOutput(r.stdout, { build: { library: 'openssl', version }, cipher: CIPHER, sizes }, where);
     const observed = { cpuFeaturesUsed: seen.join(',') || 'none' };
     for (const res of parsed.results) {
       const { cpu, wall } = aeadRates(res);
@@ -99,6 +91,7 @@ export function createGcmMaskBenchmark(): Benchmark {
   const binsFor = (b: BuildUnderTest) => [aeadBinary(b), handshakeBinary(b)] as const;
   return {
     id: 'gcm-mask',
+    libraries: ['openssl'], // needs OPENSSL_ia32cap, OpenSSL's CPU-feature mask
     description: 'AES-256-GCM seal (the aead program) with the detected CPU features and with AVX-512F/VAES/VPCLMULQDQ hidden via OPENSSL_ia32cap',
     async prepare(build) {
       binsFor(build);

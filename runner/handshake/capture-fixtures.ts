@@ -1,10 +1,13 @@
-// Capture real output of handshake.c from every built version into fixtures/<version>/<case>.json,
-// the material the parser tests are proven on:  node runner/handshake/capture-fixtures.ts [VERSION...]
+// Capture real output of handshake.c from every built version into fixtures/<build slug>/<case>.json,
+// the material the parser tests are proven on:  node runner/handshake/capture-fixtures.ts [SPEC...]
+// (SPEC as for the bench: 3.5.7, aws-lc, boringssl, wolfssl). OpenSSL's slug is its version.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requireBuilds } from '../build.ts';
+import { buildsForCapture } from '../library-id.ts';
+import { runGuarded } from '../child-guard.ts';
+import { buildSlug } from '../../catalogue/index.ts';
+import type { Library } from '../../schema/index.ts';
 import { baseConfig, configArgs, ensureCerts, handshakeBinary, pin, type HandshakeConfig } from './handshake.ts';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -32,33 +35,28 @@ export const CASES: Record<string, HandshakeConfig | string[]> = {
 };
 
 export interface Fixture {
+  /** absent in fixtures captured before other libraries: OpenSSL */
+  library?: Library;
   version: string;
   argv: string[];
   exitCode: number;
   stdout: string;
 }
 
-function exec(bin: string, argv: string[]): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(bin, argv, { encoding: 'utf8', timeout: 120_000 }, (err, stdout) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout });
-    });
-  });
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const versions = process.argv.slice(2);
-  for (const build of requireBuilds(versions)) {
+  for (const build of buildsForCapture(versions)) {
     await ensureCerts(build);
     const bin = handshakeBinary(build);
-    const dir = join(FIXTURE_DIR, build.record.version);
+    const dir = join(FIXTURE_DIR, buildSlug(build.record));
     mkdirSync(dir, { recursive: true });
     for (const [name, c] of Object.entries(CASES)) {
       const argv = Array.isArray(c) ? c : configArgs(c, 20);
-      const r = await exec(bin, argv);
+      const r = await runGuarded(bin, argv, { timeoutMs: 120_000 });
       if (r.code === -1) throw new Error(`${build.record.version} ${name}: did not run`);
       // the certificate directory is machine-specific: keep the argv readable and portable
-      const fixture: Fixture = { version: build.record.version, argv: argv.map((a) => (a.startsWith('/') ? '<cert-dir>' : a)), exitCode: r.code, stdout: r.stdout };
+      const library = build.record.library === 'openssl' ? {} : { library: build.record.library };
+      const fixture: Fixture = { ...library, version: build.record.version, argv: argv.map((a) => (a.startsWith('/') ? '<cert-dir>' : a)), exitCode: r.code, stdout: r.stdout };
       writeFileSync(join(dir, `${name}.json`), JSON.stringify(fixture, null, 2) + '\n');
       console.log(`${build.record.version} ${name}: exit ${r.code}`);
     }

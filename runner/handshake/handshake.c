@@ -1,4 +1,5 @@
-/* In-process TLS handshake benchmark, one source for OpenSSL 1.1.1 .. 4.0.
+/* In-process TLS handshake benchmark, one source for OpenSSL 1.1.1 .. 4.0, AWS-LC, BoringSSL and
+ * wolfSSL (its OpenSSL compatibility layer); library differences are behind c-common/library.h.
  *
  * Client and server talk over a BIO pair, driven alternately from one thread; the time of every SSL
  * call is added to the side that made it (see connect_once for how). Every handshake is checked:
@@ -14,9 +15,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "hs_util.h" /* first: c-common/library.h must precede every library header */
 #include <openssl/err.h>
 #include <openssl/ssl.h>
-#if OPENSSL_VERSION_NUMBER < 0x30000000L
+#if defined(OBS_LIB_OPENSSL) && OPENSSL_VERSION_NUMBER < 0x30000000L
 #include <openssl/ec.h>
 #endif
 #if defined(__has_include)
@@ -29,7 +31,6 @@
 #define CALLGRIND_TOGGLE_COLLECT
 #define RUNNING_ON_VALGRIND 0
 #endif
-#include "hs_util.h"
 
 enum { RES_NONE, RES_TICKET, RES_SESSION_ID };
 enum { MODE_HANDSHAKE, MODE_CTX_NEW, MODE_CTX_PER_CONN, MODE_MEMORY };
@@ -43,6 +44,7 @@ static const char *const RESUME_NAMES[] = { "none", "ticket", "session-id" };
 static const char *const MODE_NAMES[] = { "handshake", "ctx-new", "ctx-per-conn", "memory" };
 static const char *const SIDE_NAMES[] = { "both", "client", "server" }; /* --count-side, indexed by SIDE_* */
 static int timing = 1; /* off in deterministic mode: clock reads would change the instruction count */
+static const char *rng_not_fixed; /* deterministic mode on a library whose RNG cannot be fixed: why */
 static int expect_id;  /* IANA id of the group every handshake must negotiate, 0 = not pinned */
 
 static __thread long clock_reads; /* per thread: how many clock reads the harness made */
@@ -75,6 +77,9 @@ static void cert_path(char *out, size_t n, const char *ext) { snprintf(out, n, "
 
 static void configure(SSL_CTX *ctx, const char *side, const char *groups) {
     char what[300];
+    /* the same peer verification on every library: none (wolfSSL verifies by default, OpenSSL's
+     * server does not ask for a client certificate); the output says so (peerVerification) */
+    SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
     if (!SSL_CTX_set_min_proto_version(ctx, C.proto) || !SSL_CTX_set_max_proto_version(ctx, C.proto))
         die_unsupported("setting the protocol version");
     if (strcmp(groups, "default") != 0 && !SSL_CTX_set1_groups_list(ctx, groups)) {
@@ -82,21 +87,44 @@ static void configure(SSL_CTX *ctx, const char *side, const char *groups) {
         die_unsupported(what);
     }
     if (C.cipher) {
+#ifdef OBS_LIB_BORINGSSL
+        if (C.proto == TLS1_3_VERSION)
+            die_unsupported_because("choosing a TLS 1.3 cipher suite", "BoringSSL has no SSL_CTX_set_ciphersuites: its TLS 1.3 cipher suites are fixed");
+        int ok = SSL_CTX_set_cipher_list(ctx, C.cipher);
+#else
         int ok = C.proto == TLS1_3_VERSION ? SSL_CTX_set_ciphersuites(ctx, C.cipher) : SSL_CTX_set_cipher_list(ctx, C.cipher);
+#endif
         snprintf(what, sizeof(what), "%s cipher \"%s\"", side, C.cipher);
         if (!ok) die_unsupported(what);
     }
 }
 
+#if defined(OBS_LIB_AWSLC) || defined(OBS_LIB_BORINGSSL)
+/* AWS-LC and BoringSSL hand a client the sessions of TLS 1.3 tickets only through the new-session
+ * callback (SSL_get1_session returns the handshake's own, unresumable session): keep the newest. */
+#define SESSION_FROM_CALLBACK 1
+struct worker;
+static void take_fresh_session(struct worker *w, SSL_SESSION *s);
+static int new_session(SSL *ssl, SSL_SESSION *s) {
+    take_fresh_session(SSL_get_app_data(ssl), s);
+    return 1; /* the session is ours now */
+}
+#endif
+
 static SSL_CTX *client_ctx(void) {
-    char crt[4096];
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
     if (!ctx) die_failed("SSL_CTX_new(TLS_client_method())");
     configure(ctx, "client", C.cgroups);
-    /* the client verifies the server: the self-signed certificate is its only trust anchor */
-    cert_path(crt, sizeof(crt), "crt");
-    if (!SSL_CTX_load_verify_locations(ctx, crt, NULL)) die_unsupported("loading the trust anchor into the client");
-    SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+#ifdef OBS_LIB_WOLFSSL
+    /* a wolfSSL client asks for TLS 1.2 session tickets only when told to */
+    if (C.resume == RES_TICKET && wolfSSL_CTX_UseSessionTicket(ctx) != WOLFSSL_SUCCESS) die_unsupported("wolfSSL_CTX_UseSessionTicket");
+#endif
+#ifdef SESSION_FROM_CALLBACK
+    if (C.resume != RES_NONE) {
+        SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL);
+        SSL_CTX_sess_set_new_cb(ctx, new_session);
+    }
+#endif
     return ctx;
 }
 
@@ -131,6 +159,7 @@ static SSL_CTX *server_ctx(void) {
 struct worker {
     SSL_CTX *cctx, *sctx;
     SSL_SESSION *sess;
+    SSL_SESSION *fresh; /* SESSION_FROM_CALLBACK: the newest session the callback handed over */
     uint64_t ccpu, scpu;
     long reads;    /* clock reads during the measured handshakes */
     uint64_t wall; /* wall time of the measured handshakes */
@@ -141,9 +170,20 @@ struct worker {
     pthread_t thread;
 };
 
+#ifdef SESSION_FROM_CALLBACK
+static void take_fresh_session(struct worker *w, SSL_SESSION *s) {
+    SSL_SESSION_free(w->fresh);
+    w->fresh = s;
+}
+#endif
+
 static const char *negotiated_group(SSL *s, int reused) {
     if (C.proto == TLS1_2_VERSION && reused) return "none"; /* abbreviated handshake: no key exchange */
-#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+#if defined(OBS_LIB_AWSLC) || defined(OBS_LIB_BORINGSSL)
+    int id = SSL_get_group_id(s); /* IANA code point */
+    if (!id) return "none";
+    return group_name(id) ? group_name(id) : "unknown";
+#elif OBS_OPENSSL_AT_LEAST(0x30000000L) || defined(OBS_LIB_WOLFSSL)
     int nid = SSL_get_negotiated_group(s);
     const char *name = nid > 0 ? SSL_group_to_name(s, nid) : NULL;
     if (!name) return "none";
@@ -164,6 +204,30 @@ static void check_want(SSL *s, int rc, const char *what) {
     int e = SSL_get_error(s, rc);
     if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) die_failed("%s failed (SSL_get_error %d)", what, e);
 }
+
+#ifdef OBS_LIB_WOLFSSL
+/* wolfSSL's message callback does not show the hellos: read them off the wire instead. Peeks (does not
+ * consume) a flight waiting in the BIO pair and hands its plaintext handshake messages to the probe. */
+static void probe_wire(BIO *peer_end, int write_p, struct probe *pr) {
+    char *p;
+    int n = (int)BIO_nread0(peer_end, &p);
+    const unsigned char *m = (const unsigned char *)p;
+    for (int off = 0; off + 5 <= n;) {
+        int len = m[off + 3] << 8 | m[off + 4];
+        if (off + 5 + len > n) break;
+        if (m[off] == SSL3_RT_HANDSHAKE) {
+            if (write_p && pr->ch_record_bytes == 0) pr->ch_record_bytes = 5 + len;
+            for (int q = off + 5; q + 4 <= off + 5 + len;) {
+                int mlen = 4 + (m[q + 1] << 16 | m[q + 2] << 8 | m[q + 3]);
+                if (q + mlen > off + 5 + len) break;
+                probe_callback(write_p, 0, SSL3_RT_HANDSHAKE, m + q, (size_t)mlen, NULL, pr);
+                q += mlen;
+            }
+        }
+        off += 5 + len;
+    }
+}
+#endif
 
 /* Everything the library says about the handshake must be what was asked. */
 static void verify(struct worker *w, SSL *cli, SSL *srv, int want_resumed) {
@@ -199,8 +263,13 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     if (!cli) die_failed("SSL_new(client)");
     SSL_set_bio(cli, cb, cb);
     SSL_set_connect_state(cli);
+#ifdef SESSION_FROM_CALLBACK
+    SSL_set_app_data(cli, w);
+#endif
     if (want_resumed && !SSL_set_session(cli, w->sess)) die_failed("SSL_set_session");
+#ifndef OBS_LIB_WOLFSSL
     if (pr) SSL_set_msg_callback(cli, probe_callback), SSL_set_msg_callback_arg(cli, pr);
+#endif
     CHARGE(cw);
     enter(SIDE_SERVER);
     SSL *srv = SSL_new(w->sctx);
@@ -214,11 +283,27 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
         int r = cdone ? 1 : SSL_do_handshake(cli);
         CHARGE(cw);
         if (r == 1) cdone = 1; else check_want(cli, r, "client handshake");
+#ifdef OBS_LIB_WOLFSSL
+        if (pr) probe_wire(sb, 1, pr);
+#endif
         enter(SIDE_SERVER);
         r = sdone ? 1 : SSL_do_handshake(srv);
         CHARGE(sw);
         if (r == 1) sdone = 1; else check_want(srv, r, "server handshake");
+#ifdef OBS_LIB_WOLFSSL
+        if (pr) probe_wire(cb, 0, pr);
+#endif
     }
+#ifdef SESSION_FROM_CALLBACK
+    /* AWS-LC and BoringSSL hold a TLS 1.3 server's tickets back until it writes: a zero-byte write
+     * sends them, as the response a real server writes would */
+    if (C.resume != RES_NONE && C.proto == TLS1_3_VERSION) {
+        enter(SIDE_SERVER);
+        int wr = SSL_write(srv, "", 0);
+        CHARGE(sw);
+        if (wr < 0) check_want(srv, wr, "server flushing session tickets");
+    }
+#endif
     enter(SIDE_CLIENT);
     char buf[64];
     int r = SSL_read(cli, buf, sizeof(buf));
@@ -232,8 +317,22 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     t0 = WALL_NOW();
     enter(SIDE_CLIENT);
     if (C.resume != RES_NONE) { /* resume from the newest session next time, as a real client does */
+#ifdef SESSION_FROM_CALLBACK
+        /* a resumption that brought no new session (TLS 1.2) keeps the one it resumed, as SSL_get1_session would */
+        SSL_SESSION *s = w->fresh;
+        if (!s && want_resumed && w->sess) SSL_SESSION_up_ref(w->sess), s = w->sess;
+        w->fresh = NULL;
+#else
         SSL_SESSION *s = SSL_get1_session(cli);
-        if (!s || !SSL_SESSION_is_resumable(s)) die_failed("no resumable session after the handshake");
+#endif
+        if (!s || !SSL_SESSION_is_resumable(s)) {
+#ifndef OBS_LIB_OPENSSL
+            if (C.proto == TLS1_3_VERSION && C.resume == RES_SESSION_ID)
+                die_unsupported_because("TLS 1.3 resumption from the server's session cache (tickets off)",
+                                        "the library issued no resumable session: it resumes TLS 1.3 only through session tickets");
+#endif
+            die_failed("no resumable session after the handshake");
+        }
         SSL_SESSION_free(w->sess);
         w->sess = s;
     }
@@ -307,19 +406,22 @@ static void share_json(const char *key, int id, int bytes) {
     jw_close();
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && (defined(OBS_LIB_OPENSSL) || defined(OBS_LIB_AWSLC)) /* BoringSSL and wolfSSL export no such vector */
+#define HAVE_IA32CAP 1
 extern unsigned int OPENSSL_ia32cap_P[]; /* internal, but the CPU features the library chose matter */
 #endif
 
 static void header(void) {
     jw_open(NULL);
-    jw_str("openssl", OpenSSL_version(OPENSSL_VERSION));
+    jw_str("openssl", library_version());
     jw_str("mode", MODE_NAMES[C.mode]);
-    jw_bool("deterministicRng", C.deterministic);
+    jw_str("peerVerification", "none");
+    jw_bool("deterministicRng", C.deterministic && !rng_not_fixed);
+    if (rng_not_fixed) jw_str("rngNotFixed", rng_not_fixed);
     jw_bool("underValgrind", RUNNING_ON_VALGRIND);
     if (C.cpu >= 0) jw_int("cpu", C.cpu);
     if (C.count_side != SIDE_HARNESS) jw_str("countSide", SIDE_NAMES[C.count_side]);
-#if defined(__x86_64__)
+#ifdef HAVE_IA32CAP
     char cap[64];
     snprintf(cap, sizeof(cap), "%08x:%08x:%08x:%08x", OPENSSL_ia32cap_P[0], OPENSSL_ia32cap_P[1], OPENSSL_ia32cap_P[2], OPENSSL_ia32cap_P[3]);
     jw_str("ia32cap", cap);
@@ -442,7 +544,8 @@ static void run_handshakes(void) {
     jw_close();
     jw_open("clientHello");
     jw_int("messageBytes", pr.ch_message_bytes);
-    jw_int("recordBytes", pr.ch_record_bytes);
+    /* wolfSSL's message callback shows no record headers: a ClientHello under 2^14 bytes is one record */
+    jw_int("recordBytes", pr.ch_record_bytes ? pr.ch_record_bytes : pr.ch_message_bytes <= 16384 ? pr.ch_message_bytes + 5 : 0);
     jw_int("count", pr.client_hellos);
     jw_arr_open("keyShares");
     for (int i = 0; i < pr.n_shares; i++) share_json(NULL, pr.share_group[i], pr.share_bytes[i]);
@@ -520,12 +623,14 @@ int main(int argc, char **argv) {
         if (sched_setaffinity(0, sizeof(set), &set) != 0) die_failed("pinning to CPU %d: %s", C.cpu, strerror(errno));
     }
     /* the allocator hooks and the RNG must be in place before any other OpenSSL call */
-    if (C.mode == MODE_MEMORY && !mem_hooks_install()) die_failed("CRYPTO_set_mem_functions refused");
+    const char *why;
+    if (C.mode == MODE_MEMORY && (why = mem_hooks_install())) die_unsupported_because("counting heap per connection", why);
     if (C.deterministic) {
         timing = 0;
         det_time_frozen = 1;
         clearenv(); /* the C library scans the environment (TZ) while formatting times: its size would count */
-        if (!det_rand_install()) die_failed("RAND_set_rand_method refused");
+        /* where the RNG cannot be fixed the clock still is; the caller repeats the count and reports the spread */
+        rng_not_fixed = det_rand_install();
     }
     if (C.mode == MODE_CTX_NEW) run_ctx_new();
     else run_handshakes();

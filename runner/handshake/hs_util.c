@@ -1,7 +1,5 @@
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include "hs_util.h"
-#include "../c-common/keygen.h"
-#include "../c-common/json.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -12,77 +10,29 @@
 #include <strings.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
 #include <openssl/rand.h>
-#include <openssl/x509.h>
-#if OPENSSL_VERSION_NUMBER < 0x30000000L
-#include <openssl/rsa.h>
-#include <openssl/ec.h>
+#ifdef OBS_LIB_WOLFSSL
+#include <wolfssl/wolfcrypt/memory.h>
 #endif
 
-/* ------------------------------------------------------------------ JSON */
-static int jw_depth = 0;
-static int jw_first[32];
-
-static void jw_key(const char *key) {
-    if (jw_depth > 0) {
-        if (!jw_first[jw_depth]) putchar(',');
-        jw_first[jw_depth] = 0;
-    }
-    if (key) json_str(key), putchar(':');
-}
-
-void jw_str(const char *key, const char *v) {
-    jw_key(key);
-    json_str(v ? v : "");
-}
-void jw_open(const char *key) { jw_key(key); putchar('{'); jw_first[++jw_depth] = 1; }
-void jw_close(void) { putchar('}'); if (--jw_depth == 0) putchar('\n'); }
-void jw_arr_open(const char *key) { jw_key(key); putchar('['); jw_first[++jw_depth] = 1; }
-void jw_arr_close(void) { putchar(']'); jw_depth--; }
-void jw_num(const char *key, double v) { jw_key(key); printf("%.17g", v); }
-void jw_int(const char *key, long long v) { jw_key(key); printf("%lld", v); }
-void jw_bool(const char *key, int v) { jw_key(key); fputs(v ? "true" : "false", stdout); }
-
 /* ------------------------------------------------------------------ errors */
-static char err_buf[4096];
-static size_t err_len;
-
-static int err_line(const char *str, size_t len, void *u) {
-    (void)u;
-    while (len > 0 && (str[len - 1] == '\n' || str[len - 1] == '\r')) len--;
-    if (err_len + len + 4 >= sizeof(err_buf)) return 0;
-    if (err_len) memcpy(err_buf + err_len, " | ", 3), err_len += 3;
-    memcpy(err_buf + err_len, str, len);
-    err_len += len;
-    err_buf[err_len] = 0;
-    return 1;
-}
-
-const char *ssl_errors(void) {
-    err_len = 0;
-    err_buf[0] = 0;
-    ERR_print_errors_cb(err_line, NULL);
-    ERR_clear_error();
-    return err_len ? err_buf : "(the library queued no error)";
-}
-
 static void print_error(const char *field, const char *msg) {
     jw_open(NULL);
     if (strcmp(field, "unsupported") == 0) jw_bool("unsupported", 1), jw_str("reason", msg);
     else jw_str("error", msg);
-    jw_str("openssl", OpenSSL_version(OPENSSL_VERSION));
+    jw_str("openssl", library_version());
     jw_close();
     fflush(stdout);
 }
 
-void die_unsupported(const char *what) {
+void die_unsupported_because(const char *what, const char *reason) {
     char msg[6000];
-    snprintf(msg, sizeof(msg), "%s: %s", what, ssl_errors());
+    snprintf(msg, sizeof(msg), "%s: %s", what, reason);
     print_error("unsupported", msg);
     exit(EXIT_UNSUPPORTED);
 }
+
+void die_unsupported(const char *what) { die_unsupported_because(what, library_errors()); }
 
 void die_failed(const char *fmt, ...) {
     char what[1500], msg[6000];
@@ -90,7 +40,7 @@ void die_failed(const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    snprintf(msg, sizeof(msg), "%s; library errors: %s", what, ssl_errors());
+    snprintf(msg, sizeof(msg), "%s; library errors: %s", what, library_errors());
     fprintf(stderr, "handshake: %s\n", msg);
     print_error("error", msg);
     exit(EXIT_FAILED);
@@ -143,12 +93,30 @@ static void *hook_realloc(void *q, size_t n, const char *file, int line) {
     return (char *)p + 16;
 }
 
-int mem_hooks_install(void) { return CRYPTO_set_mem_functions(hook_malloc, hook_realloc, hook_free); }
+#if defined(OBS_LIB_WOLFSSL)
+/* wolfSSL's allocator hooks take no file and line */
+static void *wolf_malloc(size_t n) { return hook_malloc(n, NULL, 0); }
+static void wolf_free(void *q) { hook_free(q, NULL, 0); }
+static void *wolf_realloc(void *q, size_t n) { return hook_realloc(q, n, NULL, 0); }
+const char *mem_hooks_install(void) {
+    return wolfSSL_SetAllocators(wolf_malloc, wolf_free, wolf_realloc) == 0 ? NULL : "wolfSSL_SetAllocators refused the hooks";
+}
+#elif defined(OBS_LIB_BORINGSSL)
+const char *mem_hooks_install(void) {
+    (void)hook_malloc, (void)hook_realloc;
+    return "BoringSSL has no CRYPTO_set_mem_functions (its allocator can only be replaced at link time), so the heap per connection cannot be split between client and server";
+}
+#else
+const char *mem_hooks_install(void) {
+    return CRYPTO_set_mem_functions(hook_malloc, hook_realloc, hook_free) ? NULL : "CRYPTO_set_mem_functions refused the hooks";
+}
+#endif
 long long mem_live(int side) { return live_bytes[side]; }
 
 /* ------------------------------------------------------------------ deterministic RNG */
 /* Not random at all: a fixed splitmix64 stream, so that every run takes the same code paths
  * (bignum lengths, signature encodings, ticket contents). Installed only for instruction counts. */
+#ifdef OBS_LIB_OPENSSL
 static uint64_t det_state = 0x0123456789abcdefULL;
 
 static int det_bytes(unsigned char *buf, int num) {
@@ -166,7 +134,18 @@ static int det_add(const void *b, int n, double e) { (void)b, (void)n, (void)e; 
 static int det_status(void) { return 1; }
 static RAND_METHOD det_method = { det_seed, det_bytes, NULL, det_add, det_bytes, det_status };
 
-int det_rand_install(void) { return RAND_set_rand_method(&det_method); }
+const char *det_rand_install(void) { return RAND_set_rand_method(&det_method) ? NULL : "RAND_set_rand_method refused"; }
+#elif defined(OBS_LIB_AWSLC) || defined(OBS_LIB_BORINGSSL)
+/* Their RAND_set_rand_method is a stub that changes nothing; the only fixed-output RNG is the
+ * fuzzing build option (BORINGSSL_UNSAFE_DETERMINISTIC_MODE), which also weakens the handshake. */
+const char *det_rand_install(void) {
+    return "RAND_set_rand_method is a no-op here; a fixed RNG needs the fuzzing build option BORINGSSL_UNSAFE_DETERMINISTIC_MODE";
+}
+#else
+const char *det_rand_install(void) {
+    return "wolfSSL draws from its own DRBG seeded by wc_GenerateSeed; fixing it needs the build option CUSTOM_RAND_GENERATE_BLOCK";
+}
+#endif
 
 /* The library also reads the wall clock (session times, certificate validity checks) and formats it:
  * printing 7 or 37 takes different instruction counts. In deterministic mode the clock it sees is
@@ -195,67 +174,6 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
     }
     tv->tv_sec = FROZEN_TIME, tv->tv_usec = 0;
     return 0;
-}
-
-/* ------------------------------------------------------------------ certificates */
-
-/* fixed validity, 2020-01-01 .. 2049-12-31, which contains the frozen clock of deterministic mode */
-#define CERT_NOT_BEFORE ((time_t)1577836800)
-#define CERT_NOT_AFTER ((time_t)2524607999)
-
-static int write_cert(const char *dir, const char *kind, EVP_PKEY *key) {
-    char path[4096];
-    int ok = 0;
-    X509 *x = X509_new();
-    X509_NAME *name = X509_NAME_new();
-    ASN1_INTEGER *serial = ASN1_INTEGER_new();
-    char cn[64];
-    snprintf(cn, sizeof(cn), "observatory %s", kind);
-    if (!x || !name || !serial || !ASN1_INTEGER_set(serial, 1) || !X509_set_serialNumber(x, serial) || !X509_set_version(x, 2) ||
-        !X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0) ||
-        !X509_set_subject_name(x, name) || !X509_set_issuer_name(x, name) || !ASN1_TIME_set(X509_getm_notBefore(x), CERT_NOT_BEFORE) ||
-        !ASN1_TIME_set(X509_getm_notAfter(x), CERT_NOT_AFTER) || !X509_set_pubkey(x, key))
-        goto done;
-    /* ML-DSA signs the whole message itself: no separate digest */
-    if (!X509_sign(x, key, strcmp(kind, "mldsa65") == 0 ? NULL : EVP_sha256())) goto done;
-    snprintf(path, sizeof(path), "%s/%s.key", dir, kind);
-    FILE *f = fopen(path, "w");
-    if (!f || !PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL)) { if (f) fclose(f); goto done; }
-    fclose(f);
-    snprintf(path, sizeof(path), "%s/%s.crt", dir, kind);
-    f = fopen(path, "w");
-    if (!f || !PEM_write_X509(f, x)) { if (f) fclose(f); goto done; }
-    ok = fclose(f) == 0;
-done:
-    X509_free(x);
-    X509_NAME_free(name);
-    ASN1_INTEGER_free(serial);
-    return ok;
-}
-
-int gen_certs(const char *dir) {
-    static const char *kinds[] = { "rsa2048", "ecdsa-p256", "mldsa65" };
-    int made = 0;
-    jw_open(NULL);
-    jw_str("openssl", OpenSSL_version(OPENSSL_VERSION));
-    jw_arr_open("certs");
-    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-        EVP_PKEY *key = gen_key(kinds[i]);
-        jw_open(NULL);
-        jw_str("cert", kinds[i]);
-        if (key == NULL) {
-            jw_bool("made", 0), jw_str("reason", ssl_errors());
-        } else if (!write_cert(dir, kinds[i], key)) {
-            jw_bool("made", 0), jw_str("reason", ssl_errors());
-        } else {
-            jw_bool("made", 1), made++;
-        }
-        jw_close();
-        EVP_PKEY_free(key);
-    }
-    jw_arr_close();
-    jw_close();
-    return made;
 }
 
 /* ------------------------------------------------------------------ groups */

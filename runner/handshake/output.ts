@@ -1,11 +1,18 @@
 // What handshake.c prints (one JSON object per invocation), parsed and checked.
 import { z } from 'zod';
+import { EXIT } from '../exit-codes.ts';
+import { LIBRARY_VERSION_PATTERN } from '../library-id.ts';
 
 const Share = z.object({ group: z.string(), id: z.int().nonnegative(), bytes: z.int().nonnegative() }).strict();
 const Percentiles = z.object({ what: z.string(), p50: z.int().nonnegative(), p90: z.int().nonnegative(), p99: z.int().nonnegative() }).strict();
 const Common = {
-  openssl: z.string().regex(/^OpenSSL \S+/),
+  /** the library and its version (c-common/library.c), whatever the library */
+  openssl: z.string().regex(LIBRARY_VERSION_PATTERN),
+  /** peer certificate verification, the same on every library; absent in output from before it was reported */
+  peerVerification: z.literal('none').optional(),
   deterministicRng: z.boolean(),
+  /** --deterministic on a library whose RNG cannot be fixed at run time: why (the clock is still frozen) */
+  rngNotFixed: z.string().min(1).optional(),
   underValgrind: z.boolean(),
   ia32cap: z.string().regex(/^([0-9a-f]{8}:){3}[0-9a-f]{8}$/).optional(),
   /** --cpu: the CPU the measuring thread was pinned to */
@@ -74,7 +81,7 @@ export type ParsedOutput =
   | { kind: 'failed'; reason: string; openssl: string };
 
 /** Exit codes of handshake.c (hs_util.h). */
-export const EXIT = { ok: 0, failed: 1, unsupported: 2, usage: 64 } as const;
+export { EXIT };
 
 function issues(e: z.ZodError): string {
   return e.issues

@@ -22,7 +22,7 @@ import { LOCK_KINDS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockSpec, typ
 import { parseRunOutput, type ProgramOp, type RunOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-export const KNOWN_ISSUES_SOURCES = [here('./known_issues.c'), here('../handshake/hs_util.c'), here('../c-common/keygen.c'), here('../c-common/json.c')];
+export const KNOWN_ISSUES_SOURCES = [here('./known_issues.c'), here('../handshake/hs_util.c'), here('../c-common/keygen.c'), here('../c-common/json.c'), here('../c-common/errors.c'), here('../c-common/library.c')];
 
 export function knownIssuesBinary(build: BuildUnderTest): string {
   return compileAgainst(build, KNOWN_ISSUES_SOURCES, 'known-issues');
@@ -235,6 +235,7 @@ export function taskSpecs(): Record<string, SeriesSpec[]> {
 
 export const knownIssuesBenchmark: Benchmark = {
   id: 'known-issues',
+  libraries: ['openssl'], // needs OpenSSL APIs and internals named in the reports it reproduces
   description:
     'Known regressions tracker: the operations behind reported complaints (key and certificate decoding, CA bundle loading, SSL_CTX_new, tiny AEAD records, DTLS heap, lock calls per handshake), CPU time, instructions and lock calls per operation',
   async prepare(build) {

@@ -386,12 +386,13 @@ static void usage(void) {
 }
 
 int main(int argc, char **argv) {
+    const char *why;
     int count = 100, warmup = 2, deterministic = 0;
     const struct op *op = NULL;
     if (argc >= 2 && strcmp(argv[1], "gen-inputs") == 0) {
         if (argc != 3) usage(), die_usage("gen-inputs takes one directory");
         det_time_frozen = 1;
-        if (!det_rand_install()) die_failed("RAND_set_rand_method refused");
+        if ((why = det_rand_install())) die_failed("fixed-seed RNG: %s", why);
         gen_inputs(argv[2]);
         return 0;
     }
@@ -415,12 +416,12 @@ int main(int argc, char **argv) {
     dtls_heap_mode = strcmp(op->name, "dtls-heap") == 0;
     if (dtls_heap_mode && warmup + count > HEAP_MAX) die_usage("dtls-heap holds at most %d connections (warm-up included)", HEAP_MAX);
     /* allocator hooks and the RNG go in before any other OpenSSL call */
-    if (dtls_heap_mode && !mem_hooks_install()) die_failed("CRYPTO_set_mem_functions refused");
+    if (dtls_heap_mode && (why = mem_hooks_install())) die_failed("heap hooks: %s", why);
     if (deterministic) {
         timing = 0;
         det_time_frozen = 1;
         clearenv(); /* the C library reads the environment while formatting times: its size would count */
-        if (!det_rand_install()) die_failed("RAND_set_rand_method refused");
+        if ((why = det_rand_install())) die_failed("fixed-seed RNG: %s", why);
     }
     if (op->init) op->init();
     for (int i = 0; i < warmup; i++) {

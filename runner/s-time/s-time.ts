@@ -8,13 +8,13 @@
 // marked every connection as resumed ('r'); otherwise that series fails with the count.
 // s_server runs in its own process group under the parent-death guard (runner/child-guard.ts): a
 // signal to the run, or its death, never leaves a server listening.
-import { execFile, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Params, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
-import { guarded, spawnServer, stopGroup, track } from '../child-guard.ts';
+import { runGuarded, spawnServer, stopGroup } from '../child-guard.ts';
 import { certDir, ensureCerts } from '../handshake/handshake.ts';
 
 export interface STimeSection {
@@ -91,16 +91,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function exec(bin: string, args: string[], env: NodeJS.ProcessEnv, input: string | undefined, timeoutMs: number): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const [file, argv] = guarded(bin, args);
-    const child = execFile(file, argv, { env, timeout: timeoutMs, maxBuffer: 1 << 24, encoding: 'utf8' }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, out: stdout + stderr });
-    });
-    track(child);
-    child.stdin?.on('error', () => {}); // a tool that exits without reading its input
-    child.stdin?.end(input ?? '');
-  });
+async function exec(bin: string, args: string[], env: NodeJS.ProcessEnv, input: string | undefined, timeoutMs: number): Promise<{ code: number; out: string }> {
+  const r = await runGuarded(bin, args, { env, timeoutMs, maxBuffer: 1 << 24, input });
+  return { code: r.code, out: r.stdout + r.stderr };
 }
 
 /** Start s_server and wait for its ACCEPT line; the caller must kill it. */
@@ -207,6 +200,7 @@ export function sTimeConfigs(mode: RunMode): STimeConfig[] {
 
 export const sTimeBenchmark: Benchmark = {
   id: 's-time',
+  libraries: ['openssl'], // needs the openssl s_time app
   description: 'openssl s_time against openssl s_server over loopback: connections per CLIENT user-CPU second, for comparison with published figures',
   async prepare(build: BuildUnderTest) {
     await ensureCerts(build);

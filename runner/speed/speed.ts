@@ -3,12 +3,11 @@
 //
 // speed divides by the process's user CPU time unless -elapsed is given (usertime = 1 in apps/speed.c of
 // every release here), so its rates are per CPU second, not per wall second: params.timeBase says so.
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
-import { guarded, track } from '../child-guard.ts';
+import { runGuarded } from '../child-guard.ts';
 import { compareSeries, compareVersions } from '../../catalogue/index.ts';
 import { parseSpeed, SpeedParseError, type FormatName, type SpeedRecord } from './formats.ts';
 
@@ -235,20 +234,14 @@ function isSideEffect(a: Algorithm, r: SpeedRecord): boolean {
   return a.kind === 'rsa' && (r.kind === 'kem' || r.kind === 'signature') && r.name === a.arg;
 }
 
-export function runOpenssl(prefix: string, args: string[], timeoutMs: number): Promise<Captured> {
-  return new Promise((resolve) => {
-    const [file, argv] = guarded(join(prefix, 'bin', 'openssl'), args);
-    track(
-      execFile(file, argv, { env: appEnv(prefix), encoding: 'utf8', timeout: timeoutMs, maxBuffer: 4 << 20 }, (err, stdout, stderr) => {
-        const exitCode = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-        resolve({ exitCode, stdout, stderr: exitCode === null && err ? `${stderr}\n${err.message}` : stderr });
-      }),
-    );
-  });
+export async function runOpenssl(prefix: string, args: string[], timeoutMs: number): Promise<Captured> {
+  const r = await runGuarded(join(prefix, 'bin', 'openssl'), args, { timeoutMs, env: appEnv(prefix), maxBuffer: 4 << 20 });
+  return { exitCode: r.code === -1 ? null : r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 export const speedBenchmark: Benchmark = {
   id: 'speed',
+  libraries: ['openssl'], // needs the openssl speed app
   description: "each version's own `openssl speed -mr`: AEAD ciphers, SHA-2, RSA, ECDSA, ECDH, ML-KEM and ML-DSA",
   tasks(build: BuildUnderTest, mode: RunMode): Task[] {
     const { version, series, variant } = build.record;

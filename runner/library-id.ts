@@ -1,0 +1,39 @@
+// What our C programs report as their library (c-common/library.c library_version()) and whether it is
+// the build that was asked for: a static binary carries its library, so a mismatch means numbers from
+// another build.
+import type { Build } from '../schema/index.ts';
+import { listCached, requireBuilds, type CachedBuild } from './build.ts';
+import { buildSlug } from '../catalogue/index.ts';
+
+const PREFIX = { openssl: 'OpenSSL', 'aws-lc': 'AWS-LC', boringssl: 'BoringSSL', wolfssl: 'wolfSSL' } as const;
+
+/** Any library our programs can report ("OpenSSL 3.5.7 1 Jul 2025", "AWS-LC 5.12.0", "BoringSSL API 44", "wolfSSL 5.9.4"). */
+export const LIBRARY_VERSION_PATTERN = /^(OpenSSL|AWS-LC|BoringSSL|wolfSSL) \S+/;
+
+/**
+ * Null when `reported` is the library of `build`, else why not. BoringSSL has no release numbers and
+ * reports its API version, which the catalogue's version of the tree does not spell: only the library
+ * name is checked there.
+ */
+export function libraryMismatch(reported: string, build: Pick<Build, 'library' | 'version'>): string | null {
+  const library = build.library ?? 'openssl'; // records written before the library dimension are OpenSSL
+  const prefix = PREFIX[library];
+  const ok =
+    library === 'openssl'
+      ? reported.startsWith(`OpenSSL ${build.version} `)
+      : library === 'boringssl'
+        ? reported.startsWith('BoringSSL ')
+        : reported === `${prefix} ${build.version}`;
+  return ok ? null : `the binary reports "${reported}", not ${prefix} ${build.version}`;
+}
+
+/**
+ * Cached builds for the capture scripts: each spec is a build slug ("aws-lc-5.12.0", "3.5.7") of a
+ * cached build, or a spec the catalogue resolves (requireBuilds). No specs: every cached default build.
+ */
+export function buildsForCapture(specs: string[]): CachedBuild[] {
+  const cached = listCached();
+  const bySlug = (s: string) => cached.find((b) => buildSlug(b.record) === s);
+  const unresolved = specs.filter((s) => !bySlug(s));
+  return [...specs.map(bySlug).filter((b): b is CachedBuild => b !== undefined), ...(unresolved.length || !specs.length ? requireBuilds(unresolved) : [])];
+}
