@@ -208,7 +208,7 @@ export function observedOf(o: HandshakeRunOutput): Params {
     resumed: o.negotiated.resumed,
     resumptionVerified: o.resume !== 'none' && o.negotiated.resumed,
     hrr: o.negotiated.hrr,
-    peerVerification: o.peerVerification ?? 'none',
+    peerVerification: o.peerVerification ?? 'client-verifies-server', // output without the field: the client always verified
     clientKeyShares: describeShares(o.clientHello.keyShares),
     serverKeyShare: o.serverKeyShare ? describeShares([o.serverKeyShare]) : 'none',
   };

@@ -39,7 +39,7 @@ describe('handshake and aead on other libraries', { skip: others.length ? false 
         assert.equal(p.kind, 'run', `${name}: ${JSON.stringify(p).slice(0, 600)}`);
         const o = p.kind === 'run' ? p.out : undefined!;
         assert.equal(libraryMismatch(o.openssl, build.record), null);
-        assert.equal(o.peerVerification, 'none');
+        assert.equal(o.peerVerification, 'client-verifies-server');
         assert.equal(o.negotiated.protocol, cfg.proto === '1.2' ? 'TLSv1.2' : 'TLSv1.3', name);
         assert.equal(o.negotiated.resumed, cfg.resume !== 'none', name);
         if (cfg.serverGroups !== 'default' && !cfg.serverGroups.includes(':') && !(cfg.proto === '1.2' && cfg.resume !== 'none'))

@@ -9,7 +9,7 @@ const Common = {
   /** the library and its version (c-common/library.c), whatever the library */
   openssl: z.string().regex(LIBRARY_VERSION_PATTERN),
   /** peer certificate verification, the same on every library; absent in output from before it was reported */
-  peerVerification: z.literal('none').optional(),
+  peerVerification: z.enum(['none', 'client-verifies-server']).optional(),
   deterministicRng: z.boolean(),
   /** --deterministic on a library whose RNG cannot be fixed at run time: why (the clock is still frozen) */
   rngNotFixed: z.string().min(1).optional(),
