@@ -2,7 +2,9 @@
 // source bytes come from. Imported by the runner, the scripts and the site alike.
 //
 // Every source is pinned by the sha256 of the archive we fetch. Crate hashes are the `cksum` field of
-// the crates.io index for `openssl-src` (the sha256 of the .crate file); Debian hashes are the sha256 of
+// the crates.io index for the crate (the sha256 of the .crate file: for aws-lc-sys, boring-sys and
+// wolfssl-sys we hashed the .crate cargo fetched and checked it equals the cksum of that version in the
+// index entry cargo cached, ~/.cargo/registry/index/*/.cache/); Debian hashes are the sha256 of
 // the orig tarball as listed in its .dsc. Debian's orig tarball of OpenSSL is upstream's release tarball
 // (it ships upstream's .asc signature beside it), so the same hash pins the upstream download.
 import { z } from 'zod';
@@ -139,12 +141,86 @@ export interface LibraryRelease extends CatalogueVersion {
   variants: Record<string, { options: string[]; what: string }>;
 }
 
+/** wolfSSL features our programs use (OpenSSL API, X25519, ML-KEM, TLS 1.3 tickets, test certificates). */
+const WOLFSSL_FEATURES = [
+  '--enable-opensslall',
+  '--enable-opensslextra',
+  '--enable-tls13',
+  '--enable-session-ticket',
+  '--enable-curve25519',
+  '--enable-mlkem',
+  '--enable-certgen',
+  '--enable-keygen',
+];
+/** wolfSSL's documented performance options on x86-64 (the contested choice: the no-perf-options variant leaves them out). */
+const WOLFSSL_PERFORMANCE = ['--enable-sp', '--enable-sp-asm', '--enable-intelasm', '--enable-aesni'];
+
 /**
  * The other libraries, each pinned like OpenSSL. Options follow each project's own build documentation
  * for a production build on x86-64/arm64 (AWS-LC and BoringSSL: BUILDING.md; wolfSSL: its manual's
  * configure chapter and performance options); every option lands in the build record and on the page.
  */
-export const LIBRARY_RELEASES: LibraryRelease[] = [];
+export const LIBRARY_RELEASES: LibraryRelease[] = [
+  // aws-lc-sys 0.47.0 bundles AWS-LC 5.12.0 (include/openssl/base.h: AWSLC_VERSION_NUMBER_STRING "5.12.0")
+  // with ssl/ and pre-generated assembly (generated-src/), so neither Go nor Perl is needed.
+  // Options: AWS-LC's BUILDING.md (a Release build; BUILD_TESTING/BUILD_TOOL off; DISABLE_GO and
+  // DISABLE_PERL use the checked-in generated sources). The assembly stays enabled (no OPENSSL_NO_ASM).
+  {
+    library: 'aws-lc',
+    version: '5.12.0',
+    series: '5.12',
+    recipe: 'cmake',
+    sources: [crateSource('aws-lc-sys', '0.47.0', '8bfbe32ac36b3c428696ce315464181bc4029d689fd58e3f2a4e58c252242f52', 'aws-lc')],
+    variants: {
+      default: { options: ['-DBUILD_TOOL=OFF', '-DDISABLE_GO=ON', '-DDISABLE_PERL=ON'], what: 'the maintainers\' Release build, assembly enabled, no Go or Perl' },
+    },
+  },
+  // BoringSSL makes no releases. boring-sys 5.4.0 vendors a BoringSSL tree (deps/boringssl) whose
+  // include/openssl/base.h says BORINGSSL_API_VERSION 44; the crate's git metadata names the boring
+  // repository's commit, not BoringSSL's, so the identifier is "<API version>-boring-sys-<crate version>":
+  // the API version says roughly how new the tree is, the crate version (with the pin) says exactly
+  // which bytes. The series is the API version. The crate's optional patches (rpk, pq, ...) are NOT
+  // applied: we build the vendored tree as it is.
+  // Options: BoringSSL's BUILDING.md (CMAKE_BUILD_TYPE=Release; Go and Perl are only needed for tests
+  // and FIPS, which BUILD_TESTING=OFF leaves out; the pre-generated assembly in gen/ is used).
+  {
+    library: 'boringssl',
+    version: '44-boring-sys-5.4.0',
+    series: '44',
+    recipe: 'cmake',
+    sources: [crateSource('boring-sys', '5.4.0', '4986392770df40d11d0d6294b0dd8399570f4a6e76d6953c7a34f7dd1defbd76', 'deps/boringssl')],
+    variants: {
+      default: { options: [], what: 'the maintainers\' Release build, assembly enabled' },
+    },
+  },
+  // wolfssl-sys 5.3.0 bundles wolfSSL 5.9.4 (wolfssl/version.h: LIBWOLFSSL_VERSION_STRING "5.9.4") as a
+  // git-shaped tree (configure.ac + autogen.sh). The crate's own patches are NOT applied.
+  // Options: wolfSSL's manual (chapter 2, building; "wolfSSL performance": --enable-sp --enable-sp-asm
+  // for the single-precision maths in assembly, --enable-intelasm and --enable-aesni for AES-NI/AVX on
+  // x86-64), plus what our programs need: the OpenSSL compatibility layer (--enable-opensslall
+  // --enable-opensslextra), X25519 (--enable-curve25519), ML-KEM hybrids (--enable-mlkem), TLS 1.3
+  // with tickets (--enable-tls13 --enable-session-ticket), and certificate/RSA key generation for our
+  // test certificates (--enable-certgen --enable-keygen). Whether the performance options belong in a
+  // fair comparison is contested (a plain build is several times slower), so both are measured.
+  {
+    library: 'wolfssl',
+    version: '5.9.4',
+    series: '5.9',
+    recipe: 'autotools',
+    sources: [crateSource('wolfssl-sys', '5.3.0', 'e04fb531435ec8ba1852ee9df66ab351cdb1e3aec1da4013787ae93efa3adac6', 'wolfssl-src')],
+    variants: {
+      default: {
+        options: [...WOLFSSL_FEATURES, ...WOLFSSL_PERFORMANCE],
+        what: 'the maintainers\' production-performance options (sp, sp-asm, intelasm, aesni) with the OpenSSL compatibility layer',
+      },
+      'no-perf-options': {
+        // explicit --disable-*: configure turns sp-asm on by itself on x86_64/aarch64 in some configurations
+        options: [...WOLFSSL_FEATURES, ...WOLFSSL_PERFORMANCE.map((o) => o.replace('--enable-', '--disable-'))],
+        what: 'the same features with the performance options turned off (no sp, sp-asm, intelasm, aesni): wolfSSL\'s generic C maths',
+      },
+    },
+  },
+];
 
 /** Every release we can build, OpenSSL first. */
 export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RELEASES];
