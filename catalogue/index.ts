@@ -317,14 +317,43 @@ export function resolveVersion(spec: string): CatalogueVersion {
   throw new Error(`unknown OpenSSL version or series "${spec}": use a series (${known}) or a version listed by \`npm run openssl -- list\``);
 }
 
-export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series' | 'library'>, variant: string): string | null {
-  const release = LIBRARY_RELEASES.find((r) => r.library === version.library && r.version === version.version);
+export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series' | 'library'> & { variants?: LibraryRelease['variants'] }, variant: string): string | null {
+  // a release object carries its variants; a bare (library, version) is looked up
+  const variants = version.variants ?? LIBRARY_RELEASES.find((r) => r.library === version.library && r.version === version.version)?.variants;
   if (version.library && version.library !== 'openssl')
-    return release?.variants[variant] ? null : `unknown variant "${variant}" of ${LIBRARY_NAMES[version.library]} ${version.version}`;
+    return variants?.[variant] ? null : `unknown variant "${variant}" of ${LIBRARY_NAMES[version.library]} ${version.version}`;
   const v = VARIANTS[variant];
   if (!v) return `unknown variant "${variant}" (known: ${Object.keys(VARIANTS).join(', ')})`;
   if (compareSeries(version.series, v.minSeries) < 0) return `variant ${variant} needs OpenSSL ${v.minSeries} or newer, not ${version.version}`;
   return null;
+}
+
+/** The checks of validateCatalogue for the other libraries' releases (separate so tests can feed it bad ones). */
+export function validateLibraryReleases(releases: LibraryRelease[]): string[] {
+  const problems: string[] = [];
+  for (const r of releases) {
+    const name = `${LIBRARY_NAMES[r.library] ?? r.library} ${r.version}`;
+    if (!(r.library in LIBRARY_NAMES) || r.library === ('openssl' as Library)) problems.push(`${name}: unknown library ${r.library}`);
+    if (!['cmake', 'autotools'].includes(r.recipe)) problems.push(`${name}: unknown recipe ${r.recipe}`);
+    if (releases.filter((x) => x.library === r.library && x.version === r.version).length > 1) problems.push(`${name} listed twice`);
+    // the schema's rule for a non-OpenSSL Build.version, and a series that is the start of the version
+    if (!/^[0-9][0-9A-Za-z.+-]{0,39}$/.test(r.version)) problems.push(`${name}: version must start with a digit and use only [0-9A-Za-z.+-]`);
+    if (!r.version.startsWith(`${r.series}.`) && !r.version.startsWith(`${r.series}-`)) problems.push(`${name} is not in series ${r.series}`);
+    if (!r.variants.default) problems.push(`${name} has no default variant`);
+    for (const [variant, { options, what }] of Object.entries(r.variants)) {
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(variant)) problems.push(`${name}: bad variant name "${variant}"`);
+      if (!what.trim()) problems.push(`${name} ${variant}: says nothing about what it is`);
+      for (const o of options) if (!/^-/.test(o)) problems.push(`${name} ${variant}: "${o}" is not an option`);
+      if (new Set(options).size !== options.length) problems.push(`${name} ${variant}: an option is given twice`);
+    }
+    if (r.sources.length === 0) problems.push(`${name} has no source`);
+    for (const src of r.sources) {
+      if (!Sha.safeParse(src.sha256).success) problems.push(`${name} ${src.kind}: bad sha256 ${src.sha256}`);
+      if (src.kind === 'crate' && (src.file !== `${src.package}-${src.ref}.crate` || !src.root.startsWith(`${src.package}-${src.ref}/`)))
+        problems.push(`${name}: crate ${src.package} ${src.ref} must be ${src.package}-${src.ref}.crate with its tree under ${src.package}-${src.ref}/`);
+    }
+  }
+  return problems;
 }
 
 // Checked by the tests and at start-up: a typo in a hash or a date must not reach a build.
@@ -344,13 +373,7 @@ export function validateCatalogue(): string[] {
       if (s.kind !== 'crate' && !s.file.includes(v.version)) problems.push(`${v.version}: ${s.kind} file ${s.file} names another version`);
     }
   }
-  for (const r of LIBRARY_RELEASES) {
-    const name = `${LIBRARY_NAMES[r.library]} ${r.version}`;
-    if (LIBRARY_RELEASES.filter((x) => x.library === r.library && x.version === r.version).length > 1) problems.push(`${name} listed twice`);
-    if (!r.variants.default) problems.push(`${name} has no default variant`);
-    if (r.sources.length === 0) problems.push(`${name} has no source`);
-    for (const src of r.sources) if (!Sha.safeParse(src.sha256).success) problems.push(`${name} ${src.kind}: bad sha256 ${src.sha256}`);
-  }
+  problems.push(...validateLibraryReleases(LIBRARY_RELEASES));
   for (const s of SERIES) {
     for (const d of [s.released, s.endOfLife]) if (d !== null && !/^\d{4}-\d{2}-\d{2}$/.test(d)) problems.push(`${s.series}: bad date ${d}`);
     if (!VERSIONS.some((v) => v.series === s.series)) problems.push(`series ${s.series} has no obtainable version`);
