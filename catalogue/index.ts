@@ -228,10 +228,20 @@ export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RE
 export const libraryOf = (v: Pick<CatalogueVersion, 'library'>): Library => v.library ?? 'openssl';
 
 /**
+ * One build to make or measure: a catalogued release (its `library` is set for every library but
+ * OpenSSL; libraryOf(version) reads it) and a variant of it. What resolveBuildSpec returns, what
+ * runner/build.ts builds and runner/run.ts measures.
+ */
+export interface BuildRequest {
+  version: CatalogueVersion;
+  variant: string;
+}
+
+/**
  * What a user typed on a command line: an OpenSSL version or series ("3.5.7", "3.5"), or another library
  * ("aws-lc", "aws-lc@5.12.0"), each with an optional ":variant".
  */
-export function resolveBuildSpec(spec: string): { version: CatalogueVersion; variant: string } {
+export function resolveBuildSpec(spec: string): BuildRequest {
   const [what = '', variant = 'default', ...extra] = spec.split(':');
   if (extra.length) throw new Error(`"${spec}": one ":" at most (version:variant)`);
   const [name = '', at] = what.split('@');

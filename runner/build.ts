@@ -20,6 +20,7 @@ import {
   resolveBuildSpec,
   variantAllowed,
   VARIANTS,
+  type BuildRequest,
   type CatalogueVersion,
   type LibraryRelease,
 } from '../catalogue/index.ts';
@@ -59,10 +60,7 @@ export function toolVersion(cmd: string, args = ['--version']): string {
   }
 }
 
-export interface BuildRequest {
-  version: CatalogueVersion;
-  variant: string;
-}
+export type { BuildRequest } from '../catalogue/index.ts';
 
 /** Everything that changes the binary goes into the key. */
 export function cacheKey(parts: { sourceSha256: string; configure: string[]; compiler: string; cflagsEnv: string; target: string }): string {
