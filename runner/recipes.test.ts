@@ -39,6 +39,9 @@ test('wolfSSL default has the performance options; no-perf-options turns exactly
   const features = [
     '--disable-shared',
     '--enable-static',
+    '--disable-examples',
+    '--disable-crypttests',
+    '--disable-benchmark',
     '--enable-opensslall',
     '--enable-opensslextra',
     '--enable-tls13',

@@ -91,8 +91,11 @@ const cmake: LibraryRecipe = {
 
 // ---------------------------------------------------------------- autotools: wolfSSL
 
+const AUTOTOOLS_LIBRARY_ONLY = ['--disable-examples', '--disable-crypttests', '--disable-benchmark'];
+
 const autotools: LibraryRecipe = {
-  options: (release, variant) => ['--disable-shared', '--enable-static', ...(release.variants[variant]?.options ?? [])],
+  // the library only: the crate leaves out tests/unit.c, and examples, tests and benchmarks are not ours
+  options: (release, variant) => ['--disable-shared', '--enable-static', ...AUTOTOOLS_LIBRARY_ONLY, ...(release.variants[variant]?.options ?? [])],
   async build({ srcDir, installDir, options, jobs, run, step }) {
     step('configure');
     // a release tarball ships configure; a git-shaped tree (the crate's) needs autogen.sh first
