@@ -91,6 +91,15 @@ const cmake: LibraryRecipe = {
 
 // ---------------------------------------------------------------- autotools: wolfSSL
 
+/**
+ * The compiler flags of a wolfSSL build without its feature macros: configure passes every feature as
+ * a -D in AM_CFLAGS (well over the 1000 characters a record's cflags may have), and the same macros are
+ * installed in include/wolfssl/options.h, which is where to read them.
+ */
+export function autotoolsCFlags(cflags: string, amCflags: string): string {
+  return [...cflags.split(/\s+/), ...amCflags.split(/\s+/)].filter((f) => f && !f.startsWith('-D')).join(' ');
+}
+
 const AUTOTOOLS_LIBRARY_ONLY = ['--disable-examples', '--disable-crypttests', '--disable-benchmark'];
 
 const autotools: LibraryRecipe = {
@@ -107,7 +116,7 @@ const autotools: LibraryRecipe = {
     await run('make', ['install'], srcDir);
     const makefile = readFileSync(join(srcDir, 'Makefile'), 'utf8');
     const line = (name: string) => new RegExp(`^${name} = (.*)$`, 'm').exec(makefile)?.[1]?.trim() ?? '';
-    return { cflags: [line('CFLAGS'), line('AM_CFLAGS')].filter(Boolean).join(' ') };
+    return { cflags: autotoolsCFlags(line('CFLAGS'), line('AM_CFLAGS')) };
   },
   versionString(installDir) {
     const v = define(header(installDir, 'wolfssl/version.h'), 'LIBWOLFSSL_VERSION_STRING');

@@ -68,7 +68,8 @@ test('a download larger than any OpenSSL archive is refused, by its header or by
 
 test('setup-machine.sh installs the tools of every kind of source the catalogue uses', () => {
   const script = readFileSync(new URL('../scripts/setup-machine.sh', import.meta.url), 'utf8');
-  const pairs = [...script.matchAll(/\b([a-z0-9.+-]+):([a-z0-9.+-]+)\b/g)].map((m) => `${m[1]}:${m[2]}`);
+  // package:command words ("g++:c++" too, which a \b-bounded pattern would miss)
+  const pairs = script.split(/[\s;]+/).filter((w) => /^[a-z0-9.+-]+:[a-z0-9.+-]+$/.test(w));
   const kinds = new Set(VERSIONS.flatMap((v) => v.sources.map((s) => s.kind)));
   assert.deepEqual([...kinds].sort(), ['crate', 'debian-orig', 'upstream-tarball']);
   for (const kind of kinds)
