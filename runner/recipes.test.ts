@@ -151,3 +151,8 @@ test('a missing build tool is named with the Debian package that has it', async 
   assert.match(missingTool('aws-lc', fake) ?? '', /no-such-build-tool-xyz is not installed \(needed to build aws-lc\): apt-get install xyz-tools/);
   assert.equal(missingTool('wolfssl', { ...RECIPES.autotools, tools: [{ command: 'sh', debianPackage: 'dash' }] }), null);
 });
+
+test("wolfSSL's recorded flags leave out the feature macros (options.h has them) and keep the compiler's", async () => {
+  const { autotoolsCFlags } = await import('./recipes.ts');
+  assert.equal(autotoolsCFlags('-O2 -g', '-DHAVE_AESGCM -Wall  -DWOLFSSL_SP_X86_64_ASM -maes -mavx2'), '-O2 -g -Wall -maes -mavx2');
+});
