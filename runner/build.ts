@@ -294,6 +294,9 @@ export async function buildOne(
         buildSeconds: (Date.now() - started) / 1000,
         ...(built.releaseDate ? { releaseDate: built.releaseDate } : {}),
       };
+      // a record the schema refuses (e.g. flags longer than it allows) must fail here, with the build
+      // directory still in tmp/, not after the move, where it would leave an entry without build.json
+      Build.parse({ ...record, versionString: 'checked after install' });
       // another process may have finished the same build meanwhile: theirs is as good as ours
       const raced = readEntry(dir);
       if (raced?.record.id === key) return { ok: true, build: raced, cached: true };
