@@ -1,6 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_MATRIX, SERIES, VERSIONS, compareVersions, isDefective, newestOf, resolveVersion, validateCatalogue, variantAllowed } from './index.ts';
+import {
+  DEFAULT_MATRIX,
+  LIBRARY_RELEASES,
+  SERIES,
+  VERSIONS,
+  allReleases,
+  buildSlug,
+  compareReleases,
+  compareVersions,
+  isDefective,
+  newestOf,
+  resolveBuildSpec,
+  resolveVersion,
+  validateCatalogue,
+  validateLibraryReleases,
+  variantAllowed,
+  type LibraryRelease,
+} from './index.ts';
 
 test('the catalogue is internally consistent', () => {
   assert.deepEqual(validateCatalogue(), []);
@@ -38,4 +55,63 @@ test('unknown versions and impossible variants are refused with a message saying
 test('versions order as OpenSSL numbers them', () => {
   const sorted = ['3.0.22', '1.1.1w', '3.0.2', '1.1.1u', '4.0.3', '3.0.8'].sort(compareVersions);
   assert.deepEqual(sorted, ['1.1.1u', '1.1.1w', '3.0.2', '3.0.8', '3.0.22', '4.0.3']);
+});
+
+test('AWS-LC, BoringSSL and wolfSSL are pinned to the crates that vendor them', () => {
+  const pins = LIBRARY_RELEASES.map((r) => [r.library, r.version, r.sources.map((s) => `${s.package} ${s.ref} ${s.root}`).join()]);
+  assert.deepEqual(pins, [
+    ['aws-lc', '5.12.0', 'aws-lc-sys 0.47.0 aws-lc-sys-0.47.0/aws-lc'],
+    ['boringssl', '44-boring-sys-5.4.0', 'boring-sys 5.4.0 boring-sys-5.4.0/deps/boringssl'],
+    ['wolfssl', '5.9.4', 'wolfssl-sys 5.3.0 wolfssl-sys-5.3.0/wolfssl-src'],
+  ]);
+  assert.deepEqual(Object.keys(LIBRARY_RELEASES.find((r) => r.library === 'wolfssl')!.variants), ['default', 'no-perf-options']);
+});
+
+test('a build spec names an OpenSSL version or series, or another library, each with an optional variant', () => {
+  const named = (spec: string) => {
+    const { version, variant } = resolveBuildSpec(spec);
+    return buildSlug({ ...version, variant });
+  };
+  assert.equal(named('3.5'), '3.5.7');
+  assert.equal(named('3.5.7'), '3.5.7');
+  assert.equal(named('3.5:no-ml-kem'), '3.5.7-no-ml-kem');
+  assert.equal(named('1.1.1'), '1.1.1w');
+  assert.equal(named('aws-lc'), 'aws-lc-5.12.0');
+  assert.equal(named('aws-lc@5.12.0'), 'aws-lc-5.12.0');
+  assert.equal(named('boringssl'), 'boringssl-44-boring-sys-5.4.0');
+  assert.equal(named('wolfssl'), 'wolfssl-5.9.4');
+  assert.equal(named('wolfssl:no-perf-options'), 'wolfssl-5.9.4-no-perf-options');
+  assert.equal(resolveBuildSpec('wolfssl').version.library, 'wolfssl');
+  assert.equal(resolveBuildSpec('3.5').version.library, undefined);
+});
+
+test('a build spec that names nothing catalogued is refused, saying what is known', () => {
+  assert.throws(() => resolveBuildSpec('aws-lc@1.0.0'), /AWS-LC 1\.0\.0 is not catalogued \(known: 5\.12\.0\)/);
+  assert.throws(() => resolveBuildSpec('wolfssl:no-ml-kem'), /wolfSSL has no variant "no-ml-kem" \(known: default, no-perf-options\)/);
+  assert.throws(() => resolveBuildSpec('aws-lc:no-perf-options'), /AWS-LC has no variant "no-perf-options" \(known: default\)/);
+  assert.throws(() => resolveBuildSpec('3.5@3.5.7'), /"@" names a release of another library/);
+  assert.throws(() => resolveBuildSpec('3.4:no-ml-kem'), /needs OpenSSL 3\.5 or newer/);
+  assert.throws(() => resolveBuildSpec('libressl'), /unknown OpenSSL version or series "libressl"/);
+  assert.throws(() => resolveBuildSpec('wolfssl:a:b'), /one ":" at most/);
+  assert.match(variantAllowed(resolveBuildSpec('aws-lc').version, 'no-ml-kem') ?? '', /unknown variant "no-ml-kem" of AWS-LC 5\.12\.0/);
+});
+
+test('builds are shown OpenSSL first by version, then the other libraries by name', () => {
+  const order = [...allReleases()].reverse().sort(compareReleases).map((r) => r.library ?? r.version);
+  const openssl = VERSIONS.map((v) => v.version).sort(compareVersions);
+  assert.deepEqual(order, [...openssl, 'aws-lc', 'boringssl', 'wolfssl']);
+});
+
+test('a library release with a bad hash, version, series, variant or crate path is caught', () => {
+  const good = LIBRARY_RELEASES.find((r) => r.library === 'wolfssl')!;
+  assert.deepEqual(validateLibraryReleases([good]), []);
+  const bad = (change: Partial<LibraryRelease>, src: Partial<LibraryRelease['sources'][number]> = {}) =>
+    validateLibraryReleases([{ ...good, ...change, sources: [{ ...good.sources[0]!, ...src }] }]).join('\n');
+  assert.match(bad({}, { sha256: 'E04FB531' }), /bad sha256 E04FB531/);
+  assert.match(bad({ version: 'v5.9.4' }), /must start with a digit/);
+  assert.match(bad({ series: '5.8' }), /is not in series 5\.8/);
+  assert.match(bad({ variants: { fast: { options: ['--enable-sp'], what: 'fast' } } }), /has no default variant/);
+  assert.match(bad({ variants: { ...good.variants, Fast: { options: ['enable-sp', '--x', '--x'], what: '' } } }), /bad variant name "Fast"[^]*says nothing[^]*"enable-sp" is not an option[^]*given twice/);
+  assert.match(bad({}, { root: 'wolfssl-src' }), /tree under wolfssl-sys-5\.3\.0\//);
+  assert.match(validateLibraryReleases([good, good]).join(), /wolfSSL 5\.9\.4 listed twice/);
 });

@@ -2,7 +2,9 @@
 // source bytes come from. Imported by the runner, the scripts and the site alike.
 //
 // Every source is pinned by the sha256 of the archive we fetch. Crate hashes are the `cksum` field of
-// the crates.io index for `openssl-src` (the sha256 of the .crate file); Debian hashes are the sha256 of
+// the crates.io index for the crate (the sha256 of the .crate file: for aws-lc-sys, boring-sys and
+// wolfssl-sys we hashed the .crate cargo fetched and checked it equals the cksum of that version in the
+// index entry cargo cached, ~/.cargo/registry/index/*/.cache/); Debian hashes are the sha256 of
 // the orig tarball as listed in its .dsc. Debian's orig tarball of OpenSSL is upstream's release tarball
 // (it ships upstream's .asc signature beside it), so the same hash pins the upstream download.
 import { z } from 'zod';
@@ -139,12 +141,86 @@ export interface LibraryRelease extends CatalogueVersion {
   variants: Record<string, { options: string[]; what: string }>;
 }
 
+/** wolfSSL features our programs use (OpenSSL API, X25519, ML-KEM, TLS 1.3 tickets, test certificates). */
+const WOLFSSL_FEATURES = [
+  '--enable-opensslall',
+  '--enable-opensslextra',
+  '--enable-tls13',
+  '--enable-session-ticket',
+  '--enable-curve25519',
+  '--enable-mlkem',
+  '--enable-certgen',
+  '--enable-keygen',
+];
+/** wolfSSL's documented performance options on x86-64 (the contested choice: the no-perf-options variant leaves them out). */
+const WOLFSSL_PERFORMANCE = ['--enable-sp', '--enable-sp-asm', '--enable-intelasm', '--enable-aesni'];
+
 /**
  * The other libraries, each pinned like OpenSSL. Options follow each project's own build documentation
  * for a production build on x86-64/arm64 (AWS-LC and BoringSSL: BUILDING.md; wolfSSL: its manual's
  * configure chapter and performance options); every option lands in the build record and on the page.
  */
-export const LIBRARY_RELEASES: LibraryRelease[] = [];
+export const LIBRARY_RELEASES: LibraryRelease[] = [
+  // aws-lc-sys 0.47.0 bundles AWS-LC 5.12.0 (include/openssl/base.h: AWSLC_VERSION_NUMBER_STRING "5.12.0")
+  // with ssl/ and pre-generated assembly (generated-src/), so neither Go nor Perl is needed.
+  // Options: AWS-LC's BUILDING.md (a Release build; BUILD_TESTING/BUILD_TOOL off; DISABLE_GO and
+  // DISABLE_PERL use the checked-in generated sources). The assembly stays enabled (no OPENSSL_NO_ASM).
+  {
+    library: 'aws-lc',
+    version: '5.12.0',
+    series: '5.12',
+    recipe: 'cmake',
+    sources: [crateSource('aws-lc-sys', '0.47.0', '8bfbe32ac36b3c428696ce315464181bc4029d689fd58e3f2a4e58c252242f52', 'aws-lc')],
+    variants: {
+      default: { options: ['-DBUILD_TOOL=OFF', '-DDISABLE_GO=ON', '-DDISABLE_PERL=ON'], what: 'the maintainers\' Release build, assembly enabled, no Go or Perl' },
+    },
+  },
+  // BoringSSL makes no releases. boring-sys 5.4.0 vendors a BoringSSL tree (deps/boringssl) whose
+  // include/openssl/base.h says BORINGSSL_API_VERSION 44; the crate's git metadata names the boring
+  // repository's commit, not BoringSSL's, so the identifier is "<API version>-boring-sys-<crate version>":
+  // the API version says roughly how new the tree is, the crate version (with the pin) says exactly
+  // which bytes. The series is the API version. The crate's optional patches (rpk, pq, ...) are NOT
+  // applied: we build the vendored tree as it is.
+  // Options: BoringSSL's BUILDING.md (CMAKE_BUILD_TYPE=Release; Go and Perl are only needed for tests
+  // and FIPS, which BUILD_TESTING=OFF leaves out; the pre-generated assembly in gen/ is used).
+  {
+    library: 'boringssl',
+    version: '44-boring-sys-5.4.0',
+    series: '44',
+    recipe: 'cmake',
+    sources: [crateSource('boring-sys', '5.4.0', '4986392770df40d11d0d6294b0dd8399570f4a6e76d6953c7a34f7dd1defbd76', 'deps/boringssl')],
+    variants: {
+      default: { options: [], what: 'the maintainers\' Release build, assembly enabled' },
+    },
+  },
+  // wolfssl-sys 5.3.0 bundles wolfSSL 5.9.4 (wolfssl/version.h: LIBWOLFSSL_VERSION_STRING "5.9.4") as a
+  // git-shaped tree (configure.ac + autogen.sh). The crate's own patches are NOT applied.
+  // Options: wolfSSL's manual (chapter 2, building; "wolfSSL performance": --enable-sp --enable-sp-asm
+  // for the single-precision maths in assembly, --enable-intelasm and --enable-aesni for AES-NI/AVX on
+  // x86-64), plus what our programs need: the OpenSSL compatibility layer (--enable-opensslall
+  // --enable-opensslextra), X25519 (--enable-curve25519), ML-KEM hybrids (--enable-mlkem), TLS 1.3
+  // with tickets (--enable-tls13 --enable-session-ticket), and certificate/RSA key generation for our
+  // test certificates (--enable-certgen --enable-keygen). Whether the performance options belong in a
+  // fair comparison is contested (a plain build is several times slower), so both are measured.
+  {
+    library: 'wolfssl',
+    version: '5.9.4',
+    series: '5.9',
+    recipe: 'autotools',
+    sources: [crateSource('wolfssl-sys', '5.3.0', 'e04fb531435ec8ba1852ee9df66ab351cdb1e3aec1da4013787ae93efa3adac6', 'wolfssl-src')],
+    variants: {
+      default: {
+        options: [...WOLFSSL_FEATURES, ...WOLFSSL_PERFORMANCE],
+        what: 'the maintainers\' production-performance options (sp, sp-asm, intelasm, aesni) with the OpenSSL compatibility layer',
+      },
+      'no-perf-options': {
+        // explicit --disable-*: configure turns sp-asm on by itself on x86_64/aarch64 in some configurations
+        options: [...WOLFSSL_FEATURES, ...WOLFSSL_PERFORMANCE.map((o) => o.replace('--enable-', '--disable-'))],
+        what: 'the same features with the performance options turned off (no sp, sp-asm, intelasm, aesni): wolfSSL\'s generic C maths',
+      },
+    },
+  },
+];
 
 /** Every release we can build, OpenSSL first. */
 export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RELEASES];
@@ -152,10 +228,20 @@ export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RE
 export const libraryOf = (v: Pick<CatalogueVersion, 'library'>): Library => v.library ?? 'openssl';
 
 /**
+ * One build to make or measure: a catalogued release (its `library` is set for every library but
+ * OpenSSL; libraryOf(version) reads it) and a variant of it. What resolveBuildSpec returns, what
+ * runner/build.ts builds and runner/run.ts measures.
+ */
+export interface BuildRequest {
+  version: CatalogueVersion;
+  variant: string;
+}
+
+/**
  * What a user typed on a command line: an OpenSSL version or series ("3.5.7", "3.5"), or another library
  * ("aws-lc", "aws-lc@5.12.0"), each with an optional ":variant".
  */
-export function resolveBuildSpec(spec: string): { version: CatalogueVersion; variant: string } {
+export function resolveBuildSpec(spec: string): BuildRequest {
   const [what = '', variant = 'default', ...extra] = spec.split(':');
   if (extra.length) throw new Error(`"${spec}": one ":" at most (version:variant)`);
   const [name = '', at] = what.split('@');
@@ -241,14 +327,43 @@ export function resolveVersion(spec: string): CatalogueVersion {
   throw new Error(`unknown OpenSSL version or series "${spec}": use a series (${known}) or a version listed by \`npm run openssl -- list\``);
 }
 
-export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series' | 'library'>, variant: string): string | null {
-  const release = LIBRARY_RELEASES.find((r) => r.library === version.library && r.version === version.version);
+export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series' | 'library'> & { variants?: LibraryRelease['variants'] }, variant: string): string | null {
+  // a release object carries its variants; a bare (library, version) is looked up
+  const variants = version.variants ?? LIBRARY_RELEASES.find((r) => r.library === version.library && r.version === version.version)?.variants;
   if (version.library && version.library !== 'openssl')
-    return release?.variants[variant] ? null : `unknown variant "${variant}" of ${LIBRARY_NAMES[version.library]} ${version.version}`;
+    return variants?.[variant] ? null : `unknown variant "${variant}" of ${LIBRARY_NAMES[version.library]} ${version.version}`;
   const v = VARIANTS[variant];
   if (!v) return `unknown variant "${variant}" (known: ${Object.keys(VARIANTS).join(', ')})`;
   if (compareSeries(version.series, v.minSeries) < 0) return `variant ${variant} needs OpenSSL ${v.minSeries} or newer, not ${version.version}`;
   return null;
+}
+
+/** The checks of validateCatalogue for the other libraries' releases (separate so tests can feed it bad ones). */
+export function validateLibraryReleases(releases: LibraryRelease[]): string[] {
+  const problems: string[] = [];
+  for (const r of releases) {
+    const name = `${LIBRARY_NAMES[r.library] ?? r.library} ${r.version}`;
+    if (!(r.library in LIBRARY_NAMES) || r.library === ('openssl' as Library)) problems.push(`${name}: unknown library ${r.library}`);
+    if (!['cmake', 'autotools'].includes(r.recipe)) problems.push(`${name}: unknown recipe ${r.recipe}`);
+    if (releases.filter((x) => x.library === r.library && x.version === r.version).length > 1) problems.push(`${name} listed twice`);
+    // the schema's rule for a non-OpenSSL Build.version, and a series that is the start of the version
+    if (!/^[0-9][0-9A-Za-z.+-]{0,39}$/.test(r.version)) problems.push(`${name}: version must start with a digit and use only [0-9A-Za-z.+-]`);
+    if (!r.version.startsWith(`${r.series}.`) && !r.version.startsWith(`${r.series}-`)) problems.push(`${name} is not in series ${r.series}`);
+    if (!r.variants.default) problems.push(`${name} has no default variant`);
+    for (const [variant, { options, what }] of Object.entries(r.variants)) {
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(variant)) problems.push(`${name}: bad variant name "${variant}"`);
+      if (!what.trim()) problems.push(`${name} ${variant}: says nothing about what it is`);
+      for (const o of options) if (!/^-/.test(o)) problems.push(`${name} ${variant}: "${o}" is not an option`);
+      if (new Set(options).size !== options.length) problems.push(`${name} ${variant}: an option is given twice`);
+    }
+    if (r.sources.length === 0) problems.push(`${name} has no source`);
+    for (const src of r.sources) {
+      if (!Sha.safeParse(src.sha256).success) problems.push(`${name} ${src.kind}: bad sha256 ${src.sha256}`);
+      if (src.kind === 'crate' && (src.file !== `${src.package}-${src.ref}.crate` || !src.root.startsWith(`${src.package}-${src.ref}/`)))
+        problems.push(`${name}: crate ${src.package} ${src.ref} must be ${src.package}-${src.ref}.crate with its tree under ${src.package}-${src.ref}/`);
+    }
+  }
+  return problems;
 }
 
 // Checked by the tests and at start-up: a typo in a hash or a date must not reach a build.
@@ -268,13 +383,7 @@ export function validateCatalogue(): string[] {
       if (s.kind !== 'crate' && !s.file.includes(v.version)) problems.push(`${v.version}: ${s.kind} file ${s.file} names another version`);
     }
   }
-  for (const r of LIBRARY_RELEASES) {
-    const name = `${LIBRARY_NAMES[r.library]} ${r.version}`;
-    if (LIBRARY_RELEASES.filter((x) => x.library === r.library && x.version === r.version).length > 1) problems.push(`${name} listed twice`);
-    if (!r.variants.default) problems.push(`${name} has no default variant`);
-    if (r.sources.length === 0) problems.push(`${name} has no source`);
-    for (const src of r.sources) if (!Sha.safeParse(src.sha256).success) problems.push(`${name} ${src.kind}: bad sha256 ${src.sha256}`);
-  }
+  problems.push(...validateLibraryReleases(LIBRARY_RELEASES));
   for (const s of SERIES) {
     for (const d of [s.released, s.endOfLife]) if (d !== null && !/^\d{4}-\d{2}-\d{2}$/.test(d)) problems.push(`${s.series}: bad date ${d}`);
     if (!VERSIONS.some((v) => v.series === s.series)) problems.push(`series ${s.series} has no obtainable version`);

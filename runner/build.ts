@@ -20,6 +20,7 @@ import {
   resolveBuildSpec,
   variantAllowed,
   VARIANTS,
+  type BuildRequest,
   type CatalogueVersion,
   type LibraryRelease,
 } from '../catalogue/index.ts';
@@ -55,14 +56,11 @@ export function toolVersion(cmd: string, args = ['--version']): string {
   try {
     return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split('\n')[0]!.trim();
   } catch {
-    throw new Error(`${cmd} is not installed (needed to build OpenSSL): install it, e.g. apt-get install ${cmd === 'cc' ? 'gcc' : cmd}`);
+    throw new Error(`${cmd} is not installed (needed to build the TLS libraries): install it, e.g. apt-get install ${cmd === 'cc' ? 'gcc' : cmd}`);
   }
 }
 
-export interface BuildRequest {
-  version: CatalogueVersion;
-  variant: string;
-}
+export type { BuildRequest } from '../catalogue/index.ts';
 
 /** Everything that changes the binary goes into the key. */
 export function cacheKey(parts: { sourceSha256: string; configure: string[]; compiler: string; cflagsEnv: string; target: string }): string {
@@ -116,7 +114,7 @@ export function verifyCachedSource(b: CachedBuild, v: CatalogueVersion | undefin
   const pins = v.sources.map((pin) => `${pin.file} ${pin.sha256}`).join(', ');
   throw new CacheIntegrityError(
     `the cached build ${b.dir} of ${b.record.library} ${b.record.version} was made from ${src.name} with sha256 ${src.sha256}, ` +
-      `which is not the catalogue's pin (${pins}). Refusing to use it: delete that directory and build again (npm run openssl -- build ${b.record.version}).`,
+      `which is not the catalogue's pin (${pins}). Refusing to use it: delete that directory and build again (npm run openssl -- build ${b.record.library === 'openssl' ? b.record.version : b.record.library}).`,
   );
 }
 
@@ -203,11 +201,11 @@ export function requireBuilds(versions: string[], variant = 'default'): CachedBu
   const builds = versions.length
     ? versions.map((v) => {
         const hit = findCached(v, variant);
-        if (!hit) throw new Error(`${v} (${variant}) is not built: npm run openssl -- build ${v}${variant === 'default' ? '' : ` --variant ${variant}`}`);
+        if (!hit) throw new Error(`${v} (${variant}) is not built: npm run openssl -- build ${v}${variant === 'default' ? '' : `:${variant}`}`);
         return hit;
       })
     : listCached().filter((b) => b.record.variant === variant);
-  if (!builds.length) throw new Error(`no cached ${variant} build: npm run openssl -- build <version>`);
+  if (!builds.length) throw new Error(`no cached ${variant} build: npm run openssl -- build <version or library>`);
   return builds.sort((a, b) => compareReleases(a.record, b.record));
 }
 
@@ -296,6 +294,9 @@ export async function buildOne(
         buildSeconds: (Date.now() - started) / 1000,
         ...(built.releaseDate ? { releaseDate: built.releaseDate } : {}),
       };
+      // a record the schema refuses (e.g. flags longer than it allows) must fail here, with the build
+      // directory still in tmp/, not after the move, where it would leave an entry without build.json
+      Build.parse({ ...record, versionString: 'checked after install' });
       // another process may have finished the same build meanwhile: theirs is as good as ours
       const raced = readEntry(dir);
       if (raced?.record.id === key) return { ok: true, build: raced, cached: true };

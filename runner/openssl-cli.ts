@@ -1,9 +1,24 @@
-// `npm run openssl -- <command>`: list, fetch, build, path and clean OpenSSL builds.
+// `npm run openssl -- <command>`: list, fetch, build, path and clean builds of OpenSSL and the other TLS libraries.
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MATRIX, SERIES, VERSIONS, VARIANTS, isDefective, resolveVersion, validateCatalogue, type CatalogueVersion } from '../catalogue/index.ts';
-import { buildMany, buildsDir, cleanStaleTemps, findCached, listCached, type BuildRequest } from './build.ts';
+import {
+  DEFAULT_MATRIX,
+  LIBRARY_NAMES,
+  LIBRARY_RELEASES,
+  SERIES,
+  VERSIONS,
+  VARIANTS,
+  allReleases,
+  buildLabel,
+  isDefective,
+  libraryOf,
+  resolveBuildSpec,
+  compareReleases,
+  validateCatalogue,
+  type CatalogueVersion,
+} from '../catalogue/index.ts';
+import { buildMany, buildsDir, cleanStaleTemps, findCached, listCached, releaseName, type BuildRequest } from './build.ts';
 import { acquireHostLock, lockDir } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 
@@ -17,19 +32,20 @@ commands:
   path <v>             print the install prefix of a cached build
   clean [--all]        remove interrupted builds and logs (--all: every build and download)
 
-<v> is a version (3.5.7, 1.1.1w) or a series (3.5 = its newest obtainable patch without a known
-measurement-affecting defect). Cache: ${cacheRoot()} (set OBSERVATORY_CACHE to move it).
+<v> is an OpenSSL version (3.5.7, 1.1.1w) or series (3.5 = its newest obtainable patch without a known
+measurement-affecting defect), or another library: aws-lc, boringssl, wolfssl (its catalogued release),
+aws-lc@5.12.0; a variant may follow a colon (3.5:no-ml-kem, wolfssl:no-perf-options). Cache: ${cacheRoot()} (set OBSERVATORY_CACHE to move it).
 Each command takes --help.`,
   list: 'usage: npm run openssl -- list [--json]\n  Shows every catalogued version, its sources and pinned hashes, and which variants are built.',
   fetch: 'usage: npm run openssl -- fetch <v>... | --all [--kind crate|debian-orig|upstream-tarball]\n  Fetches and verifies sources without building (--all: every catalogued version).',
-  build: `usage: npm run openssl -- build [<v>...] [--variant <name>]...
+  build: `usage: npm run openssl -- build [<v>[:<variant>]...] [--variant <name>]...
   Builds the given versions (default: ${DEFAULT_MATRIX.join(' ')}) with the common options.
-  --variant may repeat; variants: ${Object.entries(VARIANTS)
+  --variant may repeat and applies to every <v> without its own ":variant"; OpenSSL variants: ${Object.entries(VARIANTS)
     .map(([k, v]) => `${k} (${v.what})`)
-    .join('; ')}.
+    .join('; ')}. Other libraries' variants: npm run openssl -- list.
   A failed version never stops the others; failures are listed at the end with their logs.
   Building holds the host lock shared: builds run beside each other, and wait while a measurement runs.`,
-  path: 'usage: npm run openssl -- path <v> [--variant <name>]\n  Prints the install prefix (bin/openssl, include/, lib/) of a cached build; exits 1 if not built.',
+  path: 'usage: npm run openssl -- path <v>[:<variant>] [--variant <name>]\n  Prints the install prefix (include/, lib/, and bin/openssl for OpenSSL) of a cached build; exits 1 if not built.',
   clean: 'usage: npm run openssl -- clean [--all]\n  Removes interrupted build directories, temporary files of killed processes and logs of failed builds\n  (never those of a build still running); --all removes the whole cache.',
 };
 
@@ -38,9 +54,21 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/**
+ * Build specs ("3.5", "3.5.7:no-ml-kem", "aws-lc", "wolfssl:no-perf-options") into requests; a spec
+ * without its own ":variant" is built in every --variant given (default: the default variant).
+ */
+function buildRequests(specs: string[], variants: string[] | undefined): BuildRequest[] {
+  try {
+    return specs.flatMap((spec) => (spec.includes(':') || !variants?.length ? [spec] : variants.map((variant) => `${spec}:${variant}`)).map(resolveBuildSpec));
+  } catch (e) {
+    fail((e as Error).message);
+  }
+}
+
 function resolveAll(specs: string[]): CatalogueVersion[] {
   try {
-    return specs.map(resolveVersion);
+    return specs.map((spec) => resolveBuildSpec(spec).version);
   } catch (e) {
     fail((e as Error).message);
   }
@@ -83,7 +111,7 @@ async function main(): Promise<void> {
     case 'list': {
       const cached = listCached();
       if (values.json) {
-        console.log(JSON.stringify({ series: SERIES, versions: VERSIONS, defaultMatrix: DEFAULT_MATRIX, cached: cached.map((c) => c.record) }, null, 2));
+        console.log(JSON.stringify({ series: SERIES, versions: VERSIONS, libraries: LIBRARY_RELEASES, defaultMatrix: DEFAULT_MATRIX, cached: cached.map((c) => c.record) }, null, 2));
         return;
       }
       for (const s of SERIES) {
@@ -99,28 +127,36 @@ async function main(): Promise<void> {
           for (const src of v.sources) console.log(`           ${src.kind.padEnd(16)} ${src.ref}  sha256 ${src.sha256}`);
         }
       }
+      // the other libraries, by name (build them as: aws-lc, wolfssl:no-perf-options, aws-lc@<version>)
+      for (const r of [...LIBRARY_RELEASES].sort(compareReleases)) {
+        console.log(`\n${LIBRARY_NAMES[r.library]} ${r.version}  series ${r.series}  ${r.recipe}  (spec: ${r.library} or ${r.library}@${r.version})`);
+        for (const src of r.sources) console.log(`  ${src.kind.padEnd(16)} ${src.package} ${src.ref}  sha256 ${src.sha256}  tree ${src.root}`);
+        for (const [variant, { options, what }] of Object.entries(r.variants)) {
+          const built = cached.some((c) => c.record.library === r.library && c.record.version === r.version && c.record.variant === variant);
+          console.log(`  ${variant.padEnd(16)} built: ${built ? 'yes' : 'no '}  ${what}`);
+          console.log(`  ${''.padEnd(16)} options: ${options.join(' ') || '(the recipe\'s common options only)'}`);
+        }
+      }
       return;
     }
     case 'fetch': {
       if (!positionals.length && !values.all) fail(`fetch needs at least one version, or --all\n${HELP.fetch}`);
       const kind = values.kind as CatalogueVersion['sources'][number]['kind'] | undefined;
       let failed = 0;
-      for (const v of values.all ? VERSIONS : resolveAll(positionals)) {
+      for (const v of values.all ? allReleases() : resolveAll(positionals)) {
+        const name = releaseName(v);
         try {
-          const { source, path } = await obtainSource(v, kind, (m) => console.log(`${v.version}: ${m}`));
-          console.log(`${v.version}: ${source.kind} ${path} sha256 ok`);
+          const { source, path } = await obtainSource(v, kind, (m) => console.log(`${name}: ${m}`));
+          console.log(`${name}: ${source.kind} ${path} sha256 ok`);
         } catch (e) {
           failed++;
-          console.error(`${v.version}: ${(e as Error).message}`);
+          console.error(`${name}: ${(e as Error).message}`);
         }
       }
       process.exit(failed ? 1 : 0);
     }
     case 'build': {
-      const versions = resolveAll(positionals.length ? positionals : DEFAULT_MATRIX);
-      const variants = values.variant?.length ? values.variant : ['default'];
-      for (const variant of variants) if (!VARIANTS[variant]) fail(`unknown variant "${variant}" (known: ${Object.keys(VARIANTS).join(', ')})`);
-      const reqs: BuildRequest[] = versions.flatMap((version) => variants.map((variant) => ({ version, variant })));
+      const reqs = buildRequests(positionals.length ? positionals : DEFAULT_MATRIX, values.variant);
       const started = Date.now();
       const since = new Map<string, number>();
       const { built, failed } = await buildMany(reqs, (version, variant, step) => {
@@ -130,19 +166,20 @@ async function main(): Promise<void> {
       });
       console.log('');
       for (const b of built)
-        console.log(`ok     ${`${b.req.version.version}/${b.req.variant}`.padEnd(20)} ${b.cached ? 'cached' : `built in ${fmtTime(b.build.record.buildSeconds)}`}  ${b.build.record.versionString}`);
-      for (const f of failed) console.log(`FAILED ${`${f.req.version.version}/${f.req.variant}`.padEnd(20)} ${f.error}${f.log ? `\n       log: ${f.log}` : ''}`);
+        console.log(`ok     ${`${releaseName(b.req.version)}/${b.req.variant}`.padEnd(20)} ${b.cached ? 'cached' : `built in ${fmtTime(b.build.record.buildSeconds)}`}  ${b.build.record.versionString}`);
+      for (const f of failed) console.log(`FAILED ${`${releaseName(f.req.version)}/${f.req.variant}`.padEnd(20)} ${f.error}${f.log ? `\n       log: ${f.log}` : ''}`);
       console.log(`\n${built.length} ready, ${failed.length} failed, ${fmtTime((Date.now() - started) / 1000)} in all`);
       process.exit(failed.length ? 1 : 0);
     }
     case 'path': {
       const [spec] = positionals;
       if (!spec) fail(`path needs a version\n${HELP.path}`);
-      const variant = values.variant?.[0] ?? 'default';
-      const v = resolveAll([spec])[0]!;
-      const hit = findCached(v.version, variant);
+      if ((values.variant?.length ?? 0) > 1) fail('path takes one --variant');
+      const { version: v, variant } = buildRequests([spec], values.variant)[0]!;
+      const hit = findCached(v, variant);
       if (!hit) {
-        console.error(`OpenSSL ${v.version} (${variant}) is not built: npm run openssl -- build ${v.version}${variant === 'default' ? '' : ` --variant ${variant}`}`);
+        const again = `${libraryOf(v) === 'openssl' ? v.version : v.library}${variant === 'default' ? '' : `:${variant}`}`;
+        console.error(`${buildLabel({ ...v, variant })} is not built: npm run openssl -- build ${again}`);
         process.exit(1);
       }
       console.log(hit.prefix);

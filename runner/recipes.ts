@@ -45,6 +45,24 @@ const define = (text: string, name: string): string | undefined => new RegExp(`#
 /** Options every cmake build gets: an optimised static build without tests or tools. */
 const CMAKE_COMMON = ['-DCMAKE_BUILD_TYPE=Release', '-DBUILD_SHARED_LIBS=OFF', '-DBUILD_TESTING=OFF'];
 
+/**
+ * The C (or, for C++ sources, C++) flags libcrypto was really compiled with: the project's CMakeLists add most of them (-O3,
+ * warnings, visibility) beyond CMAKE_C_FLAGS, so they are read from the crypto target's flags.make,
+ * and from the cache's CMAKE_C_FLAGS(_RELEASE) only when that file is not where cmake puts it.
+ */
+export function cmakeCFlags(buildDir: string): string {
+  for (const rel of ['CMakeFiles/crypto.dir/flags.make', 'crypto/CMakeFiles/crypto.dir/flags.make']) {
+    const file = join(buildDir, rel);
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    // BoringSSL's libcrypto is C++ now: its sources compile with CXX_FLAGS
+    const line = (/^C_FLAGS = (.*)$/m.exec(text) ?? /^CXX_FLAGS = (.*)$/m.exec(text))?.[1]?.trim();
+    if (line) return line;
+  }
+  const cache = readFileSync(join(buildDir, 'CMakeCache.txt'), 'utf8');
+  const flag = (name: string) => new RegExp(`^${name}:STRING=(.*)$`, 'm').exec(cache)?.[1] ?? '';
+  return [flag('CMAKE_C_FLAGS'), flag('CMAKE_C_FLAGS_RELEASE')].filter(Boolean).join(' ');
+}
+
 const cmake: LibraryRecipe = {
   options: (release, variant) => [...CMAKE_COMMON, ...(release.variants[variant]?.options ?? [])],
   async build({ srcDir, workDir, installDir, options, jobs, run, step }) {
@@ -55,9 +73,7 @@ const cmake: LibraryRecipe = {
     await run('cmake', ['--build', buildDir, '--parallel', String(jobs)], srcDir);
     step('install');
     await run('cmake', ['--install', buildDir], srcDir);
-    const cache = readFileSync(join(buildDir, 'CMakeCache.txt'), 'utf8');
-    const flag = (name: string) => new RegExp(`^${name}:STRING=(.*)$`, 'm').exec(cache)?.[1] ?? '';
-    return { cflags: [flag('CMAKE_C_FLAGS'), flag('CMAKE_C_FLAGS_RELEASE')].filter(Boolean).join(' ') };
+    return { cflags: cmakeCFlags(buildDir) };
   },
   versionString(installDir) {
     const base = header(installDir, 'openssl/base.h');
@@ -75,8 +91,20 @@ const cmake: LibraryRecipe = {
 
 // ---------------------------------------------------------------- autotools: wolfSSL
 
+/**
+ * The compiler flags of a wolfSSL build without its feature macros: configure passes every feature as
+ * a -D in AM_CFLAGS (well over the 1000 characters a record's cflags may have), and the same macros are
+ * installed in include/wolfssl/options.h, which is where to read them.
+ */
+export function autotoolsCFlags(cflags: string, amCflags: string): string {
+  return [...cflags.split(/\s+/), ...amCflags.split(/\s+/)].filter((f) => f && !f.startsWith('-D')).join(' ');
+}
+
+const AUTOTOOLS_LIBRARY_ONLY = ['--disable-examples', '--disable-crypttests', '--disable-benchmark'];
+
 const autotools: LibraryRecipe = {
-  options: (release, variant) => ['--disable-shared', '--enable-static', ...(release.variants[variant]?.options ?? [])],
+  // the library only: the crate leaves out tests/unit.c, and examples, tests and benchmarks are not ours
+  options: (release, variant) => ['--disable-shared', '--enable-static', ...AUTOTOOLS_LIBRARY_ONLY, ...(release.variants[variant]?.options ?? [])],
   async build({ srcDir, installDir, options, jobs, run, step }) {
     step('configure');
     // a release tarball ships configure; a git-shaped tree (the crate's) needs autogen.sh first
@@ -88,7 +116,7 @@ const autotools: LibraryRecipe = {
     await run('make', ['install'], srcDir);
     const makefile = readFileSync(join(srcDir, 'Makefile'), 'utf8');
     const line = (name: string) => new RegExp(`^${name} = (.*)$`, 'm').exec(makefile)?.[1]?.trim() ?? '';
-    return { cflags: [line('CFLAGS'), line('AM_CFLAGS')].filter(Boolean).join(' ') };
+    return { cflags: autotoolsCFlags(line('CFLAGS'), line('AM_CFLAGS')) };
   },
   versionString(installDir) {
     const v = define(header(installDir, 'wolfssl/version.h'), 'LIBWOLFSSL_VERSION_STRING');

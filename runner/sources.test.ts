@@ -6,7 +6,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { VERSIONS, type SourceRef } from '../catalogue/index.ts';
+import { LIBRARY_RELEASES, VERSIONS, type SourceRef } from '../catalogue/index.ts';
+import { RECIPES } from './recipes.ts';
 import { fetchUrl, SOURCE_TOOLS, SourceError } from './sources.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fetch-test-'));
@@ -67,7 +68,8 @@ test('a download larger than any OpenSSL archive is refused, by its header or by
 
 test('setup-machine.sh installs the tools of every kind of source the catalogue uses', () => {
   const script = readFileSync(new URL('../scripts/setup-machine.sh', import.meta.url), 'utf8');
-  const pairs = [...script.matchAll(/\b([a-z0-9.+-]+):([a-z0-9.+-]+)\b/g)].map((m) => `${m[1]}:${m[2]}`);
+  // package:command words ("g++:c++" too, which a \b-bounded pattern would miss)
+  const pairs = script.split(/[\s;]+/).filter((w) => /^[a-z0-9.+-]+:[a-z0-9.+-]+$/.test(w));
   const kinds = new Set(VERSIONS.flatMap((v) => v.sources.map((s) => s.kind)));
   assert.deepEqual([...kinds].sort(), ['crate', 'debian-orig', 'upstream-tarball']);
   for (const kind of kinds)
@@ -75,4 +77,14 @@ test('setup-machine.sh installs the tools of every kind of source the catalogue 
       const installed = pairs.includes(`${tool.debianPackage}:${tool.command}`) || script.includes(`need+=(${tool.debianPackage})`);
       assert.ok(installed, `${kind} sources need ${tool.command} (Debian package ${tool.debianPackage}); setup-machine.sh does not install it`);
     }
+  // and every build recipe's tools (cmake and g++ for AWS-LC and BoringSSL, autotools for wolfSSL)
+  const recipes = new Set(LIBRARY_RELEASES.map((r) => r.recipe));
+  assert.deepEqual([...recipes].sort(), ['autotools', 'cmake']);
+  for (const recipe of recipes)
+    for (const tool of RECIPES[recipe].tools)
+      assert.ok(pairs.includes(`${tool.debianPackage}:${tool.command}`), `${recipe} builds need ${tool.command} (Debian package ${tool.debianPackage}); setup-machine.sh does not install it`);
+  // ensure-deps.sh (before npm test and npm start) notices any of them missing
+  const ensure = readFileSync(new URL('../scripts/ensure-deps.sh', import.meta.url), 'utf8');
+  const checked = /for t in ([^;]+); do/.exec(ensure)?.[1]?.split(/\s+/) ?? [];
+  for (const recipe of recipes) for (const tool of RECIPES[recipe].tools) assert.ok(checked.includes(tool.command), `ensure-deps.sh does not check for ${tool.command}`);
 });

@@ -1,10 +1,10 @@
-// Fetch an OpenSSL source archive and verify it against its pinned sha256 before anything reads it.
+// Fetch a library's source archive (OpenSSL, or another TLS library's crate) and verify it against its pinned sha256 before anything reads it.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, copyFileSync, mkdtempSync, openSync, writeSync, closeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { CatalogueVersion, SourceRef } from '../catalogue/index.ts';
+import { LIBRARY_NAMES, libraryOf, type CatalogueVersion, type SourceRef } from '../catalogue/index.ts';
 
 export function cacheRoot(): string {
   return process.env.OBSERVATORY_CACHE ?? join(homedir(), '.cache', 'openssl-observatory');
@@ -189,5 +189,5 @@ export async function obtainSource(
       failures.push(`${source.kind}: ${e.message}`);
     }
   }
-  throw new SourceError(`no source for OpenSSL ${v.version} could be obtained:\n  ${failures.join('\n  ')}`);
+  throw new SourceError(`no source for ${LIBRARY_NAMES[libraryOf(v)]} ${v.version} could be obtained:\n  ${failures.join('\n  ')}`);
 }

@@ -13,7 +13,7 @@ if ! command -v actionlint >/dev/null 2>&1 && [ ! -x .cache/tools/bin/actionlint
   GOBIN="$PWD/.cache/tools/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 fi
 missing=()
-for t in cc make perl valgrind chromium; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+for t in cc make perl valgrind chromium cmake c++ autoreconf automake libtoolize; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
 if [ ${#missing[@]} -gt 0 ] || ! grep -rqs 'Types: deb-src' /etc/apt/sources.list.d/; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     bash scripts/setup-machine.sh

@@ -507,3 +507,13 @@ test('random damage to a valid run never crashes the validator: it answers with 
     for (const pr of problems(r)) assert.ok(pr.path.startsWith('$') && pr.message.length > 0, JSON.stringify(pr));
   }
 });
+
+test("another library's build is checked against its own pin: a catalogued crate passes, other bytes do not", () => {
+  const run = makeTestRun();
+  const awslc = { library: 'aws-lc' as const, version: '5.12.0', series: '5.12', source: { kind: 'crate' as const, name: 'aws-lc-sys-0.47.0.crate', sha256: '8bfbe32ac36b3c428696ce315464181bc4029d689fd58e3f2a4e58c252242f52' } };
+  const withBuild = (b: Partial<Run['builds'][number]>): Run => ({ ...run, builds: [{ ...run.builds[0]!, ...b }, ...run.builds.slice(1)] });
+  const buildProblems = (r: Report) => problems(r).filter((p) => JSON.stringify(p).includes('builds'));
+  assert.deepEqual(buildProblems(submit(withBuild(awslc), { author: 'alice' })), []);
+  assert.match(JSON.stringify(buildProblems(submit(withBuild({ ...awslc, source: { ...awslc.source, sha256: 'e'.repeat(64) } }), { author: 'alice' }))), /not the catalogue's pin for 5\.12\.0/);
+  assert.match(JSON.stringify(buildProblems(submit(withBuild({ ...awslc, version: '5.13.0', series: '5.13' }), { author: 'alice' }))), /AWS-LC 5\.13\.0 is not in the catalogue/);
+});

@@ -16,7 +16,7 @@ import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataFileError, githubLogin, HostRegistry, HypothesisResult, Run, decodeRunBytes, listRunFiles, misplacedRun, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
 import { seriesKey } from '../runner/benchmark.ts';
-import { VERSIONS, variantAllowed } from '../catalogue/index.ts';
+import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
 import { contentHash, loadHistory } from './history.ts';
 
 export interface Problem {
@@ -260,8 +260,8 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
 /** Every build is a catalogued version, built from the exact source bytes the catalogue pins. */
 function checkBuilds(builds: readonly Build[], add: (path: PropertyKey[], message: string) => void): void {
   builds.forEach((b, i) => {
-    const known = VERSIONS.find((v) => v.version === b.version);
-    if (!known) return add(['builds', i, 'version'], `OpenSSL ${b.version} is not in the catalogue (catalogue/index.ts): only catalogued, hash-pinned versions are accepted`);
+    const known = allReleases().find((v) => libraryOf(v) === b.library && v.version === b.version);
+    if (!known) return add(['builds', i, 'version'], `${LIBRARY_NAMES[b.library]} ${b.version} is not in the catalogue (catalogue/index.ts): only catalogued, hash-pinned versions are accepted`);
     if (b.series !== known.series) add(['builds', i, 'series'], `${b.version} belongs to series ${known.series}, not ${b.series}`);
     const variant = variantAllowed(known, b.variant);
     if (variant) add(['builds', i, 'variant'], variant);
