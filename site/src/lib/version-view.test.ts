@@ -109,7 +109,7 @@ test('headline figures of the fixture: handshake CPU per side with defaults and 
 });
 
 test('a version measured only by the known-issues run opens with its TLS 1.2 handshake and the complaint operations', () => {
-  const ki = (metric: string, params: Record<string, string | number>, unit = 'us/op') =>
+  const ki = (metric: string, params: Record<string, string | number>, unit: SummaryEntry['unit'] = 'us/op') =>
     entry({ benchmark: 'known-issues', metric, unit, params, label: `${metric} ${JSON.stringify(params)}` });
   const tls12 = { proto: '1.2', cert: 'rsa2048', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared', cipher: 'AES128-SHA' };
   const entries = [
