@@ -130,6 +130,10 @@ test('a version measured only by the known-issues run opens with its TLS 1.2 han
     'DTLS heap per connection, server side',
   ]);
   assert.equal(groupEntries(entries).find((g) => g.benchmark === 'known-issues')!.title, 'Known issues: the operations behind reported complaints');
+  // a version with the plain TLS 1.3 handshake opens with it; the complaint operations stay in the full tables
+  const tls13 = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared' };
+  const full = [...entries, entry({ metric: 'cpu-per-handshake', params: { ...tls13, side: 'client' }, label: 'client 1.3' })];
+  assert.deepEqual(headlines(full).rows.map((r) => r.title), ['Handshake CPU time, client side, library-default groups']);
 });
 
 test('changes of ten times or more read as multiples, smaller ones as percentages', () => {
