@@ -130,6 +130,10 @@ test('a version measured only by the known-issues run opens with its TLS 1.2 han
     'DTLS heap per connection, server side',
   ]);
   assert.equal(groupEntries(entries).find((g) => g.benchmark === 'known-issues')!.title, 'Known issues: the operations behind reported complaints');
+  // "<measure>: <operation>" labels share one table per measure, each row naming its operation
+  const locks = ['pkey-pem', 'ca-bundle'].map((op) => entry({ benchmark: 'known-issues', metric: 'lock-calls-per-op', unit: 'count', params: { op, lock: 'library-locks' }, label: `Library lock acquisitions (read + write) per call: ${op} (callgrind call counts)` }));
+  const m = groupEntries(locks)[0]!.measures;
+  assert.deepEqual(m.map((x) => [x.head, x.rowLabels]), [['Library lock acquisitions (read + write) per call', ['ca-bundle (callgrind call counts)', 'pkey-pem (callgrind call counts)']]]);
   // a version with the plain TLS 1.3 handshake opens with it; the complaint operations stay in the full tables
   const tls13 = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared' };
   const full = [...entries, entry({ metric: 'cpu-per-handshake', params: { ...tls13, side: 'client' }, label: 'client 1.3' })];

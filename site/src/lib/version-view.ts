@@ -178,8 +178,26 @@ export function reasonText(reason: string | undefined): string {
   return reason ? reason.replace(/:\s*[0-9A-F]{8,}:error:[\s\S]*$/, '') : '';
 }
 
+/** Index of the first ": " outside parentheses, or -1. */
+function firstColonBreak(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ':' && depth === 0 && text[i + 1] === ' ') return i;
+  }
+  return -1;
+}
+
+/** A label written "<measure>: <operation>" (the known-issues benchmark's): its measure, or null. */
+const colonHead = (label: string): string | null => {
+  const i = firstColonBreak(label);
+  return i > 0 ? label.slice(0, i) : null;
+};
+
 /** Rows that measure the same thing on the same side (and layer, function) in the same run: one table each. */
-const measureKey = (e: Entry) => [e.metric, e.method, e.unit, e.params.side, e.params.layer, e.params.function].join('\u0000');
+const measureKey = (e: Entry) => [e.metric, e.method, e.unit, e.params.side, e.params.layer, e.params.function, colonHead(e.label) ?? ''].join('\u0000');
 
 /** Measures with fewer rows than this share one table of full labels per benchmark and run. */
 const MIN_MEASURE_ROWS = 3;
@@ -201,13 +219,21 @@ export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
     for (const [, same] of groupBy(list.filter((e) => e.status !== 'unsupported'), measureKey)) {
       for (const [run, rows] of [...groupBy(same, (e) => e.runId)].sort(([a], [b]) => byRun(a, b))) {
         const split = rows.length >= MIN_MEASURE_ROWS ? splitLabels(rows.map((e) => e.label)) : null;
+        const head = colonHead(rows[0]!.label);
         if (split) measures.push({ head: split.head, notes: split.notes, entries: rows, rowLabels: split.rows });
+        // "<measure>: <operation>" labels: the measure said once above the table, each row its operation
+        else if (head !== null && rows.length > 1) measures.push({ head, notes: [], entries: rows, rowLabels: rows.map((e) => e.label.slice(head.length + 2)) });
         else loose.set(run, [...(loose.get(run) ?? []), ...rows]);
       }
     }
     for (const run of [...loose.keys()].sort(byRun)) {
       const rows = loose.get(run)!;
-      measures.push({ head: '', notes: [], entries: rows, rowLabels: rows.map((e) => e.label) });
+      // full labels, but an explanation several of them repeat is said once, as a note
+      const parts = rows.map((e) => clauses(e.label));
+      const counts = new Map<string, number>();
+      for (const r of parts) for (const c of new Set(r.slice(1))) counts.set(c, (counts.get(c) ?? 0) + 1);
+      const notes = [...counts].filter(([, n]) => n > 1).map(([c]) => c);
+      measures.push({ head: '', notes, entries: rows, rowLabels: parts.map((r) => [r[0]!, ...r.slice(1).filter((c) => !notes.includes(c))].join('; ')) });
     }
     out.push({ benchmark, title: benchmarkTitle(benchmark), measures, unsupported, count: list.length });
   }
