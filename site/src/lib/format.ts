@@ -34,7 +34,11 @@ export function ciText(stats: Stats | null): string {
 }
 
 /** A ratio as a signed percentage change: 0.93 -> "−7.0%". */
+/** From this ratio on a change reads as a multiple ("179×"), not as "+17,811.4%". */
+export const MULTIPLE_FROM = 10;
+
 export function pct(ratio: number): string {
+  if (ratio >= MULTIPLE_FROM) return `${sig(ratio)}×`;
   const d = (ratio - 1) * 100;
   const s = Math.abs(d) < 0.05 ? '0.0' : Math.abs(d).toFixed(1);
   return `${d < 0 && s !== '0.0' ? '−' : d > 0 && s !== '0.0' ? '+' : '±'}${s}%`;
@@ -197,6 +201,7 @@ export const INDEPENDENT_TEXT = 'independent: different runs';
 
 /** A ratio interval as changes: "+4.9% to +8.7%". */
 export function pctRange(iv: Pick<CoverageInterval, 'low' | 'high'>): string {
+  if (iv.high >= MULTIPLE_FROM) return `${sig(iv.low)}× to ${sig(iv.high)}×`;
   return `${pct(iv.low)} to ${pct(iv.high)}`;
 }
 

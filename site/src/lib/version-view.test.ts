@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { compareEntries, groupEntries, headlines, keyId, significantFirst, splitLabels, variantText } from './version-view.ts';
-import { intervalLabel, pctRange, quantity, quantityRange, sig, toCsv, verdictWords } from './format.ts';
+import { intervalLabel, pct, pctRange, quantity, quantityRange, sig, toCsv, verdictWords } from './format.ts';
 import { entriesOf } from './model.ts';
 import { openSSLOnly } from './data.ts';
 
@@ -108,6 +108,46 @@ test('headline figures of the fixture: handshake CPU per side with defaults and 
   const sorted = significantFirst(h.rows);
   const sig = sorted.map((r) => r.entry.vsPreviousSeries?.verdict === 'higher' || r.entry.vsPreviousSeries?.verdict === 'lower' || r.entry.vsBaseline?.verdict === 'higher' || r.entry.vsBaseline?.verdict === 'lower');
   assert.deepEqual(sig, [...sig].sort((a, b) => Number(b) - Number(a)));
+});
+
+test('a version measured only by the known-issues run opens with its TLS 1.2 handshake and the complaint operations', () => {
+  const ki = (metric: string, params: Record<string, string | number>, unit: SummaryEntry['unit'] = 'us/op') =>
+    entry({ benchmark: 'known-issues', metric, unit, params, label: `${metric} ${JSON.stringify(params)}` });
+  const tls12 = { proto: '1.2', cert: 'rsa2048', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared', cipher: 'AES128-SHA' };
+  const entries = [
+    entry({ metric: 'cpu-per-handshake', params: { ...tls12, side: 'client' }, label: 'client' }),
+    entry({ metric: 'cpu-per-handshake', params: { ...tls12, side: 'server' }, label: 'server' }),
+    ki('cpu-per-op', { op: 'pkey-pem', key: 'rsa2048', encoding: 'pkcs8-pem' }),
+    ki('cpu-per-op', { op: 'ca-bundle', certificates: 200 }),
+    ki('cpu-per-op', { op: 'aead-reinit', cipher: 'aes-128-gcm', bytes: 16 }),
+    ki('instructions-per-op', { op: 'pkey-pem', key: 'rsa2048', encoding: 'pkcs8-pem' }, 'instructions'),
+    ki('heap-per-connection', { op: 'dtls-handshake', side: 'server' }, 'bytes'),
+  ];
+  assert.deepEqual(headlines(entries).rows.map((r) => r.title), [
+    'Handshake CPU time, client side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
+    'Handshake CPU time, server side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
+    'Decoding an RSA-2048 private key, PKCS#8 PEM',
+    'Loading a CA bundle of 200 certificates',
+    'AES-128-GCM seal of a 16-byte record, context keyed once',
+    'DTLS heap per connection, server side',
+  ]);
+  assert.equal(groupEntries(entries).find((g) => g.benchmark === 'known-issues')!.title, 'Known issues: the operations behind reported complaints');
+  // "<measure>: <operation>" labels share one table per measure, each row naming its operation
+  const locks = ['pkey-pem', 'ca-bundle'].map((op) => entry({ benchmark: 'known-issues', metric: 'lock-calls-per-op', unit: 'count', params: { op, lock: 'library-locks' }, label: `Library lock acquisitions (read + write) per call: ${op} (callgrind call counts)` }));
+  const m = groupEntries(locks)[0]!.measures;
+  assert.deepEqual(m.map((x) => [x.head, x.rowLabels]), [['Library lock acquisitions (read + write) per call', ['ca-bundle (callgrind call counts)', 'pkey-pem (callgrind call counts)']]]);
+  // a version with the plain TLS 1.3 handshake opens with it; the complaint operations stay in the full tables
+  const tls13 = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared' };
+  const full = [...entries, entry({ metric: 'cpu-per-handshake', params: { ...tls13, side: 'client' }, label: 'client 1.3' })];
+  assert.deepEqual(headlines(full).rows.map((r) => r.title), ['Handshake CPU time, client side, library-default groups']);
+});
+
+test('changes of ten times or more read as multiples, smaller ones as percentages', () => {
+  assert.equal(pct(1.2346), '+23.5%');
+  assert.equal(pct(0.5), '−50.0%');
+  assert.equal(pct(179.11368786753366), '179×');
+  assert.equal(pctRange({ low: 124.3, high: 199.5 }), '124× to 200×');
+  assert.equal(pctRange({ low: 1.5, high: 2 }), '+50.0% to +100.0%');
 });
 
 test('key ids are short and stable; variants read as words', () => {
