@@ -370,6 +370,24 @@ function saveState(out: string, s: State): void {
 
 // ---------------------------------------------------------------- phases
 
+/** Writes one night's run file of every host under `data`; returns them with their stored and JSON sizes. */
+function writeNight(template: Parameters<typeof synthesizeRun>[0], night: number, o: SimOptions, data: string) {
+  const written: { run: Run; rel: string; bytes: number }[] = [];
+  let runBytes = 0;
+  let runJsonBytes = 0;
+  for (let h = 0; h < o.hosts; h++) {
+    const run = synthesizeRun(template, h, night, o);
+    const rel = runFilePath(run);
+    const bytes = encodeRunFile(run);
+    mkdirSync(dirname(join(data, rel)), { recursive: true });
+    writeFileSync(join(data, rel), bytes);
+    written.push({ run, rel, bytes: bytes.length });
+    runBytes += bytes.length;
+    runJsonBytes += JSON.stringify(run).length + 1;
+  }
+  return { written, runBytes, runJsonBytes };
+}
+
 /** Generates and commits nights until `nights - 1` (the last night is the aggregate phase's). */
 export function generate(o: SimOptions, upTo = o.nights - 1): State {
   const repo = join(o.out, 'repo');
@@ -415,17 +433,9 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
   for (let night = state.nightsDone; night < upTo; night++) {
     const t0 = performance.now();
     const before = gitSize(repo).loose;
-    let runBytes = 0;
-    let runJsonBytes = 0;
-    for (let h = 0; h < o.hosts; h++) {
-      const run = synthesizeRun(template, h, night, o);
-      const rel = runFilePath(run);
-      const bytes = encodeRunFile(run);
-      mkdirSync(dirname(join(data, rel)), { recursive: true });
-      writeFileSync(join(data, rel), bytes);
-      runBytes += bytes.length;
-      runJsonBytes += JSON.stringify(run).length + 1;
-      records.push(recordOf(run, rel, bytes.length, keySets));
+    const { written, runBytes, runJsonBytes } = writeNight(template, night, o, data);
+    for (const { run, rel, bytes } of written) {
+      records.push(recordOf(run, rel, bytes, keySets));
       recent.set(rel, run);
     }
     records.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -472,19 +482,8 @@ export function aggregatePhase(o: SimOptions): State {
   const night = o.nights - 1;
   const template = loadTemplate(o.scale);
   const before = gitSize(repo).loose;
-  let runBytes = 0;
-  let runJsonBytes = 0;
-  const runs = new Map<string, Run>();
-  for (let h = 0; h < o.hosts; h++) {
-    const run = synthesizeRun(template, h, night, o);
-    const rel = runFilePath(run);
-    const bytes = encodeRunFile(run);
-    mkdirSync(dirname(join(data, rel)), { recursive: true });
-    writeFileSync(join(data, rel), bytes);
-    runs.set(rel, run);
-    runBytes += bytes.length;
-    runJsonBytes += JSON.stringify(run).length + 1;
-  }
+  const { written, runBytes, runJsonBytes } = writeNight(template, night, o, data);
+  const runs = new Map<string, Run>(written.map(({ rel, run }) => [rel, run]));
   const load = loadavg();
   const t = timed(NODE, [join(REPO, 'scripts/aggregate.ts'), data]);
   if (t.status !== 0) throw new Error(`the aggregation failed:\n${t.stdout}\n${t.stderr}`);
