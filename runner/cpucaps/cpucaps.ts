@@ -1,9 +1,9 @@
 // The CPU capability vector each build uses on this host (cpucaps.c), recorded per run in
 // Build.cpuCapabilities: native and valgrind results, or two hosts, can take different code paths
 // (AVX-512 IFMA for RSA, VAES for AES-GCM) and the run file must say which one was taken.
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BuildUnderTest } from '../benchmark.ts';
+import { runGuarded, stderrTail } from '../child-guard.ts';
 import { compileAgainst } from '../compile.ts';
 
 export const CPUCAPS_SOURCE = fileURLToPath(new URL('./cpucaps.c', import.meta.url));
@@ -20,8 +20,7 @@ export function parseCpuCapabilities(text: string, where: string): string {
 export async function cpuCapabilities(build: BuildUnderTest): Promise<string> {
   const binary = compileAgainst(build, [CPUCAPS_SOURCE], 'cpucaps');
   const where = `cpucaps on ${build.record.version}/${build.record.variant}`;
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(binary, [], { encoding: 'utf8', timeout: 30_000 }, (err, out, stderr) => (err ? reject(new Error(`${where}: ${stderr.trim() || err.message}`)) : resolve(out))),
-  );
-  return parseCpuCapabilities(stdout, where);
+  const r = await runGuarded(binary, [], { timeoutMs: 30_000 });
+  if (r.code !== 0) throw new Error(`${where}: exit ${r.code}: ${stderrTail(r.stderr)}`);
+  return parseCpuCapabilities(r.stdout, where);
 }

@@ -211,6 +211,9 @@ export function observedOf(o: HandshakeRunOutput): Params {
     peerVerification: o.peerVerification ?? 'client-verifies-server', // output without the field: the client always verified
     clientKeyShares: describeShares(o.clientHello.keyShares),
     serverKeyShare: o.serverKeyShare ? describeShares([o.serverKeyShare]) : 'none',
+    ...(o.ticketChainLimit
+      ? { resumptionChain: `a new ticket chain every ${o.ticketChainLimit} resumptions, opened by a full handshake that is not measured (wolfSSL refuses the 256th TLS 1.3 ticket of one chain: SESSION_TICKET_NONCE_OVERFLOW)` }
+      : {}),
   };
 }
 

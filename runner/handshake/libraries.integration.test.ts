@@ -58,6 +58,18 @@ describe('handshake and aead on other libraries', { skip: others.length ? false 
       t.diagnostic(table.join('\n'));
     });
 
+    it(`${label}: a TLS 1.3 ticket resumption chain longer than 255 (a full run resumes 3000 times) runs, every handshake resumed`, async () => {
+      await ensureCerts(build);
+      const cfg: HandshakeConfig = { ...baseConfig(), resume: 'ticket', clientGroups: 'X25519', serverGroups: 'X25519' };
+      const p = await runHandshake(handshakeBinary(build), cfg, 600);
+      assert.equal(p.kind, 'run', JSON.stringify(p).slice(0, 600));
+      const o = p.kind === 'run' ? p.out : undefined!;
+      assert.equal(o.handshakes, 600);
+      assert.equal(o.negotiated.resumed, true);
+      // wolfSSL's server refuses the 256th ticket of one chain: the program restarts chains and says so
+      assert.equal(o.ticketChainLimit, build.record.library === 'wolfssl' ? 200 : undefined);
+    });
+
     it(`${label}: aead seals with known answers, or says the library lacks the cipher`, (t) => {
       const bin = aeadBinary(build);
       for (const cipher of AEAD_CIPHERS) {

@@ -32,6 +32,8 @@ export const HandshakeRunOutput = z
     resume: z.enum(['none', 'ticket', 'session-id']),
     threads: z.int().positive(),
     handshakes: z.int().positive(),
+    /** wolfSSL, TLS 1.3 tickets: a new resumption chain, opened by an unmeasured full handshake, every this many resumptions */
+    ticketChainLimit: z.int().positive().optional(),
     clientCpuNs: z.int().nonnegative(),
     serverCpuNs: z.int().nonnegative(),
     wallNs: z.int().nonnegative().optional(),

@@ -1,7 +1,7 @@
 // Runs tls_sizes.c / quic_sizes.c against one build and turns their JSON into the facts the results
 // file records. The programs' output is checked against the schemas below: a program that prints
 // something else is a failure naming what was wrong, never a zero.
-import { execFile } from 'node:child_process';
+import { runGuarded, stderrTail } from '../child-guard.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { BuildUnderTest } from '../benchmark.ts';
@@ -84,14 +84,11 @@ export function parseOutput<T>(schema: z.ZodType<T>, text: string, what: string)
   return parsed.data;
 }
 
-function run(bin: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(bin, args, { maxBuffer: 64 << 20, timeout: 120_000 }, (err, stdout, stderr) => {
-      // exit 1 (failed) and 2 (unsupported) still print the JSON that says why
-      if (stdout.trim().startsWith('{')) resolve(stdout);
-      else reject(new Error(`${bin} ${args.join(' ')}: ${err?.message ?? 'no output'} ${stderr.slice(0, 500)}`));
-    });
-  });
+async function run(bin: string, args: string[]): Promise<string> {
+  const r = await runGuarded(bin, args, { timeoutMs: 120_000, maxBuffer: 64 << 20 });
+  // exit 1 (failed) and 2 (unsupported) still print the JSON that says why
+  if (r.stdout.trim().startsWith('{')) return r.stdout;
+  throw new Error(`${bin} ${args.join(' ')}: exit ${r.code}, no JSON output: ${stderrTail(r.stderr, 500)}`);
 }
 
 export async function runTlsSizes(build: BuildUnderTest, clientGroups: string, serverGroups: string, cert: string): Promise<TlsSizesOutput> {

@@ -32,6 +32,8 @@ export interface SuiteOptions {
 const HOME_BUDGET = 200 * 1024;
 /** issue 13: a version page, with everything it loads */
 const VERSION_BUDGET = 250 * 1024;
+/** the libraries page: every measure of up to seven builds in one static page, no script data */
+const LIBRARIES_BUDGET = 400 * 1024;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 /** Every browser test gets a deadline: a hung page must fail the run, not stall CI. */
@@ -454,7 +456,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
             }
             if (e.status === 'measured' && e.stats) {
               assert.equal((await cell.locator('[data-value]').innerText()).trim(), quantity(e.stats.median, e.unit, e.method), `${e.key} ${e.library}`);
-              if (e.vsOpenSSL) assert.match(await cell.locator('[data-vs-openssl]').innerText(), new RegExp(`vs OpenSSL ${e.vsOpenSSL.against.replace(/\./g, '\\.')}: ${VERDICT_SHORT[e.vsOpenSSL.verdict]}`));
+              if (e.vsOpenSSL) assert.match(await cell.locator('[data-vs-openssl]').innerText(), new RegExp(`vs ${e.vsOpenSSL.against.replace(/\./g, '\\.')}: ${VERDICT_SHORT[e.vsOpenSSL.verdict]}`));
               measured++;
             } else {
               assert.equal(await cell.getAttribute('data-status'), e.status);
@@ -569,5 +571,21 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const { total, parts } = await transferSize(page, `${server.origin}/`);
     console.log(`[${name}] home page transfer: ${total} bytes (${(total / 1024).toFixed(1)} KiB) in ${parts.length} responses`);
     assert.ok(total < HOME_BUDGET, `home page transfers ${total} bytes: ${parts.map(([u, n]) => `${u} ${n}`).join(', ')}`);
+  });
+
+  test(`[${name}] the libraries page transfers under 400 KB and opens with its figures at a glance`, async () => {
+    const { total, parts } = await transferSize(page, `${server.origin}/libraries`);
+    console.log(`[${name}] libraries page transfer: ${total} bytes (${(total / 1024).toFixed(1)} KiB) in ${parts.length} responses`);
+    assert.ok(total < LIBRARIES_BUDGET, `/libraries transfers ${total} bytes: ${parts.map(([u, n]) => `${u} ${n}`).join(', ')}`);
+    const views = librariesView(full);
+    for (const v of views)
+      for (const g of v.glance) {
+        const bars = page.locator(`section[data-host="${v.host}"] [data-glance="${g.id}"] svg g.pt`);
+        assert.equal(await bars.count(), g.bars.length, `${g.id}: one bar row per build`);
+        for (const [i, b] of g.bars.entries()) {
+          const label = await bars.nth(i).getAttribute('aria-label');
+          assert.ok(label?.includes(b.value === null ? (b.missing ?? 'not measured') : num(b.value)), `${g.id} ${b.column.slug}: ${label}`);
+        }
+      }
   });
 }

@@ -6,6 +6,7 @@
 import type { Build, Summary } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../catalogue/index.ts';
 import type { Entry } from './model.ts';
+import { pct } from './format.ts';
 
 export type SummaryBuild = Build & { host: string };
 
@@ -47,13 +48,32 @@ export interface LibraryDefaults {
   clientHello: Entry | null;
 }
 
+/** One figure of the page's first screen: every build's value of one key, bars drawn in the order of the columns. */
+export interface LibraryGlance {
+  id: string;
+  title: string;
+  /** the unit the values are drawn in (values already scaled to it) */
+  unit: string;
+  higherIsBetter: boolean;
+  bars: { column: LibraryColumn; entry: Entry | null; value: number | null; note: string | null; missing: string | null }[];
+  /** the other library furthest ahead of / behind the newest OpenSSL of the run, where the difference is shown */
+  best: { column: LibraryColumn; comparison: NonNullable<Entry['vsOpenSSL']> } | null;
+  worst: { column: LibraryColumn; comparison: NonNullable<Entry['vsOpenSSL']> } | null;
+}
+
 export interface LibrariesHostView {
   host: string;
+  /** the first screen: a few headline figures as bars */
+  glance: LibraryGlance[];
   columns: LibraryColumn[];
   sections: LibrarySection[];
   defaults: LibraryDefaults[];
   /** runs the entries on the page come from (comparisons never cross runs) */
   runIds: string[];
+  /** peer verification the handshakes on the page recorded (observed.peerVerification), each value once */
+  peerVerification: string[];
+  /** how a build's measurement departed from the others', as its runs recorded it ("wolfSSL 5.9.4: a new ticket chain every 200 ..."), each once */
+  measurementNotes: string[];
 }
 
 const isOpenSSL = (e: { library: Entry['library'] }) => e.library === 'openssl';
@@ -66,6 +86,16 @@ const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) =>
     title: 'Handshake CPU time, per side',
     about: 'CPU time each side spends per handshake, client and server in one process on one thread each, over memory BIOs (lower is better).',
     match: (e) => e.benchmark === 'handshake' && e.metric === 'cpu-per-handshake' && (p(e, 'side') === 'client' || p(e, 'side') === 'server') && (p(e, 'threads') ?? '1') === '1',
+  },
+  {
+    id: 'threads',
+    title: 'Thread scaling with one shared SSL_CTX',
+    about:
+      'Handshakes per wall-clock second of all threads together, and CPU time per handshake and side, as 1, 2 and 4 threads share one client and one server SSL_CTX (each thread runs both sides of its own connections). This host has two cores: more than two threads cannot add throughput, and contention of the size a many-core server sees cannot appear (higher handshakes per second and lower CPU are better).',
+    match: (e) =>
+      e.benchmark === 'handshake' &&
+      (e.metric === 'handshakes-per-second-wall' || (e.metric === 'cpu-per-handshake' && p(e, 'side') !== 'both')) &&
+      (p(e, 'clientCtx') ?? 'shared') === 'shared',
   },
   {
     id: 'instructions',
@@ -94,10 +124,36 @@ const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) =>
   {
     id: 'aead',
     title: 'AEAD throughput',
-    about: 'Bytes of payload sealed per second through the EVP AEAD interface (higher is better).',
-    match: (e) => e.benchmark === 'aead',
+    about: 'Bytes of payload sealed per second of the measuring thread’s CPU time, through the EVP AEAD interface (higher is better); the wall-clock series are in the downloads.',
+    match: (e) => e.benchmark === 'aead' && e.method.startsWith('cpu-time'),
   },
 ];
+
+/** Row prefixes where one table holds more than one measure. */
+const METRIC_WORDS: Record<string, string> = { 'handshakes-per-second-wall': 'Handshakes per wall second', 'cpu-per-handshake': 'CPU per handshake' };
+
+const HANDSHAKE = (metric: string, side: string) =>
+  `handshake/${metric}[cert=ecdsa-p256,clientCtx=shared,clientGroups=X25519,proto=1.3,resume=none,serverGroups=X25519,side=${side},threads=1]`;
+/**
+ * The figures the page opens with: the same work on every library (TLS 1.3, ECDSA P-256, X25519 pinned on both
+ * sides, so no library's default groups change what is measured), per side, in instructions, and bulk AES-GCM.
+ */
+const GLANCE: { id: string; key: string; title: string; unit: string; scale: number }[] = [
+  { id: 'server-cpu', key: HANDSHAKE('cpu-per-handshake', 'server'), title: 'Server CPU time per full TLS 1.3 handshake (ECDSA P-256, X25519)', unit: 'µs per handshake', scale: 1 },
+  { id: 'client-cpu', key: HANDSHAKE('cpu-per-handshake', 'client'), title: 'Client CPU time per full TLS 1.3 handshake (ECDSA P-256, X25519)', unit: 'µs per handshake', scale: 1 },
+  { id: 'instructions', key: HANDSHAKE('instructions-per-handshake', 'both'), title: 'Instructions per full TLS 1.3 handshake, both sides (ECDSA P-256, X25519; deterministic count)', unit: 'million instructions', scale: 1e-6 },
+  { id: 'aes-gcm', key: 'aead/aes-128-gcm-seal-cpu[aadBytes=13,algorithm=aes-128-gcm,bytes=16384,operation=seal]', title: 'AES-128-GCM seal of 16 KiB records, payload per second of CPU time', unit: 'MB/s', scale: 1e-6 },
+];
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** A bar's comparison with OpenSSL in a few words: the change where the run shows one, else why there is none. */
+function glanceNote(c: NonNullable<Entry['vsOpenSSL']>): string {
+  if (c.verdict === 'higher' || c.verdict === 'lower') return `${pct(c.ratio)} vs ${c.against}`;
+  if (c.verdict === 'within-threshold') return `${pct(c.ratio)} vs ${c.against}, within the threshold`;
+  if (c.verdict === 'no-difference-shown') return `no difference shown vs ${c.against}`;
+  return `too few rounds to compare with ${c.against}`;
+}
 
 const PROTO: Record<string, string> = { '1.2': 'TLS 1.2', '1.3': 'TLS 1.3' };
 const RESUME: Record<string, string> = { none: 'new session', ticket: 'resumed (ticket)', 'session-id': 'resumed (session id)' };
@@ -118,6 +174,8 @@ export function configText(params: Entry['params'], omit: readonly string[] = []
   if (get('bytes')) parts.push(`${get('bytes')}-byte records`);
   if (get('layer')) parts.push(`${get('layer')} layer`);
   if (get('side')) parts.push(get('side') === 'both' ? 'client + server' : get('side')!);
+  const threads = get('threads');
+  if (threads) parts.push(threads === '1' ? '1 thread' : `${threads} threads`);
   const known = new Set(['proto', 'cert', 'cipher', 'algorithm', 'clientGroups', 'serverGroups', 'resume', 'clientCtx', 'bytes', 'layer', 'side', 'threads', 'operation', 'aadBytes']);
   for (const [k, v] of Object.entries(params).sort()) if (!known.has(k) && !omit.includes(k)) parts.push(`${k}=${String(v)}`);
   return parts.join(', ') || 'no parameters';
@@ -173,18 +231,26 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
   const cellOf = (c: LibraryColumn, key: string) =>
     entries.find((e) => e.key === key && e.library === c.library && e.version === c.version && e.variant === c.variant && (isOpenSSL(e) ? libRuns.has(e.runId) : true)) ?? null;
 
+  // the thread-scaling section keeps the configurations some build ran with more than one thread, at every thread count
+  const withoutThreads = (e: Entry) => JSON.stringify(Object.entries(e.params).filter(([k]) => k !== 'threads' && k !== 'side').sort());
+  const scaled = new Set(others.filter((e) => e.benchmark === 'handshake' && Number(p(e, 'threads') ?? 1) > 1).map(withoutThreads));
+  const inSection = (s: (typeof SECTIONS)[number], e: Entry) => s.match(e) && (s.id !== 'threads' || scaled.has(withoutThreads(e)));
+  const threadOrder = (e: Entry) => `${withoutThreads(e)}|${e.metric}|${p(e, 'side')}|${(p(e, 'threads') ?? '1').padStart(3, '0')}`;
+
   const sections: LibrarySection[] = [];
   for (const s of SECTIONS) {
-    const keys = [...new Set(others.filter(s.match).map((e) => e.key))].sort();
+    const matching = others.filter((e) => inSection(s, e));
+    const keys = s.id === 'threads' ? [...new Map(matching.sort((a, b) => threadOrder(a).localeCompare(threadOrder(b))).map((e) => [e.key, e])).keys()] : [...new Set(matching.map((e) => e.key))].sort();
     if (!keys.length) continue;
     // parameters every row shares go unsaid in the row labels
     const rowsOf = keys.map((key) => others.find((e) => e.key === key)!);
+    const metrics = new Set(rowsOf.map((e) => e.metric));
     const shared = Object.keys(rowsOf[0]!.params).filter((k) => rowsOf.every((e) => String(e.params[k]) === String(rowsOf[0]!.params[k])));
     sections.push({
       id: s.id,
       title: s.title,
       about: s.about,
-      rows: rowsOf.map((e) => ({ key: e.key, label: configText(e.params, rowsOf.length > 1 ? shared : []), cells: columns.map((c) => cellOf(c, e.key)) })),
+      rows: rowsOf.map((e) => ({ key: e.key, label: (metrics.size > 1 ? `${METRIC_WORDS[e.metric] ?? e.metric}: ` : '') + configText(e.params, rowsOf.length > 1 ? shared : []), cells: columns.map((c) => cellOf(c, e.key)) })),
     });
   }
 
@@ -204,8 +270,47 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
     };
   };
 
-  const shown = sections.flatMap((s) => s.rows.flatMap((r) => r.cells)).filter((e): e is Entry => e !== null);
-  return { host, columns, sections, defaults: columns.map(defaultsOf), runIds: [...new Set(shown.map((e) => e.runId))].sort() };
+  const glance = GLANCE.flatMap((g): LibraryGlance[] => {
+    const cells = columns.map((c) => ({ column: c, entry: cellOf(c, g.key) }));
+    if (!cells.some((x) => x.entry && !isOpenSSL(x.entry))) return [];
+    const ranked = cells
+      .filter((x) => x.entry?.vsOpenSSL && (x.entry.vsOpenSSL.verdict === 'higher' || x.entry.vsOpenSSL.verdict === 'lower'))
+      .map((x) => ({ column: x.column, comparison: x.entry!.vsOpenSSL!, better: (x.entry!.vsOpenSSL!.ratio > 1) === x.entry!.higherIsBetter }));
+    // "best": the largest improvement over OpenSSL; "worst": the largest loss (on the log scale)
+    const gain = (r: (typeof ranked)[number]) => (r.better ? 1 : -1) * Math.abs(Math.log(r.comparison.ratio));
+    const sorted = [...ranked].sort((a, b) => gain(b) - gain(a));
+    const best = sorted.find((r) => r.better) ?? null;
+    const worst = [...sorted].reverse().find((r) => !r.better) ?? null;
+    return [
+      {
+        id: g.id,
+        title: g.title,
+        unit: g.unit,
+        higherIsBetter: cells.find((x) => x.entry)!.entry!.higherIsBetter,
+        bars: cells.map(({ column, entry }) => {
+          const measured = entry?.status === 'measured' && entry.stats ? entry.stats.median * g.scale : null;
+          const c = entry?.vsOpenSSL;
+          return {
+            column,
+            entry,
+            value: measured,
+            note: c ? glanceNote(c) : null,
+            // a bar's line holds about 70 characters: the reason in full is in the tables below
+            missing: measured !== null ? null : !entry ? 'not measured' : entry.status === 'measured' ? 'no value' : clip(`${entry.status}${entry.reason ? `: ${entry.reason}` : ''}`, 70),
+          };
+        }),
+        best: best && { column: best.column, comparison: best.comparison },
+        worst: worst && { column: worst.column, comparison: worst.comparison },
+      },
+    ];
+  });
+
+  const shown = [...sections.flatMap((s) => s.rows.flatMap((r) => r.cells)), ...glance.flatMap((g) => g.bars.map((b) => b.entry))].filter((e): e is Entry => e !== null);
+  const verification = [...new Set(shown.filter((e) => e.benchmark === 'handshake' && e.observed?.peerVerification !== undefined).map((e) => String(e.observed!.peerVerification)))].sort();
+  const measurementNotes = [
+    ...new Set(shown.filter((e) => e.observed?.resumptionChain !== undefined).map((e) => `${buildLabel(e)}, ${configText(e.params, ['side'])}: ${String(e.observed!.resumptionChain)}`)),
+  ].sort();
+  return { host, glance, measurementNotes, columns, sections, defaults: columns.map(defaultsOf), runIds: [...new Set(shown.map((e) => e.runId))].sort(), peerVerification: verification };
 }
 
 /** Libraries the page names but cannot measure here, and why (said on the page rather than left out). */
@@ -218,3 +323,14 @@ export const NOT_MEASURED_LIBRARIES: { name: string; why: string }[] = [
 ];
 
 export const libraryName = (l: Entry['library']) => LIBRARY_NAMES[l];
+
+/** The page's sentence on certificate verification, from what the measured handshakes recorded. */
+export function verificationText(views: readonly LibrariesHostView[]): string {
+  const seen = [...new Set(views.flatMap((v) => v.peerVerification))];
+  const same = 'The harness sets the same certificate verification on every library (wolfSSL’s compatibility layer would otherwise verify where OpenSSL does not):';
+  if (seen.length === 0) return `${same} the client verifies the server’s certificate against the self-signed test certificate as its only trust anchor (SSL_VERIFY_PEER); the server asks for no client certificate.`;
+  if (seen.length > 1) return `The handshakes shown recorded different certificate verification (${seen.join(', ')}); compare only rows that recorded the same.`;
+  return seen[0] === 'client-verifies-server'
+    ? `${same} in every handshake shown the client verified the server’s certificate against the self-signed test certificate as its only trust anchor (SSL_VERIFY_PEER), as each run recorded; the server asks for no client certificate.`
+    : `${same} in every handshake shown neither side verified the peer’s certificate (SSL_VERIFY_NONE), as each run recorded.`;
+}

@@ -1,6 +1,6 @@
 // What each page needs, precomputed from summary.json at build time (pure functions, unit-tested).
 import type { Comparison, Params, Summary, SummaryEntry } from '../../../schema/index.ts';
-import { SERIES, compareSeries, compareVersions, seriesOf } from '../../../catalogue/index.ts';
+import { SERIES, buildSlug, compareSeries, compareVersions, seriesOf } from '../../../catalogue/index.ts';
 import { labelParts } from './chart-text.ts';
 import { GROUP_MODES, METHOD_FAMILY, type GroupMode, type Journey, type JourneyIndex, type JourneyInit, type StepComparison, type WriteupRef } from './journey-view.ts';
 
@@ -8,9 +8,9 @@ export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint 
 
 export type Entry = SummaryEntry;
 
-/** URL slug of a build: "3.5.7", or "3.5.7-no-ml-kem" for a variant. */
+/** URL slug of an OpenSSL build's page: "3.5.7", or "3.5.7-no-ml-kem" for a variant (catalogue buildSlug). */
 export function versionSlug(version: string, variant: string): string {
-  return variant === 'default' ? version : `${version}-${variant}`;
+  return buildSlug({ version, variant });
 }
 
 export function byVersion(a: { version: string; variant: string }, b: { version: string; variant: string }): number {
