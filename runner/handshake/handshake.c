@@ -373,6 +373,9 @@ static pthread_barrier_t start_line; /* threads start measuring together, after 
 
 static void reset(struct worker *w) { w->ccpu = w->scpu = 0, w->cbytes = w->sbytes = 0; }
 
+/* callgrind collects the whole measured loop; otherwise (--count-side, threads) enter() collects one side */
+static int counts_whole_loop(void) { return C.threads == 1 && C.count_side == SIDE_HARNESS; }
+
 #ifdef OBS_LIB_WOLFSSL
 /* A wolfSSL TLS 1.3 server carries the one-byte ticket nonce from each resumed session into the ticket it
  * issues next and refuses the 256th ticket of one resumption chain (SESSION_TICKET_NONCE_OVERFLOW). Before
@@ -387,7 +390,7 @@ static void restart_chain(struct worker *w) {
     int was = measuring;
     measuring = 0;
     enter(SIDE_HARNESS);
-    int whole_loop = C.threads == 1 && C.count_side == SIDE_HARNESS;
+    int whole_loop = counts_whole_loop();
     if (whole_loop) CALLGRIND_TOGGLE_COLLECT;
     SSL_SESSION_free(w->sess);
     w->sess = NULL;
@@ -406,7 +409,7 @@ static void *run_worker(void *arg) {
     for (int i = 0; i < C.warmup + (C.resume != RES_NONE); i++) connect_once(w, NULL, NULL);
     reset(w);
     if (C.threads > 1) pthread_barrier_wait(&start_line);
-    int whole_loop = C.threads == 1 && C.count_side == SIDE_HARNESS; /* else enter() collects one side */
+    int whole_loop = counts_whole_loop();
     if (whole_loop) CALLGRIND_TOGGLE_COLLECT;
     long reads0 = clock_reads;
     uint64_t wall0 = WALL_NOW();

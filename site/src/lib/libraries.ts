@@ -54,7 +54,6 @@ export interface LibraryGlance {
   title: string;
   /** the unit the values are drawn in (values already scaled to it) */
   unit: string;
-  higherIsBetter: boolean;
   bars: { column: LibraryColumn; entry: Entry | null; value: number | null; note: string | null; missing: string | null }[];
   /** the other library furthest ahead of / behind the newest OpenSSL of the run, where the difference is shown */
   best: { column: LibraryColumn; comparison: NonNullable<Entry['vsOpenSSL']> } | null;
@@ -273,20 +272,18 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
   const glance = GLANCE.flatMap((g): LibraryGlance[] => {
     const cells = columns.map((c) => ({ column: c, entry: cellOf(c, g.key) }));
     if (!cells.some((x) => x.entry && !isOpenSSL(x.entry))) return [];
-    const ranked = cells
+    const shown = cells
       .filter((x) => x.entry?.vsOpenSSL && (x.entry.vsOpenSSL.verdict === 'higher' || x.entry.vsOpenSSL.verdict === 'lower'))
       .map((x) => ({ column: x.column, comparison: x.entry!.vsOpenSSL!, better: (x.entry!.vsOpenSSL!.ratio > 1) === x.entry!.higherIsBetter }));
-    // "best": the largest improvement over OpenSSL; "worst": the largest loss (on the log scale)
-    const gain = (r: (typeof ranked)[number]) => (r.better ? 1 : -1) * Math.abs(Math.log(r.comparison.ratio));
-    const sorted = [...ranked].sort((a, b) => gain(b) - gain(a));
-    const best = sorted.find((r) => r.better) ?? null;
-    const worst = [...sorted].reverse().find((r) => !r.better) ?? null;
+    // "best": the largest improvement over OpenSSL, "worst": the largest loss, both by the size of the change on the log scale
+    const largest = (rs: typeof shown) => rs.sort((a, b) => Math.abs(Math.log(b.comparison.ratio)) - Math.abs(Math.log(a.comparison.ratio)))[0] ?? null;
+    const best = largest(shown.filter((r) => r.better));
+    const worst = largest(shown.filter((r) => !r.better));
     return [
       {
         id: g.id,
         title: g.title,
         unit: g.unit,
-        higherIsBetter: cells.find((x) => x.entry)!.entry!.higherIsBetter,
         bars: cells.map(({ column, entry }) => {
           const measured = entry?.status === 'measured' && entry.stats ? entry.stats.median * g.scale : null;
           const c = entry?.vsOpenSSL;
