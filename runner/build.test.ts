@@ -39,6 +39,9 @@ function makeArchive(name: string, extra = ''): { path: string; sha256: string }
   mkdirSync(root);
   writeFileSync(join(root, 'Configure'), CONFIGURE + extra);
   writeFileSync(join(root, 'VERSION.dat'), 'RELEASE_DATE="1 Jan 2026"\n');
+  // archives made within one second are otherwise byte-identical (tar keeps whole-second mtimes), and two
+  // tests' stand-ins would then share a cache key
+  writeFileSync(join(root, 'ARCHIVE_NAME'), name);
   mkdirSync(join(cache, 'downloads'), { recursive: true });
   const path = join(cache, 'downloads', name);
   execFileSync('tar', ['czf', path, '-C', src, 'openssl-9.9.9']);
