@@ -31,7 +31,7 @@ import {
 } from '../schema/index.ts';
 import { compareReleases, compareSeries, compareVersions } from '../catalogue/index.ts';
 import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe } from './stats.ts';
-import { byTime, loadHistory, quietReasons, timeseriesFiles, writeTimeseries } from './history.ts';
+import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from './history.ts';
 
 export { quietReasons };
 export const BASELINE_VERSION = '1.1.1w';
@@ -334,6 +334,8 @@ export interface Derived {
   skipped: SkippedFile[];
   /** records of the run files used */
   records: RunRecord[];
+  /** time-series files left as they are (scripts/history.ts loadHistory) */
+  frozen: ReadonlySet<string>;
 }
 
 /** A DataFileError's message without the file name it starts with. */
@@ -351,6 +353,7 @@ export function derive(
   keySets: ReadonlyMap<string, string[]>,
   loadRun: (path: string) => Run,
   unreadable: readonly SkippedFile[] = [],
+  frozen: ReadonlySet<string> = new Set(),
 ): Derived {
   const layout = checkLayout(records);
   const skipped = [...unreadable, ...layout.skipped];
@@ -388,19 +391,19 @@ export function derive(
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const summary = Summary.parse({ ...result.summary, skipped });
   const { detailed } = result;
-  const timeseries = timeseriesFiles(kept, keySets);
+  const timeseries = timeseriesFiles(kept, keySets, frozen);
   for (const f of timeseries.values()) Timeseries.parse(f);
   const files = new Map<string, string>();
   files.set('summary.json', serializeSummary(summary));
   // one row per line keeps the file diffable without making it huge
   const body = detailed.rows.map((r) => JSON.stringify(r)).join(',\n');
   files.set('detailed-iterations.json', `{"schemaVersion":1,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`);
-  return { files, selected, entries: summary.entries.length, rows: detailed.rows.length, timeseries, skipped, records: kept };
+  return { files, selected, entries: summary.entries.length, rows: detailed.rows.length, timeseries, skipped, records: kept, frozen };
 }
 
 export function writeDerived(dataDir: string, d: Derived): void {
   for (const [rel, text] of d.files) writeFileSync(join(dataDir, rel), text);
-  writeTimeseries(dataDir, d.timeseries);
+  writeTimeseries(dataDir, d.timeseries, d.frozen);
   mkdirSync(join(dataDir, 'schema'), { recursive: true });
   for (const [name, schema] of Object.entries(jsonSchemas())) writeFileSync(join(dataDir, 'schema', name), JSON.stringify(schema, null, 1) + '\n');
 }
@@ -418,7 +421,10 @@ export function writeAll(dataDir: string, opts: { rebuild?: boolean } = {}): Agg
     keepAtMost: 16,
     onError: (path, e) => unreadable.push({ path, reason: reasonOf(path, e) }),
   });
-  const d = derive(history.records, history.keySets, (path) => history.read.get(path) ?? readRunFile(join(dataDir, path), path), unreadable);
+  const d = derive(history.records, history.keySets, (path) => history.read.get(path) ?? readRunFile(join(dataDir, path), path), unreadable, history.frozen);
+  // a run skipped now whose year was left as it is would stay in that year's file: make every year again
+  const yearFile = new Map(history.records.map((r) => [r.path, timeseriesPath(r.host.id, new Date(r.startedAt).getUTCFullYear())]));
+  if (!opts.rebuild && d.skipped.some((s) => history.frozen.has(yearFile.get(s.path) ?? ''))) return writeAll(dataDir, { rebuild: true });
   writeDerived(dataDir, d);
   return {
     runs: d.records.length,
@@ -426,7 +432,7 @@ export function writeAll(dataDir: string, opts: { rebuild?: boolean } = {}): Agg
     selected: d.selected.length,
     entries: d.entries,
     rows: d.rows,
-    timeseries: d.timeseries.size,
+    timeseries: d.timeseries.size + d.frozen.size,
     ignored: history.ignored,
     skipped: d.skipped,
   };

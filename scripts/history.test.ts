@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Run, Timeseries, writeRunFile } from '../schema/index.ts';
+import { Run, Timeseries, listRunFiles, writeRunFile } from '../schema/index.ts';
 import { aggregate, selectRuns, writeAll } from './aggregate.ts';
 import { HEADLINE_METRICS, loadHistory, stepChanges, recordOf } from './history.ts';
 import { seededRandom } from './stats.ts';
@@ -142,6 +142,31 @@ test('a nightly update reads only the new run and gives what a rebuild from the 
   assert.equal(incremental, derived(fresh));
   assert.equal(writeAll(dir, { rebuild: true }).read, 3);
   assert.equal(derived(dir), incremental, '--rebuild changes nothing');
+});
+
+test('earlier years stay as they are when a night adds a run; a run added to an earlier year rewrites from there', () => {
+  const run = (id: string, at: string) => makeRun({ runId: id, startedAt: at, versions: ['3.5.7'] });
+  const dir = dataDir([run('y1a', '2025-06-01T02:00:00.000Z'), run('y1b', '2025-12-31T02:00:00.000Z'), run('y2a', '2026-01-02T02:00:00.000Z')]);
+  writeAll(dir);
+  const old = join(dir, 'timeseries/box/2025.json');
+  const stamp = statSync(old).mtimeMs;
+  writeRunFile(join(dir, 'runs'), run('y2b', '2026-01-03T02:00:00.000Z'));
+  const history = loadHistory(dir, listRunFiles(dir));
+  assert.deepEqual([...history.frozen], ['timeseries/box/2025.json']);
+  assert.deepEqual(history.records.filter((r) => r.path.includes('/2025/')).map((r) => r.values.length), [0, 0], 'frozen years keep no headline values in memory');
+  writeAll(dir);
+  assert.equal(statSync(old).mtimeMs, stamp, 'the earlier year was not written again');
+  const fresh = dataDir([run('y1a', '2025-06-01T02:00:00.000Z'), run('y1b', '2025-12-31T02:00:00.000Z'), run('y2a', '2026-01-02T02:00:00.000Z'), run('y2b', '2026-01-03T02:00:00.000Z')]);
+  writeAll(fresh);
+  assert.equal(derived(dir), derived(fresh));
+  // a late run in the earlier year: both years are written again (the next year's first step change may move)
+  writeRunFile(join(dir, 'runs'), makeRun({ runId: 'y1c', startedAt: '2025-12-31T12:00:00.000Z', versions: ['3.5.7'], kernel: '6.9' }));
+  assert.deepEqual([...loadHistory(dir, listRunFiles(dir)).frozen], []);
+  writeAll(dir);
+  writeRunFile(join(fresh, 'runs'), makeRun({ runId: 'y1c', startedAt: '2025-12-31T12:00:00.000Z', versions: ['3.5.7'], kernel: '6.9' }));
+  writeAll(fresh, { rebuild: true });
+  assert.equal(derived(dir), derived(fresh));
+  assert.match(read(dir, 'timeseries/box/2026.json'), /"kind":"kernel","from":"6\.9","to":"6\.1\.0"/);
 });
 
 test('a time-series file that is broken, stale or missing is made again from the run files', () => {

@@ -183,11 +183,12 @@ export const TIMESERIES_DIR = 'timeseries';
 const yearOf = (r: RunRecord) => new Date(r.startedAt).getUTCFullYear();
 export const timeseriesPath = (host: string, year: number) => `${TIMESERIES_DIR}/${host}/${year}.json`;
 
-/** Time-series files (path relative to data/ -> file) for the records: one per host and year. */
-export function timeseriesFiles(records: readonly RunRecord[], keySets: ReadonlyMap<string, string[]>): Map<string, Timeseries> {
+/** Time-series files (path relative to data/ -> file) for the records: one per host and year, except the frozen ones. */
+export function timeseriesFiles(records: readonly RunRecord[], keySets: ReadonlyMap<string, string[]>, frozen: ReadonlySet<string> = new Set()): Map<string, Timeseries> {
   const files = new Map<string, Timeseries>();
   for (const r of withStepChanges(records)) {
     const path = timeseriesPath(r.host.id, yearOf(r));
+    if (frozen.has(path)) continue;
     let f = files.get(path);
     if (!f) files.set(path, (f = { schemaVersion: 1, kind: 'timeseries', host: r.host.id, year: yearOf(r), metrics: [...HEADLINE_METRICS], keySets: {}, runs: [] }));
     f.runs.push(r);
@@ -216,6 +217,19 @@ export function listTimeseriesFiles(dataDir: string): string[] {
   return out;
 }
 
+/** One time-series file as it is, validated, or why it cannot be reused. */
+function readTimeseriesFile(dataDir: string, rel: string): Timeseries | string {
+  let parsed: ReturnType<typeof Timeseries.safeParse>;
+  try {
+    parsed = Timeseries.safeParse(JSON.parse(readFileSync(join(dataDir, rel), 'utf8')));
+  } catch {
+    return `${rel}: not valid JSON`;
+  }
+  if (!parsed.success) return `${rel}: does not match the time-series schema`;
+  if (JSON.stringify(parsed.data.metrics) !== JSON.stringify(HEADLINE_METRICS)) return `${rel}: made with another list of headline metrics`;
+  return parsed.data;
+}
+
 /**
  * The time-series files as they are, validated. A file that does not parse, or was made with another
  * list of headline metrics, is left out: its records are made again from the run files.
@@ -223,26 +237,24 @@ export function listTimeseriesFiles(dataDir: string): string[] {
 export function readTimeseries(dataDir: string): { files: Map<string, Timeseries>; ignored: string[] } {
   const files = new Map<string, Timeseries>();
   const ignored: string[] = [];
-  const current = JSON.stringify(HEADLINE_METRICS);
   for (const rel of listTimeseriesFiles(dataDir)) {
-    let parsed: ReturnType<typeof Timeseries.safeParse>;
-    try {
-      parsed = Timeseries.safeParse(JSON.parse(readFileSync(join(dataDir, rel), 'utf8')));
-    } catch {
-      ignored.push(`${rel}: not valid JSON`);
-      continue;
-    }
-    if (!parsed.success) ignored.push(`${rel}: does not match the time-series schema`);
-    else if (JSON.stringify(parsed.data.metrics) !== current) ignored.push(`${rel}: made with another list of headline metrics`);
-    else files.set(rel, parsed.data);
+    const f = readTimeseriesFile(dataDir, rel);
+    if (typeof f === 'string') ignored.push(f);
+    else files.set(rel, f);
   }
   return { files, ignored };
 }
 
 export interface History {
-  /** every run file's record, in path order */
+  /** every run file's record, in path order (records of frozen files without their values) */
   records: RunRecord[];
   keySets: Map<string, string[]>;
+  /**
+   * time-series files that stay as they are: every run of theirs is unchanged, and so is every run of the
+   * same host before them. A nightly update rewrites only the current year of each host, and keeps the
+   * headline values of earlier years out of memory.
+   */
+  frozen: Set<string>;
   /** runs read (and validated) by this call, by path, at most `keepAtMost` of them */
   read: Map<string, Run>;
   /** how many run files were read because no reusable record existed */
@@ -263,20 +275,35 @@ export function loadHistory(
   opts: { reuse?: boolean; keepAtMost?: number; onError?: (path: string, error: DataFileError) => void } = {},
 ): History {
   const keySets = new Map<string, string[]>();
-  const known = new Map<string, RunRecord>();
-  const { files, ignored } = opts.reuse === false ? { files: new Map<string, Timeseries>(), ignored: [] } : readTimeseries(dataDir);
-  for (const f of files.values()) {
-    for (const r of f.runs) known.set(r.path, r);
+  const sizes = new Map(paths.map((p) => [p, statSync(join(dataDir, p)).size]));
+  const known = new Map<string, { record: RunRecord; file: string }>();
+  const intact = new Set<string>();
+  const ignored: string[] = [];
+  // one file at a time, and the headline values of intact files dropped at once: years of history are
+  // parsed, but only their records' run descriptions stay
+  for (const rel of opts.reuse === false ? [] : listTimeseriesFiles(dataDir)) {
+    const f = readTimeseriesFile(dataDir, rel);
+    if (typeof f === 'string') {
+      ignored.push(f);
+      continue;
+    }
     for (const [id, keys] of Object.entries(f.keySets)) keySets.set(id, keys);
+    const whole = f.runs.every((r) => sizes.get(r.path) === r.bytes);
+    if (whole) intact.add(rel);
+    for (const r of f.runs) known.set(r.path, { record: whole ? { ...r, values: [] } : r, file: rel });
   }
+  // the earliest year of each host that changes: files before it are frozen
+  const changedFrom = new Map<string, number>();
+  const touch = (host: string, year: number) => changedFrom.set(host, Math.min(changedFrom.get(host) ?? Infinity, year));
+  for (const [path, { record, file }] of known) if (!sizes.has(path) || !intact.has(file)) touch(record.host.id, new Date(record.startedAt).getUTCFullYear());
   const records: RunRecord[] = [];
   const read = new Map<string, Run>();
   let readCount = 0;
   for (const path of paths) {
-    const bytes = statSync(join(dataDir, path)).size;
+    const bytes = sizes.get(path)!;
     const old = known.get(path);
-    if (old && old.bytes === bytes && old.builds.every((b) => keySets.has(b.keys) && keySets.has(b.measured))) {
-      records.push({ ...old, changes: [] });
+    if (old && old.record.bytes === bytes && old.record.builds.every((b) => keySets.has(b.keys) && keySets.has(b.measured))) {
+      records.push({ ...old.record, changes: [] });
       continue;
     }
     let run: Run;
@@ -289,21 +316,37 @@ export function loadHistory(
       continue;
     }
     readCount++;
-    records.push(recordOf(run, path, bytes, keySets));
+    const record = recordOf(run, path, bytes, keySets);
+    records.push(record);
+    touch(record.host.id, new Date(record.startedAt).getUTCFullYear());
     if (read.size < (opts.keepAtMost ?? 0)) read.set(path, run);
   }
-  return { records, keySets, read, readCount, ignored };
+  const frozen = new Set([...intact].filter((rel) => {
+    const [, host = '', name = ''] = rel.split('/');
+    return Number(name.slice(0, 4)) < (changedFrom.get(host) ?? Infinity);
+  }));
+  // intact files that are not frozen are written again: their records need their values back
+  const again = new Set([...intact].filter((rel) => !frozen.has(rel)));
+  if (again.size) {
+    const values = new Map<string, RunRecord['values']>();
+    for (const rel of again) {
+      const f = readTimeseriesFile(dataDir, rel);
+      if (typeof f !== 'string') for (const r of f.runs) values.set(r.path, r.values);
+    }
+    for (const r of records) if (!r.values.length && values.has(r.path)) r.values = values.get(r.path)!;
+  }
+  return { records, keySets, frozen, read, readCount, ignored };
 }
 
-/** Writes the time-series files and removes those no run belongs to any more. */
-export function writeTimeseries(dataDir: string, files: ReadonlyMap<string, Timeseries>): void {
+/** Writes the time-series files and removes those no run belongs to any more; frozen files stay as they are. */
+export function writeTimeseries(dataDir: string, files: ReadonlyMap<string, Timeseries>, frozen: ReadonlySet<string> = new Set()): void {
   for (const [rel, f] of files) {
     mkdirSync(join(dataDir, TIMESERIES_DIR, f.host), { recursive: true });
     const text = serializeTimeseries(f);
     const abs = join(dataDir, rel);
     if (!existsSync(abs) || readFileSync(abs, 'utf8') !== text) writeFileSync(abs, text);
   }
-  for (const rel of listTimeseriesFiles(dataDir)) if (!files.has(rel)) rmSync(join(dataDir, rel));
+  for (const rel of listTimeseriesFiles(dataDir)) if (!files.has(rel) && !frozen.has(rel)) rmSync(join(dataDir, rel));
   const root = join(dataDir, TIMESERIES_DIR);
   if (existsSync(root)) for (const host of readdirSync(root)) if (readdirSync(join(root, host)).length === 0) rmSync(join(root, host), { recursive: true });
 }
