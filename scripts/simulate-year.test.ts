@@ -59,3 +59,22 @@ test('a few nights: committed outside data/, the nightly aggregation gives what 
   rmSync(out, { recursive: true });
   rmSync(copy, { recursive: true });
 });
+
+test('a finished simulation extends to more nights: its nights are kept, a year it has finished is left as it is', () => {
+  const out = mkdtempSync(join(tmpdir(), 'simulate-extend-'));
+  const options = { out, nights: 3, hosts: 1, rounds: 6, seriesEveryMonths: 6, scale: 0.04, start: '2027-12-29T00:00:00.000Z', checkpointEvery: 10, pushEvery: 2, log: () => {} };
+  finalPhase(options, false);
+  const data = join(out, 'repo/data');
+  const first = readFileSync(join(data, 'timeseries/sim-host-1/2027.json'), 'utf8');
+  assert.throws(() => finalPhase({ ...options, rounds: 5, nights: 5 }, false), /holds a simulation with other options/);
+  const state = finalPhase({ ...options, nights: 5 }, false);
+  assert.equal(state.nightsDone, 5);
+  assert.equal(listRunFiles(data).length, 5);
+  assert.equal((state.aggregate as { sameAsInProcessDerivation: boolean }).sameAsInProcessDerivation, true);
+  assert.equal(readFileSync(join(data, 'timeseries/sim-host-1/2027.json'), 'utf8'), first, '2027 ended before the extension');
+  assert.match(readFileSync(join(data, 'timeseries/sim-host-1/2028.json'), 'utf8'), /"year":2028/);
+  assert.ok(existsSync(join(out, 'state-3-nights.json')));
+  assert.deepEqual(state.pushes!.map((p) => p.night), [1, 2, 3, 4, 5]);
+  assert.throws(() => finalPhase({ ...options, nights: 4 }, false), /holds a simulation with other options/);
+  rmSync(out, { recursive: true });
+});

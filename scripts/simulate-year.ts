@@ -12,7 +12,8 @@
 // every --series-every-months. Values move like a real machine's: a per-host level, slow drift, steps at
 // kernel, microcode and compiler changes, noise per iteration; deterministic counts change only with the
 // compiler. Hosts and runs say SYNTHETIC in their note and notes. Resumable: run it again with the same
-// --out and it continues after the last committed night. --scale < 1 keeps that share of the series
+// --out and it continues after the last committed night; with a larger --nights it extends a finished
+// simulation (3 years continue 1 year's nights). --scale < 1 keeps that share of the series
 // (tests). The machine may be shared while it runs: the times it reports are those of this machine then.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -395,9 +396,21 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
   let state: State;
   if (existsSync(statePath(o.out))) {
     state = JSON.parse(readFileSync(statePath(o.out), 'utf8')) as State;
-    const { nights, hosts, rounds, seriesEveryMonths, scale, start } = state.options;
-    if (JSON.stringify({ nights, hosts, rounds, seriesEveryMonths, scale, start }) !== JSON.stringify(identity(o)))
+    const { nights: had, hosts, rounds, seriesEveryMonths, scale, start } = state.options;
+    const { nights: want, ...same } = identity(o);
+    if (JSON.stringify({ hosts, rounds, seriesEveryMonths, scale, start }) !== JSON.stringify(same) || had > want)
       throw new Error(`${o.out} holds a simulation with other options (${JSON.stringify(state.options)}): use another --out`);
+    if (had < want) {
+      // nights do not depend on how many follow, so a finished shorter simulation is the start of a longer one
+      if (!state.aggregate) throw new Error(`${o.out} holds a ${had}-night simulation that is not finished: finish it (--nights ${had}) before extending it`);
+      writeFileSync(join(o.out, `state-${had}-nights.json`), JSON.stringify(state, null, 1) + '\n');
+      o.log(`extending the ${had}-night simulation to ${want} nights (its measurements kept in state-${had}-nights.json)`);
+      state.options = identity(o);
+      delete state.aggregate;
+      delete state.final;
+      delete state.site;
+      saveState(o.out, state);
+    }
     // a night generated but not committed is made again; git, not the state file, says what was committed
     git(repo, 'reset', '-q', '--hard');
     git(repo, 'clean', '-qfdx');
