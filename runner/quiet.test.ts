@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { HostSnapshot } from '../schema/index.ts';
-import { checkSnapshot, hostEvidence, parsePidStat, processTree, snapshotBetween, summarizeEvidence, systemProc, takeSample, type ProcSource } from './quiet.ts';
+import { checkSnapshot, hostEvidence, measureUndisturbed, parsePidStat, processTree, snapshotBetween, summarizeEvidence, systemProc, takeSample, type ProcSource } from './quiet.ts';
 
 interface Proc {
   ppid: number;
@@ -160,6 +160,41 @@ test('the run is quiet only if it held the lock and every measured round was qui
   assert.equal(summarizeEvidence({}, true, ok, [{ ...bad, round: 0 }, ...rounds.slice(1)], [1, 2]).quiet, true, 'a noisy warm-up round does not decide');
   assert.equal(summarizeEvidence({}, true, ok, [...rounds.slice(0, 2), { ...bad, round: 2 }], [1, 2]).quiet, false);
   assert.equal(summarizeEvidence({}, true, ok, rounds.slice(0, 2), [1, 2]).quiet, false, 'a measured round without evidence');
+});
+
+test('a round the host disturbed is dropped and measured again, until the run\'s limit of repeats is spent', async () => {
+  // every state is one sample: [start, end] of each attempt; attempts alternate stolen / clean as listed
+  // each attempt: 1000 ticks of the run, 1000 idle, or 800 idle and 200 stolen (10% of all CPUs)
+  const at = (user: number, idle: number, steal: number): Machine => ({ cpu: [user, 0, 0, idle, 0, 0, 0, steal], load: 0.5, procs: RUN(user, 0) });
+  const attempts = [true, false, true, true]; // round 1: stolen, clean; round 2: stolen, stolen
+  const states: Machine[] = [];
+  const c = { user: 0, idle: 0, steal: 0 };
+  for (const stolen of attempts) {
+    states.push(at(c.user, c.idle, c.steal));
+    Object.assign(c, { user: c.user + 1000, idle: c.idle + (stolen ? 800 : 1000), steal: c.steal + (stolen ? 200 : 0) });
+    states.push(at(c.user, c.idle, c.steal));
+  }
+  const src = source(states);
+  const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100 });
+  const repeated: Parameters<typeof measureUndisturbed>[4] = [];
+  const measured: string[] = [];
+  const dropped: number[] = [];
+  const attempt = (round: number) => async () => {
+    measured.push(`round ${round}`);
+    src.i++;
+  };
+  const next = () => void src.i++; // the sample at the start of the next attempt
+  const one = await measureUndisturbed(rec, 1, attempt(1), (d) => (dropped.push(d.round), next()), repeated, 2);
+  assert.equal(one.quiet, true);
+  next();
+  const two = await measureUndisturbed(rec, 2, attempt(2), (d) => (dropped.push(d.round), next()), repeated, 2);
+  assert.equal(two.quiet, false, 'the limit is spent: the disturbed round stays and the run will say so');
+  assert.match(two.reasons[0]!, /^CPU steal was 10% of all CPUs/);
+  assert.deepEqual(measured, ['round 1', 'round 1', 'round 2', 'round 2']);
+  assert.deepEqual(dropped, [1, 2]);
+  assert.deepEqual(repeated.map((r) => [r.round, r.quiet]), [[1, false], [2, false]]);
+  assert.deepEqual(summarizeEvidence({}, true, one, [one, two], [1, 2], repeated).repeated?.length, 2);
+  assert.equal(summarizeEvidence({}, true, one, [one], [1], []).repeated, undefined, 'no field when nothing was measured again');
 });
 
 test('a real sample of this machine: the run\'s own children are in its tree, not among the others', async () => {

@@ -259,6 +259,30 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
   };
 }
 
+/**
+ * Measures round `round` until the host leaves it undisturbed. A disturbed attempt is handed to `drop`
+ * (which discards what it measured) and added to `repeated`; once `repeated` holds `maxRepeated`
+ * attempts (a limit for the whole run), a disturbed round is kept as it is. Returns the kept snapshot.
+ * The decision reads /proc only, never the measured values.
+ */
+export async function measureUndisturbed(
+  recorder: Pick<EvidenceRecorder, 'sample' | 'round'>,
+  round: number,
+  measure: () => Promise<void>,
+  drop: (disturbed: RoundSnapshot) => void,
+  repeated: RoundSnapshot[],
+  maxRepeated: number,
+): Promise<RoundSnapshot> {
+  for (;;) {
+    const since = recorder.sample();
+    await measure();
+    const snapshot = recorder.round(since, round);
+    if (snapshot.quiet || repeated.length >= maxRepeated) return snapshot;
+    repeated.push(snapshot);
+    drop(snapshot);
+  }
+}
+
 /** The run file's verdict: exclusive, quiet before the start and in every measured round. */
 export function summarizeEvidence(
   thresholds: Record<string, number>,
@@ -266,8 +290,10 @@ export function summarizeEvidence(
   before: CheckedSnapshot,
   rounds: RoundSnapshot[],
   measuredRounds: number[],
+  repeated: RoundSnapshot[] = [],
 ): QuietEvidence {
   const byRound = new Map(rounds.map((r) => [r.round, r]));
   const quiet = exclusive && before.quiet && measuredRounds.every((r) => byRound.get(r)?.quiet === true);
-  return { thresholds, exclusive, before, rounds: [...rounds].sort((x, y) => x.round - y.round), quiet };
+  const order = (x: RoundSnapshot, y: RoundSnapshot) => x.round - y.round;
+  return { thresholds, exclusive, before, rounds: [...rounds].sort(order), ...(repeated.length ? { repeated: [...repeated].sort(order) } : {}), quiet };
 }

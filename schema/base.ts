@@ -212,6 +212,11 @@ export const QuietEvidence = z.object({
   exclusive: z.boolean().describe('the run held the host measurement lock from start to finish'),
   before: HostSnapshot.extend(QuietCheck.shape),
   rounds: z.array(RoundEvidence).max(1000),
+  repeated: z
+    .array(RoundEvidence)
+    .max(1000)
+    .optional()
+    .describe('attempts at a round that the host disturbed, whose measurements were dropped before anything used them and the round measured again (the hypothesis test)'),
   quiet: z.boolean().describe('exclusive, quiet before the start and in every measured round'),
 });
 export type QuietEvidence = z.infer<typeof QuietEvidence>;

@@ -61,6 +61,8 @@ export function finalReport(r: HypothesisResult): string[] {
   if (r.quiet) {
     const loud = [r.quiet.before, ...r.quiet.rounds].filter((x) => !x.quiet).flatMap((x) => x.reasons);
     out.push(r.quiet.quiet ? 'host: quiet before the test and in every round' : `host: NOT quiet (${loud.slice(0, 3).join('; ')}): do not publish this result`);
+    const again = r.quiet.repeated ?? [];
+    if (again.length) out.push(`host: ${again.length} disturbed round(s) measured again, their blocks dropped (${again.map((x) => `round ${x.round}: ${x.reasons.join('; ')}`).slice(0, 3).join('; ')})`);
   }
   for (const n of r.notes) out.push(`note: ${n}`);
   out.push('', `CONCLUSION: ${r.conclusion}`);
