@@ -377,23 +377,20 @@ export type Summary = z.infer<typeof Summary>;
 
 // ---------------------------------------------------------------- derived: detailed-iterations.json
 
-export const DetailedIterations = z.object({
-  schemaVersion: z.literal(1),
-  kind: z.literal('detailed-iterations'),
-  columns: z.tuple([
-    z.literal('runId'),
-    z.literal('host'),
-    z.literal('buildId'),
-    z.literal('version'),
-    z.literal('variant'),
-    z.literal('key'),
-    z.literal('round'),
-    z.literal('warmup'),
-    z.literal('at'),
-    z.literal('value'),
-  ]),
-  rows: z.array(z.tuple([z.string(), z.string(), z.string(), z.string(), z.string(), z.string(), z.int(), z.boolean(), z.string(), finite])),
-});
+export const DetailedIterations = z
+  .object({
+    schemaVersion: z.literal(2),
+    kind: z.literal('detailed-iterations'),
+    columns: z.tuple([z.literal('runId'), z.literal('host'), z.literal('buildId'), z.literal('version'), z.literal('variant'), z.literal('key'), z.literal('rounds'), z.literal('values')]),
+    rows: z.array(
+      z
+        .tuple([z.string(), z.string(), z.string(), z.string(), z.string(), z.string(), z.array(z.int().nonnegative()), z.array(finite)])
+        .refine((r) => r[6].length === r[7].length, { message: 'rounds and values differ in length' }),
+    ),
+  })
+  .describe(
+    'the measured iterations behind the summary, one row per series of a build in a run: the round of each value and the value, in round order (warm-up iterations and the time of each iteration are in the run file)',
+  );
 export type DetailedIterations = z.infer<typeof DetailedIterations>;
 
 // ---------------------------------------------------------------- reading files with clear errors

@@ -30,7 +30,7 @@ import {
   describeIssues,
 } from '../schema/index.ts';
 import { compareReleases, compareSeries, compareVersions } from '../catalogue/index.ts';
-import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe } from './stats.ts';
+import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe, significant } from './stats.ts';
 import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from './history.ts';
 
 export { quietReasons };
@@ -85,6 +85,9 @@ function byRound(s: RunSeries): Map<number, number[]> {
   for (const it of s.iterations) if (!it.warmup) m.set(it.round, [...(m.get(it.round) ?? []), it.value]);
   return m;
 }
+
+/** significant digits of the statistics in summary.json */
+export const SUMMARY_DIGITS = 7;
 
 export const SELECTION =
   'only quiet runs (host lock held, every quiet-host check passed); for each host and series the best run that measured it: ' +
@@ -201,6 +204,16 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
     if (ref) e.vsOpenSSL = compareRounds(rounds.get(e)!, rounds.get(ref)!, ref.version, DETERMINISTIC_METHODS.includes(e.method));
   }
 
+  // Published statistics carry SUMMARY_DIGITS significant digits, more than any page shows or a verdict
+  // (decided above on the full values) needs; the nightly rewrite of summary.json then changes fewer bytes.
+  // The full values are in the run files and detailed-iterations.json.
+  for (const e of entries) {
+    e.stats = significant(e.stats, SUMMARY_DIGITS);
+    e.vsPreviousSeries = significant(e.vsPreviousSeries, SUMMARY_DIGITS);
+    e.vsBaseline = significant(e.vsBaseline, SUMMARY_DIGITS);
+    e.vsOpenSSL = significant(e.vsOpenSSL, SUMMARY_DIGITS);
+  }
+
   entries.sort(
     (a, b) =>
       (a.host < b.host ? -1 : a.host > b.host ? 1 : 0) ||
@@ -246,16 +259,18 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
     entries,
   });
 
-  // the iterations behind the summary, and only those (history stays in the run files)
+  // the measured iterations behind the summary, and only those (history, warm-ups and times stay in the run files)
   const rows: DetailedIterations['rows'] = [];
   for (const { run, series: s, build: b } of [...chosen.values()].sort((x, y) =>
     x.run.startedAt < y.run.startedAt ? -1 : x.run.startedAt > y.run.startedAt ? 1 : x.series.key < y.series.key ? -1 : x.series.key > y.series.key ? 1 : x.build.id < y.build.id ? -1 : 1,
-  ))
-    for (const it of s.iterations) rows.push([run.runId, run.host.id, b.id, b.version, b.variant, s.key, it.round, it.warmup, it.at, it.value]);
+  )) {
+    const measured = s.iterations.filter((it) => !it.warmup).sort((x, y) => x.round - y.round);
+    if (measured.length) rows.push([run.runId, run.host.id, b.id, b.version, b.variant, s.key, measured.map((it) => it.round), measured.map((it) => it.value)]);
+  }
   const detailed = DetailedIterations.parse({
-    schemaVersion: 1,
+    schemaVersion: 2,
     kind: 'detailed-iterations',
-    columns: ['runId', 'host', 'buildId', 'version', 'variant', 'key', 'round', 'warmup', 'at', 'value'],
+    columns: ['runId', 'host', 'buildId', 'version', 'variant', 'key', 'rounds', 'values'],
     rows,
   });
   return { summary, detailed };
@@ -397,7 +412,7 @@ export function derive(
   files.set('summary.json', serializeSummary(summary));
   // one row per line keeps the file diffable without making it huge
   const body = detailed.rows.map((r) => JSON.stringify(r)).join(',\n');
-  files.set('detailed-iterations.json', `{"schemaVersion":1,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`);
+  files.set('detailed-iterations.json', `{"schemaVersion":2,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`);
   return { files, selected, entries: summary.entries.length, rows: detailed.rows.length, timeseries, skipped, records: kept, frozen };
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { binomialHalfCdf, compareRounds, describe, median, medianInterval, orderStatisticCoverage, pairedRatio, seededRandom } from './stats.ts';
+import { binomialHalfCdf, compareRounds, describe, median, medianInterval, orderStatisticCoverage, pairedRatio, seededRandom, significant, valuesByRound } from './stats.ts';
 
 test('descriptive statistics of a known sample', () => {
   const s = describe([10, 12, 11, 13, 9]);
@@ -95,4 +95,20 @@ test('paired ratios: interval around the geometric mean, excludes 1 only when co
   assert.ok(r.ci95!.low > 1.15 && r.ci95!.high < 1.25);
   const mixed = pairedRatio([0.9, 1.1, 1.0, 0.95, 1.05]);
   assert.ok(mixed.ci95!.low < 1 && mixed.ci95!.high > 1);
+});
+
+test('significant digits: non-integers are cut, integers and everything else stay; order is kept', () => {
+  const stats = { n: 6, median: 624353742.8084635, cv: 0.04196291449834516, interval: { low: 584297871.2733281, high: 654528520.6716466, kind: 'order-statistic' }, deterministic: false, ratios: [1.1124748339033934, null] };
+  assert.deepEqual(significant(stats, 7), { n: 6, median: 624353700, cv: 0.04196291, interval: { low: 584297900, high: 654528500, kind: 'order-statistic' }, deterministic: false, ratios: [1.112475, null] });
+  assert.equal(significant(123456789, 7), 123456789, 'a count stays exact');
+  assert.equal(significant(null, 7), null);
+  const random = seededRandom(7);
+  for (let i = 0; i < 1000; i++) {
+    const [a, b] = [random() * 10 ** (random() * 12), random() * 10 ** (random() * 12)].sort((x, y) => x - y);
+    assert.ok(significant(a!, 7) <= significant(b!, 7), `${a} <= ${b}`);
+  }
+});
+
+test('values by round from the parallel lists of a detailed-iterations row', () => {
+  assert.deepEqual([...valuesByRound([1, 2, 2, 3], [10, 20, 21, 30])], [[1, [10]], [2, [20, 21]], [3, [30]]]);
 });

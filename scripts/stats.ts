@@ -96,6 +96,24 @@ export function describe(values: readonly number[], deterministic = false): Stat
 export type RoundValues = ReadonlyMap<number, readonly number[]>;
 
 /**
+ * The same data with every non-integer number cut to `digits` significant digits (integers, such as
+ * counts, stay exact). Monotone: an interval's ends stay on either side of its median.
+ */
+export function significant<T>(x: T, digits: number): T {
+  if (typeof x === 'number') return (Number.isInteger(x) || !Number.isFinite(x) ? x : Number(x.toPrecision(digits))) as T;
+  if (Array.isArray(x)) return x.map((v) => significant(v, digits)) as T;
+  if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, significant(v, digits)])) as T;
+  return x;
+}
+
+/** Values by round from parallel lists (a row of detailed-iterations.json). */
+export function valuesByRound(rounds: readonly number[], values: readonly number[]): Map<number, number[]> {
+  const m = new Map<number, number[]>();
+  rounds.forEach((r, i) => m.set(r, [...(m.get(r) ?? []), values[i]!]));
+  return m;
+}
+
+/**
  * Compare two series of the same run round by round. Returns null when there is nothing to say (no
  * common round, or a zero median that would make the ratio meaningless).
  */

@@ -141,7 +141,7 @@ export function markdown(rec: Record_): string {
     `- Run files are gzip (level 9). Brotli at its best setting would store the real full run in ${mb(rec.calibration.realTemplateBrotliBytes)}, but took`,
     `  ${fmt(rec.calibration.brotliSeconds)} s per run here and needs a tool most readers do not have; gzip is read everywhere.`,
     '- The nightly commit holds what `bench.yml` commits: the run files, `summary.json`, `data/timeseries/` and the schema',
-    '  exports (`detailed-iterations.json` is written but not committed). The derived files of every night but the last',
+    '  exports and `detailed-iterations.json`. The derived files of every night but the last',
     '  come from the aggregation\'s own code run in the simulation\'s process; the last night runs `npm run aggregate` as a',
     '  process of its own, timed with `/usr/bin/time -v`, and its output is compared with the in-process result.',
     '- Growth is what pushing each night\'s commit sends (`git pack-objects --thin` against the night before), sampled; the',

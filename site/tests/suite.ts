@@ -316,13 +316,24 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.equal(new Set(tops).size, 1, `navigation wraps: link tops ${tops.join(', ')}`);
   });
 
-  test(`[${name}] /runs lists every result file and labels those that are not quiet`, async () => {
+  test(`[${name}] /runs and its yearly pages list every result file and label those that are not quiet`, async () => {
     const dir = dirname(summaryFile);
     await page.goto(`${server.origin}/runs`, { waitUntil: 'networkidle' });
     const runFiles = resultFiles(dir, 'runs').map((f) => f.value as { runId: string });
-    const listed = await page.$$eval('tr[data-run-file]', (trs) => trs.map((tr) => ({ id: tr.getAttribute('data-run-file')!, quiet: tr.getAttribute('data-quiet') === 'true', text: (tr as HTMLElement).innerText })));
-    assert.deepEqual(listed.map((r) => r.id).sort(), runFiles.map((r) => r.runId).sort());
+    const rowsOf = () => page.$$eval('tr[data-run-file]', (trs) => trs.map((tr) => ({ id: tr.getAttribute('data-run-file')!, quiet: tr.getAttribute('data-quiet') === 'true', text: (tr as HTMLElement).innerText })));
+    const recent = await rowsOf();
     const s = summary;
+    for (const r of s?.runs ?? []) assert.ok(recent.some((x) => x.id === r.runId), `${r.runId} feeds the tables and is not on /runs`);
+    // every run file is on the page of its host and year, linked from /runs
+    const archive = await page.$$eval('[data-run-archive] a', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    const listed: Awaited<ReturnType<typeof rowsOf>> = [];
+    for (const href of archive) {
+      await page.goto(href, { waitUntil: 'networkidle' });
+      listed.push(...(await rowsOf()));
+    }
+    assert.deepEqual(listed.map((r) => r.id).sort(), runFiles.map((r) => r.runId).sort());
+    assert.ok(recent.every((r) => listed.some((x) => x.id === r.id && x.quiet === r.quiet)), 'a run on /runs is on its yearly page, with the same status');
+    await page.goto(`${server.origin}/runs`, { waitUntil: 'networkidle' });
     for (const r of listed) {
       const expected = s?.runs.find((x) => x.runId === r.id);
       if (expected) assert.equal(r.quiet, expected.quiet, r.id);

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
-import { compareRounds, median } from '../../../scripts/stats.ts';
+import { compareRounds, median, valuesByRound } from '../../../scripts/stats.ts';
 import { coverageText } from './format.ts';
 
 // ------------------------------------------------------------------ frontmatter format
@@ -335,13 +335,9 @@ function roundIndex(detailed: DetailedIterations): Map<string, { runId: string; 
   let m = roundIndexes.get(detailed);
   if (!m) {
     m = new Map();
-    for (const [runId, host, buildId, , , key, round, warmup, , value] of detailed.rows) {
-      if (warmup) continue;
+    for (const [runId, host, buildId, , , key, rounds, values] of detailed.rows) {
       // by build id: the rows name no library, and two libraries may number a release alike
-      const id = `${runId}\u0000${host}\u0000${buildId}\u0000${key}`;
-      let r = m.get(id);
-      if (!r) m.set(id, (r = { runId, rounds: new Map() }));
-      r.rounds.set(round, [...(r.rounds.get(round) ?? []), value]);
+      m.set(`${runId}\u0000${host}\u0000${buildId}\u0000${key}`, { runId, rounds: valuesByRound(rounds, values) });
     }
     roundIndexes.set(detailed, m);
   }

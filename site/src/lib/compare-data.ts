@@ -2,7 +2,7 @@
 // (formats in compare-view.ts). Pairs are compared with the aggregation's own function, round by round,
 // only where both builds measured the series in the same run.
 import type { DetailedIterations, Summary, SummaryEntry } from '../../../schema/index.ts';
-import { DETERMINISTIC_METHODS, compareRounds, type RoundValues } from '../../../scripts/stats.ts';
+import { DETERMINISTIC_METHODS, compareRounds, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
 import { labelParts } from './chart-text.ts';
 import { byVersion, internTable, versionSlug } from './model.ts';
 import { STATUSES, VERDICTS, pairFile, type BuildRow, type BuildShard, type CompareBuild, type CompareIndex, type PairRow, type PairShard, type SeriesCatalogue } from './compare-view.ts';
@@ -45,12 +45,7 @@ export function compareFiles(summary: Summary, detailed: DetailedIterations | nu
 function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null): CompareFiles {
   // rounds behind each entry (detailed-iterations.json holds exactly those)
   const rounds = new Map<string, Map<number, number[]>>();
-  for (const [runId, host, , version, variant, key, round, warmup, , value] of detailed?.rows ?? []) {
-    if (warmup) continue;
-    const id = `${host}|${version}|${variant}|${key}|${runId}`;
-    const m = rounds.get(id) ?? rounds.set(id, new Map()).get(id)!;
-    m.set(round, [...(m.get(round) ?? []), value]);
-  }
+  for (const [runId, host, , version, variant, key, roundList, values] of detailed?.rows ?? []) rounds.set(`${host}|${version}|${variant}|${key}|${runId}`, valuesByRound(roundList, values));
   const roundsOf = (e: SummaryEntry): RoundValues => rounds.get(`${e.host}|${e.version}|${e.variant}|${e.key}|${e.runId}`) ?? new Map();
 
   const builds = new Map<string, CompareBuild>();

@@ -155,6 +155,31 @@ export const loadRunIndex = (): RunIndexEntry[] =>
       .sort((a, b) => (a.startedAt > b.startedAt ? -1 : a.startedAt < b.startedAt ? 1 : a.runId < b.runId ? -1 : 1));
   });
 
+/** How many of each host's newest runs /runs lists; the others are on a page per host and year. */
+export const RECENT_RUNS_PER_HOST = 30;
+
+/** The runs /runs lists: each host's newest RECENT_RUNS_PER_HOST, and every run that feeds the tables. Newest first. */
+export function recentRuns(): RunIndexEntry[] {
+  const seen = new Map<string, number>();
+  return loadRunIndex().filter((r) => {
+    const n = (seen.get(r.host) ?? 0) + 1;
+    seen.set(r.host, n);
+    return n <= RECENT_RUNS_PER_HOST || r.inSummary;
+  });
+}
+
+/** One page per host and UTC year (the time series' own split), every run of it; hosts and years in order. */
+export function runArchive(): { host: string; year: number; runs: RunIndexEntry[] }[] {
+  const pages = new Map<string, { host: string; year: number; runs: RunIndexEntry[] }>();
+  for (const r of loadRunIndex()) {
+    const year = new Date(r.startedAt).getUTCFullYear();
+    const id = `${r.host}/${year}`;
+    const page = pages.get(id) ?? pages.set(id, { host: r.host, year, runs: [] }).get(id)!;
+    page.runs.push(r);
+  }
+  return [...pages.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.year - b.year));
+}
+
 /**
  * Where a run file can be downloaded. The runs behind the summary are published with the site
  * (/data/runs/<host>/<runId>.json.gz, byte for byte as stored); every other run is linked in the

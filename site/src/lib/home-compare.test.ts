@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DetailedIterations, Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { compareRounds, DETERMINISTIC_METHODS } from '../../../scripts/stats.ts';
+import { compareRounds, DETERMINISTIC_METHODS, valuesByRound } from '../../../scripts/stats.ts';
 import { axisScale, labelParts, pctTick } from './chart-text.ts';
 import { journeyInit, journeyPayload, splitJourneys, writeupRefs } from './model.ts';
 import { headline, homeView } from './home.ts';
@@ -183,9 +183,8 @@ test('compare: a variant pairs with its default build of the same run (the aggre
   assert.equal(hs.relation, 'paired');
   const entry = (variant: string) => fixture.entries.find((e) => e.key === hs.key && e.version === '3.5.7' && e.variant === variant)!;
   const rounds = (e: SummaryEntry) => {
-    const m = new Map<number, number[]>();
-    for (const row of detailed.rows) if (row[5] === e.key && row[3] === e.version && row[4] === e.variant && !row[7]) m.set(row[6], [...(m.get(row[6]) ?? []), row[9]]);
-    return m;
+    const row = detailed.rows.find((r) => r[5] === e.key && r[3] === e.version && r[4] === e.variant)!;
+    return valuesByRound(row[6], row[7]);
   };
   const expected = compareRounds(rounds(entry('no-ml-kem')), rounds(entry('default')), '3.5.7', DETERMINISTIC_METHODS.includes(entry('default').method))!;
   assert.equal(hs.paired!.ratio, expected.ratio);
