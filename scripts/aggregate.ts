@@ -87,7 +87,7 @@ function byRound(s: RunSeries): Map<number, number[]> {
 }
 
 /** significant digits of the statistics in summary.json */
-export const SUMMARY_DIGITS = 7;
+export const SUMMARY_DIGITS = 6;
 
 export const SELECTION =
   'only quiet runs (host lock held, every quiet-host check passed); for each host and series the best run that measured it: ' +
