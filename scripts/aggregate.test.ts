@@ -120,7 +120,7 @@ test('aggregation is byte-identical on re-run', () => {
   assert.equal(a, b);
   const detailed = JSON.parse(readFileSync(join(dir, 'detailed-iterations.json'), 'utf8'));
   assert.deepEqual(
-    detailed.rows.map((r) => [r[3], r[6], r[7]]),
+    detailed.rows.map((r: unknown[]) => [r[3], r[6], r[7]]),
     [['1.1.1w', [1, 2, 3], [1, 2, 3]], ['3.5.7', [1, 2, 3], [4, 5, 6]], ['3.4.1', [1, 2, 3], [1, 2, 3]]],
     'one row per series behind the summary: its measured rounds and values (warm-ups stay in the run files)',
   );
