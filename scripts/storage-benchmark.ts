@@ -1,7 +1,7 @@
 // The storage benchmark record (docs/benchmarks/storage-simulation.json and .md) from the state files of
 // scripts/simulate-year.ts runs. Every figure in the Markdown is rendered from the JSON.
 //
-//   node scripts/storage-benchmark.ts record --label 3y4h --sim DIR [--file docs/benchmarks/storage-simulation.json]
+//   node scripts/storage-benchmark.ts record --label 3y4h --sim DIR --note "what else the machine did" [--file docs/benchmarks/storage-simulation.json]
 //   node scripts/storage-benchmark.ts markdown [--file docs/benchmarks/storage-simulation.json] > docs/benchmarks/storage-simulation.md
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,7 +82,7 @@ export function calibration(): Record_['calibration'] {
   };
 }
 
-export function record(label: string, simDir: string, file: string): void {
+export function record(label: string, simDir: string, file: string, note: string): void {
   const state = JSON.parse(readFileSync(join(simDir, 'state.json'), 'utf8'));
   const nights = state.nights as { seconds: number; runBytes: number; runJsonBytes: number }[];
   const hosts = state.options.hosts as number;
@@ -101,7 +101,7 @@ export function record(label: string, simDir: string, file: string): void {
     final: state.final,
     site: state.site,
     recordedAt: new Date().toISOString(),
-    machine: { ...machine(), note: 'a 2-vCPU development machine shared with other work (builds and test suites of other sessions) while the simulations ran: wall times are those of a loaded machine; CPU times and sizes do not depend on it' },
+    machine: { ...machine(), note },
   };
   const rec: Record_ = existsSync(file)
     ? JSON.parse(readFileSync(file, 'utf8'))
@@ -124,9 +124,11 @@ export function markdown(rec: Record_): string {
     '`scripts/simulate-year.ts` runs produced. It is a benchmark, not a test: it measures what the storage layout',
     '([docs/storage.md](../storage.md)) does after years of nightly commits.',
     '',
-    '**The machine was shared while this ran** (a 2-vCPU development machine running other sessions\' builds and test',
-    'suites; the load averages are in the JSON). Wall times are those of a loaded machine and overstate what a quiet',
-    'one needs; CPU times, memory and sizes do not depend on the load.',
+    'What the machine was doing while each simulation ran, as recorded with it:',
+    '',
+    ...sims.map((s) => `- ${yearsOf(s)}: ${String(s.machine.note ?? 'not recorded')} (${String(s.machine.logicalCpus)} logical CPUs; load averages in the JSON)`),
+    '',
+    'CPU times, memory and sizes do not depend on the load; wall times do.',
     '',
     '## How',
     '',
@@ -193,8 +195,8 @@ export function markdown(rec: Record_): string {
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, sim: { type: 'string' }, file: { type: 'string', default: FILE } } });
-  if (positionals[0] === 'record' && values.label && values.sim) record(values.label, values.sim, values.file);
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, sim: { type: 'string' }, note: { type: 'string' }, file: { type: 'string', default: FILE } } });
+  if (positionals[0] === 'record' && values.label && values.sim && values.note) record(values.label, values.sim, values.file, values.note);
   else if (positionals[0] === 'markdown') process.stdout.write(markdown(JSON.parse(readFileSync(values.file, 'utf8'))));
   else {
     console.error(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 5).join('\n').replace(/^\/\/ ?/gm, ''));
