@@ -1,7 +1,8 @@
 // The storage benchmark record (docs/benchmarks/storage-simulation.json and .md) from the state files of
 // scripts/simulate-year.ts runs. Every figure in the Markdown is rendered from the JSON.
 //
-//   node scripts/storage-benchmark.ts record --label 3y4h --sim DIR --note "what else the machine did" [--file docs/benchmarks/storage-simulation.json]
+//   node scripts/storage-benchmark.ts record --label 3y4h --sim DIR|STATE.json --note "what else the machine did"
+//        [--about "what this simulation is for"] [--file docs/benchmarks/storage-simulation.json]
 //   node scripts/storage-benchmark.ts markdown [--file docs/benchmarks/storage-simulation.json] > docs/benchmarks/storage-simulation.md
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ export const TARGETS: { what: string; limit: number; unit: 'MB' | 's' | 'GB' | '
 
 interface Sim {
   label: string;
+  /** what this simulation is for (e.g. the layout it measured, when an older one is kept for comparison) */
+  about?: string;
   options: { nights: number; hosts: number; rounds: number; seriesEveryMonths: number; scale: number; start: string };
   nightsDone: number;
   generation: { secondsPerNight: { median: number; max: number }; runBytesPerHost: { first: number; last: number }; runJsonBytesPerHost: { first: number; last: number } };
@@ -82,12 +85,14 @@ export function calibration(): Record_['calibration'] {
   };
 }
 
-export function record(label: string, simDir: string, file: string, note: string): void {
-  const state = JSON.parse(readFileSync(join(simDir, 'state.json'), 'utf8'));
+export function record(label: string, simDir: string, file: string, note: string, about?: string): void {
+  // a simulation directory, or a state file kept from one (state-<n>-nights.json)
+  const state = JSON.parse(readFileSync(simDir.endsWith('.json') ? simDir : join(simDir, 'state.json'), 'utf8'));
   const nights = state.nights as { seconds: number; runBytes: number; runJsonBytes: number }[];
   const hosts = state.options.hosts as number;
   const sim: Sim = {
     label,
+    ...(about ? { about } : {}),
     options: state.options,
     nightsDone: state.nightsDone,
     generation: {
@@ -151,7 +156,7 @@ export function markdown(rec: Record_): string {
     '',
   );
   L.push('## Against the targets', '');
-  L.push(`| | target | ${sims.map((s) => yearsOf(s)).join(' | ')} |`, `|---|---|${sims.map(() => '---').join('|')}|`);
+  L.push(`| | target | ${sims.map((s) => `${yearsOf(s)} (${s.label})`).join(' | ')} |`, `|---|---|${sims.map(() => '---').join('|')}|`);
   for (const t of TARGETS) {
     const cells = sims.map((s) => {
       const v = t.value(s);
@@ -162,7 +167,8 @@ export function markdown(rec: Record_): string {
   }
   L.push('', 'The targets are set for 3 years × 4 hosts; the 1-year column shows the trend.', '');
   for (const s of sims) {
-    L.push(`## ${yearsOf(s)}`, '');
+    L.push(`## ${yearsOf(s)} (${s.label})`, '');
+    if (s.about) L.push(s.about, '');
     L.push(`- Nights committed: ${s.nightsDone} of ${s.options.nights}.`);
     L.push(`- Run file per host and night: ${mb(s.generation.runBytesPerHost.first)} stored (${mb(s.generation.runJsonBytesPerHost.first)} of JSON) on the first night, ${mb(s.generation.runBytesPerHost.last)} (${mb(s.generation.runJsonBytesPerHost.last)}) on the last.`);
     if (s.final) {
@@ -195,8 +201,8 @@ export function markdown(rec: Record_): string {
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, sim: { type: 'string' }, note: { type: 'string' }, file: { type: 'string', default: FILE } } });
-  if (positionals[0] === 'record' && values.label && values.sim && values.note) record(values.label, values.sim, values.file, values.note);
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, sim: { type: 'string' }, note: { type: 'string' }, about: { type: 'string' }, file: { type: 'string', default: FILE } } });
+  if (positionals[0] === 'record' && values.label && values.sim && values.note) record(values.label, values.sim, values.file, values.note, values.about);
   else if (positionals[0] === 'markdown') process.stdout.write(markdown(JSON.parse(readFileSync(values.file, 'utf8'))));
   else {
     console.error(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 5).join('\n').replace(/^\/\/ ?/gm, ''));
