@@ -176,7 +176,7 @@ test('a round the host disturbed is dropped and measured again, until the run\'s
   }
   const src = source(states);
   const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100 });
-  const repeated: Parameters<typeof measureUndisturbed>[4] = [];
+  const repeated: Parameters<typeof measureUndisturbed>[3]['repeated'] = [];
   const measured: string[] = [];
   const dropped: number[] = [];
   const attempt = (round: number) => async () => {
