@@ -30,7 +30,7 @@ import {
   describeIssues,
 } from '../schema/index.ts';
 import { compareReleases, compareSeries, compareVersions } from '../catalogue/index.ts';
-import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe, significant } from './stats.ts';
+import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe, significant, SUMMARY_DIGITS } from './stats.ts';
 import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from './history.ts';
 
 export { quietReasons };
@@ -85,9 +85,6 @@ function byRound(s: RunSeries): Map<number, number[]> {
   for (const it of s.iterations) if (!it.warmup) m.set(it.round, [...(m.get(it.round) ?? []), it.value]);
   return m;
 }
-
-/** significant digits of the statistics in summary.json */
-export const SUMMARY_DIGITS = 6;
 
 export const SELECTION =
   'only quiet runs (host lock held, every quiet-host check passed); for each host and series the best run that measured it: ' +

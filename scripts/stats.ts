@@ -95,6 +95,9 @@ export function describe(values: readonly number[], deterministic = false): Stat
 /** One value per round (a series measures once per round; should a round hold more, their median). */
 export type RoundValues = ReadonlyMap<number, readonly number[]>;
 
+/** significant digits of published statistics (summary.json, and the site's comparisons computed like them) */
+export const SUMMARY_DIGITS = 6;
+
 /**
  * The same data with every non-integer number cut to `digits` significant digits (integers, such as
  * counts, stay exact). Monotone: an interval's ends stay on either side of its median.

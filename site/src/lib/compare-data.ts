@@ -2,7 +2,7 @@
 // (formats in compare-view.ts). Pairs are compared with the aggregation's own function, round by round,
 // only where both builds measured the series in the same run.
 import type { DetailedIterations, Summary, SummaryEntry } from '../../../schema/index.ts';
-import { DETERMINISTIC_METHODS, compareRounds, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
+import { DETERMINISTIC_METHODS, SUMMARY_DIGITS, compareRounds, significant, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
 import { labelParts } from './chart-text.ts';
 import { byVersion, internTable, versionSlug } from './model.ts';
 import { STATUSES, VERDICTS, pairFile, type BuildRow, type BuildShard, type CompareBuild, type CompareIndex, type PairRow, type PairShard, type SeriesCatalogue } from './compare-view.ts';
@@ -112,7 +112,8 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
           shared = true;
           const sa = segmentOf(a);
           if (sa === null || sa !== segmentOf(b)) continue;
-          const c = compareRounds(roundsOf(b), roundsOf(a), A.version, DETERMINISTIC_METHODS.includes(b.method));
+          // published like summary.json's comparisons, so the two agree to the digit
+          const c = significant(compareRounds(roundsOf(b), roundsOf(a), A.version, DETERMINISTIC_METHODS.includes(b.method)), SUMMARY_DIGITS);
           if (!c) continue;
           rows.push([series, c.ratio, c.interval?.low ?? null, c.interval?.high ?? null, c.interval?.coverage ?? null, VERDICTS.indexOf(c.verdict), c.pairs, c.pairing === 'deterministic' ? 1 : 0]);
         }

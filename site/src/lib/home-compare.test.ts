@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DetailedIterations, Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { compareRounds, DETERMINISTIC_METHODS, valuesByRound } from '../../../scripts/stats.ts';
+import { compareRounds, DETERMINISTIC_METHODS, SUMMARY_DIGITS, significant, valuesByRound } from '../../../scripts/stats.ts';
 import { axisScale, labelParts, pctTick } from './chart-text.ts';
 import { journeyInit, journeyPayload, splitJourneys, writeupRefs } from './model.ts';
 import { headline, homeView } from './home.ts';
@@ -186,7 +186,7 @@ test('compare: a variant pairs with its default build of the same run (the aggre
     const row = detailed.rows.find((r) => r[5] === e.key && r[3] === e.version && r[4] === e.variant)!;
     return valuesByRound(row[6], row[7]);
   };
-  const expected = compareRounds(rounds(entry('no-ml-kem')), rounds(entry('default')), '3.5.7', DETERMINISTIC_METHODS.includes(entry('default').method))!;
+  const expected = significant(compareRounds(rounds(entry('no-ml-kem')), rounds(entry('default')), '3.5.7', DETERMINISTIC_METHODS.includes(entry('default').method))!, SUMMARY_DIGITS);
   assert.equal(hs.paired!.ratio, expected.ratio);
   assert.equal(hs.paired!.verdict, expected.verdict);
   assert.equal(rows.find((r) => r.key === 'speed/mlkem768-encaps')!.relation, 'one-side');
