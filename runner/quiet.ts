@@ -214,8 +214,6 @@ export interface EvidenceRecorder {
   exclusive: boolean;
   thresholds: Record<string, number>;
   before(log: (m: string) => void): Promise<CheckedSnapshot>;
-  /** waits until a window of the host is quiet by a round's limits, at most `maxSeconds`; says whether it was */
-  settle(maxSeconds: number, log: (m: string) => void): Promise<boolean>;
   sample(): Sample;
   round(since: Sample, round: number): RoundSnapshot;
 }
@@ -253,20 +251,6 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
         log(`waiting for the host to settle: ${check.reasons.join('; ')}`);
       }
     },
-    async settle(maxSeconds, log) {
-      // windows of the round's limits (the run is idle meanwhile, so its own load is still decaying)
-      const deadline = source.now() + maxSeconds * 1000;
-      for (;;) {
-        const a = takeSample(source);
-        await sleep(windowSeconds * 1000);
-        const check = checkSnapshot(snapshotBetween(a, takeSample(source), root), 'round', logicalCpus);
-        if (check.quiet) return true;
-        if (source.now() >= deadline) {
-          log(`the host did not settle within ${maxSeconds} s: ${check.reasons.join('; ')}`);
-          return false;
-        }
-      }
-    },
     sample: () => takeSample(source),
     round(since, round) {
       const s = snapshotBetween(since, takeSample(source), root);
@@ -277,16 +261,16 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
 
 /**
  * Measures round `round` until the host leaves it undisturbed. A disturbed attempt is handed to `drop`
- * (which discards what it measured) and added to `repeated`, then `settle` waits for the disturbance to
- * pass before the next attempt; once `repeated` holds `maxRepeated` attempts (a limit for the whole
- * run), a disturbed round is kept as it is. Returns the kept snapshot. The decision reads /proc only,
+ * (which discards what it measured) and added to `repeated`; once `repeated` holds `maxRepeated`
+ * attempts (a limit for the whole run), a disturbed round is kept as it is. (Waiting for a quiet idle
+ * window first does not help: steal shows only while the run uses the CPU.) Returns the kept snapshot. The decision reads /proc only,
  * never the measured values.
  */
 export async function measureUndisturbed(
   recorder: Pick<EvidenceRecorder, 'sample' | 'round'>,
   round: number,
   measure: () => Promise<void>,
-  o: { drop: (disturbed: RoundSnapshot) => void; settle: () => Promise<void>; repeated: RoundSnapshot[]; maxRepeated: number },
+  o: { drop: (disturbed: RoundSnapshot) => void; repeated: RoundSnapshot[]; maxRepeated: number },
 ): Promise<RoundSnapshot> {
   for (;;) {
     const since = recorder.sample();
@@ -295,7 +279,6 @@ export async function measureUndisturbed(
     if (snapshot.quiet || o.repeated.length >= o.maxRepeated) return snapshot;
     o.repeated.push(snapshot);
     o.drop(snapshot);
-    await o.settle();
   }
 }
 

@@ -235,7 +235,6 @@ function fakeEvidence(noisy: number[] = [], exclusive = true) {
     exclusive,
     thresholds: { maxStealPercent: 2 },
     before: async () => (calls.before++, snap(true)),
-    settle: async () => true,
     sample: () => ({}) as Sample,
     round: (_since, round) => (calls.rounds.push(round), { ...snap(!noisy.includes(round)), round }),
   };

@@ -409,7 +409,8 @@ export function derive(
   files.set('summary.json', serializeSummary(summary));
   // one row per line keeps the file diffable without making it huge
   const body = detailed.rows.map((r) => JSON.stringify(r)).join(',\n');
-  files.set('detailed-iterations.json', `{"schemaVersion":2,"kind":"detailed-iterations","columns":${JSON.stringify(detailed.columns)},"rows":[\n${body}\n]}\n`);
+  const head = JSON.stringify({ schemaVersion: detailed.schemaVersion, kind: detailed.kind, columns: detailed.columns }).slice(0, -1);
+  files.set('detailed-iterations.json', `${head},"rows":[\n${body}\n]}\n`);
   return { files, selected, entries: summary.entries.length, rows: detailed.rows.length, timeseries, skipped, records: kept, frozen };
 }
 

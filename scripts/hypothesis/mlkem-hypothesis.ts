@@ -46,8 +46,6 @@ const FIRST_LOOK = 6;
 const MAX_ROUNDS = 1000;
 /** disturbed rounds measured again in one run (a tenth of a 10-minute budget's rounds) */
 const MAX_REPEATED_ROUNDS = 10;
-/** how long to wait, after a disturbed round, for the disturbance to pass (steal comes in episodes of tens of seconds) */
-const SETTLE_SECONDS = 90;
 
 interface ConfigDef {
   id: string;
@@ -319,11 +317,10 @@ async function main(): Promise<number> {
   const measuredRound = async (r: number, ids: string[]) => {
     const dropRound = (disturbed: RoundSnapshot) => {
       for (let i = blocks.length - 1; i >= 0; i--) if (blocks[i]!.round === r) blocks.splice(i, 1);
-      log(`round ${r}: disturbed by the host (${disturbed.reasons.join('; ')}): its blocks are dropped and the round is measured again once the host is quiet`);
+      log(`round ${r}: disturbed by the host (${disturbed.reasons.join('; ')}): its blocks are dropped and the round is measured again`);
     };
     const maxRepeated = r === 0 || mode === 'quick' ? 0 : MAX_REPEATED_ROUNDS;
-    const settle = async () => void (await evidence.settle(SETTLE_SECONDS, log));
-    roundEvidence.push(await measureUndisturbed(evidence, r, () => runRound(r, ids), { drop: dropRound, settle, repeated, maxRepeated }));
+    roundEvidence.push(await measureUndisturbed(evidence, r, () => runRound(r, ids), { drop: dropRound, repeated, maxRepeated }));
   };
 
   const warmStart = Date.now();
@@ -419,7 +416,7 @@ async function main(): Promise<number> {
     stopping:
       mode === 'quick'
         ? `fixed design for CI: ${rounds} rounds, one look at the end; claims may stay undecided`
-        : `sequential: rounds continue until every claim's CPU-time line is decided, the last pre-declared look, or the ${budgetMinutes}-minute budget; ${schedule.method}; when the budget ends between looks, one final look spends the alpha left; a round the host disturbed (the quiet-host limits) is dropped before any look and measured again once a ${evidence.thresholds.beforeWindowSeconds}-s window is quiet (waiting at most ${SETTLE_SECONDS} s), at most ${MAX_REPEATED_ROUNDS} times per run`,
+        : `sequential: rounds continue until every claim's CPU-time line is decided, the last pre-declared look, or the ${budgetMinutes}-minute budget; ${schedule.method}; when the budget ends between looks, one final look spends the alpha left; a round the host disturbed (the quiet-host limits) is dropped before any look and measured again, at most ${MAX_REPEATED_ROUNDS} times per run`,
     looks: schedule.looks,
     alphaPerLook: schedule.alpha,
     budgetSeconds: mode === 'quick' ? null : budgetMinutes * 60,
