@@ -1,20 +1,24 @@
 // Where run files live and how they are stored. Every part of the project reads a run file through
 // readRunFile() and the runner writes one through writeRunFile(): one layout, one reader, one writer.
 //
-// Layout (relative to data/):  runs/<host>/<YYYY>/<MM>/<runId>.json.gz
+// Layout (relative to data/):  runs/<host>/<YYYY>/<MM>/<runId>.json.br
 //   - <YYYY>/<MM> is the UTC month the run started, so no folder grows without limit (a nightly host adds
 //     about 30 files a month to one folder, and 12 folders a year);
-//   - the file is the run as compact JSON (no indentation), gzip-compressed: a full run is about 5 MB of
-//     JSON and 0.25 MB stored (docs/benchmarks/storage-simulation.md). `zcat file.json.gz` reads it.
-// The reader also takes plain .json (older copies, files people unpack to read), never in data/runs/.
-import { gunzipSync, gzipSync } from 'node:zlib';
+//   - the file is the run as compact JSON (no indentation), brotli-compressed with a 16 MiB window: a full
+//     run is 6-10 MB of JSON whose series repeat the same keys, labels and parameters for every build,
+//     hundreds of KB apart, out of gzip's 32 KB reach; brotli stores it in half of gzip's bytes, and every
+//     night's run is history git keeps forever (docs/benchmarks/storage-simulation.md).
+//     `brotli -dc file.json.br` (Debian package brotli) reads it.
+// The reader also takes plain .json (files people unpack to read) and .json.gz (files written before
+// brotli), never in data/runs/.
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DataFileError, parseRunFile, safeId, type Run } from './base.ts';
 
-export const RUN_FILE_SUFFIX = '.json.gz';
+export const RUN_FILE_SUFFIX = '.json.br';
 
-/** Where a run belongs, relative to the runs folder: <host>/<YYYY>/<MM>/<runId>.json.gz (UTC month of startedAt). */
+/** Where a run belongs, relative to the runs folder: <host>/<YYYY>/<MM>/<runId>.json.br (UTC month of startedAt). */
 export function runFileName(run: { runId: string; startedAt: string; host: { id: string } }): string {
   const started = new Date(run.startedAt);
   if (Number.isNaN(started.getTime())) throw new DataFileError(`run ${run.runId}: startedAt ${JSON.stringify(run.startedAt)} is not a date`);
@@ -23,7 +27,7 @@ export function runFileName(run: { runId: string; startedAt: string; host: { id:
   return `${run.host.id}/${year}/${month}/${run.runId}${RUN_FILE_SUFFIX}`;
 }
 
-/** Where a run belongs relative to data/: runs/<host>/<YYYY>/<MM>/<runId>.json.gz. */
+/** Where a run belongs relative to data/: runs/<host>/<YYYY>/<MM>/<runId>.json.br. */
 export const runFilePath = (run: { runId: string; startedAt: string; host: { id: string } }) => `runs/${runFileName(run)}`;
 
 export interface RunFileLocation {
@@ -33,7 +37,7 @@ export interface RunFileLocation {
   runId: string;
 }
 
-const LAYOUT = /^runs\/([^/]+)\/(\d{4})\/(\d{2})\/([^/]+)\.json\.gz$/;
+const LAYOUT = /^runs\/([^/]+)\/(\d{4})\/(\d{2})\/([^/]+)\.json\.br$/;
 
 /** The parts of a path relative to data/ that follows the layout, or null. */
 export function parseRunFilePath(path: string): RunFileLocation | null {
@@ -53,7 +57,7 @@ export function misplacedRun(path: string, run: { runId: string; startedAt: stri
 }
 
 export interface ReadLimits {
-  /** bytes on disk (compressed for .json.gz) */
+  /** bytes on disk (compressed for .json.br and .json.gz) */
   maxFileBytes?: number;
   /** bytes of JSON text after decompression: a small file can inflate to gigabytes */
   maxJsonBytes?: number;
@@ -65,20 +69,27 @@ export const DEFAULT_READ_LIMITS: Required<ReadLimits> = { maxFileBytes: 256 << 
 const GZIP_MAGIC = [0x1f, 0x8b];
 const isGzip = (b: Buffer) => b.length >= 2 && b[0] === GZIP_MAGIC[0] && b[1] === GZIP_MAGIC[1];
 
-/** The JSON text of a run file: .json.gz decompressed, .json as it is, both checked to be UTF-8. */
+/** The JSON text of a run file: .json.br or .json.gz decompressed, .json as it is, each checked to be UTF-8. */
 export function decodeRunBytes(bytes: Buffer, name: string, limits: ReadLimits = {}): string {
   const { maxFileBytes, maxJsonBytes } = { ...DEFAULT_READ_LIMITS, ...limits };
   if (bytes.length > maxFileBytes) throw new DataFileError(`${name}: file is ${bytes.length} bytes (limit ${maxFileBytes})`);
+  const tooLarge = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError;
   let json: Buffer;
-  if (name.endsWith('.gz')) {
+  if (name.endsWith('.br')) {
+    if (isGzip(bytes)) throw new DataFileError(`${name}: holds gzip data although the name ends in .br (name it .json.gz)`);
+    try {
+      json = brotliDecompressSync(bytes, { maxOutputLength: maxJsonBytes });
+    } catch (e) {
+      if (tooLarge(e)) throw new DataFileError(`${name}: decompresses to more than ${maxJsonBytes} bytes of JSON (limit ${maxJsonBytes})`);
+      throw new DataFileError(`${name}: not brotli data, or damaged (${(e as Error).message}); a truncated file?`);
+    }
+  } else if (name.endsWith('.gz')) {
     if (!isGzip(bytes)) throw new DataFileError(`${name}: not gzip data although the name ends in .gz (compress it with gzip, or name it .json)`);
     try {
       json = gunzipSync(bytes, { maxOutputLength: maxJsonBytes });
     } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      if (err.code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError)
-        throw new DataFileError(`${name}: decompresses to more than ${maxJsonBytes} bytes of JSON (limit ${maxJsonBytes})`);
-      throw new DataFileError(`${name}: damaged gzip data (${err.message}); a truncated file?`);
+      if (tooLarge(e)) throw new DataFileError(`${name}: decompresses to more than ${maxJsonBytes} bytes of JSON (limit ${maxJsonBytes})`);
+      throw new DataFileError(`${name}: damaged gzip data (${(e as Error).message}); a truncated file?`);
     }
   } else {
     if (isGzip(bytes)) throw new DataFileError(`${name}: holds gzip data but its name does not end in .gz`);
@@ -92,7 +103,7 @@ export function decodeRunBytes(bytes: Buffer, name: string, limits: ReadLimits =
   }
 }
 
-/** The JSON text of the run file at `file` (.json or .json.gz). `name` is how errors refer to it. */
+/** The JSON text of the run file at `file` (.json.br, .json.gz or .json). `name` is how errors refer to it. */
 export function readRunText(file: string, name = file, limits: ReadLimits = {}): string {
   let bytes: Buffer;
   try {
@@ -105,26 +116,41 @@ export function readRunText(file: string, name = file, limits: ReadLimits = {}):
 }
 
 /**
- * THE reader of run files: .json.gz or .json, decompressed, parsed and validated against the run schema.
+ * THE reader of run files: .json.br, .json.gz or .json, decompressed, parsed and validated against the run schema.
  * Every failure is a DataFileError that names the file (and the JSON path for schema errors).
  */
 export function readRunFile(file: string, name = file, limits: ReadLimits = {}): Run {
   return parseRunFile(readRunText(file, name, limits), name);
 }
 
-/** A run as stored: compact JSON, gzip level 9. Deterministic (gzip's header time is zero). */
-export function encodeRunFile(run: Run): Buffer {
-  return gzipSync(JSON.stringify(run) + '\n', { level: 9 });
+/** Brotli's best (about 10 s for a 10 MB run, once per run); the simulation of years of nights passes a faster one. */
+export const RUN_FILE_QUALITY = 11;
+
+/** A run as stored: compact JSON, brotli with a 16 MiB window (a whole run), deterministic for one brotli version. */
+export function encodeRunFile(run: Run, quality = RUN_FILE_QUALITY): Buffer {
+  const json = JSON.stringify(run) + '\n';
+  return brotliCompressSync(json, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+      [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
+      [zlibConstants.BROTLI_PARAM_LGWIN]: 24,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(json),
+    },
+  });
 }
 
 /**
- * THE writer: stores `run` at <runsDir>/<host>/<YYYY>/<MM>/<runId>.json.gz, atomically (a temporary
- * file renamed into place), and returns the path written. It never replaces a different existing run.
+ * THE writer: stores `run` at <runsDir>/<host>/<YYYY>/<MM>/<runId>.json.br, atomically (a temporary
+ * file renamed into place), and returns the path written. It never replaces a different existing run
+ * (compared as JSON: another brotli version may compress the same run to other bytes).
  */
-export function writeRunFile(runsDir: string, run: Run): string {
+export function writeRunFile(runsDir: string, run: Run, quality = RUN_FILE_QUALITY): string {
   const path = join(runsDir, runFileName(run));
-  const bytes = encodeRunFile(run);
-  if (existsSync(path) && !readFileSync(path).equals(bytes)) throw new DataFileError(`${path} already exists and holds other data: a run id is written once`);
+  if (existsSync(path)) {
+    if (readRunText(path) !== JSON.stringify(run) + '\n') throw new DataFileError(`${path} already exists and holds other data: a run id is written once`);
+    return path;
+  }
+  const bytes = encodeRunFile(run, quality);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(`${path}.tmp`, bytes);
   renameSync(`${path}.tmp`, path);
@@ -132,7 +158,7 @@ export function writeRunFile(runsDir: string, run: Run): string {
 }
 
 /**
- * Every run file under <dataDir>/runs (ending in .json or .json.gz, whatever the folder), as paths
+ * Every run file under <dataDir>/runs (ending in .json, .json.gz or .json.br, whatever the folder), as paths
  * relative to dataDir with '/' separators, sorted. Journals (.partial.jsonl) and temporary files are
  * not run files. Symbolic links are not followed.
  */
@@ -143,7 +169,7 @@ export function listRunFiles(dataDir: string, folder = 'runs'): string[] {
       const child = `${rel}/${name}`;
       const st = lstatSync(join(dataDir, child));
       if (st.isDirectory()) walk(child);
-      else if (st.isFile() && (name.endsWith('.json') || name.endsWith(RUN_FILE_SUFFIX))) out.push(child);
+      else if (st.isFile() && (name.endsWith('.json') || name.endsWith('.json.gz') || name.endsWith(RUN_FILE_SUFFIX))) out.push(child);
     }
   };
   if (existsSync(join(dataDir, folder))) walk(folder);

@@ -29,8 +29,14 @@ import { seededRandom } from './stats.ts';
 export const SYNTHETIC = 'SYNTHETIC: made by scripts/simulate-year.ts, not a measurement';
 const REPO = new URL('../', import.meta.url).pathname;
 const ARCHIVE = join(REPO, 'data/archive/contaminated/runs/obs-devbox-2c/2026/11');
-const TEMPLATE_FULL = '20261122T040846Z-full-b88e.json.gz';
-const TEMPLATE_OTHERS = '20261122T033253Z-quick-2ea4.json.gz';
+const TEMPLATE_FULL = '20261122T040846Z-full-b88e.json.br';
+const TEMPLATE_OTHERS = '20261122T033253Z-quick-2ea4.json.br';
+/**
+ * Brotli quality of the synthetic run files: the runner's 11 takes ~9 s per file (4 hosts x 1,095 nights
+ * would take 11 hours); 9 takes ~0.2 s and makes files ~30% larger, so the growth measured here is an
+ * upper bound of the runner's.
+ */
+export const SIM_RUN_FILE_QUALITY = 9;
 
 export interface SimOptions {
   out: string;
@@ -245,6 +251,8 @@ export function synthesizeRun(t: Template, h: number, night: number, o: Pick<Sim
       series.push(inSchemaOrder({ ...ts.spec, buildId: buildRecords[bi]!.id, iterations }));
     }
   });
+  // in the order the runner writes them (runner/run.ts): by key, then build
+  series.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.buildId < b.buildId ? -1 : 1));
   const quiet = u('quiet', h, night) >= 0.05;
   let last = start;
   for (const s of series) for (const it of s.iterations) last = Math.max(last, Date.parse(it.at));
@@ -379,7 +387,7 @@ function writeNight(template: Parameters<typeof synthesizeRun>[0], night: number
   for (let h = 0; h < o.hosts; h++) {
     const run = synthesizeRun(template, h, night, o);
     const rel = runFilePath(run);
-    const bytes = encodeRunFile(run);
+    const bytes = encodeRunFile(run, SIM_RUN_FILE_QUALITY);
     mkdirSync(dirname(join(data, rel)), { recursive: true });
     writeFileSync(join(data, rel), bytes);
     written.push({ run, rel, bytes: bytes.length });
