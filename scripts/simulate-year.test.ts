@@ -12,7 +12,7 @@ import { SYNTHETIC, finalPhase, hostState, loadTemplate, releasedSeries, synthes
 test('a synthetic run has the shape of a real full run and says it is synthetic', () => {
   const t = loadTemplate();
   const run = synthesizeRun(t, 1, 200, { rounds: 6, seriesEveryMonths: 6, start: '2027-01-01T00:00:00.000Z' });
-  const real = readRunFile('data/archive/contaminated/runs/obs-devbox-2c/2026/11/20261122T040846Z-full-b88e.json.gz');
+  const real = readRunFile('data/archive/contaminated/runs/obs-devbox-2c/2026/11/20261122T040846Z-full-b88e.json.br');
   assert.equal(run.series.filter((s) => s.benchmark === 'handshake').length, ((real.series.length / real.builds.length) | 0) * run.builds.length, 'the handshake series of every build');
   assert.deepEqual([...new Set(run.builds.map((b) => b.version))].slice(0, 9), real.builds.map((b) => b.version));
   assert.ok(run.builds.some((b) => b.variant === 'no-ml-kem') && run.builds.some((b) => b.version === '4.1.0'), 'the no-ml-kem variant, and after 6 months a new release series');

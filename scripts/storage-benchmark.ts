@@ -73,7 +73,7 @@ function brotli(text: string): { realTemplateBrotliBytes: number; brotliSeconds:
 
 /** The archived real full run against a synthetic run of the same shape (9 builds, handshake only, 5 rounds). */
 export function calibration(): Record_['calibration'] {
-  const real = readRunText('data/archive/contaminated/runs/obs-devbox-2c/2026/11/20261122T040846Z-full-b88e.json.gz');
+  const real = readRunText('data/archive/contaminated/runs/obs-devbox-2c/2026/11/20261122T040846Z-full-b88e.json.br');
   const run = synthesizeRun(loadTemplate(), 0, 10, { rounds: 5, seriesEveryMonths: 0, start: '2027-01-01T00:00:00.000Z' });
   const ids = new Set(run.builds.filter((b) => b.variant === 'default').map((b) => b.id));
   const shaped = { ...run, builds: run.builds.filter((b) => ids.has(b.id)), series: run.series.filter((s) => s.benchmark === 'handshake' && ids.has(s.buildId)) };
