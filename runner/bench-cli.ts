@@ -28,7 +28,7 @@ const SETTLE_SECONDS: Record<RunMode, number> = { quick: 30, full: 180 };
 const HELP = `usage: npm run bench -- [--quick | --full] [options] [<version|series>[:<variant>]...]
 
 Builds what is needed (cached), then measures every version interleaved round by round and writes
-data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz (compact JSON, gzip; zcat reads it). Each finished task is
+data/runs/<host>/<YYYY>/<MM>/<runId>.json.br (compact JSON, brotli; brotli -dc reads it). Each finished task is
 appended to a journal first, so a killed run loses nothing: resume it with --resume <runId>.
 
   --quick              ${ROUNDS.quick.rounds} measured rounds after ${ROUNDS.quick.warmupRounds} warm-up, short tasks; versions default to ${QUICK_VERSIONS.join(' ')}  (default)

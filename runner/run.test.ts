@@ -97,7 +97,7 @@ test('a run interleaves builds task by task and writes a valid run file with eve
   assert.equal(pq34.reason, 'no ML-KEM before 3.5');
   assert.equal(pq34.iterations.length, 0, 'unsupported is not zero');
   assert.deepEqual(run.plan.order, [['b34', 'b35'], ['b35', 'b34'], ['b34', 'b35']]);
-  assert.equal(path, join(out, runFileName(run)), 'written straight into the layout: <host>/<YYYY>/<MM>/<runId>.json.gz');
+  assert.equal(path, join(out, runFileName(run)), 'written straight into the layout: <host>/<YYYY>/<MM>/<runId>.json.br');
   assert.deepEqual(readRunFile(path), run);
 });
 

@@ -76,11 +76,12 @@ export function decodeRunBytes(bytes: Buffer, name: string, limits: ReadLimits =
   const tooLarge = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError;
   let json: Buffer;
   if (name.endsWith('.br')) {
-    if (isGzip(bytes)) throw new DataFileError(`${name}: holds gzip data although the name ends in .br (name it .json.gz)`);
     try {
       json = brotliDecompressSync(bytes, { maxOutputLength: maxJsonBytes });
     } catch (e) {
       if (tooLarge(e)) throw new DataFileError(`${name}: decompresses to more than ${maxJsonBytes} bytes of JSON (limit ${maxJsonBytes})`);
+      // brotli has no magic bytes, so gzip's are only a hint once brotli has failed
+      if (isGzip(bytes)) throw new DataFileError(`${name}: holds gzip data although the name ends in .br (name it .json.gz)`);
       throw new DataFileError(`${name}: not brotli data, or damaged (${(e as Error).message}); a truncated file?`);
     }
   } else if (name.endsWith('.gz')) {

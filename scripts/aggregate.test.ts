@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync } from 'node:zlib';
 import { Run, parseRunFile, DataFileError, writeRunFile, encodeRunFile } from '../schema/index.ts';
 import { aggregate, aggregateSkipping, EXIT_SKIPPED, writeAll } from './aggregate.ts';
 
@@ -184,21 +184,21 @@ test('a bad, misplaced or duplicated file already on main is skipped by name; ev
   const other = testRun('r2', { '3.4.1': [4, 5, 6] }, '2026-01-02T00:00:00.000Z');
   const dir = dataDir([good, other]);
   const month = join(dir, 'runs', 'box', '2026', '01');
-  writeFileSync(join(month, 'truncated.json.gz'), gzipSync(JSON.stringify(good).slice(0, 200)));
-  writeFileSync(join(month, 'copy.json.gz'), encodeRunFile(good));
+  writeFileSync(join(month, 'truncated.json.br'), brotliCompressSync(JSON.stringify(good).slice(0, 200)));
+  writeFileSync(join(month, 'copy.json.br'), encodeRunFile(good));
   mkdirSync(join(dir, 'runs', 'elsewhere', '2026', '01'), { recursive: true });
-  writeFileSync(join(dir, 'runs', 'elsewhere', '2026', '01', 'r3.json.gz'), encodeRunFile({ ...other, runId: 'r3' }));
-  writeFileSync(join(month, 'r9.json.gz'), gzipSync(JSON.stringify({ ...other, runId: 'r9', schemaVersion: 7 })));
+  writeFileSync(join(dir, 'runs', 'elsewhere', '2026', '01', 'r3.json.br'), encodeRunFile({ ...other, runId: 'r3' }));
+  writeFileSync(join(month, 'r9.json.br'), brotliCompressSync(JSON.stringify({ ...other, runId: 'r9', schemaVersion: 7 })));
   writeFileSync(join(dir, 'runs', 'box', 'r4.json'), JSON.stringify({ ...other, runId: 'r4' }));
   const r = writeAll(dir);
   assert.deepEqual(
     r.skipped.map((s) => `${s.path}: ${s.reason.split('\n')[0]}`),
     [
-      'runs/box/2026/01/copy.json.gz: holds run r1 of host box started 2026-01-01T00:00:00.000Z, which belongs at runs/box/2026/01/r1.json.gz',
-      'runs/box/2026/01/r9.json.gz: schemaVersion 7 is not one this code reads (1)',
-      'runs/box/2026/01/truncated.json.gz: not valid JSON (Unterminated string in JSON at position 200 (line 1 column 201)); a truncated file?',
-      'runs/box/r4.json: not where run files go; expected runs/box/2026/01/r4.json.gz (runs/<host>/<YYYY>/<MM>/<runId>.json.gz, as npm run bench writes it)',
-      'runs/elsewhere/2026/01/r3.json.gz: holds run r3 of host box started 2026-01-02T00:00:00.000Z, which belongs at runs/box/2026/01/r3.json.gz',
+      'runs/box/2026/01/copy.json.br: holds run r1 of host box started 2026-01-01T00:00:00.000Z, which belongs at runs/box/2026/01/r1.json.br',
+      'runs/box/2026/01/r9.json.br: schemaVersion 7 is not one this code reads (1)',
+      'runs/box/2026/01/truncated.json.br: not valid JSON (Unterminated string in JSON at position 200 (line 1 column 201)); a truncated file?',
+      'runs/box/r4.json: not where run files go; expected runs/box/2026/01/r4.json.br (runs/<host>/<YYYY>/<MM>/<runId>.json.br, as npm run bench writes it)',
+      'runs/elsewhere/2026/01/r3.json.br: holds run r3 of host box started 2026-01-02T00:00:00.000Z, which belongs at runs/box/2026/01/r3.json.br',
     ],
   );
   assert.equal(r.runs, 2);
@@ -209,18 +209,18 @@ test('a bad, misplaced or duplicated file already on main is skipped by name; ev
   const dup = dataDir([good]);
   writeRunFile(join(dup, 'runs'), { ...good, host: { ...good.host, id: 'zbox' } });
   const d = writeAll(dup);
-  assert.deepEqual(d.skipped, [{ path: 'runs/zbox/2026/01/r1.json.gz', reason: 'runId r1 is also used by runs/box/2026/01/r1.json.gz (kept)' }]);
-  assert.deepEqual(JSON.parse(readFileSync(join(dup, 'summary.json'), 'utf8')).runs.map((x: { path: string }) => x.path), ['runs/box/2026/01/r1.json.gz']);
+  assert.deepEqual(d.skipped, [{ path: 'runs/zbox/2026/01/r1.json.br', reason: 'runId r1 is also used by runs/box/2026/01/r1.json.br (kept)' }]);
+  assert.deepEqual(JSON.parse(readFileSync(join(dup, 'summary.json'), 'utf8')).runs.map((x: { path: string }) => x.path), ['runs/box/2026/01/r1.json.br']);
 });
 
 test('a run the aggregation itself fails on is skipped by name and the others aggregated; a failure of every run is a bug and thrown', () => {
-  const runs = ['r1', 'r2', 'r3'].map((id) => ({ run: testRun(id, { '3.5.7': [1, 2, 3] }), path: `runs/box/2026/01/${id}.json.gz` }));
+  const runs = ['r1', 'r2', 'r3'].map((id) => ({ run: testRun(id, { '3.5.7': [1, 2, 3] }), path: `runs/box/2026/01/${id}.json.br` }));
   const failsOnR2: typeof aggregate = (rs) => {
     if (rs.some((r) => r.run.runId === 'r2')) throw new Error('ratio of r2 is Infinity');
     return aggregate(rs);
   };
   const { result, skipped } = aggregateSkipping(runs, failsOnR2);
-  assert.deepEqual(skipped, [{ path: 'runs/box/2026/01/r2.json.gz', reason: 'the aggregation fails on this run: ratio of r2 is Infinity' }]);
+  assert.deepEqual(skipped, [{ path: 'runs/box/2026/01/r2.json.br', reason: 'the aggregation fails on this run: ratio of r2 is Infinity' }]);
   assert.deepEqual(result.summary.runs.map((r) => r.runId), ['r1', 'r3']);
   assert.throws(() => aggregateSkipping(runs, () => { throw new Error('bug'); }), /^Error: bug$/);
   // the real aggregation with a run of 5e-324 values (an infinite ratio): the other run is still written
@@ -228,13 +228,13 @@ test('a run the aggregation itself fails on is skipped by name and the others ag
   const written = writeAll(dir);
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
   assert.ok(summary.runs.some((r: { runId: string }) => r.runId === 'ok'));
-  assert.ok(written.skipped.every((s) => s.path === 'runs/box/2026/01/tiny.json.gz'), JSON.stringify(written.skipped));
+  assert.ok(written.skipped.every((s) => s.path === 'runs/box/2026/01/tiny.json.br'), JSON.stringify(written.skipped));
 });
 
 test('npm run aggregate names each skipped file and exits with EXIT_SKIPPED after writing the rest', () => {
   const dir = dataDir([testRun('r1', { '3.5.7': [1, 2, 3] })]);
-  const broken = join(dir, 'runs', 'box', '2026', '01', 'broken.json.gz');
-  writeFileSync(broken, gzipSync('{'));
+  const broken = join(dir, 'runs', 'box', '2026', '01', 'broken.json.br');
+  writeFileSync(broken, brotliCompressSync('{'));
   const r = spawnSync(process.execPath, [join(import.meta.dirname, 'aggregate.ts'), dir], { encoding: 'utf8' });
   assert.equal(r.status, EXIT_SKIPPED, r.stderr);
   assert.match(r.stderr, new RegExp(`skipped ${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`));
@@ -248,10 +248,10 @@ test('npm run aggregate names each skipped file and exits with EXIT_SKIPPED afte
 test('run files outside the layout are skipped with the place they belong', () => {
   const good = testRun('r1', { '3.5.7': [1, 2, 3] });
   const cases: [string, Buffer | string, RegExp][] = [
-    ['runs/box/r1.json', JSON.stringify(good), /^not where run files go; expected runs\/box\/2026\/01\/r1\.json\.gz/],
-    ['runs/box/2026/02/r1.json.gz', encodeRunFile(good), /belongs at runs\/box\/2026\/01\/r1\.json\.gz/],
-    ['runs/wrong/2026/01/r1.json.gz', encodeRunFile(good), /of host box .*belongs at runs\/box\//],
-    ['runs/box/2026/01/r2.json.gz', encodeRunFile(good), /holds run r1 .*belongs at runs\/box\/2026\/01\/r1\.json\.gz/],
+    ['runs/box/r1.json', JSON.stringify(good), /^not where run files go; expected runs\/box\/2026\/01\/r1\.json\.br/],
+    ['runs/box/2026/02/r1.json.br', encodeRunFile(good), /belongs at runs\/box\/2026\/01\/r1\.json\.br/],
+    ['runs/wrong/2026/01/r1.json.br', encodeRunFile(good), /of host box .*belongs at runs\/box\//],
+    ['runs/box/2026/01/r2.json.br', encodeRunFile(good), /holds run r1 .*belongs at runs\/box\/2026\/01\/r1\.json\.br/],
   ];
   for (const [path, bytes, pattern] of cases) {
     const dir = mkdtempSync(join(tmpdir(), 'data-'));

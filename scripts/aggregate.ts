@@ -38,7 +38,7 @@ export const BASELINE_VERSION = '1.1.1w';
 
 /** A run file left out of the derived files, and why (printed, and the exit status says so). */
 export interface SkippedFile {
-  /** relative to the data directory, e.g. runs/<host>/<YYYY>/<MM>/<runId>.json.gz */
+  /** relative to the data directory, e.g. runs/<host>/<YYYY>/<MM>/<runId>.json.br */
   path: string;
   reason: string;
 }
@@ -295,7 +295,7 @@ export function checkLayout(records: readonly RunRecord[]): { kept: RunRecord[];
   const seen = new Map<string, string>();
   for (const r of records) {
     if (!parseRunFilePath(r.path)) {
-      skipped.push({ path: r.path, reason: `not where run files go; expected ${runFilePath(r)} (runs/<host>/<YYYY>/<MM>/<runId>.json.gz, as npm run bench writes it)` });
+      skipped.push({ path: r.path, reason: `not where run files go; expected ${runFilePath(r)} (runs/<host>/<YYYY>/<MM>/<runId>.json.br, as npm run bench writes it)` });
       continue;
     }
     const misplaced = misplacedRun(r.path, r);

@@ -151,7 +151,7 @@ function origin() {
   const work = scratch('publish-');
   const bare = join(work, 'origin.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
-  const seed = gitRepo(join(work, 'seed'), { 'data/runs/obs-a/2026/11/old.json.gz': 'accepted', 'data/summary.json': '1', 'scripts/aggregate.ts': 'code' });
+  const seed = gitRepo(join(work, 'seed'), { 'data/runs/obs-a/2026/11/old.json.br': 'accepted', 'data/summary.json': '1', 'scripts/aggregate.ts': 'code' });
   seed('push', '-q', bare, 'HEAD:main');
   const clone = (name: string, depth = false) => {
     execFileSync('git', ['clone', '-q', ...(depth ? ['--depth', '1'] : []), `file://${bare}`, join(work, name)]);
@@ -193,15 +193,15 @@ test('publish prepare: each artifact may bring only its own host\'s files; main\
   clone('checkout');
   const checkout = join(work, 'checkout');
   const artifacts: Record<string, string> = {
-    'bench-obs-a-run/data/runs/obs-a/2026/11/new.json.gz': 'new run',
-    'bench-obs-a-run/data/runs/obs-a/2026/11/old.json.gz': 'a runner trying to rewrite an accepted run',
+    'bench-obs-a-run/data/runs/obs-a/2026/11/new.json.br': 'new run',
+    'bench-obs-a-run/data/runs/obs-a/2026/11/old.json.br': 'a runner trying to rewrite an accepted run',
     'bench-obs-b-hypothesis/data/hypothesis/obs-b/h.json': 'hypothesis',
     // obs-b's run artifact also carries a file for obs-a: the whole artifact is refused
-    'bench-obs-b-run/data/runs/obs-b/2026/11/b.json.gz': 'b run',
-    'bench-obs-b-run/data/runs/obs-a/2026/11/forged.json.gz': 'obs-b writing into obs-a',
-    'bench-obs-c-run/data/runs/obs-c/2026/11/c.json.gz': 'a host that was not planned',
+    'bench-obs-b-run/data/runs/obs-b/2026/11/b.json.br': 'b run',
+    'bench-obs-b-run/data/runs/obs-a/2026/11/forged.json.br': 'obs-b writing into obs-a',
+    'bench-obs-c-run/data/runs/obs-c/2026/11/c.json.br': 'a host that was not planned',
     'bench-obs-a-hypothesis/data/summary.json': 'derived data from a runner',
-    'something-else/data/runs/obs-a/2026/11/x.json.gz': 'not a bench artifact',
+    'something-else/data/runs/obs-a/2026/11/x.json.br': 'not a bench artifact',
   };
   for (const [f, text] of Object.entries(artifacts)) {
     mkdirSync(join(work, 'incoming', f, '..'), { recursive: true });
@@ -210,10 +210,10 @@ test('publish prepare: each artifact may bring only its own host\'s files; main\
   const r = runStep(publishYaml, "Take each host's new files from its own artifacts", checkout, { INCOMING: join(work, 'incoming'), HOSTS: PLANNED });
   assert.equal(r.status, 0, r.log);
   const untracked = execFileSync('git', ['-C', checkout, 'ls-files', '--others'], { encoding: 'utf8' }).trim().split('\n').sort();
-  assert.deepEqual(untracked, ['data/hypothesis/obs-b/h.json', 'data/runs/obs-a/2026/11/new.json.gz']);
-  assert.equal(readFileSync(join(checkout, 'data/runs/obs-a/2026/11/old.json.gz'), 'utf8'), 'accepted');
-  assert.match(r.log, /skipped data\/runs\/obs-a\/2026\/11\/old\.json\.gz: main already has it/);
-  assert.match(r.log, /artifact bench-obs-b-run refused: it holds data\/runs\/obs-a.* only data\/runs\/obs-b\/<YYYY>\/<MM>\/<runId>\.json\.gz/);
+  assert.deepEqual(untracked, ['data/hypothesis/obs-b/h.json', 'data/runs/obs-a/2026/11/new.json.br']);
+  assert.equal(readFileSync(join(checkout, 'data/runs/obs-a/2026/11/old.json.br'), 'utf8'), 'accepted');
+  assert.match(r.log, /skipped data\/runs\/obs-a\/2026\/11\/old\.json\.br: main already has it/);
+  assert.match(r.log, /artifact bench-obs-b-run refused: it holds data\/runs\/obs-a.* only data\/runs\/obs-b\/<YYYY>\/<MM>\/<runId>\.json\.br/);
   assert.match(r.log, /artifact bench-obs-c-run refused: host obs-c was not planned/);
   assert.match(r.log, /artifact bench-obs-a-hypothesis refused: it holds data\/summary\.json/);
   assert.match(r.log, /artifact something-else refused: not a bench-<host>-run/);
@@ -224,10 +224,10 @@ test('publish prepare: a symbolic link in an artifact is refused; only refused a
   const { clone, work } = origin();
   clone('checkout');
   mkdirSync(join(work, 'incoming/bench-obs-a-run/data/runs/obs-a/2026/11'), { recursive: true });
-  symlinkSync('/etc/passwd', join(work, 'incoming/bench-obs-a-run/data/runs/obs-a/2026/11/r.json.gz'));
+  symlinkSync('/etc/passwd', join(work, 'incoming/bench-obs-a-run/data/runs/obs-a/2026/11/r.json.br'));
   const r = runStep(publishYaml, "Take each host's new files from its own artifacts", join(work, 'checkout'), { INCOMING: join(work, 'incoming'), HOSTS: PLANNED });
   assert.equal(r.status, 1, r.log);
-  assert.match(r.log, /bench-obs-a-run refused: it holds data\/runs\/obs-a\/2026\/11\/r\.json\.gz/);
+  assert.match(r.log, /bench-obs-a-run refused: it holds data\/runs\/obs-a\/2026\/11\/r\.json\.br/);
   assert.match(r.log, /nothing to publish but refused artifacts/);
 });
 
@@ -237,18 +237,18 @@ test('publish: prepare commits and bundles as the bot; the write job checks that
   const checkout = join(work, 'checkout');
   // what the take, validate and aggregate steps leave behind
   mkdirSync(join(checkout, 'data/runs/obs-a/2026/11'), { recursive: true });
-  writeFileSync(join(checkout, 'data/runs/obs-a/2026/11/new.json.gz'), 'new run');
+  writeFileSync(join(checkout, 'data/runs/obs-a/2026/11/new.json.br'), 'new run');
   writeFileSync(join(checkout, 'data/summary.json'), '2');
   const env = { OUTBOX: join(work, 'outbox'), GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '1' };
   const prep = runStep(publishYaml, 'Commit and bundle', checkout, env);
   assert.equal(prep.status, 0, prep.log);
   assert.deepEqual(prep.out, { result: 'ready' });
-  assert.equal(git('log', '-1', '--format=%an <%ae>|%s'), 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|bench: obs-a/2026/11/new.json.gz');
+  assert.equal(git('log', '-1', '--format=%an <%ae>|%s'), 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|bench: obs-a/2026/11/new.json.br');
   clone('pusher', true);
   const push = runStep(publishYaml, 'Check the prepared commit and push it', join(work, 'pusher'), { BUNDLE: join(work, 'outbox/publish.bundle'), HOSTS: PLANNED, FINAL: 'false' });
   assert.equal(push.status, 0, push.log);
   assert.deepEqual(push.out, { result: 'pushed' });
-  assert.deepEqual(log(), ['bench: obs-a/2026/11/new.json.gz', 'base']);
+  assert.deepEqual(log(), ['bench: obs-a/2026/11/new.json.br', 'base']);
   assert.equal(execFileSync('git', ['--git-dir', bare, 'show', 'main:data/summary.json'], { encoding: 'utf8' }), '2');
   // nothing new (a fresh checkout of the new main): no commit, no bundle
   clone('checkout2');
@@ -260,7 +260,7 @@ test('publish push: main moved before or during the push: "moved" so the next at
   // prepared on an older main than the push job checked out
   const a = origin();
   const prep = a.clone('prep');
-  const bundle = prepared(prep, join(a.work, 'prep'), { 'data/runs/obs-a/2026/11/new.json.gz': 'new' });
+  const bundle = prepared(prep, join(a.work, 'prep'), { 'data/runs/obs-a/2026/11/new.json.br': 'new' });
   const other = a.clone('other');
   writeFileSync(join(a.work, 'other', 'README'), 'meanwhile');
   other('add', '-A');
@@ -279,7 +279,7 @@ test('publish push: main moved before or during the push: "moved" so the next at
   const b = origin();
   b.clone('pusher', true);
   const prep2 = b.clone('prep');
-  const bundle2 = prepared(prep2, join(b.work, 'prep'), { 'data/runs/obs-a/2026/11/new.json.gz': 'new' });
+  const bundle2 = prepared(prep2, join(b.work, 'prep'), { 'data/runs/obs-a/2026/11/new.json.br': 'new' });
   const other2 = b.clone('other');
   writeFileSync(join(b.work, 'other', 'README'), 'meanwhile');
   other2('add', '-A');
@@ -293,12 +293,12 @@ test('publish push: main moved before or during the push: "moved" so the next at
 
 test('publish push: a prepared commit that touches anything but new run files of planned hosts and the derived files is refused', () => {
   const cases: [string, Record<string, string | null>, RegExp, { extraCommit?: boolean }?][] = [
-    ['code', { 'data/runs/obs-a/2026/11/new.json.gz': 'new', 'scripts/aggregate.ts': 'evil' }, /M scripts\/aggregate\.ts: a publish only adds/],
+    ['code', { 'data/runs/obs-a/2026/11/new.json.br': 'new', 'scripts/aggregate.ts': 'evil' }, /M scripts\/aggregate\.ts: a publish only adds/],
     ['workflow', { '.github/workflows/x.yml': 'evil' }, /A \.github\/workflows\/x\.yml/],
-    ['accepted run', { 'data/runs/obs-a/2026/11/old.json.gz': 'rewritten' }, /M data\/runs\/obs-a\/2026\/11\/old\.json\.gz/],
-    ['unplanned host', { 'data/runs/obs-z/2026/11/new.json.gz': 'new' }, /host obs-z was not planned/],
-    ['symbolic link', { 'data/runs/obs-a/2026/11/link.json.gz': 'symlink:/etc/passwd' }, /has mode 120000/],
-    ['two commits', { 'data/runs/obs-a/2026/11/new.json.gz': 'new' }, /not one commit on top of main/, { extraCommit: true }],
+    ['accepted run', { 'data/runs/obs-a/2026/11/old.json.br': 'rewritten' }, /M data\/runs\/obs-a\/2026\/11\/old\.json\.br/],
+    ['unplanned host', { 'data/runs/obs-z/2026/11/new.json.br': 'new' }, /host obs-z was not planned/],
+    ['symbolic link', { 'data/runs/obs-a/2026/11/link.json.br': 'symlink:/etc/passwd' }, /has mode 120000/],
+    ['two commits', { 'data/runs/obs-a/2026/11/new.json.br': 'new' }, /not one commit on top of main/, { extraCommit: true }],
     ['hosts registry', { 'data/hosts.json': '{}' }, /A data\/hosts\.json/],
   ];
   const o = origin();

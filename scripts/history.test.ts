@@ -108,7 +108,7 @@ test('the records choose exactly the runs aggregate() would take series from (ra
       );
     }
     const dir = dataDir(runs);
-    const history = loadHistory(dir, readdirSync(join(dir, 'runs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json.gz')).map((f) => `runs/${f}`).sort());
+    const history = loadHistory(dir, readdirSync(join(dir, 'runs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json.br')).map((f) => `runs/${f}`).sort());
     const chosen = selectRuns(history.records, history.keySets);
     const byPath = new Map(runs.map((r) => [history.records.find((x) => x.runId === r.runId)!.path, r]));
     const all = [...byPath].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, run]) => ({ path, run }));
@@ -201,7 +201,7 @@ test('one file per host and year, runs oldest first, with headline medians and s
   const y26 = Timeseries.parse(JSON.parse(read(dir, 'timeseries/box/2026.json')));
   assert.deepEqual(y26.runs.map((r) => r.runId), ['a2', 'a3', 'a4']);
   const a1 = y25.runs[0]!;
-  assert.equal(a1.path, 'runs/box/2025/12/a1.json.gz');
+  assert.equal(a1.path, 'runs/box/2025/12/a1.json.br');
   const v = (r: typeof a1, metric: string, version: string) => r.values.find((x) => y25.metrics[x[0]]!.id === metric && r.builds[x[1]]!.version === version);
   // values 800 * (1 + r/1000) for rounds 1..5: the median is round 3's
   assert.equal(v(a1, HS.id, '3.5.7')![2], 800 * 1.003);

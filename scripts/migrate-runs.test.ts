@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { parseRunFilePath, readRunText } from '../schema/index.ts';
 import { gitBlobId, migrateRuns, outsideLayout } from './migrate-runs.ts';
 
@@ -17,6 +18,9 @@ interface Entry {
   to: string;
 }
 const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Entry[];
+// the second move: the gzip files of the layout re-encoded as brotli
+const BROTLI_MANIFEST = 'data/migrated-to-brotli.json';
+const brotliManifest = JSON.parse(readFileSync(BROTLI_MANIFEST, 'utf8')) as (Entry & { jsonSha256: string })[];
 
 /** Every leaf of a JSON value with its path: what "every value" means below. */
 function leaves(v: unknown, path = '$', out = new Map<string, unknown>()): Map<string, unknown> {
@@ -30,7 +34,7 @@ test('the archived runs moved into the layout, and the old copies are gone', () 
   assert.equal(manifest.length, 8);
   for (const m of manifest) {
     assert.ok(existsSync(m.to), m.to);
-    assert.ok(parseRunFilePath(m.to.replace(/^data\/archive\/contaminated\//, '')), `${m.to} follows runs/<host>/<YYYY>/<MM>/<runId>.json.gz`);
+    assert.ok(parseRunFilePath(m.to.replace(/^data\/archive\/contaminated\//, '')), `${m.to} follows runs/<host>/<YYYY>/<MM>/<runId>.json.br`);
     assert.ok(!existsSync(m.from), `${m.from} is still there`);
   }
 });
@@ -67,6 +71,28 @@ test('every value of the old files (from git history) equals the value at the sa
   assert.ok(compared > 100_000, `compared ${compared} values`);
 });
 
+test('the gzip run files became brotli files holding the same JSON, byte for byte', () => {
+  assert.equal(brotliManifest.length, 11);
+  for (const m of brotliManifest) {
+    assert.match(m.from, /\.json\.gz$/);
+    assert.equal(m.to, m.from.replace(/\.gz$/, '.br'));
+    assert.ok(!existsSync(m.from), `${m.from} is still there`);
+    // the JSON text is the same bytes: every value, in the same order and spelling
+    assert.equal(createHash('sha256').update(readRunText(m.to)).digest('hex'), m.jsonSha256, m.to);
+  }
+  // and the manifest's sums are those of the old files in git history, where the clone has it
+  for (const m of brotliManifest) {
+    let old: Buffer;
+    try {
+      old = execFileSync('git', ['cat-file', 'blob', m.gitBlob], { maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      continue;
+    }
+    assert.equal(createHash('sha256').update(old).digest('hex'), m.sha256, m.from);
+    assert.equal(createHash('sha256').update(gunzipSync(old)).digest('hex'), m.jsonSha256, m.from);
+  }
+});
+
 test('migrateRuns moves old-layout files into the layout and leaves files already there', () => {
   const dir = mkdtempSync(join(tmpdir(), 'migrate-'));
   const run = JSON.parse(readRunText(manifest.at(-1)!.to));
@@ -75,10 +101,19 @@ test('migrateRuns moves old-layout files into the layout and leaves files alread
   writeFileSync(old, JSON.stringify(run, null, 1) + '\n');
   assert.deepEqual(outsideLayout(dir), [old]);
   const [moved] = migrateRuns(dir, outsideLayout(dir));
-  assert.equal(moved!.to, join(dir, 'runs', run.host.id, '2026', '11', `${run.runId}.json.gz`));
+  assert.equal(moved!.to, join(dir, 'runs', run.host.id, '2026', '11', `${run.runId}.json.br`));
   assert.ok(!existsSync(old));
   assert.deepEqual(JSON.parse(readRunText(moved!.to)), run);
   assert.deepEqual(outsideLayout(dir), []);
+  // a gzip file of the layout before brotli becomes the brotli file beside it
+  rmSync(moved!.to);
+  const gz = moved!.to.replace(/\.br$/, '.gz');
+  writeFileSync(gz, gzipSync(JSON.stringify(run) + '\n'));
+  assert.deepEqual(outsideLayout(dir), [gz]);
+  const [again] = migrateRuns(dir, outsideLayout(dir));
+  assert.equal(again!.to, moved!.to);
+  assert.ok(!existsSync(gz));
+  assert.equal(readRunText(again!.to), JSON.stringify(run) + '\n');
   writeFileSync(join(dir, 'runs', 'broken.json'), '{"kind":"run"}');
   assert.throws(() => migrateRuns(dir, outsideLayout(dir)), /broken\.json: not a run file/);
 });

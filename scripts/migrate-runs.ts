@@ -1,6 +1,7 @@
-// Moves run files written before the storage layout (data/runs/<host>/<runId>.json, indented JSON) into
-// it (runs/<host>/<YYYY>/<MM>/<runId>.json.gz, compact JSON, gzip), losing nothing: each new file is
-// read back and compared value by value with the old one before the old one is removed.
+// Moves run files that are not in the storage layout into it (runs/<host>/<YYYY>/<MM>/<runId>.json.br,
+// compact JSON, brotli): files of the first layout (data/runs/<host>/<runId>.json, indented JSON) and
+// gzip files of the layout before brotli (.json.gz), losing nothing: each new file is read back and
+// compared value by value with the old one before the old one is removed.
 //
 //   node scripts/migrate-runs.ts [--to DIR] [--manifest FILE] [FILE...]
 //     --to DIR         the folder whose runs/ receives the files (default: data)
@@ -21,6 +22,8 @@ export interface Moved {
   sha256: string;
   /** what `git hash-object` says of the old bytes: the blob git history keeps */
   gitBlob: string;
+  /** sha256 of the old file's JSON text (decompressed): the new file decompresses to these bytes when the old was compact */
+  jsonSha256: string;
   /** the new file, relative to the working directory */
   to: string;
 }
@@ -35,12 +38,13 @@ export function migrateRuns(to: string, files: readonly string[]): Moved[] {
   const moved: Moved[] = [];
   for (const file of files) {
     const bytes = readFileSync(file);
-    const raw = JSON.parse(readRunText(file)) as Run;
+    const text = readRunText(file);
+    const raw = JSON.parse(text) as Run;
     if (typeof raw?.runId !== 'string' || typeof raw.startedAt !== 'string' || typeof raw.host?.id !== 'string')
       throw new DataFileError(`${file}: not a run file (no runId, startedAt or host.id)`);
     const written = writeRunFile(join(to, 'runs'), raw);
     deepStrictEqual(JSON.parse(readRunText(written)), raw, `${written} does not hold what ${file} held`);
-    moved.push({ from: file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), gitBlob: gitBlobId(bytes), to: written });
+    moved.push({ from: file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), gitBlob: gitBlobId(bytes), jsonSha256: createHash('sha256').update(text).digest('hex'), to: written });
     if (written !== file) rmSync(file);
   }
   return moved;

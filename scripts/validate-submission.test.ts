@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { HostRegistry, Run } from '../schema/index.ts';
+import { encodeRunFile, type HostRegistry, type Run } from '../schema/index.ts';
 import { LIMITS, checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
 import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
 import { HOSTILE, hostilePath } from './fixtures/submissions/hostile.ts';
@@ -182,9 +182,9 @@ test('oversize files and strings are rejected, with how to split the run', () =>
   // stored bytes: a file that does not compress
   const root = scratchRoot();
   const path = runPath(makeTestRun());
-  writeAt(root, path.replace(/\.gz$/, ''), randomBytes(LIMITS.maxFileBytes + 1));
-  renameSync(join(root, path.replace(/\.gz$/, '')), join(root, path));
-  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /bytes stored \(limit 1 MiB\): a run this large .*measure fewer versions/);
+  writeAt(root, path.replace(/\.br$/, ''), randomBytes(LIMITS.maxFileBytes + 1));
+  renameSync(join(root, path.replace(/\.br$/, '')), join(root, path));
+  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /bytes stored \(limit 0.5 MiB\): a run this large .*measure fewer versions/);
   const long = makeTestRun();
   long.notes = ['y'.repeat(100_000)];
   assertRejected(submit(long), '$.notes[0]', /100000 characters/);
@@ -201,7 +201,7 @@ test('HTML or script in a host name, a note or any text is rejected', () => {
   assertRejected(r, '$.notes[0]', /HTML or a script/);
   const named = makeTestRun();
   named.host.id = '<b>evil</b>';
-  assertRejected(submit(named, { path: 'data/runs/test-host-a/2026/11/20261120T100000Z-full-0001.json.gz' }), '$.host.id', /HTML or a script/);
+  assertRejected(submit(named, { path: 'data/runs/test-host-a/2026/11/20261120T100000Z-full-0001.json.br' }), '$.host.id', /HTML or a script/);
   const spoof = makeTestRun();
   spoof.host.cpuModel = 'Intel\u202e lacoL';
   assertRejected(submit(spoof), '$.host.cpuModel', /text-direction/);
@@ -214,14 +214,14 @@ test('HTML or script in a host name, a note or any text is rejected', () => {
 test('path traversal in a run id or a file path is rejected', () => {
   const run = makeTestRun();
   run.runId = '../../../etc/passwd';
-  assertRejected(submit(run, { path: 'data/runs/test-host-a/2026/11/passwd.json.gz' }), '$.runId', /letters, digits/);
+  assertRejected(submit(run, { path: 'data/runs/test-host-a/2026/11/passwd.json.br' }), '$.runId', /letters, digits/);
   for (const path of [
     'data/runs/test-host-a/../../summary.json',
-    'data/runs/../runs/test-host-a/2026/11/x.json.gz',
+    'data/runs/../runs/test-host-a/2026/11/x.json.br',
     'data/runs/a/b/c.json',
-    'data/runs/.hidden/2026/11/x.json.gz',
-    'data/runs/test-host-a/2026/11/x/y.json.gz',
-    'data/runs/test-host-a/x.json.gz',
+    'data/runs/.hidden/2026/11/x.json.br',
+    'data/runs/test-host-a/2026/11/x/y.json.br',
+    'data/runs/test-host-a/x.json.br',
     'data/runs/test-host-a/20261120T100000Z-full-0001.json',
   ]) {
     const root = scratchRoot();
@@ -233,21 +233,23 @@ test('path traversal in a run id or a file path is rejected', () => {
 
 test('runId, host.id and the start month must match the file path', () => {
   const run = makeTestRun();
-  const r = submit(run, { path: 'data/runs/other-host/2026/11/another-run.json.gz' });
+  const r = submit(run, { path: 'data/runs/other-host/2026/11/another-run.json.br' });
   assertRejected(r, '$.host.id', /does not match the folder data\/runs\/other-host/);
-  assertRejected(r, '$.runId', /does not match the file name another-run\.json\.gz/);
-  const month = submit(run, { path: `data/runs/test-host-a/2026/10/${run.runId}.json.gz` });
+  assertRejected(r, '$.runId', /does not match the file name another-run\.json\.br/);
+  const month = submit(run, { path: `data/runs/test-host-a/2026/10/${run.runId}.json.br` });
   assertRejected(month, '$.startedAt', /started 2026-11-20T09:59:00Z, which belongs at runs\/test-host-a\/2026\/11\//);
 });
 
-test('a .json.gz that is not gzip, or is damaged, is refused naming the problem', () => {
+test('a .json.br that is not brotli, is gzip, or is damaged, is refused naming the problem', () => {
   const root = scratchRoot();
   const path = runPath(makeTestRun());
-  writeAt(root, path.replace(/\.gz$/, ''), JSON.stringify(makeTestRun()));
-  renameSync(join(root, path.replace(/\.gz$/, '')), join(root, path));
-  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /not gzip data/);
-  writeFileSync(join(root, path), gzipSync(JSON.stringify(makeTestRun())).subarray(0, 100));
-  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /damaged gzip data/);
+  writeAt(root, path, '');
+  writeFileSync(join(root, path), JSON.stringify(makeTestRun()));
+  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /not brotli data, or damaged/);
+  writeFileSync(join(root, path), gzipSync(JSON.stringify(makeTestRun())));
+  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /holds gzip data although the name ends in \.br \(name it \.json\.gz\)/);
+  writeFileSync(join(root, path), encodeRunFile(makeTestRun()).subarray(0, 100));
+  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /not brotli data, or damaged .*truncated/);
 });
 
 test("a run claiming another host's id is rejected; the same machine may add runs", () => {
@@ -285,7 +287,7 @@ test('a pull request whose files add up to more than the cap is told how to spli
   try {
     const r = validateSubmission({ root, changed: added(...runs.map(runPath)), mode: 'submission', now: NOW });
     assert.ok(r.files.every((f) => f.problems.length === 0), 'each file alone is fine');
-    assertRejected(r, '$', /bytes in all \(limit .*\): split the pull request: at most 20 run files and 12 MiB per pull request, e\.g\. one per host or per month/);
+    assertRejected(r, '$', /bytes in all \(limit .*\): split the pull request: at most 20 run files and 6 MiB per pull request, e\.g\. one per host or per month/);
     assert.equal(validateSubmission({ root, changed: added(...runs.slice(0, 2).map(runPath)), mode: 'submission', now: NOW }).ok, true);
   } finally {
     LIMITS.maxChangeBytes = cap;
@@ -478,7 +480,7 @@ test('CLI: --untracked validates what a bench run just wrote, against the runs i
   const elsewhere = scratchRoot([{ ...structuredClone(quick), runId: 'same-measurements' }]);
   const dup = cli('--untracked', '--runner', '--accepted-root', elsewhere);
   assert.equal(dup.status, 1);
-  assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\/2026\/11\/same-measurements\.json\.gz/);
+  assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\/2026\/11\/same-measurements\.json\.br/);
 });
 
 test('random damage to a valid run never crashes the validator: it answers with problems or accepts', () => {

@@ -4,7 +4,7 @@
 //   npm run -s validate -- --base origin/main [--summary FILE]     files changed since the merge base
 //   npm run -s validate -- --untracked                             new files under data/runs/ (git)
 //                                          (with --runner also data/hypothesis/: ML-KEM hypothesis results)
-//   npm run -s validate -- data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz ...   files named (taken as added)
+//   npm run -s validate -- data/runs/<host>/<YYYY>/<MM>/<runId>.json.br ...   files named (taken as added)
 //   --runner             the project's own bench runners: reserved host ids and quick runs allowed
 //   --root DIR           the checkout that holds the submitted files (default: .)
 //   --accepted-root DIR  the checkout whose data/ holds the runs already accepted and data/hosts.json (default: --root)
@@ -51,19 +51,19 @@ export interface Report {
 }
 
 /**
- * Size caps, from the stored format (compact JSON, gzip): a full run of today's default matrix (10 builds,
- * 6 rounds, every default benchmark) is ~6.4 MB of JSON and ~0.42 MB stored, ~0.64 MB and ~0.04 MB per
- * build (docs/benchmarks/storage-simulation.md). Two more release series make it ~7.8 MB and ~0.5 MB;
- * the caps leave twice that for more rounds or benchmarks, and no more: a file beyond them is not one run
- * of the matrix, and its pull request is told how to split it.
+ * Size caps, from the stored format (compact JSON, brotli quality 11): a full run of the default matrix with
+ * two more release series (12 builds, 6 rounds, every default benchmark) is ~7.8 MB of JSON and ~0.22 MB
+ * stored (scripts/submission-size.test.ts prints the figures); the caps leave about twice that for more
+ * rounds or benchmarks, and no more: a file beyond them is not one run of the matrix, and its pull request
+ * is told how to split it.
  */
 export const SIZE = {
   /** JSON after decompression: what a reader holds in memory */
   maxJsonBytes: 16 * 1024 * 1024,
   /** bytes stored in the repository: what the file adds to every clone */
-  maxFileBytes: 1 * 1024 * 1024,
+  maxFileBytes: 512 * 1024,
   /** stored bytes of all files of one pull request: 20 full runs fit */
-  maxChangeBytes: 12 * 1024 * 1024,
+  maxChangeBytes: 6 * 1024 * 1024,
 };
 
 export const LIMITS = {
@@ -105,9 +105,9 @@ export const BOUNDS: Record<Unit, { max: number; perCore: boolean; min: number; 
 /** The most threads a multi-threaded series may claim to raise a per-core bound (the benchmarks use at most 4). */
 export const MAX_PARALLEL = 64;
 
-/** data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz (schema/storage.ts) or data/hypothesis/<host>/<runId>.json */
-const DATA_PATH = /^data\/(?:(runs)\/([^/]+)\/(\d{4})\/(\d{2})\/([^/]+)\.json\.gz|(hypothesis)\/([^/]+)\/([^/]+)\.json)$/;
-const PATH_FORM: Record<string, string> = { runs: 'data/runs/<host>/<YYYY>/<MM>/<runId>.json.gz', hypothesis: 'data/hypothesis/<host>/<runId>.json' };
+/** data/runs/<host>/<YYYY>/<MM>/<runId>.json.br (schema/storage.ts) or data/hypothesis/<host>/<runId>.json */
+const DATA_PATH = /^data\/(?:(runs)\/([^/]+)\/(\d{4})\/(\d{2})\/([^/]+)\.json\.br|(hypothesis)\/([^/]+)\/([^/]+)\.json)$/;
+const PATH_FORM: Record<string, string> = { runs: 'data/runs/<host>/<YYYY>/<MM>/<runId>.json.br', hypothesis: 'data/hypothesis/<host>/<runId>.json' };
 /** folder, host, file name part of the run id and the folders between, or null */
 function locate(file: string): { folder: string; host: string; runId: string; dirs: string[] } | null {
   const m = DATA_PATH.exec(file);
@@ -309,7 +309,7 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   let raw: unknown;
   let text: string;
   try {
-    // the one decoder of run files (schema/storage.ts): gzip checked, inflating stopped at the cap
+    // the one decoder of run files (schema/storage.ts): brotli or gzip by the name, inflating stopped at the cap
     text = decodeRunBytes(readFileSync(abs), file, { maxFileBytes: LIMITS.maxFileBytes, maxJsonBytes: LIMITS.maxJsonBytes });
     raw = JSON.parse(text);
   } catch (e) {

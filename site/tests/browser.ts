@@ -2,7 +2,7 @@
 // page and link, axe, and the checks of the home chart against summary.json.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Summary } from '../../schema/index.ts';
@@ -75,7 +75,7 @@ export async function crawl(page: Page, origin: string, onPage?: (path: string) 
   const problems: string[] = [];
   while (queue.length) {
     const path = queue.shift()!;
-    const isDownload = /\.(json|csv|gz|png|svg|txt)(\?|$)/.test(path);
+    const isDownload = /\.(json|csv|br|png|svg|txt)(\?|$)/.test(path);
     if (isDownload) {
       const r = await fetch(origin + path);
       if (!r.ok) problems.push(`${path}: HTTP ${r.status} (linked download)`);
@@ -201,7 +201,7 @@ export function resultFiles(dataDir: string, folder: string): { path: string; va
       const full = join(dir, n);
       if (statSync(full).isDirectory()) walk(full);
       else if (n.endsWith('.json')) out.push({ path: full, value: JSON.parse(readFileSync(full, 'utf8')) });
-      else if (n.endsWith('.json.gz')) out.push({ path: full, value: JSON.parse(gunzipSync(readFileSync(full)).toString('utf8')) });
+      else if (n.endsWith('.json.br')) out.push({ path: full, value: JSON.parse(brotliDecompressSync(readFileSync(full)).toString('utf8')) });
     }
   };
   walk(join(dataDir, folder));

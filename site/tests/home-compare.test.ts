@@ -31,7 +31,7 @@ function twoHostFixture(): string {
   const dir = mkdtempSync(join(tmpdir(), 'home-compare-'));
   const fixture = join(REPO, 'site/tests/fixtures/data');
   cpSync(join(fixture, 'runs'), join(dir, 'runs'), { recursive: true });
-  const run = readRunFile(join(fixture, 'runs/fixture-host/2026/11/20261122T000000Z-full-f1x7.json.gz'));
+  const run = readRunFile(join(fixture, 'runs/fixture-host/2026/11/20261122T000000Z-full-f1x7.json.br'));
   const second = { ...run, runId: '20261123T000000Z-full-s2h0', host: { ...run.host, id: 'fixture-host-2' }, startedAt: '2026-11-23T00:00:00Z', finishedAt: '2026-11-23T00:20:00Z' };
   writeRunFile(join(dir, 'runs'), Run.parse(second));
   writeAll(dir);

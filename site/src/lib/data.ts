@@ -77,7 +77,7 @@ export const loadDetailed = (): DetailedIterations | null =>
 export interface RunFile {
   host: string;
   runId: string;
-  /** path relative to data/: runs/<host>/<YYYY>/<MM>/<runId>.json.gz */
+  /** path relative to data/: runs/<host>/<YYYY>/<MM>/<runId>.json.br */
   path: string;
   /** bytes stored */
   bytes: number;
@@ -182,12 +182,12 @@ export function runArchive(): { host: string; year: number; runs: RunIndexEntry[
 
 /**
  * Where a run file can be downloaded. The runs behind the summary are published with the site
- * (/data/runs/<host>/<runId>.json.gz, byte for byte as stored); every other run is linked in the
+ * (/data/runs/<host>/<runId>.json.br, byte for byte as stored); every other run is linked in the
  * repository when OBSERVATORY_REPO_URL is set (e.g. https://github.com/owner/name), else null: the page
  * then names the file's path in the repository. The deploy never grows with the history.
  */
 export function runDownload(run: { host: string; runId: string; path: string }): { href: string; published: boolean } | null {
-  if (loadRuns().some((r) => r.runId === run.runId && r.host === run.host)) return { href: `/data/runs/${run.host}/${run.runId}.json.gz`, published: true };
+  if (loadRuns().some((r) => r.runId === run.runId && r.host === run.host)) return { href: `/data/runs/${run.host}/${run.runId}.json.br`, published: true };
   const repo = process.env.OBSERVATORY_REPO_URL?.replace(/\/$/, '');
   return repo ? { href: `${repo}/raw/main/data/${run.path}`, published: false } : null;
 }

@@ -82,7 +82,7 @@ function start(el: HTMLElement): void {
         cell(r.quiet ? 'yes' : 'no (not in the band)');
         cell(r.changed || '—');
         const file = cell('');
-        const href = published.has(r.runId) ? `${runsBase}/${encodeURIComponent(sel.host)}/${encodeURIComponent(r.runId)}.json.gz` : index.repo ? `${index.repo}/raw/main/data/${r.path}` : null;
+        const href = published.has(r.runId) ? `${runsBase}/${encodeURIComponent(sel.host)}/${encodeURIComponent(r.runId)}.json.br` : index.repo ? `${index.repo}/raw/main/data/${r.path}` : null;
         if (href) file.append(Object.assign(document.createElement('a'), { href, textContent: r.runId }));
         else file.append(Object.assign(document.createElement('code'), { textContent: `data/${r.path}` }), ' in the repository');
         return tr;
