@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { Series } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
 import { CASES, FIXTURE_DIR } from './capture-fixtures.ts';
-import { parseBrief, parseSTime, sTimeConfigs, sTimeOutcomes, sTimeSpec, type STimeConfig, type STimeRun } from './s-time.ts';
+import { parseBrief, parseSTime, S_TIME_TLS13_REUSE, sTimeConfigs, sTimeOutcomes, sTimeSpec, type STimeConfig, type STimeRun } from './s-time.ts';
 
 type Fixture = STimeRun & STimeConfig & { version: string };
 const fixtures = readdirSync(FIXTURE_DIR).flatMap((v) =>
@@ -42,9 +42,10 @@ describe('s_time parser on captured output', () => {
         assert.ok('value' in reuse, 'TLS 1.2 -reuse resumes');
         assert.equal(reuse.observed?.resumptionVerified, true);
       } else {
-        // s_time -reuse does not resume TLS 1.3 sessions in any of these versions: the series fails, never a number
-        assert.ok(!('value' in reuse) && reuse.status === 'failed');
-        assert.match(reuse.reason, /did not resume: \d+ of \d+/);
+        // s_time -reuse resumes no TLS 1.3 session in any of these versions (it never reads the ticket): unsupported, never a number
+        assert.equal(parseSTime(f.stime, name).reuse!.reused, 0);
+        assert.ok(!('value' in reuse) && reuse.status === 'unsupported');
+        assert.equal(reuse.reason, S_TIME_TLS13_REUSE);
       }
     });
   }
@@ -53,6 +54,16 @@ describe('s_time parser on captured output', () => {
     assert.throws(() => parseSTime('connect: Connection refused', 'x'), /x: not s_time output/);
     const f = fixtures[0]!.f;
     assert.throws(() => parseSTime(f.stime.replace(/^(\d+) connections in (\d+) real/m, '1 connections in $2 real'), 'x'), /counts/);
+  });
+
+  it('a TLS 1.3 -reuse section that did resume is measured; one that resumed only some connections fails', () => {
+    const f = fixtures.find((x) => x.f.proto === '1.3')!.f;
+    const [head, tail] = f.stime.split('Now timing with session id reuse');
+    const resumed = `${head}Now timing with session id reuse${tail!.replace(/^\*+$/m, (m) => 'r'.repeat(m.length))}`;
+    assert.ok('value' in sTimeOutcomes(f, { ...f, stime: resumed }, 'x')[1]!);
+    const some = `${head}Now timing with session id reuse${tail!.replace(/^\*(\*+)$/m, (_, rest: string) => `r${rest}`)}`;
+    const o = sTimeOutcomes(f, { ...f, stime: some }, 'x')[1]!;
+    assert.ok(!('value' in o) && o.status === 'failed' && /did not resume: \d+ of \d+/.test(o.reason));
   });
 
   it('fails both series when the protocol is not the one asked', () => {
