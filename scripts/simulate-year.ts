@@ -624,7 +624,8 @@ export async function sitePhase(o: SimOptions): Promise<State> {
   const dist = join(o.out, 'dist');
   rmSync(dist, { recursive: true, force: true });
   const load = loadavg();
-  const t = timed(join(REPO, 'node_modules/.bin/astro'), ['build', '--root', join(REPO, 'site'), '--silent'], {
+  // astro's own launcher would run under whatever `node` is first on PATH (Debian's 20 here, which Astro refuses)
+  const t = timed(NODE, [join(REPO, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', join(REPO, 'site'), '--silent'], {
     ...process.env,
     OBSERVATORY_DATA_DIR: data,
     OBSERVATORY_OUT_DIR: dist,

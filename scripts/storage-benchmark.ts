@@ -152,7 +152,7 @@ export function markdown(rec: Record_): string {
     '- Each night, each host commits one synthetic full run, shaped like the archived real full run (its handshake series,',
     '  parameters, iteration counts and timestamps) plus the speed, aead and s-time series of the archived quick run of the',
     '  same matrix, 3.5 without ML-KEM, 6 measured rounds after a warm-up, and one new release series every 6 months',
-    `  (${sims.map((s) => `${templateBuilds + releasedSeries(s.options.nights - 1, s.options.seriesEveryMonths).length} builds on the last night of ${yearsOf(s)}`).join(', ')}). Hosts and runs say SYNTHETIC.`,
+    `  (${[...new Set(sims.map((s) => `${templateBuilds + releasedSeries(s.options.nights - 1, s.options.seriesEveryMonths).length} builds on the last night of ${yearsOf(s)}`))].join(', ')}). Hosts and runs say SYNTHETIC.`,
     '- Values move like a real machine\'s (per-host level, slow drift, steps at kernel, microcode and compiler changes,',
     '  noise per iteration) and carry the digits real values carry (a time over a count, a rate with two decimals):',
     `  a synthetic run of the real full run's shape stores in ${mb(c.syntheticTemplateShapeSimQualityBytes)}, the real one in`,
