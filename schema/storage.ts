@@ -145,13 +145,13 @@ export function encodeRunFile(run: Run, quality = RUN_FILE_QUALITY): Buffer {
  * file renamed into place), and returns the path written. It never replaces a different existing run
  * (compared as JSON: another brotli version may compress the same run to other bytes).
  */
-export function writeRunFile(runsDir: string, run: Run, quality = RUN_FILE_QUALITY): string {
+export function writeRunFile(runsDir: string, run: Run): string {
   const path = join(runsDir, runFileName(run));
   if (existsSync(path)) {
     if (readRunText(path) !== JSON.stringify(run) + '\n') throw new DataFileError(`${path} already exists and holds other data: a run id is written once`);
     return path;
   }
-  const bytes = encodeRunFile(run, quality);
+  const bytes = encodeRunFile(run);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(`${path}.tmp`, bytes);
   renameSync(`${path}.tmp`, path);
