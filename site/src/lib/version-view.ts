@@ -148,6 +148,13 @@ export function splitLabels(labels: readonly string[]): { head: string; rows: st
 
 // ------------------------------------------------------------------ groups
 
+/**
+ * Instruction counts inside one function (the fn-cost experiment): evidence for a write-up's cause, not a
+ * figure of the version. A version page counts them and leaves their tables to the write-ups and the
+ * download; dozens per version would push the page past its transfer budget.
+ */
+export const writeupOnly = (e: Entry): boolean => e.metric === 'instructions-in-function';
+
 export interface Measure {
   /** what every row measures, said once (the label's shared clauses); '' for a table of full labels */
   head: string;
