@@ -263,8 +263,8 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
  * Measures round `round` until the host leaves it undisturbed. A disturbed attempt is handed to `drop`
  * (which discards what it measured) and added to `repeated`; once `repeated` holds `maxRepeated`
  * attempts (a limit for the whole run), a disturbed round is kept as it is. (Waiting for a quiet idle
- * window first does not help: steal shows only while the run uses the CPU.) Returns the kept snapshot. The decision reads /proc only,
- * never the measured values.
+ * window first does not help: steal shows only while the run uses the CPU.) Returns the kept snapshot.
+ * The decision reads /proc only, never the measured values.
  */
 export async function measureUndisturbed(
   recorder: Pick<EvidenceRecorder, 'sample' | 'round'>,

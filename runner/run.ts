@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
+import { bySeriesKeyThenBuild, Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
 import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome } from './benchmark.ts';
 import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot, type Sample } from './quiet.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
@@ -323,7 +323,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
       s.status = 'failed';
       s.reason = 'measured only in warm-up rounds: every measured round failed (see the run notes)';
     }
-  const ordered = [...series.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.buildId < b.buildId ? -1 : 1));
+  const ordered = [...series.values()].sort(bySeriesKeyThenBuild);
   const totalRounds = plan.warmupRounds + plan.rounds;
   const quiet = quietOf(plan, evidence, notes);
   const run = {

@@ -124,6 +124,13 @@ export function readRunFile(file: string, name = file, limits: ReadLimits = {}):
   return parseRunFile(readRunText(file, name, limits), name);
 }
 
+/**
+ * The order of a run file's series: by key, then build, so one key's series for every build sit side by side
+ * (the runner writes them so; the simulation of nights too, to store like real runs).
+ */
+export const bySeriesKeyThenBuild = (a: { key: string; buildId: string }, b: { key: string; buildId: string }): number =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : a.buildId < b.buildId ? -1 : a.buildId > b.buildId ? 1 : 0;
+
 /** Brotli's best (about 10 s for a 10 MB run, once per run); the simulation of years of nights passes a faster one. */
 export const RUN_FILE_QUALITY = 11;
 

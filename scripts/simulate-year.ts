@@ -21,7 +21,7 @@ import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Series as SeriesSchema, encodeRunFile, readRunFile, runFilePath, type Build, type Host, type Run, type RunRecord, type Series } from '../schema/index.ts';
+import { Series as SeriesSchema, bySeriesKeyThenBuild, encodeRunFile, readRunFile, runFilePath, type Build, type Host, type Run, type RunRecord, type Series } from '../schema/index.ts';
 import { derive, writeDerived } from './aggregate.ts';
 import { readTimeseries, recordOf, serializeTimeseries } from './history.ts';
 import { seededRandom } from './stats.ts';
@@ -251,8 +251,7 @@ export function synthesizeRun(t: Template, h: number, night: number, o: Pick<Sim
       series.push(inSchemaOrder({ ...ts.spec, buildId: buildRecords[bi]!.id, iterations }));
     }
   });
-  // in the order the runner writes them (runner/run.ts): by key, then build
-  series.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.buildId < b.buildId ? -1 : 1));
+  series.sort(bySeriesKeyThenBuild); // as the runner writes them
   const quiet = u('quiet', h, night) >= 0.05;
   let last = start;
   for (const s of series) for (const it of s.iterations) last = Math.max(last, Date.parse(it.at));
