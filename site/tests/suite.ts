@@ -8,14 +8,13 @@ import { HypothesisResult, MtuResults, Timeseries, type Summary } from '../../sc
 import { driftShards, driftView, resolveSelection, shardsFor, type DriftSelection } from '../src/lib/drift.ts';
 import { pickPublished } from '../src/lib/hypothesis.ts';
 import { helloBytes } from '../src/lib/mtu.ts';
-import { versionPages, versionSlug } from '../src/lib/model.ts';
-import { keyId } from '../src/lib/version-view.ts';
+import { versionBenchmarkPages, versionPages, versionSlug } from '../src/lib/model.ts';
+import { keyId, reasonText, writeupOnly } from '../src/lib/version-view.ts';
 import { num, quantity, VERDICT_SHORT, VERDICT_TEXT } from '../src/lib/format.ts';
 import { CPU_FLAG_TEXT, CPU_FLAGS } from '../src/lib/cpu-flags.ts';
 import { knownIssueRows } from '../src/lib/known-issues.ts';
 import { openSSLOnly } from '../src/lib/data.ts';
 import { librariesView } from '../src/lib/libraries.ts';
-import { reasonText } from '../src/lib/version-view.ts';
 import { serve, type StaticServer } from './server.ts';
 import {
   ARTIFACTS, axe, crawl, entryRows, resultFiles, expectedEntries, expectedMedians, launch, plotted, readSummary, screenshots, selection, tableRuns, transferSize,
@@ -179,20 +178,18 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
 
   test(`[${name}] a per-version table marks a non-significant difference`, async (t) => {
     const s = needSummary();
-    const e = s.entries.find((x) => x.vsPreviousSeries?.verdict === 'no-difference-shown' || x.vsBaseline?.verdict === 'no-difference-shown');
+    const e = s.entries.find((x) => !writeupOnly(x) && (x.vsPreviousSeries?.verdict === 'no-difference-shown' || x.vsBaseline?.verdict === 'no-difference-shown'));
     if (!e) {
       t.skip('this data has no comparison whose interval includes no change (the fixture suite checks the marking)');
       return;
     }
-    await page.goto(`${server.origin}/versions/${versionSlug(e.version, e.variant)}`, { waitUntil: 'networkidle' });
+    await page.goto(`${server.origin}/versions/${versionSlug(e.version, e.variant)}/${e.benchmark}`, { waitUntil: 'networkidle' });
     const rows = page.locator(`table.entries[data-host="${e.host}"] tr[data-k="${keyId(e.key)}"]`);
-    assert.ok((await rows.count()) > 0, `no row of ${e.key} on the version page`);
-    // the full tables start collapsed: open the row's group as a reader would before reading it
-    await rows.first().evaluate((r) => r.closest('details')?.setAttribute('open', ''));
+    assert.ok((await rows.count()) > 0, `no row of ${e.key} on the benchmark page`);
     assert.match(await rows.first().innerText(), new RegExp(VERDICT_SHORT['no-difference-shown']));
   });
 
-  test(`[${name}] a version page opens with its headline figures, significant changes first, and its full tables collapsed`, async (t) => {
+  test(`[${name}] a version page opens with its headline figures, significant changes first, and links a page per benchmark whose filter narrows the rows`, async (t) => {
     if (skipWithoutEntries(t)) return;
     const s = needSummary();
     const v = versionPages(s).find((p) => p.variant === 'default' && s.entries.some((e) => e.version === p.version && e.vsPreviousSeries))!;
@@ -205,10 +202,13 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.deepEqual(verdicts, [...verdicts].sort((a, b) => Number(b) - Number(a)), 'significant changes come first');
     const top = await headline.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
     assert.ok(top < 900, `the headline table starts at ${top}px, below the first screen`);
-    const details = page.locator('[data-groups] details');
-    assert.ok((await details.count()) > 0, 'no benchmark group');
-    assert.equal(await page.locator('[data-groups] details[open]').count(), 0, 'full tables start collapsed');
-    // the filter narrows the rows and opens the groups that match
+    // one link per benchmark the version has entries of, each to its page
+    const links = await page.$$eval('table[data-benchmark-index] tbody th a', (as) => as.map((a) => a.getAttribute('href')!));
+    const expected = versionBenchmarkPages(s).filter((p) => p.page.slug === v.slug).map((p) => `/versions/${v.slug}/${p.benchmark}`);
+    assert.deepEqual([...new Set(links)].sort(), expected.sort());
+    const target = links.find((l) => l.endsWith('/handshake')) ?? links[0]!;
+    await page.goto(server.origin + target, { waitUntil: 'networkidle' });
+    // the filter narrows the rows
     const controls = page.locator('[data-filter-for]').first();
     assert.equal(await controls.isVisible(), true, 'the filter is shown once its script runs');
     const firstRow = (await page.locator('[data-groups] tbody tr th').first().textContent())!.trim().split(/\s+/)[0]!;
@@ -216,9 +216,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const shown = await page.locator('[data-groups] tbody tr:not([hidden])').count();
     const total = await page.locator('[data-groups] tbody tr').count();
     assert.ok(shown > 0 && shown <= total, `filter "${firstRow}" shows ${shown} of ${total}`);
-    assert.ok((await page.locator('[data-groups] details[open]').count()) > 0, 'a matching group opens');
-    // rows are not walls of text: the tallest row of the full tables stays well under 300 px on a desktop
-    await page.evaluate(() => document.querySelectorAll('[data-groups] details').forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    // rows are not walls of text: the tallest row of the tables stays well under 300 px on a desktop
     await controls.locator('input[name=q]').fill('');
     const tallest = await page.$$eval('[data-groups] tbody tr', (trs) => Math.max(...trs.map((r) => r.getBoundingClientRect().height)));
     assert.ok(tallest < 160, `the tallest row is ${tallest}px`);
@@ -255,7 +253,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const byId = new Map(s.entries.map((e) => [`${e.host}|${e.version}|${e.variant}|${keyId(e.key)}`, e]));
     await page.goto(`${server.origin}/writeups`, { waitUntil: 'networkidle' });
     const writeups = await page.$$eval('main a[href^="/writeups/"]', (as) => as.map((a) => a.getAttribute('href')!));
-    const pages = [...s.entries.map((e) => `/versions/${versionSlug(e.version, e.variant)}`), ...writeups];
+    const pages = [...versionPages(s).map((p) => `/versions/${p.slug}`), ...versionBenchmarkPages(s).map((p) => `/versions/${p.page.slug}/${p.benchmark}`), ...writeups];
     let checked = 0;
     for (const p of [...new Set(pages)]) {
       await page.goto(server.origin + p, { waitUntil: 'networkidle' });
@@ -297,15 +295,16 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     console.log(`[${name}] ${pages.length} pages at 390 px, ${tables} tables checked for runs`);
   });
 
-  test(`[${name}] version pages transfer at most 250 KB each, everything they load included`, async () => {
+  test(`[${name}] version pages and their benchmark pages transfer at most 250 KB each, everything they load included`, async () => {
     const s = needSummary();
-    let largest = 0;
-    for (const v of versionPages(s)) {
-      const { total, parts } = await transferSize(page, `${server.origin}/versions/${v.slug}`);
-      largest = Math.max(largest, total);
-      assert.ok(total <= VERSION_BUDGET, `/versions/${v.slug} transfers ${total} bytes: ${parts.map(([u, n]) => `${u} ${n}`).join(', ')}`);
+    let largest = { path: '', total: 0 };
+    const paths = [...versionPages(s).map((p) => `/versions/${p.slug}`), ...versionBenchmarkPages(s).map((p) => `/versions/${p.page.slug}/${p.benchmark}`)];
+    for (const path of paths) {
+      const { total, parts } = await transferSize(page, server.origin + path);
+      if (total > largest.total) largest = { path, total };
+      assert.ok(total <= VERSION_BUDGET, `${path} transfers ${total} bytes: ${parts.map(([u, n]) => `${u} ${n}`).join(', ')}`);
     }
-    console.log(`[${name}] largest version page transfer: ${largest} bytes (${(largest / 1024).toFixed(1)} KiB)`);
+    console.log(`[${name}] ${paths.length} pages; largest transfer: ${largest.path} ${largest.total} bytes (${(largest.total / 1024).toFixed(1)} KiB)`);
   });
 
   test(`[${name}] the main navigation fits one line at 1280 px`, async () => {
@@ -521,7 +520,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
       const v = summary.entries[0];
       if (v) paths.push(`/versions/${versionSlug(v.version, v.variant)}`);
       const largest = versionPages(summary).sort((a, b) => summary!.entries.filter((e) => versionSlug(e.version, e.variant) === b.slug).length - summary!.entries.filter((e) => versionSlug(e.version, e.variant) === a.slug).length)[0];
-      if (largest) paths.push(`/versions/${largest.slug}`);
+      if (largest) paths.push(`/versions/${largest.slug}`, ...versionBenchmarkPages(summary).filter((p) => p.page.slug === largest.slug).map((p) => `/versions/${largest.slug}/${p.benchmark}`));
     }
     const found: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { journeyKey, journeyPayload, lineRuns, splitJourneys, paramsText, seriesEntries, versionPages, versionSlug, type JourneyPoint } from './model.ts';
+import { journeyKey, journeyPayload, lineRuns, splitJourneys, paramsText, seriesEntries, versionBenchmarkPages, versionPages, versionSlug, type JourneyPoint } from './model.ts';
 import { configChoices, expandIndex, findJourney, groupsAvailable, measureChoices } from './journey-view.ts';
 import { comparisonText, num, pct, withUnit } from './format.ts';
 import { openSSLOnly } from './data.ts';
@@ -68,6 +68,15 @@ test('version pages: one per version and variant, slugs safe for URLs', () => {
   const pages = versionPages(fixture);
   assert.deepEqual(pages.map((p) => p.slug), ['1.1.1w', '3.0.22', '3.4.1', '3.5.7', '3.5.7-no-ml-kem']);
   assert.equal(versionSlug('3.5.7', 'no-ml-kem'), '3.5.7-no-ml-kem');
+});
+
+test('benchmark pages: one per version and benchmark it has entries of', () => {
+  const pages = versionBenchmarkPages(fixture);
+  for (const v of versionPages(fixture)) {
+    const expected = [...new Set(fixture.entries.filter((e) => versionSlug(e.version, e.variant) === v.slug).map((e) => e.benchmark))].sort();
+    assert.deepEqual(pages.filter((p) => p.page.slug === v.slug).map((p) => p.benchmark), expected, v.slug);
+  }
+  assert.ok(pages.length > versionPages(fixture).length, 'the fixture has versions with several benchmarks');
 });
 
 test('seriesEntries filters by key and versions (every variant), oldest first', () => {

@@ -265,6 +265,19 @@ export function versionPages(summary: Summary): VersionPage[] {
   return [...map.values()].map((p) => ({ ...p, hosts: p.hosts.sort() })).sort(byVersion);
 }
 
+/** A version's page per benchmark (/versions/<slug>/<benchmark>): every table of that benchmark. */
+export interface VersionBenchmarkPage {
+  page: VersionPage;
+  benchmark: string;
+}
+
+export function versionBenchmarkPages(summary: Summary): VersionBenchmarkPage[] {
+  return versionPages(summary).flatMap((page) => {
+    const benchmarks = new Set(summary.entries.filter((e) => versionSlug(e.version, e.variant) === page.slug).map((e) => e.benchmark));
+    return [...benchmarks].sort().map((benchmark) => ({ page, benchmark }));
+  });
+}
+
 export function entriesOf(summary: Summary, host: string, version: string, variant: string): Entry[] {
   return summary.entries
     .filter((e) => e.host === host && e.version === version && e.variant === variant)

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { compareEntries, groupEntries, headlines, keyId, significantFirst, splitLabels, variantText } from './version-view.ts';
+import { BENCHMARK_TITLE, benchmarkSummaries, compareEntries, groupEntries, headlines, keyId, significantFirst, splitLabels, variantText } from './version-view.ts';
 import { intervalLabel, pct, pctRange, quantity, quantityRange, sig, toCsv, verdictWords } from './format.ts';
 import { entriesOf } from './model.ts';
 import { openSSLOnly } from './data.ts';
@@ -83,6 +83,20 @@ test('a table never mixes runs: a measure measured in two runs becomes two table
   assert.equal(g!.measures.length, 2);
   for (const m of g!.measures) assert.equal(new Set(m.entries.map((e) => e.runId)).size, 1);
   assert.deepEqual(g!.measures[0]!.rowLabels, ['a', 'b', 'c', 'g'], 'the run with most rows first');
+});
+
+test('a version page lists each benchmark once, in reading order, with its counts and runs', () => {
+  const es = [
+    entry({ params: { side: 'client' }, runId: 'r2', stats: { n: 6, median: 1, mean: 1, stdev: 0.2, min: 0.8, max: 1.2, cv: 0.2, deterministic: false, interval: null } }),
+    entry({ params: { side: 'server' }, runId: 'r1' }),
+    entry({ params: { fn: 'x' }, metric: 'instructions-in-function' }),
+    entry({ params: { algorithm: 'aes' }, benchmark: 'speed', status: 'unsupported', reason: 'no' }),
+    entry({ params: { algorithm: 'gcm' }, benchmark: 'aead' }),
+  ];
+  const rows = benchmarkSummaries(es);
+  assert.deepEqual(rows.map((r) => r.benchmark), ['handshake', 'aead', 'speed']);
+  assert.deepEqual(rows[0], { benchmark: 'handshake', title: BENCHMARK_TITLE.handshake, shown: 2, writeupOnly: 1, unsupported: 0, changed: 0, noisy: 1, runs: ['r1', 'r2'] });
+  assert.equal(rows[2]!.unsupported, 1);
 });
 
 test('series a build cannot measure are listed once per reason, not as a row each', () => {

@@ -2,7 +2,7 @@
 // what is measured, in an order a reader expects (TLS 1.3 before 1.2, new sessions before resumption, one
 // thread before many, library defaults before pinned groups). Pure functions, unit-tested.
 import type { Params } from '../../../schema/index.ts';
-import { significant } from './format.ts';
+import { NOISY_CV, significant } from './format.ts';
 import { groupBy, type Entry } from './model.ts';
 
 /** A short, stable id of a series key (FNV-1a, 32 bits): rows carry it instead of the 150-character key. */
@@ -245,6 +245,35 @@ export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
     out.push({ benchmark, title: benchmarkTitle(benchmark), measures, unsupported, count: list.length });
   }
   return out;
+}
+
+/** What a version page lists of one benchmark: its own page holds the tables. */
+export interface BenchmarkSummary {
+  benchmark: string;
+  title: string;
+  /** series shown on the benchmark's page (write-up-only series not counted) */
+  shown: number;
+  writeupOnly: number;
+  unsupported: number;
+  /** series whose interval shows a change against the previous series */
+  changed: number;
+  noisy: number;
+  runs: string[];
+}
+
+/** One line per benchmark of a build's entries, in reading order. */
+export function benchmarkSummaries(entries: readonly Entry[]): BenchmarkSummary[] {
+  const sorted = [...entries].sort(compareEntries);
+  return [...groupBy(sorted, (e) => e.benchmark)].map(([benchmark, list]) => ({
+    benchmark,
+    title: benchmarkTitle(benchmark),
+    shown: list.filter((e) => !writeupOnly(e)).length,
+    writeupOnly: list.filter(writeupOnly).length,
+    unsupported: list.filter((e) => e.status === 'unsupported').length,
+    changed: list.filter((e) => significant(e.vsPreviousSeries)).length,
+    noisy: list.filter((e) => e.stats?.cv != null && e.stats.cv > NOISY_CV).length,
+    runs: [...new Set(list.map((e) => e.runId))].sort(),
+  }));
 }
 
 // ------------------------------------------------------------------ headline figures
