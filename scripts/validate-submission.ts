@@ -106,8 +106,9 @@ export const BOUNDS: Record<Unit, { max: number; perCore: boolean; min: number; 
 export const MAX_PARALLEL = 64;
 
 /** data/runs/<host>/<YYYY>/<MM>/<runId>.json.br (schema/storage.ts) or data/hypothesis/<host>/<runId>.json */
-const DATA_PATH = /^data\/(?:(runs)\/([^/]+)\/(\d{4})\/(\d{2})\/([^/]+)\.json\.br|(hypothesis)\/([^/]+)\/([^/]+)\.json)$/;
-const PATH_FORM: Record<string, string> = { runs: 'data/runs/<host>/<YYYY>/<MM>/<runId>.json.br', hypothesis: 'data/hypothesis/<host>/<runId>.json' };
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const DATA_PATH = new RegExp(`^data/(?:(runs)/([^/]+)/(\\d{4})/(\\d{2})/([^/]+)${escaped(RUN_FILE_SUFFIX)}|(hypothesis)/([^/]+)/([^/]+)\\.json)$`);
+const PATH_FORM: Record<string, string> = { runs: `data/runs/<host>/<YYYY>/<MM>/<runId>${RUN_FILE_SUFFIX}`, hypothesis: 'data/hypothesis/<host>/<runId>.json' };
 /** folder, host, file name part of the run id and the folders between, or null */
 function locate(file: string): { folder: string; host: string; runId: string; dirs: string[] } | null {
   const m = DATA_PATH.exec(file);

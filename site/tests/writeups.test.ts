@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
-import { DetailedIterations, Summary } from '../../schema/index.ts';
+import { DetailedIterations, Summary, readRunFile } from '../../schema/index.ts';
 import { VERDICT_LABEL, evaluateClaims, tally, type Verdict } from '../src/lib/claims.ts';
 import { WriteupFrontmatter, namesOtherLibraries, seriesCharts } from '../src/lib/writeups.ts';
 import { ARTIFACTS, REPO, axe, launch } from './browser.ts';
@@ -63,10 +63,11 @@ function load(t: Target) {
   const detailedFile = join(t.data, 'detailed-iterations.json');
   const summary = existsSync(summaryFile) ? Summary.parse(JSON.parse(readFileSync(summaryFile, 'utf8'))) : null;
   const detailed = existsSync(detailedFile) ? DetailedIterations.parse(JSON.parse(readFileSync(detailedFile, 'utf8'))) : null;
+  const runs = summary ? summary.runs.map(({ path }) => readRunFile(join(t.data, path))) : [];
   const writeups = readdirSync(t.writeups)
     .filter((f) => f.endsWith('.md'))
     .map((f) => ({ id: f.replace(/\.md$/, ''), w: WriteupFrontmatter.parse(parseFrontmatter(readFileSync(join(t.writeups, f), 'utf8')).frontmatter) }));
-  return { summary, detailed, writeups };
+  return { summary, detailed, runs, writeups };
 }
 
 for (const target of [real, fixture]) {
@@ -93,7 +94,7 @@ for (const target of [real, fixture]) {
     assert.ok(data.writeups.length > 0);
     const seen = new Set<Verdict>();
     for (const { id, w } of data.writeups) {
-      const results = evaluateClaims(w, { summary: data.summary, detailed: data.detailed });
+      const results = evaluateClaims(w, { summary: data.summary, detailed: data.detailed, runs: data.runs });
       await page.goto(`${server.origin}/writeups/${id}`, { waitUntil: 'networkidle' });
       const shown = await page.$$eval('[data-claim]', (els) =>
         els.map((e) => ({ id: e.getAttribute('data-claim')!, verdict: e.getAttribute('data-claim-verdict')!, label: e.querySelector('[data-verdict-label]')?.textContent?.trim() ?? '', quote: e.querySelector('q[data-study-quote]')?.textContent ?? null })),

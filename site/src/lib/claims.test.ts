@@ -80,7 +80,7 @@ function run(runId: string, specs: SeriesSpec[], opts: { host?: string; flags?: 
 
 function data(...runs: Run[]): ClaimData {
   const { summary, detailed } = aggregate(runs.map((r) => ({ run: r, path: runFilePath(r) })));
-  return { summary, detailed };
+  return { summary, detailed, runs: runs.filter((r) => summary.runs.some((x) => x.runId === r.runId)) };
 }
 
 /** n values around m, spread by ±spread (a fixed pattern, so each round's ratio differs a little) */
@@ -126,6 +126,25 @@ test('not shown: too few paired rounds for 95% coverage, whatever the medians sa
   const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] }), S, d);
   assert.equal(r.verdict, 'not-shown');
   assert.match(r.reason, /covers only 75\.0% with 3 paired rounds; a verdict needs 95%/);
+});
+
+test('figures the summary took from two runs are compared inside a run behind the summary that measured both, and say so', () => {
+  // the 3-build run is the best for 3.4.1, so the summary takes 3.4.1 from it and 3.4.0 from the 2-build run
+  const big = run('big', [{ key: RATE, values: { '3.4.1': around(300, 0.01), '3.5.7': around(100, 0.01), '3.6.3': around(100, 0.01) } }]);
+  const seeds = run('seeds', [{ key: RATE, values: { '3.4.0': around(100, 0.01), '3.4.1': around(100, 0.01) } }], { startedAt: '2026-01-02T00:00:00.000Z' });
+  const d = data(big, seeds);
+  const entry = (v: string) => d.summary!.entries.find((e) => e.version === v && e.key === RATE)!;
+  assert.deepEqual([entry('3.4.1').runId, entry('3.4.0').runId], ['big', 'seeds']);
+  const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.4.1', '3.4.0'], 'same')] }), S, d);
+  const c = r.hosts[0]!.comparisons[0]!;
+  assert.equal(c.runId, 'seeds');
+  assert.equal(r.verdict, 'confirmed', r.reason);
+  assert.ok(Math.abs(c.ratio! - 1) < 0.001, `ratio ${c.ratio} is the seeds run's, not 300/100`);
+  assert.match(c.reason, /in run seeds, which measured both/);
+  // without the run files the comparison is not made
+  const without = evaluateClaim(claim({ tests: [cmp(RATE, ['3.4.1', '3.4.0'], 'same')] }), S, { summary: d.summary, detailed: d.detailed });
+  assert.equal(without.verdict, 'not-shown');
+  assert.match(without.reason, /different runs \(big and seeds\) and no run measured both/);
 });
 
 test('not shown: figures from different runs are never divided', () => {

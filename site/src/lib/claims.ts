@@ -7,9 +7,9 @@
 // verdict needs an interval covering at least summary.statistics.minCoverageForVerdict. Deterministic
 // metrics (instruction counts, bytes) compare exactly. Pure functions: no file access here.
 import { z } from 'zod';
-import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Summary, type SummaryEntry } from '../../../schema/index.ts';
+import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Run, type Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
-import { compareRounds, median, valuesByRound } from '../../../scripts/stats.ts';
+import { DETERMINISTIC_METHODS, compareRounds, median, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
 import { coverageText } from './format.ts';
 
 // ------------------------------------------------------------------ frontmatter format
@@ -265,6 +265,8 @@ export interface ClaimResult {
 export interface ClaimData {
   summary: Summary | null;
   detailed: DetailedIterations | null;
+  /** the run files behind the summary: where a comparison's two figures come from different runs, one of these that measured both decides */
+  runs?: readonly Run[];
 }
 
 /** The acceptance band of a test, in ratio space, given whether higher values are better. */
@@ -344,6 +346,64 @@ function roundIndex(detailed: DetailedIterations): Map<string, { runId: string; 
   return m;
 }
 
+/** One side of a comparison as one run measured it: from summary.json (and its rounds) or from a run file. */
+interface Side {
+  runId: string;
+  unit: string;
+  higherIsBetter: boolean;
+  comparability: SummaryEntry['comparability'];
+  library: Library;
+  version: string;
+  variant: string;
+  key: string;
+  deterministic: boolean;
+  median: number;
+  /** measured values by round; null where the per-round values are not at hand */
+  rounds: RoundValues | null;
+}
+
+function summarySide(e: SummaryEntry, host: string, summary: Summary, detailed: DetailedIterations | null): Side {
+  const rounds = detailed ? roundIndex(detailed) : null;
+  const found = rounds
+    ? summary.builds
+        .filter((x) => x.host === host && x.library === e.library && x.version === e.version && x.variant === e.variant)
+        .map((x) => rounds.get(`${e.runId}\u0000${host}\u0000${x.id}\u0000${e.key}`))
+        .find((r) => r !== undefined)
+    : undefined;
+  const { runId, unit, higherIsBetter, comparability, library, version, variant, key } = e;
+  return { runId, unit, higherIsBetter, comparability, library, version, variant, key, deterministic: Boolean(e.stats!.deterministic), median: e.stats!.median, rounds: found?.rounds ?? null };
+}
+
+/** The measured series `key` of build `b` in one run, as a side; null unless the run measured it. */
+function runSide(run: Run, key: string, b: Build): Side | null {
+  const build = run.builds.find((x) => x.library === b.library && x.version === b.version && x.variant === b.variant);
+  const s = build && run.series.find((x) => x.buildId === build.id && x.key === key);
+  if (!s || s.status !== 'measured') return null;
+  const rounds = new Map<number, number[]>();
+  for (const it of s.iterations) if (!it.warmup) rounds.set(it.round, [...(rounds.get(it.round) ?? []), it.value]);
+  if (rounds.size === 0) return null;
+  const { unit, higherIsBetter, comparability } = s;
+  return {
+    runId: run.runId, unit, higherIsBetter, comparability, library: b.library, version: b.version, variant: b.variant, key,
+    deterministic: DETERMINISTIC_METHODS.includes(s.method), median: median([...rounds.values()].flat()), rounds,
+  };
+}
+
+/**
+ * Both sides from one run, when summary.json took them from two: the first of `runs` (quiet runs behind the
+ * summary, newest first) that measured both. Its figures may differ from the tables', which show each
+ * series' best run; the comparison names the run it used.
+ */
+function sameRunSides(p: Pairing, host: string, runs: readonly Run[]): [Side, Side] | null {
+  for (const run of runs) {
+    if (run.host.id !== host) continue;
+    const a = runSide(run, p.a.key, p.a.build);
+    const b = a && runSide(run, p.b.key, p.b.build);
+    if (a && b) return [a, b];
+  }
+  return null;
+}
+
 /** Compare one pairing on one host. */
 export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: number): ComparisonResult {
   const base = { ...p, host, band: [0, Infinity] as [number, number], ratio: null, interval: null, pairing: null, pairs: 0, runId: null, zero: null, higherIsBetter: null };
@@ -359,57 +419,55 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
     if (e.status !== 'measured' || !e.stats)
       return result('not-shown', `${buildName(b)}: ${e.status === 'measured' ? 'no measured value' : e.status}${e.reason ? ` (${e.reason})` : ''}`);
   }
-  const a = ea!;
-  const b = eb!;
+  let a = summarySide(ea!, host, summary, data.detailed);
+  let b = summarySide(eb!, host, summary, data.detailed);
+  let note = '';
+  if (a.runId !== b.runId) {
+    const same = sameRunSides(p, host, [...(data.runs ?? [])].sort((x, y) => y.startedAt.localeCompare(x.startedAt)));
+    if (!same) {
+      const bandOf = band(p.test, a.higherIsBetter);
+      return result('not-shown', `the two figures come from different runs (${a.runId} and ${b.runId}) and no run measured both; no ratio is computed across runs`, { band: bandOf, higherIsBetter: a.higherIsBetter });
+    }
+    [a, b] = same;
+    note = ` (in run ${a.runId}, which measured both; the tables show each figure from its own best run)`;
+  }
   if (a.unit !== b.unit) throw new Error(`claim comparison ${p.label} compares ${a.unit} with ${b.unit}: series of different units`);
   if (a.higherIsBetter !== b.higherIsBetter) throw new Error(`claim comparison ${p.label}: the two series disagree on whether higher is better`);
   const bandOf = band(p.test, a.higherIsBetter);
-  const common = { band: bandOf, higherIsBetter: a.higherIsBetter };
-  if (a.runId !== b.runId)
-    return result('not-shown', `the two figures come from different runs (${a.runId} and ${b.runId}); no ratio is computed across runs`, common);
+  const common = { band: bandOf, higherIsBetter: a.higherIsBetter, runId: a.runId };
   const sameSegment =
     (a.comparability.acrossVersions && b.comparability.acrossVersions) ||
     (a.comparability.group !== undefined && a.comparability.group === b.comparability.group) ||
     (a.library === b.library && a.version === b.version && a.variant === b.variant && a.key === b.key);
   if (!sameSegment && !p.test.acrossMethodChange)
-    return result('not-shown', `the two figures are not comparable: ${a.comparability.reason ?? b.comparability.reason ?? 'measured differently'}`, { ...common, runId: a.runId });
-  const deterministic = Boolean(a.stats!.deterministic && b.stats!.deterministic);
-  if (deterministic) {
-    const ma = a.stats!.median;
-    const mb = b.stats!.median;
+    return result('not-shown', `the two figures are not comparable: ${a.comparability.reason ?? b.comparability.reason ?? 'measured differently'}`, common);
+  if (a.deterministic && b.deterministic) {
+    const ma = a.median;
+    const mb = b.median;
     const zero = ma === 0 && mb === 0 ? 'both' : mb === 0 ? 'b' : ma === 0 ? 'a' : null;
     const ratio = zero === 'both' ? 1 : zero === 'b' ? Infinity : ma / mb;
     const verdict = placeInterval(ratio, ratio, bandOf);
-    return result(verdict, verdict === 'confirmed' ? 'exact counts, inside the expected range' : 'exact counts, outside the expected range', {
+    return result(verdict, (verdict === 'confirmed' ? 'exact counts, inside the expected range' : 'exact counts, outside the expected range') + note, {
       ...common,
       ratio: Number.isFinite(ratio) ? ratio : null,
       pairing: 'deterministic',
-      runId: a.runId,
       zero,
     });
   }
-  if (!data.detailed) return result('not-shown', 'the per-round values (detailed-iterations.json) are missing, so the rounds cannot be paired', { ...common, runId: a.runId });
-  const rounds = roundIndex(data.detailed);
-  const roundsOf = (e: SummaryEntry) =>
-    summary.builds
-      .filter((x) => x.host === host && x.library === e.library && x.version === e.version && x.variant === e.variant)
-      .map((x) => rounds.get(`${e.runId}\u0000${host}\u0000${x.id}\u0000${e.key}`))
-      .find((r) => r !== undefined);
-  const ra = roundsOf(a);
-  const rb = roundsOf(b);
-  if (!ra || !rb) return result('not-shown', 'the per-round values behind these figures are missing', { ...common, runId: a.runId });
-  const va = [...ra.rounds.values()].flat();
-  const vb = [...rb.rounds.values()].flat();
-  if (median(va) === 0 || median(vb) === 0) return result('not-shown', 'a median of zero leaves no ratio', { ...common, runId: a.runId });
-  const c = compareRounds(ra.rounds, rb.rounds, buildName(p.b.build), false);
+  if (!a.rounds || !b.rounds) {
+    const why = data.detailed ? 'the per-round values behind these figures are missing' : 'the per-round values (detailed-iterations.json) are missing, so the rounds cannot be paired';
+    return result('not-shown', why, common);
+  }
+  if (a.median === 0 || b.median === 0) return result('not-shown', 'a median of zero leaves no ratio', common);
+  const c = compareRounds(a.rounds, b.rounds, buildName(p.b.build), false);
   if (!c || !c.interval)
-    return result('not-shown', `too few rounds measured both (${c?.pairs ?? 0}) for an interval`, { ...common, runId: a.runId, ratio: c?.ratio ?? null, pairs: c?.pairs ?? 0, pairing: 'paired-rounds' });
-  const extra = { ...common, ratio: c.ratio, interval: c.interval, pairing: 'paired-rounds' as const, pairs: c.pairs, runId: a.runId };
+    return result('not-shown', `too few rounds measured both (${c?.pairs ?? 0}) for an interval${note}`, { ...common, ratio: c?.ratio ?? null, pairs: c?.pairs ?? 0, pairing: 'paired-rounds' });
+  const extra = { ...common, ratio: c.ratio, interval: c.interval, pairing: 'paired-rounds' as const, pairs: c.pairs };
   if (c.interval.coverage < minCoverage)
-    return result('not-shown', `the interval covers only ${(Math.floor(c.interval.coverage * 1000) / 10).toFixed(1)}% with ${c.pairs} paired rounds; a verdict needs ${Math.round(minCoverage * 100)}%`, extra);
+    return result('not-shown', `the interval covers only ${(Math.floor(c.interval.coverage * 1000) / 10).toFixed(1)}% with ${c.pairs} paired rounds; a verdict needs ${Math.round(minCoverage * 100)}%${note}`, extra);
   const verdict = placeInterval(c.interval.low, c.interval.high, bandOf);
   const words = { confirmed: 'the interval lies inside the expected range', contradicted: 'the interval lies entirely outside the expected range', 'not-shown': 'the interval reaches both inside and outside the expected range' };
-  return result(verdict, words[verdict], extra);
+  return result(verdict, words[verdict] + note, extra);
 }
 
 /** Several comparisons' verdicts as one: a contradiction decides, then missing data, then indecision. */

@@ -106,6 +106,13 @@ export const loadRuns = (): RunFile[] =>
     });
   });
 
+/** What write-up claims are tested on: the summary, its rounds, and the runs behind it (claims.ts ClaimData). */
+export const loadClaimData = () =>
+  cached('claim-data', () => {
+    const summary = loadSummary();
+    return { summary, detailed: summary ? loadDetailed() : null, runs: loadRuns().map((r) => r.run) };
+  });
+
 /** data/timeseries/<host>/<YYYY>.json, validated, by host then year. */
 export const loadTimeseries = (): Timeseries[] =>
   cached('timeseries', () => {
