@@ -615,6 +615,25 @@ export function finalPhase(o: SimOptions, repack: boolean): State {
   return state;
 }
 
+/** The version page and the per-host benchmark page with the most HTML (those nearest their budget), as paths. */
+function largestPages(dist: string): string[] {
+  const root = join(dist, 'versions');
+  if (!existsSync(root)) return [];
+  const pages: { path: string; depth: number; bytes: number }[] = [];
+  const walk = (dir: string, parts: string[]) => {
+    for (const name of readdirSync(dir, { withFileTypes: true })) {
+      if (!name.isDirectory()) continue;
+      const here = [...parts, name.name];
+      const index = join(dir, name.name, 'index.html');
+      if (existsSync(index)) pages.push({ path: `/versions/${here.join('/')}/`, depth: here.length, bytes: statSync(index).size });
+      if (here.length < 3) walk(join(dir, name.name), here);
+    }
+  };
+  walk(root, []);
+  const biggest = (depth: number) => pages.filter((p) => p.depth === depth).sort((a, b) => b.bytes - a.bytes)[0]?.path;
+  return [biggest(1), biggest(3)].filter((p): p is string => p !== undefined);
+}
+
 /** Builds the site from the simulated data (timed) and measures what is deployed and what pages transfer. */
 export async function sitePhase(o: SimOptions): Promise<State> {
   const state = JSON.parse(readFileSync(statePath(o.out), 'utf8')) as State;
@@ -638,8 +657,7 @@ export async function sitePhase(o: SimOptions): Promise<State> {
   const browser = await launch();
   const page = await browser.newPage();
   const pages: Record<string, number> = {};
-  const versionPage = existsSync(join(dist, 'versions')) ? readdirSync(join(dist, 'versions')).find((n) => existsSync(join(dist, 'versions', n, 'index.html'))) : undefined;
-  for (const p of ['/', '/compare/', '/runs/', '/drift/', '/methodology/', '/versions/', ...(versionPage ? [`/versions/${versionPage}/`] : [])]) {
+  for (const p of ['/', '/compare/', '/runs/', '/drift/', '/methodology/', '/versions/', ...largestPages(dist)]) {
     if (!existsSync(join(dist, p, 'index.html'))) continue;
     pages[p] = (await transferSize(page, server.origin + p)).total;
   }

@@ -26,7 +26,16 @@ export const TARGETS: { what: string; limit: number; unit: 'MB' | 's' | 'GB' | '
   { what: 'repository growth per night per host (mean push)', limit: 1, unit: 'MB', value: (s) => (s.final?.pushBytesPerNightPerHost ? s.final.pushBytesPerNightPerHost.mean / MB : null) },
   { what: 'home page transfer', limit: 200, unit: 'KB', value: (s) => (s.site?.pageTransferBytes['/'] !== undefined ? s.site.pageTransferBytes['/'] / 1024 : null) },
   { what: 'drift page transfer', limit: 200, unit: 'KB', value: (s) => (s.site?.pageTransferBytes['/drift/'] !== undefined ? s.site.pageTransferBytes['/drift/'] / 1024 : null) },
+  { what: 'compare page transfer', limit: 400, unit: 'KB', value: (s) => (s.site?.pageTransferBytes['/compare/'] !== undefined ? s.site.pageTransferBytes['/compare/'] / 1024 : null) },
+  { what: 'largest version page transfer', limit: 250, unit: 'KB', value: (s) => largestPage(s, /^\/versions\/[^/]+\/$/) },
+  { what: 'largest benchmark page of a version (one host) transfer', limit: 250, unit: 'KB', value: (s) => largestPage(s, /^\/versions\/[^/]+\/[^/]+\/[^/]+\/$/) },
 ];
+
+/** The largest measured page whose path matches, in KB; null when none was measured. */
+function largestPage(s: Sim, path: RegExp): number | null {
+  const sizes = Object.entries(s.site?.pageTransferBytes ?? {}).filter(([p]) => path.test(p)).map(([, b]) => b / 1024);
+  return sizes.length ? Math.max(...sizes) : null;
+}
 
 interface Sim {
   label: string;

@@ -8,7 +8,7 @@ import { HypothesisResult, MtuResults, Timeseries, type Summary } from '../../sc
 import { driftShards, driftView, resolveSelection, shardsFor, type DriftSelection } from '../src/lib/drift.ts';
 import { pickPublished } from '../src/lib/hypothesis.ts';
 import { helloBytes } from '../src/lib/mtu.ts';
-import { versionBenchmarkPages, versionPages, versionSlug } from '../src/lib/model.ts';
+import { benchmarkPagePath, versionBenchmarkPages, versionPages, versionSlug } from '../src/lib/model.ts';
 import { keyId, reasonText, writeupOnly } from '../src/lib/version-view.ts';
 import { num, quantity, VERDICT_SHORT, VERDICT_TEXT } from '../src/lib/format.ts';
 import { CPU_FLAG_TEXT, CPU_FLAGS } from '../src/lib/cpu-flags.ts';
@@ -183,7 +183,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
       t.skip('this data has no comparison whose interval includes no change (the fixture suite checks the marking)');
       return;
     }
-    await page.goto(`${server.origin}/versions/${versionSlug(e.version, e.variant)}/${e.benchmark}`, { waitUntil: 'networkidle' });
+    await page.goto(server.origin + benchmarkPagePath({ slug: versionSlug(e.version, e.variant), host: e.host, benchmark: e.benchmark }), { waitUntil: 'networkidle' });
     const rows = page.locator(`table.entries[data-host="${e.host}"] tr[data-k="${keyId(e.key)}"]`);
     assert.ok((await rows.count()) > 0, `no row of ${e.key} on the benchmark page`);
     assert.match(await rows.first().innerText(), new RegExp(VERDICT_SHORT['no-difference-shown']));
@@ -204,7 +204,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.ok(top < 900, `the headline table starts at ${top}px, below the first screen`);
     // one link per benchmark the version has entries of, each to its page
     const links = await page.$$eval('table[data-benchmark-index] tbody th a', (as) => as.map((a) => a.getAttribute('href')!));
-    const expected = versionBenchmarkPages(s).filter((p) => p.page.slug === v.slug).map((p) => `/versions/${v.slug}/${p.benchmark}`);
+    const expected = versionBenchmarkPages(s).filter((p) => p.page.slug === v.slug).map((p) => benchmarkPagePath({ slug: v.slug, host: p.host, benchmark: p.benchmark }));
     assert.deepEqual([...new Set(links)].sort(), expected.sort());
     const target = links.find((l) => l.endsWith('/handshake')) ?? links[0]!;
     await page.goto(server.origin + target, { waitUntil: 'networkidle' });
@@ -253,7 +253,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const byId = new Map(s.entries.map((e) => [`${e.host}|${e.version}|${e.variant}|${keyId(e.key)}`, e]));
     await page.goto(`${server.origin}/writeups`, { waitUntil: 'networkidle' });
     const writeups = await page.$$eval('main a[href^="/writeups/"]', (as) => as.map((a) => a.getAttribute('href')!));
-    const pages = [...versionPages(s).map((p) => `/versions/${p.slug}`), ...versionBenchmarkPages(s).map((p) => `/versions/${p.page.slug}/${p.benchmark}`), ...writeups];
+    const pages = [...versionPages(s).map((p) => `/versions/${p.slug}`), ...versionBenchmarkPages(s).map((p) => benchmarkPagePath({ slug: p.page.slug, host: p.host, benchmark: p.benchmark })), ...writeups];
     let checked = 0;
     for (const p of [...new Set(pages)]) {
       await page.goto(server.origin + p, { waitUntil: 'networkidle' });
@@ -298,7 +298,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   test(`[${name}] version pages and their benchmark pages transfer at most 250 KB each, everything they load included`, async () => {
     const s = needSummary();
     let largest = { path: '', total: 0 };
-    const paths = [...versionPages(s).map((p) => `/versions/${p.slug}`), ...versionBenchmarkPages(s).map((p) => `/versions/${p.page.slug}/${p.benchmark}`)];
+    const paths = [...versionPages(s).map((p) => `/versions/${p.slug}`), ...versionBenchmarkPages(s).map((p) => benchmarkPagePath({ slug: p.page.slug, host: p.host, benchmark: p.benchmark }))];
     for (const path of paths) {
       const { total, parts } = await transferSize(page, server.origin + path);
       if (total > largest.total) largest = { path, total };
@@ -520,7 +520,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
       const v = summary.entries[0];
       if (v) paths.push(`/versions/${versionSlug(v.version, v.variant)}`);
       const largest = versionPages(summary).sort((a, b) => summary!.entries.filter((e) => versionSlug(e.version, e.variant) === b.slug).length - summary!.entries.filter((e) => versionSlug(e.version, e.variant) === a.slug).length)[0];
-      if (largest) paths.push(`/versions/${largest.slug}`, ...versionBenchmarkPages(summary).filter((p) => p.page.slug === largest.slug).map((p) => `/versions/${largest.slug}/${p.benchmark}`));
+      if (largest) paths.push(`/versions/${largest.slug}`, ...versionBenchmarkPages(summary).filter((p) => p.page.slug === largest.slug).map((p) => benchmarkPagePath({ slug: largest.slug, host: p.host, benchmark: p.benchmark })));
     }
     const found: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {

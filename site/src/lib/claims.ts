@@ -3,7 +3,8 @@
 // A claim is one sentence (ours, or a named study's, quoted as theirs) with the comparisons that test it:
 // a series of summary.json on two builds, or two series on the same build, an expected direction (or
 // equivalence, or a range) and a practical threshold. Every comparison stays inside one run: the two
-// entries must come from the same run, their rounds are paired as scripts/stats.ts pairs them, and a
+// entries must come from the same run (where summary.json took them from two, a run behind it that
+// measured both is used instead), their rounds are paired as scripts/stats.ts pairs them, and a
 // verdict needs an interval covering at least summary.statistics.minCoverageForVerdict. Deterministic
 // metrics (instruction counts, bytes) compare exactly. Pure functions: no file access here.
 import { z } from 'zod';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { journeyKey, journeyPayload, lineRuns, splitJourneys, paramsText, seriesEntries, versionBenchmarkPages, versionPages, versionSlug, type JourneyPoint } from './model.ts';
+import { journeyKey, journeyPayload, lineRuns, splitJourneys, paramsText, seriesEntries, benchmarkPagePath, versionBenchmarkPages, versionPages, versionSlug, type JourneyPoint } from './model.ts';
 import { configChoices, expandIndex, findJourney, groupsAvailable, measureChoices } from './journey-view.ts';
 import { comparisonText, num, pct, withUnit } from './format.ts';
 import { openSSLOnly } from './data.ts';
@@ -70,13 +70,15 @@ test('version pages: one per version and variant, slugs safe for URLs', () => {
   assert.equal(versionSlug('3.5.7', 'no-ml-kem'), '3.5.7-no-ml-kem');
 });
 
-test('benchmark pages: one per version and benchmark it has entries of', () => {
+test('benchmark pages: one per version, host and benchmark with entries there', () => {
   const pages = versionBenchmarkPages(fixture);
-  for (const v of versionPages(fixture)) {
-    const expected = [...new Set(fixture.entries.filter((e) => versionSlug(e.version, e.variant) === v.slug).map((e) => e.benchmark))].sort();
-    assert.deepEqual(pages.filter((p) => p.page.slug === v.slug).map((p) => p.benchmark), expected, v.slug);
-  }
+  for (const v of versionPages(fixture))
+    for (const host of v.hosts) {
+      const expected = [...new Set(fixture.entries.filter((e) => e.host === host && versionSlug(e.version, e.variant) === v.slug).map((e) => e.benchmark))].sort();
+      assert.deepEqual(pages.filter((p) => p.page.slug === v.slug && p.host === host).map((p) => p.benchmark), expected, `${v.slug} on ${host}`);
+    }
   assert.ok(pages.length > versionPages(fixture).length, 'the fixture has versions with several benchmarks');
+  assert.equal(benchmarkPagePath({ slug: '3.5.7-no-ml-kem', host: 'box-1', benchmark: 'speed' }), '/versions/3.5.7-no-ml-kem/box-1/speed');
 });
 
 test('seriesEntries filters by key and versions (every variant), oldest first', () => {

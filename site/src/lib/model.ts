@@ -265,17 +265,25 @@ export function versionPages(summary: Summary): VersionPage[] {
   return [...map.values()].map((p) => ({ ...p, hosts: p.hosts.sort() })).sort(byVersion);
 }
 
-/** A version's page per benchmark (/versions/<slug>/<benchmark>): every table of that benchmark. */
+/**
+ * A version's page per host and benchmark (/versions/<slug>/<host>/<benchmark>): every table of that benchmark
+ * on that host. Split by host too, since each host's tables alone can fill a page budget.
+ */
 export interface VersionBenchmarkPage {
   page: VersionPage;
+  host: string;
   benchmark: string;
 }
 
+export const benchmarkPagePath = (p: { slug: string; host: string; benchmark: string }) => `/versions/${p.slug}/${p.host}/${p.benchmark}`;
+
 export function versionBenchmarkPages(summary: Summary): VersionBenchmarkPage[] {
-  return versionPages(summary).flatMap((page) => {
-    const benchmarks = new Set(summary.entries.filter((e) => versionSlug(e.version, e.variant) === page.slug).map((e) => e.benchmark));
-    return [...benchmarks].sort().map((benchmark) => ({ page, benchmark }));
-  });
+  return versionPages(summary).flatMap((page) =>
+    page.hosts.flatMap((host) => {
+      const benchmarks = new Set(summary.entries.filter((e) => e.host === host && versionSlug(e.version, e.variant) === page.slug).map((e) => e.benchmark));
+      return [...benchmarks].sort().map((benchmark) => ({ page, host, benchmark }));
+    }),
+  );
 }
 
 export function entriesOf(summary: Summary, host: string, version: string, variant: string): Entry[] {
