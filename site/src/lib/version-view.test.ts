@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { BENCHMARK_TITLE, benchmarkSummaries, compareEntries, groupEntries, headlines, keyId, significantFirst, splitLabels, variantText } from './version-view.ts';
+import { BENCHMARK_TITLE, benchmarkSummaries, compareEntries, groupEntries, splitAround, headlines, keyId, significantFirst, splitLabels, variantText } from './version-view.ts';
 import { intervalLabel, pct, pctRange, quantity, quantityRange, sig, toCsv, verdictWords } from './format.ts';
 import { entriesOf } from './model.ts';
 import { openSSLOnly } from './data.ts';
@@ -83,6 +83,18 @@ test('a table never mixes runs: a measure measured in two runs becomes two table
   assert.equal(g!.measures.length, 2);
   for (const m of g!.measures) assert.equal(new Set(m.entries.map((e) => e.runId)).size, 1);
   assert.deepEqual(g!.measures[0]!.rowLabels, ['a', 'b', 'c', 'g'], 'the run with most rows first');
+});
+
+test('labels that differ in a few words (openssl speed per buffer size) say the rest once; a colon head no other row shares is not a measure', () => {
+  const label = (n: number) => `openssl speed -evp aes-128-gcm on ${n}-byte buffers (re-keyed): bytes per second of user CPU time`;
+  assert.deepEqual(splitAround([16, 64, 16384].map(label)), { head: 'openssl speed -evp aes-128-gcm on … buffers (re-keyed): bytes per second of user CPU time', rows: ['16-byte', '64-byte', '16384-byte'] });
+  assert.deepEqual(splitAround(['a b', 'a c', 'a d']), { head: 'a …', rows: ['b', 'c', 'd'] });
+  assert.equal(splitAround(['one thing entirely', 'another matter', 'a third']), null, 'nothing shared');
+  assert.equal(splitAround(['x same', 'x same']), null, 'duplicates');
+  const es = [16, 64, 16384].map((n) => entry({ benchmark: 'speed', metric: 'aes-128-gcm-encrypt', params: { algorithm: 'aes-128-gcm', bytes: n }, label: label(n) }));
+  const [g] = groupEntries(es);
+  assert.equal(g!.measures.length, 1);
+  assert.deepEqual(g!.measures[0]!.rowLabels, ['16-byte', '64-byte', '16384-byte']);
 });
 
 test('a version page lists each benchmark once, in reading order, with its counts and runs', () => {

@@ -146,6 +146,26 @@ export function splitLabels(labels: readonly string[]): { head: string; rows: st
   return { head: labels[0]!.slice(0, cut), rows: rests.map((r) => [r[0]!, ...r.slice(1).filter((c) => !notes.includes(c))].join('; ')), notes };
 }
 
+/**
+ * Labels that differ only in a short middle part, e.g. openssl speed's "... on 16-byte buffers (...): bytes per
+ * second ..." for each buffer size: the shared words said once (the differing part as "…"), each row its part.
+ * Cuts fall on spaces; null unless every row's part is short and the shared words say something.
+ */
+export function splitAround(labels: readonly string[]): { head: string; rows: string[] } | null {
+  if (labels.length < 2 || new Set(labels).size !== labels.length) return null;
+  const first = labels[0]!;
+  let pre = commonPrefixLength(labels);
+  let suf = commonPrefixLength(labels.map((l) => [...l].reverse().join('')));
+  suf = Math.min(suf, Math.min(...labels.map((l) => l.length)) - pre);
+  pre = first.lastIndexOf(' ', pre);
+  const sufStart = suf === 0 ? first.length : first.indexOf(' ', first.length - suf);
+  if (pre <= 0 || sufStart < 0) return null;
+  suf = first.length - sufStart;
+  const rows = labels.map((l) => l.slice(pre + 1, l.length - suf));
+  if (rows.some((r) => r.length === 0 || r.length > 40)) return null;
+  return { head: suf === 0 ? `${first.slice(0, pre)} …` : `${first.slice(0, pre)} … ${first.slice(sufStart + 1)}`, rows };
+}
+
 // ------------------------------------------------------------------ groups
 
 /**
@@ -204,7 +224,14 @@ const colonHead = (label: string): string | null => {
 };
 
 /** Rows that measure the same thing on the same side (and layer, function) in the same run: one table each. */
-const measureKey = (e: Entry) => [e.metric, e.method, e.unit, e.params.side, e.params.layer, e.params.function, colonHead(e.label) ?? ''].join('\u0000');
+const measureKey = (e: Entry) => [e.metric, e.method, e.unit, e.params.side, e.params.layer, e.params.function].join('\u0000');
+
+/** Within a measure, rows whose labels share a "<measure>: " head go together; a head no other row has is no measure. */
+function byColonHead(rows: readonly Entry[]): Entry[][] {
+  const heads = rows.map((e) => colonHead(e.label) ?? '');
+  const shared = new Set(heads.filter((h, i) => h !== '' && heads.indexOf(h) !== i));
+  return [...groupBy(rows, (e) => (shared.has(colonHead(e.label) ?? '') ? colonHead(e.label)! : '')).values()];
+}
 
 /** Measures with fewer rows than this share one table of full labels per benchmark and run. */
 const MIN_MEASURE_ROWS = 3;
@@ -223,13 +250,17 @@ export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
     const measures: Measure[] = [];
     const loose = new Map<string, Entry[]>();
     const unsupported = [...groupBy(list.filter((e) => e.status === 'unsupported'), (e) => reasonText(e.reason))].map(([reason, es]) => ({ reason, entries: es }));
-    for (const [, same] of groupBy(list.filter((e) => e.status !== 'unsupported'), measureKey)) {
+    for (const same of [...groupBy(list.filter((e) => e.status !== 'unsupported'), measureKey).values()].flatMap(byColonHead)) {
       for (const [run, rows] of [...groupBy(same, (e) => e.runId)].sort(([a], [b]) => byRun(a, b))) {
         const split = rows.length >= MIN_MEASURE_ROWS ? splitLabels(rows.map((e) => e.label)) : null;
         const head = colonHead(rows[0]!.label);
+        const around = rows.length >= MIN_MEASURE_ROWS ? splitAround(rows.map((e) => e.label)) : null;
         if (split) measures.push({ head: split.head, notes: split.notes, entries: rows, rowLabels: split.rows });
         // "<measure>: <operation>" labels: the measure said once above the table, each row its operation
-        else if (head !== null && rows.length > 1) measures.push({ head, notes: [], entries: rows, rowLabels: rows.map((e) => e.label.slice(head.length + 2)) });
+        else if (head !== null && rows.length > 1 && rows.every((e) => colonHead(e.label) === head))
+          measures.push({ head, notes: [], entries: rows, rowLabels: rows.map((e) => e.label.slice(head.length + 2)) });
+        // labels that differ in a few words only (openssl speed's buffer sizes): the rest said once
+        else if (around) measures.push({ head: around.head, notes: [], entries: rows, rowLabels: around.rows });
         else loose.set(run, [...(loose.get(run) ?? []), ...rows]);
       }
     }
