@@ -30,7 +30,7 @@ import {
   describeIssues,
 } from '../schema/index.ts';
 import { compareReleases, compareSeries, compareVersions } from '../catalogue/index.ts';
-import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, describe, significant, SUMMARY_DIGITS } from './stats.ts';
+import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, measuredRounds, describe, significant, SUMMARY_DIGITS } from './stats.ts';
 import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from './history.ts';
 
 export { quietReasons };
@@ -78,13 +78,6 @@ type RunSeries = Run['series'][number];
 /** Full runs outrank quick ones, then runs that cover more builds (their series compare with each
  * other), then the newest. Takes a run or its record. */
 const runRank = (r: Pick<Run, 'mode' | 'startedAt'> & { builds: readonly unknown[] }) => `${r.mode === 'full' ? 1 : 0}|${String(r.builds.length).padStart(4, '0')}|${r.startedAt}`;
-
-/** Measured (non-warm-up) values of a series by round. */
-function byRound(s: RunSeries): Map<number, number[]> {
-  const m = new Map<number, number[]>();
-  for (const it of s.iterations) if (!it.warmup) m.set(it.round, [...(m.get(it.round) ?? []), it.value]);
-  return m;
-}
 
 export const SELECTION =
   'only quiet runs (host lock held, every quiet-host check passed); for each host and series the best run that measured it: ' +
@@ -141,7 +134,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
   const rounds = new Map<SummaryEntry, Map<number, number[]>>();
   const entries: SummaryEntry[] = [];
   for (const { run, series: s, build } of chosen.values()) {
-    const r = byRound(s);
+    const r = measuredRounds(s);
     const values = [...r.values()].flat();
     const entry: SummaryEntry = {
       host: run.host.id,

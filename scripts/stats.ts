@@ -1,6 +1,6 @@
 // Descriptive statistics, distribution-free intervals of the median and paired comparisons.
 // Deterministic: the same values always give the same output (aggregation is byte-identical on re-run).
-import type { Comparison, CoverageInterval, Method, Stats } from '../schema/index.ts';
+import type { Comparison, CoverageInterval, Method, Series, Stats } from '../schema/index.ts';
 
 /** Verdicts (higher / lower / no difference) need an interval that covers at least this much. */
 export const MIN_COVERAGE_FOR_VERDICT = 0.95;
@@ -107,6 +107,13 @@ export function significant<T>(x: T, digits: number): T {
   if (Array.isArray(x)) return x.map((v) => significant(v, digits)) as T;
   if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, significant(v, digits)])) as T;
   return x;
+}
+
+/** Measured (non-warm-up) values of a run file's series by round. */
+export function measuredRounds(s: Pick<Series, 'iterations'>): Map<number, number[]> {
+  const m = new Map<number, number[]>();
+  for (const it of s.iterations) if (!it.warmup) m.set(it.round, [...(m.get(it.round) ?? []), it.value]);
+  return m;
 }
 
 /** Values by round from parallel lists (a row of detailed-iterations.json). */

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Run, type Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
-import { DETERMINISTIC_METHODS, compareRounds, median, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
+import { DETERMINISTIC_METHODS, compareRounds, measuredRounds, median, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
 import { coverageText } from './format.ts';
 
 // ------------------------------------------------------------------ frontmatter format
@@ -380,8 +380,7 @@ function runSide(run: Run, key: string, b: Build): Side | null {
   const build = run.builds.find((x) => x.library === b.library && x.version === b.version && x.variant === b.variant);
   const s = build && run.series.find((x) => x.buildId === build.id && x.key === key);
   if (!s || s.status !== 'measured') return null;
-  const rounds = new Map<number, number[]>();
-  for (const it of s.iterations) if (!it.warmup) rounds.set(it.round, [...(rounds.get(it.round) ?? []), it.value]);
+  const rounds = measuredRounds(s);
   if (rounds.size === 0) return null;
   const { unit, higherIsBetter, comparability } = s;
   return {
@@ -391,12 +390,12 @@ function runSide(run: Run, key: string, b: Build): Side | null {
 }
 
 /**
- * Both sides from one run, when summary.json took them from two: the first of `runs` (quiet runs behind the
- * summary, newest first) that measured both. Its figures may differ from the tables', which show each
+ * Both sides from one run, when summary.json took them from two: the newest of `runs` (quiet runs behind the
+ * summary) that measured both. Its figures may differ from the tables', which show each
  * series' best run; the comparison names the run it used.
  */
 function sameRunSides(p: Pairing, host: string, runs: readonly Run[]): [Side, Side] | null {
-  for (const run of runs) {
+  for (const run of [...runs].sort((x, y) => y.startedAt.localeCompare(x.startedAt))) {
     if (run.host.id !== host) continue;
     const a = runSide(run, p.a.key, p.a.build);
     const b = a && runSide(run, p.b.key, p.b.build);
@@ -424,7 +423,7 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
   let b = summarySide(eb!, host, summary, data.detailed);
   let note = '';
   if (a.runId !== b.runId) {
-    const same = sameRunSides(p, host, [...(data.runs ?? [])].sort((x, y) => y.startedAt.localeCompare(x.startedAt)));
+    const same = sameRunSides(p, host, data.runs ?? []);
     if (!same) {
       const bandOf = band(p.test, a.higherIsBetter);
       return result('not-shown', `the two figures come from different runs (${a.runId} and ${b.runId}) and no run measured both; no ratio is computed across runs`, { band: bandOf, higherIsBetter: a.higherIsBetter });

@@ -97,6 +97,8 @@ export const SIG_FIGS = 3;
 
 /** A coefficient of variation above this marks a row as noisy (a warning beside its CV). */
 export const NOISY_CV = 0.1;
+/** A row whose coefficient of variation exceeds NOISY_CV: its median is likely to move between runs. */
+export const isNoisy = (s: { cv: number | null } | null | undefined): boolean => s != null && s.cv !== null && s.cv > NOISY_CV;
 
 /** v to SIG_FIGS significant figures, thousands grouped: 292.6 -> "293", 0.51234 -> "0.512", 12345 -> "12,300". */
 export function sig(v: number, digits = SIG_FIGS): string {

@@ -2,7 +2,7 @@
 // what is measured, in an order a reader expects (TLS 1.3 before 1.2, new sessions before resumption, one
 // thread before many, library defaults before pinned groups). Pure functions, unit-tested.
 import type { Params } from '../../../schema/index.ts';
-import { NOISY_CV, significant } from './format.ts';
+import { isNoisy, significant } from './format.ts';
 import { groupBy, type Entry } from './model.ts';
 
 /** A short, stable id of a series key (FNV-1a, 32 bits): rows carry it instead of the 150-character key. */
@@ -302,7 +302,7 @@ export function benchmarkSummaries(entries: readonly Entry[]): BenchmarkSummary[
     writeupOnly: list.filter(writeupOnly).length,
     unsupported: list.filter((e) => e.status === 'unsupported').length,
     changed: list.filter((e) => significant(e.vsPreviousSeries)).length,
-    noisy: list.filter((e) => e.stats?.cv != null && e.stats.cv > NOISY_CV).length,
+    noisy: list.filter((e) => isNoisy(e.stats)).length,
     runs: [...new Set(list.map((e) => e.runId))].sort(),
   }));
 }
