@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { CpuFlags } from '../schema/index.ts';
-import { boostState, cpuFlags, smtState } from './host.ts';
+import { boostState, cpuFlags, pinnableCpu, smtState } from './host.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/cpuinfo/${name}.cpuinfo`, import.meta.url), 'utf8');
 const on = (flags: CpuFlags) =>
@@ -45,4 +45,13 @@ test('boost and SMT state from sysfs, null where the kernel does not say', () =>
   assert.equal(boostState(files({})), null);
   assert.equal(smtState(files({ '/sys/devices/system/cpu/smt/control': 'notsupported\n' })), 'notsupported');
   assert.equal(smtState(files({})), null);
+});
+
+test('pinnableCpu: the last CPU of Cpus_allowed_list, or null where it cannot be read', () => {
+  const status = (list: string) => (path: string) => (path === '/proc/self/status' ? `Name:\tnode\nCpus_allowed:\tf\nCpus_allowed_list:\t${list}\nMems_allowed:\t1\n` : null);
+  assert.equal(pinnableCpu(status('0-1')), 1);
+  assert.equal(pinnableCpu(status('0,2-5')), 5);
+  assert.equal(pinnableCpu(status('3')), 3);
+  assert.equal(pinnableCpu(() => null), null);
+  assert.equal(pinnableCpu(() => 'Name:\tnode\n'), null);
 });

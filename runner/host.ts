@@ -114,3 +114,18 @@ export function microcodeRevision(cpuinfo: string): string | null {
   const revisions = [...new Set([...cpuinfo.matchAll(/^microcode\s*:\s*(\S+)\s*$/gm)].map((m) => m[1]!))];
   return revisions.length ? revisions.sort().join(' ') : null;
 }
+
+/**
+ * The CPU a measuring process pins itself to: the last one this process may use (Cpus_allowed_list),
+ * so the run loop and the kernel's own work tend to stay on the others; null where that is not readable.
+ */
+export function pinnableCpu(read: ReadFile = readSystemFile): number | null {
+  const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(read('/proc/self/status') ?? '')?.[1];
+  if (list === undefined) return null;
+  const cpus = list.split(',').flatMap((part) => {
+    const [a, b] = part.split('-').map(Number);
+    return b === undefined ? [a!] : Array.from({ length: b - a! + 1 }, (_, i) => a! + i);
+  });
+  const last = cpus.filter(Number.isInteger).pop();
+  return last === undefined ? null : last;
+}

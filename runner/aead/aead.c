@@ -10,17 +10,23 @@
  * leaves out time the thread waited for a CPU; wall-clock time over the same records is reported beside
  * it. Each size is measured in R repetitions, each running until the thread has used S seconds of CPU
  * (or N records with --count); the caller takes the median of the repetitions, so one preempted or
- * interrupted window does not move the figure.
+ * interrupted window does not move the figure. The repetitions take turns across the sizes (window 1 of
+ * every size, then window 2, ...), so a size's windows are spread over the whole program rather than
+ * one stretch of it, and a slow spell of the host lands in one window of several sizes, not in every
+ * window of one size. --cpu pins the process to one CPU (no migrations between caches mid-window);
+ * where the kernel refuses, it runs unpinned and says so in its output ("pinnedCpu": null).
  *
  * usage: aead --cipher aes-128-gcm|aes-256-gcm|chacha20-poly1305 --sizes 16,64,...
- *             (--cpu-seconds S | --count N) [--repetitions R] [--warmup-seconds W]
+ *             (--cpu-seconds S | --count N) [--repetitions R] [--warmup-seconds W] [--cpu N]
  * prints one JSON object on stdout; exits non-zero with a message on stderr on any failure, with
  * EXIT_UNSUPPORTED (c-common/exit_codes.h) when the library has no such cipher.
  */
+#define _GNU_SOURCE /* sched_setaffinity; before any system header */
 #include "../c-common/library.h" /* first: wolfSSL's options.h must precede its other headers */
 #include "../c-common/errors.h"
 #include "../c-common/exit_codes.h"
 #include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,69 +177,96 @@ static void next_iv(unsigned char *iv, uint64_t seq)
 struct repetition { uint64_t records; double cpu, wall; };
 struct result { int bytes; int nreps; struct repetition reps[MAX_REPETITIONS]; };
 
-static void measure(const EVP_CIPHER *cipher, int bytes, double cpu_seconds, uint64_t count, int repetitions,
-                    double warmup, struct result *r)
+/* One size's records: a context keyed once, its buffers, and the record counter that makes each IV fresh. */
+struct bench {
+    int bytes;
+    EVP_CIPHER_CTX *ctx;
+    unsigned char key[32], iv[IV_BYTES], aad[AAD_BYTES], tag[TAG_BYTES];
+    unsigned char *in, *out;
+    uint64_t seq, batch;
+};
+
+static void bench_init(struct bench *b, const EVP_CIPHER *cipher, int bytes, double warmup)
 {
-    unsigned char key[32], iv[IV_BYTES] = { 0xa5, 0x5a, 0x0f, 0xf0 }, aad[AAD_BYTES], tag[TAG_BYTES];
-    unsigned char *in = malloc(bytes), *out = malloc(bytes + 32);
-    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    uint64_t seq = 0, batch = 1;
-    if (in == NULL || out == NULL || ctx == NULL)
+    memset(b, 0, sizeof(*b));
+    b->bytes = bytes;
+    b->iv[0] = 0xa5, b->iv[1] = 0x5a, b->iv[2] = 0x0f, b->iv[3] = 0xf0;
+    b->in = malloc(bytes);
+    b->out = malloc(bytes + 32);
+    b->ctx = EVP_CIPHER_CTX_new();
+    b->batch = 1;
+    if (b->in == NULL || b->out == NULL || b->ctx == NULL)
         die("out of memory");
     for (int i = 0; i < bytes; i++)
-        in[i] = (unsigned char)(i * 7 + 1);
+        b->in[i] = (unsigned char)(i * 7 + 1);
     for (int i = 0; i < AAD_BYTES; i++)
-        aad[i] = (unsigned char)(0xc0 + i);
-    for (size_t i = 0; i < sizeof(key); i++)
-        key[i] = (unsigned char)(0x11 * i + 3);
-    if (!EVP_EncryptInit_ex(ctx, cipher, NULL, key, NULL))
+        b->aad[i] = (unsigned char)(0xc0 + i);
+    for (size_t i = 0; i < sizeof(b->key); i++)
+        b->key[i] = (unsigned char)(0x11 * i + 3);
+    if (!EVP_EncryptInit_ex(b->ctx, cipher, NULL, b->key, NULL))
         die("cannot set the key");
-
     double until = now(CLOCK_MONOTONIC) + warmup;
     while (now(CLOCK_MONOTONIC) < until)
         for (int i = 0; i < 64; i++) {
-            next_iv(iv, ++seq);
-            seal(ctx, iv, aad, AAD_BYTES, in, bytes, out, tag);
+            next_iv(b->iv, ++b->seq);
+            seal(b->ctx, b->iv, b->aad, AAD_BYTES, b->in, bytes, b->out, b->tag);
         }
+}
 
-    r->bytes = bytes;
-    r->nreps = repetitions;
-    for (int k = 0; k < repetitions; k++) {
-        uint64_t done = 0;
-        double c0 = now(CLOCK_THREAD_CPUTIME_ID), w0 = now(CLOCK_MONOTONIC), c = c0, w = w0;
-        /*
-         * Read the clocks once per batch; batches grow until they take ~1 ms of CPU, so the reads (the
-         * thread CPU clock is a system call) cost nothing measurable.
-         */
-        while (count ? done < count : (c - c0 < cpu_seconds && w - w0 < WALL_LIMIT_FACTOR * cpu_seconds)) {
-            uint64_t n = count ? (count - done < batch ? count - done : batch) : batch;
-            double b0 = c;
-            for (uint64_t i = 0; i < n; i++) {
-                next_iv(iv, ++seq);
-                seal(ctx, iv, aad, AAD_BYTES, in, bytes, out, tag);
-            }
-            done += n;
-            c = now(CLOCK_THREAD_CPUTIME_ID);
-            w = now(CLOCK_MONOTONIC);
-            if (c - b0 < 1e-3 && batch < (1u << 20))
-                batch *= 2;
+/* One window: seal records until the thread has used cpu_seconds of CPU (or `count` records). */
+static struct repetition window(struct bench *b, double cpu_seconds, uint64_t count)
+{
+    uint64_t done = 0;
+    double c0 = now(CLOCK_THREAD_CPUTIME_ID), w0 = now(CLOCK_MONOTONIC), c = c0, w = w0;
+    /*
+     * Read the clocks once per batch; batches grow until they take ~1 ms of CPU, so the reads (the
+     * thread CPU clock is a system call) cost nothing measurable.
+     */
+    while (count ? done < count : (c - c0 < cpu_seconds && w - w0 < WALL_LIMIT_FACTOR * cpu_seconds)) {
+        uint64_t n = count ? (count - done < b->batch ? count - done : b->batch) : b->batch;
+        double b0 = c;
+        for (uint64_t i = 0; i < n; i++) {
+            next_iv(b->iv, ++b->seq);
+            seal(b->ctx, b->iv, b->aad, AAD_BYTES, b->in, b->bytes, b->out, b->tag);
         }
-        r->reps[k].records = done;
-        r->reps[k].cpu = c - c0;
-        r->reps[k].wall = w - w0;
+        done += n;
+        c = now(CLOCK_THREAD_CPUTIME_ID);
+        w = now(CLOCK_MONOTONIC);
+        if (c - b0 < 1e-3 && b->batch < (1u << 20))
+            b->batch *= 2;
     }
-    EVP_CIPHER_CTX_free(ctx);
-    /* the last record sealed in the timed loop must open: a broken build cannot report a fast wrong number */
-    if (!open_ok(cipher, key, iv, aad, AAD_BYTES, out, bytes, tag, in))
+    return (struct repetition){ done, c - c0, w - w0 };
+}
+
+/* The last record sealed in the timed loop must open: a broken build cannot report a fast wrong number. */
+static void bench_finish(struct bench *b, const EVP_CIPHER *cipher)
+{
+    EVP_CIPHER_CTX_free(b->ctx);
+    if (!open_ok(cipher, b->key, b->iv, b->aad, AAD_BYTES, b->out, b->bytes, b->tag, b->in))
         die("the last benchmarked record does not decrypt to its plaintext");
-    free(in);
-    free(out);
+    free(b->in);
+    free(b->out);
+}
+
+/* -1 when not asked to pin; the CPU when pinned; -2 when the kernel refused. */
+static int pin_to(long cpu)
+{
+    if (cpu < 0)
+        return -1;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET((int)cpu, &set);
+    if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+        fprintf(stderr, "aead: not pinned: pinning to CPU %ld: %s\n", cpu, strerror(errno));
+        return -2;
+    }
+    return (int)cpu;
 }
 
 static void usage(const char *why)
 {
     fprintf(stderr, "aead: %s\nusage: aead --cipher aes-128-gcm|aes-256-gcm|chacha20-poly1305 --sizes 16,64,... "
-                    "(--cpu-seconds S | --count N) [--repetitions R] [--warmup-seconds W]\n", why);
+                    "(--cpu-seconds S | --count N) [--repetitions R] [--warmup-seconds W] [--cpu N]\n", why);
     exit(EXIT_USAGE);
 }
 
@@ -243,7 +276,7 @@ int main(int argc, char **argv)
     char *sizes_arg = NULL, *end;
     double seconds = 0, warmup = 0.05;
     uint64_t count = 0;
-    long repetitions = 1;
+    long repetitions = 1, cpu = -1;
     int sizes[MAX_SIZES], nsizes = 0;
 
     for (int i = 1; i < argc; i++) {
@@ -271,6 +304,10 @@ int main(int argc, char **argv)
             warmup = strtod(v, &end);
             if (*end || errno || !(warmup >= 0 && warmup <= 60))
                 usage("--warmup-seconds must be a number in [0, 60]");
+        } else if (strcmp(a, "--cpu") == 0) {
+            cpu = strtol(v, &end, 10);
+            if (*end || errno || cpu < 0 || cpu >= CPU_SETSIZE)
+                usage("--cpu must be a CPU number");
         } else
             usage("unknown option");
         i++;
@@ -302,14 +339,27 @@ int main(int argc, char **argv)
         sizes[nsizes++] = (int)s;
     }
 
+    int pinned = pin_to(cpu);
     known_answer(name, cipher);
+    static struct bench benches[MAX_SIZES];
     static struct result res[MAX_SIZES];
+    for (int i = 0; i < nsizes; i++) {
+        bench_init(&benches[i], cipher, sizes[i], warmup);
+        res[i].bytes = sizes[i];
+        res[i].nreps = (int)repetitions;
+    }
+    for (int k = 0; k < repetitions; k++)
+        for (int i = 0; i < nsizes; i++)
+            res[i].reps[k] = window(&benches[i], seconds, count);
     for (int i = 0; i < nsizes; i++)
-        measure(cipher, sizes[i], seconds, count, (int)repetitions, warmup, &res[i]);
+        bench_finish(&benches[i], cipher);
 
     printf("{\"tool\":\"aead\",\"library\":\"%s\",\"cipher\":\"%s\",\"aadBytes\":%d,\"tagBytes\":%d,"
-           "\"ivBytes\":%d,\"warmupSeconds\":%g,\"cpuClock\":\"thread\",\"knownAnswer\":\"ok\",\"results\":[",
+           "\"ivBytes\":%d,\"warmupSeconds\":%g,\"cpuClock\":\"thread\",\"knownAnswer\":\"ok\",",
            library_version(), name, AAD_BYTES, TAG_BYTES, IV_BYTES, warmup);
+    if (pinned != -1) /* absent when not asked: the output of earlier programs had no such field */
+        pinned >= 0 ? printf("\"pinnedCpu\":%d,", pinned) : printf("\"pinnedCpu\":null,");
+    printf("\"results\":[");
     for (int i = 0; i < nsizes; i++) {
         printf("%s{\"bytes\":%d,\"repetitions\":[", i ? "," : "", res[i].bytes);
         for (int k = 0; k < res[i].nreps; k++)

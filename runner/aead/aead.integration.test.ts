@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { listCached } from '../build.ts';
+import { pinnableCpu } from '../host.ts';
 import { compileAgainst } from '../compile.ts';
 import { EXIT } from '../exit-codes.ts';
 import { AEAD_CIPHERS, AEAD_SOURCE, AEAD_SOURCES, aeadBinary, parseAeadOutput } from './aead.ts';
@@ -29,7 +30,18 @@ describe('aead.c against a cached build', () => {
     const timed = parseAeadOutput(execFileSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '64', '--cpu-seconds', '0.02', '--repetitions', '3'], { encoding: 'utf8' }), { build: build!.record, cipher: 'aes-128-gcm', sizes: [64] }, 'live');
     for (const rep of timed.results[0]!.repetitions)
       assert.ok((rep.cpuSeconds >= 0.02 || rep.wallSeconds >= 0.4) && rep.cpuSeconds < 0.2, `${rep.cpuSeconds} s of thread CPU in ${rep.wallSeconds} s for a 0.02 s window`);
+    // --cpu: pinned to a CPU this process may use, reported; a CPU it may not use is refused by the kernel and the run goes on unpinned
+    const cpu = pinnableCpu();
+    if (cpu !== null) {
+      const pinned = parseAeadOutput(execFileSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '10', '--cpu', String(cpu)], { encoding: 'utf8' }), { build: build!.record, cipher: 'aes-128-gcm', sizes: [16] }, 'live');
+      assert.equal(pinned.pinnedCpu, cpu);
+      const refused = spawnSync(bin, ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '10', '--cpu', '1000'], { encoding: 'utf8' });
+      assert.equal(refused.status, EXIT.ok);
+      assert.match(refused.stderr, /not pinned: pinning to CPU 1000/);
+      assert.equal(parseAeadOutput(refused.stdout, { build: build!.record, cipher: 'aes-128-gcm', sizes: [16] }, 'live').pinnedCpu, null);
+    }
     for (const args of [
+      ['--cipher', 'aes-128-gcm', '--sizes', '16', '--count', '1', '--cpu', '-1'],
       ['--cipher', 'aes-128-cbc', '--sizes', '16', '--count', '1'],
       ['--cipher', 'aes-128-gcm', '--sizes', '0', '--count', '1'],
       ['--cipher', 'aes-128-gcm', '--sizes', '16'],

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { VERSIONS } from '../../catalogue/index.ts';
 import type { BuildUnderTest } from '../benchmark.ts';
-import { AEAD_CIPHERS, AEAD_PLAN, aeadOutcomes, aeadRates, createAeadBenchmark, median, parseAeadOutput } from './aead.ts';
+import { AEAD_CIPHERS, AEAD_PLAN, aeadArgs, aeadOutcomes, aeadRates, createAeadBenchmark, median, parseAeadOutput } from './aead.ts';
 import { AEAD_FIXTURES_DIR } from './capture.ts';
 
 const dirs = existsSync(AEAD_FIXTURES_DIR) ? readdirSync(AEAD_FIXTURES_DIR).sort() : [];
@@ -86,6 +86,24 @@ describe('aead rates', () => {
     assert.equal(cpu, 1e8);
     assert.equal(wall, 1e8);
     assert.equal(median([3, 1, 2, 10]), 2.5);
+  });
+});
+
+describe('aead pinning', () => {
+  const out = (pinnedCpu?: number | null) =>
+    parseAeadOutput(
+      JSON.stringify({ ...JSON.parse(readFileSync(join(AEAD_FIXTURES_DIR, versions[0]!, 'aes-128-gcm.json'), 'utf8')), ...(pinnedCpu === undefined ? {} : { pinnedCpu }) }),
+      { build: { library: 'openssl', version: versions[0]! }, cipher: 'aes-128-gcm', sizes },
+      'here',
+    );
+  test('the CPU the program pinned itself to is recorded with every value, and a refused pin says so', () => {
+    for (const o of aeadOutcomes(out(1))) assert.deepEqual(o.observed, { pinnedCpu: 1 });
+    for (const o of aeadOutcomes(out(null))) assert.deepEqual(o.observed, { pinnedCpu: 'not pinned: the kernel refused' });
+    for (const o of aeadOutcomes(out())) assert.equal(o.observed, undefined, 'output of a program not asked to pin');
+  });
+  test('arguments: --cpu only when there is a CPU to pin to', () => {
+    assert.deepEqual(aeadArgs('aes-128-gcm', AEAD_PLAN.quick, 3).slice(-2), ['--cpu', '3']);
+    assert.ok(!aeadArgs('aes-128-gcm', AEAD_PLAN.quick, null).includes('--cpu'));
   });
 });
 

@@ -3,7 +3,8 @@
 // changed between releases, this does identical work everywhere, so its values are comparable across
 // versions. Two series per cipher and size: bytes per second of the measuring thread's CPU time (the
 // primary figure: a shared or virtual machine's other tenants are not in it) and bytes per wall-clock
-// second over the same records. Each is the median of the program's repetitions (AEAD_PLAN).
+// second over the same records. Each is the median of the program's repetitions (AEAD_PLAN), which take
+// turns across the sizes, with the program pinned to one CPU (aead.c says why).
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Build, Library, RunMode } from '../../schema/index.ts';
@@ -13,6 +14,7 @@ import { EXIT } from '../exit-codes.ts';
 import { libraryMismatch } from '../library-id.ts';
 import { buildLabel } from '../../catalogue/index.ts';
 import { compileAgainst } from '../compile.ts';
+import { pinnableCpu } from '../host.ts';
 
 export const AEAD_SOURCE = fileURLToPath(new URL('./aead.c', import.meta.url));
 export const AEAD_SOURCES = [AEAD_SOURCE, ...['errors', 'library'].map((n) => fileURLToPath(new URL(`../c-common/${n}.c`, import.meta.url)))];
@@ -25,17 +27,19 @@ export type AeadCipher = (typeof AEAD_CIPHERS)[number];
  * Record sizes, and per size `repetitions` windows of `cpuSeconds` of thread CPU each; the value is
  * the median window. A window of 0.2 s holds 10^4 (16 KiB records) to 10^6 (16-byte records) seals
  * and a few hundred clock reads, so timer resolution and the reads are below 0.01%; what is left is
- * the machine (caches, frequency, interrupts), and the median of 5 windows drops a window that an
- * interrupt storm or a migration hit. Quick mode measures fewer sizes for less time and says so in
- * the run's mode.
+ * the machine (caches, frequency, interrupts). The windows take turns across the sizes, so one size's
+ * windows are spread over the whole task: on this project's first shared VM, slow spells of a few
+ * seconds hit one task's back-to-back windows together (a size 30-45% below its median in one round
+ * while the builds measured in the same minute were not), which a median of adjacent windows could not
+ * drop. Quick mode measures fewer sizes for less time and says so in the run's mode.
  */
 export const AEAD_PLAN: Record<RunMode, { sizes: number[]; cpuSeconds: number; repetitions: number }> = {
   quick: { sizes: [16, 1024, 16384], cpuSeconds: 0.1, repetitions: 3 },
   full: { sizes: [16, 64, 256, 1024, 8192, 16384], cpuSeconds: 0.2, repetitions: 5 },
 };
 
-/** Arguments for aead.c that measure `plan` (gcm-mask and the fixture capture use them too). */
-export const aeadArgs = (cipher: AeadCipher, plan: { sizes: number[]; cpuSeconds: number; repetitions: number }): string[] => [
+/** Arguments for aead.c that measure `plan` (gcm-mask and the fixture capture use them too), pinned to `cpu` when given. */
+export const aeadArgs = (cipher: AeadCipher, plan: { sizes: number[]; cpuSeconds: number; repetitions: number }, cpu: number | null = null): string[] => [
   '--cipher',
   cipher,
   '--sizes',
@@ -44,6 +48,7 @@ export const aeadArgs = (cipher: AeadCipher, plan: { sizes: number[]; cpuSeconds
   String(plan.cpuSeconds),
   '--repetitions',
   String(plan.repetitions),
+  ...(cpu === null ? [] : ['--cpu', String(cpu)]),
 ];
 
 const AeadOutput = z
@@ -57,6 +62,8 @@ const AeadOutput = z
     warmupSeconds: z.number().nonnegative(),
     cpuClock: z.literal('thread'),
     knownAnswer: z.literal('ok'),
+    /** present when asked to pin (--cpu): the CPU, or null where the kernel refused */
+    pinnedCpu: z.int().nonnegative().nullable().optional(),
     results: z
       .array(
         z
@@ -140,11 +147,12 @@ export function aeadRates(r: AeadOutput['results'][number]): { cpu: number; wall
 }
 
 export function aeadOutcomes(out: AeadOutput): Outcome[] {
+  const observed = out.pinnedCpu === undefined ? undefined : { pinnedCpu: out.pinnedCpu ?? 'not pinned: the kernel refused' };
   return out.results.flatMap((r) => {
     const { cpu, wall } = aeadRates(r);
     return [
-      { spec: aeadCpuSpec(out.cipher, r.bytes, out.aadBytes), value: cpu },
-      { spec: aeadSpec(out.cipher, r.bytes, out.aadBytes), value: wall },
+      { spec: aeadCpuSpec(out.cipher, r.bytes, out.aadBytes), value: cpu, ...(observed ? { observed } : {}) },
+      { spec: aeadSpec(out.cipher, r.bytes, out.aadBytes), value: wall, ...(observed ? { observed } : {}) },
     ];
   });
 }
@@ -170,7 +178,7 @@ export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = aea
         async run(): Promise<Outcome[]> {
           const where = `aead ${cipher} on ${buildLabel(build.record)}`;
           // generous: a repetition may take up to 20x its CPU target in wall time on a busy machine
-          const r = await runGuarded(compile(build), aeadArgs(cipher, plan), { timeoutMs: (sizes.length * (plan.repetitions * plan.cpuSeconds * 20 + 1) + 30) * 1000 });
+          const r = await runGuarded(compile(build), aeadArgs(cipher, plan, pinnableCpu()), { timeoutMs: (sizes.length * (plan.repetitions * plan.cpuSeconds * 20 + 1) + 30) * 1000 });
           if (r.code === EXIT.unsupported) {
             // the library has no such cipher: every size is unsupported, with the library's reason
             const reason = `${where}: ${stderrTail(r.stderr).replace(/^aead: unsupported: /, '')}`;

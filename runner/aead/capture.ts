@@ -10,6 +10,7 @@ import { buildsForCapture } from '../library-id.ts';
 import { EXIT } from '../exit-codes.ts';
 import { buildSlug } from '../../catalogue/index.ts';
 import { AEAD_CIPHERS, AEAD_PLAN, aeadArgs, aeadBinary } from './aead.ts';
+import { pinnableCpu } from '../host.ts';
 
 export const AEAD_FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
 /** The full plan's sizes and repetitions with short windows: fixtures prove the format, not the speed. */
@@ -23,7 +24,7 @@ function main(wanted: string[]) {
     mkdirSync(dir, { recursive: true });
     for (const cipher of AEAD_CIPHERS) {
       // a cipher the library lacks exits EXIT.unsupported with the reason on stderr: kept as <cipher>.unsupported.txt
-      const r = spawnSync(bin, aeadArgs(cipher, FIXTURE_PLAN), { encoding: 'utf8' });
+      const r = spawnSync(bin, aeadArgs(cipher, FIXTURE_PLAN, pinnableCpu()), { encoding: 'utf8' });
       if (r.status === EXIT.unsupported) writeFileSync(join(dir, `${cipher}.unsupported.txt`), r.stderr);
       else if (r.status === EXIT.ok) writeFileSync(join(dir, `${cipher}.json`), r.stdout);
       else throw new Error(`aead ${cipher} on ${buildSlug(b.record)} exited ${r.status}: ${r.stderr.slice(-1500)}`);

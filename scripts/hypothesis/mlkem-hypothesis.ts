@@ -9,13 +9,14 @@
 //   lasts long enough to swamp timer and scheduler noise; 4. a warm-up round, which also times a round
 //   and so fixes the schedule of looks; 5. measured rounds with looks (a round the host disturbed is
 //   measured again); 6. the result file.
-import { readFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HypothesisResult, type HypothesisMode } from '../../schema/index.ts';
 import type { BuildUnderTest } from '../../runner/benchmark.ts';
 import { buildMany, findCached } from '../../runner/build.ts';
+import { pinnableCpu } from '../../runner/host.ts';
 import { resolveVersion } from '../../catalogue/index.ts';
 import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandshake, type Cert, type HandshakeConfig } from '../../runner/handshake/handshake.ts';
 import { describeShares } from '../../runner/handshake/output.ts';
@@ -89,21 +90,6 @@ type Config = HypothesisResult['configurations'][number];
 
 function log(msg: string) {
   process.stdout.write(`${msg}\n`);
-}
-
-/** The last CPU this process may run on (Cpus_allowed_list), or null where that is not readable. */
-function pinnableCpu(): number | null {
-  try {
-    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-    const cpus = (list ?? '').split(',').flatMap((part) => {
-      const [a, b] = part.split('-').map(Number);
-      return b === undefined ? [a!] : Array.from({ length: b - a! + 1 }, (_, i) => a! + i);
-    });
-    const last = cpus.filter(Number.isInteger).pop();
-    return last === undefined ? null : last;
-  } catch {
-    return null;
-  }
 }
 
 /** Run tasks with at most `limit` at a time, in order of the array. */
