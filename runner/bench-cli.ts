@@ -90,7 +90,8 @@ async function main(): Promise<void> {
   let plan: RunPlan;
   let requests: BuildRequest[];
   if (values.resume) {
-    const host = hostId(values['host-id']);
+    // the journal sits in the folder of this machine's id: a resume on other hardware finds none
+    const host = describeHost(hostId(values['host-id'])).id;
     const jpath = journalPath(outDir, { host: { id: host } as RunPlan['host'], runId: values.resume });
     if (!existsSync(jpath)) {
       const dir = join(outDir, host);

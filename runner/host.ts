@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { arch, cpus, hostname, release, totalmem } from 'node:os';
-import type { CpuFlags, Host } from '../schema/index.ts';
+import { machineId, machineName, type CpuFlags, type Host } from '../schema/index.ts';
 
 /** Reads a /proc or /sys file; null when it does not exist or cannot be read. Tests pass their own. */
 export type ReadFile = (path: string) => string | null;
@@ -80,21 +80,43 @@ function virtualization(cpuinfo: string): string | null {
   return /^flags\s*:.*\bhypervisor\b/m.test(cpuinfo) ? 'hypervisor (unnamed)' : null;
 }
 
-/** The host id names the machine in data/runs/<host>/; its owner chooses it (default: the hostname). */
+/** The name its owner gives the machine (default: the hostname); the machine id adds its hardware to it. */
 export function hostId(explicit?: string): string {
-  const raw = explicit ?? process.env.OBSERVATORY_HOST_ID ?? hostname();
-  return raw.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 60) || 'host';
+  return machineName(explicit ?? process.env.OBSERVATORY_HOST_ID ?? hostname());
 }
 
-export function describeHost(id: string): Host {
-  const cpuinfo = readSystemFile('/proc/cpuinfo') ?? '';
-  const osRelease = readSystemFile('/etc/os-release') ?? '';
+/**
+ * Vendor, family, model and stepping from /proc/cpuinfo (x86: vendor_id, cpu family, model, stepping;
+ * arm64: CPU implementer, architecture, part, variant/revision); null where the kernel does not say.
+ */
+export function cpuIdentity(cpuinfo: string): Pick<Host, 'cpuVendor' | 'cpuFamily' | 'cpuModelNumber' | 'cpuStepping'> {
+  const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(.+?)\\s*$`, 'm').exec(cpuinfo)?.[1] ?? null;
+  if (field('vendor_id') !== null || field('cpu family') !== null)
+    return { cpuVendor: field('vendor_id'), cpuFamily: field('cpu family'), cpuModelNumber: field('model'), cpuStepping: field('stepping') };
+  const variant = field('CPU variant');
+  const revision = field('CPU revision');
   return {
-    id,
+    cpuVendor: field('CPU implementer'),
+    cpuFamily: field('CPU architecture'),
+    cpuModelNumber: field('CPU part'),
+    cpuStepping: variant === null && revision === null ? null : `${variant ?? '?'}/${revision ?? '?'}`,
+  };
+}
+
+/** This machine's record; its id is the machine id of `name` on this hardware (schema/machine.ts). */
+export function describeHost(name: string, cpuinfo: string = readSystemFile('/proc/cpuinfo') ?? ''): Host {
+  const osRelease = readSystemFile('/etc/os-release') ?? '';
+  const hardware = {
     arch: arch(),
     cpuModel: /^model name\s*:\s*(.*)$/m.exec(cpuinfo)?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown',
+    ...cpuIdentity(cpuinfo),
     cpuFlags: cpuFlags(cpuinfo),
     logicalCpus: cpus().length,
+  };
+  return {
+    id: machineId(name, hardware),
+    name: machineName(name),
+    ...hardware,
     memoryBytes: totalmem(),
     kernel: release(),
     microcode: microcodeRevision(cpuinfo),

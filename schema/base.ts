@@ -50,9 +50,14 @@ export const CpuFlags = z.object({
 export type CpuFlags = z.infer<typeof CpuFlags>;
 
 export const Host = z.object({
-  id: safeId.describe('stable name of the machine, chosen by its owner; runs are grouped by it'),
+  id: safeId.describe('the machine: <name>.<cpu>-<hardware fingerprint> (schema/machine.ts); runs are grouped by it. Records from before machine ids carry the name alone'),
+  name: safeId.optional().describe('the name the owner chose (OBSERVATORY_HOST_ID, default the hostname); one name can cover several machines'),
   arch: shortText(40),
   cpuModel: shortText(200),
+  cpuVendor: shortText(40).nullable().optional().describe('CPU vendor as /proc/cpuinfo says (vendor_id, or the arm64 implementer code)'),
+  cpuFamily: shortText(20).nullable().optional().describe('CPU family (x86) or architecture (arm64), /proc/cpuinfo'),
+  cpuModelNumber: shortText(20).nullable().optional().describe('CPU model number (x86) or part (arm64), /proc/cpuinfo'),
+  cpuStepping: shortText(20).nullable().optional().describe('CPU stepping (x86) or variant/revision (arm64), /proc/cpuinfo'),
   cpuFlags: CpuFlags,
   logicalCpus: z.int().positive().max(4096),
   memoryBytes: z.int().positive(),

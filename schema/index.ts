@@ -5,5 +5,6 @@ export * from './base.ts';
 export * from './hypothesis.ts';
 export * from './mtu.ts';
 export * from './hosts.ts';
+export * from './machine.ts';
 export * from './history.ts';
 export * from './storage.ts';

@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { parseRunFilePath, readRunText } from '../schema/index.ts';
-import { gitBlobId, migrateRuns, outsideLayout } from './migrate-runs.ts';
+import { machineId, parseRunFilePath, readRunText, writeRunFile } from '../schema/index.ts';
+import { assignMachineIds, gitBlobId, migrateRuns, outsideLayout, type Relabelled } from './migrate-runs.ts';
 
 const MANIFEST = 'data/archive/contaminated/migrated-runs.json';
 interface Entry {
@@ -21,6 +21,19 @@ const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Entry[];
 // the second move: the gzip files of the layout re-encoded as brotli
 const BROTLI_MANIFEST = 'data/migrated-to-brotli.json';
 const brotliManifest = JSON.parse(readFileSync(BROTLI_MANIFEST, 'utf8')) as (Entry & { jsonSha256: string })[];
+// the third: the files written before machine ids moved to their machine's folder
+const MACHINE_MANIFEST = 'data/migrated-to-machine-ids.json';
+const machineManifest = JSON.parse(readFileSync(MACHINE_MANIFEST, 'utf8')) as Relabelled[];
+const movedTo = new Map(machineManifest.map((m) => [m.from, m]));
+/** The JSON text a file held before the machine-id move: host.id put back, host.name removed, key order kept. */
+function beforeMachineIds(path: string): string {
+  const m = movedTo.get(path);
+  if (!m) return readRunText(path);
+  const value = JSON.parse(readRunText(m.to));
+  value.host.id = value.host.name;
+  delete value.host.name;
+  return JSON.stringify(value) + '\n';
+}
 
 /** Every leaf of a JSON value with its path: what "every value" means below. */
 function leaves(v: unknown, path = '$', out = new Map<string, unknown>()): Map<string, unknown> {
@@ -77,8 +90,8 @@ test('the gzip run files became brotli files holding the same JSON, byte for byt
     assert.match(m.from, /\.json\.gz$/);
     assert.equal(m.to, m.from.replace(/\.gz$/, '.br'));
     assert.ok(!existsSync(m.from), `${m.from} is still there`);
-    // the JSON text is the same bytes: every value, in the same order and spelling
-    assert.equal(createHash('sha256').update(readRunText(m.to)).digest('hex'), m.jsonSha256, m.to);
+    // the JSON text is the same bytes: every value, in the same order and spelling (through the machine-id move)
+    assert.equal(createHash('sha256').update(beforeMachineIds(m.to)).digest('hex'), m.jsonSha256, m.to);
   }
   // and the manifest's sums are those of the old files in git history, where the clone has it
   for (const m of brotliManifest) {
@@ -116,4 +129,37 @@ test('migrateRuns moves old-layout files into the layout and leaves files alread
   assert.equal(readRunText(again!.to), JSON.stringify(run) + '\n');
   writeFileSync(join(dir, 'runs', 'broken.json'), '{"kind":"run"}');
   assert.throws(() => migrateRuns(dir, outsideLayout(dir)), /broken\.json: not a run file/);
+});
+
+test('the files written before machine ids moved to their machine: two CPUs under one name became two machines, nothing else changed', () => {
+  assert.equal(machineManifest.length, 11);
+  const machines = new Set<string>();
+  for (const m of machineManifest) {
+    assert.ok(!existsSync(m.from), `${m.from} is still there`);
+    const text = m.to.endsWith('.json.br') ? readRunText(m.to) : readFileSync(m.to, 'utf8');
+    const value = JSON.parse(text);
+    assert.equal(value.host.name, m.host.from);
+    assert.equal(value.host.id, machineId(value.host.name, value.host), `${m.to}: the id is the machine id of its own hardware`);
+    assert.equal(m.host.to, value.host.id);
+    value.host.id = value.host.name;
+    delete value.host.name;
+    const old = m.to.endsWith('.json.br') ? JSON.stringify(value) + '\n' : JSON.stringify(value, null, 1) + '\n';
+    assert.equal(createHash('sha256').update(old).digest('hex'), m.jsonSha256, `${m.to}: only host.id and host.name changed`);
+    machines.add(m.host.to);
+  }
+  // the VAES EPYC (22-23 Nov) and the EPYC without VAES (26 Nov)
+  assert.equal(machines.size, 2);
+});
+
+test('assignMachineIds gives a pre-machine-id run its machine folder and leaves runs that have one', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'machine-ids-'));
+  const run = JSON.parse(beforeMachineIds(machineManifest[0]!.from));
+  assert.equal(run.host.name, undefined);
+  const old = writeRunFile(join(dir, 'runs'), run);
+  const [moved] = assignMachineIds(dir);
+  assert.equal(moved!.from, old);
+  assert.ok(!existsSync(old));
+  const now = JSON.parse(readRunText(moved!.to));
+  assert.equal(now.host.id, machineId(run.host.id, run.host));
+  assert.deepEqual(assignMachineIds(dir), [], 'a second pass changes nothing');
 });
