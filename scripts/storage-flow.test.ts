@@ -35,7 +35,7 @@ test('a run written by the runner is in the layout, valid, aggregated and listed
   };
   const { path, run } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
   const rel = relative(join(root, 'data'), path);
-  assert.deepEqual(parseRunFilePath(rel), { host: 'flow-host', year: new Date(run.startedAt).getUTCFullYear(), month: new Date(run.startedAt).getUTCMonth() + 1, runId: run.runId });
+  assert.deepEqual(parseRunFilePath(rel), { host: run.host.id, year: new Date(run.startedAt).getUTCFullYear(), month: new Date(run.startedAt).getUTCMonth() + 1, runId: run.runId });
   const report = validateSubmission({ root, changed: [{ path: `data/${rel}`, status: 'added' }], mode: 'runner' });
   assert.deepEqual(report.files.flatMap((f) => f.problems), []);
   const result = writeAll(join(root, 'data'));

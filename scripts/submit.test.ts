@@ -40,7 +40,7 @@ test('a valid full run: bench runs --full for the chosen host, then the git step
   const file = runPath(makeTestRun({ seed: 7 }));
   assert.match(out, new RegExp(`${file} is valid`));
   assert.match(out, new RegExp(`git add ${file}`));
-  assert.match(out, /git switch -c run\/test-host-a\//);
+  assert.match(out, /git switch -c run\/test-host-a\.test-model-1000-[0-9a-f]{6}\//);
 });
 
 test('options a submission cannot take, and reserved host ids, are refused before benchmarking', () => {
@@ -51,10 +51,15 @@ test('options a submission cannot take, and reserved host ids, are refused befor
   }
 });
 
-test('a host id already used by a machine with another CPU is refused before benchmarking', () => {
-  const { io, calls } = setup({ accepted: [makeTestRun({ seed: 1, cpuModel: 'Someone Else CPU' })] });
-  assert.throws(() => submit(['--host-id', 'test-host-a'], io), /already belongs to a machine with another CPU: Someone Else CPU/);
-  assert.equal(calls.length, 0);
+test('a name already used on other hardware is another machine: the run goes ahead under its own machine id', () => {
+  const other = makeTestRun({ seed: 1, cpuModel: 'Someone Else CPU' });
+  const { io, calls, logs } = setup({ accepted: [other] });
+  const out = submit(['--host-id', 'test-host-a'], io);
+  assert.equal(calls.length, 1);
+  const mine = makeTestRun({ seed: 7 }).host.id;
+  assert.notEqual(mine, other.host.id);
+  assert.ok(logs.some((l) => l.startsWith(`this machine: ${mine} (Test CPU Model 1000 @ 3.00GHz, 2 logical CPUs`)), logs.join('\n'));
+  assert.match(out, new RegExp(`git switch -c run/${mine.replace(/\./g, '\\.')}/`));
 });
 
 test('a dirty checkout is refused: the run could not be traced to a commit', () => {

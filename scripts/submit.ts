@@ -2,15 +2,15 @@
 // checked with the same validator as the pull-request check, then the git steps to submit it.
 //
 // It refuses early what the pull-request check would refuse late (after the whole benchmark): a dirty
-// checkout, a quick run, a reserved host id, a host id that already belongs to a machine with another CPU.
+// checkout, a quick run, a reserved host id. The name chosen with --host-id on other hardware is another
+// machine (schema/machine.ts): the run is published as that machine, never compared with the other.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { listRunFiles, readRunFile, safeId, type Run } from '../schema/index.ts';
+import { describeMachine, safeId, type Run } from '../schema/index.ts';
 import { describeHost, hostId as defaultHostId } from '../runner/host.ts';
 import { lockHostForMeasurement } from '../runner/host-lock.ts';
-import { formatProblems, hostFingerprint, isReservedHostId, RESERVED_HOST_PREFIXES, untrackedRuns, validateSubmission } from './validate-submission.ts';
+import { formatProblems, isReservedHostId, RESERVED_HOST_PREFIXES, untrackedRuns, validateSubmission } from './validate-submission.ts';
 
 export interface SubmitIo {
   root: string;
@@ -24,21 +24,6 @@ export interface SubmitIo {
 const BENCH_OPTIONS_REFUSED = ['quick', 'rounds', 'out', 'benchmarks'];
 
 export class SubmitError extends Error {}
-
-/** The CPU already recorded under this host id, if it differs from this machine's. */
-function hostConflict(root: string, host: Run['host']): string | null {
-  const data = join(root, 'data');
-  for (const rel of listRunFiles(data).filter((p) => p.startsWith(`runs/${host.id}/`))) {
-    let other: Run;
-    try {
-      other = readRunFile(join(data, rel), rel);
-    } catch {
-      continue; // an unreadable file is the aggregation's to report
-    }
-    if (hostFingerprint(other.host) !== hostFingerprint(host)) return `${other.host.cpuModel} (data/${rel})`;
-  }
-  return null;
-}
 
 export function submit(argv: string[], io: SubmitIo): string {
   const { values, positionals } = parseArgs({
@@ -55,8 +40,7 @@ export function submit(argv: string[], io: SubmitIo): string {
   if (!safeId.safeParse(id).success) throw new SubmitError(`host id "${id}" may use only letters, digits, ".", "_" and "-"`);
   if (isReservedHostId(id)) throw new SubmitError(`host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners: choose another with --host-id`);
   const host = io.host ?? describeHost(id);
-  const conflict = hostConflict(io.root, { ...host, id });
-  if (conflict) throw new SubmitError(`host id "${id}" already belongs to a machine with another CPU: ${conflict}. Choose your own with --host-id`);
+  io.log(`this machine: ${host.id} (${describeMachine(host)})`);
   const dirty = execFileSync('git', ['-C', io.root, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' });
   if (dirty.trim()) throw new SubmitError(`the checkout has uncommitted changes:\n${dirty}A submitted run must come from a known commit: commit or stash them first.`);
   if (!values['host-id']) io.log(`host id: "${id}" (from $OBSERVATORY_HOST_ID or the hostname; it is published: pass --host-id to choose another)`);

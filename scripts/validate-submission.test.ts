@@ -236,8 +236,8 @@ test('runId, host.id and the start month must match the file path', () => {
   const r = submit(run, { path: 'data/runs/other-host/2026/11/another-run.json.br' });
   assertRejected(r, '$.host.id', /does not match the folder data\/runs\/other-host/);
   assertRejected(r, '$.runId', /does not match the file name another-run\.json\.br/);
-  const month = submit(run, { path: `data/runs/test-host-a/2026/10/${run.runId}.json.br` });
-  assertRejected(month, '$.startedAt', /started 2026-11-20T09:59:00Z, which belongs at runs\/test-host-a\/2026\/11\//);
+  const month = submit(run, { path: `data/runs/${run.host.id}/2026/10/${run.runId}.json.br` });
+  assertRejected(month, '$.startedAt', /started 2026-11-20T09:59:00Z, which belongs at runs\/test-host-a\.[^/]+\/2026\/11\//);
 });
 
 test('a .json.br that is not brotli, is gzip, or is damaged, is refused naming the problem', () => {
@@ -252,15 +252,34 @@ test('a .json.br that is not brotli, is gzip, or is damaged, is refused naming t
   assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /not brotli data, or damaged .*truncated/);
 });
 
-test("a run claiming another host's id is rejected; the same machine may add runs", () => {
+test('a machine is its hardware: the same name on another CPU is a new machine for review; an id that is not its own hardware\'s is refused', () => {
   const theirs = makeTestRun({ seed: 1 });
-  const mine = makeTestRun({ seed: 2, cpuModel: 'Some Other CPU' });
-  assertRejected(submit(mine, { accepted: [theirs] }), '$.host', /different CPU.*choose your own host id/);
-  const sameMachine = makeTestRun({ seed: 3 });
+  // the same name on other hardware: its own machine id, accepted, and a maintainer is told
+  const other = makeTestRun({ seed: 2, cpuModel: 'Some Other CPU' });
+  assert.notEqual(other.host.id, theirs.host.id);
+  const r0 = submit(other, { accepted: [theirs] });
+  assert.deepEqual(problems(r0), []);
+  assert.equal(r0.files[0]?.newHost, true);
+  assert.ok(r0.files[0]?.review?.some((l) => l.includes(`new machine "${other.host.id}"`) && l.includes(`already has "${theirs.host.id}"`)), JSON.stringify(r0.files[0]?.review));
+  // claiming the known machine's id from other hardware (or editing the hardware afterwards) is refused, naming the id to use
+  const forged = makeTestRun({ seed: 3, cpuModel: 'Some Other CPU' });
+  forged.host.id = theirs.host.id;
+  assertRejected(submit(forged, { accepted: [theirs] }), '$.host.id', new RegExp(`is not the machine id of the hardware this run describes .*expected "${other.host.id.replace(/\./g, '\\.')}"`));
+  const flagsEdited = makeTestRun({ seed: 4 });
+  flagsEdited.host.cpuFlags.vaes = true;
+  assertRejected(submit(flagsEdited, { accepted: [theirs] }), '$.host.id', /is not the machine id of the hardware/);
+  // a run without a name comes from a runner older than machine ids
+  const unnamed = makeTestRun({ seed: 5 });
+  delete unnamed.host.name;
+  assertRejected(submit(unnamed), '$.host.name', /older than machine ids/);
+  // the same machine may add runs
+  const sameMachine = makeTestRun({ seed: 6 });
   const r = submit(sameMachine, { accepted: [theirs] });
   assert.deepEqual(problems(r), []);
   assert.equal(r.files[0]?.newHost, false);
-  const caseTwin = makeTestRun({ seed: 4, hostId: 'Test-Host-A' });
+  // an id differing only in letter case from a known machine's
+  const caseTwin = makeTestRun({ seed: 7 });
+  caseTwin.host.id = theirs.host.id.toUpperCase();
   assertRejected(submit(caseTwin, { accepted: [theirs] }), '$.host.id', /letter case/);
 });
 
@@ -297,7 +316,7 @@ test('a pull request whose files add up to more than the cap is told how to spli
 test('a duplicate run is rejected: same run id, or identical measurements under a new name', () => {
   const first = makeTestRun({ seed: 1 });
   const sameId = makeTestRun({ seed: 2, hostId: 'test-host-b', runId: first.runId, cpuModel: 'B' });
-  assertRejected(submit(sameId, { accepted: [first] }), '$.runId', /duplicate: run id already used by data\/runs\/test-host-a\//);
+  assertRejected(submit(sameId, { accepted: [first] }), '$.runId', /duplicate: run id already used by data\/runs\/test-host-a\.[^/]+\//);
   const copy = { ...structuredClone(first), runId: 'renamed-copy' };
   assertRejected(submit(copy, { accepted: [first] }), '$.series', /identical measurements/);
   // two new files in one submission are checked against each other too
@@ -352,7 +371,7 @@ test('symbolic links, unknown fields, invalid JSON and prototype keys are reject
   const root = scratchRoot();
   const run = makeTestRun();
   writeAt(root, 'elsewhere.json', JSON.stringify(run));
-  writeAt(root, 'data/runs/test-host-a/2026/11/.keep', '');
+  writeAt(root, `data/runs/${makeTestRun().host.id}/2026/11/.keep`, '');
   symlinkSync(join(root, 'elsewhere.json'), join(root, runPath(run)));
   assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /symbolic link/);
   const extra = { ...makeTestRun(), tracking: 'x' };
@@ -377,7 +396,7 @@ test('bench runners may also add ML-KEM hypothesis results, checked against thei
     progress: { rounds: 3, seconds: 1, totalSeconds: 2, stoppedBecause: 'fixed-rounds', looksTaken: [], noiseCv: null },
     configurations: [], blocks: [], instructionCounts: [], claims: [], decomposition: [], notes: [],
   };
-  const path = 'data/hypothesis/obs-x64-1/hyp-1.json';
+  const path = `data/hypothesis/${base.host.id}/hyp-1.json`;
   const root = scratchRoot();
   writeAt(root, path, JSON.stringify(result));
   const runner = validateSubmission({ root, changed: added(path), mode: 'runner', now: NOW });
@@ -452,7 +471,7 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   const ok = cli('--base', 'HEAD~1', '--summary', join(root, 'summary.md'));
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(readFileSync(join(root, 'summary.md'), 'utf8'), /valid, needs a maintainer's review[\s\S]*test-host-a[\s\S]*versions: 3\.5/);
-  assert.match(ok.stdout, /needs review: data\/runs\/test-host-a\/.*has accepted runs but no owner/);
+  assert.match(ok.stdout, /needs review: data\/runs\/test-host-a\.[^/]+\/.*has accepted runs but no owner/);
   writeAt(root, 'data/summary.json', '{}');
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'sneaky');
@@ -480,7 +499,7 @@ test('CLI: --untracked validates what a bench run just wrote, against the runs i
   const elsewhere = scratchRoot([{ ...structuredClone(quick), runId: 'same-measurements' }]);
   const dup = cli('--untracked', '--runner', '--accepted-root', elsewhere);
   assert.equal(dup.status, 1);
-  assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\/2026\/11\/same-measurements\.json\.br/);
+  assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\.[^/]+\/2026\/11\/same-measurements\.json\.br/);
 });
 
 test('random damage to a valid run never crashes the validator: it answers with problems or accepts', () => {

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataFileError, githubLogin, HostRegistry, HypothesisResult, Run, decodeRunBytes, listRunFiles, misplacedRun, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
+import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
 import { seriesKey } from '../runner/benchmark.ts';
 import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
 import { contentHash, loadHistory } from './history.ts';
@@ -250,8 +250,9 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
       if (at < started - slack || at > finished + slack) add(['series', i, 'iterations', j, 'at'], 'outside the run (startedAt..finishedAt)');
     });
   });
+  checkMachineId(run.host, add);
   if (mode === 'submission') {
-    if (isReservedHostId(run.host.id)) add(['host', 'id'], `host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners`);
+    if (isReservedHostId(nameOf(run.host))) add(['host', 'id'], `host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners`);
     if (run.mode !== 'full') add(['mode'], 'submissions must be full runs (npm run submit), not quick ones');
     if (run.plan.rounds < 5) add(['plan', 'rounds'], 'a published run needs at least 5 measured rounds');
     if (run.harness.gitDirty || run.harness.gitCommit === 'unknown') add(['harness'], 'run from a clean checkout of a known commit, so the numbers can be traced to the harness code');
@@ -273,10 +274,24 @@ function checkBuilds(builds: readonly Build[], add: (path: PropertyKey[], messag
   });
 }
 
-/** What identifies the machine behind a host id: a different CPU under the same id is another machine. */
-export function hostFingerprint(host: Run['host']): string {
-  const flags = Object.entries(host.cpuFlags).filter(([, v]) => v).map(([k]) => k).sort();
-  return JSON.stringify([host.arch, host.cpuModel, flags]);
+/** What identifies the machine behind a host id (schema/machine.ts): other hardware is another machine. */
+export const hostFingerprint = (host: Run['host']): string => hardwareText(host);
+
+/** The name a host record was given (records from before machine ids: their id). Ownership goes by name. */
+const nameOf = (host: Run['host']) => host.name ?? host.id;
+
+/**
+ * A run names its machine by the id of its own hardware: <name>.<cpu>-<fingerprint>. An id that is not
+ * that (another machine's id, or hardware edited after the run) is refused with the id it should have.
+ */
+function checkMachineId(host: Run['host'], add: (path: PropertyKey[], message: string) => void): void {
+  if (host.name === undefined) {
+    add(['host', 'name'], 'missing: a run names its machine as <name>.<cpu>-<fingerprint> with host.name the name chosen; this file comes from a runner older than machine ids: measure again with the current npm run bench');
+    return;
+  }
+  const expected = machineId(host.name, host);
+  if (host.id !== expected)
+    add(['host', 'id'], `"${host.id}" is not the machine id of the hardware this run describes (${describeMachine(host)}): expected "${expected}". The id is the name plus the hardware's fingerprint, and npm run bench writes it; a run on other hardware is another machine`);
 }
 /** Same measurements = same run, whatever it is called. */
 export { contentHash };
@@ -437,7 +452,11 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
     else if (known && known.fp !== hostFingerprint(run.host))
       add(['host'], `host id "${run.host.id}" already belongs to a machine with a different CPU (see ${known.file}): choose your own host id`);
     f.newHost = !known;
-    if (mode === 'submission') checkOwner(f, run.host.id, registry, opts.author, !!known, add);
+    // the same name on other hardware: published as its own machine, and a maintainer should know
+    const siblings = known ? [] : [...new Set(accepted.filter((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase() && a.host.id !== run.host.id).map((a) => a.host.id))];
+    if (siblings.length)
+      (f.review ??= []).push(`new machine "${run.host.id}" (${describeMachine(run.host)}) under the name "${nameOf(run.host)}", which already has ${siblings.map((s) => `"${s}"`).join(', ')}: its runs are published as their own machine, never compared with the others`);
+    if (mode === 'submission') checkOwner(f, nameOf(run.host), registry, opts.author, accepted.some((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase()), add);
     const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
     f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.host.id === run.host.id).length };
     if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
