@@ -1,6 +1,7 @@
-// data/hosts.json: who owns each contributed host id. A pull request may add runs only for a host its
-// author owns; a host id not listed here is new and a maintainer reviews it (and adds it here) before
-// merging. The project's own machines (reserved prefix, bench.yml) need no entry.
+// data/hosts.json: who owns each contributed host name. A pull request may add runs only for a name its
+// author owns (every machine of that name: <name>.<cpu>-<fingerprint>, schema/machine.ts); a name not
+// listed here is new and a maintainer reviews it (and adds it here) before merging. The project's own
+// machines (reserved prefix, bench.yml) need no entry.
 import { z } from 'zod';
 import { safeId, shortText } from './base.ts';
 
@@ -15,7 +16,7 @@ export const HostRegistry = z
     kind: z.literal('host-registry'),
     hosts: z.array(
       z.object({
-        id: safeId,
+        id: safeId.describe('the host name (host.name of its runs), not a machine id'),
         owner: githubLogin.describe('the GitHub account whose pull requests may add runs for this host'),
         note: shortText(500).optional(),
       }),
