@@ -28,7 +28,8 @@ const SETTLE_SECONDS: Record<RunMode, number> = { quick: 30, full: 180 };
 const HELP = `usage: npm run bench -- [--quick | --full] [options] [<version|series>[:<variant>]...]
 
 Builds what is needed (cached), then measures every version interleaved round by round and writes
-data/runs/<host>/<YYYY>/<MM>/<runId>.json.br (compact JSON, brotli; brotli -dc reads it). Each finished task is
+data/runs/<machine>/<YYYY>/<MM>/<runId>.json.br (compact JSON, brotli; brotli -dc reads it; <machine> is
+the name plus a fingerprint of the hardware, schema/machine.ts). Each finished task is
 appended to a journal first, so a killed run loses nothing: resume it with --resume <runId>.
 
   --quick              ${ROUNDS.quick.rounds} measured rounds after ${ROUNDS.quick.warmupRounds} warm-up, short tasks; versions default to ${QUICK_VERSIONS.join(' ')}  (default)
@@ -36,7 +37,8 @@ appended to a journal first, so a killed run loses nothing: resume it with --res
                        ${DEFAULT_MATRIX.join(' ')}
   --benchmarks a,b     which benchmarks (default: ${DEFAULT_BENCHMARKS.join(',')}); all: ${BENCHMARKS.map((b) => b.id).join(', ')}
   --rounds N           override the number of measured rounds
-  --host-id ID         name of this machine in data/runs/ (default: $OBSERVATORY_HOST_ID or the hostname)
+  --host-id NAME       the name of this machine (default: $OBSERVATORY_HOST_ID or the hostname); its folder
+                       in data/runs/ is the name plus the hardware fingerprint
   --out DIR            where runs go (default: data/runs)
   --resume RUNID       continue an interrupted run from its journal (refused if the checkout moved since)
   --allow-moved-checkout  resume even so; the run file records both commits

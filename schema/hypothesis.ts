@@ -98,8 +98,8 @@ export const GapDecomposition = z.object({
   pairs: z.int().nonnegative().describe('rounds in which all four configurations were measured'),
   confidence: finite,
   total: GapPart.describe('defaults minus baseline'),
-  unusedShare: GapPart.nullable().describe('client pays for an ML-KEM share the server ignores (classic-only server vs ECDH-only)'),
-  negotiatedHybrid: GapPart.nullable().describe('the rest of the hybrid cost when it is negotiated (defaults vs classic-only server)'),
+  unusedShare: GapPart.nullable().describe("the client's ML-KEM share: generating and sending it, paid whether or not the server takes it (a default client against a classic-only server minus ECDH-only groups on both sides; the key name predates this wording)"),
+  negotiatedHybrid: GapPart.nullable().describe('what negotiating the hybrid adds on top: encapsulation, decapsulation, larger messages (defaults on both sides minus a default client against a classic-only server)'),
   other: GapPart.nullable().describe('ECDH-only on the new version vs the old version: anything not due to key exchange'),
 });
 export type GapDecomposition = z.infer<typeof GapDecomposition>;

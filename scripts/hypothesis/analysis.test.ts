@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { seededRandom } from '../stats.ts';
-import { decompose } from './analysis.ts';
+import { configWords, decompose } from './analysis.ts';
+import { DECOMPOSITION, GAP_PARTS } from './claims.ts';
 import { FIXTURE_MODEL, syntheticResult, syntheticRound, type CostModel } from './synthetic.ts';
 
 const blocksOf = (model: CostModel, rounds: number) => {
@@ -37,7 +38,7 @@ test('a part whose interval spans zero is "not separable", never a negative cost
   }
   assert.ok(spanning > 0, 'the model puts a part near zero: some runs must fail to separate it');
   const r = syntheticResult({ ...FIXTURE_MODEL, seed: 3 }, 12);
-  for (const d of r.decomposition) if (!d.other!.separable) assert.match(r.conclusion, /everything else \(not key exchange\): not separable from zero at this precision/);
+  for (const d of r.decomposition) if (!d.other!.separable) assert.match(r.conclusion, /outside key exchange \([^)]*\): not separable from zero at this precision/);
   assert.doesNotMatch(r.conclusion, /-\d[\d.]* µs/, 'no negative cost in the conclusion');
 });
 
@@ -65,4 +66,26 @@ test("the site's synthetic fixture is what synthetic.ts makes today (regenerate:
   const r = syntheticResult(FIXTURE_MODEL, 60);
   const file = new URL(`../../site/tests/fixtures/data/hypothesis/${r.host.id}/${r.runId}.json`, import.meta.url);
   assert.equal(readFileSync(file, 'utf8'), JSON.stringify(r, null, 1) + '\n');
+});
+
+test('each part of the gap is the difference of the two configurations its sentence names', () => {
+  const blocks = blocksOf(FIXTURE_MODEL, 20);
+  const d = decompose(blocks, 'ecdsa-p256', 0.05)!;
+  // recompute every part from its own configuration pair, by round
+  const cost = new Map<string, number>();
+  for (const b of blocks) if (!b.warmup && b.cert === "ecdsa-p256") cost.set(`${b.round}|${b.config}`, b.clientUs + b.serverUs);
+  const rounds = [...new Set(blocks.filter((b) => !b.warmup).map((b) => b.round))];
+  const r = syntheticResult(FIXTURE_MODEL, 60);
+  const version = (id: string) => r.configurations.find((c) => c.id === id)!.version;
+  for (const part of GAP_PARTS) {
+    const diffs = rounds.map((round) => cost.get(`${round}|${part.minuend}`)! - cost.get(`${round}|${part.subtrahend}`)!);
+    const mean = diffs.reduce((a, b) => a + b, 0) / diffs.length;
+    assert.ok(Math.abs(d[part.key]!.us - mean) < 1e-6, `${part.key}: ${d[part.key]!.us} is not ${part.minuend} minus ${part.subtrahend} (${mean})`);
+    // the conclusion names the part and both of its configurations, in that order
+    const said = `${part.name} (${version(part.minuend)} ${configWords(part.minuend)} minus ${version(part.subtrahend)} ${configWords(part.subtrahend)})`;
+    assert.ok(r.conclusion.includes(said), `the conclusion does not say "${said}": ${r.conclusion}`);
+  }
+  // with library defaults on both sides the share is used: no part may call it unused
+  assert.doesNotMatch(r.conclusion, /unused/i);
+  assert.equal(GAP_PARTS.find((p) => p.key === 'unusedShare')!.minuend, DECOMPOSITION.classicServer, 'the share is measured where the server does not take it');
 });

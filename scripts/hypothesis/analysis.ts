@@ -3,7 +3,7 @@
 // fixture all go through them.
 import type { ClaimOutcome, GapDecomposition, GapPart, HypothesisResult } from '../../schema/index.ts';
 import { CERT_NAMES } from '../../schema/index.ts';
-import { CLAIMS, DECOMPOSITION, type Claim, type Side } from './claims.ts';
+import { CLAIMS, DECOMPOSITION, GAP_PARTS, type Claim, type Side } from './claims.ts';
 import { differenceInterval, type CpuLine } from './sequential.ts';
 import { EQUIVALENCE_MARGIN, combine, instructionVerdict, signedPct, type LineResult } from './verdict.ts';
 
@@ -153,34 +153,36 @@ function part(diffs: number[], alpha: number): GapPart | null {
 }
 
 /**
- * 3.5 defaults vs 3.4, client + server CPU per handshake, split into the unused share, the negotiated
- * hybrid and the rest, each from per-round paired differences over the same rounds (so the parts add
- * up to the total) with a t interval at confidence 1 - alpha.
+ * 3.5 defaults vs 3.4, client + server CPU per handshake, split into GAP_PARTS (claims.ts), each from
+ * per-round paired differences of its two configurations over the same rounds (so the parts add up to
+ * the total) with a t interval at confidence 1 - alpha. A part whose configurations were not measured is null.
  */
 export function decompose(blocks: readonly Block[], cert: string, alpha: number): GapDecomposition | null {
-  const { defaults, baseline, classicServer, ecdhOnly } = DECOMPOSITION;
+  const { defaults, baseline } = DECOMPOSITION;
   const rounds = [...byRound(blocks, cert).values()];
   const has = (id: string) => rounds.some((m) => m.has(id));
-  const needed = [defaults, baseline, ...(has(classicServer) ? [classicServer] : []), ...(has(ecdhOnly) ? [ecdhOnly] : [])];
+  const needed = [...new Set([defaults, baseline, ...GAP_PARTS.flatMap((p) => [p.minuend, p.subtrahend]).filter(has)])];
   const complete = rounds.filter((m) => needed.every((id) => m.has(id)));
   const cost = (m: Map<string, Block>, id: string) => sideCost(m.get(id)!, 'both');
   const diffs = (a: string, b: string) => complete.map((m) => cost(m, a) - cost(m, b));
   const total = part(diffs(defaults, baseline), alpha);
   if (!total) return null;
-  return {
-    cert,
-    baseline,
-    defaults,
-    pairs: complete.length,
-    confidence: 1 - alpha,
-    total,
-    unusedShare: needed.includes(classicServer) && needed.includes(ecdhOnly) ? part(diffs(classicServer, ecdhOnly), alpha) : null,
-    negotiatedHybrid: needed.includes(classicServer) ? part(diffs(defaults, classicServer), alpha) : null,
-    other: needed.includes(ecdhOnly) ? part(diffs(ecdhOnly, baseline), alpha) : null,
-  };
+  const parts = Object.fromEntries(GAP_PARTS.map((p) => [p.key, needed.includes(p.minuend) && needed.includes(p.subtrahend) ? part(diffs(p.minuend, p.subtrahend), alpha) : null]));
+  return { cert, baseline, defaults, pairs: complete.length, confidence: 1 - alpha, total, ...(parts as Pick<GapDecomposition, (typeof GAP_PARTS)[number]['key']>) };
 }
 
 // ------------------------------------------------------------------ conclusion
+
+/** A configuration's groups in a few words, for the parts of the gap (the version is said beside it). */
+export function configWords(id: string): string {
+  const words: Record<string, string> = {
+    [DECOMPOSITION.defaults]: 'with library defaults on both sides',
+    [DECOMPOSITION.baseline]: 'with its defaults',
+    [DECOMPOSITION.classicServer]: 'default client against a classic-only server',
+    [DECOMPOSITION.ecdhOnly]: 'with ECDH-only groups',
+  };
+  return words[id] ?? id;
+}
 
 const partText = (p: GapPart | null, what: string) =>
   !p ? `${what}: not measured` : !p.separable ? `${what}: not separable from zero at this precision` : p.us >= 0 ? `${what} ${fmtUs(p.us)}` : `${what} saves ${fmtUs(-p.us)}`;
@@ -199,7 +201,7 @@ export function conclusion(r: Pick<HypothesisResult, 'claims' | 'decomposition' 
     const total = d.total.separable
       ? `${v35} with library defaults costs ${fmtUs(Math.abs(d.total.us))} ${d.total.us >= 0 ? 'more' : 'less'} CPU per handshake (client + server) than ${v34} (${fmtUs(d.total.interval.low)} to ${fmtUs(d.total.interval.high)}, ${pctConf} interval)`
       : `the difference between ${v35} with library defaults and ${v34} is not separable from zero at this precision`;
-    const parts = [partText(d.unusedShare, 'the unused ML-KEM share the client computes'), partText(d.negotiatedHybrid, 'the negotiated hybrid key exchange'), partText(d.other, 'everything else (not key exchange)')];
+    const parts = GAP_PARTS.map((p) => partText(d[p.key], `${p.name} (${version(p.minuend)} ${configWords(p.minuend)} minus ${version(p.subtrahend)} ${configWords(p.subtrahend)})`));
     out.push(`With ${certName(d.cert)} certificates, ${total}; ${d.total.separable ? 'of that' : 'its parts'}: ${parts.join('; ')}.`);
   }
   const of = (id: string) => r.claims.filter((c) => c.id === id);

@@ -2,7 +2,7 @@
 import type { ClaimOutcome, HypothesisResult } from '../../schema/index.ts';
 import { certName, claimKey, fmtUs } from './analysis.ts';
 import type { CpuLine, LookRecord } from './sequential.ts';
-import type { Claim } from './claims.ts';
+import { GAP_PARTS, type Claim } from './claims.ts';
 import { signedPct } from './verdict.ts';
 
 export const minutes = (s: number) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
@@ -49,9 +49,7 @@ export function finalReport(r: HypothesisResult): string[] {
     const part = (name: string, p: HypothesisResult['decomposition'][number]['total'] | null) =>
       !p ? `${name} not measured` : p.separable ? `${name} ${fmtUs(p.us)} [${fmtUs(p.interval.low)}, ${fmtUs(p.interval.high)}]` : `${name} not separable at this precision [${fmtUs(p.interval.low)}, ${fmtUs(p.interval.high)}]`;
     out.push(`  ${certName(d.cert)} (${d.pairs} rounds, ${(d.confidence * 100).toFixed(2)}% intervals): ${part('total', d.total)}`);
-    out.push(`      = ${part('unused ML-KEM share', d.unusedShare)}`);
-    out.push(`      + ${part('negotiated hybrid', d.negotiatedHybrid)}`);
-    out.push(`      + ${part('other (not key exchange)', d.other)}`);
+    GAP_PARTS.forEach((g, i) => out.push(`      ${i ? '+' : '='} ${part(`${g.name} (${g.minuend} minus ${g.subtrahend})`, d[g.key])}`));
   }
   const p = r.progress;
   out.push(
