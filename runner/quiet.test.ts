@@ -1,10 +1,27 @@
 // Quiet-host evidence on synthetic /proc snapshots (quiet, a busy process beside the run, steal, load,
-// a short-lived build job), the settle loop before a run, and one real sample of this machine.
+// a short-lived build job), the settle loop before a run, a round in windows (a burst the round average
+// hides), and one real sample of this machine.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { HostSnapshot } from '../schema/index.ts';
-import { checkSnapshot, hostEvidence, measureUndisturbed, parsePidStat, processTree, snapshotBetween, summarizeEvidence, systemProc, takeSample, type ProcSource } from './quiet.ts';
+import { HostSnapshot, MAX_QUIET_WINDOWS, RoundEvidence } from '../schema/index.ts';
+import {
+  checkSnapshot,
+  hostEvidence,
+  measureUndisturbed,
+  MAX_WINDOW_SECONDS,
+  MIN_WINDOW_SECONDS,
+  parsePidStat,
+  processTree,
+  snapshotBetween,
+  summarizeEvidence,
+  systemProc,
+  takeSample,
+  type Every,
+  type ProcSource,
+  type RoundSnapshot,
+  type RoundWatch,
+} from './quiet.ts';
 
 interface Proc {
   ppid: number;
@@ -211,4 +228,123 @@ test('a real sample of this machine: the run\'s own children are in its tree, no
   } finally {
     child.kill();
   }
+});
+
+// ---------------------------------------------------------------- a round in windows
+
+/**
+ * A 2-CPU machine at 100 ticks per second, second by second: the run (PID 100) keeps one CPU busy, and
+ * `stress` (PID 500, outside the run) uses `otherCpus(s)` CPUs in second s. A stand-in timer is fired
+ * by `advance`, once per simulated second, as setInterval would be.
+ */
+function timeline(otherCpus: (second: number) => number) {
+  let t = 0;
+  let other = 0;
+  let fire = () => {};
+  const src: ProcSource = {
+    now: () => 1_800_000_000_000 + t * 1000, // 2027-01-15T08:00:00Z
+    pids: () => [1, 100, 500],
+    read: (path) => {
+      const run = 100 * t;
+      const m: Machine = { cpu: [run + other, 0, 0, 200 * t - run - other, 0, 0, 0, 0], load: 1, procs: { ...RUN(run, 0), 500: { ppid: 1, comm: 'stress', t: [other, 0, 0, 0] } } };
+      return source([m]).read(path);
+    },
+  };
+  const every: Every = (fn) => ((fire = fn), () => (fire = () => {}));
+  const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, every });
+  return {
+    rec,
+    /** `seconds` of measuring, with a task ending every `taskSeconds` */
+    advance(watch: RoundWatch, seconds: number, taskSeconds = Infinity) {
+      for (let i = 0; i < seconds; i++) {
+        other += 100 * otherCpus(t);
+        t++;
+        if (t % taskSeconds === 0) watch.taskEnded();
+        fire();
+      }
+    },
+  };
+}
+
+/** The windows tile the round: each starts where the one before ended. */
+function assertTiled(r: RoundSnapshot): void {
+  const w = r.windows!;
+  const start = (x: { at: string; windowSeconds: number }) => Date.parse(x.at) - x.windowSeconds * 1000;
+  assert.equal(start(w[0]!), start(r));
+  assert.equal(w.at(-1)!.at, r.at);
+  for (let i = 1; i < w.length; i++) assert.equal(start(w[i]!), Date.parse(w[i - 1]!.at), `window ${i + 1} starts where ${i} ended`);
+}
+
+test('a two-minute burst of one CPU inside a 30-minute round fails the round, although the round average passes', () => {
+  const burst = (s: number) => (s >= 600 && s < 720 ? 1 : 0);
+  const { rec, advance } = timeline(burst);
+  const watch = rec.watchRound();
+  advance(watch, 1803, 300);
+  const r = RoundEvidence.parse(watch.finish(3));
+  assert.equal(r.windowSeconds, 1803);
+  assert.equal(r.otherBusyPercent, 6.66, 'the round as a whole: 120 s of one CPU in 1803 s');
+  assert.equal(checkSnapshot(r, 'round', 2).quiet, true, 'the round average alone would pass');
+  assert.equal(r.quiet, false);
+  assertTiled(r);
+  assert.ok(r.windows!.every((w) => w.windowSeconds >= MIN_WINDOW_SECONDS && w.windowSeconds <= MAX_WINDOW_SECONDS));
+  assert.equal(r.windows!.at(-1)!.windowSeconds, 28, 'the last 3 s joined the window before them');
+  const loud = r.windows!.filter((w) => !w.quiet);
+  assert.deepEqual(loud.map((w) => w.otherBusyPercent), [100, 100, 100, 100, 80]);
+  assert.deepEqual(r.reasons.length, 5);
+  assert.equal(
+    r.reasons[0],
+    'window 25 of 72 (08:10:00-08:10:25 UTC): processes outside this run used 100% of one CPU over the 25 s window (limit 10%); busiest: stress (PID 500, 100%)',
+  );
+  assert.match(r.reasons[4]!, /^window 29 of 72 \(08:11:40-08:12:05 UTC\): processes outside this run used 80% of one CPU over the 25 s window/);
+  // the run file and the published reasons name the window and the value
+  const evidence = summarizeEvidence(rec.thresholds, true, { ...r, quiet: true, reasons: [] }, [r], [3]);
+  assert.equal(evidence.quiet, false);
+  assert.equal(evidence.thresholds.maxWindowSeconds, MAX_WINDOW_SECONDS);
+});
+
+test('a quiet round in windows passes; tasks close windows once they are 5 s long, the timer within long tasks', () => {
+  const { rec, advance } = timeline(() => 0);
+  const watch = rec.watchRound();
+  advance(watch, 14, 2); // tasks of 2 s: windows close at 6 s and 12 s
+  advance(watch, 100); // one long task: the timer closes every 25 s
+  const r = RoundEvidence.parse(watch.finish(1));
+  assert.equal(r.quiet, true);
+  assert.deepEqual(r.reasons, []);
+  assertTiled(r);
+  assert.deepEqual(r.windows!.map((w) => w.windowSeconds), [6, 6, 25, 25, 25, 27]);
+  assert.ok(r.windows!.every((w) => w.quiet && w.otherBusyPercent === 0));
+  // a round shorter than a window is one window
+  const short = rec.watchRound();
+  advance(short, 3, 1);
+  assert.deepEqual(short.finish(2).windows!.map((w) => w.windowSeconds), [3]);
+});
+
+test(`a round keeps at most ${MAX_QUIET_WINDOWS} windows: the rest of a very long round is its last`, () => {
+  const { rec, advance } = timeline((s) => (s >= 7000 && s < 7100 ? 1 : 0));
+  const watch = rec.watchRound();
+  advance(watch, 7200);
+  const r = RoundEvidence.parse(watch.finish(1));
+  assert.equal(r.windows!.length, MAX_QUIET_WINDOWS);
+  assertTiled(r);
+  assert.equal(r.windows!.at(-1)!.windowSeconds, 7200 - 25 * (MAX_QUIET_WINDOWS - 1));
+});
+
+test('stop() ends the timer of a round that records nothing', () => {
+  const { rec, advance } = timeline(() => 0);
+  const watch = rec.watchRound();
+  watch.stop();
+  advance(watch, 100);
+  assert.equal(watch.finish(1).windows!.length, 1, 'no window was closed after the stop');
+});
+
+test("a round that is loud throughout quotes its first windows' reasons and counts the rest", () => {
+  const { rec, advance } = timeline(() => 0.5);
+  const watch = rec.watchRound();
+  advance(watch, 1800);
+  const r = RoundEvidence.parse(watch.finish(1));
+  assert.equal(r.windows!.length, 72);
+  assert.ok(r.windows!.every((w) => !w.quiet));
+  assert.match(r.reasons[0]!, /^processes outside this run used 50% of one CPU over the 1800 s round/);
+  assert.equal(r.reasons.length, 1 + 40 + 1);
+  assert.equal(r.reasons.at(-1), 'and 32 more from other windows (each window lists its own reasons)');
 });

@@ -1,7 +1,8 @@
 // Quiet-host evidence: what the machine was doing while a run measured, read from /proc and /sys.
 //
 // A snapshot covers a window between two samples: before the run (a short window, repeated until the
-// host is quiet or a time limit passes) and each round (the window is the round). From the samples:
+// host is quiet or a time limit passes), each round as a whole, and each round in windows (WINDOWS
+// below). From the samples:
 //  - steal and iowait: deltas of the aggregate "cpu" line of /proc/stat, percent of all CPUs;
 //  - other busy CPU: user + nice + system time of the whole machine (/proc/stat) minus the CPU time of
 //    this run's process tree, percent of one CPU. The tree's time is the sum over the run's process and
@@ -24,10 +25,20 @@
 //    the end of a round (the run itself keeps about one CPU busy, and briefly up to four threads; more
 //    than that means tasks waited for a CPU). The load average decays over minutes, so before the run
 //    the check repeats until the machine has settled after the builds.
+//
+// WINDOWS: a round can last half an hour, and over that long a two-minute burst of one CPU averages to
+// 7% and passes the 10% limit. So a round is also cut into consecutive windows of at most
+// MAX_WINDOW_SECONDS (30 s), each checked against the same limits (the load average against the round's):
+// a window closes when a task ends once it is MIN_WINDOW_SECONDS (5 s) long, and within a long task when
+// a timer finds it 25 s long; a last window shorter than 5 s joins the one before it. (Shorter windows
+// would judge tick rounding: at 100 ticks per second, one stray tick is 10% of a CPU over 0.1 s.) The
+// round is quiet only if it is as a whole and every window is; its reasons name each window that broke a
+// limit, with the value. A round keeps at most MAX_QUIET_WINDOWS windows; past that the rest of the
+// round is its last window.
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
-import type { HostSnapshot, QuietEvidence } from '../schema/index.ts';
+import { MAX_QUIET_WINDOWS, type HostSnapshot, type QuietEvidence, type QuietWindow } from '../schema/index.ts';
 import { boostState, governorState, readSystemFile, type ReadFile } from './host.ts';
 
 export const QUIET_THRESHOLDS = {
@@ -38,7 +49,13 @@ export const QUIET_THRESHOLDS = {
   maxLoadPerCpuRound: 1.5,
 } as const;
 
-export type Phase = 'before' | 'round';
+/** WINDOWS above: the longest window of a round, and the shortest one a task's end closes. */
+export const MAX_WINDOW_SECONDS = 30;
+export const MIN_WINDOW_SECONDS = 5;
+/** A round's reasons quote at most this many of its windows' reasons (each window keeps all its own). */
+const MAX_WINDOW_REASONS = 40;
+
+export type Phase = 'before' | 'round' | 'window';
 export type Snapshot = HostSnapshot;
 export type CheckedSnapshot = QuietEvidence['before'];
 export type RoundSnapshot = QuietEvidence['rounds'][number];
@@ -187,9 +204,9 @@ export function snapshotBetween(a: Sample, b: Sample, root: number, hz = ticksPe
 }
 
 /** Each threshold the snapshot breaks, in words with the measured value. */
-export function checkSnapshot(s: Snapshot, phase: Phase, logicalCpus: number): { quiet: boolean; reasons: string[] } {
+export function checkSnapshot(s: Omit<Snapshot, 'governor' | 'boost'>, phase: Phase, logicalCpus: number): { quiet: boolean; reasons: string[] } {
   const t = QUIET_THRESHOLDS;
-  const over = `over the ${s.windowSeconds} s ${phase === 'before' ? 'window before the run' : 'round'}`;
+  const over = `over the ${s.windowSeconds} s ${phase === 'before' ? 'window before the run' : phase}`;
   const reasons: string[] = [];
   if (s.stealPercent !== null && s.stealPercent > t.maxStealPercent)
     reasons.push(`CPU steal was ${s.stealPercent}% of all CPUs ${over} (limit ${t.maxStealPercent}%)`);
@@ -205,18 +222,63 @@ export function checkSnapshot(s: Snapshot, phase: Phase, logicalCpus: number): {
   const perCpu = phase === 'before' ? t.maxLoadPerCpuBefore : t.maxLoadPerCpuRound;
   const limit = round2(perCpu * logicalCpus);
   if (s.loadAverage[0] > limit)
-    reasons.push(`the 1-minute load average was ${s.loadAverage[0]} ${phase === 'before' ? 'before the run' : 'at the end of the round'} (limit ${limit}: ${perCpu} per logical CPU, ${logicalCpus} CPUs)`);
+    reasons.push(`the 1-minute load average was ${s.loadAverage[0]} ${phase === 'before' ? 'before the run' : `at the end of the ${phase}`} (limit ${limit}: ${perCpu} per logical CPU, ${logicalCpus} CPUs)`);
   return { quiet: reasons.length === 0, reasons };
 }
 
-/** Records evidence for the run loop: a settled window before the run, and one window per round. */
+/** A window of a round between two samples, checked (cpufreq state is the round's, not repeated). */
+export function windowBetween(a: Sample, b: Sample, root: number, logicalCpus: number, hz = ticksPerSecond()): QuietWindow {
+  const { governor: _g, boost: _b, ...s } = snapshotBetween(a, b, root, hz);
+  return { ...s, ...checkSnapshot(s, 'window', logicalCpus) };
+}
+
+const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+/**
+ * A round's evidence from the round as a whole and its windows: quiet only if the whole and every window
+ * are; the reasons name each window that broke a limit (its place, its time and the value).
+ */
+export function roundEvidence(whole: Snapshot, windows: QuietWindow[], round: number, logicalCpus: number): RoundSnapshot {
+  const reasons = checkSnapshot(whole, 'round', logicalCpus).reasons;
+  const fromWindows = windows.flatMap((w, i) => {
+    const end = Date.parse(w.at);
+    const where = `window ${i + 1} of ${windows.length} (${clock(end - w.windowSeconds * 1000)}-${clock(end)} UTC)`;
+    return w.reasons.map((r) => `${where}: ${r}`.slice(0, 500));
+  });
+  reasons.push(...fromWindows.slice(0, MAX_WINDOW_REASONS));
+  if (fromWindows.length > MAX_WINDOW_REASONS) reasons.push(`and ${fromWindows.length - MAX_WINDOW_REASONS} more from other windows (each window lists its own reasons)`);
+  return { ...whole, quiet: reasons.length === 0, reasons, round, ...(windows.length ? { windows } : {}) };
+}
+
+/** A round being measured, watched window by window (WINDOWS above). */
+export interface RoundWatch {
+  /** a task ended: closes the open window if it is MIN_WINDOW_SECONDS long */
+  taskEnded(): void;
+  /** the round's evidence: the round as a whole and its windows; stops the timer */
+  finish(round: number): RoundSnapshot;
+  /** stops the timer without evidence (a round that ran nothing, or one that failed) */
+  stop(): void;
+}
+
+/** Records evidence: a settled window before the run, and each round (as a whole, or in windows). */
 export interface EvidenceRecorder {
   exclusive: boolean;
   thresholds: Record<string, number>;
   before(log: (m: string) => void): Promise<CheckedSnapshot>;
   sample(): Sample;
+  /** the round since `since` as one window */
   round(since: Sample, round: number): RoundSnapshot;
+  /** starts watching a round in windows of at most MAX_WINDOW_SECONDS */
+  watchRound(): RoundWatch;
 }
+
+/** Calls `fn` every `ms` until the returned function is called; never keeps the process alive. */
+export type Every = (fn: () => void, ms: number) => () => void;
+const every: Every = (fn, ms) => {
+  const t = setInterval(fn, ms);
+  t.unref();
+  return () => clearInterval(t);
+};
 
 export interface RecorderOptions {
   exclusive: boolean;
@@ -228,15 +290,18 @@ export interface RecorderOptions {
   source?: ProcSource;
   root?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** the timer that closes windows within a long task (tests drive it by hand) */
+  every?: Every;
 }
 
 export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
   const { exclusive, windowSeconds = 5, settleSeconds = 120, source = systemProc, root = process.pid } = opts;
   const logicalCpus = opts.logicalCpus ?? cpus().length;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const timer = opts.every ?? every;
   return {
     exclusive,
-    thresholds: { ...QUIET_THRESHOLDS, beforeWindowSeconds: windowSeconds, settleSeconds },
+    thresholds: { ...QUIET_THRESHOLDS, beforeWindowSeconds: windowSeconds, settleSeconds, maxWindowSeconds: MAX_WINDOW_SECONDS, minWindowSeconds: MIN_WINDOW_SECONDS },
     async before(log) {
       const deadline = source.now() + settleSeconds * 1000;
       for (;;) {
@@ -255,6 +320,31 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
     round(since, round) {
       const s = snapshotBetween(since, takeSample(source), root);
       return { ...s, ...checkSnapshot(s, 'round', logicalCpus), round };
+    },
+    watchRound() {
+      const start = takeSample(source);
+      const windows: QuietWindow[] = [];
+      let open = start; // where the open window starts
+      let before = start; // where the window before it started (a short last window joins it)
+      const closeIfLonger = (seconds: number) => {
+        if (source.now() - open.atMs < seconds * 1000 || windows.length >= MAX_QUIET_WINDOWS - 1) return;
+        const end = takeSample(source);
+        windows.push(windowBetween(open, end, root, logicalCpus));
+        [before, open] = [open, end];
+      };
+      // the timer closes a window early enough that a short last window joined to it stays within the maximum
+      const stop = timer(() => closeIfLonger(MAX_WINDOW_SECONDS - MIN_WINDOW_SECONDS), 1000);
+      return {
+        taskEnded: () => closeIfLonger(MIN_WINDOW_SECONDS),
+        finish(round) {
+          stop();
+          const end = takeSample(source);
+          if (windows.length && end.atMs - open.atMs < MIN_WINDOW_SECONDS * 1000) windows.splice(-1, 1, windowBetween(before, end, root, logicalCpus));
+          else windows.push(windowBetween(open, end, root, logicalCpus));
+          return roundEvidence(snapshotBetween(start, end, root), windows, round, logicalCpus);
+        },
+        stop,
+      };
     },
   };
 }

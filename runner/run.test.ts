@@ -217,7 +217,7 @@ test('a failed task is run once more; both attempts are in the notes', async () 
 
 /** Evidence from a stand-in: rounds are quiet unless listed in `noisy`. */
 function fakeEvidence(noisy: number[] = [], exclusive = true) {
-  const calls = { before: 0, rounds: [] as number[] };
+  const calls = { before: 0, rounds: [] as number[], tasksEnded: 0, watches: 0, stopped: 0 };
   const snap = (quiet: boolean) => ({
     at: new Date().toISOString(),
     windowSeconds: 1,
@@ -237,6 +237,12 @@ function fakeEvidence(noisy: number[] = [], exclusive = true) {
     before: async () => (calls.before++, snap(true)),
     sample: () => ({}) as Sample,
     round: (_since, round) => (calls.rounds.push(round), { ...snap(!noisy.includes(round)), round }),
+    watchRound: () => {
+      calls.watches++;
+      let stopped = false;
+      const stop = () => void (stopped || ((stopped = true), calls.stopped++));
+      return { taskEnded: () => void calls.tasksEnded++, finish: (round) => (stop(), recorder.round({} as Sample, round)), stop };
+    },
   };
   return { recorder, calls };
 }
@@ -247,6 +253,8 @@ test('quiet-host evidence: before the run and every round, in the run file; one 
   const { run } = await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], quiet.recorder);
   assert.equal(quiet.calls.before, 1);
   assert.deepEqual(quiet.calls.rounds, [0, 1, 2]);
+  assert.equal(quiet.calls.tasksEnded, 12, 'a window can close after each of the 12 tasks');
+  assert.deepEqual([quiet.calls.watches, quiet.calls.stopped], [3, 3], 'every round is watched, and its timer stopped');
   assert.equal(run.quiet?.quiet, true);
   assert.equal(run.quiet?.exclusive, true);
   assert.deepEqual(run.quiet?.rounds.map((r) => r.round), [0, 1, 2]);
@@ -284,6 +292,7 @@ test('resume keeps the evidence already recorded and adds its own session', asyn
   const { run } = await executeRun(p, builds, [toyBenchmark([])], out, { progress: () => {} }, [], second.recorder);
   assert.equal(second.calls.before, 0, 'the window before the run is not taken again');
   assert.deepEqual(second.calls.rounds, [1, 2], 'round 0 kept its evidence; round 1 is covered from the resume on');
+  assert.equal(second.calls.watches, second.calls.stopped, 'the watch of round 0, which ran nothing, is stopped too');
   assert.equal(run.quiet?.rounds.find((r) => r.round === 0)?.quiet, false, "the first session's noisy warm-up round is kept");
   assert.equal(run.quiet?.exclusive, false, 'one session without the lock: not exclusive');
 });

@@ -3,16 +3,16 @@
 //
 // Journal: <out>/<host>/<runId>.partial.jsonl. Line 1 is the header (everything but the values), each
 // further line one finished task of one build in one round, or a piece of quiet-host evidence
-// (runner/quiet.ts: the window before the run, one window per round, and whether each session held the
-// host lock). A killed run is resumed with --resume <runId>: finished (round, build, benchmark, task)
-// entries and the evidence already recorded are kept, and finished tasks are skipped.
+// (runner/quiet.ts: the window before the run, each round with its windows, and whether each session
+// held the host lock). A killed run is resumed with --resume <runId>: finished (round, build, benchmark,
+// task) entries and the evidence already recorded are kept, and finished tasks are skipped.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bySeriesKeyThenBuild, Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
 import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome } from './benchmark.ts';
-import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot, type Sample } from './quiet.ts';
+import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot } from './quiet.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 
 export interface RunPlan {
@@ -149,7 +149,8 @@ const runsOn = (bench: Benchmark, build: BuildUnderTest) => (bench.libraries ?? 
 
 /**
  * Run every unfinished task and write the run file. With `evidence`, the host's quietness is recorded
- * before the first task and at the end of every round (runner/quiet.ts), and journaled like the values.
+ * before the first task and for every round, in windows closed after tasks and by a timer within long
+ * ones (runner/quiet.ts), and journaled like the values.
  */
 export async function executeRun(
   plan: RunPlan,
@@ -216,48 +217,53 @@ export async function executeRun(
       round,
     );
     const warmup = round < plan.warmupRounds;
-    const roundStart: Sample | undefined = evidence?.sample();
+    const watch = evidence?.watchRound();
     let ranThisRound = false;
-    for (const bench of benchmarks) {
-      // interleave at task level: one task runs on every build before the next task starts
-      const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => bench.tasks(b, plan.mode).map((t) => t.id)))];
-      for (const taskId of taskIds)
-        for (const buildId of order) {
-          stepsDone++;
-          const build = byId.get(buildId)!;
-          const task = runsOn(bench, build) ? bench.tasks(build, plan.mode).find((t) => t.id === taskId) : undefined;
-          if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
-          if (task.oncePerRun && round !== plan.warmupRounds) continue;
-          if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
-          const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
-          const elapsed = (Date.now() - started) / 1000;
-          const eta = stepsDone > 1 ? (elapsed / (stepsDone - 1)) * (totalSteps - stepsDone + 1) : 0;
-          cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);
-          ranThisRound = true;
-          const entry: JournalEntry = { round, buildId, benchmark: bench.id, task: taskId, at: '' };
-          // a failed task (an exception or a failed series) runs once more; the notes keep both attempts
-          for (let attempt = 1; attempt <= 2; attempt++) {
-            delete entry.outcomes;
-            delete entry.error;
-            try {
-              entry.outcomes = await task.run();
-            } catch (e) {
-              entry.error = (e as Error).message.slice(0, 2000);
+    try {
+      for (const bench of benchmarks) {
+        // interleave at task level: one task runs on every build before the next task starts
+        const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => bench.tasks(b, plan.mode).map((t) => t.id)))];
+        for (const taskId of taskIds)
+          for (const buildId of order) {
+            stepsDone++;
+            const build = byId.get(buildId)!;
+            const task = runsOn(bench, build) ? bench.tasks(build, plan.mode).find((t) => t.id === taskId) : undefined;
+            if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
+            if (task.oncePerRun && round !== plan.warmupRounds) continue;
+            if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
+            const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
+            const elapsed = (Date.now() - started) / 1000;
+            const eta = stepsDone > 1 ? (elapsed / (stepsDone - 1)) * (totalSteps - stepsDone + 1) : 0;
+            cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);
+            ranThisRound = true;
+            const entry: JournalEntry = { round, buildId, benchmark: bench.id, task: taskId, at: '' };
+            // a failed task (an exception or a failed series) runs once more; the notes keep both attempts
+            for (let attempt = 1; attempt <= 2; attempt++) {
+              delete entry.outcomes;
+              delete entry.error;
+              try {
+                entry.outcomes = await task.run();
+              } catch (e) {
+                entry.error = (e as Error).message.slice(0, 2000);
+              }
+              const failure = failureOf(entry.outcomes, entry.error);
+              if (failure === undefined) break;
+              cb.progress(`  FAILED${attempt === 1 ? ', retrying' : ' again'}: ${failure.split('\n')[0]}`);
+              if (attempt === 1) entry.firstAttempt = failure.slice(0, 1000);
             }
-            const failure = failureOf(entry.outcomes, entry.error);
-            if (failure === undefined) break;
-            cb.progress(`  FAILED${attempt === 1 ? ', retrying' : ' again'}: ${failure.split('\n')[0]}`);
-            if (attempt === 1) entry.firstAttempt = failure.slice(0, 1000);
+            entry.at = new Date().toISOString();
+            journal(entry);
+            done.push(entry);
+            watch?.taskEnded();
           }
-          entry.at = new Date().toISOString();
-          journal(entry);
-          done.push(entry);
-        }
-    }
-    if (evidence && roundStart && ranThisRound && !recorded.some((e) => e.kind === 'quiet-round' && e.snapshot.round === round)) {
-      const snapshot = evidence.round(roundStart, round);
-      record({ kind: 'quiet-round', snapshot });
-      if (!snapshot.quiet) cb.progress(`  round ${round} was NOT quiet: ${snapshot.reasons.join('; ')}`);
+      }
+      if (watch && ranThisRound && !recorded.some((e) => e.kind === 'quiet-round' && e.snapshot.round === round)) {
+        const snapshot = watch.finish(round);
+        record({ kind: 'quiet-round', snapshot });
+        if (!snapshot.quiet) cb.progress(`  round ${round} was NOT quiet: ${snapshot.reasons.join('; ')}`);
+      }
+    } finally {
+      watch?.stop(); // the window timer must not outlive its round
     }
   }
 

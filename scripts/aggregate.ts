@@ -6,8 +6,8 @@
 // that cannot be used (invalid, outside the layout or not where its content says it belongs, a run id
 // another file already has, or one the aggregation fails on) is skipped with its name and the reason,
 // everything else is still written, and the exit status is EXIT_SKIPPED (3) instead of 0. Only quiet runs
-// feed the summary; each series comes from the best quiet run of its host that measured it (SELECTION),
-// and detailed-iterations.json holds the iterations behind the summary. History (every run) lives in the
+// feed the summary; each series comes from the quiet run of its host that outranks the others for it
+// (SELECTION: measured, then full, then newest), and detailed-iterations.json holds the iterations behind the summary. History (every run) lives in the
 // run files and the time-series files (scripts/history.ts), whose records let the aggregation choose the
 // runs behind the summary without opening years of files.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ import {
   readRunFile,
   runFilePath,
   type Build,
+  type RunMode,
   type RunRecord,
   type SummaryEntry,
   DataFileError,
@@ -75,41 +76,65 @@ export function aggregateSkipping(
 
 type RunSeries = Run['series'][number];
 
-/** Full runs outrank quick ones, then runs that cover more builds (their series compare with each
- * other), then the newest. Takes a run or its record. */
-const runRank = (r: Pick<Run, 'mode' | 'startedAt'> & { builds: readonly unknown[] }) => `${r.mode === 'full' ? 1 : 0}|${String(r.builds.length).padStart(4, '0')}|${r.startedAt}`;
+/** What decides which run a summary row (host, library, version, variant, key) comes from. */
+interface RowCandidate {
+  /** the run's series for this row is measured (not failed or unsupported) */
+  measured: boolean;
+  mode: RunMode;
+  startedAt: string;
+}
+
+/**
+ * Whether `a` replaces `b` as the source of a row: a measured series before a failed or unsupported one
+ * (a night that could not measure a build must not erase what an earlier night measured), then full
+ * mode before quick (more rounds), then the newer run (the tables follow the current state of the host).
+ * Equals do not replace each other, so the first in path order stays: within a host and a start time
+ * that is the smaller run id.
+ */
+function outranks(a: RowCandidate, b: RowCandidate): boolean {
+  if (a.measured !== b.measured) return a.measured;
+  if (a.mode !== b.mode) return a.mode === 'full';
+  return Date.parse(a.startedAt) > Date.parse(b.startedAt);
+}
 
 export const SELECTION =
-  'only quiet runs (host lock held, every quiet-host check passed); for each host and series the best run that measured it: ' +
-  'full before quick, then the run covering more builds, then the newest. A table whose rows come from more than one run names the run of each row.';
+  'only quiet runs (host lock held, every quiet-host check passed); each row (host, library, version, variant and series) comes from one run: ' +
+  'a run that measured it before one where it failed or was unsupported, then a full run before a quick one, then the newest run. ' +
+  'So the newest quiet full run of a host decides every row it measured, and the builds it did not measure keep the rows of their own newest run. ' +
+  'Comparisons stay within one run. A table whose rows come from more than one run names the run of each row.';
 
 /**
  * The runs aggregate() would take series from, found from their records alone: for each host, library,
- * version, variant and series key the best-ranked quiet run holding it (the first in path order among equals, as
- * aggregate() does). Records are given in path order.
+ * version, variant and series key the quiet run that outranks the others holding it (the first in path order
+ * among equals, as aggregate() does). Records are given in path order.
  */
 export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<string, readonly string[]>): RunRecord[] {
-  // runs with the same keys for a build dominate each other as a whole: keep the best of each such group
+  const buildOf = (r: RunRecord, b: RunRecord['builds'][number]) => `${r.host.id}|${b.library ?? 'openssl'}|${b.version}|${b.variant}`;
+  // runs with the same keys and the same measured keys for a build dominate each other as a whole (each
+  // key has the same status in all of them, so mode and time decide): keep the best of each such group
   const groupBest = new Map<string, RunRecord>();
   for (const r of records) {
     if (!r.quiet) continue;
     for (const b of r.builds) {
-      const g = `${r.host.id}|${b.library ?? 'openssl'}|${b.version}|${b.variant}|${b.keys}`;
+      const g = `${buildOf(r, b)}|${b.keys}|${b.measured}`;
       const prev = groupBest.get(g);
-      if (!prev || runRank(r) > runRank(prev)) groupBest.set(g, r);
+      if (!prev || outranks({ measured: true, mode: r.mode, startedAt: r.startedAt }, { measured: true, mode: prev.mode, startedAt: prev.startedAt })) groupBest.set(g, r);
     }
   }
   const order = new Map(records.map((r, i) => [r, i]));
   const candidates = [...new Set(groupBest.values())].sort((a, b) => order.get(a)! - order.get(b)!);
-  const chosen = new Map<string, RunRecord>();
+  const chosen = new Map<string, RowCandidate & { record: RunRecord }>();
   for (const r of candidates)
-    for (const b of r.builds)
+    for (const b of r.builds) {
+      const measured = new Set(keySets.get(b.measured) ?? []);
       for (const key of keySets.get(b.keys) ?? []) {
-        const id = `${r.host.id}|${b.library ?? 'openssl'}|${b.version}|${b.variant}|${key}`;
+        const id = `${buildOf(r, b)}|${key}`;
+        const candidate = { record: r, mode: r.mode, startedAt: r.startedAt, measured: measured.has(key) };
         const prev = chosen.get(id);
-        if (!prev || runRank(r) > runRank(prev)) chosen.set(id, r);
+        if (!prev || outranks(candidate, prev)) chosen.set(id, candidate);
       }
-  return [...new Set(chosen.values())].sort((a, b) => order.get(a)! - order.get(b)!);
+    }
+  return [...new Set([...chosen.values()].map((c) => c.record))].sort((a, b) => order.get(a)! - order.get(b)!);
 }
 
 /**
@@ -118,16 +143,16 @@ export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<s
  */
 export function aggregate(runs: { run: Run; path: string }[], options: { hosts?: Run['host'][] } = {}): { summary: Summary; detailed: DetailedIterations } {
   const quiet = runs.filter(({ run }) => quietReasons(run).length === 0);
-  // best quiet run per (host, library, version, variant, key): the ranking is the same for every key, so the
-  // keys of one benchmark come from one run wherever that run measured them
-  const chosen = new Map<string, { run: Run; series: RunSeries; build: Build }>();
+  // per (host, library, version, variant, key) the quiet run that outranks the others (selectRuns chooses the same)
+  const chosen = new Map<string, RowCandidate & { run: Run; series: RunSeries; build: Build }>();
   for (const { run } of quiet) {
     const builds = new Map(run.builds.map((b) => [b.id, b]));
     for (const s of run.series) {
       const build = builds.get(s.buildId)!;
       const id = `${run.host.id}|${build.library}|${build.version}|${build.variant}|${s.key}`;
+      const candidate = { run, series: s, build, mode: run.mode, startedAt: run.startedAt, measured: s.status === 'measured' };
       const prev = chosen.get(id);
-      if (!prev || runRank(run) > runRank(prev.run)) chosen.set(id, { run, series: s, build });
+      if (!prev || outranks(candidate, prev)) chosen.set(id, candidate);
     }
   }
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Run, Timeseries, listRunFiles, writeRunFile } from '../schema/index.ts';
+import { Run, Timeseries, listRunFiles, parseRunFile, readRunFile, writeRunFile, type RoundEvidence } from '../schema/index.ts';
 import { aggregate, selectRuns, writeAll } from './aggregate.ts';
-import { HEADLINE_METRICS, loadHistory, stepChanges, recordOf } from './history.ts';
+import { HEADLINE_METRICS, loadHistory, quietReasons, readTimeseries, stepChanges, recordOf } from './history.ts';
 import { seededRandom } from './stats.ts';
 
 const HS = HEADLINE_METRICS[0]!;
@@ -233,4 +233,31 @@ test('step changes name the build whose compiler or build changed', () => {
     { kind: 'microcode', from: '0x10', to: null },
     { kind: 'build', build: '3.5.7', from: a.builds[0]!.id, to: 'rebuilt' },
   ]);
+});
+
+test('a run file without quiet windows parses and is judged as before; a loud window fails its round', () => {
+  // the smallest committed run predates windows: judged as its record (made before them) says
+  const data = join(import.meta.dirname, '..', 'data');
+  const path = listRunFiles(data).sort((a, b) => statSync(join(data, a)).size - statSync(join(data, b)).size)[0]!;
+  const committed = readRunFile(join(data, path), path);
+  assert.ok(committed.quiet && committed.quiet.rounds.every((r) => r.windows === undefined));
+  const record = [...readTimeseries(data).files.values()].flatMap((f) => f.runs).find((r) => r.path === path)!;
+  assert.equal(quietReasons(committed).length === 0, record.quiet);
+  assert.deepEqual(quietReasons(committed).slice(0, 5), record.quietReasons.slice(0, 5));
+  // a run file as the runner wrote it before windows
+  const at = '2026-03-01T02:00:00.000Z';
+  const busy = makeRun({ runId: 'busy', startedAt: at, versions: ['3.5.7'], quiet: false });
+  const quiet = makeRun({ runId: 'quiet', startedAt: at, versions: ['3.5.7'] });
+  assert.ok(!JSON.stringify(busy).includes('"windows"'));
+  assert.deepEqual(quietReasons(parseRunFile(JSON.stringify(busy), 'busy.json')), ['round 1: other processes used 85% of a CPU']);
+  assert.deepEqual(quietReasons(parseRunFile(JSON.stringify(quiet), 'quiet.json')), []);
+  // with windows: the runner names a loud window in its round's reasons; a round that leaves it out fails all the same
+  const q = quiet.quiet!;
+  const loud = { ...snapshot(at), windowSeconds: 25, otherBusyPercent: 100, quiet: false, reasons: ['processes outside this run used 100% of one CPU over the 25 s window (limit 10%)'] };
+  const { governor: _g, boost: _b, ...window } = loud;
+  const withRound = (round: RoundEvidence) => parseRunFile(JSON.stringify({ ...quiet, quiet: { ...q, rounds: [round], quiet: round.quiet } }), 'w.json');
+  const named = withRound({ ...q.rounds[0]!, quiet: false, reasons: [`window 1 of 1 (01:59:35-02:00:00 UTC): ${loud.reasons[0]}`], windows: [window] });
+  assert.deepEqual(quietReasons(named), [`round 1: window 1 of 1 (01:59:35-02:00:00 UTC): ${loud.reasons[0]}`]);
+  const silent = withRound({ ...q.rounds[0]!, quiet: true, reasons: [], windows: [window] });
+  assert.deepEqual(quietReasons(silent), [`round 1, window ending ${at}: ${loud.reasons[0]}`]);
 });
