@@ -13,13 +13,19 @@ const GITHUB_SHELL = ['--noprofile', '--norc', '-eo', 'pipefail', '-c'];
 const yaml = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'bench.yml'), 'utf8');
 const script = stepScript(yaml, 'Hosts that are due (at most one run per host per UTC day)');
 const HOSTS = JSON.stringify([{ id: 'obs-a', arch: 'x64' }, { id: 'obs-b', arch: 'arm64' }]);
+/** Machine folders (schema/machine.ts): two machines of the name obs-a (other hardware), one of obs-b. */
+const A = 'obs-a.amd-epyc-3fa2c1';
+const A2 = 'obs-a.amd-epyc-9454p-0b12ef';
+const B = 'obs-b.neoverse-v1-7d04aa';
+/** Folders that are no machine of obs-a: another name that starts like it, the bare name, no fingerprint, a name with a dot. */
+const NOT_A = ['obs-ab.amd-epyc-3fa2c1', 'obs-a', 'obs-a.x', 'obs-a.b.amd-epyc-3fa2c1'];
 
 function repo(): string {
   const dir = scratch('bench-plan-');
   const git = (...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
   git('init', '-q');
-  mkdirSync(join(dir, 'data/runs/obs-a'), { recursive: true });
-  writeFileSync(join(dir, 'data/runs/obs-a/old.json'), '{}');
+  mkdirSync(join(dir, `data/runs/${A}`), { recursive: true });
+  writeFileSync(join(dir, `data/runs/${A}/old.json`), '{}');
   git('add', '-A');
   git('commit', '-q', '-m', 'old run', '--date', '2020-01-01T00:00:00Z');
   execFileSync('git', ['-C', dir, 'commit', '-q', '--amend', '--no-edit', '--reset-author'], {
@@ -53,17 +59,39 @@ test('every host is due when none ran today; an old run does not count', () => {
   assert.deepEqual(r.due, JSON.parse(HOSTS));
 });
 
-test('a host with a run committed today is skipped, unless forced; a dispatch can pick hosts', () => {
-  const dir = repo();
-  writeFileSync(join(dir, 'data/runs/obs-a/today.json'), '{}');
+/** Commit a run file today in each of these data/runs/ folders. */
+function runToday(dir: string, ...folders: string[]): void {
+  for (const folder of folders) {
+    mkdirSync(join(dir, 'data/runs', folder), { recursive: true });
+    writeFileSync(join(dir, 'data/runs', folder, 'today.json'), '{}');
+  }
   execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A']);
   execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'run today']);
+}
+
+test('a host with a run committed today is skipped, unless forced; a dispatch can pick hosts', () => {
+  const dir = repo();
+  runToday(dir, A);
   const r = plan(dir, { BENCH_HOSTS: HOSTS });
   assert.deepEqual(ids(r.due), ['obs-b']);
   assert.match(r.out, /obs-a: a run was already committed today/);
   assert.deepEqual(ids(plan(dir, { BENCH_HOSTS: HOSTS, FORCE: 'true' }).due), ['obs-a', 'obs-b']);
   assert.deepEqual(ids(plan(dir, { BENCH_HOSTS: HOSTS, ONLY: ' obs-b ' }).due), ['obs-b']);
   assert.deepEqual(ids(plan(dir, { BENCH_HOSTS: HOSTS, ONLY: 'obs-a', FORCE: 'true' }).due), ['obs-a']);
+});
+
+test('a run today on any machine of the name counts (other hardware too); a folder that is no machine of the name does not', () => {
+  const other = repo();
+  runToday(other, A2);
+  assert.deepEqual(ids(plan(other, { BENCH_HOSTS: HOSTS }).due), ['obs-b']);
+  const look = repo();
+  runToday(look, ...NOT_A);
+  const r = plan(look, { BENCH_HOSTS: HOSTS });
+  assert.equal(r.status, 0, r.out);
+  assert.deepEqual(ids(r.due), ['obs-a', 'obs-b'], r.out);
+  // a name with a dot has machine folders of its own
+  const dotted = JSON.stringify([{ id: 'obs-a.b', arch: 'x64' }, { id: 'obs-a', arch: 'x64' }]);
+  assert.deepEqual(ids(plan(look, { BENCH_HOSTS: dotted }).due), ['obs-a']);
 });
 
 test('no hosts configured gives an empty plan; a malformed host list fails before becoming runner labels', () => {
@@ -91,8 +119,8 @@ function gitRepo(dir: string, files: Record<string, string>): (...args: string[]
 
 test('bench.yml collects the new run files and the new hypothesis result into separate artifacts', () => {
   const dir = scratch('bench-collect-');
-  gitRepo(dir, { 'data/runs/obs-a/old.json': '{}', '.gitignore': '*.partial.jsonl\n' });
-  for (const f of ['data/runs/obs-a/new.json', 'data/hypothesis/obs-a/h.json', 'data/runs/obs-a/r.partial.jsonl', 'data/summary.json', 'site/x.html']) {
+  gitRepo(dir, { [`data/runs/${A}/old.json`]: '{}', '.gitignore': '*.partial.jsonl\n' });
+  for (const f of [`data/runs/${A}/new.json`, `data/hypothesis/${A}/h.json`, `data/runs/${A}/r.partial.jsonl`, 'data/summary.json', 'site/x.html']) {
     mkdirSync(join(dir, f, '..'), { recursive: true });
     writeFileSync(join(dir, f), 'x');
   }
@@ -101,7 +129,7 @@ test('bench.yml collects the new run files and the new hypothesis result into se
     assert.equal(r.status, 0, r.stderr);
   }
   const found = execFileSync('find', ['outbox', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').sort();
-  assert.deepEqual(found, ['outbox/hypothesis/data/hypothesis/obs-a/h.json', 'outbox/runs/data/runs/obs-a/new.json']);
+  assert.deepEqual(found, [`outbox/hypothesis/data/hypothesis/${A}/h.json`, `outbox/runs/data/runs/${A}/new.json`]);
 });
 
 test('bench.yml uploads the measured run before the hypothesis test and the validation can fail; no job waits in a concurrency group', () => {
@@ -151,7 +179,7 @@ function origin() {
   const work = scratch('publish-');
   const bare = join(work, 'origin.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
-  const seed = gitRepo(join(work, 'seed'), { 'data/runs/obs-a/2026/11/old.json.br': 'accepted', 'data/summary.json': '1', 'scripts/aggregate.ts': 'code' });
+  const seed = gitRepo(join(work, 'seed'), { [`data/runs/${A}/2026/11/old.json.br`]: 'accepted', 'data/summary.json': '1', 'scripts/aggregate.ts': 'code' });
   seed('push', '-q', bare, 'HEAD:main');
   const clone = (name: string, depth = false) => {
     execFileSync('git', ['clone', '-q', ...(depth ? ['--depth', '1'] : []), `file://${bare}`, join(work, name)]);
@@ -188,47 +216,78 @@ function prepared(git: (...args: string[]) => string, dir: string, files: Record
   return bundle;
 }
 
-test('publish prepare: each artifact may bring only its own host\'s files; main\'s files are never overwritten', () => {
+/** Write artifact files under <work>/incoming and run the take step in <work>/checkout. */
+function take(work: string, artifacts: Record<string, string>) {
+  for (const [f, text] of Object.entries(artifacts)) {
+    mkdirSync(join(work, 'incoming', f, '..'), { recursive: true });
+    if (text.startsWith('symlink:')) symlinkSync(text.slice(8), join(work, 'incoming', f));
+    else writeFileSync(join(work, 'incoming', f), text);
+  }
+  return runStep(publishYaml, "Take each host's new files from its own artifacts", join(work, 'checkout'), { INCOMING: join(work, 'incoming'), HOSTS: PLANNED });
+}
+const untracked = (checkout: string) => execFileSync('git', ['-C', checkout, 'ls-files', '--others'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).sort();
+
+test("publish prepare: each artifact may bring only its own host's machines' files; main's files are never overwritten", () => {
   const { clone, work } = origin();
   clone('checkout');
   const checkout = join(work, 'checkout');
-  const artifacts: Record<string, string> = {
-    'bench-obs-a-run/data/runs/obs-a/2026/11/new.json.br': 'new run',
-    'bench-obs-a-run/data/runs/obs-a/2026/11/old.json.br': 'a runner trying to rewrite an accepted run',
-    'bench-obs-b-hypothesis/data/hypothesis/obs-b/h.json': 'hypothesis',
-    // obs-b's run artifact also carries a file for obs-a: the whole artifact is refused
-    'bench-obs-b-run/data/runs/obs-b/2026/11/b.json.br': 'b run',
-    'bench-obs-b-run/data/runs/obs-a/2026/11/forged.json.br': 'obs-b writing into obs-a',
-    'bench-obs-c-run/data/runs/obs-c/2026/11/c.json.br': 'a host that was not planned',
+  const r = take(work, {
+    [`bench-obs-a-run/data/runs/${A}/2026/11/new.json.br`]: 'new run',
+    [`bench-obs-a-run/data/runs/${A}/2026/11/old.json.br`]: 'a runner trying to rewrite an accepted run',
+    // the name on other hardware: another machine of obs-a, taken as such
+    [`bench-obs-a-run/data/runs/${A2}/2026/11/other.json.br`]: 'run on other hardware',
+    [`bench-obs-b-hypothesis/data/hypothesis/${B}/h.json`]: 'hypothesis',
+    // obs-b's run artifact also carries a file for a machine of obs-a: the whole artifact is refused
+    [`bench-obs-b-run/data/runs/${B}/2026/11/b.json.br`]: 'b run',
+    [`bench-obs-b-run/data/runs/${A}/2026/11/forged.json.br`]: 'obs-b writing into obs-a',
+    'bench-obs-c-run/data/runs/obs-c.amd-epyc-3fa2c1/2026/11/c.json.br': 'a host that was not planned',
     'bench-obs-a-hypothesis/data/summary.json': 'derived data from a runner',
-    'something-else/data/runs/obs-a/2026/11/x.json.br': 'not a bench artifact',
-  };
-  for (const [f, text] of Object.entries(artifacts)) {
-    mkdirSync(join(work, 'incoming', f, '..'), { recursive: true });
-    writeFileSync(join(work, 'incoming', f), text);
-  }
-  const r = runStep(publishYaml, "Take each host's new files from its own artifacts", checkout, { INCOMING: join(work, 'incoming'), HOSTS: PLANNED });
+    [`something-else/data/runs/${A}/2026/11/x.json.br`]: 'not a bench artifact',
+  });
   assert.equal(r.status, 0, r.log);
-  const untracked = execFileSync('git', ['-C', checkout, 'ls-files', '--others'], { encoding: 'utf8' }).trim().split('\n').sort();
-  assert.deepEqual(untracked, ['data/hypothesis/obs-b/h.json', 'data/runs/obs-a/2026/11/new.json.br']);
-  assert.equal(readFileSync(join(checkout, 'data/runs/obs-a/2026/11/old.json.br'), 'utf8'), 'accepted');
-  assert.match(r.log, /skipped data\/runs\/obs-a\/2026\/11\/old\.json\.br: main already has it/);
-  assert.match(r.log, /artifact bench-obs-b-run refused: it holds data\/runs\/obs-a.* only data\/runs\/obs-b\/<YYYY>\/<MM>\/<runId>\.json\.br/);
+  assert.deepEqual(untracked(checkout), [`data/hypothesis/${B}/h.json`, `data/runs/${A}/2026/11/new.json.br`, `data/runs/${A2}/2026/11/other.json.br`]);
+  assert.equal(readFileSync(join(checkout, `data/runs/${A}/2026/11/old.json.br`), 'utf8'), 'accepted');
+  assert.match(r.log, /skipped data\/runs\/obs-a\.amd-epyc-3fa2c1\/2026\/11\/old\.json\.br: main already has it/);
+  assert.match(r.log, /artifact bench-obs-b-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1\S* \(obs-a\.amd-epyc-3fa2c1 is not a machine folder of obs-b\); the artifact of obs-b may hold only data\/runs\/obs-b\.<cpu>-<fingerprint>\/<YYYY>\/<MM>\/<runId>\.json\.br files/);
   assert.match(r.log, /artifact bench-obs-c-run refused: host obs-c was not planned/);
-  assert.match(r.log, /artifact bench-obs-a-hypothesis refused: it holds data\/summary\.json/);
+  assert.match(r.log, /artifact bench-obs-a-hypothesis refused: it holds data\/summary\.json;/);
   assert.match(r.log, /artifact something-else refused: not a bench-<host>-run/);
-  assert.deepEqual(r.out, { refused: 'bench-obs-a-hypothesis bench-obs-b-run bench-obs-c-run something-else', new: '2' });
+  assert.deepEqual(r.out, { refused: 'bench-obs-a-hypothesis bench-obs-b-run bench-obs-c-run something-else', new: '3' });
 });
 
-test('publish prepare: a symbolic link in an artifact is refused; only refused artifacts is a failure', () => {
-  const { clone, work } = origin();
-  clone('checkout');
-  mkdirSync(join(work, 'incoming/bench-obs-a-run/data/runs/obs-a/2026/11'), { recursive: true });
-  symlinkSync('/etc/passwd', join(work, 'incoming/bench-obs-a-run/data/runs/obs-a/2026/11/r.json.br'));
-  const r = runStep(publishYaml, "Take each host's new files from its own artifacts", join(work, 'checkout'), { INCOMING: join(work, 'incoming'), HOSTS: PLANNED });
-  assert.equal(r.status, 1, r.log);
-  assert.match(r.log, /bench-obs-a-run refused: it holds data\/runs\/obs-a\/2026\/11\/r\.json\.br/);
-  assert.match(r.log, /nothing to publish but refused artifacts/);
+test('publish prepare: an artifact of obs-a whose folder is no machine of obs-a is refused, runs and hypothesis alike', () => {
+  for (const folder of NOT_A) {
+    const { clone, work } = origin();
+    clone('checkout');
+    const r = take(work, {
+      [`bench-obs-a-run/data/runs/${A}/2026/11/good.json.br`]: 'a good file next to a bad one',
+      [`bench-obs-a-run/data/runs/${folder}/2026/11/r.json.br`]: 'run',
+      [`bench-obs-a-hypothesis/data/hypothesis/${folder}/h.json`]: 'hypothesis',
+    });
+    assert.equal(r.status, 1, `${folder}: ${r.log}`);
+    for (const [art, kind] of [['run', 'runs'], ['hypothesis', 'hypothesis']])
+      assert.match(r.log, new RegExp(`artifact bench-obs-a-${art} refused: it holds data/${kind}/${folder.replaceAll('.', '\\.')}\\S* \\(${folder.replaceAll('.', '\\.')} is not a machine folder of obs-a\\)`), `${folder}: ${r.log}`);
+    assert.deepEqual(untracked(join(work, 'checkout')), [], folder);
+    assert.deepEqual(r.out, { refused: 'bench-obs-a-hypothesis bench-obs-a-run', new: '0' }, folder);
+  }
+});
+
+test('publish prepare: a symbolic link or a stray file in a machine folder is refused; only refused artifacts is a failure', () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ [`bench-obs-a-run/data/runs/${A}/2026/11/r.json.br`]: 'symlink:/etc/passwd' }, /bench-obs-a-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1\/2026\/11\/r\.json\.br;/],
+    [{ [`bench-obs-a-run/data/runs/${A}/r.json.br`]: 'not under <YYYY>/<MM>' }, /bench-obs-a-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1\/r\.json\.br;/],
+    [{ [`bench-obs-a-run/data/runs/${A}`]: 'a file where the machine folder goes' }, /bench-obs-a-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1;/],
+    [{ [`bench-obs-a-hypothesis/data/hypothesis/${A}/sub/h.json`]: 'a folder in the machine folder' }, /bench-obs-a-hypothesis refused: it holds data\/hypothesis\/obs-a\.amd-epyc-3fa2c1\/sub;/],
+    [{ [`bench-obs-a-run/data/hypothesis/${A}/h.json`]: 'the other kind' }, /bench-obs-a-run refused: it holds data\/hypothesis;/],
+  ];
+  for (const [artifacts, message] of cases) {
+    const { clone, work } = origin();
+    clone('checkout');
+    const r = take(work, artifacts);
+    assert.equal(r.status, 1, r.log);
+    assert.match(r.log, message);
+    assert.match(r.log, /nothing to publish but refused artifacts/);
+  }
 });
 
 test('publish: prepare commits and bundles as the bot; the write job checks that commit and pushes it', () => {
@@ -236,19 +295,21 @@ test('publish: prepare commits and bundles as the bot; the write job checks that
   const git = clone('checkout');
   const checkout = join(work, 'checkout');
   // what the take, validate and aggregate steps leave behind
-  mkdirSync(join(checkout, 'data/runs/obs-a/2026/11'), { recursive: true });
-  writeFileSync(join(checkout, 'data/runs/obs-a/2026/11/new.json.br'), 'new run');
+  for (const f of [`data/runs/${A}/2026/11/new.json.br`, `data/hypothesis/${A}/new.json`, `data/timeseries/${A}/2026.json`]) {
+    mkdirSync(join(checkout, f, '..'), { recursive: true });
+    writeFileSync(join(checkout, f), 'new');
+  }
   writeFileSync(join(checkout, 'data/summary.json'), '2');
   const env = { OUTBOX: join(work, 'outbox'), GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '1' };
   const prep = runStep(publishYaml, 'Commit and bundle', checkout, env);
   assert.equal(prep.status, 0, prep.log);
   assert.deepEqual(prep.out, { result: 'ready' });
-  assert.equal(git('log', '-1', '--format=%an <%ae>|%s'), 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|bench: obs-a/2026/11/new.json.br');
+  assert.equal(git('log', '-1', '--format=%an <%ae>|%s'), `github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|bench: ${A}/2026/11/new.json.br`);
   clone('pusher', true);
   const push = runStep(publishYaml, 'Check the prepared commit and push it', join(work, 'pusher'), { BUNDLE: join(work, 'outbox/publish.bundle'), HOSTS: PLANNED, FINAL: 'false' });
   assert.equal(push.status, 0, push.log);
   assert.deepEqual(push.out, { result: 'pushed' });
-  assert.deepEqual(log(), ['bench: obs-a/2026/11/new.json.br', 'base']);
+  assert.deepEqual(log(), [`bench: ${A}/2026/11/new.json.br`, 'base']);
   assert.equal(execFileSync('git', ['--git-dir', bare, 'show', 'main:data/summary.json'], { encoding: 'utf8' }), '2');
   // nothing new (a fresh checkout of the new main): no commit, no bundle
   clone('checkout2');
@@ -260,7 +321,7 @@ test('publish push: main moved before or during the push: "moved" so the next at
   // prepared on an older main than the push job checked out
   const a = origin();
   const prep = a.clone('prep');
-  const bundle = prepared(prep, join(a.work, 'prep'), { 'data/runs/obs-a/2026/11/new.json.br': 'new' });
+  const bundle = prepared(prep, join(a.work, 'prep'), { [`data/runs/${A}/2026/11/new.json.br`]: 'new' });
   const other = a.clone('other');
   writeFileSync(join(a.work, 'other', 'README'), 'meanwhile');
   other('add', '-A');
@@ -279,7 +340,7 @@ test('publish push: main moved before or during the push: "moved" so the next at
   const b = origin();
   b.clone('pusher', true);
   const prep2 = b.clone('prep');
-  const bundle2 = prepared(prep2, join(b.work, 'prep'), { 'data/runs/obs-a/2026/11/new.json.br': 'new' });
+  const bundle2 = prepared(prep2, join(b.work, 'prep'), { [`data/runs/${A}/2026/11/new.json.br`]: 'new' });
   const other2 = b.clone('other');
   writeFileSync(join(b.work, 'other', 'README'), 'meanwhile');
   other2('add', '-A');
@@ -291,14 +352,20 @@ test('publish push: main moved before or during the push: "moved" so the next at
   assert.deepEqual(b.log(), ['meanwhile', 'base']);
 });
 
-test('publish push: a prepared commit that touches anything but new run files of planned hosts and the derived files is refused', () => {
+test('publish push: a prepared commit that touches anything but new run files of machines of planned hosts and the derived files is refused', () => {
   const cases: [string, Record<string, string | null>, RegExp, { extraCommit?: boolean }?][] = [
-    ['code', { 'data/runs/obs-a/2026/11/new.json.br': 'new', 'scripts/aggregate.ts': 'evil' }, /M scripts\/aggregate\.ts: a publish only adds/],
+    ['code', { [`data/runs/${A}/2026/11/new.json.br`]: 'new', 'scripts/aggregate.ts': 'evil' }, /M scripts\/aggregate\.ts: a publish only adds/],
     ['workflow', { '.github/workflows/x.yml': 'evil' }, /A \.github\/workflows\/x\.yml/],
-    ['accepted run', { 'data/runs/obs-a/2026/11/old.json.br': 'rewritten' }, /M data\/runs\/obs-a\/2026\/11\/old\.json\.br/],
-    ['unplanned host', { 'data/runs/obs-z/2026/11/new.json.br': 'new' }, /host obs-z was not planned/],
-    ['symbolic link', { 'data/runs/obs-a/2026/11/link.json.br': 'symlink:/etc/passwd' }, /has mode 120000/],
-    ['two commits', { 'data/runs/obs-a/2026/11/new.json.br': 'new' }, /not one commit on top of main/, { extraCommit: true }],
+    ['accepted run', { [`data/runs/${A}/2026/11/old.json.br`]: 'rewritten' }, /M data\/runs\/obs-a\.amd-epyc-3fa2c1\/2026\/11\/old\.json\.br/],
+    ['unplanned host', { 'data/runs/obs-z.amd-epyc-3fa2c1/2026/11/new.json.br': 'new' }, /host obs-z was not planned/],
+    ['another name that starts like a planned one', { 'data/runs/obs-ab.amd-epyc-3fa2c1/2026/11/new.json.br': 'new' }, /host obs-ab was not planned/],
+    ['a name with a dot', { 'data/hypothesis/obs-a.b.amd-epyc-3fa2c1/new.json': 'new' }, /host obs-a\.b was not planned/],
+    ['the bare name', { 'data/runs/obs-a/2026/11/new.json.br': 'new' }, /data\/runs\/obs-a\/2026\/11\/new\.json\.br: obs-a is not a machine folder/],
+    ['no fingerprint', { 'data/runs/obs-a.x/2026/11/new.json.br': 'new' }, /obs-a\.x is not a machine folder/],
+    ['hypothesis under the bare name', { 'data/hypothesis/obs-a/new.json': 'new' }, /data\/hypothesis\/obs-a\/new\.json: obs-a is not a machine folder/],
+    ['not a run path', { [`data/runs/${A}/2026/new.json.br/x.json.br`]: 'new' }, /not a <YYYY>\/<MM>\/<runId>\.json\.br path/],
+    ['symbolic link', { [`data/runs/${A}/2026/11/link.json.br`]: 'symlink:/etc/passwd' }, /has mode 120000/],
+    ['two commits', { [`data/runs/${A}/2026/11/new.json.br`]: 'new' }, /not one commit on top of main/, { extraCommit: true }],
     ['hosts registry', { 'data/hosts.json': '{}' }, /A data\/hosts\.json/],
   ];
   const o = origin();

@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkWorkflow, checkWorkflows, npmScriptsUsed, runScripts } from './check-workflows.ts';
 import { parseWorkflowYaml, YamlSubsetError, type YamlNode } from './workflow-yaml.ts';
+import { machineId, nameOfMachine } from '../schema/machine.ts';
 
 const SHA = 'a'.repeat(40);
 const SCRIPTS = new Set(['test', 'validate', 'aggregate']);
@@ -158,4 +160,22 @@ test("the project's workflows follow the rules, and only bench.yml uses self-hos
     assert.equal(/self-hosted/.test(yaml.replace(/#.*$/gm, '')), f === 'bench.yml', f);
     if (f === 'bench.yml') assert.doesNotMatch(yaml, /^\s+pull_request/m, 'bench.yml must never run on pull requests');
   }
+});
+
+test('the workflows read machine folders as schema/machine.ts writes them: the name is the id without its last dot and what follows', () => {
+  const dir = join(import.meta.dirname, '..', '.github', 'workflows');
+  const forms = ['bench.yml', 'publish.yml'].flatMap((f) =>
+    [...readFileSync(join(dir, f), 'utf8').matchAll(/machine_re='([^']*)'/g)].map((m) => ({ file: f, re: m[1]!.replace('^data/runs/', '^') })),
+  );
+  assert.equal(forms.length, 3, 'the plan, the prepare and the push step each hold the machine folder form');
+  const hardware = { arch: 'x64', cpuModel: 'AMD EPYC 9454P 48-Core Processor', cpuFlags: { avx2: true }, logicalCpus: 96 };
+  const machines = ['obs-epyc9454p', 'obs-a.b', 'obs-a-', 'Obs Box_2'].flatMap((name) => [machineId(name, hardware), machineId(name, { ...hardware, cpuModel: '', arch: 'arm64' })]);
+  const others = ['obs-a', 'obs-a.x', 'obs-a.amd-epyc-3FA2C1', 'obs-a.amd-epyc-3fa2c', 'obs-a.amd--epyc-3fa2c1', 'obs-a.amd_epyc-3fa2c1', '.amd-epyc-3fa2c1'];
+  for (const { file, re } of forms) {
+    // bash's own regex matching, as the steps run it: the name it captures, or nothing
+    const names = spawnSync('bash', ['-c', 're="$1"; shift; for m in "$@"; do if [[ "$m" =~ $re ]]; then echo "${BASH_REMATCH[1]}"; else echo -; fi; done', '_', re, ...machines, ...others], { encoding: 'utf8' });
+    assert.equal(names.status, 0, names.stderr);
+    assert.deepEqual(names.stdout.trim().split('\n'), [...machines.map(nameOfMachine), ...others.map(() => '-')], `${file}: ${re}`);
+  }
+  assert.ok(machines.every((m) => nameOfMachine(m) !== m), 'every sample is a machine id');
 });

@@ -72,7 +72,7 @@ export function npmScriptsUsed(script: string): string[] {
 export const PR_EVENTS = ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment', 'issue_comment', 'merge_group'];
 /** Labels of GitHub-hosted runners: the only runners a workflow that pull requests reach may use. */
 const GITHUB_HOSTED = /^(ubuntu|windows|macos)-(latest|slim|\d+(\.\d+)?)(-(arm|arm64|large|xlarge|xl))?$/i;
-/** The project's own machines (docs/runners.md): a job naming one lands on a self-hosted runner. */
+/** The project's own machines, by name (`bench-<name>`, docs/runners.md): a job naming one lands on a self-hosted runner. */
 const PROJECT_RUNNER_LABEL = /^bench-/i;
 
 interface Workflow {
