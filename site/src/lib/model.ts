@@ -2,6 +2,7 @@
 import type { Comparison, Params, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { SERIES, buildSlug, compareSeries, compareVersions, seriesOf } from '../../../catalogue/index.ts';
 import { labelParts } from './chart-text.ts';
+import { defaultHost, type HostRun } from './hosts.ts';
 import { GROUP_MODES, METHOD_FAMILY, type GroupMode, type Journey, type JourneyIndex, type JourneyInit, type StepComparison, type WriteupRef } from './journey-view.ts';
 
 export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
@@ -117,15 +118,20 @@ export function journeyPayload(summary: Summary): JourneyPayload {
   for (const j of journeys) j.points.sort((a, b) => compareVersions(a.version, b.version));
   const hosts = Object.keys(versions).sort();
   const sortedVersions = Object.fromEntries(hosts.map((h) => [h, [...versions[h]!].sort(compareVersions)]));
-  return { benchmark: JOURNEY_BENCHMARK, hosts, versions: sortedVersions, released, journeys, defaults: pickDefault(journeys) };
+  return { benchmark: JOURNEY_BENCHMARK, hosts, versions: sortedVersions, released, journeys, defaults: pickDefault(journeys, summary.runs) };
 }
 
 /** The plainest configuration: one thread, new handshakes, shared context, TLS 1.3. */
 const PLAIN = [/\bthreads=1\b/, /\bresume=none\b/, /\bclientCtx=shared\b/, /\bproto=1\.3\b/];
 const plainness = (j: Journey) => PLAIN.filter((re) => re.test(j.config)).length;
 
-/** Start with handshakes per CPU second of both sides, in the plainest configuration measured on most versions. */
-function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
+/**
+ * Start on the default host (lib/hosts.ts), with handshakes per CPU second of both sides, in the plainest
+ * configuration measured on most versions.
+ */
+export function pickDefault(all: Journey[], runs: readonly HostRun[]): JourneyPayload['defaults'] {
+  const host = defaultHost(all.filter((j) => j.points.some((p) => p.median !== null)).map((j) => j.host), runs);
+  const journeys = all.filter((j) => j.host === host);
   const measured = (j: Journey) => j.points.filter((p) => p.median !== null).length;
   // the page opens on a configuration where the defaults / pinned X25519 toggle has both sides
   const modes = new Map<string, number>();
@@ -138,7 +144,6 @@ function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
       both(b) - both(a) ||
       measured(b) - measured(a) ||
       plainness(b) - plainness(a) ||
-      a.host.localeCompare(b.host) ||
       a.metric.localeCompare(b.metric) ||
       a.config.localeCompare(b.config),
   );
