@@ -272,27 +272,33 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     console.log(`[${name}] ${checked} table medians checked on ${new Set(pages).size} pages (${writeups.length} write-ups)`);
   });
 
-  test(`[${name}] every page at 390 px: no sideways scrolling, and no table mixes runs without a run column`, async () => {
+  test(`[${name}] every page at 390 px: no sideways scrolling, and no table or chart holds timing values of two runs or rows of two hosts`, async () => {
     await page.setViewportSize(PHONE);
     const wide: string[] = [];
     const mixed: string[] = [];
     let tables = 0;
+    let apart = 0;
     const { pages, problems } = await crawl(page, server.origin, async (path) => {
       const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (over > 1) wide.push(`${path} is ${over}px wider than the screen`);
+      apart += await page.locator('[data-runs][data-apart]').count();
       for (const t of await tableRuns(page)) {
         tables++;
-        if (t.runs.length === 0) mixed.push(`${path}: table "${t.caption}" names no run`);
-        if (t.unlisted.length) mixed.push(`${path}: table "${t.caption}" has rows of runs it does not list: ${t.unlisted.join(', ')}`);
-        if (t.runs.length > 1 && (!t.hasRunColumn || t.rowsWithoutRun > 0))
-          mixed.push(`${path}: table "${t.caption}" mixes ${t.runs.length} runs without naming the run of every row (${t.rowsWithoutRun} rows do not)`);
+        if (t.runs.length === 0) mixed.push(`${path}: ${t.caption} names no run`);
+        if (t.hosts.length !== 1) mixed.push(`${path}: ${t.caption} holds rows of ${t.hosts.length} hosts (${t.hosts.join(', ')})`);
+        if (t.timing && t.timingRuns.length !== 1) mixed.push(`${path}: ${t.caption} holds timing values of ${t.timingRuns.length} runs (${t.timingRuns.join(', ')})`);
+        if (t.timingRuns.some((r) => !t.runs.includes(r))) mixed.push(`${path}: ${t.caption} has timing runs its data-runs does not list`);
+        if (t.unlisted.length) mixed.push(`${path}: ${t.caption} has rows of runs it does not list: ${t.unlisted.join(', ')}`);
+        if (t.rowsWithoutRun > 0) mixed.push(`${path}: ${t.caption} holds rows of ${t.runs.length} runs, and ${t.rowsWithoutRun} rows do not name theirs`);
       }
     });
     await page.setViewportSize(DESKTOP);
     assert.deepEqual(problems, []);
     assert.deepEqual(wide, []);
     assert.deepEqual(mixed, []);
-    console.log(`[${name}] ${pages.length} pages at 390 px, ${tables} tables checked for runs`);
+    // the fixture measures a series in two runs: its other run must have a table of its own somewhere
+    if (name === 'fixture') assert.ok(apart > 0, 'no table or chart of another run: the split by run is not exercised');
+    console.log(`[${name}] ${pages.length} pages at 390 px, ${tables} tables and charts checked for runs and hosts (${apart} of a run apart)`);
   });
 
   test(`[${name}] version pages and their benchmark pages transfer at most 250 KB each, everything they load included`, async () => {

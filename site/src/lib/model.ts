@@ -3,6 +3,7 @@ import type { Comparison, Params, Summary, SummaryEntry } from '../../../schema/
 import { SERIES, buildSlug, compareSeries, compareVersions, seriesOf } from '../../../catalogue/index.ts';
 import { labelParts } from './chart-text.ts';
 import { defaultHost, type HostRun } from './hosts.ts';
+import { splitByRun } from './runs.ts';
 import { GROUP_MODES, METHOD_FAMILY, type GroupMode, type Journey, type JourneyIndex, type JourneyInit, type StepComparison, type WriteupRef } from './journey-view.ts';
 
 export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
@@ -116,9 +117,26 @@ export function journeyPayload(summary: Summary): JourneyPayload {
   }
   const journeys = [...map.values()];
   for (const j of journeys) j.points.sort((a, b) => compareVersions(a.version, b.version));
+  keepOneRun(journeys);
   const hosts = Object.keys(versions).sort();
   const sortedVersions = Object.fromEntries(hosts.map((h) => [h, [...versions[h]!].sort(compareVersions)]));
   return { benchmark: JOURNEY_BENCHMARK, hosts, versions: sortedVersions, released, journeys, defaults: pickDefault(journeys, summary.runs) };
+}
+
+/**
+ * Both lines of a chart (one host, metric and configuration) show timing points of one run: the run that
+ * measured most of them (lib/runs.ts); the points of other runs move to each line's `apart`.
+ */
+function keepOneRun(journeys: Journey[]): void {
+  for (const lines of groupBy(journeys, (j) => [j.host, j.metric, j.config].join('\u0000')).values()) {
+    const points = lines.flatMap((j) => j.points.map((p) => ({ j, p })));
+    const parts = splitByRun(points, ({ j, p }) => ({ host: j.host, runId: p.run ?? '', method: j.method }));
+    if (parts.length < 2) continue;
+    for (const j of lines) {
+      j.points = parts[0]!.rows.filter((x) => x.j === j).map((x) => x.p);
+      j.apart = parts.slice(1).map((part) => ({ run: part.timingRun!, points: part.rows.filter((x) => x.j === j).map((x) => x.p) })).filter((a) => a.points.length > 0);
+    }
+  }
 }
 
 /** The plainest configuration: one thread, new handshakes, shared context, TLS 1.3. */
