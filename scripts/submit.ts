@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { describeMachine, safeId, type Run } from '../schema/index.ts';
 import { describeHost, hostId as defaultHostId } from '../runner/host.ts';
 import { lockHostForMeasurement } from '../runner/host-lock.ts';
-import { formatProblems, isReservedHostId, RESERVED_HOST_PREFIXES, untrackedRuns, validateSubmission } from './validate-submission.ts';
+import { formatProblems, untrackedRuns, validateSubmission } from './validate-submission.ts';
+import { isReservedHostId, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 
 export interface SubmitIo {
   root: string;

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
 import { seriesKey } from '../runner/benchmark.ts';
 import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
+import { isReservedHostId, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 import { contentHash, loadHistory } from './history.ts';
 
 export interface Problem {
@@ -79,9 +80,6 @@ export const LIMITS = {
   futureSkewMinutes: 10,
 };
 
-/** Host ids with these prefixes (in any letter case) belong to the project's self-hosted runners and cannot be submitted. */
-export const RESERVED_HOST_PREFIXES = ['obs-'];
-export const isReservedHostId = (id: string) => RESERVED_HOST_PREFIXES.some((p) => id.toLowerCase().startsWith(p.toLowerCase()));
 
 /**
  * Plausible values per unit. `max` is far above anything real, so a plausible run never trips it; it

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Summary } from '../../schema/index.ts';
 import { journeyKey } from '../src/lib/model.ts';
+import { splitByRun } from '../src/lib/runs.ts';
 
 export const REPO = new URL('../../', import.meta.url).pathname;
 export const ARTIFACTS = join(REPO, 'test-artifacts', 'site');
@@ -149,10 +150,14 @@ export function expectedMedians(summary: Summary, s: ChartSelection): Map<string
 
 export function expectedEntries(summary: Summary, s: ChartSelection): Map<string, Summary['entries'][number]> {
   const out = new Map<string, Summary['entries'][number]>();
-  for (const e of summary.entries) {
+  // both lines of a chart: the chart holds the timing values of one run (lib/runs.ts), the others are apart
+  const chart = summary.entries.filter((e) => {
     const k = journeyKey(e);
-    if (!k || e.host !== s.host || k.metric !== s.metric || k.config !== s.config || k.groups !== s.groups) continue;
-    if (e.params.clientGroups !== s.groups || e.params.serverGroups !== s.groups) continue;
+    return k && e.host === s.host && k.metric === s.metric && k.config === s.config;
+  });
+  const onChart = new Set(splitByRun(chart, (e) => e)[0]?.rows ?? []);
+  for (const e of onChart) {
+    if (journeyKey(e)!.groups !== s.groups || e.params.clientGroups !== s.groups || e.params.serverGroups !== s.groups) continue;
     if (e.status === 'measured' && e.stats) out.set(e.version, e);
   }
   return out;
@@ -209,29 +214,38 @@ export function resultFiles(dataDir: string, folder: string): { path: string; va
 }
 
 export interface TableRuns {
+  /** "table" or "figure" (a chart), with its caption */
   caption: string;
-  /** ids listed in the table's data-runs */
+  /** ids listed in data-runs */
   runs: string[];
-  hasRunColumn: boolean;
-  /** rows without a cell naming their run (td[data-run]) */
+  /** ids listed in data-hosts */
+  hosts: string[];
+  /** data-timing="true": it holds timing rows (CPU time, wall clock), whose runs data-timing-runs lists */
+  timing: boolean;
+  timingRuns: string[];
+  /** a table: rows without an element naming their run ([data-run]) */
   rowsWithoutRun: number;
   /** runs named by the rows that data-runs does not list */
   unlisted: string[];
 }
 
-/** Every table of the current page that declares its runs (data-runs). */
+/** Every table and chart of the current page that declares its runs (data-runs). */
 export async function tableRuns(page: Page): Promise<TableRuns[]> {
-  return page.$$eval('table[data-runs]', (ts) =>
+  return page.$$eval('[data-runs]', (ts) =>
     ts.map((t) => {
-      const runs = (t.getAttribute('data-runs') ?? '').split(/\s+/).filter(Boolean);
-      const rows = [...t.querySelectorAll(':scope > tbody > tr')];
-      const named = rows.map((r) => r.querySelector('td[data-run]')?.getAttribute('data-run') ?? null);
+      const list = (name: string) => (t.getAttribute(name) ?? '').split(/\s+/).filter(Boolean);
+      const runs = list('data-runs');
+      const rows = t.tagName === 'TABLE' ? [...t.querySelectorAll(':scope > tbody > tr')] : [];
+      const named = rows.map((r) => [...r.querySelectorAll('[data-run]')].map((x) => x.getAttribute('data-run')!));
+      const caption = t.querySelector('caption, figcaption')?.firstChild?.textContent ?? t.getAttribute('aria-label') ?? '';
       return {
-        caption: (t.querySelector('caption')?.firstChild?.textContent ?? '').trim().slice(0, 80),
+        caption: `${t.tagName.toLowerCase()} "${caption.trim().slice(0, 80)}"`,
         runs,
-        hasRunColumn: !!t.querySelector('thead th[data-col="run"]'),
-        rowsWithoutRun: named.filter((n) => n === null).length,
-        unlisted: [...new Set(named.filter((n): n is string => n !== null && !runs.includes(n)))],
+        hosts: list('data-hosts'),
+        timing: t.getAttribute('data-timing') === 'true',
+        timingRuns: list('data-timing-runs'),
+        rowsWithoutRun: runs.length > 1 ? named.filter((n) => n.length === 0).length : 0,
+        unlisted: [...new Set(named.flat().filter((n) => !runs.includes(n)))],
       };
     }),
   );

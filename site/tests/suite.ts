@@ -91,10 +91,13 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
       return;
     }
     await plotted(page);
-    const rows = await page.$$eval('[data-journey-root] tbody tr', (trs) =>
+    // the chart's table; versions another run measured are in tables of their own (data-apart), never plotted
+    const apart = await page.$$eval('[data-journey-root] table[data-apart] tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-version')!));
+    const rows = await page.$$eval('[data-journey-root] table:not([data-apart]) tbody tr', (trs) =>
       trs.map((tr) => ({ version: tr.getAttribute('data-version')!, measured: !!tr.querySelector('td[data-median]'), text: (tr as HTMLElement).innerText })),
     );
     const points = new Set((await plotted(page)).map((p) => p.version));
+    for (const v of apart) assert.ok(rows.some((r) => r.version === v && r.measured) || !points.has(v), `${v}, measured in another run, is plotted`);
     for (const r of rows) {
       if (r.measured) assert.ok(points.has(r.version), `${r.version} is in the table but not on the chart`);
       else {
@@ -117,7 +120,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
       const points = await plotted(page, g);
       assert.ok(points.length > 0, `no point plotted for ${g}`);
       assert.deepEqual(new Map(points.map((p) => [p.version, p.median])), expected, g);
-      const tableMedians = await page.$$eval(`[data-journey-root] tbody td[data-median][data-groups="${g}"]`, (tds) =>
+      const tableMedians = await page.$$eval(`[data-journey-root] table:not([data-apart]) tbody td[data-median][data-groups="${g}"]`, (tds) =>
         tds.map((td) => [td.closest('tr')!.getAttribute('data-version')!, Number(td.getAttribute('data-median'))] as [string, number]),
       );
       assert.deepEqual(new Map(tableMedians), expected, `the table shows the same values (${g})`);
@@ -272,27 +275,33 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     console.log(`[${name}] ${checked} table medians checked on ${new Set(pages).size} pages (${writeups.length} write-ups)`);
   });
 
-  test(`[${name}] every page at 390 px: no sideways scrolling, and no table mixes runs without a run column`, async () => {
+  test(`[${name}] every page at 390 px: no sideways scrolling, and no table or chart holds timing values of two runs or rows of two hosts`, async () => {
     await page.setViewportSize(PHONE);
     const wide: string[] = [];
     const mixed: string[] = [];
     let tables = 0;
+    let apart = 0;
     const { pages, problems } = await crawl(page, server.origin, async (path) => {
       const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (over > 1) wide.push(`${path} is ${over}px wider than the screen`);
+      apart += await page.locator('[data-runs][data-apart]').count();
       for (const t of await tableRuns(page)) {
         tables++;
-        if (t.runs.length === 0) mixed.push(`${path}: table "${t.caption}" names no run`);
-        if (t.unlisted.length) mixed.push(`${path}: table "${t.caption}" has rows of runs it does not list: ${t.unlisted.join(', ')}`);
-        if (t.runs.length > 1 && (!t.hasRunColumn || t.rowsWithoutRun > 0))
-          mixed.push(`${path}: table "${t.caption}" mixes ${t.runs.length} runs without naming the run of every row (${t.rowsWithoutRun} rows do not)`);
+        if (t.runs.length === 0) mixed.push(`${path}: ${t.caption} names no run`);
+        if (t.hosts.length !== 1) mixed.push(`${path}: ${t.caption} holds rows of ${t.hosts.length} hosts (${t.hosts.join(', ')})`);
+        if (t.timing && t.timingRuns.length !== 1) mixed.push(`${path}: ${t.caption} holds timing values of ${t.timingRuns.length} runs (${t.timingRuns.join(', ')})`);
+        if (t.timingRuns.some((r) => !t.runs.includes(r))) mixed.push(`${path}: ${t.caption} has timing runs its data-runs does not list`);
+        if (t.unlisted.length) mixed.push(`${path}: ${t.caption} has rows of runs it does not list: ${t.unlisted.join(', ')}`);
+        if (t.rowsWithoutRun > 0) mixed.push(`${path}: ${t.caption} holds rows of ${t.runs.length} runs, and ${t.rowsWithoutRun} rows do not name theirs`);
       }
     });
     await page.setViewportSize(DESKTOP);
     assert.deepEqual(problems, []);
     assert.deepEqual(wide, []);
     assert.deepEqual(mixed, []);
-    console.log(`[${name}] ${pages.length} pages at 390 px, ${tables} tables checked for runs`);
+    // the fixture measures a series in two runs: its other run must have a table of its own somewhere
+    if (name === 'fixture') assert.ok(apart > 0, 'no table or chart of another run: the split by run is not exercised');
+    console.log(`[${name}] ${pages.length} pages at 390 px, ${tables} tables and charts checked for runs and hosts (${apart} of a run apart)`);
   });
 
   test(`[${name}] version pages and their benchmark pages transfer at most 250 KB each, everything they load included`, async () => {

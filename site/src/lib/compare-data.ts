@@ -4,6 +4,7 @@
 import type { DetailedIterations, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { DETERMINISTIC_METHODS, SUMMARY_DIGITS, compareRounds, significant, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
 import { labelParts } from './chart-text.ts';
+import { defaultHost, type HostRun } from './hosts.ts';
 import { byVersion, internTable, versionSlug } from './model.ts';
 import { STATUSES, VERDICTS, pairFile, type BuildRow, type BuildShard, type CompareBuild, type CompareIndex, type PairRow, type PairShard, type SeriesCatalogue } from './compare-view.ts';
 
@@ -19,11 +20,12 @@ export interface CompareFiles {
 const segmentOf = (e: SummaryEntry) => (e.comparability.acrossVersions ? 'all' : (e.comparability.group ?? null));
 const tokensOf = (e: SummaryEntry) => Object.keys(e.params).sort().map((k) => `${k}=${String(e.params[k])}`);
 
-/** The pair the page opens with: the newest 3.4 against the newest 3.5 (the step the site is about), else the two newest builds. */
-function defaultPair(builds: CompareBuild[], entries: readonly SummaryEntry[]): CompareIndex['defaults'] {
-  const count = new Map<string, number>();
-  for (const e of entries) count.set(e.host, (count.get(e.host) ?? 0) + 1);
-  const host = [...count.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
+/**
+ * The pair the page opens with, on the default host (lib/hosts.ts): the newest 3.4 against the newest 3.5
+ * (the step the site is about), else the two newest builds.
+ */
+export function defaultPair(builds: CompareBuild[], runs: readonly HostRun[]): CompareIndex['defaults'] {
+  const host = defaultHost(builds.map((b) => b.host), runs);
   const mine = builds.filter((b) => b.host === host && b.variant === 'default');
   const newest = (series: string) => [...mine].reverse().find((b) => b.version.startsWith(`${series}.`));
   const a = newest('3.4') ?? mine[mine.length - 2];
@@ -59,7 +61,7 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
     else byHost.set(e.host, [e]);
   }
   const buildList = [...builds.values()].sort((a, b) => a.host.localeCompare(b.host) || byVersion(a, b));
-  const files: CompareFiles = { index: { builds: buildList, defaults: defaultPair(buildList, summary.entries) }, catalogues: {}, builds: {}, pairs: {} };
+  const files: CompareFiles = { index: { builds: buildList, defaults: defaultPair(buildList, summary.runs) }, catalogues: {}, builds: {}, pairs: {} };
 
   for (const [host, entries] of byHost) {
     const runs = internTable<string>();

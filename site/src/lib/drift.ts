@@ -1,5 +1,5 @@
 // The drift view: one headline metric of one build on one host, night after night, as a control chart.
-// Pure (no DOM, no runtime imports but types and number formatting): the page draws its first chart with
+// Pure (no DOM, no runtime imports but types, number formatting and the default host): the page draws its first chart with
 // it at build time and the browser script draws every other selection with the same code.
 //
 // Shards (what the browser loads): per host and year, the runs (date, id, mode, quiet, file) and the step
@@ -7,6 +7,7 @@
 // the years it shows, never the whole history.
 import type { StepChange, Timeseries } from '../../../schema/index.ts';
 import { num } from './format.ts';
+import { defaultHost } from './hosts.ts';
 
 // ---------------------------------------------------------------- shards
 
@@ -52,6 +53,8 @@ export interface DriftHost {
   runs: number;
   /** startedAt of the host's newest run */
   last: string;
+  /** startedAt of the host's newest quiet run ('' without one): which host the page opens on */
+  lastQuiet: string;
   builds: DriftBuild[];
   /** per metric (index into metrics): which builds have values, and in which years */
   series: [number, DriftAvailability[]][];
@@ -73,10 +76,13 @@ export function driftShards(files: readonly Timeseries[]): { index: DriftIndex; 
   const hosts = new Map<string, { host: DriftHost; avail: Map<string, { metric: number; build: string; years: Set<number>; points: number }> }>();
   for (const f of [...files].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.year - b.year))) {
     let h = hosts.get(f.host);
-    if (!h) hosts.set(f.host, (h = { host: { id: f.host, years: [], runs: 0, last: '', builds: [], series: [] }, avail: new Map() }));
+    if (!h) hosts.set(f.host, (h = { host: { id: f.host, years: [], runs: 0, last: '', lastQuiet: '', builds: [], series: [] }, avail: new Map() }));
     h.host.years.push(f.year);
     h.host.runs += f.runs.length;
-    for (const r of f.runs) if (r.startedAt > h.host.last) h.host.last = r.startedAt;
+    for (const r of f.runs) {
+      if (r.startedAt > h.host.last) h.host.last = r.startedAt;
+      if (r.quiet && r.startedAt > h.host.lastQuiet) h.host.lastQuiet = r.startedAt;
+    }
     const shard: DriftRunsShard = { host: f.host, year: f.year, runs: [], changes: [] };
     f.runs.forEach((r, i) => {
       shard.runs.push([r.startedAt, r.runId, r.mode, r.quiet ? 1 : 0, r.path]);
@@ -258,12 +264,12 @@ export interface DriftSelection {
 }
 
 /**
- * A valid selection from what was asked (the page's query), falling back to: the host with the most
- * runs, the first headline metric it has, the newest default build with values, the last 12 months.
+ * A valid selection from what was asked (the page's query), falling back to: the default host
+ * (lib/hosts.ts), the first headline metric it has, the newest default build with values, the last 12 months.
  */
 export function resolveSelection(index: DriftIndex, asked: Partial<DriftSelection> = {}): DriftSelection | null {
-  const hosts = [...index.hosts].sort((a, b) => b.runs - a.runs);
-  const host = index.hosts.find((h) => h.id === asked.host) ?? hosts[0];
+  const preferred = defaultHost(index.hosts.map((h) => h.id), index.hosts.map((h) => ({ host: h.id, startedAt: h.lastQuiet, quiet: h.lastQuiet !== '' })));
+  const host = index.hosts.find((h) => h.id === asked.host) ?? index.hosts.find((h) => h.id === preferred);
   if (!host || !host.series.length) return null;
   const series = host.series.find(([m]) => index.metrics[m]?.id === asked.metric) ?? host.series[0]!;
   const builds = series[1].map(([b]) => host.builds[b]!);

@@ -31,13 +31,25 @@ export const tone = (v: ClaimOutcome['verdict']) => (v === 'supported' ? 'better
 export const certName = (cert: string) => CERT_NAMES[cert] ?? cert;
 export const sideName = (side: ClaimOutcome['side']) => (side === 'both' ? 'client + server' : side);
 
-/** Per host, the result to publish: the newest sequential run, else the newest quick one (labelled as such). */
+/** How much a result says about the machine being quiet while it measured; results are ranked by it. */
+export type QuietEvidence = 'quiet' | 'not-quiet' | 'none';
+export const quietEvidence = (r: HypothesisResult): QuietEvidence => (r.quiet === undefined ? 'none' : r.quiet.quiet ? 'quiet' : 'not-quiet');
+// a loud host is still evidence: it says what the machine did; a result without any says nothing about it
+const EVIDENCE_RANK: Record<QuietEvidence, number> = { quiet: 2, 'not-quiet': 1, none: 0 };
+export const EVIDENCE_LABEL: Record<QuietEvidence, string> = {
+  quiet: 'quiet host',
+  'not-quiet': 'host not quiet',
+  none: 'no quiet evidence (recorded before the quiet-host protocol)',
+};
+
+/**
+ * Per host, the result to publish. Ranked by quiet evidence first (quiet > not quiet > none: a result
+ * without evidence is never published ahead of one with), then a sequential result before a quick one,
+ * then the newest.
+ */
 export function pickPublished<T extends { result: HypothesisResult }>(files: readonly T[]): T[] {
   const byHost = new Map<string, T>();
-  // a sequential result before a quick one; one with quiet-host evidence before one without, and a
-  // result that recorded a loud host last; then the newest
-  const quietRank = (r: HypothesisResult) => (r.quiet === undefined ? 1 : r.quiet.quiet ? 2 : 0);
-  const rank = (f: T) => [f.result.mode === 'sequential' ? 1 : 0, quietRank(f.result), Date.parse(f.result.finishedAt)];
+  const rank = (f: T) => [EVIDENCE_RANK[quietEvidence(f.result)], f.result.mode === 'sequential' ? 1 : 0, Date.parse(f.result.finishedAt)];
   const better = (a: number[], b: number[]) => {
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
     return false;

@@ -5,8 +5,9 @@
 import { scaleLinear, scalePoint } from 'd3';
 import { axisScale, pctTick, tickText as scaled } from './chart-text.ts';
 import { pct, quantity, quantityRange } from './format.ts';
-import { GROUP_LABEL, lineRuns, type GroupMode, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
+import { GROUP_LABEL, lineRuns, pointRuns, type GroupMode, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
 import { esc, px, tag } from './svg.ts';
+import { runAttrs } from './runs.ts';
 
 export type ChartScale = 'absolute' | 'relative';
 export type ChartAxis = 'release' | 'date';
@@ -193,7 +194,8 @@ export function journeySvg(c: JourneyChartInput): string {
   }
 
   const what = c.lines[0] ? `${c.lines[0].label}, by ${c.axis === 'date' ? 'release date' : 'version'}${relative ? `, relative to ${c.baseline}` : ''}: ${c.lines.map((l) => GROUP_LABEL[l.groups]).join(' and ')}` : 'no data';
-  return tag('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'group', 'aria-label': what, 'data-width': W }, ...out);
+  const shown = pointRuns(c.lines, (l) => l.points.filter((p) => c.versions.includes(p.version)));
+  return tag('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'group', 'aria-label': what, 'data-width': W, ...runAttrs(shown) }, ...out);
 }
 
 function describeRatio(j: Journey, p: JourneyPoint, baseline: string): string {

@@ -3,8 +3,9 @@
 // page at build time and rewritten by the page's script for every selection.
 import { axisScale, tickText, type AxisScale } from './chart-text.ts';
 import { quantity, quantityRange, toCsv } from './format.ts';
-import { GROUP_LABEL, GROUP_SHORT, changeCell, changeMark, configText, type ChangeCell, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
+import { GROUP_LABEL, GROUP_SHORT, changeCell, pointRuns, changeMark, configText, type ChangeCell, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
 import { esc, tag } from './svg.ts';
+import { runAttrs, runDate } from './runs.ts';
 
 export interface TableInput {
   lines: Journey[];
@@ -29,7 +30,7 @@ function valueTd(j: Journey, p: JourneyPoint | undefined, us: AxisScale): string
     return tag('td', { class: 'num muted', title: p?.reason ?? why, 'data-groups': j.groups }, esc(why));
   }
   const title = `${quantity(p.median, j.unit, j.method)}${p.low !== null && p.high !== null ? `, interval ${quantityRange(p.low, p.high, j.unit, j.method)}` : ''}, n=${p.n}, run ${p.run ?? '?'}`;
-  return tag('td', { class: 'num', 'data-median': p.median, 'data-groups': j.groups, title }, esc(tickText(p.median, us)));
+  return tag('td', { class: 'num', 'data-median': p.median, 'data-groups': j.groups, 'data-run': p.run, title }, esc(tickText(p.median, us)));
 }
 
 /** The table's rows: versions in chart order; changes against the previous version measured on the same line. */
@@ -53,16 +54,34 @@ export function journeyTableHtml(t: TableInput): string {
     });
     return tag('tr', { 'data-version': v }, tag('th', { scope: 'row' }, esc(v), ref), ...cells);
   });
-  return tag('table', { class: 'steps', 'data-unit': us.suffix }, tag('caption', {}, esc(`Medians in ${us.suffix}; changes against the previous version on the chart and against ${t.baseline}`)), tag('thead', {}, head1, head2), tag('tbody', {}, ...rows));
+  const shownRuns = pointRuns(t.lines, (l) => l.points.filter((p) => t.versions.includes(p.version)));
+  const main = tag('table', { class: 'steps', 'data-unit': us.suffix, ...runAttrs(shownRuns) }, tag('caption', {}, esc(`Medians in ${us.suffix}; changes against the previous version on the chart and against ${t.baseline}`)), tag('thead', {}, head1, head2), tag('tbody', {}, ...rows));
+  return main + apartTablesHtml(t.lines);
+}
+
+/** The versions other runs measured, a table per run: medians only, never compared with the chart's run. */
+export function apartTablesHtml(lines: readonly Journey[]): string {
+  const runs = [...new Set(lines.flatMap((l) => (l.apart ?? []).map((a) => a.run)))];
+  return runs
+    .map((run) => {
+      const of = (l: Journey) => l.apart?.find((a) => a.run === run)?.points ?? [];
+      const versions = [...new Set(lines.flatMap((l) => of(l).map((p) => p.version)))];
+      const us = axisScale(lines[0]?.unit ?? '', lines[0]?.method, Math.max(0, ...lines.flatMap((l) => of(l).map((p) => p.median ?? 0))));
+      const head = tag('tr', {}, tag('th', { scope: 'col' }, 'Version'), ...lines.map((l) => tag('th', { scope: 'col', class: 'num' }, esc(GROUP_SHORT[l.groups]))));
+      const body = versions.map((v) => tag('tr', { 'data-version': v }, tag('th', { scope: 'row' }, esc(v)), ...lines.map((l) => valueTd(l, of(l).find((p) => p.version === v), us))));
+      const caption = `Measured in another run, ${run} (${runDate(run)}): medians in ${us.suffix}, not compared with the chart and table above`;
+      return tag('table', { class: 'steps apart', 'data-apart': run, ...runAttrs(pointRuns(lines, of)) }, tag('caption', {}, esc(caption)), tag('thead', {}, head), tag('tbody', {}, ...body));
+    })
+    .join('');
 }
 
 // ------------------------------------------------------------------ download this view
 
-/** Every point of the lines shown, one row each, with the comparisons summary.json made in its run. */
+/** Every point of the lines shown (other runs' too), one row each, with the comparisons summary.json made in its run. */
 export function journeyCsv(lines: Journey[], versions: string[]): string {
   const head = ['host', 'measure', 'unit', 'configuration', 'key exchange', 'version', 'status', 'median', 'interval low', 'interval high', 'n', 'run', 'series key', 'vs previous: against', 'vs previous: ratio', 'vs previous: verdict', 'vs baseline: against', 'vs baseline: ratio', 'vs baseline: verdict'];
   const rows = lines.flatMap((l) =>
-    l.points
+    [...l.points, ...(l.apart ?? []).flatMap((a) => a.points)]
       .filter((p) => versions.includes(p.version))
       .map((p) => [l.host, l.label, l.unit, configText(l.config), GROUP_SHORT[l.groups], p.version, p.status, p.median, p.low, p.high, p.n, p.run, p.key, p.prev?.against ?? null, p.prev?.ratio ?? null, p.prev?.verdict ?? null, p.base?.against ?? null, p.base?.ratio ?? null, p.base?.verdict ?? null]),
   );

@@ -59,8 +59,15 @@ export interface Journey {
   /** the parameters other than groups and side, as "k=v, ..." (the identity of the configuration) */
   config: string;
   groups: GroupMode;
+  /** the points of the chart: for a timing measure, all of one run (lib/runs.ts) */
   points: JourneyPoint[];
+  /** points of a timing measure that other runs measured, per run: shown in tables of their own, never on the line */
+  apart?: { run: string; points: JourneyPoint[] }[];
 }
+
+/** The host, run and method of each point a chart or table shows (what lib/runs.ts's runAttrs reads). */
+export const pointRuns = (lines: readonly Journey[], points: (l: Journey) => readonly JourneyPoint[] = (l) => l.points) =>
+  lines.flatMap((l) => points(l).map((p) => ({ host: l.host, runId: p.run ?? '', method: l.method })));
 
 /** Said under the chart when its points come from more than one run. */
 export function mixedRunsNote(points: readonly JourneyPoint[]): string {
@@ -88,7 +95,7 @@ export function lineRuns(points: readonly JourneyPoint[]): JourneyPoint[][] {
 }
 
 /** A journey without its points: what the home page loads first. */
-export type JourneyMeta = Omit<Journey, 'points'> & { file: string };
+export type JourneyMeta = Omit<Journey, 'points' | 'apart'> & { file: string };
 
 /** A write-up as the chart needs it: where it is marked (see stepsFor). */
 export interface WriteupRef {

@@ -4,6 +4,7 @@ import type { Summary, SummaryEntry } from '../../../schema/index.ts';
 import { COMPLAINTS, type Complaint } from '../../../runner/known-issues/complaints.ts';
 import { compareVersions } from '../../../catalogue/index.ts';
 import { computeStatus, type RegressionStatus } from './regression-status.ts';
+import { defaultHost } from './hosts.ts';
 
 /** The one place that reads a value out of a summary entry. */
 export function entryValue(e: SummaryEntry): { median: number | null; low: number | null; high: number | null; n: number; runId: string | null } {
@@ -34,13 +35,11 @@ export interface KnownIssueRow {
 
 const defaultEntries = (summary: Summary, key: string) => summary.entries.filter((e) => e.key === key && e.variant === 'default');
 
-/** The host with the most measured status values across all complaints: the page shows one host's runs. */
+/** The default host (lib/hosts.ts) among those with a measured status value: the page shows one host's runs. */
 export function pickHost(summary: Summary | null): string | null {
   if (!summary) return null;
-  const score = new Map<string, number>();
-  for (const c of COMPLAINTS)
-    for (const e of defaultEntries(summary, c.statusKey)) if (entryValue(e).median !== null) score.set(e.host, (score.get(e.host) ?? 0) + 1);
-  return [...score].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+  const measured = COMPLAINTS.flatMap((c) => defaultEntries(summary, c.statusKey).filter((e) => entryValue(e).median !== null).map((e) => e.host));
+  return defaultHost(measured, summary.runs);
 }
 
 /** Default-variant versions the host measured anything on (the x axis of every chart), oldest first. */

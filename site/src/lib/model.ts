@@ -2,6 +2,8 @@
 import type { Comparison, Params, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { SERIES, buildSlug, compareSeries, compareVersions, seriesOf } from '../../../catalogue/index.ts';
 import { labelParts } from './chart-text.ts';
+import { defaultHost, type HostRun } from './hosts.ts';
+import { splitByRun } from './runs.ts';
 import { GROUP_MODES, METHOD_FAMILY, type GroupMode, type Journey, type JourneyIndex, type JourneyInit, type StepComparison, type WriteupRef } from './journey-view.ts';
 
 export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
@@ -115,17 +117,39 @@ export function journeyPayload(summary: Summary): JourneyPayload {
   }
   const journeys = [...map.values()];
   for (const j of journeys) j.points.sort((a, b) => compareVersions(a.version, b.version));
+  keepOneRun(journeys);
   const hosts = Object.keys(versions).sort();
   const sortedVersions = Object.fromEntries(hosts.map((h) => [h, [...versions[h]!].sort(compareVersions)]));
-  return { benchmark: JOURNEY_BENCHMARK, hosts, versions: sortedVersions, released, journeys, defaults: pickDefault(journeys) };
+  return { benchmark: JOURNEY_BENCHMARK, hosts, versions: sortedVersions, released, journeys, defaults: pickDefault(journeys, summary.runs) };
+}
+
+/**
+ * Both lines of a chart (one host, metric and configuration) show timing points of one run: the run that
+ * measured most of them (lib/runs.ts); the points of other runs move to each line's `apart`.
+ */
+function keepOneRun(journeys: Journey[]): void {
+  for (const lines of groupBy(journeys, (j) => [j.host, j.metric, j.config].join('\u0000')).values()) {
+    const points = lines.flatMap((j) => j.points.map((p) => ({ j, p })));
+    const parts = splitByRun(points, ({ j, p }) => ({ host: j.host, runId: p.run ?? '', method: j.method }));
+    if (parts.length < 2) continue;
+    for (const j of lines) {
+      j.points = parts[0]!.rows.filter((x) => x.j === j).map((x) => x.p);
+      j.apart = parts.slice(1).map((part) => ({ run: part.timingRun!, points: part.rows.filter((x) => x.j === j).map((x) => x.p) })).filter((a) => a.points.length > 0);
+    }
+  }
 }
 
 /** The plainest configuration: one thread, new handshakes, shared context, TLS 1.3. */
 const PLAIN = [/\bthreads=1\b/, /\bresume=none\b/, /\bclientCtx=shared\b/, /\bproto=1\.3\b/];
 const plainness = (j: Journey) => PLAIN.filter((re) => re.test(j.config)).length;
 
-/** Start with handshakes per CPU second of both sides, in the plainest configuration measured on most versions. */
-function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
+/**
+ * Start on the default host (lib/hosts.ts), with handshakes per CPU second of both sides, in the plainest
+ * configuration measured on most versions.
+ */
+export function pickDefault(all: Journey[], runs: readonly HostRun[]): JourneyPayload['defaults'] {
+  const host = defaultHost(all.filter((j) => j.points.some((p) => p.median !== null)).map((j) => j.host), runs);
+  const journeys = all.filter((j) => j.host === host);
   const measured = (j: Journey) => j.points.filter((p) => p.median !== null).length;
   // the page opens on a configuration where the defaults / pinned X25519 toggle has both sides
   const modes = new Map<string, number>();
@@ -138,7 +162,6 @@ function pickDefault(journeys: Journey[]): JourneyPayload['defaults'] {
       both(b) - both(a) ||
       measured(b) - measured(a) ||
       plainness(b) - plainness(a) ||
-      a.host.localeCompare(b.host) ||
       a.metric.localeCompare(b.metric) ||
       a.config.localeCompare(b.config),
   );

@@ -127,7 +127,7 @@ async function start(el: HTMLElement): Promise<void> {
 
     const plot = el.querySelector<HTMLElement>('[data-plot]')!;
     plot.innerHTML = journeySvg({ width: plot.clientWidth || 640, lines, versions, scale: st.scale, axis: st.axis, released: init.released, baseline, steps, stepHref, keys: true });
-    el.querySelector<HTMLElement>('.table-scroll')!.querySelector('table')!.outerHTML = journeyTableHtml({ lines, versions, baseline, steps, stepHref });
+    el.querySelector<HTMLElement>('.table-scroll')!.innerHTML = journeyTableHtml({ lines, versions, baseline, steps, stepHref });
     el.querySelector('[data-causes]')!.innerHTML = causesHtml(steps, (id) => `${writeupBase}${id}`);
     el.querySelector<HTMLElement>('[data-causes-section]')!.hidden = steps.length === 0;
     el.querySelector('[data-legend]')!.innerHTML = legendHtml(lines);

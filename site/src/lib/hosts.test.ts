@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Summary, SummaryEntry } from '../../../schema/index.ts';
+import { COMPLAINTS } from '../../../runner/known-issues/complaints.ts';
+import { defaultPair } from './compare-data.ts';
+import { driftShards, resolveSelection } from './drift.ts';
+import { defaultHost, rankHosts } from './hosts.ts';
+import { pickHost } from './known-issues.ts';
+import { journeyPayload, pickDefault } from './model.ts';
+import type { Journey } from './journey-view.ts';
+
+const run = (host: string, startedAt: string, quiet = true) => ({ host, startedAt, quiet });
+
+test('hosts rank: a project machine before a contributed one, then the newest quiet run; never by name or size', () => {
+  // "aaa-contrib" sorts first by name and has the newer run: the project machine still wins
+  assert.deepEqual(rankHosts(['aaa-contrib', 'obs-b'], [run('aaa-contrib', '2026-03-01T00:00:00Z'), run('obs-b', '2026-01-01T00:00:00Z')]), ['obs-b', 'aaa-contrib']);
+  // among project machines the newest quiet run decides; a newer run that was not quiet does not count
+  assert.equal(defaultHost(['obs-a', 'obs-z'], [run('obs-a', '2026-01-01T00:00:00Z'), run('obs-z', '2026-02-01T00:00:00Z'), run('obs-a', '2026-03-01T00:00:00Z', false)]), 'obs-z');
+  // the prefix is reserved in any letter case
+  assert.equal(defaultHost(['a-contrib', 'OBS-x'], [run('a-contrib', '2026-02-01T00:00:00Z'), run('OBS-x', '2026-01-01T00:00:00Z')]), 'OBS-x');
+  // only contributed hosts: the newest quiet run, not the name
+  assert.equal(defaultHost(['a-contrib', 'z-contrib'], [run('a-contrib', '2026-01-01T00:00:00Z'), run('z-contrib', '2026-02-01T00:00:00Z')]), 'z-contrib');
+  assert.equal(defaultHost([], []), null);
+});
+
+// a contributed host with more entries, a name that sorts first and the newer run, beside a project machine
+const HOSTS = { contrib: 'aaa-contrib', project: 'obs-bench' };
+const RUNS = [
+  { ...run(HOSTS.contrib, '2026-03-01T00:00:00Z'), runId: 'r-c' },
+  { ...run(HOSTS.project, '2026-01-01T00:00:00Z'), runId: 'r-p' },
+];
+
+function entry(host: string, version: string, key: string, params: Record<string, string | number>, extra: Partial<SummaryEntry> = {}): SummaryEntry {
+  return {
+    host, library: 'openssl', version, series: version.slice(0, 3), variant: 'default', key, benchmark: key.split('/')[0]!, metric: key.split('/')[1]!.split('[')[0]!,
+    label: 'x', unit: 'handshakes/s', method: 'cpu-time-both', higherIsBetter: true, params, comparability: { acrossVersions: true }, status: 'measured',
+    runId: host === HOSTS.project ? 'r-p' : 'r-c',
+    stats: { n: 6, median: 100, mean: 100, stdev: 1, min: 99, max: 101, cv: 0.01, deterministic: false, interval: null },
+    vsPreviousSeries: null, vsBaseline: null, vsOpenSSL: null, ...extra,
+  } as SummaryEntry;
+}
+const HS = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared', side: 'both' };
+const hsKey = 'handshake/handshakes-per-cpu-second[cert=ecdsa-p256,clientCtx=shared,clientGroups=default,proto=1.3,resume=none,serverGroups=default,side=both,threads=1]';
+const summaryOf = (entries: SummaryEntry[]) => ({ runs: RUNS, entries, builds: [] }) as unknown as Summary;
+
+test('the home chart, compare and known issues open on the project machine, not on a bigger contributed host', () => {
+  const versions = ['3.4.1', '3.5.7'];
+  const contrib = [...versions, '3.6.0'].map((v) => entry(HOSTS.contrib, v, hsKey, HS));
+  const project = versions.map((v) => entry(HOSTS.project, v, hsKey, HS));
+  // the contributed host also measured the plainest configuration on more versions: still not the default
+  assert.equal(journeyPayload(summaryOf([...contrib, ...project])).defaults?.host, HOSTS.project);
+  assert.equal(pickDefault([] as Journey[], RUNS), null);
+
+  const builds = [HOSTS.contrib, HOSTS.project].flatMap((host) => [...versions, ...(host === HOSTS.contrib ? ['3.6.0'] : [])].map((version) => ({ id: `${host}/${version}`, host, version, variant: 'default', slug: version })));
+  assert.deepEqual(defaultPair(builds, RUNS), { a: `${HOSTS.project}/3.4.1`, b: `${HOSTS.project}/3.5.7` });
+
+  const c = COMPLAINTS[0]!;
+  const ki = (host: string, version: string) => entry(host, version, c.statusKey, {}, { method: 'cpu-time-client', unit: 'us/op', higherIsBetter: false });
+  const many = COMPLAINTS.flatMap((x) => versions.map((v) => ({ ...ki(HOSTS.contrib, v), key: x.statusKey })));
+  assert.equal(pickHost(summaryOf([...many, ki(HOSTS.project, '3.5.7')])), HOSTS.project);
+  // without a project machine's data, the contributed host
+  assert.equal(pickHost(summaryOf(many)), HOSTS.contrib);
+});
+
+test('the drift page opens on the project machine even when a contributed host has more nights', () => {
+  const ts = (host: string, nights: number, quiet = true) => ({
+    host, year: 2026, metrics: [{ id: 'm', title: 'M', unit: 'handshakes/s', method: 'cpu-time-both', higherIsBetter: true, deterministic: false }],
+    runs: Array.from({ length: nights }, (_, i) => ({ runId: `${host}-${i}`, startedAt: `2026-01-${String(i + 1).padStart(2, '0')}T00:00:00Z`, mode: 'full', quiet, path: 'p', changes: [], builds: [{ version: '3.5.7', variant: 'default' }], values: [[0, 0, 1, 1, 1, 6]] })),
+  });
+  const { index } = driftShards([ts(HOSTS.contrib, 9), ts(HOSTS.project, 2)] as never);
+  assert.equal(resolveSelection(index)?.host, HOSTS.project);
+});

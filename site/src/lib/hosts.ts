@@ -1,0 +1,22 @@
+// Which host a default view opens on. A project machine (catalogue/hosts.ts) before a contributed host,
+// then the host with the newest quiet run: never by host name or by how many entries a host has, so a
+// contributed host cannot become the default by a tie-break. Pure (the drift page's script imports it).
+import { isReservedHostId } from '../../../catalogue/hosts.ts';
+
+export interface HostRun {
+  host: string;
+  startedAt: string;
+  quiet: boolean;
+}
+
+/** Hosts best first: project machines, then newest quiet run (a host without one after those with one). */
+export function rankHosts(hosts: Iterable<string>, runs: readonly HostRun[]): string[] {
+  const newest = new Map<string, number>();
+  for (const r of runs) if (r.quiet) newest.set(r.host, Math.max(newest.get(r.host) ?? -Infinity, Date.parse(r.startedAt)));
+  const t = (h: string) => newest.get(h) ?? -Infinity;
+  // the name only orders hosts of the same kind whose newest quiet runs started at the same instant
+  return [...new Set(hosts)].sort((a, b) => Number(isReservedHostId(b)) - Number(isReservedHostId(a)) || t(b) - t(a) || a.localeCompare(b));
+}
+
+/** The default host among those that have what a view needs, or null when none has. */
+export const defaultHost = (hosts: Iterable<string>, runs: readonly HostRun[]): string | null => rankHosts(hosts, runs)[0] ?? null;
