@@ -21,6 +21,9 @@ test('hosts rank: a project machine before a contributed one, then the newest qu
   // only contributed hosts: the newest quiet run, not the name
   assert.equal(defaultHost(['a-contrib', 'z-contrib'], [run('a-contrib', '2026-01-01T00:00:00Z'), run('z-contrib', '2026-02-01T00:00:00Z')]), 'z-contrib');
   assert.equal(defaultHost([], []), null);
+  // where the view says how much each host covers, a project machine with more releases comes before a newer one with fewer
+  const cover = new Map([['obs-a', 10], ['obs-z', 6], ['zz-contrib', 12]]);
+  assert.equal(defaultHost(['obs-a', 'obs-z', 'zz-contrib'], [run('obs-a', '2026-01-01T00:00:00Z'), run('obs-z', '2026-02-01T00:00:00Z'), run('zz-contrib', '2026-03-01T00:00:00Z')], cover), 'obs-a');
 });
 
 // a contributed host with more entries, a name that sorts first and the newer run, beside a project machine

@@ -9,14 +9,20 @@ export interface HostRun {
   quiet: boolean;
 }
 
-/** Hosts best first: project machines, then newest quiet run (a host without one after those with one). */
-export function rankHosts(hosts: Iterable<string>, runs: readonly HostRun[]): string[] {
+/**
+ * Hosts best first: project machines, then (where the view gives it) the host whose data cover more of
+ * what the view shows (the home chart: more releases), then the newest quiet run (a host without one after
+ * those with one).
+ */
+export function rankHosts(hosts: Iterable<string>, runs: readonly HostRun[], coverage?: ReadonlyMap<string, number>): string[] {
   const newest = new Map<string, number>();
   for (const r of runs) if (r.quiet) newest.set(r.host, Math.max(newest.get(r.host) ?? -Infinity, Date.parse(r.startedAt)));
   const t = (h: string) => newest.get(h) ?? -Infinity;
+  const c = (h: string) => coverage?.get(h) ?? 0;
   // the name only orders hosts of the same kind whose newest quiet runs started at the same instant
-  return [...new Set(hosts)].sort((a, b) => Number(isReservedHostId(b)) - Number(isReservedHostId(a)) || t(b) - t(a) || a.localeCompare(b));
+  return [...new Set(hosts)].sort((a, b) => Number(isReservedHostId(b)) - Number(isReservedHostId(a)) || c(b) - c(a) || t(b) - t(a) || a.localeCompare(b));
 }
 
 /** The default host among those that have what a view needs, or null when none has. */
-export const defaultHost = (hosts: Iterable<string>, runs: readonly HostRun[]): string | null => rankHosts(hosts, runs)[0] ?? null;
+export const defaultHost = (hosts: Iterable<string>, runs: readonly HostRun[], coverage?: ReadonlyMap<string, number>): string | null =>
+  rankHosts(hosts, runs, coverage)[0] ?? null;

@@ -148,9 +148,13 @@ const plainness = (j: Journey) => PLAIN.filter((re) => re.test(j.config)).length
  * configuration measured on most versions.
  */
 export function pickDefault(all: Journey[], runs: readonly HostRun[]): JourneyPayload['defaults'] {
-  const host = defaultHost(all.filter((j) => j.points.some((p) => p.median !== null)).map((j) => j.host), runs);
-  const journeys = all.filter((j) => j.host === host);
   const measured = (j: Journey) => j.points.filter((p) => p.median !== null).length;
+  // among project machines, the one whose journeys cover the most releases (a machine measured on a few
+  // builds does not replace the whole journey), then the newest quiet run
+  const coverage = new Map<string, number>();
+  for (const j of all) coverage.set(j.host, Math.max(coverage.get(j.host) ?? 0, measured(j)));
+  const host = defaultHost(all.filter((j) => measured(j) > 0).map((j) => j.host), runs, coverage);
+  const journeys = all.filter((j) => j.host === host);
   // the page opens on a configuration where the defaults / pinned X25519 toggle has both sides
   const modes = new Map<string, number>();
   for (const j of journeys) modes.set([j.host, j.metric, j.config].join('\u0000'), (modes.get([j.host, j.metric, j.config].join('\u0000')) ?? 0) + 1);
