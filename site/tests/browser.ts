@@ -217,6 +217,12 @@ export interface TableRuns {
   rowsWithoutRun: number;
   /** runs named by the rows that data-runs does not list */
   unlisted: string[];
+  /**
+   * data-cross-machine="ratios": a deliberate side-by-side of per-machine ratios (/machines), one machine per
+   * column. Its runs are named per cell, not per row: every cell names its machine (data-host) and every cell
+   * with a ratio its one run (data-run); the problems found, else [].
+   */
+  crossMachine: string[] | null;
 }
 
 /** Every table of the current page that declares its runs (data-runs). */
@@ -225,6 +231,29 @@ export async function tableRuns(page: Page): Promise<TableRuns[]> {
     ts.map((t) => {
       const runs = (t.getAttribute('data-runs') ?? '').split(/\s+/).filter(Boolean);
       const rows = [...t.querySelectorAll(':scope > tbody > tr')];
+      const cross = t.getAttribute('data-cross-machine');
+      if (cross !== null) {
+        const cells = rows.flatMap((r) => [...r.querySelectorAll(':scope > td')]);
+        const problems: string[] = [];
+        if (cross !== 'ratios') problems.push(`data-cross-machine="${cross}": only "ratios" may sit side by side`);
+        const hosts = (t.getAttribute('data-hosts') ?? '').split(/\s+/).filter(Boolean);
+        for (const c of cells) {
+          const host = c.getAttribute('data-host');
+          const run = c.getAttribute('data-run');
+          if (!host) problems.push('a cell names no machine (data-host)');
+          if (c.hasAttribute('data-ratio') && !run) problems.push(`a ratio on ${host} names no run (data-run)`);
+          if (run && /\s/.test(run.trim())) problems.push(`a cell on ${host} names several runs: ${run}`);
+          if (!c.hasAttribute('data-ratio') && run) problems.push(`a cell without a ratio names run ${run}`);
+          if (c.hasAttribute('data-ratio') && host && !hosts.includes(host)) problems.push(`machine ${host} is not in data-hosts`);
+        }
+        const named = cells.map((c) => c.getAttribute('data-run')).filter((r): r is string => !!r);
+        return {
+          caption: (t.querySelector('caption')?.firstChild?.textContent ?? '').trim().slice(0, 80),
+          runs, hasRunColumn: false, rowsWithoutRun: 0,
+          unlisted: [...new Set(named.filter((n) => !runs.includes(n)))],
+          crossMachine: [...new Set(problems)],
+        };
+      }
       const named = rows.map((r) => r.querySelector('td[data-run]')?.getAttribute('data-run') ?? null);
       return {
         caption: (t.querySelector('caption')?.firstChild?.textContent ?? '').trim().slice(0, 80),
@@ -232,6 +261,7 @@ export async function tableRuns(page: Page): Promise<TableRuns[]> {
         hasRunColumn: !!t.querySelector('thead th[data-col="run"]'),
         rowsWithoutRun: named.filter((n) => n === null).length,
         unlisted: [...new Set(named.filter((n): n is string => n !== null && !runs.includes(n)))],
+        crossMachine: null,
       };
     }),
   );

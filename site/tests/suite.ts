@@ -284,7 +284,8 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
         tables++;
         if (t.runs.length === 0) mixed.push(`${path}: table "${t.caption}" names no run`);
         if (t.unlisted.length) mixed.push(`${path}: table "${t.caption}" has rows of runs it does not list: ${t.unlisted.join(', ')}`);
-        if (t.runs.length > 1 && (!t.hasRunColumn || t.rowsWithoutRun > 0))
+        if (t.crossMachine) for (const p of t.crossMachine) mixed.push(`${path}: table "${t.caption}" (per-machine ratios): ${p}`);
+        else if (t.runs.length > 1 && (!t.hasRunColumn || t.rowsWithoutRun > 0))
           mixed.push(`${path}: table "${t.caption}" mixes ${t.runs.length} runs without naming the run of every row (${t.rowsWithoutRun} rows do not)`);
       }
     });
