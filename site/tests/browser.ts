@@ -227,6 +227,12 @@ export interface TableRuns {
   rowsWithoutRun: number;
   /** runs named by the rows that data-runs does not list */
   unlisted: string[];
+  /**
+   * data-cross-machine="ratios": a deliberate side-by-side of per-machine ratios (/machines), one machine per
+   * column. Its runs are named per cell, not per row: every cell names its machine (data-host) and every cell
+   * with a ratio its one run (data-run); the problems found, else [].
+   */
+  crossMachine: string[] | null;
 }
 
 /** Every table and chart of the current page that declares its runs (data-runs). */
@@ -236,6 +242,29 @@ export async function tableRuns(page: Page): Promise<TableRuns[]> {
       const list = (name: string) => (t.getAttribute(name) ?? '').split(/\s+/).filter(Boolean);
       const runs = list('data-runs');
       const rows = t.tagName === 'TABLE' ? [...t.querySelectorAll(':scope > tbody > tr')] : [];
+      const cross = t.getAttribute('data-cross-machine');
+      if (cross !== null) {
+        const cells = rows.flatMap((r) => [...r.querySelectorAll(':scope > td')]);
+        const problems: string[] = [];
+        if (cross !== 'ratios') problems.push(`data-cross-machine="${cross}": only "ratios" may sit side by side`);
+        const hosts = list('data-hosts');
+        for (const c of cells) {
+          const host = c.getAttribute('data-host');
+          const run = c.getAttribute('data-run');
+          if (!host) problems.push('a cell names no machine (data-host)');
+          if (c.hasAttribute('data-ratio') && !run) problems.push(`a ratio on ${host} names no run (data-run)`);
+          if (run && /\s/.test(run.trim())) problems.push(`a cell on ${host} names several runs: ${run}`);
+          if (!c.hasAttribute('data-ratio') && run) problems.push(`a cell without a ratio names run ${run}`);
+          if (c.hasAttribute('data-ratio') && host && !hosts.includes(host)) problems.push(`machine ${host} is not in data-hosts`);
+        }
+        const namedCells = cells.map((c) => c.getAttribute('data-run')).filter((r): r is string => !!r);
+        return {
+          caption: `table "${(t.querySelector('caption')?.firstChild?.textContent ?? '').trim().slice(0, 80)}"`,
+          runs, hosts, timing: false, timingRuns: [], rowsWithoutRun: 0,
+          unlisted: [...new Set(namedCells.filter((n) => !runs.includes(n)))],
+          crossMachine: [...new Set(problems)],
+        };
+      }
       const named = rows.map((r) => [...r.querySelectorAll('[data-run]')].map((x) => x.getAttribute('data-run')!));
       const caption = t.querySelector('caption, figcaption')?.firstChild?.textContent ?? t.getAttribute('aria-label') ?? '';
       return {
@@ -246,6 +275,7 @@ export async function tableRuns(page: Page): Promise<TableRuns[]> {
         timingRuns: list('data-timing-runs'),
         rowsWithoutRun: runs.length > 1 ? named.filter((n) => n.length === 0).length : 0,
         unlisted: [...new Set(named.flat().filter((n) => !runs.includes(n)))],
+        crossMachine: null,
       };
     }),
   );

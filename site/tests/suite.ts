@@ -288,11 +288,15 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
       for (const t of await tableRuns(page)) {
         tables++;
         if (t.runs.length === 0) mixed.push(`${path}: ${t.caption} names no run`);
-        if (t.hosts.length !== 1) mixed.push(`${path}: ${t.caption} holds rows of ${t.hosts.length} hosts (${t.hosts.join(', ')})`);
-        if (t.timing && t.timingRuns.length !== 1) mixed.push(`${path}: ${t.caption} holds timing values of ${t.timingRuns.length} runs (${t.timingRuns.join(', ')})`);
-        if (t.timingRuns.some((r) => !t.runs.includes(r))) mixed.push(`${path}: ${t.caption} has timing runs its data-runs does not list`);
         if (t.unlisted.length) mixed.push(`${path}: ${t.caption} has rows of runs it does not list: ${t.unlisted.join(', ')}`);
-        if (t.rowsWithoutRun > 0) mixed.push(`${path}: ${t.caption} holds rows of ${t.runs.length} runs, and ${t.rowsWithoutRun} rows do not name theirs`);
+        // a deliberate side-by-side of per-machine ratios (/machines): every cell names its one machine and run
+        if (t.crossMachine) for (const p of t.crossMachine) mixed.push(`${path}: ${t.caption} (per-machine ratios): ${p}`);
+        else {
+          if (t.hosts.length !== 1) mixed.push(`${path}: ${t.caption} holds rows of ${t.hosts.length} hosts (${t.hosts.join(', ')})`);
+          if (t.timing && t.timingRuns.length !== 1) mixed.push(`${path}: ${t.caption} holds timing values of ${t.timingRuns.length} runs (${t.timingRuns.join(', ')})`);
+          if (t.timingRuns.some((r) => !t.runs.includes(r))) mixed.push(`${path}: ${t.caption} has timing runs its data-runs does not list`);
+          if (t.rowsWithoutRun > 0) mixed.push(`${path}: ${t.caption} holds rows of ${t.runs.length} runs, and ${t.rowsWithoutRun} rows do not name theirs`);
+        }
       }
     });
     await page.setViewportSize(DESKTOP);

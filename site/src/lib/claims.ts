@@ -9,6 +9,7 @@
 // metrics (instruction counts, bytes) compare exactly. Pure functions: no file access here.
 import { z } from 'zod';
 import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Run, type Summary, type SummaryEntry } from '../../../schema/index.ts';
+import { CPU_FLAG_NAMES } from '../../../schema/machine.ts';
 import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
 import { DETERMINISTIC_METHODS, compareRounds, measuredRounds, median, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
 import { coverageText } from './format.ts';
@@ -187,21 +188,8 @@ export const VERDICT_MEANING: Record<Verdict, string> = {
   unverified: 'our harness has no experiment that can test this claim; the reason is given',
 };
 
-const FLAG_NAMES: Partial<Record<CpuFlag, string>> = {
-  aesni: 'AES-NI',
-  pclmulqdq: 'PCLMULQDQ',
-  shani: 'SHA-NI',
-  avx2: 'AVX2',
-  avx512f: 'AVX-512F',
-  avx512ifma: 'AVX-512 IFMA',
-  avx512vl: 'AVX-512VL',
-  avx512bw: 'AVX-512BW',
-  vaes: 'VAES',
-  vpclmulqdq: 'VPCLMULQDQ',
-  adx: 'ADX',
-  bmi2: 'BMI2',
-};
-export const flagName = (f: CpuFlag): string => FLAG_NAMES[f] ?? f.toUpperCase();
+/** A CPU flag as readers know it (schema/machine.ts CPU_FLAG_NAMES, the one list). */
+export const flagName = (f: CpuFlag): string => CPU_FLAG_NAMES[f];
 
 export interface Build {
   library: Library;

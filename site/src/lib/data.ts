@@ -3,9 +3,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DataFileError, DetailedIterations, Summary, Timeseries, misplacedRun, readRunFile, type Run } from '../../../schema/index.ts';
+import { DataFileError, DetailedIterations, Summary, Timeseries, misplacedRun, readRunFile, type Host, type Run } from '../../../schema/index.ts';
 import type { z } from 'zod';
 import { driftShards } from './drift.ts';
+import { machineLabel } from './machines.ts';
 
 export class SiteDataError extends Error {}
 
@@ -175,6 +176,18 @@ export function recentRuns(): RunIndexEntry[] {
   });
 }
 
+/** Every machine's host record: summary.json's, then the newest one in the time series (machines with older runs only). */
+export const knownHosts = (): Host[] =>
+  cached('hosts', () => {
+    const byId = new Map<string, Host>();
+    for (const t of loadTimeseries()) for (const r of t.runs) byId.set(r.host.id, r.host);
+    for (const h of loadSummary()?.hosts ?? []) byId.set(h.id, h);
+    return [...byId.values()];
+  });
+
+/** The readable name of a machine id on this build's data (machines.ts machineLabel): what every page shows. */
+export const machineOf = (id: string, own?: Host | null) => machineLabel(id, knownHosts(), own);
+
 /** One page per host and UTC year (the time series' own split), every run of it; hosts and years in order. */
 export function runArchive(): { host: string; year: number; runs: RunIndexEntry[] }[] {
   const pages = new Map<string, { host: string; year: number; runs: RunIndexEntry[] }>();
@@ -200,7 +213,7 @@ export function runDownload(run: { host: string; runId: string; path: string }):
 }
 
 /** The drift page's index and shards (site/src/lib/drift.ts), made once per build. */
-export const loadDrift = () => cached('drift', () => driftShards(loadTimeseries()));
+export const loadDrift = () => cached('drift', () => driftShards(loadTimeseries(), (id) => machineOf(id).text));
 
 /** The stored bytes of a file under data/ (run files are served as stored). */
 export function rawDataBytes(relative: string): Buffer {

@@ -48,7 +48,10 @@ export interface DriftBuild {
 /** [index into builds, the years with values, how many values] */
 export type DriftAvailability = [number, number[], number];
 export interface DriftHost {
+  /** the machine id: one machine's history, never another's (a different machine has its own time series) */
   id: string;
+  /** how readers name the machine (machines.ts machineLabel, given by the caller; the id where none) */
+  machine: string;
   years: number[];
   runs: number;
   /** startedAt of the host's newest run */
@@ -68,7 +71,7 @@ export const buildName = (version: string, variant: string) => (variant === 'def
 export const buildSlug = (version: string, variant: string) => (variant === 'default' ? version : `${version}-${variant}`);
 
 /** Everything the drift page and its data files need, from the time-series files of every host and year. */
-export function driftShards(files: readonly Timeseries[]): { index: DriftIndex; runs: DriftRunsShard[]; values: DriftValuesShard[] } {
+export function driftShards(files: readonly Timeseries[], describe: (host: string) => string = (host) => host): { index: DriftIndex; runs: DriftRunsShard[]; values: DriftValuesShard[] } {
   const metrics: DriftMetric[] = files[0]?.metrics.map((m) => ({ id: m.id, title: m.title, unit: m.unit, method: m.method, higherIsBetter: m.higherIsBetter, deterministic: m.deterministic })) ?? [];
   const metricIndex = new Map(metrics.map((m, i) => [m.id, i]));
   const runs: DriftRunsShard[] = [];
@@ -76,7 +79,7 @@ export function driftShards(files: readonly Timeseries[]): { index: DriftIndex; 
   const hosts = new Map<string, { host: DriftHost; avail: Map<string, { metric: number; build: string; years: Set<number>; points: number }> }>();
   for (const f of [...files].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.year - b.year))) {
     let h = hosts.get(f.host);
-    if (!h) hosts.set(f.host, (h = { host: { id: f.host, years: [], runs: 0, last: '', lastQuiet: '', builds: [], series: [] }, avail: new Map() }));
+    if (!h) hosts.set(f.host, (h = { host: { id: f.host, machine: describe(f.host), years: [], runs: 0, last: '', lastQuiet: '', builds: [], series: [] }, avail: new Map() }));
     h.host.years.push(f.year);
     h.host.runs += f.runs.length;
     for (const r of f.runs) {

@@ -33,6 +33,9 @@ export function ciText(stats: Stats | null): string {
   return `${num(iv.low)} – ${num(iv.high)} (${what})`;
 }
 
+/** A ratio as a multiple with SIG_FIGS digits, trailing zeros kept: 1.00085 -> "1.00×". */
+export const ratioText = (ratio: number): string => `${ratio.toPrecision(SIG_FIGS)}×`;
+
 /** A ratio as a signed percentage change: 0.93 -> "−7.0%". */
 /** From this ratio on a change reads as a multiple ("179×"), not as "+17,811.4%". */
 export const MULTIPLE_FROM = 10;

@@ -25,6 +25,9 @@ async function start(el: HTMLElement): Promise<void> {
       }));
     return cache.get(path) as Promise<T>;
   };
+  // machine ids as readers know them (the page embeds machines.ts machineTexts)
+  const machines = JSON.parse(el.dataset.machines ?? '{}') as Record<string, string>;
+  const machine = (h: string) => machines[h] ?? h;
   const ids = index.builds.map((b) => b.id);
   const byId = (id: string) => index.builds.find((b) => b.id === id)!;
   const q = new URLSearchParams(location.search);
@@ -45,8 +48,8 @@ async function start(el: HTMLElement): Promise<void> {
     s.replaceChildren(
       ...hosts.map((h) => {
         const g = document.createElement('optgroup');
-        g.label = h;
-        g.append(...index.builds.filter((x) => x.host === h).map((x) => new Option(`${name(x)} · ${h}`, x.id)));
+        g.label = machine(h);
+        g.append(...index.builds.filter((x) => x.host === h).map((x) => new Option(`${name(x)} · ${machine(h)}`, x.id)));
         return g;
       }),
     );
@@ -100,10 +103,10 @@ async function start(el: HTMLElement): Promise<void> {
     const B = byId(b);
     const shown = filterRows(rows, filter);
     el.querySelector('tbody')!.innerHTML = compareRowsHtml(shown);
-    el.querySelector('[data-head-a]')!.textContent = `${name(A)} · ${A.host}`;
-    el.querySelector('[data-head-b]')!.textContent = `${name(B)} · ${B.host}`;
+    el.querySelector('[data-head-a]')!.textContent = `${name(A)} · ${machine(A.host)}`;
+    el.querySelector('[data-head-b]')!.textContent = `${name(B)} · ${machine(B.host)}`;
     el.querySelector('[data-pair-title]')!.innerHTML = '';
-    el.querySelector('[data-pair-title]')!.append(strong('A: '), `${name(A)} on ${A.host} · `, strong('B: '), `${name(B)} on ${B.host}`);
+    el.querySelector('[data-pair-title]')!.append(strong('A: '), `${name(A)} on ${machine(A.host)} · `, strong('B: '), `${name(B)} on ${machine(B.host)}`);
 
     const forest = forestRows(shown, FOREST_ROWS);
     const fig = el.querySelector<HTMLElement>('[data-forest-figure]')!;
@@ -114,7 +117,7 @@ async function start(el: HTMLElement): Promise<void> {
 
     const paired = rows.filter((r) => r.relation === 'paired').length;
     const significant = shown.filter((r) => r.significant).length;
-    const independent = A.host !== B.host ? 'different hosts, so every value is independent (no ratios)' : paired === 0 ? 'no series was measured in the same run, so every value is independent (no ratios)' : `${paired} series paired by round`;
+    const independent = A.host !== B.host ? 'different machines, so every value is independent (no ratios)' : paired === 0 ? 'no series was measured in the same run, so every value is independent (no ratios)' : `${paired} series paired by round`;
     status.textContent = `Showing ${shown.length} of ${rows.length} series (${significant} significant changes); ${independent}.`;
 
     const query = new URLSearchParams({ a, b });

@@ -33,7 +33,7 @@ function start(el: HTMLElement): void {
 
   const fill = () => {
     const host = index.hosts.find((h) => h.id === sel.host)!;
-    select('host').replaceChildren(...index.hosts.map((h) => new Option(`${h.id} (${h.runs} run${h.runs === 1 ? '' : 's'})`, h.id)));
+    select('host').replaceChildren(...index.hosts.map((h) => new Option(`${h.machine} (${h.runs} run${h.runs === 1 ? '' : 's'})`, h.id)));
     select('metric').replaceChildren(...host.series.map(([m]) => new Option(index.metrics[m]!.title, index.metrics[m]!.id)));
     const m = index.metrics.findIndex((x) => x.id === sel.metric);
     const avail = host.series.find(([i]) => i === m)![1];
@@ -60,7 +60,7 @@ function start(el: HTMLElement): void {
     }
     if (ticket !== drawn) return; // a newer selection is on its way
     const view = driftView(runShards, valueShards, s.build.name, s.since);
-    const label = `${s.metric.title}: OpenSSL ${s.build.name} on ${s.host.id}, nightly medians`;
+    const label = `${s.metric.title}: OpenSSL ${s.build.name} on ${s.host.machine}, nightly medians`;
     el.querySelector('[data-chart]')!.innerHTML = driftSvg(view, s.metric, label);
     el.querySelector('[data-caption]')!.textContent = label;
     el.querySelector('[data-facts]')!.replaceChildren(...driftSentences(view, s.metric).map((t) => Object.assign(document.createElement('li'), { textContent: t })));

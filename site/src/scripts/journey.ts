@@ -29,6 +29,9 @@ async function start(el: HTMLElement): Promise<void> {
   const writeupBase = el.dataset.writeups!;
   const d = el.dataset;
   const defaults = { host: d.host!, metric: d.metric!, config: d.config! };
+  // machine ids as readers know them (the page embeds machines.ts machineTexts)
+  const machines = JSON.parse(d.machines ?? '{}') as Record<string, string>;
+  const machine = (h: string) => machines[h] ?? h;
   const getJson = async <T,>(name: string): Promise<T> => {
     const res = await fetch(`${base}${name}.json`);
     if (!res.ok) throw new Error(`HTTP ${res.status} for ${name}.json`);
@@ -67,7 +70,7 @@ async function start(el: HTMLElement): Promise<void> {
   };
   /** The other-measurement controls, once the index is loaded (they sit in a closed <details> until asked for). */
   const fillSelects = (metas: JourneyMeta[], ix: JourneyIndex, current: JourneyMeta) => {
-    fill(hostSel, ix.hosts.map((h) => [h, h]), current.host);
+    fill(hostSel, ix.hosts.map((h) => [h, machine(h)]), current.host);
     fill(measureSel, measureChoices(metas, current.host), measureId(current));
     fill(configSel, configChoices(metas, current.host, measureId(current)), current.config);
   };
@@ -133,7 +136,7 @@ async function start(el: HTMLElement): Promise<void> {
     el.querySelector('[data-legend]')!.innerHTML = legendHtml(lines);
     const j0 = lines[0]!;
     el.querySelector<HTMLElement>('[data-caption]')!.textContent =
-      `${j0.label}. ${configText(j0.config)}; host ${j0.host}. ` +
+      `${j0.label}. ${configText(j0.config)}; machine ${machine(j0.host)}. ` +
       (st.scale === 'relative'
         ? `Points: summary.json's paired ratio against ${baseline} (same run only; n/c = not compared, measured in another run); bars: its interval. `
         : 'Points: medians; bars: interval of the median; n/m = not measured. ') +
