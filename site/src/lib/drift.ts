@@ -6,7 +6,7 @@
 // changes between consecutive runs; per host, year, metric and build, the nightly medians. A page loads
 // the years it shows, never the whole history.
 import type { StepChange, Timeseries } from '../../../schema/index.ts';
-import { num } from './format.ts';
+import { num, quantity } from './format.ts';
 import { defaultHost } from './hosts.ts';
 
 // ---------------------------------------------------------------- shards
@@ -271,7 +271,12 @@ export interface DriftSelection {
  * (lib/hosts.ts), the first headline metric it has, the newest default build with values, the last 12 months.
  */
 export function resolveSelection(index: DriftIndex, asked: Partial<DriftSelection> = {}): DriftSelection | null {
-  const preferred = defaultHost(index.hosts.map((h) => h.id), index.hosts.map((h) => ({ host: h.id, startedAt: h.lastQuiet, quiet: h.lastQuiet !== '' })));
+  // a project machine with the longest history first (a drift chart of one night says nothing), then the newest
+  const preferred = defaultHost(
+    index.hosts.map((h) => h.id),
+    index.hosts.map((h) => ({ host: h.id, startedAt: h.lastQuiet, quiet: h.lastQuiet !== '' })),
+    new Map(index.hosts.map((h) => [h.id, h.runs])),
+  );
   const host = index.hosts.find((h) => h.id === asked.host) ?? index.hosts.find((h) => h.id === preferred);
   if (!host || !host.series.length) return null;
   const series = host.series.find(([m]) => index.metrics[m]?.id === asked.metric) ?? host.series[0]!;
@@ -377,7 +382,7 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
   parts.push(`<title id="drift-title">${esc(label)}</title>`);
   parts.push(`<desc id="drift-desc">${esc(driftSentences(view, metric).join(' '))}</desc>`);
   // axes and grid
-  for (const v of ticks(lo, hi, 6)) parts.push(`<g class="grid"><line x1="${m.l}" x2="${W - m.r}" y1="${f(Y(v))}" y2="${f(Y(v))}"/><text x="${m.l - 6}" y="${f(Y(v) + 4)}" text-anchor="end">${esc(num(v))}</text></g>`);
+  for (const v of ticks(lo, hi, 6)) parts.push(`<g class="grid"><line x1="${m.l}" x2="${W - m.r}" y1="${f(Y(v))}" y2="${f(Y(v))}"/><text x="${m.l - 6}" y="${f(Y(v) + 4)}" text-anchor="end">${esc(quantity(v, metric.unit, metric.method))}</text></g>`);
   const days = (t1 - t0) / 86_400_000;
   const dates: number[] = [];
   const d = new Date(t0);
