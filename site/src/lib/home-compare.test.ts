@@ -11,7 +11,8 @@ import { journeySvg } from './journey-chart.ts';
 import { journeyCsv, journeyTableHtml } from './journey-table.ts';
 import { changeCell, configText, stepsFor, type Journey, type JourneyPoint } from './journey-view.ts';
 import { compareFiles } from './compare-data.ts';
-import { compareCsv, filterRows, forestRows, joinRows, pairFile, seriesKeyOf, sharesRun, type CompareBuild } from './compare-view.ts';
+import { compareCsv, compareLayout, compareTablesHtml, filterRows, forestRows, isApart, joinRows, pairFile, seriesKeyOf, sharesRun, type CompareBuild } from './compare-view.ts';
+import { isTiming } from './runs.ts';
 import { forestSvg } from './forest-chart.ts';
 import { openSSLOnly } from './data.ts';
 
@@ -245,6 +246,31 @@ test('compare: values of different runs are independent: both shown, no ratio', 
     assert.equal(r.paired, null);
   }
   assert.match(compareCsv(measured, A, B), /independent: different runs/);
+  // the page: timing values of the two runs are never side by side in a table; deterministic counts (one host) may be
+  const hosts = [A.host, B.host] as const;
+  const { parts, apart } = compareLayout(rows, hosts);
+  const timing = rows.filter((r) => r.a?.median != null && r.b?.median != null && isTiming(r.method));
+  assert.ok(timing.length > 0);
+  assert.deepEqual(apart.map((r) => r.key).sort(), timing.map((r) => r.key).sort());
+  for (const p of parts) for (const r of p.rows) assert.ok(!isApart(r, hosts));
+  const html = compareTablesHtml(rows, ['3.4.1', '3.5.7'], hosts);
+  const tables = [...html.matchAll(/<table [^>]*>[\s\S]*?<\/table>/g)].map((m) => m[0]);
+  assert.ok(tables.length > 0);
+  for (const t of tables) {
+    const timingRuns = /data-timing-runs="([^"]*)"/.exec(t)?.[1]?.split(' ') ?? [];
+    assert.ok(timingRuns.length <= 1, t.slice(0, 200));
+    assert.match(t, /data-hosts="fixture-host"/);
+    // a table of two runs names each row's run
+    const runs = /data-runs="([^"]*)"/.exec(t)![1]!.split(' ');
+    if (runs.length > 1) for (const tr of t.match(/<tr data-key[\s\S]*?<\/tr>/g) ?? []) assert.match(tr, /data-run="/);
+  }
+  const item = /<li data-key="[^"]*"[^>]*>([\s\S]*?)<\/li>/.exec(html)![1]!;
+  assert.match(item, /3\.4\.1: .*measured in run 20261122T0\d{5}Z-full-\w+ \(2026-11-22 0\d:00 UTC\) only; 3\.5\.7: .*in run another-run \(another-run\); <strong>not compared: different runs<\/strong>/);
+  assert.doesNotMatch(html.slice(html.indexOf('data-compare-apart')), /<table/);
+  // two hosts: no row with both values stays in a table, and no table holds both hosts
+  const two = compareLayout(rows, ['fixture-host', 'fixture-host-2']);
+  assert.ok(two.parts.every((p) => p.rows.every((r) => r.a?.median == null || r.b?.median == null)));
+  assert.ok(two.parts.every((p) => !p.attrs['data-hosts']!.includes(' ')));
 });
 
 test('compare: a key not written as benchmark/metric[sorted parameters] is carried whole', () => {
