@@ -336,16 +336,22 @@ describe('fixture: interactions', () => {
     assert.ok((await page.locator('[data-forest] svg g.frow').count()) > 0, 'the forest shows the largest changes');
   });
 
-  test('compare: builds of different hosts are independent: both values with their runs, no ratio', async () => {
+  test('compare: builds of different hosts are independent: each value with its run in words, never side by side in a table, no ratio', async () => {
     await page.goto(`${server.origin}/compare?a=fixture-host%2F3.4.1&b=fixture-host-2%2F3.5.7`, { waitUntil: 'networkidle' });
     await drawnCompare(page);
-    const rows = await page.$$eval('[data-compare-root] tbody tr', (trs) => trs.map((t) => ({ rel: t.getAttribute('data-relation'), ratio: t.querySelector('[data-ratio]') !== null, text: (t as HTMLElement).innerText })));
-    const both = rows.filter((r) => r.rel === 'independent');
-    assert.ok(both.length > 0);
-    for (const r of both) {
+    const rows = await page.$$eval('[data-compare-root] tbody tr', (trs) => trs.map((t) => ({ rel: t.getAttribute('data-relation'), values: t.querySelectorAll('[data-median]').length })));
+    // a row left in a table holds the value of one build only
+    for (const r of rows) assert.ok(r.values <= 1, 'a table row holds values of two hosts');
+    const apart = await page.$$eval('[data-compare-apart] li', (lis) => lis.map((l) => ({ rel: l.getAttribute('data-relation'), ratio: l.querySelector('[data-ratio]') !== null, text: (l as HTMLElement).innerText })));
+    assert.ok(apart.length > 0);
+    assert.ok(apart.some((r) => r.rel === 'independent'));
+    for (const r of apart) {
+      // a series whose method differs between the builds is not comparable either way
+      assert.ok(r.rel === 'independent' || r.rel === 'not-comparable', String(r.rel));
       assert.equal(r.ratio, false);
-      assert.match(r.text, /independent: different runs/);
-      assert.match(r.text, /run 20261122T000000Z-full-f1x7[\s\S]*run 20261123T000000Z-full-s2h0/);
+      assert.match(r.text, /not compared: different hosts/);
+      // A's values come from one of fixture-host's runs, B's from the second host's run
+      assert.match(r.text, /measured in run 20261122T\d{6}Z-[\w-]+ \([^)]*\) only;[\s\S]*in run 20261123T000000Z-full-s2h0 /);
     }
     assert.equal(rows.filter((r) => r.rel === 'paired').length, 0);
     assert.ok(await page.locator('[data-forest-figure]').isHidden(), 'no forest of ratios that do not exist');

@@ -129,8 +129,9 @@ test('not shown: too few paired rounds for 95% coverage, whatever the medians sa
 });
 
 test('figures the summary took from two runs are compared inside a run behind the summary that measured both, and say so', () => {
-  // the 3-build run is the best for 3.4.1, so the summary takes 3.4.1 from it and 3.4.0 from the 2-build run
-  const big = run('big', [{ key: RATE, values: { '3.4.1': around(300, 0.01), '3.5.7': around(100, 0.01), '3.6.3': around(100, 0.01) } }]);
+  // both runs are full and quiet, so the newest one decides every row it measured (summary.statistics.selection):
+  // the summary takes 3.4.1 from the newer 3-build run and 3.4.0 from the older 2-build run
+  const big = run('big', [{ key: RATE, values: { '3.4.1': around(300, 0.01), '3.5.7': around(100, 0.01), '3.6.3': around(100, 0.01) } }], { startedAt: '2026-01-03T00:00:00.000Z' });
   const seeds = run('seeds', [{ key: RATE, values: { '3.4.0': around(100, 0.01), '3.4.1': around(100, 0.01) } }], { startedAt: '2026-01-02T00:00:00.000Z' });
   const d = data(big, seeds);
   const entry = (v: string) => d.summary!.entries.find((e) => e.version === v && e.key === RATE)!;

@@ -8,6 +8,7 @@
 //   <host>/<a>_vs_<b>.json: B against A paired by round, for the series both measured in the same run
 import { INDEPENDENT_TEXT, PAIRING_TEXT, VERDICT_TEXT, coverageText, pct, pctRange, quantity, quantityRange, toCsv } from './format.ts';
 import { plainWhat } from './journey-view.ts';
+import { isTiming, runAttrs, runDate, splitByRun, type RunOf } from './runs.ts';
 import { esc, tag } from './svg.ts';
 
 export const VERDICTS = ['higher', 'lower', 'no-difference-shown', 'within-threshold', 'not-enough-data'] as const;
@@ -215,7 +216,8 @@ function sideHtml(s: Side | null, unit: string, method: string, showRun: boolean
     return tag('span', { class: 'muted', title: s?.reason ?? why }, esc(why));
   }
   const iv = s.low !== null && s.high !== null ? `${quantityRange(s.low, s.high, unit, method)}, ` : '';
-  return tag('span', { class: 'v', 'data-median': s.median }, esc(quantity(s.median, unit, method))) + tag('span', { class: 'sub' }, esc(`${iv}n=${s.n}`)) + (showRun ? tag('span', { class: 'sub run' }, esc(`run ${s.run}`)) : '');
+  // every measured value names its run (lib/runs.ts: a table of rows of several runs says each row's)
+  return tag('span', { class: 'v', 'data-median': s.median, 'data-run': s.run }, esc(quantity(s.median, unit, method))) + tag('span', { class: 'sub' }, esc(`${iv}n=${s.n}`)) + (showRun ? tag('span', { class: 'sub run' }, esc(`run ${s.run}`)) : '');
 }
 
 /** The label in full, its parenthesised method notes set apart (muted) so the measure reads first. */
@@ -237,7 +239,7 @@ export function changeText(r: CompareRow): { main: string; sub: string } {
 export function compareRowsHtml(rows: readonly CompareRow[]): string {
   return rows
     .map((r) => {
-      const showRun = r.relation === 'independent';
+      const showRun = r.a?.median != null && r.b?.median != null && r.a.run !== r.b.run;
       const c = changeText(r);
       const mark = r.significant ? (r.paired!.verdict === 'higher' ? ' ▲' : ' ▼') : '';
       const changeCls = r.relation === 'paired' ? `num change ${r.significant ? `sig ${r.tone}` : 'ns'}` : 'num change muted';
@@ -251,6 +253,95 @@ export function compareRowsHtml(rows: readonly CompareRow[]): string {
       );
     })
     .join('');
+}
+
+// ------------------------------------------------------------------ one run per table
+
+/** Where each measured value of a row comes from (hosts: A's and B's), as runAttrs reads it. */
+export function rowRuns(r: CompareRow, hosts: readonly [string, string]): RunOf[] {
+  return ([r.a, r.b] as const).flatMap((s, i) => (s && s.median !== null ? [{ host: hosts[i]!, runId: s.run, method: r.method }] : []));
+}
+
+/**
+ * A row whose two values may not stand side by side in one table (site/README.md, Tables): values of two
+ * hosts, or timing values of two runs. Deterministic counts of two runs of one host may.
+ */
+export function isApart(r: CompareRow, hosts: readonly [string, string]): boolean {
+  const [x, y] = rowRuns(r, hosts);
+  return y !== undefined && (x!.host !== y.host || (isTiming(r.method) && x!.runId !== y.runId));
+}
+
+export interface ComparePart {
+  host: string;
+  /** the run of its timing rows, null when it has none */
+  run: string | null;
+  /** the first table: the other parts are the timing rows of other runs (or of B's host) */
+  main: boolean;
+  rows: CompareRow[];
+  attrs: Record<string, string | undefined>;
+}
+
+export interface CompareLayout {
+  parts: ComparePart[];
+  /** rows of values from different runs or hosts: listed each value with its run, never in a table */
+  apart: CompareRow[];
+  /** rows neither build measured */
+  neither: CompareRow[];
+}
+
+/**
+ * The rows (in their order) as the page lays them out: tables of one host and, for timing rows, one run
+ * (lib/runs.ts splitByRun), the rows whose two values come from different runs or hosts apart, and the rows
+ * with no value at all named under the tables.
+ */
+export function compareLayout(rows: readonly CompareRow[], hosts: readonly [string, string]): CompareLayout {
+  const apart = rows.filter((r) => isApart(r, hosts));
+  const kept = rows.filter((r) => !isApart(r, hosts) && rowRuns(r, hosts).length > 0);
+  const parts = splitByRun(kept, (r) => rowRuns(r, hosts)[0]!).map((p): ComparePart => ({
+    host: p.host, run: p.timingRun, main: p.main, rows: p.rows, attrs: runAttrs(p.rows.flatMap((r) => rowRuns(r, hosts))),
+  }));
+  return { parts, apart, neither: rows.filter((r) => rowRuns(r, hosts).length === 0) };
+}
+
+const sideWords = (s: Side | null, unit: string, method: string) =>
+  !s || s.median === null ? (s && s.status !== 'measured' ? s.status : 'not measured') : `${quantity(s.median, unit, method)} (n=${s.n})`;
+
+/** One row of values from different runs, in words: each value with its run, no pair, no ratio. */
+function apartHtml(r: CompareRow, names: readonly [string, string], hosts: readonly [string, string]): string {
+  const why = hosts[0] !== hosts[1] ? 'different hosts' : 'different runs';
+  return tag('li', { 'data-key': r.key, 'data-relation': r.relation },
+    tag('span', { class: 'what' }, esc(plainWhat(r.what))), r.config ? esc(`; ${r.config}`) : '', tag('span', { class: 'muted' }, esc(` (${r.params || 'no parameters'})`)), ': ',
+    esc(`${names[0]}: ${sideWords(r.a, r.unit, r.method)}, measured in run ${r.a!.run} (${runDate(r.a!.run)}) only; `),
+    esc(`${names[1]}: ${sideWords(r.b, r.unit, r.method)}, in run ${r.b!.run} (${runDate(r.b!.run)}); `),
+    tag('strong', {}, esc(`not compared: ${why}`)), '.',
+  );
+}
+
+/**
+ * The tables of a comparison (names: A's and B's as the headers say them), then the rows of values from
+ * different runs listed apart: the same HTML in the static page and after every change of selection.
+ */
+/** `machine` puts a host id into words (the page's machine descriptions); the id itself where it has none. */
+export function compareTablesHtml(rows: readonly CompareRow[], names: readonly [string, string], hosts: readonly [string, string], machine: (host: string) => string = (h) => h): string {
+  const { parts, apart, neither } = compareLayout(rows, hosts);
+  const head = tag('thead', {}, tag('tr', {},
+    tag('th', { scope: 'col' }, 'Series'), tag('th', { scope: 'col', class: 'num' }, esc(`A: ${names[0]}`)), tag('th', { scope: 'col', class: 'num' }, esc(`B: ${names[1]}`)), tag('th', { scope: 'col', class: 'num' }, 'B vs A')));
+  const caption = (p: ComparePart, i: number) =>
+    p.run === null
+      ? `Deterministic counts on ${machine(p.host)}`
+      : `${i === 0 ? 'Measured' : 'Timing values measured'} in run ${p.run} (${runDate(p.run)}) on ${machine(p.host)}${i === 0 && parts.length > 1 ? '; the tables below hold the timing values of other runs' : ''}`;
+  const tables = parts.map((p, i) =>
+    tag('div', { class: 'table-scroll cmp-scroll', tabindex: 0, role: 'region', 'aria-label': i === 0 ? 'Comparison of A and B' : `Comparison of A and B, run ${p.run}` },
+      tag('table', { class: 'cmp', ...p.attrs, ...(i > 0 ? { 'data-apart': p.run ?? p.host } : {}) }, tag('caption', { class: 'muted' }, esc(caption(p, i))), head, tag('tbody', {}, compareRowsHtml(p.rows)))),
+  );
+  const apartList = apart.length
+    ? tag('section', { class: 'cmp-apart', 'data-compare-apart': '' },
+        tag('h2', {}, 'Measured in different runs: not compared'),
+        tag('p', { class: 'muted' }, esc(`The same machine measuring the same build hours apart moves by more than a run's intervals, so these values are not put side by side and no ratio is given.`)),
+        tag('ul', {}, apart.map((r) => apartHtml(r, names, hosts)).join('')))
+    : '';
+  const neitherNote = neither.length ? tag('p', { class: 'muted', 'data-compare-neither': '' }, esc(`Measured in neither build: ${neither.map((r) => `${plainWhat(r.what)}${r.config ? `; ${r.config}` : ''}`).join(' · ')}.`)) : '';
+  return tables.join('') + apartList + neitherNote;
 }
 
 // ------------------------------------------------------------------ download this view
@@ -277,6 +368,12 @@ export interface ForestRow {
   tone: 'better' | 'worse' | 'neutral';
   significant: boolean;
   detail: string;
+}
+
+/** The runs of a forest's rows (the rows of one table: one host, timing of one run), for runAttrs. */
+export function forestRuns(rows: readonly CompareRow[], forest: readonly ForestRow[], hosts: readonly [string, string]): RunOf[] {
+  const keys = new Set(forest.map((f) => f.key));
+  return rows.filter((r) => keys.has(r.key)).flatMap((r) => rowRuns(r, hosts));
 }
 
 /** The largest paired changes, largest first. */

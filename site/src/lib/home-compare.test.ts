@@ -6,12 +6,13 @@ import { DetailedIterations, Summary, type SummaryEntry } from '../../../schema/
 import { compareRounds, DETERMINISTIC_METHODS, SUMMARY_DIGITS, significant, valuesByRound } from '../../../scripts/stats.ts';
 import { axisScale, labelParts, pctTick } from './chart-text.ts';
 import { journeyInit, journeyPayload, splitJourneys, writeupRefs } from './model.ts';
-import { headline, homeView } from './home.ts';
+import { countsFor, headline, headlineRule, homeView, type HomeView } from './home.ts';
 import { journeySvg } from './journey-chart.ts';
 import { journeyCsv, journeyTableHtml } from './journey-table.ts';
-import { changeCell, configText, stepsFor, type JourneyPoint } from './journey-view.ts';
+import { changeCell, configText, stepsFor, type Journey, type JourneyPoint } from './journey-view.ts';
 import { compareFiles } from './compare-data.ts';
-import { compareCsv, filterRows, forestRows, joinRows, pairFile, seriesKeyOf, sharesRun, type CompareBuild } from './compare-view.ts';
+import { compareCsv, compareLayout, compareTablesHtml, filterRows, forestRows, isApart, joinRows, pairFile, seriesKeyOf, sharesRun, type CompareBuild } from './compare-view.ts';
+import { isTiming } from './runs.ts';
 import { forestSvg } from './forest-chart.ts';
 import { openSSLOnly } from './data.ts';
 
@@ -81,6 +82,38 @@ test('write-up references take their kind of cost from the series summary.json h
   assert.deepEqual(refs[1]!.families, []);
 });
 
+/** The view with an instruction-count line of its first line's configuration (no thread parameter, as measured). */
+function withCounts(view: HomeView, medians: Record<string, number>, config = view.lines[0]!.config.replace(/, threads=\d+/, '')): HomeView {
+  const line = view.lines[0]!;
+  const counts: Journey = {
+    ...line, metric: 'instructions-per-handshake:both', label: 'Instructions per handshake', unit: 'instructions', method: 'instruction-count', higherIsBetter: false, config,
+    points: Object.entries(medians).map(([v, m]) => ({ ...pt(v, 'r-other'), median: m, low: null, high: null, n: 1 })),
+  };
+  return { ...view, counts: countsFor([counts], line) };
+}
+
+test('a CPU-time step leads only where the instruction count moved the same way beyond the threshold', () => {
+  const view = homeView(journeyPayload(fixture), [], fixture.statistics.baselineVersion)!;
+  const t = fixture.statistics.deterministicThreshold;
+  // handshakes per CPU second: 1.1.1w -> 3.0.22 fell 20%, 3.0.22 -> 3.4.1 rose 13%, 3.4.1 -> 3.5.7 fell 33% (the largest)
+  assert.deepEqual(view.lines[0]!.points.filter((p) => p.prev?.verdict === 'lower' || p.prev?.verdict === 'higher').map((p) => p.version), ['3.0.22', '3.4.1', '3.5.7']);
+  // the largest step without agreement (counts flat within 0.5%) loses to a smaller one with it (fewer instructions where the rate rose)
+  const flat = headline(withCounts(view, { '1.1.1w': 1000, '3.0.22': 1000, '3.4.1': 900, '3.5.7': 901 }), t)!;
+  assert.deepEqual([flat.from, flat.to], ['3.0.22', '3.4.1']);
+  assert.ok(Math.abs(flat.counts!.ratio - 0.9) < 1e-9);
+  // instructions that moved the other way (fewer where the rate fell) make a step ineligible
+  const against = headline(withCounts(view, { '1.1.1w': 1000, '3.0.22': 900, '3.4.1': 1100, '3.5.7': 800 }), t);
+  assert.equal(against, null);
+  const some = headline(withCounts(view, { '1.1.1w': 1000, '3.0.22': 1100, '3.4.1': 1100, '3.5.7': 800 }), t)!;
+  assert.deepEqual([some.from, some.to], ['1.1.1w', '3.0.22']);
+  // no instruction series for the configuration: nothing is eligible
+  assert.equal(headline({ ...view, counts: null }, t), null);
+  // counts of another configuration (resumed handshakes) are not a witness
+  const other = withCounts(view, { '3.4.1': 1000, '3.5.7': 1200 }, view.lines[0]!.config.replace('resume=none', 'resume=ticket'));
+  assert.equal(other.counts, null);
+  assert.match(headlineRule(t), /more than 0\.5% in the deterministic instruction count in the same direction/);
+});
+
 test('the home view overlays both group modes and leads with the largest significant step', () => {
   const p = journeyPayload(fixture);
   const key = fixture.entries.find((e) => e.metric === 'handshakes-per-cpu-second')!.key;
@@ -89,7 +122,12 @@ test('the home view overlays both group modes and leads with the largest signifi
   assert.deepEqual(view.versions, ['1.1.1w', '3.0.22', '3.4.1', '3.5.7']);
   assert.equal(view.released['3.5.7'], '2025-04-08');
   assert.deepEqual(view.steps.map((s) => [s.from, s.version]), [['3.4.1', '3.5.7']]);
-  const hl = headline(view)!;
+  // the fixture measures no instruction counts in this configuration: no step may lead
+  assert.equal(view.counts, null);
+  assert.equal(headline(view, fixture.statistics.deterministicThreshold), null);
+  // with counts that rose where the handshake rate fell, 3.4.1 -> 3.5.7 leads
+  const hl = headline(withCounts(view, { '3.0.22': 1000, '3.4.1': 1000, '3.5.7': 1200 }), fixture.statistics.deterministicThreshold)!;
+  assert.deepEqual(hl.counts && [hl.counts.before, hl.counts.after], [1000, 1200]);
   const e = (v: string, g: string) => fixture.entries.find((x) => x.key === view.lines[0]!.points[0]!.key.replace('clientGroups=default', `clientGroups=${g}`).replace('serverGroups=default', `serverGroups=${g}`) && x.version === v && x.variant === 'default')!;
   assert.equal(hl.to, '3.5.7');
   assert.equal(hl.from, '3.4.1');
@@ -208,6 +246,31 @@ test('compare: values of different runs are independent: both shown, no ratio', 
     assert.equal(r.paired, null);
   }
   assert.match(compareCsv(measured, A, B), /independent: different runs/);
+  // the page: timing values of the two runs are never side by side in a table; deterministic counts (one host) may be
+  const hosts = [A.host, B.host] as const;
+  const { parts, apart } = compareLayout(rows, hosts);
+  const timing = rows.filter((r) => r.a?.median != null && r.b?.median != null && isTiming(r.method));
+  assert.ok(timing.length > 0);
+  assert.deepEqual(apart.map((r) => r.key).sort(), timing.map((r) => r.key).sort());
+  for (const p of parts) for (const r of p.rows) assert.ok(!isApart(r, hosts));
+  const html = compareTablesHtml(rows, ['3.4.1', '3.5.7'], hosts);
+  const tables = [...html.matchAll(/<table [^>]*>[\s\S]*?<\/table>/g)].map((m) => m[0]);
+  assert.ok(tables.length > 0);
+  for (const t of tables) {
+    const timingRuns = /data-timing-runs="([^"]*)"/.exec(t)?.[1]?.split(' ') ?? [];
+    assert.ok(timingRuns.length <= 1, t.slice(0, 200));
+    assert.match(t, /data-hosts="fixture-host"/);
+    // a table of two runs names each row's run
+    const runs = /data-runs="([^"]*)"/.exec(t)![1]!.split(' ');
+    if (runs.length > 1) for (const tr of t.match(/<tr data-key[\s\S]*?<\/tr>/g) ?? []) assert.match(tr, /data-run="/);
+  }
+  const item = /<li data-key="[^"]*"[^>]*>([\s\S]*?)<\/li>/.exec(html)![1]!;
+  assert.match(item, /3\.4\.1: .*measured in run 20261122T0\d{5}Z-full-\w+ \(2026-11-22 0\d:00 UTC\) only; 3\.5\.7: .*in run another-run \(another-run\); <strong>not compared: different runs<\/strong>/);
+  assert.doesNotMatch(html.slice(html.indexOf('data-compare-apart')), /<table/);
+  // two hosts: no row with both values stays in a table, and no table holds both hosts
+  const two = compareLayout(rows, ['fixture-host', 'fixture-host-2']);
+  assert.ok(two.parts.every((p) => p.rows.every((r) => r.a?.median == null || r.b?.median == null)));
+  assert.ok(two.parts.every((p) => !p.attrs['data-hosts']!.includes(' ')));
 });
 
 test('compare: a key not written as benchmark/metric[sorted parameters] is carried whole', () => {

@@ -26,6 +26,8 @@ export interface KnownIssueRow {
   host: string | null;
   unit: string | null;
   label: string | null;
+  /** the method of the status series (deterministic: instructions, calls, heap bytes) */
+  method: string | null;
   higherIsBetter: boolean;
   points: KnownIssuePoint[];
   status: RegressionStatus;
@@ -66,6 +68,6 @@ export function knownIssueRows(summary: Summary | null): KnownIssueRow[] {
     const higherIsBetter = first?.higherIsBetter ?? false;
     const status = computeStatus(points, { higherIsBetter });
     const runs = [...new Set(points.filter((p) => p.value !== null).map((p) => p.runId ?? 'unknown'))];
-    return { complaint, host: entries.length ? host : null, unit: first?.unit ?? null, label: first?.label ?? null, higherIsBetter, points, status, runs };
+    return { complaint, host: entries.length ? host : null, unit: first?.unit ?? null, label: first?.label ?? null, method: first?.method ?? null, higherIsBetter, points, status, runs };
   });
 }

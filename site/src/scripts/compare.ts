@@ -2,10 +2,11 @@
 // build, the pair file when both measured something in the same run), then filters, sorts, draws the
 // largest changes and keeps the whole view in the address.
 import {
-  compareCsv, compareJson, compareRowsHtml, filterRows, forestRows, joinRows, pairFile, sharesRun,
+  compareCsv, compareJson, compareLayout, compareTablesHtml, filterRows, forestRows, forestRuns, joinRows, pairFile, sharesRun,
   type BuildShard, type CompareBuild, type CompareFilter, type CompareIndex, type CompareRow, type PairShard, type SeriesCatalogue,
 } from '../lib/compare-view.ts';
 import { forestSvg } from '../lib/forest-chart.ts';
+import { runAttrs } from '../lib/runs.ts';
 
 const root = document.querySelector<HTMLElement>('[data-compare-root]');
 if (root) void start(root);
@@ -102,23 +103,29 @@ async function start(el: HTMLElement): Promise<void> {
     const A = byId(a);
     const B = byId(b);
     const shown = filterRows(rows, filter);
-    el.querySelector('tbody')!.innerHTML = compareRowsHtml(shown);
-    el.querySelector('[data-head-a]')!.textContent = `${name(A)} · ${machine(A.host)}`;
-    el.querySelector('[data-head-b]')!.textContent = `${name(B)} · ${machine(B.host)}`;
+    const hosts: [string, string] = [A.host, B.host];
+    el.querySelector('[data-compare-tables]')!.innerHTML = compareTablesHtml(shown, [`${name(A)} · ${machine(A.host)}`, `${name(B)} · ${machine(B.host)}`], hosts, machine);
     el.querySelector('[data-pair-title]')!.innerHTML = '';
     el.querySelector('[data-pair-title]')!.append(strong('A: '), `${name(A)} on ${machine(A.host)} · `, strong('B: '), `${name(B)} on ${machine(B.host)}`);
 
-    const forest = forestRows(shown, FOREST_ROWS);
+    // the changes of the first table only: one host, the timing values of one run
+    const layout = compareLayout(shown, hosts);
+    const mainRows = layout.parts[0]?.rows ?? [];
+    const forest = forestRows(mainRows, FOREST_ROWS);
     const fig = el.querySelector<HTMLElement>('[data-forest-figure]')!;
     fig.hidden = forest.length === 0;
+    for (const [k, v] of Object.entries(runAttrs(forest.length ? forestRuns(mainRows, forest, hosts) : [])))
+      if (v && forest.length) fig.setAttribute(k, v);
+      else fig.removeAttribute(k);
     const holder = el.querySelector<HTMLElement>('[data-forest]')!;
     holder.innerHTML = forest.length ? forestSvg(forest, holder.clientWidth || fig.clientWidth || 640, 'Change of B against A, paired by round (log scale)') : '';
-    el.querySelector('[data-forest-caption]')!.textContent = `The ${forest.length} largest paired changes among the rows shown; dot: median of the per-round ratios, whisker: its interval; green or red and bold: significant (better or worse), grey: not shown to differ.`;
+    el.querySelector('[data-forest-caption]')!.textContent = `The ${forest.length} largest paired changes in the first table below; dot: median of the per-round ratios, whisker: its interval; green or red and bold: significant (better or worse), grey: not shown to differ.`;
 
     const paired = rows.filter((r) => r.relation === 'paired').length;
     const significant = shown.filter((r) => r.significant).length;
     const independent = A.host !== B.host ? 'different machines, so every value is independent (no ratios)' : paired === 0 ? 'no series was measured in the same run, so every value is independent (no ratios)' : `${paired} series paired by round`;
-    status.textContent = `Showing ${shown.length} of ${rows.length} series (${significant} significant changes); ${independent}.`;
+    const apart = layout.apart.length ? `; ${layout.apart.length} measured in different runs, listed apart without a comparison` : '';
+    status.textContent = `Showing ${shown.length} of ${rows.length} series (${significant} significant changes); ${independent}${apart}.`;
 
     const query = new URLSearchParams({ a, b });
     if (filter.benchmark) query.set('bench', filter.benchmark);
