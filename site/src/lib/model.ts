@@ -10,6 +10,20 @@ export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint 
 
 export type Entry = SummaryEntry;
 
+/** What EntryTable (and each of its per-run parts) is given. */
+export interface EntryTableProps {
+  entries: Entry[];
+  caption: string;
+  /** first column names the build (write-ups) instead of the metric */
+  rowsAreVersions?: boolean;
+  /** the row header of each entry (default: its label, or its build when rowsAreVersions) */
+  rowLabels?: string[];
+  /** sentences under the caption (e.g. what several rows' labels repeated) */
+  notes?: string[];
+  /** on a phone, show each row as a card of labelled values instead of a table row */
+  stack?: boolean;
+}
+
 /** URL slug of an OpenSSL build's page: "3.5.7", or "3.5.7-no-ml-kem" for a variant (catalogue buildSlug). */
 export function versionSlug(version: string, variant: string): string {
   return buildSlug({ version, variant });
