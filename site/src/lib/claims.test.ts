@@ -200,6 +200,20 @@ test('host-specific: a result that rides on a CPU feature the host has, or whose
   assert.match(lacks.reason, /lacks AVX-512 IFMA/);
 });
 
+test('cannot-test: a machine without the feature an experiment needs gets no verdict, and says which feature it lacks', () => {
+  const specs = [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }];
+  const c = claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'better')], requires: { flags: ['avx512f', 'vaes'], why: 'hiding AVX-512 changes nothing without it' } });
+  const lacks = evaluateClaim(c, S, data(run('r1', specs, { flags: { avx512f: false, vaes: true } })));
+  assert.equal(lacks.verdict, 'cannot-test');
+  assert.match(lacks.reason, /this machine lacks AVX-512F: hiding AVX-512 changes nothing without it/);
+  const has = evaluateClaim(c, S, data(run('r1', specs, { flags: { avx512f: true, vaes: true } })));
+  assert.equal(has.verdict, 'confirmed');
+  // two machines: the one that can test the claim decides it, the other says why it cannot
+  const two = evaluateClaim(c, S, data(run('r1', specs, { host: 'a', flags: { avx512f: true, vaes: true } }), run('r2', specs, { host: 'b', flags: { avx512f: false } })));
+  assert.equal(two.verdict, 'confirmed');
+  assert.deepEqual(two.hosts.map((h) => [h.host, h.verdict]), [['a', 'confirmed'], ['b', 'cannot-test']]);
+});
+
 test('host-specific: hosts that disagree', () => {
   const c = claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] });
   const d = data(

@@ -103,6 +103,12 @@ export const Claim = z
     unverified: ownWords(600).optional(),
     /** the result depends on a CPU feature: where the host has it (or its record does not say), the verdict is host-specific */
     hostSpecific: z.object({ flags: z.array(z.enum(CPU_FLAGS)).min(1), why: ownWords(400) }).optional(),
+    /**
+     * the experiment tests the claim only on a CPU with every one of these features (e.g. hiding AVX-512 changes
+     * nothing where there is none to hide): a machine whose record says it lacks one gets "cannot be tested on
+     * this machine", naming the feature, instead of a verdict
+     */
+    requires: z.object({ flags: z.array(z.enum(CPU_FLAGS)).min(1), why: ownWords(400) }).optional(),
   })
   .superRefine((c, ctx) => {
     if (c.unverified && c.tests.length) ctx.addIssue({ code: 'custom', path: ['unverified'], message: 'an unverified claim has no tests' });
@@ -166,7 +172,7 @@ export function crossCheck(w: { claims: Claim[]; studies: Study[]; series: Write
 
 // ------------------------------------------------------------------ verdicts
 
-export type Verdict = 'confirmed' | 'contradicted' | 'not-shown' | 'host-specific' | 'not-measured' | 'unverified';
+export type Verdict = 'confirmed' | 'contradicted' | 'not-shown' | 'host-specific' | 'cannot-test' | 'not-measured' | 'unverified';
 /** what one comparison can say */
 export type TestVerdict = 'confirmed' | 'contradicted' | 'not-shown' | 'not-measured';
 
@@ -175,6 +181,7 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
   contradicted: 'contradicted',
   'not-shown': 'not shown',
   'host-specific': 'host-specific',
+  'cannot-test': 'cannot be tested on this machine',
   'not-measured': 'not measured yet',
   unverified: 'unverified',
 };
@@ -184,6 +191,7 @@ export const VERDICT_MEANING: Record<Verdict, string> = {
   contradicted: 'at least one comparison lies entirely on the other side: the data show the claim does not hold as stated',
   'not-shown': 'the data do not decide: an interval reaches both sides of the threshold, covers too little, or the figures come from different runs',
   'host-specific': 'the result depends on a CPU feature of the host that measured it (or the hosts disagree): it may not hold elsewhere',
+  'cannot-test': 'the machine lacks a CPU feature the experiment needs to test the claim (named in the reason): its figures are shown, but they cannot decide it',
   'not-measured': 'the data the claim is tested on have not been measured yet',
   unverified: 'our harness has no experiment that can test this claim; the reason is given',
 };
@@ -479,6 +487,9 @@ export function evaluateClaim(claim: Claim, series: readonly WriteupSeries[], da
   const outcomes = hosts.map((host): HostOutcome => {
     const comparisons = all.map((p) => compare(p, host, data, minCoverage));
     const v = combine(comparisons.map((c) => c.verdict));
+    const lacking = claim.requires?.flags.filter((f) => summary.hosts.find((h) => h.id === host)?.cpuFlags[f] === false) ?? [];
+    if (lacking.length && v !== 'not-measured')
+      return { host, verdict: 'cannot-test', underlying: null, reason: `this machine lacks ${lacking.map(flagName).join(', ')}: ${claim.requires!.why}`, comparisons };
     const hs = claim.hostSpecific;
     if (hs && (v === 'confirmed' || v === 'contradicted')) {
       const flags = summary.hosts.find((h) => h.id === host)?.cpuFlags ?? {};
@@ -503,7 +514,7 @@ export function evaluateClaim(claim: Claim, series: readonly WriteupSeries[], da
     return { claim, verdict: first.verdict, reason: first.reason, hosts: outcomes, pairings: all };
   }
   if (kinds.size > 1) return { claim, verdict: 'host-specific', reason: 'the hosts that measured it disagree', hosts: outcomes, pairings: all };
-  const verdict = outcomes.some((o) => o.verdict === 'not-shown') ? 'not-shown' : 'not-measured';
+  const verdict = outcomes.some((o) => o.verdict === 'not-shown') ? 'not-shown' : outcomes.some((o) => o.verdict === 'cannot-test') ? 'cannot-test' : 'not-measured';
   return { claim, verdict, reason: outcomes.find((o) => o.verdict === verdict)!.reason, hosts: outcomes, pairings: all };
 }
 
@@ -513,7 +524,7 @@ export function evaluateClaims(w: { claims: Claim[]; series: WriteupSeries[] }, 
 
 /** How many claims got each verdict, in a fixed order, zero counts left out. */
 export function tally(results: readonly { verdict: Verdict }[]): { verdict: Verdict; count: number }[] {
-  const order: Verdict[] = ['confirmed', 'contradicted', 'host-specific', 'not-shown', 'not-measured', 'unverified'];
+  const order: Verdict[] = ['confirmed', 'contradicted', 'host-specific', 'not-shown', 'cannot-test', 'not-measured', 'unverified'];
   return order.map((verdict) => ({ verdict, count: results.filter((r) => r.verdict === verdict).length })).filter((t) => t.count > 0);
 }
 
