@@ -101,7 +101,7 @@ export const SELECTION =
   'only quiet runs (host lock held, every quiet-host check passed); each row (host, library, version, variant and series) comes from one run: ' +
   'a run that measured it before one where it failed or was unsupported, then a full run before a quick one, then the newest run. ' +
   'So the newest quiet full run of a host decides every row it measured, and the builds it did not measure keep the rows of their own newest run. ' +
-  'Comparisons stay within one run. A table whose rows come from more than one run names the run of each row.';
+  'Comparisons stay within one run. On the site, timing values (CPU time, wall clock) of different runs never share a table or chart: each run gets its own; deterministic counts of one machine may, each row naming its run.';
 
 /**
  * The runs aggregate() would take series from, found from their records alone: for each host, library,
