@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HypothesisResult } from '../../schema/index.ts';
+import { HypothesisResult, nameOfMachine } from '../../schema/index.ts';
 
 test('npm run test:mlkem-hypothesis -- --quick runs end to end and writes a valid result', { timeout: 40 * 60_000 }, () => {
   const out = mkdtempSync(join(tmpdir(), 'hypothesis-'));
@@ -14,9 +14,15 @@ test('npm run test:mlkem-hypothesis -- --quick runs end to end and writes a vali
   assert.equal(r.status, 0, `exit ${r.status}\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
   assert.match(r.stdout, /claim\s+cert\s+side\s+CPU ratio/, 'prints the table');
   assert.match(r.stdout, /CONCLUSION: /);
-  const files = readdirSync(join(out, 'ci'));
+  // the result goes into the folder of this machine's id: the name given plus the hardware's fingerprint
+  const machines = readdirSync(out);
+  assert.equal(machines.length, 1);
+  assert.equal(nameOfMachine(machines[0]!), 'ci', machines[0]);
+  const files = readdirSync(join(out, machines[0]!));
   assert.equal(files.length, 1);
-  const result = HypothesisResult.parse(JSON.parse(readFileSync(join(out, 'ci', files[0]!), 'utf8')));
+  const result = HypothesisResult.parse(JSON.parse(readFileSync(join(out, machines[0]!, files[0]!), 'utf8')));
+  assert.equal(result.host.id, machines[0]);
+  assert.equal(result.host.name, 'ci');
   assert.equal(result.mode, 'quick');
   assert.equal(result.progress.stoppedBecause === 'fixed-rounds' || result.progress.stoppedBecause === 'all-decided', true);
   for (const id of ['H1', 'H2', 'H3', 'H4a', 'H4b'])
