@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { seededRandom } from '../stats.ts';
-import { configWords, decompose } from './analysis.ts';
+import { decompose } from './analysis.ts';
 import { DECOMPOSITION, GAP_PARTS } from './claims.ts';
 import { FIXTURE_MODEL, syntheticResult, syntheticRound, type CostModel } from './synthetic.ts';
 
@@ -38,7 +38,7 @@ test('a part whose interval spans zero is "not separable", never a negative cost
   }
   assert.ok(spanning > 0, 'the model puts a part near zero: some runs must fail to separate it');
   const r = syntheticResult({ ...FIXTURE_MODEL, seed: 3 }, 12);
-  for (const d of r.decomposition) if (!d.other!.separable) assert.match(r.conclusion, /outside key exchange \([^)]*\): not separable from zero at this precision/);
+  for (const d of r.decomposition) if (!d.other!.separable) assert.match(r.conclusion, /outside key exchange \(".*?" minus ".*?"\): not separable from zero at this precision/);
   assert.doesNotMatch(r.conclusion, /-\d[\d.]* µs/, 'no negative cost in the conclusion');
 });
 
@@ -76,13 +76,13 @@ test('each part of the gap is the difference of the two configurations its sente
   for (const b of blocks) if (!b.warmup && b.cert === "ecdsa-p256") cost.set(`${b.round}|${b.config}`, b.clientUs + b.serverUs);
   const rounds = [...new Set(blocks.filter((b) => !b.warmup).map((b) => b.round))];
   const r = syntheticResult(FIXTURE_MODEL, 60);
-  const version = (id: string) => r.configurations.find((c) => c.id === id)!.version;
+  const label = (id: string) => r.configurations.find((c) => c.id === id)!.label;
   for (const part of GAP_PARTS) {
     const diffs = rounds.map((round) => cost.get(`${round}|${part.minuend}`)! - cost.get(`${round}|${part.subtrahend}`)!);
     const mean = diffs.reduce((a, b) => a + b, 0) / diffs.length;
     assert.ok(Math.abs(d[part.key]!.us - mean) < 1e-6, `${part.key}: ${d[part.key]!.us} is not ${part.minuend} minus ${part.subtrahend} (${mean})`);
     // the conclusion names the part and both of its configurations, in that order
-    const said = `${part.name} (${version(part.minuend)} ${configWords(part.minuend)} minus ${version(part.subtrahend)} ${configWords(part.subtrahend)})`;
+    const said = `${part.name} ("${label(part.minuend)}" minus "${label(part.subtrahend)}")`;
     assert.ok(r.conclusion.includes(said), `the conclusion does not say "${said}": ${r.conclusion}`);
   }
   // with library defaults on both sides the share is used: no part may call it unused

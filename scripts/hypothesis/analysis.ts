@@ -173,17 +173,6 @@ export function decompose(blocks: readonly Block[], cert: string, alpha: number)
 
 // ------------------------------------------------------------------ conclusion
 
-/** A configuration's groups in a few words, for the parts of the gap (the version is said beside it). */
-export function configWords(id: string): string {
-  const words: Record<string, string> = {
-    [DECOMPOSITION.defaults]: 'with library defaults on both sides',
-    [DECOMPOSITION.baseline]: 'with its defaults',
-    [DECOMPOSITION.classicServer]: 'default client against a classic-only server',
-    [DECOMPOSITION.ecdhOnly]: 'with ECDH-only groups',
-  };
-  return words[id] ?? id;
-}
-
 const partText = (p: GapPart | null, what: string) =>
   !p ? `${what}: not measured` : !p.separable ? `${what}: not separable from zero at this precision` : p.us >= 0 ? `${what} ${fmtUs(p.us)}` : `${what} saves ${fmtUs(-p.us)}`;
 
@@ -193,6 +182,7 @@ const partText = (p: GapPart | null, what: string) =>
  */
 export function conclusion(r: Pick<HypothesisResult, 'claims' | 'decomposition' | 'configurations' | 'host' | 'design'>): string {
   const version = (id: string) => r.configurations.find((c) => c.id === id)?.version ?? id;
+  const label = (id: string) => r.configurations.find((c) => c.id === id)?.label ?? id;
   const v35 = version(DECOMPOSITION.defaults);
   const v34 = version(DECOMPOSITION.baseline);
   const out: string[] = [];
@@ -201,7 +191,7 @@ export function conclusion(r: Pick<HypothesisResult, 'claims' | 'decomposition' 
     const total = d.total.separable
       ? `${v35} with library defaults costs ${fmtUs(Math.abs(d.total.us))} ${d.total.us >= 0 ? 'more' : 'less'} CPU per handshake (client + server) than ${v34} (${fmtUs(d.total.interval.low)} to ${fmtUs(d.total.interval.high)}, ${pctConf} interval)`
       : `the difference between ${v35} with library defaults and ${v34} is not separable from zero at this precision`;
-    const parts = GAP_PARTS.map((p) => partText(d[p.key], `${p.name} (${version(p.minuend)} ${configWords(p.minuend)} minus ${version(p.subtrahend)} ${configWords(p.subtrahend)})`));
+    const parts = GAP_PARTS.map((p) => partText(d[p.key], `${p.name} ("${label(p.minuend)}" minus "${label(p.subtrahend)}")`));
     out.push(`With ${certName(d.cert)} certificates, ${total}; ${d.total.separable ? 'of that' : 'its parts'}: ${parts.join('; ')}.`);
   }
   const of = (id: string) => r.claims.filter((c) => c.id === id);

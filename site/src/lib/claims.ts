@@ -12,7 +12,7 @@ import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library,
 import { CPU_FLAG_NAMES } from '../../../schema/machine.ts';
 import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
 import { DETERMINISTIC_METHODS, compareRounds, measuredRounds, median, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
-import { coverageText } from './format.ts';
+import { coverageText, fractionText } from './format.ts';
 
 // ------------------------------------------------------------------ frontmatter format
 
@@ -359,16 +359,24 @@ interface Side {
   rounds: RoundValues | null;
 }
 
-function summarySide(e: SummaryEntry, host: string, summary: Summary, detailed: DetailedIterations | null): Side {
-  const rounds = detailed ? roundIndex(detailed) : null;
-  const found = rounds
-    ? summary.builds
-        .filter((x) => x.host === host && x.library === e.library && x.version === e.version && x.variant === e.variant)
-        .map((x) => rounds.get(`${e.runId}\u0000${host}\u0000${x.id}\u0000${e.key}`))
-        .find((r) => r !== undefined)
-    : undefined;
+/**
+ * The measured values by round behind a summary entry (detailed-iterations.json), found through the build
+ * ids of its host in summary.builds; null where the file or the row is not at hand. Used by the claims and
+ * by the machines page, so both pair the same values.
+ */
+export function entryRounds(e: SummaryEntry, summary: Pick<Summary, 'builds'>, detailed: DetailedIterations | null): Map<number, number[]> | null {
+  if (!detailed) return null;
+  const rounds = roundIndex(detailed);
+  const found = summary.builds
+    .filter((x) => x.host === e.host && x.library === e.library && x.version === e.version && x.variant === e.variant)
+    .map((x) => rounds.get(`${e.runId}\u0000${e.host}\u0000${x.id}\u0000${e.key}`))
+    .find((r) => r !== undefined);
+  return found?.rounds ?? null;
+}
+
+function summarySide(e: SummaryEntry, summary: Summary, detailed: DetailedIterations | null): Side {
   const { runId, unit, higherIsBetter, comparability, library, version, variant, key } = e;
-  return { runId, unit, higherIsBetter, comparability, library, version, variant, key, deterministic: Boolean(e.stats!.deterministic), median: e.stats!.median, rounds: found?.rounds ?? null };
+  return { runId, unit, higherIsBetter, comparability, library, version, variant, key, deterministic: Boolean(e.stats!.deterministic), median: e.stats!.median, rounds: entryRounds(e, summary, detailed) };
 }
 
 /** The measured series `key` of build `b` in one run, as a side; null unless the run measured it. */
@@ -415,8 +423,8 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
     if (e.status !== 'measured' || !e.stats)
       return result('not-shown', `${buildName(b)}: ${e.status === 'measured' ? 'no measured value' : e.status}${e.reason ? ` (${e.reason})` : ''}`);
   }
-  let a = summarySide(ea!, host, summary, data.detailed);
-  let b = summarySide(eb!, host, summary, data.detailed);
+  let a = summarySide(ea!, summary, data.detailed);
+  let b = summarySide(eb!, summary, data.detailed);
   let note = '';
   if (a.runId !== b.runId) {
     const same = sameRunSides(p, host, data.runs ?? []);
@@ -542,7 +550,7 @@ export function changeText(ratio: number): string {
  * direction; without data they are stated as written.
  */
 export function expectationText(test: ClaimTest, higherIsBetter: boolean | null = null): string {
-  const pct = (x: number) => `${Number((x * 100).toPrecision(3)).toLocaleString('en-US')}%`;
+  const pct = fractionText;
   const times = (x: number) => Number(x.toPrecision(3)).toLocaleString('en-US');
   if ((test.expect === 'better' || test.expect === 'worse') && higherIsBetter === null)
     return `${test.expect}, by a threshold of ${pct(test.threshold!)}`;

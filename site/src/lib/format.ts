@@ -33,6 +33,9 @@ export function ciText(stats: Stats | null): string {
   return `${num(iv.low)} – ${num(iv.high)} (${what})`;
 }
 
+/** A fraction as a percentage, up to three significant digits: 0.005 -> "0.5%", 0.1 -> "10%" (thresholds, limits). */
+export const fractionText = (x: number): string => `${Number((x * 100).toPrecision(3)).toLocaleString('en-US')}%`;
+
 /** A ratio as a multiple with SIG_FIGS digits, trailing zeros kept: 1.00085 -> "1.00×". */
 export const ratioText = (ratio: number): string => `${ratio.toPrecision(SIG_FIGS)}×`;
 

@@ -3,6 +3,7 @@
 import { GROUP_MODES, changeCell, familyOf, findJourney, stepsFor, type ChangeCell, type Journey, type JourneyPoint, type Step, type WriteupRef } from './journey-view.ts';
 import type { JourneyPayload } from './model.ts';
 import { isTiming } from './runs.ts';
+import { fractionText } from './format.ts';
 
 /** The deterministic count a CPU-time step must agree with before it may lead the page. */
 export const COUNT_METRIC = 'instructions-per-handshake';
@@ -64,11 +65,9 @@ export interface Headline {
   counts: { before: number; after: number; ratio: number; unit: string; method: string } | null;
 }
 
-const pct = (x: number) => `${Number((x * 100).toPrecision(3))}%`;
-
 /** The sentence said with the headline: the rule that chose it (threshold: summary.statistics.deterministicThreshold). */
 export const headlineRule = (threshold: number) =>
-  `Chosen among the steps whose paired CPU-time change (one run) is matched by a change of more than ${pct(threshold)} in the deterministic instruction count in the same direction; steps without that agreement are not headlined.`;
+  `Chosen among the steps whose paired CPU-time change (one run) is matched by a change of more than ${fractionText(threshold)} in the deterministic instruction count in the same direction; steps without that agreement are not headlined.`;
 
 /**
  * Whether a significant step may lead the page. Many paired comparisons each carry a few per cent chance of a

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Comparison, DetailedIterations, Host, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { describeMachine } from '../../../schema/machine.ts';
-import { differingFeatures, findingCell, findings, machineCards, machineLabel, machineTexts, roundsIndex, type FindingDef } from './machines.ts';
+import { differingFeatures, findingCell, findings, machineCards, machineLabel, machineTexts, type FindingDef } from './machines.ts';
+import { entryRounds } from './claims.ts';
 
 const host = (id: string, flags: Host['cpuFlags']): Host => ({
   id, name: 'box', arch: 'x64', cpuModel: 'AMD EPYC', cpuFlags: { aesni: true, pclmulqdq: true, avx2: true, avx512f: false, ...flags }, logicalCpus: 2,
@@ -49,7 +50,7 @@ test('machine cards: the flags of the architecture with their state, runs dedupl
 
 test('a cell uses the summary’s own comparison when its reference is the one asked for, the newest release of each series', () => {
   const es = [entry(VAES, 'r1', '1.1.1w'), entry(VAES, 'r1', '3.0.2', { vsBaseline: cmp('1.1.1w', 0.5, 'lower') }), entry(VAES, 'r1', '3.0.22', { vsBaseline: cmp('1.1.1w', 0.9, 'lower') })];
-  const c = findingCell(def(), VAES.id, es, new Map());
+  const c = findingCell(def(), VAES.id, es, () => null);
   assert.equal(c.state, 'measured');
   if (c.state !== 'measured') return;
   assert.equal(c.comparison.ratio, 0.9);
@@ -64,7 +65,8 @@ test('two series of one run are paired by round here; two runs are never divided
   const b = entry(VAES, 'r1', '3.5.7', { key: OTHER });
   const detailed = { rows: [['r1', VAES.id, 'b', '3.5.7', 'default', KEY, [1, 2, 3, 4, 5, 6], [90, 91, 92, 90, 91, 92]], ['r1', VAES.id, 'b', '3.5.7', 'default', OTHER, [1, 2, 3, 4, 5, 6], [100, 100, 100, 100, 100, 100]]] } as unknown as DetailedIterations;
   const d = def({ refKey: OTHER, sides: ['one', 'other'], subject: { series: '3.5' }, reference: { series: '3.5' } });
-  const c = findingCell(d, VAES.id, [a, b], roundsIndex(detailed));
+  const builds = [{ host: VAES.id, id: 'b', library: 'openssl', version: '3.5.7', variant: 'default' }] as unknown as Summary['builds'];
+  const c = findingCell(d, VAES.id, [a, b], (e) => entryRounds(e, { builds }, detailed));
   assert.equal(c.state, 'measured');
   if (c.state === 'measured') {
     assert.equal(c.source, 'paired here');
@@ -73,14 +75,14 @@ test('two series of one run are paired by round here; two runs are never divided
     assert.equal(c.subject, 'OpenSSL 3.5.7, one');
   }
   // the reference only in another run: the medians are there, the ratio is not made
-  const split = findingCell(def(), VAES.id, [entry(VAES, 'r1', '3.0.22'), entry(VAES, 'r2', '1.1.1w')], new Map());
+  const split = findingCell(def(), VAES.id, [entry(VAES, 'r1', '3.0.22'), entry(VAES, 'r2', '1.1.1w')], () => null);
   assert.deepEqual(split, { state: 'not-in-one-run', host: VAES.id, runs: ['r1', 'r2'] });
-  assert.deepEqual(findingCell(def(), PLAIN.id, [entry(VAES, 'r1', '3.0.22'), entry(VAES, 'r1', '1.1.1w')], new Map()), { state: 'not-measured', host: PLAIN.id });
+  assert.deepEqual(findingCell(def(), PLAIN.id, [entry(VAES, 'r1', '3.0.22'), entry(VAES, 'r1', '1.1.1w')], () => null), { state: 'not-measured', host: PLAIN.id });
 });
 
 test('another library against the newest OpenSSL of its run, through vsOpenSSL', () => {
   const es = [entry(VAES, 'r1', '3.5.7'), entry(VAES, 'r1', '4.0.3'), entry(VAES, 'r1', '5.12.0', { library: 'aws-lc', vsOpenSSL: cmp('4.0.3', 1.3, 'higher') })];
-  const c = findingCell(def({ subject: { library: 'aws-lc' }, reference: { newestOpenSSL: true } }), VAES.id, es, new Map());
+  const c = findingCell(def({ subject: { library: 'aws-lc' }, reference: { newestOpenSSL: true } }), VAES.id, es, () => null);
   assert.equal(c.state === 'measured' && `${c.subject} / ${c.reference} ${c.comparison.ratio}`, 'AWS-LC 5.12.0 / OpenSSL 4.0.3 1.3');
 });
 

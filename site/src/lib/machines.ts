@@ -1,11 +1,12 @@
 // Machines: how pages name the machine of a figure, and the findings page that sets each machine's ratios
 // side by side. A machine is its hardware (schema/machine.ts); nothing here divides values of two machines
 // or two runs. Every ratio is the summary's own paired comparison, or, for two series of the same run, the
-// same pairing by round (scripts/stats.ts compareRounds) over detailed-iterations.json. Pure functions.
+// same pairing by round (scripts/stats.ts compareRounds) over detailed-iterations.json (claims.ts entryRounds). Pure functions.
 import type { Comparison, CpuFlags, DetailedIterations, Host, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { describeMachine, nameOfMachine, CPU_FLAG_NAMES } from '../../../schema/machine.ts';
 import { compareSeries, compareVersions, LIBRARY_NAMES } from '../../../catalogue/index.ts';
-import { DETERMINISTIC_METHODS, compareRounds, valuesByRound } from '../../../scripts/stats.ts';
+import { DETERMINISTIC_METHODS, compareRounds } from '../../../scripts/stats.ts';
+import { entryRounds } from './claims.ts';
 import { CPU_FLAGS, CPU_FLAG_TEXT, flagState } from './cpu-flags.ts';
 
 // ------------------------------------------------------------------ naming a machine
@@ -168,16 +169,11 @@ function picks(pick: BuildPick, candidates: readonly SummaryEntry[]): SummaryEnt
   return list.sort((a, b) => compareVersions(b.version, a.version));
 }
 
-type Rounds = ReturnType<typeof valuesByRound>;
-/** detailed-iterations.json rows by run, host, library build and series key. */
-export function roundsIndex(detailed: DetailedIterations | null): Map<string, Rounds> {
-  const m = new Map<string, Rounds>();
-  for (const [runId, host, , version, variant, key, rounds, values] of detailed?.rows ?? []) m.set([runId, host, version, variant, key].join('\u0000'), valuesByRound(rounds, values));
-  return m;
-}
+/** The values by round behind an entry (claims.ts entryRounds over detailed-iterations.json), null where not at hand. */
+export type RoundsOf = (e: SummaryEntry) => Map<number, number[]> | null;
 
 /** One machine's cell of one row: inside one run, or said why not. */
-export function findingCell(def: FindingDef, host: string, entries: readonly SummaryEntry[], rounds: Map<string, Rounds>): FindingCell {
+export function findingCell(def: FindingDef, host: string, entries: readonly SummaryEntry[], roundsOf: RoundsOf): FindingCell {
   const mine = entries.filter((e) => e.host === host);
   const subjects = picks(def.subject, mine.filter((e) => e.key === def.key));
   const refKey = def.refKey ?? def.key;
@@ -189,8 +185,8 @@ export function findingCell(def: FindingDef, host: string, entries: readonly Sum
     const own = refKey === def.key ? [s.vsPreviousSeries, s.vsBaseline, s.vsOpenSSL].find((c) => c?.against === againstKey(ref)) : undefined;
     let comparison: Comparison | null = own ?? null;
     if (!comparison) {
-      const a = rounds.get([s.runId, host, s.version, s.variant, s.key].join('\u0000'));
-      const b = rounds.get([ref.runId, host, ref.version, ref.variant, ref.key].join('\u0000'));
+      const a = roundsOf(s);
+      const b = roundsOf(ref);
       if (a && b) comparison = compareRounds(a, b, againstKey(ref), DETERMINISTIC_METHODS.includes(s.method));
     }
     if (!comparison) continue;
@@ -213,9 +209,9 @@ export function differingFeatures(def: FindingDef, hosts: readonly Host[]): stri
 
 /** The findings table: one row per ratio, one cell per machine, with the words that say whether it holds. */
 export function findings(summary: Summary, detailed: DetailedIterations | null, defs: readonly FindingDef[] = FINDINGS): FindingRow[] {
-  const rounds = roundsIndex(detailed);
+  const roundsOf: RoundsOf = (e) => entryRounds(e, summary, detailed);
   return defs.map((def) => {
-    const cells = summary.hosts.map((h) => findingCell(def, h.id, summary.entries, rounds));
+    const cells = summary.hosts.map((h) => findingCell(def, h.id, summary.entries, roundsOf));
     const measured = cells.filter((c) => c.state === 'measured');
     const name = (host: string) => machineLabel(host, summary.hosts).text;
     let agreement: FindingRow['agreement'];
