@@ -1,6 +1,7 @@
-// The keys and self-signed certificates every TLS program loads: one set in the cache for every library
-// and version, made by an OpenSSL build (handshake.c gen-certs, c-common/certs.c), so that every build
-// puts the same certificate bytes on the wire.
+// The certificate chains every TLS program loads: one set in the cache for every library and version,
+// made by an OpenSSL build (handshake.c gen-certs, c-common/certs.c), so that every build puts the same
+// certificate bytes on the wire. Per key kind: a root CA the client trusts, an intermediate CA, and the
+// server's leaf for CERT_HOSTNAME; the server sends leaf + intermediate, the client verifies both.
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildUnderTest } from './benchmark.ts';
@@ -12,10 +13,25 @@ import { compareSeries } from '../catalogue/index.ts';
 export const CERTS = ['rsa2048', 'ecdsa-p256', 'mldsa65'] as const;
 export type Cert = (typeof CERTS)[number];
 
-/** Where they are. */
-export const certDir = () => join(cacheRoot(), 'handshake-certs');
+/** The name the leaf is issued to and every verifying client checks (c-common/certs.h CERT_HOSTNAME). */
+export const CERT_HOSTNAME = 'observatory.test';
 
-const haveCert = (kind: Cert) => existsSync(join(certDir(), `${kind}.crt`)) && existsSync(join(certDir(), `${kind}.key`));
+/**
+ * Where they are. A new folder for the chains (the self-signed certificates of before were in
+ * handshake-certs/): a cache holding the old files must not pass for the new ones.
+ */
+export const certDir = () => join(cacheRoot(), 'tls-chains');
+
+/** The files of one kind (c-common/certs.h), the key last: it is written last and moved last. */
+export const certFiles = (kind: Cert) => ({
+  root: join(certDir(), `${kind}-root.crt`),
+  intermediate: join(certDir(), `${kind}-intermediate.crt`),
+  chain: join(certDir(), `${kind}.crt`),
+  key: join(certDir(), `${kind}.key`),
+});
+const FILE_SUFFIXES = ['-root.crt', '-intermediate.crt', '.crt', '.key'] as const;
+
+const haveCert = (kind: Cert) => Object.values(certFiles(kind)).every((f) => existsSync(f));
 
 /** Run a gen-certs program (handshake.c) into a temporary directory and move in what the cache lacks. */
 async function genCerts(binary: string): Promise<void> {
@@ -24,11 +40,10 @@ async function genCerts(binary: string): Promise<void> {
   try {
     const r = await runGuarded(binary, ['gen-certs', tmp], { timeoutMs: 120_000 });
     if (r.code !== 0 && !r.stdout) throw new Error(`handshake gen-certs failed (exit ${r.code}): ${stderrTail(r.stderr)}`);
-    // key before certificate: a certificate's presence means its key is in place
+    // the key file last: its presence means the rest of the kind is in place
     for (const kind of CERTS) {
-      if (haveCert(kind) || !existsSync(join(tmp, `${kind}.crt`))) continue;
-      renameSync(join(tmp, `${kind}.key`), join(certDir(), `${kind}.key`));
-      renameSync(join(tmp, `${kind}.crt`), join(certDir(), `${kind}.crt`));
+      if (haveCert(kind) || !FILE_SUFFIXES.every((s) => existsSync(join(tmp, `${kind}${s}`)))) continue;
+      for (const s of FILE_SUFFIXES) renameSync(join(tmp, `${kind}${s}`), join(certDir(), `${kind}${s}`));
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });

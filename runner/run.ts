@@ -14,6 +14,7 @@ import { bySeriesKeyThenBuild, Run, writeRunFile, type Build, type Host, type It
 import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome } from './benchmark.ts';
 import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot } from './quiet.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
+import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 
 export interface RunPlan {
   runId: string;
@@ -66,7 +67,7 @@ export function harnessInfo(): Run['harness'] {
   } catch {
     // not a git checkout: say so through 'unknown'
   }
-  return { gitCommit, gitDirty, node: process.version };
+  return { gitCommit, gitDirty, node: process.version, revision: HARNESS_REVISION };
 }
 
 /** Builds in the order they run in a round: rotated each round so no version always goes first. */

@@ -256,6 +256,8 @@ export const Run = z
       gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/),
       gitDirty: z.boolean(),
       node: shortText(40),
+      /** which harness revision measured (catalogue/harness-steps.ts); absent in runs from before the list: revision 1 */
+      revision: z.int().positive().max(1000).optional(),
       resumedAt: z
         .array(z.object({ at: isoTime, gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/), gitDirty: z.boolean() }))
         .max(100)

@@ -67,7 +67,7 @@ export const RunRecord = z.object({
   series: z.int().nonnegative(),
   measuredSeries: z.int().nonnegative(),
   host: Host,
-  harness: z.object({ gitCommit: z.string(), gitDirty: z.boolean() }),
+  harness: z.object({ gitCommit: z.string(), gitDirty: z.boolean(), revision: z.int().positive().optional() }),
   builds: z.array(RunRecordBuild),
   values: z.array(HeadlineValue),
   changes: z.array(StepChange).describe("what differs from the host's previous run (empty for its first run)"),

@@ -200,7 +200,7 @@ export const MtuResults = z.object({
   kind: z.literal('mtu-analysis'),
   generatedAt: isoTime,
   host: Host,
-  harness: z.object({ gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/), gitDirty: z.boolean(), node: shortText(40) }),
+  harness: z.object({ gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/), gitDirty: z.boolean(), node: shortText(40), revision: z.int().positive().optional() }),
   quiet: QuietEvidence.optional().describe('how quiet the host was before and during the measurement (one round: all of it); absent in files written before it was kept'),
   builds: z.array(Build).min(1),
   unit: z.literal('bytes'),

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Run, Timeseries, listRunFiles, parseRunFile, readRunFile, writeRunFile, type RoundEvidence } from '../schema/index.ts';
 import { aggregate, selectRuns, writeAll } from './aggregate.ts';
+import { HARNESS_STEPS } from '../catalogue/harness-steps.ts';
 import { HEADLINE_METRICS, loadHistory, quietReasons, readTimeseries, stepChanges, recordOf } from './history.ts';
 import { seededRandom } from './stats.ts';
 
@@ -260,4 +261,14 @@ test('a run file without quiet windows parses and is judged as before; a loud wi
   assert.deepEqual(quietReasons(named), [`round 1: window 1 of 1 (01:59:35-02:00:00 UTC): ${loud.reasons[0]}`]);
   const silent = withRound({ ...q.rounds[0]!, quiet: true, reasons: [], windows: [window] });
   assert.deepEqual(quietReasons(silent), [`round 1, window ending ${at}: ${loud.reasons[0]}`]);
+});
+
+test('a change of harness revision is a harness step named by its title; a commit change alone is not', () => {
+  const keySets = new Map<string, string[]>();
+  const a = recordOf(makeRun({ runId: 'x', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] }), 'p', 1, keySets);
+  const sameRevision = { ...a, harness: { gitCommit: 'abc1234', gitDirty: false } };
+  assert.deepEqual(stepChanges(a, sameRevision).map((c) => c.to), ['abc1234']);
+  const step = HARNESS_STEPS.find((s) => s.revision === 2)!;
+  const stepped = { ...a, harness: { gitCommit: 'abc1234', gitDirty: false, revision: 2 } };
+  assert.deepEqual(stepChanges(a, stepped).map((c) => [c.kind, c.to]), [['harness', `abc1234 (harness step 2: ${step.title})`]]);
 });

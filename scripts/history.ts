@@ -22,6 +22,7 @@ import {
 } from '../schema/index.ts';
 import { describe } from './stats.ts';
 import { LIBRARY_NAMES } from '../catalogue/index.ts';
+import { harnessStep } from '../catalogue/harness-steps.ts';
 
 /** Why a run may not feed the published views; empty when it held the host lock and every check was quiet. */
 export function quietReasons(run: Run): string[] {
@@ -140,7 +141,7 @@ export function recordOf(run: Run, path: string, bytes: number, keySets: Map<str
     series: run.series.length,
     measuredSeries: run.series.filter((s) => s.status === 'measured').length,
     host: run.host,
-    harness: { gitCommit: run.harness.gitCommit, gitDirty: run.harness.gitDirty },
+    harness: { gitCommit: run.harness.gitCommit, gitDirty: run.harness.gitDirty, ...(run.harness.revision ? { revision: run.harness.revision } : {}) },
     builds,
     values,
     changes: [],
@@ -149,7 +150,11 @@ export function recordOf(run: Run, path: string, bytes: number, keySets: Map<str
 
 const buildName = (b: { library?: Library; version: string; variant: string }) =>
   `${b.library ? `${LIBRARY_NAMES[b.library]} ` : ''}${b.variant === 'default' ? b.version : `${b.version} ${b.variant}`}`;
-const commitName = (h: RunRecord['harness']) => `${h.gitCommit}${h.gitDirty ? ' (uncommitted changes)' : ''}`;
+/** The harness commit, and the revision's title where a harness step starts it (catalogue/harness-steps.ts). */
+const commitName = (h: RunRecord['harness'], step?: boolean) => {
+  const s = step ? harnessStep(h.revision) : undefined;
+  return `${h.gitCommit}${h.gitDirty ? ' (uncommitted changes)' : ''}${s ? ` (harness step ${s.revision}: ${s.title})` : ''}`;
+};
 
 /** What differs between a host's run and its previous one: each can move results by itself. */
 export function stepChanges(prev: RunRecord, cur: RunRecord): StepChange[] {
@@ -157,7 +162,8 @@ export function stepChanges(prev: RunRecord, cur: RunRecord): StepChange[] {
   const field = (kind: StepChange['kind'], a: string | null | undefined, b: string | null | undefined) => {
     if ((a ?? null) !== (b ?? null)) out.push({ kind, from: a ?? null, to: b ?? null });
   };
-  field('harness', commitName(prev.harness), commitName(cur.harness));
+  const stepped = (prev.harness.revision ?? 1) !== (cur.harness.revision ?? 1);
+  field('harness', commitName(prev.harness, stepped), commitName(cur.harness, stepped));
   field('kernel', prev.host.kernel, cur.host.kernel);
   field('microcode', prev.host.microcode, cur.host.microcode);
   field('os', prev.host.os, cur.host.os);

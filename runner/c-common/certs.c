@@ -12,38 +12,72 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 /* fixed validity, 2020-01-01 .. 2049-12-31, which contains the frozen clock of deterministic mode */
 #define CERT_NOT_BEFORE ((time_t)1577836800)
 #define CERT_NOT_AFTER ((time_t)2524607999)
 
-static int write_cert(const char *dir, const char *kind, EVP_PKEY *key) {
-    char path[4096];
-    int ok = 0;
+/* One certificate of the chain: subject cn with key, issued by (issuer, issuer_key), or self-signed
+ * when issuer is NULL. ext: "name=value" X509v3 extensions in the config syntax, NULL-terminated. */
+static X509 *make_cert(const char *kind, const char *cn, long serial, EVP_PKEY *key, X509 *issuer, EVP_PKEY *issuer_key, const char *const *ext) {
     X509 *x = X509_new();
     X509_NAME *name = X509_NAME_new();
-    ASN1_INTEGER *serial = ASN1_INTEGER_new();
-    char cn[64];
-    snprintf(cn, sizeof(cn), "observatory %s", kind);
-    if (!x || !name || !serial || !ASN1_INTEGER_set(serial, 1) || !X509_set_serialNumber(x, serial) || !X509_set_version(x, 2) ||
-        !X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0) ||
-        !X509_set_subject_name(x, name) || !X509_set_issuer_name(x, name) || !ASN1_TIME_set(X509_getm_notBefore(x), CERT_NOT_BEFORE) ||
-        !ASN1_TIME_set(X509_getm_notAfter(x), CERT_NOT_AFTER) || !X509_set_pubkey(x, key))
-        goto done;
+    int ok = x && name && ASN1_INTEGER_set(X509_get_serialNumber(x), serial) && X509_set_version(x, 2) &&
+             X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0) &&
+             X509_set_subject_name(x, name) && X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) : name) &&
+             ASN1_TIME_set(X509_getm_notBefore(x), CERT_NOT_BEFORE) && ASN1_TIME_set(X509_getm_notAfter(x), CERT_NOT_AFTER) &&
+             X509_set_pubkey(x, key);
+    X509V3_CTX v3;
+    X509V3_set_ctx(&v3, issuer ? issuer : x, x, NULL, NULL, 0);
+    for (int i = 0; ok && ext[i]; i += 2) {
+        X509_EXTENSION *e = X509V3_EXT_conf(NULL, &v3, (char *)ext[i], (char *)ext[i + 1]);
+        ok = e && X509_add_ext(x, e, -1);
+        X509_EXTENSION_free(e);
+    }
     /* ML-DSA signs the whole message itself: no separate digest */
-    if (!X509_sign(x, key, strcmp(kind, "mldsa65") == 0 ? NULL : EVP_sha256())) goto done;
-    snprintf(path, sizeof(path), "%s/%s.key", dir, kind);
-    FILE *f = fopen(path, "w");
-    if (!f || !PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL)) { if (f) fclose(f); goto done; }
-    fclose(f);
-    snprintf(path, sizeof(path), "%s/%s.crt", dir, kind);
-    f = fopen(path, "w");
-    if (!f || !PEM_write_X509(f, x)) { if (f) fclose(f); goto done; }
-    ok = fclose(f) == 0;
-done:
-    X509_free(x);
+    if (ok) ok = X509_sign(x, issuer_key ? issuer_key : key, strcmp(kind, "mldsa65") == 0 ? NULL : EVP_sha256()) > 0;
     X509_NAME_free(name);
-    ASN1_INTEGER_free(serial);
+    if (!ok) X509_free(x), x = NULL;
+    return x;
+}
+
+static int write_pem(const char *dir, const char *kind, const char *suffix, X509 *const *certs, int n, EVP_PKEY *key) {
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s%s", dir, kind, suffix);
+    FILE *f = fopen(path, "w");
+    int ok = f != NULL;
+    if (ok && key) ok = PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL);
+    for (int i = 0; ok && i < n; i++) ok = PEM_write_X509(f, certs[i]);
+    if (f && fclose(f) != 0) ok = 0;
+    return ok;
+}
+
+/* A root CA (the client's only trust anchor), an intermediate CA and the server's leaf, all of one key
+ * kind, as a public server's chain is; the leaf names CERT_HOSTNAME. Files: see certs.h. */
+static int write_chain(const char *dir, const char *kind) {
+    static const char *const ca_root[] = { "basicConstraints", "critical,CA:TRUE", "keyUsage", "critical,keyCertSign,cRLSign",
+                                           "subjectKeyIdentifier", "hash", NULL };
+    static const char *const ca_mid[] = { "basicConstraints", "critical,CA:TRUE,pathlen:0", "keyUsage", "critical,keyCertSign,cRLSign",
+                                          "subjectKeyIdentifier", "hash", "authorityKeyIdentifier", "keyid:always", NULL };
+    /* RSA key exchange (TLS 1.2 AES128-SHA) needs keyEncipherment on an RSA leaf */
+    const char *leaf_usage = strcmp(kind, "rsa2048") == 0 ? "critical,digitalSignature,keyEncipherment" : "critical,digitalSignature";
+    const char *const leaf[] = { "basicConstraints", "critical,CA:FALSE", "keyUsage", leaf_usage, "extendedKeyUsage", "serverAuth",
+                                 "subjectAltName", "DNS:" CERT_HOSTNAME, "subjectKeyIdentifier", "hash",
+                                 "authorityKeyIdentifier", "keyid:always", NULL };
+    char cn_root[80], cn_mid[80];
+    snprintf(cn_root, sizeof(cn_root), "observatory %s root CA", kind);
+    snprintf(cn_mid, sizeof(cn_mid), "observatory %s intermediate CA", kind);
+    EVP_PKEY *kr = gen_key(kind), *km = kr ? gen_key(kind) : NULL, *kl = km ? gen_key(kind) : NULL;
+    X509 *root = kl ? make_cert(kind, cn_root, 1, kr, NULL, NULL, ca_root) : NULL;
+    X509 *mid = root ? make_cert(kind, cn_mid, 2, km, root, kr, ca_mid) : NULL;
+    X509 *srv = mid ? make_cert(kind, CERT_HOSTNAME, 3, kl, mid, km, leaf) : NULL;
+    X509 *full[2] = { srv, mid };
+    /* the key last: certs.ts takes a kind as made when its key file is there */
+    int ok = srv && write_pem(dir, kind, "-root.crt", &root, 1, NULL) && write_pem(dir, kind, "-intermediate.crt", &mid, 1, NULL) &&
+             write_pem(dir, kind, ".crt", full, 2, NULL) && write_pem(dir, kind, ".key", NULL, 0, kl);
+    X509_free(root), X509_free(mid), X509_free(srv);
+    EVP_PKEY_free(kr), EVP_PKEY_free(km), EVP_PKEY_free(kl);
     return ok;
 }
 
@@ -54,18 +88,11 @@ int gen_certs(const char *dir) {
     jw_str("openssl", library_version());
     jw_arr_open("certs");
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-        EVP_PKEY *key = gen_key(kinds[i]);
         jw_open(NULL);
         jw_str("cert", kinds[i]);
-        if (key == NULL) {
-            jw_bool("made", 0), jw_str("reason", library_errors());
-        } else if (!write_cert(dir, kinds[i], key)) {
-            jw_bool("made", 0), jw_str("reason", library_errors());
-        } else {
-            jw_bool("made", 1), made++;
-        }
+        if (!write_chain(dir, kinds[i])) jw_bool("made", 0), jw_str("reason", library_errors());
+        else jw_bool("made", 1), made++;
         jw_close();
-        EVP_PKEY_free(key);
     }
     jw_arr_close();
     jw_close();

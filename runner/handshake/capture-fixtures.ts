@@ -31,6 +31,9 @@ export const CASES: Record<string, HandshakeConfig | string[]> = {
   'tls13-ctx-per-conn': baseConfig({ clientGroups: 'X25519', serverGroups: 'X25519', mode: 'ctx-per-conn' }),
   'tls13-memory': baseConfig({ clientGroups: 'X25519', serverGroups: 'X25519', mode: 'memory' }),
   'tls12-memory': baseConfig({ proto: '1.2', mode: 'memory', ...pin('1.2', 'ecdsa-p256', 'X25519') }),
+  'tls13-verify-none': baseConfig({ clientGroups: 'X25519', serverGroups: 'X25519', verify: 'none' }),
+  // a client that expects another name must refuse the server: proves the hostname is checked
+  'tls13-wrong-hostname': [...configArgs(baseConfig({ clientGroups: 'X25519', serverGroups: 'X25519' }), 20), '--verify-host', 'other.test'],
   'ctx-new': ['run', '--mode', 'ctx-new', '--count', '50'],
 };
 

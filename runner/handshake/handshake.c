@@ -34,15 +34,17 @@
 
 enum { RES_NONE, RES_TICKET, RES_SESSION_ID };
 enum { MODE_HANDSHAKE, MODE_CTX_NEW, MODE_CTX_PER_CONN, MODE_MEMORY };
+enum { VERIFY_CHAIN, VERIFY_NONE };
 
 static struct {
-    const char *cert_dir, *cert, *cgroups, *sgroups, *cipher, *expect_group;
-    int proto, resume, mode, count, threads, warmup, deterministic, cpu, count_side;
-} C = { NULL, "ecdsa-p256", "default", "default", NULL, NULL, TLS1_3_VERSION, RES_NONE, MODE_HANDSHAKE, 100, 1, 2, 0, -1, SIDE_HARNESS };
+    const char *cert_dir, *cert, *cgroups, *sgroups, *cipher, *expect_group, *verify_host;
+    int proto, resume, mode, count, threads, warmup, deterministic, cpu, count_side, verify;
+} C = { NULL, "ecdsa-p256", "default", "default", NULL, NULL, CERT_HOSTNAME, TLS1_3_VERSION, RES_NONE, MODE_HANDSHAKE, 100, 1, 2, 0, -1, SIDE_HARNESS, VERIFY_CHAIN };
 
 static const char *const RESUME_NAMES[] = { "none", "ticket", "session-id" };
 static const char *const MODE_NAMES[] = { "handshake", "ctx-new", "ctx-per-conn", "memory" };
 static const char *const SIDE_NAMES[] = { "both", "client", "server" }; /* --count-side, indexed by SIDE_* */
+static const char *const VERIFY_NAMES[] = { "chain", "none" };
 static int timing = 1; /* off in deterministic mode: clock reads would change the instruction count */
 static const char *rng_not_fixed; /* deterministic mode on a library whose RNG cannot be fixed: why */
 static int expect_id;  /* IANA id of the group every handshake must negotiate, 0 = not pinned */
@@ -73,13 +75,32 @@ static void enter(int side) {
 }
 
 /* ------------------------------------------------------------------ contexts */
-static void cert_path(char *out, size_t n, const char *ext) { snprintf(out, n, "%s/%s.%s", C.cert_dir, C.cert, ext); }
+/* <cert-dir>/<kind><suffix>, the files of c-common/certs.h */
+static void cert_path(char *out, size_t n, const char *suffix) { snprintf(out, n, "%s/%s%s", C.cert_dir, C.cert, suffix); }
+
+/* What the client's certificate verification saw in the current connection (one connection at a time
+ * per thread). Libraries differ in whether they call back for the trust anchor itself (OpenSSL, AWS-LC
+ * and BoringSSL do, wolfSSL does not), so the anchor (self-issued) is counted apart: "checked" are the
+ * certificates verified against their issuer, which are the ones whose signature was checked. */
+static __thread int verify_calls, verify_checked, verify_depth, verify_anchor;
+static int verify_cb(int ok, X509_STORE_CTX *store) {
+    X509 *x = X509_STORE_CTX_get_current_cert(store);
+    verify_calls++;
+    if (x && X509_NAME_cmp(X509_get_subject_name(x), X509_get_issuer_name(x)) == 0) {
+        verify_anchor = 1;
+    } else if (ok) {
+        int depth = X509_STORE_CTX_get_error_depth(store);
+        verify_checked++;
+        if (depth + 1 > verify_depth) verify_depth = depth + 1;
+    }
+    return ok;
+}
 
 static void configure(SSL_CTX *ctx, const char *side, const char *groups) {
     char what[300];
-    /* the same peer verification on every library: the client verifies the server against the
-     * self-signed certificate as its only trust anchor (client_ctx), the server asks for no client
-     * certificate; the output says so (peerVerification) */
+    /* the same peer verification on every library: the client verifies the server's chain up to the
+     * root CA, its only trust anchor, and the server's name (client_ctx, connect_once); the server
+     * asks for no client certificate; the output says what was verified (verification) */
     SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
     if (!SSL_CTX_set_min_proto_version(ctx, C.proto) || !SSL_CTX_set_max_proto_version(ctx, C.proto))
         die_unsupported("setting the protocol version");
@@ -116,11 +137,11 @@ static SSL_CTX *client_ctx(void) {
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
     if (!ctx) die_failed("SSL_CTX_new(TLS_client_method())");
     configure(ctx, "client", C.cgroups);
-    {
-        char crt[4096];
-        cert_path(crt, sizeof(crt), "crt");
-        if (!SSL_CTX_load_verify_locations(ctx, crt, NULL)) die_unsupported("loading the trust anchor into the client");
-        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
+    if (C.verify == VERIFY_CHAIN) {
+        char root[4096];
+        cert_path(root, sizeof(root), "-root.crt");
+        if (!SSL_CTX_load_verify_locations(ctx, root, NULL)) die_unsupported("loading the root CA into the client as its trust anchor");
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, verify_cb);
     }
 #ifdef OBS_LIB_WOLFSSL
     /* a wolfSSL client asks for TLS 1.2 session tickets only when told to */
@@ -137,15 +158,16 @@ static SSL_CTX *client_ctx(void) {
 
 static SSL_CTX *server_ctx(void) {
     char crt[4096], key[4096], what[300];
-    cert_path(crt, sizeof(crt), "crt");
-    cert_path(key, sizeof(key), "key");
+    cert_path(crt, sizeof(crt), ".crt");
+    cert_path(key, sizeof(key), ".key");
     if (access(crt, R_OK) != 0 || access(key, R_OK) != 0)
         die_failed("certificate files %s / %s missing (run gen-certs with a version that can make them)", crt, key);
     SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
     if (!ctx) die_failed("SSL_CTX_new(TLS_server_method())");
     configure(ctx, "server", C.sgroups);
-    snprintf(what, sizeof(what), "loading certificate %s.crt", C.cert);
-    if (SSL_CTX_use_certificate_file(ctx, crt, SSL_FILETYPE_PEM) != 1) die_unsupported(what);
+    /* the leaf and the intermediate CA that issued it: the server sends both */
+    snprintf(what, sizeof(what), "loading certificate chain %s.crt", C.cert);
+    if (SSL_CTX_use_certificate_chain_file(ctx, crt) != 1) die_unsupported(what);
     snprintf(what, sizeof(what), "loading private key %s.key", C.cert);
     if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1) die_unsupported(what);
     SSL_CTX_set_session_id_context(ctx, (const unsigned char *)"hs", 2);
@@ -163,6 +185,18 @@ static SSL_CTX *server_ctx(void) {
 }
 
 /* ------------------------------------------------------------------ one handshake */
+/* The client's verification of one full handshake, as the library reports it (-1: its API cannot say:
+ * BoringSSL has no SSL_get0_verified_chain; this wolfSSL build keeps no peer chain, SESSION_CERTS off). */
+struct verification {
+    int seen;     /* a full handshake was verified */
+    int calls;    /* verify callback calls */
+    int checked;  /* certificates verified against their issuer (callbacks with ok, the anchor left out) */
+    int depth;    /* issuer links verified up to the anchor: 2 = leaf -> intermediate -> root */
+    int anchor;   /* the library called back for the trust anchor too */
+    int sent;     /* certificates the server sent (SSL_get_peer_cert_chain, which includes the leaf on a client) */
+    int verified; /* length of the verified chain, root included (SSL_get0_verified_chain) */
+};
+
 struct worker {
     SSL_CTX *cctx, *sctx;
     SSL_SESSION *sess;
@@ -175,6 +209,7 @@ struct worker {
     uint64_t *lat;
     int n;
     char group[64]; /* what the first handshake negotiated; all later ones must match */
+    struct verification v; /* what the first full handshake's verification saw; all later ones must match */
     pthread_t thread;
 };
 
@@ -241,6 +276,25 @@ static void probe_wire(BIO *peer_end, int write_p, struct probe *pr) {
 }
 #endif
 
+static int stack_len(STACK_OF(X509) *sk) { return sk ? (int)sk_X509_num(sk) : 0; }
+
+/* A full handshake's verification: the library's result must be X509_V_OK (SSL_VERIFY_PEER already
+ * fails the handshake otherwise) and what it saw the same as in the first full handshake. */
+static void check_verification(struct worker *w, SSL *cli) {
+    long result = SSL_get_verify_result(cli);
+    if (result != X509_V_OK) die_failed("the client's certificate verification reports %ld, not X509_V_OK", result);
+    struct verification v = { 1, verify_calls, verify_checked, verify_depth, verify_anchor, -1, -1 };
+#ifndef OBS_LIB_WOLFSSL
+    v.sent = stack_len(SSL_get_peer_cert_chain(cli));
+#ifndef OBS_LIB_BORINGSSL
+    v.verified = stack_len(SSL_get0_verified_chain(cli));
+#endif
+#endif
+    if (!w->v.seen) w->v = v;
+    else if (memcmp(&w->v, &v, sizeof(v)) != 0)
+        die_failed("certificate verification changed between handshakes: %d callbacks to depth %d, then %d to depth %d", w->v.calls, w->v.depth, v.calls, v.depth);
+}
+
 /* Everything the library says about the handshake must be what was asked. */
 static void verify(struct worker *w, SSL *cli, SSL *srv, int want_resumed) {
     if (SSL_version(cli) != C.proto || SSL_version(srv) != C.proto)
@@ -249,6 +303,7 @@ static void verify(struct worker *w, SSL *cli, SSL *srv, int want_resumed) {
     if (want_resumed && (!rc || !rs))
         die_failed("resumption (%s) asked but the session was not reused (client %d, server %d)", RESUME_NAMES[C.resume], rc, rs);
     if (!want_resumed && (rc || rs)) die_failed("a full handshake was asked but the session was reused");
+    if (C.verify == VERIFY_CHAIN && !rc) check_verification(w, cli);
     const char *g = negotiated_group(cli, rc);
     if (expect_id && strcmp(g, "none") != 0 && group_id(g) != expect_id)
         die_failed("group %s was pinned but %s was negotiated", group_name(expect_id), g);
@@ -275,6 +330,9 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
     if (!cli) die_failed("SSL_new(client)");
     SSL_set_bio(cli, cb, cb);
     SSL_set_connect_state(cli);
+    verify_calls = verify_checked = verify_depth = verify_anchor = 0;
+    /* the name a real client connects to, checked against the leaf (per connection, as clients do) */
+    if (C.verify == VERIFY_CHAIN && SSL_set1_host(cli, C.verify_host) != 1) die_failed("SSL_set1_host");
 #ifdef SESSION_FROM_CALLBACK
     SSL_set_app_data(cli, w);
 #endif
@@ -462,7 +520,6 @@ static void header(void) {
     jw_open(NULL);
     jw_str("openssl", library_version());
     jw_str("mode", MODE_NAMES[C.mode]);
-    jw_str("peerVerification", "client-verifies-server");
     jw_bool("deterministicRng", C.deterministic && !rng_not_fixed);
     if (rng_not_fixed) jw_str("rngNotFixed", rng_not_fixed);
     jw_bool("underValgrind", RUNNING_ON_VALGRIND);
@@ -585,6 +642,18 @@ static void run_handshakes(void) {
         jw_close();
     }
     if (timing) percentiles("latencyNs", lat, total, "CPU time of one connection, client + server: SSL objects, handshake, ticket read, shutdown, free");
+    jw_open("verification");
+    jw_str("mode", VERIFY_NAMES[C.verify]);
+    if (C.verify == VERIFY_CHAIN) {
+        jw_str("hostname", C.verify_host);
+        jw_int("depth", probe_w.v.depth);
+        jw_int("certsChecked", probe_w.v.checked);
+        jw_int("callbacks", probe_w.v.calls);
+        jw_bool("anchorCallback", probe_w.v.anchor);
+        if (probe_w.v.sent >= 0) jw_int("certsSent", probe_w.v.sent);
+        if (probe_w.v.verified >= 0) jw_int("verifiedChain", probe_w.v.verified);
+    }
+    jw_close();
     jw_open("negotiated");
     jw_str("protocol", protocol);
     jw_str("cipher", cipher_name);
@@ -620,7 +689,7 @@ static void usage(void) {
             "                 [--client-groups default|LIST] [--server-groups default|LIST] [--expect-group NAME]\n"
             "                 [--resume none|ticket|session-id] [--count N] [--threads T] [--warmup N]\n"
             "                 [--cipher STR] [--mode handshake|ctx-new|ctx-per-conn|memory] [--deterministic]\n"
-            "                 [--cpu N] [--count-side client|server]\n");
+            "                 [--cpu N] [--count-side client|server] [--verify chain|none] [--verify-host NAME]\n");
 }
 
 static int pick(const char *v, const char *const *names, int n, const char *opt) {
@@ -659,6 +728,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(o, "--warmup")) C.warmup = number(v, o, 0, 1000000);
         else if (!strcmp(o, "--cpu")) C.cpu = number(v, o, 0, CPU_SETSIZE - 1);
         else if (!strcmp(o, "--count-side")) C.count_side = pick(v, SIDE_NAMES, 3, o);
+        else if (!strcmp(o, "--verify")) C.verify = pick(v, VERIFY_NAMES, 2, o);
+        else if (!strcmp(o, "--verify-host")) C.verify_host = v;
         else usage(), die_usage("unknown option %s", o);
     }
     if (C.mode != MODE_CTX_NEW && !C.cert_dir) die_usage("--cert-dir is required");

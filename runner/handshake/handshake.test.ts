@@ -6,7 +6,7 @@ import { Series } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
 import { compareSeries } from '../../catalogue/index.ts';
 import { CASES, FIXTURE_DIR, type Fixture } from './capture-fixtures.ts';
-import { handshakeMatrix, pin, specsOf, taskId, timingOutcomes, type HandshakeConfig } from './handshake.ts';
+import { checkVerification, handshakeMatrix, pin, specsOf, taskId, timingOutcomes, type HandshakeConfig } from './handshake.ts';
 import { describeShares, hiddenByValgrind, parseHandshakeOutput, type HandshakeRunOutput } from './output.ts';
 import { libraryMismatch } from '../library-id.ts';
 
@@ -47,9 +47,17 @@ describe('handshake output parser on captured fixtures', () => {
         assert.equal(p.kind, 'ctx-new');
         return;
       }
+      if (name === 'tls13-wrong-hostname') {
+        assert.equal(p.kind, 'failed', 'a client expecting another name must refuse the server');
+        assert.match(p.kind === 'failed' ? p.reason : '', /certificate verify failed/);
+        return;
+      }
       assert.equal(p.kind, 'run', JSON.stringify(p).slice(0, 300));
       const o = (p as { out: HandshakeRunOutput }).out;
       const cfg = CASES[name] as HandshakeConfig;
+      // leaf and intermediate checked up to the root and the name; OpenSSL also calls back for the anchor
+      if (cfg.verify === 'none') assert.deepEqual(o.verification, { mode: 'none' });
+      else assert.deepEqual(o.verification, { mode: 'chain', hostname: 'observatory.test', depth: 2, certsChecked: 2, callbacks: 3, anchorCallback: true, certsSent: 2, verifiedChain: 3 });
       assert.equal(o.negotiated.protocol, cfg.proto === '1.2' ? 'TLSv1.2' : 'TLSv1.3');
       assert.equal(o.negotiated.resumed, cfg.resume !== 'none');
       assert.equal(o.handshakes, 20 * cfg.threads);
@@ -88,10 +96,16 @@ describe('handshake output of the other libraries (fixtures captured from real A
       // OpenSSL and AWS-LC refuse an ECDSA P-256 certificate when the client offers no P-256; wolfSSL uses it
       if (name === 'tls12-ecdsa-without-p256' && p.kind === 'failed') return;
       if (name === 'ctx-new') return assert.equal(p.kind, 'ctx-new');
+      if (name === 'tls13-wrong-hostname') return assert.equal(p.kind, 'failed', 'a client expecting another name must refuse the server');
       assert.equal(p.kind, 'run', JSON.stringify(p).slice(0, 300));
       const o = (p as { out: HandshakeRunOutput }).out;
       const cfg = CASES[name] as HandshakeConfig;
-      assert.equal(o.peerVerification ?? 'client-verifies-server', 'client-verifies-server');
+      // every library verifies the same: leaf and intermediate up to the root, and the name (or nothing, in the control)
+      if (cfg.verify === 'none') assert.deepEqual(o.verification, { mode: 'none' });
+      else {
+        assert.equal(o.verification.mode, 'chain');
+        assert.equal(checkVerification(cfg, p, name), p);
+      }
       assert.equal(o.negotiated.protocol, cfg.proto === '1.2' ? 'TLSv1.2' : 'TLSv1.3');
       assert.equal(o.negotiated.resumed, cfg.resume !== 'none');
       if (cfg.serverGroups !== 'default' && !cfg.serverGroups.includes(':') && !(cfg.proto === '1.2' && cfg.resume !== 'none'))

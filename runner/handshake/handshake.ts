@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Library, Params, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
-import { CERTS, certDir, ensureCerts as ensureSharedCerts, type Cert } from '../certs.ts';
+import { CERTS, CERT_HOSTNAME, certDir, ensureCerts as ensureSharedCerts, type Cert } from '../certs.ts';
 import { runGuarded, stderrTail, type ProgramResult } from '../child-guard.ts';
 import { libraryMismatch } from '../library-id.ts';
 import { compileAgainst } from '../compile.ts';
-import { describeShares, hiddenByValgrind, parseHandshakeOutput, type HandshakeRunOutput, type ParsedOutput } from './output.ts';
+import { describeShares, hiddenByValgrind, parseHandshakeOutput, verificationWords, type HandshakeRunOutput, type ParsedOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
 const common = (n: string) => here(`../c-common/${n}.c`);
@@ -37,6 +37,12 @@ export interface HandshakeConfig {
   /** ctx-per-conn: the client creates and configures a new SSL_CTX for every connection */
   mode: 'handshake' | 'ctx-per-conn' | 'memory';
   cipher?: string;
+  /**
+   * chain (the default): the client verifies the server's leaf and intermediate up to the root CA it
+   * trusts, and the leaf's name (runner/certs.ts). none: the control that verifies nothing, so that
+   * chain minus none is what verification costs a library.
+   */
+  verify?: 'chain' | 'none';
 }
 
 export const baseConfig = (over: Partial<HandshakeConfig> = {}): HandshakeConfig => ({
@@ -64,7 +70,7 @@ export const ensureCerts = (build: BuildUnderTest): Promise<void> => ensureShare
 export function configArgs(cfg: HandshakeConfig, count: number): string[] {
   const args = ['run', '--cert-dir', certDir(), '--cert', cfg.cert, '--proto', cfg.proto, '--client-groups', cfg.clientGroups];
   args.push('--server-groups', cfg.serverGroups, '--resume', cfg.resume, '--count', String(count), '--threads', String(cfg.threads));
-  args.push('--mode', cfg.mode, ...(cfg.cipher ? ['--cipher', cfg.cipher] : []));
+  args.push('--mode', cfg.mode, ...(cfg.cipher ? ['--cipher', cfg.cipher] : []), ...(cfg.verify === 'none' ? ['--verify', 'none'] : []));
   return args;
 }
 
@@ -86,7 +92,28 @@ export async function runHandshake(binary: string, cfg: HandshakeConfig, count: 
   const r = await exec(binary, [...configArgs(cfg, count), ...(opts.cpu === undefined ? [] : ['--cpu', String(opts.cpu)])], timeoutMs);
   const where = `handshake ${describeConfig(cfg)}`;
   if (r.code === -1 || !r.stdout.trim()) return { kind: 'failed', reason: `${where}: exit ${r.code}: ${stderrTail(r.stderr)}`, openssl: 'unknown' };
-  return parseHandshakeOutput(r.stdout, r.code, where);
+  return checkVerification(cfg, parseHandshakeOutput(r.stdout, r.code, where), where);
+}
+
+/** The chain every verifying client must have checked: leaf and intermediate against their issuers, up to the root. */
+export const CHAIN_DEPTH = 2;
+
+/**
+ * A run whose client verified other than asked is a failure, whatever it measured: every library must
+ * report the same verification (depth CHAIN_DEPTH, CHAIN_DEPTH certificates checked, the hostname), or
+ * nothing at all in the control.
+ */
+export function checkVerification(cfg: HandshakeConfig, parsed: ParsedOutput, where: string): ParsedOutput {
+  if (parsed.kind !== 'run') return parsed;
+  const v = parsed.out.verification;
+  const asked = cfg.verify ?? 'chain';
+  const wrong =
+    v.mode !== asked
+      ? `asked the client to verify ${asked}, it reports ${v.mode}`
+      : v.mode === 'chain' && (v.depth !== CHAIN_DEPTH || v.certsChecked !== CHAIN_DEPTH || v.hostname !== CERT_HOSTNAME)
+        ? `the client verified to depth ${v.depth} (${v.certsChecked} certificates checked, hostname ${v.hostname}), not the chain of depth ${CHAIN_DEPTH} to ${CERT_HOSTNAME}`
+        : null;
+  return wrong ? { kind: 'failed', reason: `${where}: ${wrong}`, openssl: parsed.out.openssl } : parsed;
 }
 
 export type InstructionResult =
@@ -107,7 +134,8 @@ export async function countInstructions(binary: string, cfg: HandshakeConfig, co
     const r = await exec('valgrind', args, 1_200_000);
     if (/ENOENT|failed to execute valgrind/.test(r.stderr) && !r.stdout.trim()) return { kind: 'failed', reason: 'valgrind is not installed (apt-get install valgrind)' };
     if (!r.stdout.trim()) return { kind: 'failed', reason: `valgrind exit ${r.code}: ${r.stderr.trim().slice(-1500)}` };
-    const parsed = parseHandshakeOutput(r.stdout, r.code, `callgrind ${describeConfig(cfg)}`);
+    const where = `callgrind ${describeConfig(cfg)}`;
+    const parsed = checkVerification(cfg, parseHandshakeOutput(r.stdout, r.code, where), where);
     if (parsed.kind === 'unsupported' || parsed.kind === 'failed') return { kind: parsed.kind, reason: parsed.reason };
     if (parsed.kind !== 'run' || !parsed.out.underValgrind || !(parsed.out.deterministicRng || parsed.out.rngNotFixed))
       return { kind: 'failed', reason: 'the program did not report running under valgrind with the fixed-seed RNG (or why the library has none)' };
@@ -129,7 +157,11 @@ export async function countInstructions(binary: string, cfg: HandshakeConfig, co
 export function describeConfig(c: HandshakeConfig): string {
   const groups = c.clientGroups === c.serverGroups ? `groups ${c.clientGroups}` : `client groups ${c.clientGroups}, server groups ${c.serverGroups}`;
   const resume = c.resume === 'none' ? 'new' : `resumed (${c.resume})`;
-  const extra = [c.threads > 1 ? `${c.threads} threads, shared SSL_CTX` : '', c.mode === 'ctx-per-conn' ? 'new client SSL_CTX per connection' : '']
+  const extra = [
+    c.threads > 1 ? `${c.threads} threads, shared SSL_CTX` : '',
+    c.mode === 'ctx-per-conn' ? 'new client SSL_CTX per connection' : '',
+    c.verify === 'none' ? 'client verifies nothing (control)' : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return `TLS ${c.proto} ${c.cert} ${groups}, ${resume}${extra ? `, ${extra}` : ''}`;
@@ -147,6 +179,8 @@ export function configParams(c: HandshakeConfig, side: 'client' | 'server' | 'bo
     threads: c.threads,
     clientCtx: c.mode === 'ctx-per-conn' ? 'per-connection' : 'shared',
     ...(c.cipher ? { cipher: c.cipher } : {}),
+    // only the control names it: the chain is what every other series verifies
+    ...(c.verify === 'none' ? { verify: 'none' } : {}),
     side,
   };
 }
@@ -208,7 +242,7 @@ export function observedOf(o: HandshakeRunOutput): Params {
     resumed: o.negotiated.resumed,
     resumptionVerified: o.resume !== 'none' && o.negotiated.resumed,
     hrr: o.negotiated.hrr,
-    peerVerification: o.peerVerification ?? 'client-verifies-server', // output without the field: the client always verified
+    peerVerification: verificationWords(o.verification),
     clientKeyShares: describeShares(o.clientHello.keyShares),
     serverKeyShare: o.serverKeyShare ? describeShares([o.serverKeyShare]) : 'none',
     ...(o.ticketChainLimit
@@ -309,8 +343,11 @@ export function handshakeMatrix(mode: RunMode): TaskDef[] {
   for (const proto of ['1.3', '1.2'] as const)
     for (const cert of quick ? (['ecdsa-p256'] as const) : (['ecdsa-p256', 'rsa2048'] as const))
       defs.push({ kind: 'memory', cfg: { ...baseConfig({ proto, cert, ...pin(proto, cert, 'X25519') }), mode: 'memory' }, count: quick ? 50 : 200 });
-  const counted = quick ? [baseConfig(), pinned] : shapes;
-  for (const cfg of counted) defs.push({ kind: 'instructions', cfg, count: quick ? 5 : 10 });
+  // what verifying the chain costs each library: the same handshake with a client that verifies nothing
+  const controls = (quick ? (['ecdsa-p256'] as const) : (['ecdsa-p256', 'rsa2048'] as const)).map((cert) => baseConfig({ cert, ...G('X25519'), verify: 'none' }));
+  for (const cfg of controls) defs.push({ kind: 'timing', cfg, count: n(cfg) });
+  const counted = quick ? [baseConfig(), pinned] : [...shapes];
+  for (const cfg of [...counted, ...controls]) defs.push({ kind: 'instructions', cfg, count: quick ? 5 : 10 });
   return defs;
 }
 
@@ -318,7 +355,7 @@ export function taskId(d: TaskDef): string {
   if (d.kind === 'ctx-new') return 'ctx-new';
   const c = d.cfg;
   const g = c.clientGroups === c.serverGroups ? c.clientGroups : `${c.clientGroups}-vs-${c.serverGroups}`;
-  return [d.kind, `tls${c.proto}`, c.cert, g, c.resume, `t${c.threads}`, c.mode].join('/');
+  return [d.kind, `tls${c.proto}`, c.cert, g, c.resume, `t${c.threads}`, c.mode, ...(c.verify === 'none' ? ['verify-none'] : [])].join('/');
 }
 
 export function specsOf(d: TaskDef): SeriesSpec[] {

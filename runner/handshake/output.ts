@@ -5,11 +5,40 @@ import { LIBRARY_VERSION_PATTERN } from '../library-id.ts';
 
 const Share = z.object({ group: z.string(), id: z.int().nonnegative(), bytes: z.int().nonnegative() }).strict();
 const Percentiles = z.object({ what: z.string(), p50: z.int().nonnegative(), p90: z.int().nonnegative(), p99: z.int().nonnegative() }).strict();
+/**
+ * What the client verified (handshake.c check_verification), from its first full handshake; every later
+ * full handshake saw the same. `chain`: the server's leaf and intermediate up to the root CA, the
+ * client's only trust anchor, and the leaf's name. `none`: the control that verifies nothing.
+ */
+export const Verification = z.discriminatedUnion('mode', [
+  z
+    .object({
+      mode: z.literal('chain'),
+      hostname: z.string().min(1),
+      /** issuer links verified up to the anchor: 2 = leaf -> intermediate -> root */
+      depth: z.int().nonnegative(),
+      /** certificates verified against their issuer (verify callbacks with ok, the trust anchor left out) */
+      certsChecked: z.int().nonnegative(),
+      callbacks: z.int().nonnegative(),
+      /** the library also called back for the trust anchor (OpenSSL, AWS-LC, BoringSSL; wolfSSL does not) */
+      anchorCallback: z.boolean(),
+      /** certificates the server sent, leaf included (absent where the library's API cannot say) */
+      certsSent: z.int().nonnegative().optional(),
+      /** the verified chain, root included (absent where the library's API cannot say) */
+      verifiedChain: z.int().nonnegative().optional(),
+    })
+    .strict(),
+  z.object({ mode: z.literal('none') }).strict(),
+]);
+export type Verification = z.infer<typeof Verification>;
+
+/** How a series records its verification (observed.peerVerification), and the words of the control. */
+export const NO_VERIFICATION_WORDS = 'none (control)';
+export const verificationWords = (v: Verification) => (v.mode === 'chain' ? `chain of depth ${v.depth} to a root CA, hostname checked` : NO_VERIFICATION_WORDS);
+
 const Common = {
   /** the library and its version (c-common/library.c), whatever the library */
   openssl: z.string().regex(LIBRARY_VERSION_PATTERN),
-  /** peer certificate verification, the same on every library; absent in output from before it was reported */
-  peerVerification: z.enum(['none', 'client-verifies-server']).optional(),
   deterministicRng: z.boolean(),
   /** --deterministic on a library whose RNG cannot be fixed at run time: why (the clock is still frozen) */
   rngNotFixed: z.string().min(1).optional(),
@@ -32,6 +61,7 @@ export const HandshakeRunOutput = z
     resume: z.enum(['none', 'ticket', 'session-id']),
     threads: z.int().positive(),
     handshakes: z.int().positive(),
+    verification: Verification,
     /** wolfSSL, TLS 1.3 tickets: a new resumption chain, opened by an unmeasured full handshake, every this many resumptions */
     ticketChainLimit: z.int().positive().optional(),
     clientCpuNs: z.int().nonnegative(),

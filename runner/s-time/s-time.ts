@@ -15,7 +15,8 @@ import type { Params, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
 import { runGuarded, spawnServer, stopGroup } from '../child-guard.ts';
-import { certDir, ensureCerts } from '../handshake/handshake.ts';
+import { certFiles } from '../certs.ts';
+import { ensureCerts } from '../handshake/handshake.ts';
 
 export interface STimeSection {
   connections: number;
@@ -101,7 +102,9 @@ async function startServer(prefix: string, cfg: STimeConfig): Promise<{ server: 
   let last = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const args = ['s_server', '-accept', `127.0.0.1:${port}`, '-cert', join(certDir(), `${cfg.cert}.crt`), '-key', join(certDir(), `${cfg.cert}.key`), '-www'];
+    // the same chain the handshake benchmark's server sends: the leaf (the first certificate of the file) and its intermediate CA
+    const files = certFiles(cfg.cert);
+    const args = ['s_server', '-accept', `127.0.0.1:${port}`, '-cert', files.chain, '-cert_chain', files.intermediate, '-key', files.key, '-www'];
     args.push(cfg.proto === '1.2' ? '-tls1_2' : '-tls1_3');
     const server = spawnServer(join(prefix, 'bin', 'openssl'), args, { env: appEnv(prefix), stdio: ['ignore', 'pipe', 'pipe'] });
     const ready = await new Promise<boolean>((resolve) => {

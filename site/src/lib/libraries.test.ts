@@ -100,3 +100,25 @@ test('at a glance: one bar per build for the same pinned work, the comparison as
   assert.equal(g.worst?.column.slug, 'wolfssl-5.9.4-no-perf-options');
   assert.ok(Math.abs(bar('aws-lc-5.12.0').value! - 0.6 * ossl.stats!.median) < 1e-9);
 });
+
+test('verification cost: chain minus the no-verification control of the same build and run; another run is not subtracted', () => {
+  const counts = fixture.entries.filter((e) => e.benchmark === 'handshake' && e.metric === 'instructions-per-handshake' && e.status === 'measured');
+  const chain = counts.filter((e) => e.key === counts[0]!.key);
+  assert.ok(chain.length >= 2, 'the fixture has instruction counts of several builds for one configuration');
+  const control = chain.map((e, i) => ({
+    ...e,
+    key: e.key.replace('side=both', 'side=both,verify=none'),
+    params: { ...e.params, verify: 'none' },
+    stats: { ...e.stats!, median: e.stats!.median - 1000 * (i + 1) },
+    // the second build's control comes from another run: no difference across runs
+    runId: i === 1 ? 'another-run' : e.runId,
+  }));
+  const [v] = librariesView({ ...fixture, entries: [...fixture.entries, ...control] });
+  const cost = v!.verificationCosts.find((c) => c.metric === 'instructions-per-handshake')!;
+  assert.ok(cost, 'a cost row for the instruction counts');
+  assert.doesNotMatch(cost.label, /verify/, 'the row is named by the configuration both figures share');
+  const byColumn = (e: (typeof chain)[number]) => cost.cells[v!.columns.findIndex((c) => c.library === e.library && c.version === e.version && c.variant === e.variant)]!;
+  assert.deepEqual('cost' in byColumn(chain[0]!) ? byColumn(chain[0]!).cost : null, 1000);
+  const other = byColumn(chain[1]!);
+  assert.ok('missing' in other && /no chain figure in run another-run/.test(other.missing), JSON.stringify(other));
+});

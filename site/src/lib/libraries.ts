@@ -7,6 +7,7 @@ import type { Build, Summary } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../catalogue/index.ts';
 import type { Entry } from './model.ts';
 import { pct } from './format.ts';
+import { NO_VERIFICATION_WORDS } from '../../../runner/handshake/output.ts';
 
 export type SummaryBuild = Build & { host: string };
 
@@ -73,6 +74,17 @@ export interface LibrariesHostView {
   peerVerification: string[];
   /** how a build's measurement departed from the others', as its runs recorded it ("wolfSSL 5.9.4: a new ticket chain every 200 ..."), each once */
   measurementNotes: string[];
+  /** what verifying the server's chain costs each build: the handshake minus its no-verification control */
+  verificationCosts: VerificationCost[];
+}
+
+/** One figure's verification cost on every column: the chain's value minus the control's, both from one run. */
+export interface VerificationCost {
+  /** the configuration of the pair in words ("TLS 1.3, ecdsa-p256, X25519, new handshakes") */
+  label: string;
+  metric: string;
+  unit: string;
+  cells: ({ chain: Entry; control: Entry; cost: number } | { missing: string })[];
 }
 
 const isOpenSSL = (e: { library: Entry['library'] }) => e.library === 'openssl';
@@ -307,8 +319,49 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
   const measurementNotes = [
     ...new Set(shown.filter((e) => e.observed?.resumptionChain !== undefined).map((e) => `${buildLabel(e)}, ${configText(e.params, ['side'])}: ${String(e.observed!.resumptionChain)}`)),
   ].sort();
-  return { host, glance, measurementNotes, columns, sections, defaults: columns.map(defaultsOf), runIds: [...new Set(shown.map((e) => e.runId))].sort(), peerVerification: verification };
+  const verificationCosts = costsOfVerification(entries, columns, (c, key, runId) =>
+    entries.find((e) => e.key === key && e.runId === runId && e.library === c.library && e.version === c.version && e.variant === c.variant) ?? null,
+  cellOf);
+  return { host, glance, measurementNotes, columns, sections, defaults: columns.map(defaultsOf), runIds: [...new Set(shown.map((e) => e.runId))].sort(), peerVerification: verification, verificationCosts };
 }
+
+/** The series whose control (verify=none) gives a verification cost: every library's instructions and client CPU. */
+const COSTED = (e: Entry) => e.benchmark === 'handshake' && (e.metric === 'instructions-per-handshake' || (e.metric === 'cpu-per-handshake' && p(e, 'side') === 'client'));
+
+/**
+ * Chain minus control per column, both from the run of the control's entry (the two figures of one
+ * difference never come from two runs); a column without both says why.
+ */
+function costsOfVerification(
+  entries: readonly Entry[],
+  columns: readonly LibraryColumn[],
+  inRun: (c: LibraryColumn, key: string, runId: string) => Entry | null,
+  cellOf: (c: LibraryColumn, key: string) => Entry | null,
+): VerificationCost[] {
+  const controls = [...new Map(entries.filter((e) => COSTED(e) && p(e, 'verify') === 'none').map((e) => [e.key, e])).values()].sort((a, b) => a.key.localeCompare(b.key));
+  return controls.map((ctl) => {
+    const { verify: _, ...params } = ctl.params;
+    const chainKey = entries.find((e) => e.benchmark === ctl.benchmark && e.metric === ctl.metric && p(e, 'verify') === undefined && sameParams(e.params, params))?.key;
+    return {
+      label: `${METRIC_WORDS[ctl.metric] ?? ctl.metric}: ${configText(params)}`,
+      metric: ctl.metric,
+      unit: ctl.unit,
+      cells: columns.map((c) => {
+        const control = cellOf(c, ctl.key);
+        if (!control || control.status !== 'measured' || !control.stats) return { missing: control ? `the control is ${control.status}` : 'no control measured' };
+        const chain = chainKey ? inRun(c, chainKey, control.runId) : null;
+        if (!chain || chain.status !== 'measured' || !chain.stats) return { missing: `no chain figure in run ${control.runId}` };
+        return { chain, control, cost: chain.stats.median - control.stats.median };
+      }),
+    };
+  });
+}
+
+const sameParams = (a: Entry['params'], b: Entry['params']) => {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
+};
 
 /** Libraries the page names but cannot measure here, and why (said on the page rather than left out). */
 export const NOT_MEASURED_LIBRARIES: { name: string; why: string }[] = [
@@ -321,13 +374,14 @@ export const NOT_MEASURED_LIBRARIES: { name: string; why: string }[] = [
 
 export const libraryName = (l: Entry['library']) => LIBRARY_NAMES[l];
 
-/** The page's sentence on certificate verification, from what the measured handshakes recorded. */
+/** The page's sentence on certificate verification, from what the measured handshakes recorded (observed.peerVerification). */
 export function verificationText(views: readonly LibrariesHostView[]): string {
-  const seen = [...new Set(views.flatMap((v) => v.peerVerification))];
-  const same = 'The harness sets the same certificate verification on every library (wolfSSL’s compatibility layer would otherwise verify where OpenSSL does not):';
-  if (seen.length === 0) return `${same} the client verifies the server’s certificate against the self-signed test certificate as its only trust anchor (SSL_VERIFY_PEER); the server asks for no client certificate.`;
-  if (seen.length > 1) return `The handshakes shown recorded different certificate verification (${seen.join(', ')}); compare only rows that recorded the same.`;
-  return seen[0] === 'client-verifies-server'
-    ? `${same} in every handshake shown the client verified the server’s certificate against the self-signed test certificate as its only trust anchor (SSL_VERIFY_PEER), as each run recorded; the server asks for no client certificate.`
-    : `${same} in every handshake shown neither side verified the peer’s certificate (SSL_VERIFY_NONE), as each run recorded.`;
+  const seen = [...new Set(views.flatMap((v) => v.peerVerification))].filter((v) => v !== NO_VERIFICATION_WORDS);
+  const same = 'The harness sets the same certificate verification on every library:';
+  const chain = 'the server sends its certificate and the intermediate CA that issued it, and the client, trusting only the root CA, verifies both and the server’s name, as a client of a public server does; the server asks for no client certificate.';
+  if (seen.length === 0) return `${same} ${chain} Rows marked as the no-verification control are the same handshake with a client that verifies nothing.`;
+  if (seen.length > 1) return `The handshakes shown recorded different certificate verification (${seen.join('; ')}); compare only rows that recorded the same.`;
+  return seen[0]!.startsWith('chain')
+    ? `${same} ${chain} Every handshake shown recorded it (${seen[0]}), except the rows of the no-verification control.`
+    : `The handshakes shown were measured before the harness verified a chain (${seen[0]}): see the methodology’s harness steps.`;
 }
