@@ -12,7 +12,10 @@ import { buildLabel } from '../catalogue/index.ts';
  * headers live under include/wolfssl (so `#include <openssl/ssl.h>` finds them), and its options.h must
  * come first: OBSERVATORY_WOLFSSL tells our sources to include it.
  */
-export function linkFlags(build: BuildUnderTest): { includes: string[]; defines: string[]; libs: string[] } {
+/** What compiling needs of a build: where it is installed and what names it (a catalogue build, or one commit of a history). */
+export type Linkable = { record: Pick<BuildUnderTest['record'], 'id' | 'library' | 'version' | 'variant'>; prefix: string };
+
+export function linkFlags(build: Linkable): { includes: string[]; defines: string[]; libs: string[] } {
   const inc = join(build.prefix, 'include');
   const lib = (n: string) => join(build.prefix, 'lib', n);
   switch (build.record.library) {
@@ -39,7 +42,7 @@ function withLocalHeaders(file: string, seen = new Set<string>()): string[] {
  * Returns the path of the binary. The same compiler flags for every version; the version differences
  * live in the C source behind OPENSSL_VERSION_NUMBER checks.
  */
-export function compileAgainst(build: BuildUnderTest, sources: string[], name: string): string {
+export function compileAgainst(build: Linkable, sources: string[], name: string): string {
   const text = [...new Set(sources.flatMap((s) => withLocalHeaders(s)))].map((s) => readFileSync(s, 'utf8')).join('\n');
   const hash = createHash('sha256').update(text).update(build.record.id).digest('hex').slice(0, 12);
   const lib = build.record.library === 'openssl' ? '' : `${build.record.library}-`;

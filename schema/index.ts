@@ -8,3 +8,4 @@ export * from './hosts.ts';
 export * from './machine.ts';
 export * from './history.ts';
 export * from './storage.ts';
+export * from './bisect.ts';

@@ -12,7 +12,7 @@ import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../be
 import { CERTS, CERT_HOSTNAME, certDir, ensureCerts as ensureSharedCerts, type Cert } from '../certs.ts';
 import { runGuarded, stderrTail, type ProgramResult } from '../child-guard.ts';
 import { libraryMismatch } from '../library-id.ts';
-import { compileAgainst } from '../compile.ts';
+import { compileAgainst, type Linkable } from '../compile.ts';
 import { describeShares, hiddenByValgrind, parseHandshakeOutput, verificationWords, type HandshakeRunOutput, type ParsedOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
@@ -58,7 +58,7 @@ export const baseConfig = (over: Partial<HandshakeConfig> = {}): HandshakeConfig
 
 // ------------------------------------------------------------------ binary and certificates
 
-export function handshakeBinary(build: BuildUnderTest): string {
+export function handshakeBinary(build: Linkable): string {
   return compileAgainst(build, HANDSHAKE_SOURCES, 'handshake');
 }
 

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bisect, relativeDifference } from './bisect.ts';
+
+/** A stand-in history: the figure of each commit from a list of (index, new value) steps; some commits do not build. */
+function history(steps: [number, number][], unbuildable: number[] = [], start = 1000) {
+  const calls: number[] = [];
+  const value = (at: number) => steps.filter(([i]) => i <= at).reduce((_, [, v]) => v, start);
+  const measure = async (at: number) => {
+    calls.push(at);
+    return unbuildable.includes(at) ? null : value(at);
+  };
+  return { measure, calls };
+}
+const differs = relativeDifference(0.001);
+
+test('finds every step of a multi-step change, two of them in one half, each with its figures', async () => {
+  const h = history([[137, 1100], [140, 1150], [700, 1050]]);
+  const r = await bisect(1000, h.measure, { differs, budget: 100 });
+  assert.deepEqual(r.steps, [
+    { at: 137, before: 1000, after: 1100 },
+    { at: 140, before: 1100, after: 1150 },
+    { at: 700, before: 1150, after: 1050 },
+  ]);
+  assert.deepEqual(r.unresolved, []);
+  assert.ok(h.calls.length <= 3 * Math.ceil(Math.log2(1000)) + 2, `${h.calls.length} measurements`);
+  assert.equal(new Set(h.calls).size, h.calls.length, 'no commit is measured twice');
+});
+
+test('no change between the ends: two measurements, no step', async () => {
+  const h = history([]);
+  const r = await bisect(500, h.measure, { differs, budget: 10 });
+  assert.deepEqual([r.steps, r.unresolved, h.calls.length], [[], [], 2]);
+});
+
+test('a midpoint that does not build is replaced by its nearest buildable neighbour; the step is still exact', async () => {
+  const h = history([[20, 2000]], [31, 32, 33, 15, 16]);
+  const r = await bisect(64, h.measure, { differs, budget: 40 });
+  assert.deepEqual(r.steps, [{ at: 20, before: 1000, after: 2000 }]);
+  assert.ok(r.measured.some((m) => m.value === null), 'the unbuildable commits are reported as measured without a figure');
+});
+
+test('a step next to unbuildable commits is an unresolved range between the nearest buildable ones', async () => {
+  const h = history([[21, 3000]], [19, 20, 21, 22]);
+  const r = await bisect(40, h.measure, { differs, budget: 40 });
+  assert.deepEqual(r.steps, []);
+  assert.deepEqual(r.unresolved, [{ from: 18, to: 23, before: 1000, after: 3000, reason: 'unbuildable' }]);
+});
+
+test('the budget: open intervals are reported with the figures at their ends, and never more than the budget is measured', async () => {
+  const h = history([[1234, 1500], [8000, 900]]);
+  const r = await bisect(10_000, h.measure, { differs, budget: 8 });
+  assert.equal(h.calls.length, 8);
+  assert.equal(r.steps.length, 0);
+  assert.ok(r.unresolved.length >= 1 && r.unresolved.every((u) => u.reason === 'budget'));
+  // together the open ranges hold the whole change
+  const open = r.unresolved.reduce((s, u) => s + (u.after - u.before), 0);
+  assert.equal(open, 900 - 1000);
+});
+
+test('an end that does not build: nothing else is measured', async () => {
+  const h = history([[50, 5]], [0]);
+  const r = await bisect(100, h.measure, { differs, budget: 50 });
+  assert.deepEqual([r.first, r.steps, h.calls.length], [null, [], 2]);
+});
+
+test('a change and its reversal inside one interval are not seen (documented limit)', async () => {
+  const h = history([[30, 2000], [40, 1000]]);
+  const r = await bisect(100, h.measure, { differs, budget: 50 });
+  assert.deepEqual(r.steps, []);
+});

@@ -1,0 +1,107 @@
+// Finding every commit where a deterministic figure moves, between two commits of a linear path.
+//
+// The figure of a commit is a number (an instruction count, bytes, heap: the same on every run), or null
+// when the commit does not build. The path's two ends are measured; an interval whose ends differ by more
+// than the threshold is halved, and both halves are followed, so every step of a multi-step change is
+// found, not only one (a change and its exact reversal inside one interval cancel out and are not seen:
+// the report says so). A midpoint that does not build is replaced by the nearest buildable commit of the
+// interval; an interval with no buildable commit inside is reported as an unresolved range, as is every
+// interval still open when the budget of measurements runs out. Pure: measuring is the caller's.
+
+export interface BisectOptions {
+  /** true when two figures differ enough to be a step (e.g. more than 0.1% apart) */
+  differs: (a: number, b: number) => boolean;
+  /** how many commits may be measured, the two ends included */
+  budget: number;
+}
+
+export interface Step {
+  /** index in the path of the commit that made the change (the one after `before`) */
+  at: number;
+  before: number;
+  after: number;
+}
+
+export interface Unresolved {
+  /** path indexes of the two measured ends between which the figure changed */
+  from: number;
+  to: number;
+  before: number;
+  after: number;
+  reason: 'budget' | 'unbuildable';
+}
+
+export interface BisectResult {
+  steps: Step[];
+  unresolved: Unresolved[];
+  /** every commit measured: path index and figure (null: did not build) */
+  measured: { at: number; value: number | null }[];
+  /** the figures at the two ends; null where an end does not build (then nothing else is measured) */
+  first: number | null;
+  last: number | null;
+}
+
+/**
+ * Bisect `length` commits (path indexes 0 .. length-1) with `measure`. Steps come out in path order.
+ * Throws when the budget cannot cover even the two ends.
+ */
+export async function bisect(length: number, measure: (at: number) => Promise<number | null>, opts: BisectOptions): Promise<BisectResult> {
+  if (length < 2) throw new Error('a path needs at least two commits');
+  if (opts.budget < 2) throw new Error('the budget must cover at least the two ends');
+  const known = new Map<number, number | null>();
+  let spent = 0;
+  const get = async (at: number): Promise<number | null> => {
+    if (!known.has(at)) {
+      spent++;
+      known.set(at, await measure(at));
+    }
+    return known.get(at)!;
+  };
+  const first = await get(0);
+  const last = await get(length - 1);
+  const steps: Step[] = [];
+  const unresolved: Unresolved[] = [];
+  if (first !== null && last !== null) {
+    // depth-first, in path order: an interval [i, j] whose measured ends differ
+    const stack: [number, number][] = [[0, length - 1]];
+    while (stack.length) {
+      const [i, j] = stack.pop()!;
+      const a = known.get(i)!;
+      const b = known.get(j)!;
+      if (a === null || b === null || !opts.differs(a, b)) continue;
+      if (j === i + 1) {
+        steps.push({ at: j, before: a, after: b });
+        continue;
+      }
+      const m = await buildableInside(i, j);
+      if (m === 'budget') {
+        unresolved.push({ from: i, to: j, before: a, after: b, reason: 'budget' });
+        continue;
+      }
+      if (m === null) {
+        unresolved.push({ from: i, to: j, before: a, after: b, reason: 'unbuildable' });
+        continue;
+      }
+      stack.push([m, j], [i, m]);
+    }
+  }
+  steps.sort((x, y) => x.at - y.at);
+  unresolved.sort((x, y) => x.from - y.from);
+  return { steps, unresolved, measured: [...known].map(([at, value]) => ({ at, value })).sort((x, y) => x.at - y.at), first, last };
+
+  /** The buildable commit nearest the middle of (i, j), measured; null if none is; 'budget' when the budget ran out first. */
+  async function buildableInside(i: number, j: number): Promise<number | null | 'budget'> {
+    const mid = Math.floor((i + j) / 2);
+    for (let d = 0; mid - d > i || mid + d < j; d++) {
+      for (const at of d === 0 ? [mid] : [mid + d, mid - d]) {
+        if (at <= i || at >= j) continue;
+        if (!known.has(at) && spent >= opts.budget) return 'budget';
+        if ((await get(at)) !== null) return at;
+      }
+    }
+    return null;
+  }
+}
+
+/** A relative threshold: figures more than `fraction` apart (of the smaller) are a step. */
+export const relativeDifference = (fraction: number) => (a: number, b: number) => Math.abs(a - b) > fraction * Math.min(Math.abs(a), Math.abs(b));

@@ -1,0 +1,116 @@
+// Build any commit of OpenSSL's history: the libraries our C programs link (libcrypto.a, libssl.a) and
+// the headers, with the same Configure options as the catalogue's builds of its series (runner/build.ts
+// configureArgs), cached by commit. Compiled through ccache when it is installed, so that neighbouring
+// commits rebuild in a fraction of a full build (ccache returns the same object files, so the figures do
+// not depend on it). A commit that does not build is recorded as such, with the end of its log, and not
+// tried again.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { configureArgs, configureTarget, toolVersion } from '../build.ts';
+import { cacheRoot } from '../sources.ts';
+import { fileAt, git } from './history.ts';
+
+export const commitBuildsDir = () => join(cacheRoot(), 'commit-builds');
+/** Debian's ccache puts compiler names that call it here (masquerade): first on PATH, builds go through it. */
+const CCACHE_DIR = '/usr/lib/ccache';
+
+const CommitBuildRecord = z.object({
+  commit: z.string().regex(/^[0-9a-f]{40}$/),
+  /** "3.5.0-dev", from the commit's VERSION.dat (3.x) or opensslv.h (1.1.1) */
+  version: z.string(),
+  series: z.string(),
+  configureArgs: z.array(z.string()),
+  compiler: z.string(),
+  ccache: z.boolean(),
+  builtAt: z.string(),
+  buildSeconds: z.number(),
+});
+export type CommitBuildRecord = z.infer<typeof CommitBuildRecord>;
+const CommitBuildFailure = z.object({ commit: z.string(), failed: z.literal(true), reason: z.string(), logTail: z.string() });
+
+export type CommitBuild = { ok: true; prefix: string; record: CommitBuildRecord; cached: boolean } | { ok: false; reason: string };
+
+/** The version a commit calls itself, and its series: from VERSION.dat (3.0 on) or opensslv.h (1.1.1). */
+export function commitVersion(repo: string, commit: string): { version: string; series: string } {
+  const dat = fileAt(repo, commit, 'VERSION.dat');
+  if (dat) {
+    const v = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(dat)?.[1]?.replace(/"/g, '').trim() ?? '';
+    const pre = v('PRE_RELEASE_TAG');
+    return { version: `${v('MAJOR')}.${v('MINOR')}.${v('PATCH')}${pre ? `-${pre}` : ''}`, series: `${v('MAJOR')}.${v('MINOR')}` };
+  }
+  const h = fileAt(repo, commit, 'include/openssl/opensslv.h') ?? '';
+  const m = /OPENSSL_VERSION_TEXT\s+"OpenSSL (\d+)\.(\d+)\.(\d+)([a-z]*)(-[a-z0-9]+)?/.exec(h);
+  if (!m) throw new Error(`commit ${commit} has neither VERSION.dat nor a readable OPENSSL_VERSION_TEXT: not an OpenSSL tree?`);
+  return { version: `${m[1]}.${m[2]}.${m[3]}${m[4]}${m[5] ?? ''}`, series: `${m[1]}.${m[2]}.${m[3]}` === '1.1.1' ? '1.1.1' : `${m[1]}.${m[2]}` };
+}
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, log: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (d: Buffer) => {
+      log.push(d.toString());
+      if (log.length > 400) log.splice(0, log.length - 400);
+    };
+    p.stdout.on('data', keep);
+    p.stderr.on('data', keep);
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.slice(0, 3).join(' ')} exited ${code}`))));
+  });
+}
+
+/** Build (or find cached) one commit of `repo` (a git directory). Never throws for a commit that does not build. */
+export async function buildCommit(repo: string, commitId: string, jobs = 2): Promise<CommitBuild> {
+  const commit = git(repo, ['rev-parse', '--verify', `${commitId}^{commit}`]);
+  const dir = join(commitBuildsDir(), commit);
+  const recordPath = join(dir, 'build.json');
+  const failedPath = join(dir, 'failed.json');
+  if (existsSync(recordPath)) return { ok: true, prefix: join(dir, 'install'), record: CommitBuildRecord.parse(JSON.parse(readFileSync(recordPath, 'utf8'))), cached: true };
+  if (existsSync(failedPath)) return { ok: false, reason: CommitBuildFailure.parse(JSON.parse(readFileSync(failedPath, 'utf8'))).reason };
+  const { version, series } = commitVersion(repo, commit);
+  rmSync(dir, { recursive: true, force: true });
+  const src = join(dir, 'src');
+  mkdirSync(src, { recursive: true });
+  const ccache = existsSync(CCACHE_DIR);
+  const env = { ...process.env, LC_ALL: 'C', ...(ccache ? { PATH: `${CCACHE_DIR}:${process.env.PATH}` } : {}) };
+  const log: string[] = [];
+  const started = Date.now();
+  const args = [configureTarget(), `--prefix=${join(dir, 'install')}`, '--libdir=lib', `--openssldir=${join(dir, 'install', 'ssl')}`, ...configureArgs(series, 'default')];
+  try {
+    // the library's tree without test data: the snapshot here lacks a few large test blobs, and a no-tests build reads none
+    execFileSync('bash', ['-o', 'pipefail', '-c', `git --git-dir "$1" archive "$2" -- . ':(exclude)test/recipes' | tar -x -C "$3"`, 'bash', repo, commit, src], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) {
+    // not the commit's fault: nothing is recorded against it
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`cannot extract ${commit} from ${repo}: ${String((e as { stderr?: Buffer }).stderr ?? (e as Error).message).slice(0, 500)}`);
+  }
+  try {
+    await run('perl', ['./Configure', ...args], src, env, log);
+    await run('make', [`-j${jobs}`, 'build_libs'], src, env, log);
+    await run('make', ['install_dev'], src, env, log);
+  } catch (e) {
+    const reason = `${(e as Error).message}`;
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(failedPath, JSON.stringify({ commit, failed: true, reason, logTail: log.join('').slice(-4000) }, null, 2) + '\n');
+    return { ok: false, reason };
+  }
+  rmSync(src, { recursive: true, force: true });
+  // the library reads OPENSSLDIR/openssl.cnf at start: an empty one, as the catalogue's builds have
+  mkdirSync(join(dir, 'install', 'ssl'), { recursive: true });
+  writeFileSync(join(dir, 'install', 'ssl', 'openssl.cnf'), '# intentionally empty: benchmarks use library defaults\n');
+  const record: CommitBuildRecord = {
+    commit,
+    version,
+    series,
+    configureArgs: args.filter((a) => !a.startsWith('--prefix=') && !a.startsWith('--openssldir=')),
+    compiler: toolVersion('cc'),
+    ccache,
+    builtAt: new Date().toISOString(),
+    buildSeconds: (Date.now() - started) / 1000,
+  };
+  writeFileSync(`${recordPath}.tmp`, JSON.stringify(record, null, 2) + '\n');
+  renameSync(`${recordPath}.tmp`, recordPath);
+  return { ok: true, prefix: join(dir, 'install'), record, cached: false };
+}

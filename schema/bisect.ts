@@ -1,0 +1,61 @@
+// A bisection report (runner/bisect/bisect-cli.ts): the commits between two points of OpenSSL's history
+// where a deterministic figure moved, and what is left unexplained.
+import { z } from 'zod';
+
+const commitId = z.string().regex(/^[0-9a-f]{40}$/);
+
+export const BisectStep = z.object({
+  commit: commitId,
+  subject: z.string(),
+  date: z.string(),
+  author: z.string(),
+  /** the path steps back from this commit (it is on the older release's branch): its change is undone */
+  undone: z.boolean(),
+  /** the first-parent merge the commit came in through, when the step was found on a merge and followed inside */
+  viaMerge: commitId.optional(),
+  before: z.number(),
+  after: z.number(),
+});
+
+export const BisectUnresolved = z.object({
+  /** the measured ends of a range the figure changed across without a named commit */
+  from: commitId,
+  to: commitId,
+  /** commits strictly between them */
+  between: z.int().nonnegative(),
+  before: z.number(),
+  after: z.number(),
+  reason: z.enum(['budget', 'unbuildable']),
+});
+
+/** An end of the path; a catalogued release also says how its tag was checked against the archive the journey measured. */
+const BisectEnd = z.object({
+  ref: z.string(),
+  commit: commitId,
+  version: z.string(),
+  release: z.object({ version: z.string(), sameFiles: z.int().positive(), generatedFiles: z.int().nonnegative() }).optional(),
+});
+
+export const BisectReport = z.object({
+  repo: z.string(),
+  from: BisectEnd,
+  to: BisectEnd,
+  metric: z.object({ id: z.string(), what: z.string(), unit: z.string() }),
+  /** relative difference that counts as a step */
+  threshold: z.number().positive(),
+  budget: z.int().positive(),
+  pathLength: z.int().positive(),
+  first: z.number().nullable(),
+  last: z.number().nullable(),
+  steps: z.array(BisectStep),
+  unresolved: z.array(BisectUnresolved),
+  /** share of last - first that the named steps add up to (null when the ends do not differ) */
+  explained: z.number().nullable(),
+  measured: z.array(z.object({ commit: commitId, value: z.number().nullable(), reason: z.string().optional() })),
+  builds: z.object({ built: z.int().nonnegative(), cached: z.int().nonnegative(), failed: z.int().nonnegative(), secondsBuilding: z.number() }),
+  wallSeconds: z.number(),
+  startedAt: z.string(),
+  harness: z.object({ gitCommit: z.string(), gitDirty: z.boolean(), node: z.string(), revision: z.int().positive().optional() }),
+  host: z.object({ id: z.string(), cpuModel: z.string() }),
+});
+export type BisectReport = z.infer<typeof BisectReport>;
