@@ -240,7 +240,7 @@ export const COMPLAINTS: Complaint[] = [
     measures: `${PKEY_OPS.map((id) => OP_DEFS[id].what).join('; ')}.`,
     ops: [...PKEY_OPS],
     statusKey: key(instructionsSpec(OP_DEFS['pkey-pem'])),
-    statusWhat: 'instructions per PEM key read',
+    statusWhat: 'instructions per PEM read of the RSA-2048 key',
     writeup: 'known-issue-pkey-decode',
   },
   {

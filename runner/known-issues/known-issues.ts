@@ -16,7 +16,7 @@ import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../be
 import { compileAgainst } from '../compile.ts';
 import { cacheRoot } from '../sources.ts';
 import { configArgs, ensureCerts, exec, handshakeBinary, runHandshake, timingOutcomes, timingSpecs } from '../handshake/handshake.ts';
-import { hiddenByValgrind, parseHandshakeOutput } from '../handshake/output.ts';
+import { hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput } from '../handshake/output.ts';
 import { parseCallgrindCalls, perOperation, type CallProfile } from './callgrind-calls.ts';
 import { LOCK_KINDS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockSpec, type OpDef, type OpId } from './complaints.ts';
 import { parseRunOutput, type ProgramOp, type RunOutput } from './output.ts';
@@ -173,10 +173,9 @@ export async function underCallgrind(binary: string, args: string[], where: stri
 }
 
 /** The CPU features valgrind hides from the library: the native capability vector against the one under valgrind. */
-async function hiddenFeatures(binary: string, underValgrind: string | undefined): Promise<string> {
+async function hiddenText(binary: string, underValgrind: string | undefined): Promise<string> {
   const native = await exec(binary, ['run', '--op', 'ctx-new', '--inputs', inputsDir(), '--count', '1', '--warmup', '0'], 60_000);
-  const cap = /"ia32cap":"([0-9a-f:]+)"/.exec(native.stdout)?.[1];
-  return cap && underValgrind ? hiddenByValgrind(cap, underValgrind).join(',') || 'none' : 'unknown';
+  return hiddenFeaturesText(hiddenFeatures(/"ia32cap":"([0-9a-f:]+)"/.exec(native.stdout)?.[1], underValgrind));
 }
 
 export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Outcome[]> {
@@ -211,7 +210,7 @@ export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Ou
   }
   const [small, large] = runs as [CallgrindRun, CallgrindRun];
   const locks = perOperation(small.profile, large.profile, n, `callgrind ${id} on ${version}`);
-  const observed: Params = { ...inputsObserved(op), hiddenFeatures: await hiddenFeatures(knownIssuesBinary(build), cap), repetitions: `${n},${2 * n}` };
+  const observed: Params = { ...inputsObserved(op), hiddenFeatures: await hiddenText(knownIssuesBinary(build), cap), repetitions: `${n},${2 * n}` };
   const out: Outcome[] = [];
   if (withInstructions) out.push({ spec: instructionsSpec(op), value: large.profile.instructions / (2 * n), observed });
   for (const k of LOCK_KINDS) out.push({ spec: lockSpec(op, k), value: locks[k], observed });

@@ -2,7 +2,7 @@
 // what is measured, in an order a reader expects (TLS 1.3 before 1.2, new sessions before resumption, one
 // thread before many, library defaults before pinned groups). Pure functions, unit-tested.
 import type { Params } from '../../../schema/index.ts';
-import { PERCENTILE_METRICS, PERCENTILE_NOTE } from '../../../runner/handshake/handshake.ts';
+import { PERCENTILE_METRICS, PERCENTILE_NOTE, seriesNote } from '../../../runner/handshake/handshake.ts';
 import { isNoisy, significant } from './format.ts';
 import { groupBy, type Entry } from './model.ts';
 
@@ -234,7 +234,7 @@ function byColonHead(rows: readonly Entry[]): Entry[][] {
   return [...groupBy(rows, (e) => (shared.has(colonHead(e.label) ?? '') ? colonHead(e.label)! : '')).values()];
 }
 
-/** What a metric's key does not say and a reader must know (the per-connection CPU percentiles named "latency"), or null. */
+/** What every series of a metric needs said beside its key (the per-connection CPU percentiles named "latency"), or null. */
 export const metricNote = (metric: string): string | null => ((PERCENTILE_METRICS as readonly string[]).includes(metric) ? PERCENTILE_NOTE : null);
 
 /** Measures with fewer rows than this share one table of full labels per benchmark and run. */
@@ -279,7 +279,7 @@ export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
     }
     // said beside the table whatever the labels of the runs say (runs before the percentile labels were reworded)
     for (const m of measures)
-      for (const note of new Set(m.entries.map((e) => metricNote(e.metric)))) if (note && !m.notes.includes(note)) m.notes.push(note);
+      for (const note of new Set(m.entries.map(seriesNote))) if (note && !m.notes.includes(note)) m.notes.push(note);
     out.push({ benchmark, title: benchmarkTitle(benchmark), measures, unsupported, count: list.length });
   }
   return out;
