@@ -176,19 +176,24 @@ export const PERCENTILE_NOTE = `${PERCENTILE_METRICS.join(', ')} are percentiles
 
 /**
  * What the TLS 1.3 client's heap holds that a client which never read would not. Checked in the 3.1.4,
- * 3.2.1 and 4.0.3 sources: up to 3.1 each side allocates its read buffer when the handshake starts (ssl3_setup_buffers);
+ * 3.2.1 and 4.0.3 sources: up to 3.1 each side allocates its read buffer when the handshake starts
+ * (ssl3_setup_buffers);
  * from 3.2 each key change brings a new record layer whose read buffer is allocated at its first read
  * (tls_get_more_records). A TLS 1.3 client changes to application keys before the handshake ends, so
  * only the harness's SSL_read after it (tickets) allocates that buffer; a TLS 1.2 client reads its last
  * handshake message under the new keys. SSL_MODE_RELEASE_BUFFERS, off by default, would free it.
  */
 export const TLS13_CLIENT_HEAP_NOTE =
-  "in OpenSSL the TLS 1.3 client's heap includes a read buffer for one maximum-size record, which 3.2 and later allocate at the client's first SSL_read after the handshake (here, the read of what the server sends after it: a client that has not read yet holds none) and which 3.1 and earlier allocate when the handshake starts; nothing frees it afterwards unless SSL_MODE_RELEASE_BUFFERS is set, and it is not by default";
+  "in OpenSSL the TLS 1.3 client's heap includes a read buffer for one maximum-size record, which 3.2 and later allocate at the client's first SSL_read after the handshake (the harness reads once after the handshake, for session tickets; a client that has not read yet holds none) and which 3.1 and earlier allocate when the handshake starts; nothing frees it afterwards unless SSL_MODE_RELEASE_BUFFERS is set, and it is not by default";
 
-/** What a handshake series' key, and the labels runs recorded, do not say and a reader must know; null if nothing. */
+/** What every series of a metric needs said beside its key and label (the per-connection CPU percentiles named "latency"); null if nothing. */
+export const metricNote = (benchmark: string, metric: string): string | null =>
+  benchmark === 'handshake' && (PERCENTILE_METRICS as readonly string[]).includes(metric) ? PERCENTILE_NOTE : null;
+
+/** What a series' key, and the labels runs recorded, do not say and a reader must know; null if nothing. */
 export function seriesNote(s: { benchmark: string; metric: string; params: Params; library?: string }): string | null {
-  if (s.benchmark !== 'handshake') return null;
-  if ((PERCENTILE_METRICS as readonly string[]).includes(s.metric)) return PERCENTILE_NOTE;
+  const forMetric = metricNote(s.benchmark, s.metric);
+  if (forMetric || s.benchmark !== 'handshake') return forMetric;
   const openssl = s.library === undefined || s.library === 'openssl';
   if (openssl && s.metric === 'heap-per-connection' && s.params.side === 'client' && s.params.proto === '1.3') return TLS13_CLIENT_HEAP_NOTE;
   return null;

@@ -2,7 +2,7 @@
 // what is measured, in an order a reader expects (TLS 1.3 before 1.2, new sessions before resumption, one
 // thread before many, library defaults before pinned groups). Pure functions, unit-tested.
 import type { Params } from '../../../schema/index.ts';
-import { PERCENTILE_METRICS, PERCENTILE_NOTE, seriesNote } from '../../../runner/handshake/handshake.ts';
+import { seriesNote } from '../../../runner/handshake/handshake.ts';
 import { isNoisy, significant } from './format.ts';
 import { groupBy, type Entry } from './model.ts';
 
@@ -233,9 +233,6 @@ function byColonHead(rows: readonly Entry[]): Entry[][] {
   const shared = new Set(heads.filter((h, i) => h !== '' && heads.indexOf(h) !== i));
   return [...groupBy(rows, (e) => (shared.has(colonHead(e.label) ?? '') ? colonHead(e.label)! : '')).values()];
 }
-
-/** What every series of a metric needs said beside its key (the per-connection CPU percentiles named "latency"), or null. */
-export const metricNote = (metric: string): string | null => ((PERCENTILE_METRICS as readonly string[]).includes(metric) ? PERCENTILE_NOTE : null);
 
 /** Measures with fewer rows than this share one table of full labels per benchmark and run. */
 const MIN_MEASURE_ROWS = 3;
