@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { Run, parseRunFile, DataFileError, writeRunFile, encodeRunFile } from '../schema/index.ts';
-import { aggregate, aggregateSkipping, EXIT_SKIPPED, writeAll } from './aggregate.ts';
+import { aggregate, aggregateSkipping, EXIT_SKIPPED, observedOf, writeAll } from './aggregate.ts';
 
 /** A small valid run, written out by hand as test data. */
 const snapshot = (at: string) => ({
@@ -299,6 +299,18 @@ test('other libraries: own entries, no series comparisons, vsOpenSSL against the
   assert.equal(at('wolfssl@5.9.4:default').vsOpenSSL!.verdict, 'lower');
   for (const n of ['openssl@1.1.1w:default', 'openssl@4.0.3:default', 'openssl@3.5.7:no-ml-kem']) assert.equal(at(n).vsOpenSSL, null, n);
   assert.deepEqual(summary.builds.map((b) => b.library), ['openssl', 'openssl', 'openssl', 'openssl', 'aws-lc', 'boringssl', 'wolfssl', 'wolfssl']);
+});
+
+test("hiddenFeatures 'none' of a build whose capability vector could not be read is published as 'unknown'", () => {
+  const run = testRun('r1', { '3.5.7': [1, 1, 1, 1, 1, 1], 'wolfssl@5.9.4': [1, 1, 1, 1, 1, 1] });
+  const [openssl, wolfssl] = run.builds;
+  const withCaps = { ...openssl!, cpuCapabilities: 'OPENSSL_ia32cap=0xfffa3203078bffff:0x400684219c07ab' };
+  assert.deepEqual(observedOf({ hiddenFeatures: 'none', cipher: 'x' }, wolfssl!), { hiddenFeatures: 'unknown', cipher: 'x' });
+  assert.deepEqual(observedOf({ hiddenFeatures: 'none' }, withCaps), { hiddenFeatures: 'none' }, 'a vector was read: none is known');
+  assert.deepEqual(observedOf({ hiddenFeatures: 'VAES' }, wolfssl!), { hiddenFeatures: 'VAES' }, 'a named feature is kept');
+  const series = run.series.map((s) => ({ ...s, observed: { hiddenFeatures: 'none' } }));
+  const { summary } = aggregate([{ run: { ...run, builds: [withCaps, wolfssl!], series }, path: 'runs/box/r1.json' }]);
+  assert.deepEqual(summary.entries.map((e) => [e.library, e.observed?.hiddenFeatures]), [['openssl', 'none'], ['wolfssl', 'unknown']]);
 });
 
 test('vsOpenSSL needs an OpenSSL build of the same run measuring the key; a library without one has none', () => {

@@ -138,6 +138,15 @@ export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<s
 }
 
 /**
+ * A series' observed parameters as the summary publishes them. Runs before the handshake program said
+ * 'unknown' recorded hiddenFeatures 'none' for libraries whose capability vector cannot be read (no
+ * cpuCapabilities: the probe does not compile against BoringSSL or wolfSSL): nothing was compared there.
+ */
+export function observedOf(observed: NonNullable<RunSeries['observed']>, build: Build): NonNullable<RunSeries['observed']> {
+  return observed.hiddenFeatures === 'none' && !build.cpuCapabilities ? { ...observed, hiddenFeatures: 'unknown' } : observed;
+}
+
+/**
  * `runs` in path order. `hosts`: the description of each host to publish (default: the newest among
  * `runs`); the aggregation passes the newest of all runs, also of those it did not need to open.
  */
@@ -178,7 +187,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
       comparability: s.comparability,
       status: s.status,
       ...(s.reason ? { reason: s.reason } : {}),
-      ...(s.observed ? { observed: s.observed } : {}),
+      ...(s.observed ? { observed: observedOf(s.observed, build) } : {}),
       runId: run.runId,
       stats: s.status === 'measured' && values.length ? describe(values, DETERMINISTIC_METHODS.includes(s.method)) : null,
       vsPreviousSeries: null,

@@ -7,7 +7,7 @@ import { seriesKey } from '../benchmark.ts';
 import { compareSeries } from '../../catalogue/index.ts';
 import { CASES, FIXTURE_DIR, type Fixture } from './capture-fixtures.ts';
 import { checkVerification, handshakeMatrix, pin, specsOf, taskId, timingOutcomes, type HandshakeConfig } from './handshake.ts';
-import { describeShares, hiddenByValgrind, parseHandshakeOutput, type HandshakeRunOutput } from './output.ts';
+import { describeShares, hiddenByValgrind, hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput, type HandshakeRunOutput } from './output.ts';
 import { libraryMismatch } from '../library-id.ts';
 
 // ------------------------------------------------------------------ fixtures: real output of each version
@@ -171,5 +171,13 @@ describe('handshake outcomes and matrix', () => {
   it('names the CPU features valgrind hides', () => {
     // captured on this host: natively, and the same binary under valgrind 3.19
     assert.deepEqual(hiddenByValgrind('078bffff:fffa3203:f1bf07ab:00405fc6', 'ffebffff:7ffaf3ff:000427aa:00000000'), ['ADX', 'SHA-NI', 'AVX-512F', 'VAES', 'VPCLMULQDQ']);
+    assert.equal(hiddenFeaturesText(hiddenFeatures('078bffff:fffa3203:f1bf07ab:00405fc6', 'ffebffff:7ffaf3ff:000427aa:00000000')), 'ADX,SHA-NI,AVX-512F,VAES,VPCLMULQDQ');
+    assert.equal(hiddenFeaturesText(hiddenFeatures('078bffff:fffa3203:f1bf07ab:00405fc6', '078bffff:fffa3203:f1bf07ab:00405fc6')), 'none');
+  });
+
+  it('says "unknown", not "none", when a run printed no capability vector (BoringSSL, wolfSSL)', () => {
+    assert.equal(hiddenFeatures(undefined, undefined), null);
+    assert.equal(hiddenFeaturesText(hiddenFeatures('078bffff:fffa3203:f1bf07ab:00405fc6', undefined)), 'unknown');
+    assert.equal(hiddenFeaturesText(hiddenFeatures(undefined, 'ffebffff:7ffaf3ff:000427aa:00000000')), 'unknown');
   });
 });

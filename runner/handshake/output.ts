@@ -189,3 +189,14 @@ export function hiddenByValgrind(nativeCap: string, valgrindCap: string): string
   const under = new Set(cpuFeatures(valgrindCap));
   return cpuFeatures(nativeCap).filter((f) => !under.has(f));
 }
+
+/**
+ * The features valgrind hid, or null when either run printed no capability vector (BoringSSL and wolfSSL
+ * export none): nothing could be compared, which is not "nothing hidden".
+ */
+export function hiddenFeatures(nativeCap: string | undefined, valgrindCap: string | undefined): string[] | null {
+  return nativeCap && valgrindCap ? hiddenByValgrind(nativeCap, valgrindCap) : null;
+}
+
+/** observed.hiddenFeatures: the hidden features, 'none', or 'unknown'. */
+export const hiddenFeaturesText = (hidden: string[] | null): string => (hidden === null ? 'unknown' : hidden.join(',') || 'none');

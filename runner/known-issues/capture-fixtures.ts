@@ -1,5 +1,5 @@
 // Capture real output of known_issues.c for the parsers' fixtures:
-//   node runner/known-issues/capture-fixtures.ts 1.1.1w 3.0.22 3.5.7 4.0.3
+//   node runner/known-issues/capture-fixtures.ts 1.1.1w 3.0.22 3.1.4 3.2.1 3.3.2 3.4.1 3.5.7 3.6.3 4.0.3 (the default matrix)
 // Writes runner/known-issues/fixtures/<version>/:
 //   <op>.json                  one native run of every operation (small counts): argv, exit code, stdout
 //   usage-error.json           an unknown operation (exit 64)

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { DEFAULT_MATRIX } from '../../catalogue/index.ts';
 import { Series } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
 import { causesMatrix } from '../causes/causes.ts';
 import { handshakeMatrix, specsOf } from '../handshake/handshake.ts';
 import { lockCounts, normaliseName, parseCallgrindCalls, perOperation } from './callgrind-calls.ts';
-import { COMPLAINTS, OPS, writeupSeries } from './complaints.ts';
+import { COMPLAINTS, OP_DEFS, OPS, writeupSeries } from './complaints.ts';
 import { PLAN, taskSpecs } from './known-issues.ts';
 import { parseRunOutput, PROGRAM_OPS, type ProgramOp } from './output.ts';
 
@@ -26,8 +27,8 @@ const arg = (f: Fixture, name: string) => f.argv[f.argv.indexOf(name) + 1]!;
 const profile = (v: string, op: string, n: number) =>
   parseCallgrindCalls(gunzipSync(readFileSync(join(FIXTURES, v, `callgrind-${op}-${n}.out.gz`))).toString('utf8'), `${v} ${op} x${n}`);
 
-test('fixtures come from real runs of 1.1.1w, 3.0.22, 3.5.7 and 4.0.3 at least', () => {
-  for (const v of ['1.1.1w', '3.0.22', '3.5.7', '4.0.3']) assert.ok(versions.includes(v), `no fixtures of ${v}: node runner/known-issues/capture-fixtures.ts ${v}`);
+test('fixtures come from real runs of every version of the default matrix', () => {
+  for (const v of DEFAULT_MATRIX) assert.ok(versions.includes(v), `no fixtures of ${v}: node runner/known-issues/capture-fixtures.ts ${v}`);
 });
 
 for (const v of versions) {
@@ -144,6 +145,20 @@ test('the output parser refuses a run that is not what was asked', () => {
   const u = JSON.stringify({ unsupported: true, reason: 'DTLS 1.2 only: no', openssl: 'OpenSSL 9.9.9 x' });
   assert.throws(() => parseRunOutput(u, 0, ask, 'unsupported with exit 0'), /exit code 0/);
   assert.deepEqual(parseRunOutput(u, 2, ask, 'unsupported'), { kind: 'unsupported', reason: 'DTLS 1.2 only: no' });
+});
+
+test('the P-256 key decodes are the RSA ones with another key: same encodings, same repetitions, key ecdsa-p256', () => {
+  for (const [rsa, p256] of [['pkey-pem', 'pkey-pem-p256'], ['pkey-der', 'pkey-der-p256']] as const) {
+    const { key: k1, ...a } = OP_DEFS[rsa].params;
+    const { key: k2, ...b } = OP_DEFS[p256].params;
+    assert.deepEqual([k1, k2], ['rsa2048', 'ecdsa-p256']);
+    assert.deepEqual(b, a, `${p256}: parameters besides the key`);
+    assert.deepEqual(PLAN[p256], PLAN[rsa], `${p256}: repetitions`);
+  }
+  assert.deepEqual(COMPLAINTS.find((c) => c.id === 'pkey-decode')!.ops, ['pkey-pem', 'pkey-der', 'pkey-pem-p256', 'pkey-der-p256']);
+  // the program names what it ran: a P-256 output is not taken for the RSA operation
+  const f = fixture(versions[0]!, 'pkey-pem-p256.json');
+  assert.throws(() => parseRunOutput(f.stdout, f.exitCode, { op: 'pkey-pem', count: Number(arg(f, '--count')), deterministic: false }, 'key'), /ran pkey-pem-p256/);
 });
 
 test('series keys are unique, and none is measured by the handshake or causes benchmarks in the same mode', () => {

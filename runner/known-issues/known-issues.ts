@@ -16,7 +16,7 @@ import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../be
 import { compileAgainst } from '../compile.ts';
 import { cacheRoot } from '../sources.ts';
 import { configArgs, ensureCerts, exec, handshakeBinary, runHandshake, timingOutcomes, timingSpecs } from '../handshake/handshake.ts';
-import { hiddenByValgrind, parseHandshakeOutput } from '../handshake/output.ts';
+import { hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput } from '../handshake/output.ts';
 import { parseCallgrindCalls, perOperation, type CallProfile } from './callgrind-calls.ts';
 import { LOCK_KINDS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockSpec, type OpDef, type OpId } from './complaints.ts';
 import { parseRunOutput, type ProgramOp, type RunOutput } from './output.ts';
@@ -35,6 +35,8 @@ export function knownIssuesBinary(build: BuildUnderTest): string {
 export const PLAN: Record<OpId | 'dtls-heap', { quick: number; full: number; callgrind: number }> = {
   'pkey-pem': { quick: 200, full: 500, callgrind: 5 },
   'pkey-der': { quick: 200, full: 500, callgrind: 5 },
+  'pkey-pem-p256': { quick: 200, full: 500, callgrind: 5 },
+  'pkey-der-p256': { quick: 200, full: 500, callgrind: 5 },
   'x509-der': { quick: 500, full: 2000, callgrind: 10 },
   'ctx-new': { quick: 200, full: 1000, callgrind: 5 },
   'ca-bundle': { quick: 5, full: 10, callgrind: 1 },
@@ -51,7 +53,7 @@ export const CALLGRIND_WARMUP = 1;
 // ------------------------------------------------------------------ inputs
 
 /** Keys, certificates and the CA bundle: generated once (fixed-seed RNG) by the first build that needs them, read by every version. */
-export const INPUTS_FORMAT = 1; // bump when gen-inputs writes something else: a new folder, never a stale one
+export const INPUTS_FORMAT = 2; // bump when gen-inputs writes something else: a new folder, never a stale one
 export const inputsDir = () => join(cacheRoot(), `known-issues-inputs-v${INPUTS_FORMAT}`);
 
 export interface InputsManifest {
@@ -103,7 +105,7 @@ function checkVersion(openssl: string, version: string): void {
 }
 
 function inputsObserved(op: OpDef): Params {
-  if (!['pkey-pem', 'pkey-der', 'x509-der', 'ca-bundle'].includes(op.id)) return {};
+  if (!['pkey-pem', 'pkey-der', 'pkey-pem-p256', 'pkey-der-p256', 'x509-der', 'ca-bundle'].includes(op.id)) return {};
   const m = readManifest();
   return m ? { inputs: inputsDigest(m), inputsGeneratedBy: m.generatedBy } : {};
 }
@@ -171,10 +173,9 @@ export async function underCallgrind(binary: string, args: string[], where: stri
 }
 
 /** The CPU features valgrind hides from the library: the native capability vector against the one under valgrind. */
-async function hiddenFeatures(binary: string, underValgrind: string | undefined): Promise<string> {
+async function hiddenText(binary: string, underValgrind: string | undefined): Promise<string> {
   const native = await exec(binary, ['run', '--op', 'ctx-new', '--inputs', inputsDir(), '--count', '1', '--warmup', '0'], 60_000);
-  const cap = /"ia32cap":"([0-9a-f:]+)"/.exec(native.stdout)?.[1];
-  return cap && underValgrind ? hiddenByValgrind(cap, underValgrind).join(',') || 'none' : 'unknown';
+  return hiddenFeaturesText(hiddenFeatures(/"ia32cap":"([0-9a-f:]+)"/.exec(native.stdout)?.[1], underValgrind));
 }
 
 export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Outcome[]> {
@@ -209,7 +210,7 @@ export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Ou
   }
   const [small, large] = runs as [CallgrindRun, CallgrindRun];
   const locks = perOperation(small.profile, large.profile, n, `callgrind ${id} on ${version}`);
-  const observed: Params = { ...inputsObserved(op), hiddenFeatures: await hiddenFeatures(knownIssuesBinary(build), cap), repetitions: `${n},${2 * n}` };
+  const observed: Params = { ...inputsObserved(op), hiddenFeatures: await hiddenText(knownIssuesBinary(build), cap), repetitions: `${n},${2 * n}` };
   const out: Outcome[] = [];
   if (withInstructions) out.push({ spec: instructionsSpec(op), value: large.profile.instructions / (2 * n), observed });
   for (const k of LOCK_KINDS) out.push({ spec: lockSpec(op, k), value: locks[k], observed });
@@ -218,7 +219,7 @@ export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Ou
 
 // ------------------------------------------------------------------ tasks
 
-const TIMED: Exclude<OpId, 'tls13-handshake'>[] = ['pkey-pem', 'pkey-der', 'x509-der', 'ctx-new', 'ca-bundle', 'aead-reinit', 'aead-new-ctx', 'dtls-handshake', 'tls12-aes128-sha-handshake'];
+const TIMED: Exclude<OpId, 'tls13-handshake'>[] = ['pkey-pem', 'pkey-der', 'pkey-pem-p256', 'pkey-der-p256', 'x509-der', 'ctx-new', 'ca-bundle', 'aead-reinit', 'aead-new-ctx', 'dtls-handshake', 'tls12-aes128-sha-handshake'];
 const COUNTED: OpId[] = [...TIMED, 'tls13-handshake'];
 
 /** Every series the benchmark can emit, per task id (for tests: keys unique, none shared with the handshake benchmark's matrix). */

@@ -98,19 +98,26 @@ static FILE *create(const char *dir, const char *name) {
     return f;
 }
 
-/* An RSA-2048 key as PKCS#8 PEM and DER, and a bundle of CA_COUNT self-signed CA certificates
+static void write_pkcs8(const char *dir, const char *kind, EVP_PKEY *k) {
+    char name[64];
+    snprintf(name, sizeof(name), "%s.p8.pem", kind);
+    FILE *f = create(dir, name);
+    if (!PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL) || fclose(f) != 0) die_failed("writing %s", name);
+    snprintf(name, sizeof(name), "%s.p8.der", kind);
+    BIO *b = BIO_new_fp(create(dir, name), BIO_CLOSE);
+    if (!b || !i2d_PKCS8PrivateKey_bio(b, k, NULL, NULL, 0, NULL, NULL) || BIO_flush(b) != 1) die_failed("writing %s", name);
+    BIO_free(b);
+}
+
+/* An RSA-2048 and an ECDSA P-256 key as PKCS#8 PEM and DER, and a bundle of CA_COUNT self-signed CA certificates
  * alternating RSA-2048 and ECDSA P-256 keys (as public bundles mix them); the first is also written
  * as DER for d2i_X509. The RNG is the fixed-seed one, so a given version always writes the same bytes. */
 static void gen_inputs(const char *dir) {
     EVP_PKEY *rsa = gen_key("rsa2048"), *ec = gen_key("ecdsa-p256");
     if (!rsa || !ec) die_failed("generating keys");
-    FILE *f = create(dir, "rsa2048.p8.pem");
-    if (!PEM_write_PrivateKey(f, rsa, NULL, NULL, 0, NULL, NULL) || fclose(f) != 0) die_failed("writing rsa2048.p8.pem");
-    f = create(dir, "rsa2048.p8.der");
-    BIO *b = BIO_new_fp(f, BIO_CLOSE);
-    if (!b || !i2d_PKCS8PrivateKey_bio(b, rsa, NULL, NULL, 0, NULL, NULL) || BIO_flush(b) != 1) die_failed("writing rsa2048.p8.der");
-    BIO_free(b);
-    FILE *bundle = create(dir, "ca-bundle.pem");
+    write_pkcs8(dir, "rsa2048", rsa);
+    write_pkcs8(dir, "ecdsa-p256", ec);
+    FILE *f, *bundle = create(dir, "ca-bundle.pem");
     for (int i = 0; i < CA_COUNT; i++) {
         char cn[64];
         snprintf(cn, sizeof(cn), "Observatory Test CA %03d", i + 1);
@@ -144,10 +151,13 @@ struct op {
 
 static unsigned char *pem, *der, *cert;
 static long pem_len, der_len, cert_len;
+static int key_type; /* what the decoded key must be: EVP_PKEY_RSA or EVP_PKEY_EC */
 static char bundle_path[4096];
 
-static void load_pem(void) { pem = slurp("rsa2048.p8.pem", &pem_len); }
-static void load_der(void) { der = slurp("rsa2048.p8.der", &der_len); }
+static void load_pem(void) { pem = slurp("rsa2048.p8.pem", &pem_len), key_type = EVP_PKEY_RSA; }
+static void load_der(void) { der = slurp("rsa2048.p8.der", &der_len), key_type = EVP_PKEY_RSA; }
+static void load_pem_p256(void) { pem = slurp("ecdsa-p256.p8.pem", &pem_len), key_type = EVP_PKEY_EC; }
+static void load_der_p256(void) { der = slurp("ecdsa-p256.p8.der", &der_len), key_type = EVP_PKEY_EC; }
 static void load_cert(void) { cert = slurp("ca-rsa2048.der", &cert_len); }
 
 /* PEM_read_bio_PrivateKey from memory: what reading a key file costs once the file is in memory */
@@ -155,7 +165,7 @@ static void run_pkey_pem(void *unused) {
     (void)unused;
     BIO *b = BIO_new_mem_buf(pem, (int)pem_len);
     EVP_PKEY *k = b ? PEM_read_bio_PrivateKey(b, NULL, NULL, NULL) : NULL;
-    if (!k || EVP_PKEY_id(k) != EVP_PKEY_RSA) die_failed("PEM_read_bio_PrivateKey of a PKCS#8 RSA key");
+    if (!k || EVP_PKEY_id(k) != key_type) die_failed("PEM_read_bio_PrivateKey of a PKCS#8 %s key", key_type == EVP_PKEY_EC ? "EC" : "RSA");
     EVP_PKEY_free(k);
     BIO_free(b);
 }
@@ -164,7 +174,7 @@ static void run_pkey_der(void *unused) {
     (void)unused;
     const unsigned char *p = der;
     EVP_PKEY *k = d2i_AutoPrivateKey(NULL, &p, der_len);
-    if (!k || EVP_PKEY_id(k) != EVP_PKEY_RSA || p != der + der_len) die_failed("d2i_AutoPrivateKey of a PKCS#8 RSA key");
+    if (!k || EVP_PKEY_id(k) != key_type || p != der + der_len) die_failed("d2i_AutoPrivateKey of a PKCS#8 %s key", key_type == EVP_PKEY_EC ? "EC" : "RSA");
     EVP_PKEY_free(k);
 }
 
@@ -358,6 +368,8 @@ static void run_dtls(void *unused) {
 static const struct op OPS[] = {
     { "pkey-pem", "call", load_pem, NULL, run_pkey_pem, NULL, NULL },
     { "pkey-der", "call", load_der, NULL, run_pkey_der, NULL, NULL },
+    { "pkey-pem-p256", "call", load_pem_p256, NULL, run_pkey_pem, NULL, NULL },
+    { "pkey-der-p256", "call", load_der_p256, NULL, run_pkey_der, NULL, NULL },
     { "x509-der", "call", load_cert, NULL, run_x509_der, NULL, NULL },
     { "ctx-new", "call", NULL, NULL, run_ctx_new, NULL, NULL },
     { "ca-bundle", "call", bundle_init, bundle_setup, run_bundle, bundle_teardown, bundle_check },
@@ -382,7 +394,7 @@ static int number(const char *v, const char *opt, int lo, int hi) {
 static void usage(void) {
     fprintf(stderr, "usage: known_issues gen-inputs DIR\n"
                     "       known_issues run --op OP --inputs DIR [--count N] [--warmup N] [--deterministic]\n"
-                    "OP: pkey-pem pkey-der x509-der ctx-new ca-bundle aead-reinit aead-new-ctx dtls-handshake dtls-heap\n");
+                    "OP: pkey-pem pkey-der pkey-pem-p256 pkey-der-p256 x509-der ctx-new ca-bundle aead-reinit aead-new-ctx dtls-handshake dtls-heap\n");
 }
 
 int main(int argc, char **argv) {

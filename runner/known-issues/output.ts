@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { EXIT } from '../handshake/output.ts';
 
-export const PROGRAM_OPS = ['pkey-pem', 'pkey-der', 'x509-der', 'ctx-new', 'ca-bundle', 'aead-reinit', 'aead-new-ctx', 'dtls-handshake', 'dtls-heap'] as const;
+export const PROGRAM_OPS = ['pkey-pem', 'pkey-der', 'pkey-pem-p256', 'pkey-der-p256', 'x509-der', 'ctx-new', 'ca-bundle', 'aead-reinit', 'aead-new-ctx', 'dtls-handshake', 'dtls-heap'] as const;
 export type ProgramOp = (typeof PROGRAM_OPS)[number];
 
 export const RunOutput = z

@@ -117,7 +117,7 @@ const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) =>
   {
     id: 'heap',
     title: 'Heap per connection',
-    about: 'Heap bytes held per live connection after the handshake, counted through the library’s allocator hooks (lower is better).',
+    about: 'Heap bytes held per live connection after the handshake (the client’s after its SSL_read of what follows the handshake, too), counted through the library’s allocator hooks (lower is better).',
     match: (e) => e.benchmark === 'handshake' && e.metric === 'heap-per-connection',
   },
   {

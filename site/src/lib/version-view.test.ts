@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { BENCHMARK_TITLE, benchmarkSummaries, compareEntries, groupEntries, splitAround, headlines, keyId, significantFirst, splitLabels, variantText } from './version-view.ts';
+import { metricNote, PERCENTILE_NOTE, seriesNote, TLS13_CLIENT_HEAP_NOTE } from '../../../runner/handshake/handshake.ts';
 import { intervalLabel, pct, pctRange, quantity, quantityRange, sig, toCsv, verdictWords } from './format.ts';
 import { entriesOf } from './model.ts';
 import { openSSLOnly } from './data.ts';
@@ -83,6 +84,29 @@ test('a table never mixes runs: a measure measured in two runs becomes two table
   assert.equal(g!.measures.length, 2);
   for (const m of g!.measures) assert.equal(new Set(m.entries.map((e) => e.runId)).size, 1);
   assert.deepEqual(g!.measures[0]!.rowLabels, ['a', 'b', 'c', 'g'], 'the run with most rows first');
+});
+
+test('the latency-p50/p90/p99 tables say what the figures are, whatever label the run recorded', () => {
+  const old = (cfg: string) => `p50 of the CPU time of one connection, client + server (SSL objects, handshake, ticket read, shutdown, free); ${cfg}`;
+  const rows = ['a', 'b', 'c'].map((x) => entry({ metric: 'latency-p50', method: 'cpu-time-both', params: { proto: '1.3', cert: x, side: 'both' }, label: old(x) }));
+  const plain = ['a', 'b', 'c'].map((x) => entry({ params: { proto: '1.3', cert: x, side: 'client' }, label: `Client CPU time per handshake (in-process); ${x}` }));
+  const measures = groupEntries([...rows, ...plain])[0]!.measures;
+  const of = (metric: string) => measures.find((m) => m.entries[0]!.metric === metric)!;
+  assert.ok(of('latency-p50').notes.includes(PERCENTILE_NOTE));
+  assert.match(PERCENTILE_NOTE, /CPU time per connection, client \+ server, not wall-clock latency/);
+  assert.ok(!of('cpu-per-handshake').notes.includes(PERCENTILE_NOTE), 'only the percentile metrics');
+  assert.equal(metricNote('handshake', 'cpu-per-handshake'), null);
+  assert.equal(metricNote('known-issues', 'latency-p50'), null, 'another benchmark\'s metric of that name is not these');
+});
+
+test("the TLS 1.3 client's heap says it holds the read buffer of the harness's SSL_read: OpenSSL only, client only, TLS 1.3 only", () => {
+  const heap = (proto: string, side: string, library = 'openssl') => ({ benchmark: 'handshake', metric: 'heap-per-connection', library, params: { proto, side, cert: 'ecdsa-p256' } });
+  assert.equal(seriesNote(heap('1.3', 'client')), TLS13_CLIENT_HEAP_NOTE);
+  assert.match(TLS13_CLIENT_HEAP_NOTE, /3\.2 and later allocate at the client's first SSL_read after the handshake/);
+  for (const other of [heap('1.3', 'server'), heap('1.2', 'client'), heap('1.3', 'client', 'wolfssl'), { ...heap('1.3', 'client'), benchmark: 'known-issues' }])
+    assert.equal(seriesNote(other), null, JSON.stringify(other));
+  const rows = ['a', 'b', 'c'].map((x) => entry({ metric: 'heap-per-connection', method: 'heap-bytes', unit: 'bytes', params: { proto: '1.3', cert: x, side: 'client' }, label: `Heap bytes the client holds per live connection after the handshake; ${x}` }));
+  assert.ok(groupEntries(rows)[0]!.measures[0]!.notes.includes(TLS13_CLIENT_HEAP_NOTE), 'said beside the table, whatever the recorded label says');
 });
 
 test('labels that differ in a few words (openssl speed per buffer size) say the rest once; a colon head no other row shares is not a measure', () => {

@@ -2,6 +2,7 @@
 // what is measured, in an order a reader expects (TLS 1.3 before 1.2, new sessions before resumption, one
 // thread before many, library defaults before pinned groups). Pure functions, unit-tested.
 import type { Params } from '../../../schema/index.ts';
+import { seriesNote } from '../../../runner/handshake/handshake.ts';
 import { isNoisy, significant } from './format.ts';
 import { groupBy, type Entry } from './model.ts';
 
@@ -273,6 +274,9 @@ export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
       const notes = [...counts].filter(([, n]) => n > 1).map(([c]) => c);
       measures.push({ head: '', notes, entries: rows, rowLabels: parts.map((r) => [r[0]!, ...r.slice(1).filter((c) => !notes.includes(c))].join('; ')) });
     }
+    // said beside the table whatever the labels of the runs say (runs before the percentile labels were reworded)
+    for (const m of measures)
+      for (const note of new Set(m.entries.map(seriesNote))) if (note && !m.notes.includes(note)) m.notes.push(note);
     out.push({ benchmark, title: benchmarkTitle(benchmark), measures, unsupported, count: list.length });
   }
   return out;

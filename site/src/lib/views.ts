@@ -9,6 +9,7 @@ import { entriesOf, versionPages, versionSlug } from './model.ts';
 import { planAt } from './mtu.ts';
 import { url } from './url.ts';
 import { headlines } from './version-view.ts';
+import { metricNote } from '../../../runner/handshake/handshake.ts';
 
 export interface View {
   /** path under /data/views/, without extension */
@@ -231,10 +232,10 @@ export function allViews(): View[] {
     views.push({
       id: 'methodology/metrics',
       title: 'What each metric measures',
-      columns: ['benchmark', 'metric', 'labels', 'unit', 'method', 'comparableAcrossVersions', 'reason'],
+      columns: ['benchmark', 'metric', 'labels', 'note', 'unit', 'method', 'comparableAcrossVersions', 'reason'],
       rows: [...new Map(summary.entries.map((e) => [`${e.benchmark}/${e.metric}`, e])).values()].map((e) => {
         const labels = [...new Set(summary.entries.filter((x) => x.benchmark === e.benchmark && x.metric === e.metric).map((x) => x.label.split(';')[0]!.trim()))];
-        return [e.benchmark, e.metric, labels.join(' | '), e.unit, e.method, e.comparability.acrossVersions, e.comparability.reason ?? null];
+        return [e.benchmark, e.metric, labels.join(' | '), metricNote(e.benchmark, e.metric), e.unit, e.method, e.comparability.acrossVersions, e.comparability.reason ?? null];
       }),
     });
   views.push(buildsView(summary?.builds.length ? summary.builds : runs.flatMap((r) => r.run.builds.map((b) => ({ ...b, host: r.host })))));
