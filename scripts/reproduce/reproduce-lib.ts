@@ -47,6 +47,7 @@ import type { JournalEntry } from '../../runner/run.ts';
 import { alphaAt, lookSchedule, type LookSchedule } from '../hypothesis/sequential.ts';
 import { ratioInterval } from '../hypothesis/sequential.ts';
 import { DETERMINISTIC_METHODS, median } from '../stats.ts';
+import { resolveBuildSpec } from '../../catalogue/index.ts';
 
 // ------------------------------------------------------------------ the write-up
 
@@ -107,11 +108,20 @@ export interface TaskPlan {
 
 const runsOn = (bench: Benchmark, library: string) => (bench.libraries ?? ['openssl']).includes(library as never);
 
+/** The catalogue's release series of a build (1.1.1, 3.5), or its first two numbers when not catalogued. */
+function seriesOf(b: Build): string {
+  try {
+    return resolveBuildSpec(buildSpec({ ...b, variant: 'default' })).version.series;
+  } catch {
+    return b.version.split('.').slice(0, 2).join('.');
+  }
+}
+
 /** A build record good enough for Benchmark.tasks() (which only builds closures): planning happens before the builds. */
 export function standIn(b: Build): BuildUnderTest {
   return {
     prefix: '/nonexistent',
-    record: { id: buildId(b), library: b.library, version: b.version, variant: b.variant, series: b.version.split('.').slice(0, 2).join('.') } as BuildRecord,
+    record: { id: buildId(b), library: b.library, version: b.version, variant: b.variant, series: seriesOf(b) } as BuildRecord,
   };
 }
 

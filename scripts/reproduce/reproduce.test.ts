@@ -14,7 +14,7 @@ import { executeRun, newRunId, type RunPlan } from '../../runner/run.ts';
 import { seededRandom } from '../stats.ts';
 import type { Build } from '../../site/src/lib/claims.ts';
 import { ALPHA } from '../hypothesis/sequential.ts';
-import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, parseWriteup, planTasks, reproduceCommand, verdictReport, wantedKeys } from './reproduce-lib.ts';
+import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, parseWriteup, planTasks, reproduceCommand, standIn, verdictReport, wantedKeys } from './reproduce-lib.ts';
 
 const WRITEUPS = join(import.meta.dirname, '..', '..', 'site', 'src', 'content', 'writeups');
 
@@ -256,4 +256,14 @@ test('every write-up parses, its series are produced by some task, and its repro
     assert.deepEqual(tp.missing, [], `${f}: series no benchmark produces`);
     assert.ok(tp.benchmarks.length > 0, f);
   }
+});
+
+test('every registered benchmark declares the series of every task (none has to run whole)', () => {
+  for (const b of [
+    { library: 'openssl', version: '3.5.7', variant: 'default' },
+    { library: 'wolfssl', version: '5.9.4', variant: 'default' },
+  ] as Build[])
+    for (const mode of ['quick', 'full'] as const)
+      for (const bench of BENCHMARKS.filter((x) => (x.libraries ?? ['openssl']).includes(b.library)))
+        for (const t of bench.tasks(standIn(b), mode)) assert.ok(t.produces?.length, `${bench.id}/${t.id} (${mode}) declares no series`);
 });
