@@ -14,6 +14,7 @@ import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { hostEvidence } from '../../runner/quiet.ts';
 import { executeRun, harnessInfo, newRunId, type RunPlan } from '../../runner/run.ts';
 import { buildName, type Build } from '../../site/src/lib/claims.ts';
+import { REPRODUCTION_NOTE } from './record.ts';
 import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, planTasks, readWriteup, verdictReport, wantedKeys } from './reproduce-lib.ts';
 
 const WRITEUPS = join('site', 'src', 'content', 'writeups');
@@ -171,7 +172,7 @@ async function main(): Promise<number> {
           test.close('the run ended before this comparison was measured');
           outcomes = claimOutcomes(w.claims, test, plan.host.cpuFlags);
           notes.unshift(
-            `reproduction of write-up ${slug} (${command}): the sequential paired design of npm run reproduce over ${builds.map((b) => buildLabel(b.record)).join(', ')}, only the tasks that produce the ${needs.keys.size} series its claims compare; ${stopper.record(budgetMinutes)}`,
+            `${REPRODUCTION_NOTE}${slug} (${command}): the sequential paired design of npm run reproduce over ${builds.map((b) => buildLabel(b.record)).join(', ')}, only the tasks that produce the ${needs.keys.size} series its claims compare; ${stopper.record(budgetMinutes)}`,
             ...outcomes.filter((o) => o.verdict !== 'unverified').map((o) => `reproduction verdict, claim ${o.claim.id}: ${o.verdict}; ${o.comparisons.map((c) => `${c.pairing.label}: ${c.verdict}${c.ratio !== null && Number.isFinite(c.ratio) ? ` ratio ${c.ratio.toPrecision(4)}` : ''}${c.interval ? ` [${c.interval.low.toPrecision(4)}, ${c.interval.high.toPrecision(4)}] at ${(c.interval.confidence * 100).toPrecision(4)}%, ${c.pairs} rounds` : ''}`).join('; ')}`.slice(0, 2000)),
           );
         }
@@ -186,7 +187,7 @@ async function main(): Promise<number> {
   console.log(`\n${stopper.record(budgetMinutes)}`);
   console.log(`measuring took ${(seconds / 60).toFixed(1)} min`);
   if (run.quiet && !run.quiet.quiet) console.log('\nthe host was NOT quiet during this run (see quiet in the run file): these verdicts are not data');
-  console.log(`\nwrote ${path}; submit it like any run (npm run validate, npm run submit)`);
+  console.log(`\nwrote ${path}; to submit it, check it with npm run validate -- ${path} and open a pull request adding it (CONTRIBUTING.md)`);
   return failed.length ? 1 : 0;
 }
 
