@@ -25,6 +25,12 @@ export interface Task {
   run(): Promise<Outcome[]>;
   /** deterministic measurements (instruction counts): run in the first measured round only */
   oncePerRun?: boolean;
+  /**
+   * The series keys (seriesKey) run() can return, where the module declares them: a run that wants only
+   * some series (npm run reproduce) skips a task none of whose keys it wants. A task that declares
+   * nothing is never skipped (nothing rules it out).
+   */
+  produces?: readonly string[];
 }
 
 export interface Benchmark {
@@ -45,4 +51,16 @@ export function seriesKey(spec: Pick<SeriesSpec, 'benchmark' | 'metric' | 'param
     .map((k) => `${k}=${String(spec.params[k])}`)
     .join(',');
   return `${spec.benchmark}/${spec.metric}${params ? `[${params}]` : ''}`;
+}
+
+/** The keys of some specs, for Task.produces. */
+export const keysOf = (specs: readonly Pick<SeriesSpec, 'benchmark' | 'metric' | 'params'>[]): string[] => specs.map(seriesKey);
+
+/**
+ * The tasks a run must run when it wants only the series `wanted` accepts: those declaring a wanted key,
+ * and those declaring nothing (they may produce one). Without `wanted`, every task.
+ */
+export function wantedTasks(tasks: Task[], wanted?: (key: string) => boolean): Task[] {
+  if (!wanted) return tasks;
+  return tasks.filter((t) => t.produces === undefined || t.produces.some(wanted));
 }

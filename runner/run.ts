@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bySeriesKeyThenBuild, Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
-import { seriesKey, type Benchmark, type BuildUnderTest, type Outcome } from './benchmark.ts';
+import { seriesKey, wantedTasks, type Benchmark, type BuildUnderTest, type Outcome, type Task } from './benchmark.ts';
 import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot } from './quiet.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
@@ -28,7 +28,7 @@ export interface RunPlan {
   harness: Run['harness'];
 }
 
-interface JournalEntry {
+export interface JournalEntry {
   round: number;
   buildId: string;
   benchmark: string;
@@ -145,6 +145,19 @@ export interface RunCallbacks {
   progress(msg: string): void;
 }
 
+/** What a run may leave out, and when it may stop early (npm run reproduce); a plain run passes none. */
+export interface RunOptions {
+  /** only the tasks that may produce a series this accepts run (benchmark.ts wantedTasks); a benchmark left with no task is not prepared */
+  wanted?: (key: string) => boolean;
+  /**
+   * After every round (warm-up included) with the journal so far and the round's seconds: return true to
+   * end the run after this round. The run file then records the rounds measured, not the planned maximum.
+   */
+  afterRound?: (round: number, entries: readonly JournalEntry[], seconds: number) => boolean | Promise<boolean>;
+  /** milliseconds, for the round times afterRound is given (default Date.now; tests drive their own) */
+  clock?: () => number;
+}
+
 /** Whether a benchmark measures this build's library (OpenSSL-only unless it says otherwise). */
 const runsOn = (bench: Benchmark, build: BuildUnderTest) => (bench.libraries ?? ['openssl']).includes(build.record.library);
 
@@ -161,7 +174,11 @@ export async function executeRun(
   cb: RunCallbacks,
   notes: string[] = [],
   evidence?: EvidenceRecorder,
+  options: RunOptions = {},
 ): Promise<{ path: string; run: Run }> {
+  const tasksOf = (bench: Benchmark, build: BuildUnderTest): Task[] => wantedTasks(bench.tasks(build, plan.mode), options.wanted);
+  // a benchmark none of whose tasks is wanted on any build is not run (nor prepared, nor noted)
+  if (options.wanted) benchmarks = benchmarks.filter((b) => builds.some((x) => runsOn(b, x) && tasksOf(b, x).length > 0));
   const jpath = journalPath(outDir, plan);
   mkdirSync(join(outDir, plan.host.id), { recursive: true });
   let done: JournalEntry[] = [];
@@ -210,9 +227,11 @@ export async function executeRun(
   const byId = new Map(builds.map((b) => [b.record.id, b]));
   const started = Date.now();
   let stepsDone = 0;
-  const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => b.tasks(x, plan.mode).length), 0) * builds.length, 0);
+  const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => tasksOf(b, x).length), 0) * builds.length, 0);
   const totalSteps = tasksPerRound * totalRounds;
+  let lastRound = totalRounds - 1;
   for (let round = 0; round < totalRounds; round++) {
+    const roundStarted = (options.clock ?? Date.now)();
     const order = roundOrder(
       builds.map((b) => b.record.id),
       round,
@@ -223,12 +242,12 @@ export async function executeRun(
     try {
       for (const bench of benchmarks) {
         // interleave at task level: one task runs on every build before the next task starts
-        const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => bench.tasks(b, plan.mode).map((t) => t.id)))];
+        const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => tasksOf(bench, b).map((t) => t.id)))];
         for (const taskId of taskIds)
           for (const buildId of order) {
             stepsDone++;
             const build = byId.get(buildId)!;
-            const task = runsOn(bench, build) ? bench.tasks(build, plan.mode).find((t) => t.id === taskId) : undefined;
+            const task = runsOn(bench, build) ? tasksOf(bench, build).find((t) => t.id === taskId) : undefined;
             if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
             if (task.oncePerRun && round !== plan.warmupRounds) continue;
             if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
@@ -266,9 +285,15 @@ export async function executeRun(
     } finally {
       watch?.stop(); // the window timer must not outlive its round
     }
+    if (options.afterRound && (await options.afterRound(round, done, ((options.clock ?? Date.now)() - roundStarted) / 1000))) {
+      lastRound = round;
+      break;
+    }
   }
 
-  const run = assembleRun(plan, done, notes, recorded);
+  // stopped early: the run file says how many rounds were measured (at least one when any was planned)
+  const measured = Math.max(Math.min(plan.rounds, 1), lastRound + 1 - plan.warmupRounds);
+  const run = assembleRun(lastRound === totalRounds - 1 ? plan : { ...plan, rounds: measured }, done, notes, recorded);
   const path = writeRunFile(outDir, run);
   rmSync(jpath);
   return { path, run };

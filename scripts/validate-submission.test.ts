@@ -430,6 +430,14 @@ test('submission rules: reserved host ids, full mode, clean harness; the bench r
   assertRejected(submit(quick), '$.mode', /full runs/);
   assertRejected(submit(quick), '$.plan.rounds', /at least 5/);
   assert.equal(submit(quick, { mode: 'runner' }).ok, true);
+  // a reproduction of a write-up (npm run reproduce) stops by its own rule: quick mode and few rounds pass
+  const repro = makeTestRun();
+  repro.mode = 'quick';
+  repro.plan.rounds = 1;
+  repro.notes = ['reproduction of write-up known-issue-aead-tiny-records (npm run reproduce -- known-issue-aead-tiny-records): ...'];
+  assert.deepEqual(problems(submit(repro)).filter((p) => /mode|rounds|notes/.test(p.path)), []);
+  repro.notes = ['reproduction of write-up no-such-write-up (npm run reproduce -- no-such-write-up): ...'];
+  assertRejected(submit(repro), '$.notes[0]', /does not exist/);
   const dirty = makeTestRun();
   dirty.harness.gitDirty = true;
   assertRejected(submit(dirty), '$.harness', /clean checkout/);

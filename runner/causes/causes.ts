@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
-import { seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
+import { keysOf, seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
 import { runGuarded } from '../child-guard.ts';
 import {
   baseConfig,
@@ -174,7 +174,12 @@ export function createFnCostBenchmark(configs: () => HandshakeConfig[] = fnCostC
       await base.prepare!(build, 'quick');
     },
     tasks: (build, mode) =>
-      configs().map((cfg) => ({ id: fnTaskId(cfg), oncePerRun: true, run: () => fnCost(handshakeBinary(build), cfg, mode === 'quick' ? 5 : 10, build.record.version) })),
+      configs().map((cfg) => ({
+        id: fnTaskId(cfg),
+        oncePerRun: true,
+        run: () => fnCost(handshakeBinary(build), cfg, mode === 'quick' ? 5 : 10, build.record.version),
+        produces: keysOf([totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))]),
+      })),
   };
 }
 

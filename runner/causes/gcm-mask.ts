@@ -6,7 +6,7 @@
 // vector the library actually used under each setting, so a mask that did not take is caught.
 import type { RunMode } from '../../schema/index.ts';
 import { AEAD_PLAN, aeadArgs, aeadBinary, aeadRates, parseAeadOutput } from '../aead/aead.ts';
-import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec } from '../benchmark.ts';
+import { keysOf, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec } from '../benchmark.ts';
 import { runGuarded, stderrTail } from '../child-guard.ts';
 import { handshakeBinary } from '../handshake/handshake.ts';
 import { cpuFeatures } from '../handshake/output.ts';
@@ -96,7 +96,13 @@ export function createGcmMaskBenchmark(): Benchmark {
     async prepare(build) {
       binsFor(build);
     },
-    tasks: (build, mode) => [{ id: CIPHER, run: () => measureMasked(...binsFor(build), build.record.version, mode) }],
+    tasks: (build, mode) => [
+      {
+        id: CIPHER,
+        run: () => measureMasked(...binsFor(build), build.record.version, mode),
+        produces: keysOf((['none', 'avx512'] as const).flatMap((mask) => AEAD_PLAN[mode].sizes.flatMap((b) => [maskSpec(mask, b, 'cpu'), maskSpec(mask, b, 'wall')]))),
+      },
+    ],
   };
 }
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Params, RunMode } from '../../schema/index.ts';
-import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../benchmark.ts';
+import { keysOf, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { compileAgainst } from '../compile.ts';
 import { cacheRoot } from '../sources.ts';
 import { configArgs, ensureCerts, exec, handshakeBinary, runHandshake, timingOutcomes, timingSpecs } from '../handshake/handshake.ts';
@@ -246,10 +246,12 @@ export const knownIssuesBenchmark: Benchmark = {
     await ensureInputs(build);
   },
   tasks(build: BuildUnderTest, mode: RunMode): Task[] {
+    const specs = taskSpecs();
+    const produces = (id: string) => keysOf(specs[id]!);
     return [
-      ...TIMED.map((id): Task => ({ id: `cpu/${id}`, run: () => cpuTask(build, id, mode) })),
-      { id: 'heap/dtls', run: () => heapTask(build, mode) },
-      ...COUNTED.map((id): Task => ({ id: `calls/${id}`, oncePerRun: true, run: () => callgrindTask(build, id) })),
+      ...TIMED.map((id): Task => ({ id: `cpu/${id}`, run: () => cpuTask(build, id, mode), produces: produces(`cpu/${id}`) })),
+      { id: 'heap/dtls', run: () => heapTask(build, mode), produces: produces('heap/dtls') },
+      ...COUNTED.map((id): Task => ({ id: `calls/${id}`, oncePerRun: true, run: () => callgrindTask(build, id), produces: produces(`calls/${id}`) })),
     ];
   },
 };

@@ -22,7 +22,7 @@
 //   studies: [{ id, title, short, by, url?, setup, cannotReproduce? }]
 //   upstream: [{ kind: pull | issue, number, title (as on GitHub, checked), note }]
 //   commits: [{ id, note, checked }]  only ids checked against OpenSSL's history, saying how
-//   reproduce: "npm run bench -- …"
+//   reproduce: "npm run reproduce -- <this write-up's slug>"   (scripts/reproduce: a verdict per claim on the reader's machine)
 //
 // expect: higher | lower | better | worse (by the metric's direction) | same (within the threshold) |
 // between (a relative change in range) | share (the first as a fraction of the second). Verdicts and the
@@ -63,7 +63,7 @@ export const WriteupFrontmatter = z
     studies: z.array(Study).default([]),
     upstream: z.array(Upstream).default([]),
     commits: z.array(CheckedCommit).default([]),
-    /** the exact command that reproduces the experiment */
+    /** the exact command that reproduces the experiment: npm run reproduce -- <slug> */
     reproduce: z.string().min(1).max(500),
     /** related pages on this site, e.g. /hypothesis */
     related: z.array(z.object({ href: z.string().regex(/^\/[a-z0-9/#?=&._-]*$/), label: z.string() })).default([]),
