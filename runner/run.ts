@@ -26,6 +26,8 @@ export interface RunPlan {
   builds: Build[];
   startedAt: string;
   harness: Run['harness'];
+  /** npm run reproduce: the write-up this run reproduces */
+  reproduces?: string;
 }
 
 export interface JournalEntry {
@@ -368,6 +370,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
     host: plan.host,
     harness: plan.harness,
     plan: {
+      ...(plan.reproduces ? { reproduces: plan.reproduces } : {}),
       benchmarks: plan.benchmarks,
       rounds: plan.rounds,
       warmupRounds: plan.warmupRounds,

@@ -269,6 +269,7 @@ export const Run = z
       rounds: z.int().positive().max(1000),
       warmupRounds: z.int().nonnegative().max(100),
       order: z.array(z.array(safeId)).describe('build ids in the order each round ran them'),
+      reproduces: safeId.optional().describe('npm run reproduce: the write-up whose claims this run measured until they were decided (its rounds come from the stopping rule)'),
     }),
     builds: z.array(Build).min(1),
     series: z.array(Series),

@@ -128,6 +128,7 @@ async function main(): Promise<number> {
     builds: [],
     startedAt: new Date().toISOString(),
     harness: harnessInfo(),
+    reproduces: slug,
   };
   const lock = await lockHostForMeasurement(command, noWait, plan.runId);
   const notes: string[] = [];
