@@ -353,6 +353,10 @@ test('a quoted size is tested as quoted, the same tolerance both ways: reproduce
   const t = ClaimTest.parse(mag(['1.1.1w', '3.0.2'], 2));
   assert.deepEqual(claimsModule.band(t, true), [1.6, 2.5]);
   assert.equal(expectationText(t), 'as reported, 2 times the second, within 25% either way: from 1.6 times the second to 2.5 times the second');
+  // smaller on one comparison and larger on another: undecided, and the reason says which
+  const both = study([mag(['3.2.1', '3.1.4'], 0.2), mag(['3.4.0', '3.0.2'], 2)]);
+  assert.equal(both.verdict, 'not-shown');
+  assert.match(both.reason, /differs from the report both ways: smaller than reported on toy-instructions, 3\.2\.1 vs 3\.1\.4, larger on toy-instructions, 3\.4\.0 vs 3\.0\.2/);
   // never "contradicted" where a quoted size differs
   assert.ok([smaller, larger, opposite].every((r) => r.verdict !== 'contradicted'));
   // a band that reaches no change, or a magnitude in our own words, is refused

@@ -611,8 +611,10 @@ export function decide(comparisons: readonly ComparisonResult[]): { verdict: Tes
   let reason: string | undefined;
   if (some('contradicted').length) verdict = 'contradicted';
   else if (smaller.length && larger.length) {
+    // the reported size is missed both ways: no single verdict says that, the comparisons do
+    const name = (c: ComparisonResult) => (Array.isArray(c.test.series) ? c.label : `${c.seriesLabel}, ${c.label}`);
     verdict = 'not-shown';
-    reason = `smaller than reported on ${smaller.map((c) => c.label).join(', ')} and larger on ${larger.map((c) => c.label).join(', ')}`;
+    reason = `the size differs from the report both ways: smaller than reported on ${smaller.map(name).join('; ')}, larger on ${larger.map(name).join('; ')}`;
   } else if (smaller.length) verdict = 'smaller-than-reported';
   else if (larger.length) verdict = 'larger-than-reported';
   else if (unmeasuredTests.length) {
