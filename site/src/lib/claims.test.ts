@@ -481,6 +481,9 @@ test('the claim format says what is missing', () => {
   assert.throws(() => Claim.parse({ id: 'x', text: 'Words.' }), /needs tests, or `unverified`/);
   assert.throws(() => Claim.parse({ id: 'x', text: 'Words.', unverified: 'why', tests: [{ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'same', threshold: 0.1 }] }), /no tests/);
   assert.ok(ClaimTest.parse({ series: ['a', 'b'], builds: ['3.5.7+no-ml-kem'], expect: 'same', threshold: 0.05 }));
+  assert.throws(() => ClaimTest.parse({ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'magnitude', value: 5 }), /needs value .* and tolerance/);
+  assert.throws(() => ClaimTest.parse({ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'higher', threshold: 1, value: 5 }), /belong to `magnitude` only/);
+  assert.equal(ClaimTest.parse({ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'higher', threshold: 1 }).role, 'decides');
 });
 
 test('crossCheck finds references to unknown series and studies', () => {
