@@ -106,7 +106,7 @@ for (const target of [real, fixture]) {
         const expected = r.hosts.length === 0 ? r.pairings.map(() => ['not-measured', null]) : r.hosts.flatMap((h) => [...h.comparisons.filter((c) => c.test.role !== 'supports'), ...h.comparisons.filter((c) => c.test.role === 'supports')].map((c) => [c.verdict, c.test.role]));
         assert.deepEqual(rows, expected, `${id} ${r.claim.id}: the comparisons and their verdicts`);
         if (r.hosts.length === 1 && /not measured yet/.test(r.reason))
-          assert.match(await page.locator(`[data-claim="${r.claim.id}"] .wu-claim-why`).first().innerText(), /not measured yet/, `${id} ${r.claim.id}: names what is not measured yet`);
+          assert.match(await page.locator(`[data-claim="${r.claim.id}"] .wu-claim-why`).first().innerText(), /not measured yet/i, `${id} ${r.claim.id}: names what is not measured yet`);
         assert.equal(shown[i]!.verdict, r.verdict, `${id} ${r.claim.id}`);
         assert.equal(shown[i]!.label, VERDICT_LABEL[r.verdict], `${id} ${r.claim.id}: the verdict in words`);
         assert.equal(shown[i]!.quote, r.claim.by === 'ours' ? null : r.claim.quote, `${id} ${r.claim.id}: a study's claim is quoted as the study's`);
