@@ -15,8 +15,9 @@
 // measured round, at which measured rounds it will look (lookSchedule) and how much of alpha = 0.05 each
 // look spends (linear spending). At a look, each undecided CPU-time comparison gets a t interval on its
 // paired log ratios at confidence 1 - alpha_k (ratioInterval), placed against the claim's band exactly
-// as the site places its intervals (claims.ts band, placeInterval): inside is confirmed, entirely outside
-// contradicted, both decide and stay decided. The run stops when every CPU-time comparison is decided,
+// as the site judges its intervals (claims.ts judge: inside is confirmed, or reproduced for a quoted size;
+// entirely outside is contradicted, or smaller/larger than reported); a decision stays decided, and a
+// claim is decided from its comparisons as the site decides it (claims.ts decide). The run stops when every CPU-time comparison is decided,
 // at the last look, or when the next round would overrun the budget (then one final look spends the
 // alpha left, as sequential.ts's finalLook does). By the union bound each comparison's chance of a wrong
 // decision stays at most alpha however many looks were taken. Deterministic series (instruction counts,
@@ -26,14 +27,13 @@ import { parse as parseYaml } from 'yaml';
 import { WriteupFrontmatter } from '../../site/src/lib/writeups.ts';
 import {
   VERDICT_LABEL,
-  band,
   buildName,
   changeText,
-  combine,
+  decide,
+  judge,
   expectationText,
   flagName,
   pairings,
-  placeInterval,
   type Build,
   type Claim,
   type Pairing,
@@ -278,8 +278,8 @@ export class Reproduction {
       const ma = median([...a.rounds.values()].flat());
       const mb = median([...b.rounds.values()].flat());
       const ratio = ma === 0 && mb === 0 ? 1 : mb === 0 ? Infinity : ma / mb;
-      const verdict = placeInterval(ratio, ratio, band(s.pairing.test, a.spec.higherIsBetter));
-      Object.assign(s, { verdict, decided: true, ratio, pairs: 0, reason: verdict === 'confirmed' ? 'exact counts, inside the expected range' : 'exact counts, outside the expected range' });
+      const { verdict } = judge(s.pairing.test, ratio, ratio, a.spec.higherIsBetter);
+      Object.assign(s, { verdict, decided: true, ratio, pairs: 0, reason: verdict === 'confirmed' || verdict === 'reproduced' ? 'exact counts, inside the expected range' : 'exact counts, outside the expected range' });
     }
   }
 
@@ -302,9 +302,9 @@ export class Reproduction {
         Object.assign(s, { verdict: 'not-shown', reason: `${ratios.length} paired rounds: an interval needs 3` });
         continue;
       }
-      const verdict = placeInterval(est.low, est.high, band(s.pairing.test, a.spec.higherIsBetter));
-      const words = { confirmed: 'the interval lies inside the expected range', contradicted: 'the interval lies entirely outside the expected range', 'not-shown': 'the interval reaches both inside and outside the expected range' };
-      Object.assign(s, { verdict, decided: verdict !== 'not-shown', ratio: est.ratio, interval: { low: est.low, high: est.high, confidence: est.confidence, alpha }, reason: words[verdict] });
+      const { verdict } = judge(s.pairing.test, est.low, est.high, a.spec.higherIsBetter);
+      const reason = verdict === 'not-shown' ? 'the interval reaches both inside and outside the expected range' : verdict === 'confirmed' || verdict === 'reproduced' ? 'the interval lies inside the expected range' : 'the interval lies entirely outside the expected range';
+      Object.assign(s, { verdict, decided: verdict !== 'not-shown', ratio: est.ratio, interval: { low: est.low, high: est.high, confidence: est.confidence, alpha }, reason });
     }
     const taken = { round, alpha, final, undecided: this.undecided().length };
     this.looks.push(taken);
@@ -438,13 +438,14 @@ export interface ClaimOutcome {
   comparisons: ComparisonState[];
 }
 
-/** A claim's verdict on this machine: its comparisons combined (claims.ts combine), then its CPU-feature conditions. */
+/** A claim's verdict on this machine: its comparisons decided as the site decides them (claims.ts decide), then its CPU-feature conditions. */
 export function claimOutcomes(claims: readonly Claim[], r: Reproduction, cpuFlags: Partial<CpuFlags>): ClaimOutcome[] {
   return claims.map((claim): ClaimOutcome => {
     if (claim.unverified) return { claim, verdict: 'unverified', reason: claim.unverified, comparisons: [] };
     const comparisons = r.states.filter((s) => s.claim === claim);
-    const v = combine(comparisons.map((c) => c.verdict));
-    const reason = comparisons.find((c) => c.verdict === v)?.reason ?? '';
+    const { verdict: v, reason } = decide(
+      comparisons.map((c) => ({ test: c.pairing.test, verdict: c.verdict, reason: c.reason, label: c.pairing.label, seriesLabel: c.pairing.seriesLabel, missing: c.verdict === 'not-measured' ? [c.pairing.a.build, c.pairing.b.build].map(buildName) : [] })),
+    );
     const lacking = claim.requires?.flags.filter((f) => cpuFlags[f] === false) ?? [];
     if (lacking.length && v !== 'not-measured') return { claim, verdict: 'cannot-test', reason: `this machine lacks ${lacking.map(flagName).join(', ')}: ${claim.requires!.why}`, comparisons };
     const hs = claim.hostSpecific;

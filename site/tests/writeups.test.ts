@@ -101,6 +101,12 @@ for (const target of [real, fixture]) {
       );
       assert.deepEqual(shown.map((s) => s.id), w.claims.map((c) => c.id), `${id}: the claims, in order`);
       for (const [i, r] of results.entries()) {
+        // every comparison with its own verdict (one per build where the claim runs over several), deciding ones first
+        const rows = await page.$$eval(`[data-claim="${r.claim.id}"] li[data-comparison]`, (els) => els.map((e) => [e.getAttribute('data-verdict'), e.getAttribute('data-role')]));
+        const expected = r.hosts.length === 0 ? r.pairings.map(() => ['not-measured', null]) : r.hosts.flatMap((h) => [...h.comparisons.filter((c) => c.test.role !== 'supports'), ...h.comparisons.filter((c) => c.test.role === 'supports')].map((c) => [c.verdict, c.test.role]));
+        assert.deepEqual(rows, expected, `${id} ${r.claim.id}: the comparisons and their verdicts`);
+        if (r.hosts.length === 1 && /not measured yet/.test(r.reason))
+          assert.match(await page.locator(`[data-claim="${r.claim.id}"] .wu-claim-why`).first().innerText(), /not measured yet/i, `${id} ${r.claim.id}: names what is not measured yet`);
         assert.equal(shown[i]!.verdict, r.verdict, `${id} ${r.claim.id}`);
         assert.equal(shown[i]!.label, VERDICT_LABEL[r.verdict], `${id} ${r.claim.id}: the verdict in words`);
         assert.equal(shown[i]!.quote, r.claim.by === 'ours' ? null : r.claim.quote, `${id} ${r.claim.id}: a study's claim is quoted as the study's`);
@@ -117,7 +123,7 @@ for (const target of [real, fixture]) {
         assert.ok(results.every((r) => r.verdict === 'not-measured' || r.verdict === 'unverified'), `${id}: no data, yet a verdict`);
     }
     if (target === fixture)
-      assert.deepEqual([...seen].sort(), ['confirmed', 'contradicted', 'host-specific', 'not-measured', 'not-shown', 'unverified'], 'the fixture reaches every verdict');
+      assert.deepEqual([...seen].sort(), ['confirmed', 'contradicted', 'host-specific', 'larger-than-reported', 'not-measured', 'not-shown', 'reproduced', 'smaller-than-reported', 'unverified'], 'the fixture reaches every verdict');
     console.log(`[${target.name}] verdicts shown: ${[...seen].join(', ')}`);
   });
 

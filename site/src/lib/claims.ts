@@ -2,11 +2,14 @@
 //
 // A claim is one sentence (ours, or a named study's, quoted as theirs) with the comparisons that test it:
 // a series of summary.json on two builds, or two series on the same build, an expected direction (or
-// equivalence, or a range) and a practical threshold. Every comparison stays inside one run: the two
-// entries must come from the same run (where summary.json took them from two, a run behind it that
-// measured both is used instead), their rounds are paired as scripts/stats.ts pairs them, and a
-// verdict needs an interval covering at least summary.statistics.minCoverageForVerdict. Deterministic
-// metrics (instruction counts, bytes) compare exactly. Pure functions: no file access here.
+// equivalence, or a range) and a practical threshold; or, for a study's claim, the magnitude the study
+// quotes with a tolerance the same in both directions. Every comparison stays inside one run: the two
+// entries must come from the same run (where summary.json took them from two, or has no entry for one
+// side, a run behind it that measured both is used instead), their rounds are paired as scripts/stats.ts
+// pairs them, and a verdict needs an interval covering at least summary.statistics.minCoverageForVerdict.
+// Deterministic metrics (instruction counts, bytes) compare exactly. A claim is decided by its deciding
+// tests (role: decides) on the comparisons that were measured; supporting tests are shown beside it.
+// Pure functions: no file access here.
 import { z } from 'zod';
 import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Run, type Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { CPU_FLAG_NAMES } from '../../../schema/machine.ts';
@@ -49,7 +52,7 @@ export const BuildRef = z
     'an OpenSSL release such as 3.5.7, 3.5.7+no-ml-kem for a variant, or another library as aws-lc-5.12.0 (wolfssl-5.9.4+no-perf-options)',
   );
 
-export const EXPECTATIONS = ['higher', 'lower', 'better', 'worse', 'same', 'between', 'share'] as const;
+export const EXPECTATIONS = ['higher', 'lower', 'better', 'worse', 'same', 'between', 'share', 'magnitude'] as const;
 export type Expectation = (typeof EXPECTATIONS)[number];
 
 export const ClaimTest = z
@@ -60,13 +63,29 @@ export const ClaimTest = z
     /**
      * the first against the second: higher/lower value, better/worse for the metric, the same within the
      * threshold, a change between range[0] and range[1] (`between`), or the first as a share of the second
-     * between range[0] and range[1] (`share`, e.g. one function's instructions within a whole handshake)
+     * between range[0] and range[1] (`share`, e.g. one function's instructions within a whole handshake), or
+     * the size a study quotes (`magnitude`: `value` within `tolerance`, study claims only)
      */
     expect: z.enum(EXPECTATIONS),
     /** practical threshold as a fraction (0.05 = 5%): a difference smaller than this does not count */
     threshold: z.number().positive().max(100).optional(),
     /** for `between`: the claimed relative change, e.g. [0.035, 0.0625] for +3.5% to +6.25%; for `share`: fractions, e.g. [0.1, 1] */
     range: z.tuple([z.number().gt(-1), z.number().gt(-1)]).optional(),
+    /**
+     * for `magnitude`: the ratio of the first to the second as the study quotes it, e.g. 5 for "five times
+     * the second", 0.2 for "five times faster" on a cost, 1.53 for "+53%"
+     */
+    value: z.number().positive().optional(),
+    /**
+     * for `magnitude`: how far from `value` still counts as the quoted size, the same fraction both ways in
+     * ratio: 0.25 accepts value / 1.25 to value × 1.25
+     */
+    tolerance: z.number().positive().max(10).optional(),
+    /**
+     * `decides` (the default): the claim's verdict comes from it; `supports`: shown beside the verdict as
+     * supporting evidence, e.g. instruction counts under a claim about time, which CPU time decides
+     */
+    role: z.enum(['decides', 'supports']).default('decides'),
     /** the two figures are measured differently on purpose (e.g. openssl speed's loop change): compare them anyway */
     acrossMethodChange: z.boolean().default(false),
   })
@@ -74,6 +93,15 @@ export const ClaimTest = z
     const pair = Array.isArray(t.series);
     if (!pair && t.builds.length !== 2)
       ctx.addIssue({ code: 'custom', path: ['builds'], message: 'one series compares exactly two builds (the first against the second)' });
+    if (t.expect === 'magnitude') {
+      if (t.value === undefined || t.tolerance === undefined)
+        ctx.addIssue({ code: 'custom', path: ['value'], message: '`magnitude` needs value (the quoted ratio of the first to the second) and tolerance' });
+      else if (t.value / (1 + t.tolerance) <= 1 && t.value * (1 + t.tolerance) >= 1)
+        ctx.addIssue({ code: 'custom', path: ['tolerance'], message: 'the band around a quoted magnitude must not reach 1 (no change): test "the same" with `same`' });
+      if (t.threshold !== undefined || t.range) ctx.addIssue({ code: 'custom', path: ['expect'], message: '`magnitude` takes value and tolerance, not a threshold or a range' });
+      return;
+    }
+    if (t.value !== undefined || t.tolerance !== undefined) ctx.addIssue({ code: 'custom', path: ['value'], message: 'value and tolerance belong to `magnitude` only' });
     if (t.expect === 'between' || t.expect === 'share') {
       if (!t.range) ctx.addIssue({ code: 'custom', path: ['range'], message: `\`${t.expect}\` needs range: [low, high]` });
       else if (t.range[0] >= t.range[1]) ctx.addIssue({ code: 'custom', path: ['range'], message: 'range must be [low, high] with low < high' });
@@ -115,6 +143,12 @@ export const Claim = z
     if (!c.unverified && !c.tests.length) ctx.addIssue({ code: 'custom', path: ['tests'], message: 'a claim needs tests, or `unverified` saying why our data cannot test it' });
     if (c.by !== 'ours' && !c.quote) ctx.addIssue({ code: 'custom', path: ['quote'], message: "a study's claim quotes the study's own words" });
     if (c.by === 'ours' && c.quote) ctx.addIssue({ code: 'custom', path: ['quote'], message: 'only a study is quoted' });
+    c.tests.forEach((t, j) => {
+      // a size is tested on the study's terms: reproduced, or smaller or larger than reported
+      if (c.by === 'ours' && t.expect === 'magnitude') ctx.addIssue({ code: 'custom', path: ['tests', j, 'expect'], message: '`magnitude` tests the size a study quotes; our own claims state a direction or a range' });
+      if (c.by !== 'ours' && t.expect === 'between') ctx.addIssue({ code: 'custom', path: ['tests', j, 'expect'], message: "a study's quoted size is tested with `magnitude` (value and tolerance), which says whether it was smaller or larger than reported" });
+    });
+    if (c.tests.length && c.tests.every((t) => t.role === 'supports')) ctx.addIssue({ code: 'custom', path: ['tests'], message: 'at least one test must decide the claim (role: decides)' });
   });
 export type Claim = z.infer<typeof Claim>;
 
@@ -172,12 +206,21 @@ export function crossCheck(w: { claims: Claim[]; studies: Study[]; series: Write
 
 // ------------------------------------------------------------------ verdicts
 
-export type Verdict = 'confirmed' | 'contradicted' | 'not-shown' | 'host-specific' | 'cannot-test' | 'not-measured' | 'unverified';
-/** what one comparison can say */
-export type TestVerdict = 'confirmed' | 'contradicted' | 'not-shown' | 'not-measured';
+/**
+ * What one comparison can say. Directions, ranges and equivalences (our claims, and a study's claims that state
+ * no size) are confirmed or contradicted; a study's quoted size (`magnitude`) is reproduced, or smaller or
+ * larger than reported, and its direction is stated apart (Direction).
+ */
+export type TestVerdict = 'confirmed' | 'reproduced' | 'smaller-than-reported' | 'larger-than-reported' | 'contradicted' | 'not-shown' | 'not-measured';
+export type Verdict = TestVerdict | 'host-specific' | 'cannot-test' | 'unverified';
+/** the verdicts that decide a claim one way or the other */
+export const DECIDED: readonly TestVerdict[] = ['confirmed', 'reproduced', 'smaller-than-reported', 'larger-than-reported', 'contradicted'];
 
 export const VERDICT_LABEL: Record<Verdict, string> = {
   confirmed: 'confirmed',
+  reproduced: 'reproduced',
+  'smaller-than-reported': 'smaller than reported',
+  'larger-than-reported': 'larger than reported',
   contradicted: 'contradicted',
   'not-shown': 'not shown',
   'host-specific': 'host-specific',
@@ -187,13 +230,24 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
 };
 
 export const VERDICT_MEANING: Record<Verdict, string> = {
-  confirmed: 'every comparison that tests the claim lies entirely on the claimed side of its practical threshold',
-  contradicted: 'at least one comparison lies entirely on the other side: the data show the claim does not hold as stated',
+  confirmed: 'every measured comparison that decides the claim lies entirely on the claimed side of its practical threshold',
+  reproduced: "every measured comparison that decides the claim lies inside the tolerance around the size the study reports (the same tolerance either way)",
+  'smaller-than-reported': 'a measured comparison lies entirely short of the tolerance around the size the study reports, towards no change or beyond it; whether the change goes the reported way is stated apart',
+  'larger-than-reported': 'a measured comparison lies entirely beyond the tolerance around the size the study reports, away from no change',
+  contradicted: "a measured comparison lies entirely on the other side of its threshold: the data show the claim does not hold as stated (a study's quoted size that differs is smaller or larger than reported instead)",
   'not-shown': 'the data do not decide: an interval reaches both sides of the threshold, covers too little, or the figures come from different runs',
   'host-specific': 'the result depends on a CPU feature of the host that measured it (or the hosts disagree): it may not hold elsewhere',
   'cannot-test': 'the machine lacks a CPU feature the experiment needs to test the claim (named in the reason): its figures are shown, but they cannot decide it',
-  'not-measured': 'the data the claim is tested on have not been measured yet',
+  'not-measured': 'none of the comparisons that decide the claim has been measured yet (a claim decided on some of them names those not measured yet)',
   unverified: 'our harness has no experiment that can test this claim; the reason is given',
+};
+
+/** Whether a comparison of a quoted size goes the way the study reports: a rise or a fall, or no change shown either way. */
+export type Direction = 'as-reported' | 'opposite' | 'unclear';
+export const DIRECTION_TEXT: Record<Direction, string> = {
+  'as-reported': 'in the direction reported',
+  opposite: 'in the opposite direction',
+  unclear: 'no direction shown (the interval includes no change)',
 };
 
 /** A CPU flag as readers know it (schema/machine.ts CPU_FLAG_NAMES, the one list). */
@@ -219,6 +273,8 @@ export interface Pairing {
   label: string;
   /** the key of the write-up series the comparison is about (the first) */
   seriesKey: string;
+  /** that series' short label */
+  seriesLabel: string;
   test: ClaimTest;
 }
 
@@ -239,6 +295,10 @@ export interface ComparisonResult extends Pairing {
   /** deterministic comparisons where one side is zero (a function that does not run on one build) */
   zero: 'a' | 'b' | 'both' | null;
   higherIsBetter: boolean | null;
+  /** for a quoted size (`magnitude`) that was measured: whether the change goes the reported way */
+  direction: Direction | null;
+  /** builds with no result for this comparison's series on this host (verdict not-measured) */
+  missing: string[];
 }
 
 export interface HostOutcome {
@@ -247,6 +307,7 @@ export interface HostOutcome {
   /** for host-specific: what the data say on this host */
   underlying: TestVerdict | null;
   reason: string;
+  /** every comparison, deciding and supporting (c.test.role) */
   comparisons: ComparisonResult[];
 }
 
@@ -286,6 +347,8 @@ export function band(test: ClaimTest, higherIsBetter: boolean): [number, number]
       return [1 + test.range![0], 1 + test.range![1]];
     case 'share':
       return [test.range![0], test.range![1]];
+    case 'magnitude':
+      return [test.value! / (1 + test.tolerance!), test.value! * (1 + test.tolerance!)];
   }
 }
 
@@ -294,6 +357,33 @@ export function placeInterval(low: number, high: number, [lo, hi]: [number, numb
   if (low >= lo && high <= hi) return 'confirmed';
   if (high < lo || low > hi) return 'contradicted';
   return 'not-shown';
+}
+
+/**
+ * A placement outside a quoted size's band in the study's terms: short of it (towards no change, or past it)
+ * is smaller than reported, beyond it larger; inside it, reproduced.
+ */
+export function magnitudeVerdict(place: 'confirmed' | 'contradicted' | 'not-shown', high: number, [lo]: [number, number], value: number): TestVerdict {
+  if (place === 'confirmed') return 'reproduced';
+  if (place === 'not-shown') return 'not-shown';
+  const below = high < lo;
+  // for a reported rise (value > 1) below the band is smaller; for a reported fall, above it (nearer 1) is
+  return below === value > 1 ? 'smaller-than-reported' : 'larger-than-reported';
+}
+
+/** The verdict of a test's interval [low, high] (low = high for exact counts): a quoted size's in the study's terms, with its direction. */
+export function judge(test: ClaimTest, low: number, high: number, higherIsBetter: boolean): { verdict: Exclude<TestVerdict, 'not-measured'>; direction: Direction | null } {
+  const bandOf = band(test, higherIsBetter);
+  const at = placeInterval(low, high, bandOf);
+  if (test.expect !== 'magnitude') return { verdict: at, direction: null };
+  return { verdict: magnitudeVerdict(at, high, bandOf, test.value!) as Exclude<TestVerdict, 'not-measured'>, direction: directionOf(low, high, test.value!) };
+}
+
+/** The direction of a measured change [low, high] against a reported ratio: both above 1, both below, or unclear. */
+export function directionOf(low: number, high: number, value: number): Direction {
+  if (low > 1) return value > 1 ? 'as-reported' : 'opposite';
+  if (high < 1) return value < 1 ? 'as-reported' : 'opposite';
+  return 'unclear';
 }
 
 /** Expand a test into its comparisons, naming each with the series' short labels. */
@@ -307,12 +397,12 @@ export function pairings(test: ClaimTest, series: readonly WriteupSeries[]): Pai
   if (!Array.isArray(test.series)) {
     const s = resolve(test.series);
     const [a, b] = test.builds.map(parseBuild) as [Build, Build];
-    return [{ a: { key: s.key, build: a }, b: { key: s.key, build: b }, label: `${buildName(a)} vs ${buildName(b)}`, seriesKey: s.key, test }];
+    return [{ a: { key: s.key, build: a }, b: { key: s.key, build: b }, label: `${buildName(a)} vs ${buildName(b)}`, seriesKey: s.key, seriesLabel: name(s), test }];
   }
   const [sa, sb] = test.series.map(resolve) as [WriteupSeries, WriteupSeries];
   return test.builds.map((ref) => {
     const build = parseBuild(ref);
-    return { a: { key: sa.key, build }, b: { key: sb.key, build }, label: `${name(sa)} vs ${name(sb)}, on ${buildName(build)}`, seriesKey: sa.key, test };
+    return { a: { key: sa.key, build }, b: { key: sb.key, build }, label: `${name(sa)} vs ${name(sb)}, on ${buildName(build)}`, seriesKey: sa.key, seriesLabel: name(sa), test };
   });
 }
 
@@ -408,32 +498,51 @@ function sameRunSides(p: Pairing, host: string, runs: readonly Run[]): [Side, Si
   return null;
 }
 
+const PLACE_WORDS: Record<Exclude<TestVerdict, 'not-measured'>, string> = {
+  confirmed: 'inside the expected range',
+  contradicted: 'entirely outside the expected range',
+  'not-shown': 'both inside and outside the expected range',
+  reproduced: 'inside the tolerance around the reported size',
+  'smaller-than-reported': 'entirely short of the tolerance around the reported size',
+  'larger-than-reported': 'entirely beyond the tolerance around the reported size',
+};
+
 /** Compare one pairing on one host. */
 export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: number): ComparisonResult {
-  const base = { ...p, host, band: [0, Infinity] as [number, number], ratio: null, interval: null, pairing: null, pairs: 0, runId: null, zero: null, higherIsBetter: null };
+  const base = { ...p, host, band: [0, Infinity] as [number, number], ratio: null, interval: null, pairing: null, pairs: 0, runId: null, zero: null, higherIsBetter: null, direction: null, missing: [] };
   const result = (verdict: TestVerdict, reason: string, extra: Partial<ComparisonResult> = {}): ComparisonResult => ({ ...base, verdict, reason, ...extra });
   const summary = data.summary;
   if (!summary) return result('not-measured', 'there is no summary of measurements yet');
   const idx = entryIndex(summary);
   const ea = idx.get(entryId(host, p.a.key, p.a.build));
   const eb = idx.get(entryId(host, p.b.key, p.b.build));
-  for (const [e, b] of [[ea, p.a.build], [eb, p.b.build]] as const) {
-    if (!e) return result('not-measured', `${buildName(b)} has no result for this series on this host yet`);
-    // unsupported or failed is an answer, not a pending measurement: it leaves the claim undecided
-    if (e.status !== 'measured' || !e.stats)
-      return result('not-shown', `${buildName(b)}: ${e.status === 'measured' ? 'no measured value' : e.status}${e.reason ? ` (${e.reason})` : ''}`);
-  }
-  let a = summarySide(ea!, summary, data.detailed);
-  let b = summarySide(eb!, summary, data.detailed);
+  let a: Side;
+  let b: Side;
   let note = '';
-  if (a.runId !== b.runId) {
+  if (!ea || !eb) {
+    // the summary has no entry for a side: a run behind it may still have measured both
+    const absent = [...new Set([...(ea ? [] : [p.a.build]), ...(eb ? [] : [p.b.build])].map(buildName))];
     const same = sameRunSides(p, host, data.runs ?? []);
-    if (!same) {
-      const bandOf = band(p.test, a.higherIsBetter);
-      return result('not-shown', `the two figures come from different runs (${a.runId} and ${b.runId}) and no run measured both; no ratio is computed across runs`, { band: bandOf, higherIsBetter: a.higherIsBetter });
-    }
+    if (!same) return result('not-measured', `${absent.join(' and ')} ${absent.length > 1 ? 'have' : 'has'} no result for this series on this host yet`, { missing: absent });
     [a, b] = same;
-    note = ` (in run ${a.runId}, which measured both; the tables show each figure from its own best run)`;
+    note = ` (in run ${a.runId}, which measured both; the summary has no entry for ${absent.join(' and ')})`;
+  } else {
+    for (const [e, bl] of [[ea, p.a.build], [eb, p.b.build]] as const) {
+      // unsupported or failed is an answer, not a pending measurement: it leaves the claim undecided
+      if (e.status !== 'measured' || !e.stats)
+        return result('not-shown', `${buildName(bl)}: ${e.status === 'measured' ? 'no measured value' : e.status}${e.reason ? ` (${e.reason})` : ''}`);
+    }
+    a = summarySide(ea, summary, data.detailed);
+    b = summarySide(eb, summary, data.detailed);
+    if (a.runId !== b.runId) {
+      const same = sameRunSides(p, host, data.runs ?? []);
+      if (!same) {
+        const bandOf = band(p.test, a.higherIsBetter);
+        return result('not-shown', `the two figures come from different runs (${a.runId} and ${b.runId}) and no run measured both; no ratio is computed across runs`, { band: bandOf, higherIsBetter: a.higherIsBetter });
+      }
+      [a, b] = same;
+      note = ` (in run ${a.runId}, which measured both; the tables show each figure from its own best run)`;
+    }
   }
   if (a.unit !== b.unit) throw new Error(`claim comparison ${p.label} compares ${a.unit} with ${b.unit}: series of different units`);
   if (a.higherIsBetter !== b.higherIsBetter) throw new Error(`claim comparison ${p.label}: the two series disagree on whether higher is better`);
@@ -445,17 +554,21 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
     (a.library === b.library && a.version === b.version && a.variant === b.variant && a.key === b.key);
   if (!sameSegment && !p.test.acrossMethodChange)
     return result('not-shown', `the two figures are not comparable: ${a.comparability.reason ?? b.comparability.reason ?? 'measured differently'}`, common);
+  const place = (low: number, high: number) => judge(p.test, low, high, a.higherIsBetter);
+  const withDirection = (words: string, d: Direction | null) => (d ? `${words}, ${DIRECTION_TEXT[d]}` : words);
   if (a.deterministic && b.deterministic) {
     const ma = a.median;
     const mb = b.median;
     const zero = ma === 0 && mb === 0 ? 'both' : mb === 0 ? 'b' : ma === 0 ? 'a' : null;
     const ratio = zero === 'both' ? 1 : zero === 'b' ? Infinity : ma / mb;
-    const verdict = placeInterval(ratio, ratio, bandOf);
-    return result(verdict, (verdict === 'confirmed' ? 'exact counts, inside the expected range' : 'exact counts, outside the expected range') + note, {
+    const { verdict, direction } = place(ratio, ratio);
+    const words = verdict === 'confirmed' ? 'inside the expected range' : verdict === 'contradicted' ? 'outside the expected range' : PLACE_WORDS[verdict].replace('entirely ', '');
+    return result(verdict, withDirection(`exact counts, ${words}`, direction) + note, {
       ...common,
       ratio: Number.isFinite(ratio) ? ratio : null,
       pairing: 'deterministic',
       zero,
+      direction,
     });
   }
   if (!a.rounds || !b.rounds) {
@@ -469,37 +582,75 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
   const extra = { ...common, ratio: c.ratio, interval: c.interval, pairing: 'paired-rounds' as const, pairs: c.pairs };
   if (c.interval.coverage < minCoverage)
     return result('not-shown', `the interval covers only ${(Math.floor(c.interval.coverage * 1000) / 10).toFixed(1)}% with ${c.pairs} paired rounds; a verdict needs ${Math.round(minCoverage * 100)}%${note}`, extra);
-  const verdict = placeInterval(c.interval.low, c.interval.high, bandOf);
-  const words = { confirmed: 'the interval lies inside the expected range', contradicted: 'the interval lies entirely outside the expected range', 'not-shown': 'the interval reaches both inside and outside the expected range' };
-  return result(verdict, words[verdict] + note, extra);
+  const { verdict, direction } = place(c.interval.low, c.interval.high);
+  const where = verdict === 'not-shown' && p.test.expect === 'magnitude' ? 'both inside and outside the tolerance around the reported size' : PLACE_WORDS[verdict];
+  const words = `the interval ${verdict === 'not-shown' ? 'reaches' : 'lies'} ${where}`;
+  return result(verdict, withDirection(words, direction) + note, { ...extra, direction });
 }
 
-/** Several comparisons' verdicts as one: a contradiction decides, then missing data, then indecision. */
-export function combine(verdicts: readonly TestVerdict[]): TestVerdict {
-  if (verdicts.includes('contradicted')) return 'contradicted';
-  if (verdicts.includes('not-measured')) return 'not-measured';
-  if (verdicts.includes('not-shown')) return 'not-shown';
-  return verdicts.length ? 'confirmed' : 'not-measured';
+/**
+ * One host's verdict from its comparisons. Only deciding tests count (role: decides); supporting ones are
+ * shown beside the verdict. A contradiction, or a size smaller or larger than reported, on any measured
+ * comparison decides. A test over several builds is decided on the builds measured, naming the others; a
+ * test with no measured comparison at all leaves the claim "not measured" (a claim of several parts is not
+ * confirmed on some of them). Then indecision, then confirmation (reproduction where a size was quoted).
+ */
+export function decide(comparisons: readonly Pick<ComparisonResult, 'test' | 'verdict' | 'reason' | 'missing' | 'seriesLabel' | 'label'>[]): { verdict: TestVerdict; reason: string } {
+  const deciding = comparisons.filter((c) => c.test.role !== 'supports');
+  const measured = deciding.filter((c) => c.verdict !== 'not-measured');
+  const pending = deciding.filter((c) => c.verdict === 'not-measured');
+  if (measured.length === 0) return { verdict: 'not-measured', reason: pending[0]?.reason ?? 'nothing that decides this claim has been measured yet' };
+  // name what is missing rather than let it hide what was decided: a build where the test is per build, else the series and builds
+  const missingText = (cs: typeof comparisons) => {
+    const perBuild = cs.every((c) => Array.isArray(c.test.series));
+    const what = [...new Set(cs.map((c) => (perBuild ? c.missing.join(' and ') : `${c.seriesLabel} on ${c.missing.join(' and ')}`)))];
+    return perBuild ? `${what.join(', ')} not measured yet` : `not measured yet: ${what.join(', ')}`;
+  };
+  const some = (v: TestVerdict) => measured.filter((c) => c.verdict === v);
+  const smaller = some('smaller-than-reported');
+  const larger = some('larger-than-reported');
+  const unmeasuredTests = [...new Set(pending.map((c) => c.test))].filter((t) => measured.every((c) => c.test !== t));
+  let verdict: TestVerdict;
+  let reason: string | undefined;
+  if (some('contradicted').length) verdict = 'contradicted';
+  else if (smaller.length && larger.length) {
+    // the reported size is missed both ways: no single verdict says that, the comparisons do
+    const name = (c: (typeof comparisons)[number]) => (Array.isArray(c.test.series) ? c.label : `${c.seriesLabel}, ${c.label}`);
+    verdict = 'not-shown';
+    reason = `the size differs from the report both ways: smaller than reported on ${smaller.map(name).join('; ')}, larger on ${larger.map(name).join('; ')}`;
+  } else if (smaller.length) verdict = 'smaller-than-reported';
+  else if (larger.length) verdict = 'larger-than-reported';
+  else if (unmeasuredTests.length) {
+    const part = pending.filter((c) => unmeasuredTests.includes(c.test));
+    return { verdict: 'not-measured', reason: `${missingText(part)}; the other comparisons are shown, but a part of the claim without any measured comparison leaves it open` };
+  } else if (some('not-shown').length) verdict = 'not-shown';
+  else if (some('reproduced').length) verdict = 'reproduced';
+  else verdict = 'confirmed';
+  reason ??= measured.find((c) => c.verdict === verdict)!.reason;
+  if (pending.length) reason += `; decided on ${measured.length} of ${deciding.length} comparisons; ${missingText(pending)}`;
+  return { verdict, reason };
 }
+
+const isDecided = (v: Verdict | null): boolean => v !== null && (DECIDED as readonly Verdict[]).includes(v);
 
 /** The verdict of one claim from the data: per host, then overall. */
 export function evaluateClaim(claim: Claim, series: readonly WriteupSeries[], data: ClaimData): ClaimResult {
   if (claim.unverified) return { claim, verdict: 'unverified', reason: claim.unverified, hosts: [], pairings: [] };
   const all = claim.tests.flatMap((t) => pairings(t, series));
   const summary = data.summary;
-  const keys = new Set(all.flatMap((p) => [p.a.key, p.b.key]));
+  const keys = new Set(all.filter((p) => p.test.role !== 'supports').flatMap((p) => [p.a.key, p.b.key]));
   const hosts = summary ? [...new Set(summary.entries.filter((e) => keys.has(e.key)).map((e) => e.host))].sort() : [];
   if (!summary || hosts.length === 0)
-    return { claim, verdict: 'not-measured', reason: 'none of the series this claim is tested on has been measured yet', hosts: [], pairings: all };
+    return { claim, verdict: 'not-measured', reason: 'none of the series this claim is decided on has been measured yet', hosts: [], pairings: all };
   const minCoverage = summary.statistics.minCoverageForVerdict;
   const outcomes = hosts.map((host): HostOutcome => {
     const comparisons = all.map((p) => compare(p, host, data, minCoverage));
-    const v = combine(comparisons.map((c) => c.verdict));
+    const { verdict: v, reason } = decide(comparisons);
     const lacking = claim.requires?.flags.filter((f) => summary.hosts.find((h) => h.id === host)?.cpuFlags[f] === false) ?? [];
     if (lacking.length && v !== 'not-measured')
       return { host, verdict: 'cannot-test', underlying: null, reason: `this machine lacks ${lacking.map(flagName).join(', ')}: ${claim.requires!.why}`, comparisons };
     const hs = claim.hostSpecific;
-    if (hs && (v === 'confirmed' || v === 'contradicted')) {
+    if (hs && isDecided(v)) {
       const flags = summary.hosts.find((h) => h.id === host)?.cpuFlags ?? {};
       const present = hs.flags.filter((f) => flags[f] === true);
       const unknown = hs.flags.filter((f) => flags[f] === undefined);
@@ -511,11 +662,11 @@ export function evaluateClaim(claim: Claim, series: readonly WriteupSeries[], da
       }
       return { host, verdict: v, underlying: null, reason: `this host lacks ${hs.flags.map(flagName).join(', ')}, so the result is for the generic code path`, comparisons };
     }
-    return { host, verdict: v, underlying: null, reason: comparisons.find((c) => c.verdict === v)?.reason ?? '', comparisons };
+    return { host, verdict: v, underlying: null, reason, comparisons };
   });
   if (outcomes.length === 1) return { claim, verdict: outcomes[0]!.verdict, reason: outcomes[0]!.reason, hosts: outcomes, pairings: all };
   // several hosts: those with a decision must agree, else the result depends on the host
-  const decided = outcomes.filter((o) => o.verdict === 'confirmed' || o.verdict === 'contradicted' || o.verdict === 'host-specific');
+  const decided = outcomes.filter((o) => isDecided(o.verdict) || o.verdict === 'host-specific');
   const kinds = new Set(decided.map((o) => (o.verdict === 'host-specific' ? `h:${o.underlying}` : o.verdict)));
   if (decided.length && kinds.size === 1) {
     const first = decided[0]!;
@@ -532,7 +683,7 @@ export function evaluateClaims(w: { claims: Claim[]; series: WriteupSeries[] }, 
 
 /** How many claims got each verdict, in a fixed order, zero counts left out. */
 export function tally(results: readonly { verdict: Verdict }[]): { verdict: Verdict; count: number }[] {
-  const order: Verdict[] = ['confirmed', 'contradicted', 'host-specific', 'not-shown', 'cannot-test', 'not-measured', 'unverified'];
+  const order: Verdict[] = ['confirmed', 'reproduced', 'smaller-than-reported', 'larger-than-reported', 'contradicted', 'host-specific', 'not-shown', 'cannot-test', 'not-measured', 'unverified'];
   return order.map((verdict) => ({ verdict, count: results.filter((r) => r.verdict === verdict).length })).filter((t) => t.count > 0);
 }
 
@@ -565,6 +716,11 @@ export function expectationText(test: ClaimTest, higherIsBetter: boolean | null 
       return `the same: between ${changeText(lo)} and ${changeText(hi)}`;
     case 'between':
       return `a change between ${changeText(lo)} and ${changeText(hi)}`;
+    case 'magnitude': {
+      const v = test.value!;
+      const size = (x: number) => (x >= 1.5 ? `${times(x)} times the second` : x <= 2 / 3 ? `${pct(x)} of the second` : changeText(x));
+      return `as reported, ${size(v)}, within ${pct(test.tolerance!)} either way: from ${size(lo)} to ${size(hi)}`;
+    }
     default:
       return `a share between ${pct(lo)} and ${pct(hi)} of the second`;
   }

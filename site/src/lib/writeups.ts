@@ -16,6 +16,12 @@
 //         - { series: check-p256, builds: ["3.1.2", "3.1.3"], expect: between, range: [0.8, 1.2] }
 //         - { series: [check-x25519, check-p256], builds: ["3.1.2"], expect: lower, threshold: 99 }
 //       hostSpecific: { flags: [avx512ifma], why: "…" }      optional: the result rides on a CPU feature
+//     - id: pr-cache-faster            a study's quoted size, on its own terms; CPU time decides a claim about time
+//       by: pr-21426
+//       quote: "…approx. 5 times faster…"
+//       tests:
+//         - { series: pem-cpu, builds: ["3.2.1", "3.1.4"], expect: magnitude, value: 0.2, tolerance: 0.25 }
+//         - { series: pem-instructions, builds: ["3.2.1", "3.1.4"], expect: magnitude, value: 0.2, tolerance: 0.25, role: supports }
 //     - id: cause
 //       text: "…"
 //       unverified: "why our data cannot test it"             instead of tests
@@ -25,8 +31,10 @@
 //   reproduce: "npm run reproduce -- <this write-up's slug>"   (scripts/reproduce: a verdict per claim on the reader's machine)
 //
 // expect: higher | lower | better | worse (by the metric's direction) | same (within the threshold) |
-// between (a relative change in range) | share (the first as a fraction of the second). Verdicts and the
-// rules behind them: claims.ts.
+// between (a relative change in range) | share (the first as a fraction of the second) | magnitude (a
+// study's quoted ratio `value` of the first to the second, within `tolerance` either way; study claims only,
+// which use it instead of `between`). role: decides (default) | supports (shown, never decides). Verdicts and
+// the rules behind them: claims.ts.
 import { z } from 'zod';
 import type { Summary, SummaryEntry, Unit } from '../../../schema/index.ts';
 import { compareReleases } from '../../../catalogue/index.ts';
