@@ -434,10 +434,14 @@ test('submission rules: reserved host ids, full mode, clean harness; the bench r
   const repro = makeTestRun();
   repro.mode = 'quick';
   repro.plan.rounds = 1;
+  repro.plan.reproduces = 'known-issue-aead-tiny-records';
+  assert.deepEqual(problems(submit(repro)).filter((p) => /mode|rounds|reproduces/.test(p.path)), []);
+  repro.plan.reproduces = 'no-such-write-up';
+  assertRejected(submit(repro), '$.plan.reproduces', /does not exist/);
+  // the words of a note do not make a run a reproduction
+  delete repro.plan.reproduces;
   repro.notes = ['reproduction of write-up known-issue-aead-tiny-records (npm run reproduce -- known-issue-aead-tiny-records): ...'];
-  assert.deepEqual(problems(submit(repro)).filter((p) => /mode|rounds|notes/.test(p.path)), []);
-  repro.notes = ['reproduction of write-up no-such-write-up (npm run reproduce -- no-such-write-up): ...'];
-  assertRejected(submit(repro), '$.notes[0]', /does not exist/);
+  assertRejected(submit(repro), '$.mode', /full runs/);
   const dirty = makeTestRun();
   dirty.harness.gitDirty = true;
   assertRejected(submit(dirty), '$.harness', /clean checkout/);

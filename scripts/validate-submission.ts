@@ -256,7 +256,7 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
     // its mode and rounds come from that write-up and its stopping rule, not from the full matrix
     const reproduces = reproducedWriteup(run);
     if (reproduces !== null && !existsSync(join(import.meta.dirname, '..', 'site', 'src', 'content', 'writeups', `${reproduces}.md`)))
-      add(['notes', 0], `reproduces write-up "${reproduces}", which does not exist`);
+      add(['plan', 'reproduces'], `reproduces write-up "${reproduces}", which does not exist`);
     if (reproduces === null && run.mode !== 'full') add(['mode'], 'submissions must be full runs (npm run submit) or reproductions (npm run reproduce), not quick ones');
     if (reproduces === null && run.plan.rounds < 5) add(['plan', 'rounds'], 'a published run needs at least 5 measured rounds');
     if (run.harness.gitDirty || run.harness.gitCommit === 'unknown') add(['harness'], 'run from a clean checkout of a known commit, so the numbers can be traced to the harness code');
