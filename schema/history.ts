@@ -57,6 +57,8 @@ export const RunRecord = z.object({
   bytes: z.int().nonnegative().describe('size of the stored file'),
   contentHash: sha256.describe('sha256 of the JSON of its series: two runs with the same measurements have the same hash'),
   mode: RunMode,
+  /** npm run reproduce: the write-up the run reproduces (its rows rank below ordinary runs') */
+  reproduces: z.string().optional(),
   startedAt: isoTime,
   finishedAt: isoTime,
   quiet: z.boolean(),

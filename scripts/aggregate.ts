@@ -82,6 +82,8 @@ interface RowCandidate {
   measured: boolean;
   mode: RunMode;
   startedAt: string;
+  /** a reproduction of one write-up (plan.reproduces): a few series measured until decided */
+  reproduction: boolean;
 }
 
 /**
@@ -93,13 +95,15 @@ interface RowCandidate {
  */
 function outranks(a: RowCandidate, b: RowCandidate): boolean {
   if (a.measured !== b.measured) return a.measured;
+  // a reproduction measures a write-up's few series: the tables keep the rows of the runs that measured the whole matrix
+  if (a.reproduction !== b.reproduction) return !a.reproduction;
   if (a.mode !== b.mode) return a.mode === 'full';
   return Date.parse(a.startedAt) > Date.parse(b.startedAt);
 }
 
 export const SELECTION =
   'only quiet runs (host lock held, every quiet-host check passed); each row (host, library, version, variant and series) comes from one run: ' +
-  'a run that measured it before one where it failed or was unsupported, then a full run before a quick one, then the newest run. ' +
+  'a run that measured it before one where it failed or was unsupported, then an ordinary run before a reproduction of one write-up (npm run reproduce), then a full run before a quick one, then the newest run. ' +
   'So the newest quiet full run of a host decides every row it measured, and the builds it did not measure keep the rows of their own newest run. ' +
   'Comparisons stay within one run. On the site, timing values (CPU time, wall clock) of different runs never share a table or chart: each run gets its own; deterministic counts of one machine may, each row naming its run.';
 
@@ -118,7 +122,7 @@ export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<s
     for (const b of r.builds) {
       const g = `${buildOf(r, b)}|${b.keys}|${b.measured}`;
       const prev = groupBest.get(g);
-      if (!prev || outranks({ measured: true, mode: r.mode, startedAt: r.startedAt }, { measured: true, mode: prev.mode, startedAt: prev.startedAt })) groupBest.set(g, r);
+      if (!prev || outranks({ measured: true, mode: r.mode, startedAt: r.startedAt, reproduction: !!r.reproduces }, { measured: true, mode: prev.mode, startedAt: prev.startedAt, reproduction: !!prev.reproduces })) groupBest.set(g, r);
     }
   }
   const order = new Map(records.map((r, i) => [r, i]));
@@ -129,7 +133,7 @@ export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<s
       const measured = new Set(keySets.get(b.measured) ?? []);
       for (const key of keySets.get(b.keys) ?? []) {
         const id = `${buildOf(r, b)}|${key}`;
-        const candidate = { record: r, mode: r.mode, startedAt: r.startedAt, measured: measured.has(key) };
+        const candidate = { record: r, mode: r.mode, startedAt: r.startedAt, reproduction: !!r.reproduces, measured: measured.has(key) };
         const prev = chosen.get(id);
         if (!prev || outranks(candidate, prev)) chosen.set(id, candidate);
       }
@@ -159,7 +163,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
     for (const s of run.series) {
       const build = builds.get(s.buildId)!;
       const id = `${run.host.id}|${build.library}|${build.version}|${build.variant}|${s.key}`;
-      const candidate = { run, series: s, build, mode: run.mode, startedAt: run.startedAt, measured: s.status === 'measured' };
+      const candidate = { run, series: s, build, mode: run.mode, startedAt: run.startedAt, reproduction: !!run.plan.reproduces, measured: s.status === 'measured' };
       const prev = chosen.get(id);
       if (!prev || outranks(candidate, prev)) chosen.set(id, candidate);
     }

@@ -131,6 +131,7 @@ export function recordOf(run: Run, path: string, bytes: number, keySets: Map<str
     bytes,
     contentHash: contentHash(run),
     mode: run.mode,
+    ...(run.plan.reproduces ? { reproduces: run.plan.reproduces } : {}),
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     quiet: reasons.length === 0,

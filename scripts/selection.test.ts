@@ -22,6 +22,8 @@ interface RunSpec {
   /** a series' status (default: measured) */
   status?: (version: string, key: string) => Status;
   host?: string;
+  /** a reproduction of this write-up (npm run reproduce) */
+  reproduces?: string;
 }
 
 const snapshot = (at: string) => ({ at, windowSeconds: 60, loadAverage: [0, 0, 0] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: null, boost: null });
@@ -71,7 +73,7 @@ function makeRun(s: RunSpec): Run {
     finishedAt: s.startedAt,
     host: { id: s.host ?? 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null },
     harness: { gitCommit: 'abcdef1', gitDirty: false, node: 'v24' },
-    plan: { benchmarks: ['toy'], rounds: 6, warmupRounds: 1, order: [builds.map((b) => b.id)] },
+    plan: { benchmarks: ['toy'], rounds: 6, warmupRounds: 1, order: [builds.map((b) => b.id)], ...(s.reproduces ? { reproduces: s.reproduces } : {}) },
     builds,
     series,
     notes: [],
@@ -171,6 +173,16 @@ test("a quick run never replaces a full run's measured row, but fills a build or
   assert.equal(r['3.6.0 toy/a'], 'later measured');
   assert.equal(r['3.4.0 toy/a'], 'full measured');
   assertRecordsAgree([...runs, later, busy], 'quick, later full, busy');
+});
+
+test("a reproduction of a write-up never replaces an ordinary run's measured row, even a quick one's, but fills what none measured", () => {
+  const nightly = makeRun({ runId: 'nightly', startedAt: '2026-11-01T02:00:00.000Z', mode: 'quick', versions: ['3.4.0', '3.5.0'] });
+  const repro = makeRun({ runId: 'repro', startedAt: '2026-11-02T02:00:00.000Z', versions: ['3.5.0', '3.6.0'], reproduces: 'some-writeup' });
+  const runs = [nightly, repro];
+  const r = rows(runs);
+  assert.equal(r['3.5.0 toy/a'], 'nightly measured', 'the newer full-mode reproduction does not take the row');
+  assert.equal(r['3.6.0 toy/a'], 'repro measured', 'a build only the reproduction measured keeps its rows');
+  assertRecordsAgree(runs, 'nightly then reproduction');
 });
 
 test('runs that start at the same time: the first in path order (the smaller run id) decides', () => {

@@ -69,3 +69,13 @@ test('a change and its reversal inside one interval are not seen (documented lim
   const r = await bisect(100, h.measure, { differs, budget: 50 });
   assert.deepEqual(r.steps, []);
 });
+
+test('a long series of commits that do not build costs a few probes, not one per commit', async () => {
+  const broken = Array.from({ length: 200 }, (_, k) => 400 + k);
+  const h = history([[300, 1500]], broken);
+  const r = await bisect(1000, h.measure, { differs, budget: 60 });
+  assert.deepEqual(r.steps, [{ at: 300, before: 1000, after: 1500 }]);
+  const failed = r.measured.filter((m) => m.value === null).length;
+  // out from the middle by 1, 2, 4 ... on both sides: about two probes per doubling of the broken stretch
+  assert.ok(failed <= 2 * Math.ceil(Math.log2(broken.length)) + 1, `${failed} probes did not build`);
+});

@@ -4,8 +4,9 @@
 // when the commit does not build. The path's two ends are measured; an interval whose ends differ by more
 // than the threshold is halved, and both halves are followed, so every step of a multi-step change is
 // found, not only one (a change and its exact reversal inside one interval cancel out and are not seen:
-// the report says so). A midpoint that does not build is replaced by the nearest buildable commit of the
-// interval; an interval with no buildable commit inside is reported as an unresolved range, as is every
+// the report says so). A midpoint that does not build is replaced by a buildable commit near it (probes at
+// 1, 2, 4 ... commits from it, then next to the interval's ends); an interval where no probe builds is
+// reported as an unresolved range, as is every
 // interval still open when the budget of measurements runs out. Pure: measuring is the caller's.
 
 export interface BisectOptions {
@@ -89,15 +90,22 @@ export async function bisect(length: number, measure: (at: number) => Promise<nu
   unresolved.sort((x, y) => x.from - y.from);
   return { steps, unresolved, measured: [...known].map(([at, value]) => ({ at, value })).sort((x, y) => x.at - y.at), first, last };
 
-  /** The buildable commit nearest the middle of (i, j), measured; null if none is; 'budget' when the budget ran out first. */
+  /**
+   * A buildable commit near the middle of (i, j), measured; null if none of the probes builds; 'budget' when
+   * the budget ran out first. Probes go out from the middle by 1, 2, 4, 8 ... commits on either side: a
+   * series of commits that do not build (a pull request whose middle commits do not compile) costs a few
+   * builds, not one per commit.
+   */
   async function buildableInside(i: number, j: number): Promise<number | null | 'budget'> {
     const mid = Math.floor((i + j) / 2);
-    for (let d = 0; mid - d > i || mid + d < j; d++) {
-      for (const at of d === 0 ? [mid] : [mid + d, mid - d]) {
-        if (at <= i || at >= j) continue;
-        if (!known.has(at) && spent >= opts.budget) return 'budget';
-        if ((await get(at)) !== null) return at;
-      }
+    const offsets = [0];
+    for (let d = 1; mid - d > i || mid + d < j; d *= 2) offsets.push(d, -d);
+    // the ends of the interval last: the nearest commits to a buildable end
+    offsets.push(j - 1 - mid, i + 1 - mid);
+    for (const at of [...new Set(offsets.map((o) => mid + o))]) {
+      if (at <= i || at >= j) continue;
+      if (!known.has(at) && spent >= opts.budget) return 'budget';
+      if ((await get(at)) !== null) return at;
     }
     return null;
   }
