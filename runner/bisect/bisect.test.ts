@@ -79,3 +79,19 @@ test('a long series of commits that do not build costs a few probes, not one per
   // out from the middle by 1, 2, 4 ... on both sides: about two probes per doubling of the broken stretch
   assert.ok(failed <= 2 * Math.ceil(Math.log2(broken.length)) + 1, `${failed} probes did not build`);
 });
+
+test('every committed bisection report parses, names its machine by its folder, and its steps add up as it says', async () => {
+  const { readdirSync, readFileSync, existsSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { BisectReport } = await import('../../schema/index.ts');
+  const root = join(import.meta.dirname, '..', '..', 'data', 'bisect');
+  if (!existsSync(root)) return;
+  for (const machine of readdirSync(root))
+    for (const f of readdirSync(join(root, machine))) {
+      const r = BisectReport.parse(JSON.parse(readFileSync(join(root, machine, f), 'utf8')));
+      assert.equal(r.host.id, machine, `${f}: measured on ${r.host.id}, filed under ${machine}`);
+      const named = r.steps.reduce((s, x) => s + x.after - x.before, 0);
+      if (r.explained !== null) assert.ok(Math.abs(r.explained - named / (r.last! - r.first!)) < 1e-9, `${f}: explained share`);
+      for (const s of r.steps) assert.ok(r.measured.some((m) => m.value === s.after), `${f}: step ${s.commit} has a measured figure`);
+    }
+});
