@@ -4,29 +4,14 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRunFile, runFileName, type Build } from '../schema/index.ts';
+import { readRunFile, runFileName } from '../schema/index.ts';
+import { standInBuild } from './stand-in-build.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
 import { executeRun, journalPath, newRunId, readJournal, resumePlan, roundOrder, type RunPlan } from './run.ts';
 import { describeHost } from './host.ts';
 import type { EvidenceRecorder, Sample } from './quiet.ts';
 
-const build = (version: string, id: string): BuildUnderTest => ({
-  prefix: '/nonexistent',
-  record: {
-    id,
-    library: 'openssl',
-    version,
-    series: version.split('.').slice(0, 2).join('.'),
-    variant: 'default',
-    versionString: `OpenSSL ${version}`,
-    source: { kind: 'crate', name: 'x.crate', sha256: 'a'.repeat(64) },
-    configureArgs: ['no-shared'],
-    compiler: 'cc',
-    cflags: '-O2',
-    builtAt: '2026-01-01T00:00:00.000Z',
-    buildSeconds: 1,
-  } satisfies Build,
-});
+const build = standInBuild;
 
 const spec = (metric: string): SeriesSpec => ({
   benchmark: 'toy',

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Build as BuildRecord } from '../../schema/index.ts';
+import { standInBuild } from '../../runner/stand-in-build.ts';
 import { keysOf, seriesKey, wantedTasks, type Benchmark, type BuildUnderTest, type SeriesSpec, type Task } from '../../runner/benchmark.ts';
 import { BENCHMARKS } from '../../runner/benchmarks.ts';
 import { describeHost } from '../../runner/host.ts';
@@ -18,21 +18,7 @@ import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, p
 
 const WRITEUPS = join(import.meta.dirname, '..', '..', 'site', 'src', 'content', 'writeups');
 
-const record = (version: string): BuildRecord => ({
-  id: `b-${version}`,
-  library: 'openssl',
-  version,
-  series: version.split('.').slice(0, 2).join('.'),
-  variant: 'default',
-  versionString: `OpenSSL ${version}`,
-  source: { kind: 'crate', name: 'x.crate', sha256: 'a'.repeat(64) },
-  configureArgs: ['no-shared'],
-  compiler: 'cc',
-  cflags: '-O2',
-  builtAt: '2026-01-01T00:00:00.000Z',
-  buildSeconds: 1,
-});
-const build = (version: string): BuildUnderTest => ({ prefix: '/nonexistent', record: record(version) });
+const build = (version: string): BuildUnderTest => standInBuild(version);
 
 const cpuSpec = (size: number): SeriesSpec => ({
   benchmark: 'toy',
