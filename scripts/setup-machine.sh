@@ -28,10 +28,11 @@ need=()
 # openssl-src crates, apt + dpkg-dev for Debian's orig tarballs, ca-certificates for https downloads.
 # The host lock and the benchmarks' process guard: flock and setpriv (util-linux). Instruction counts:
 # valgrind. Site tests: chromium. Workflow lint: shellcheck. The other TLS libraries (runner/recipes.ts
-# RECIPES tools): cmake and g++ for AWS-LC and BoringSSL, autoconf automake libtool for wolfSSL.
+# RECIPES tools): cmake and g++ for AWS-LC and BoringSSL, autoconf automake libtool for wolfSSL. Builds of
+# single commits of OpenSSL's history (runner/bisect/commit-build.ts): ccache.
 for pair in gcc:cc make:make perl:perl cargo:cargo apt:apt-get dpkg-dev:dpkg-source util-linux:flock util-linux:setpriv \
   valgrind:valgrind chromium:chromium git:git shellcheck:shellcheck \
-  cmake:cmake g++:c++ autoconf:autoreconf automake:automake libtool:libtoolize; do
+  cmake:cmake g++:c++ autoconf:autoreconf automake:automake libtool:libtoolize ccache:ccache; do
   command -v "${pair#*:}" >/dev/null 2>&1 || need+=("${pair%%:*}")
 done
 [ -f /usr/include/valgrind/callgrind.h ] || need+=(valgrind)
