@@ -22,14 +22,14 @@ export const CERT_HOSTNAME = 'observatory.test';
  */
 export const certDir = () => join(cacheRoot(), 'tls-chains');
 
-/** The files of one kind (c-common/certs.h), the key last: it is written last and moved last. */
-export const certFiles = (kind: Cert) => ({
-  root: join(certDir(), `${kind}-root.crt`),
-  intermediate: join(certDir(), `${kind}-intermediate.crt`),
-  chain: join(certDir(), `${kind}.crt`),
-  key: join(certDir(), `${kind}.key`),
-});
-const FILE_SUFFIXES = ['-root.crt', '-intermediate.crt', '.crt', '.key'] as const;
+/** The files of one kind (c-common/certs.h) by their suffixes, the key last: it is written last and moved last. */
+const SUFFIXES = { root: '-root.crt', intermediate: '-intermediate.crt', chain: '.crt', key: '.key' } as const;
+const FILE_SUFFIXES = Object.values(SUFFIXES);
+
+export const certFiles = (kind: Cert) => {
+  const at = (suffix: string) => join(certDir(), `${kind}${suffix}`);
+  return { root: at(SUFFIXES.root), intermediate: at(SUFFIXES.intermediate), chain: at(SUFFIXES.chain), key: at(SUFFIXES.key) };
+};
 
 const haveCert = (kind: Cert) => Object.values(certFiles(kind)).every((f) => existsSync(f));
 

@@ -19,7 +19,6 @@ import { seriesKey } from '../runner/benchmark.ts';
 import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
 import { isReservedHostId, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 import { contentHash, loadHistory } from './history.ts';
-import { reproducedWriteup } from './reproduce/record.ts';
 
 export interface Problem {
   file: string;
@@ -254,11 +253,11 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
     if (isReservedHostId(nameOf(run.host))) add(['host', 'id'], `host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners`);
     // a reproduction (npm run reproduce) measures what one write-up's claims need until they are decided:
     // its mode and rounds come from that write-up and its stopping rule, not from the full matrix
-    const reproduces = reproducedWriteup(run);
-    if (reproduces !== null && !existsSync(join(import.meta.dirname, '..', 'site', 'src', 'content', 'writeups', `${reproduces}.md`)))
+    const reproduces = run.plan.reproduces;
+    if (reproduces && !existsSync(join(import.meta.dirname, '..', 'site', 'src', 'content', 'writeups', `${reproduces}.md`)))
       add(['plan', 'reproduces'], `reproduces write-up "${reproduces}", which does not exist`);
-    if (reproduces === null && run.mode !== 'full') add(['mode'], 'submissions must be full runs (npm run submit) or reproductions (npm run reproduce), not quick ones');
-    if (reproduces === null && run.plan.rounds < 5) add(['plan', 'rounds'], 'a published run needs at least 5 measured rounds');
+    if (!reproduces && run.mode !== 'full') add(['mode'], 'submissions must be full runs (npm run submit) or reproductions (npm run reproduce), not quick ones');
+    if (!reproduces && run.plan.rounds < 5) add(['plan', 'rounds'], 'a published run needs at least 5 measured rounds');
     if (run.harness.gitDirty || run.harness.gitCommit === 'unknown') add(['harness'], 'run from a clean checkout of a known commit, so the numbers can be traced to the harness code');
   }
 }

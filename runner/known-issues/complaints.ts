@@ -39,31 +39,18 @@ export const TLS13_PINNED = baseConfig(pin('1.3', 'ecdsa-p256', 'X25519'));
 /** TLS 1.2 AES128-SHA (RSA key transport), the configuration of openssl/openssl#23388. */
 export const TLS12_AES128_SHA = baseConfig({ proto: '1.2', cert: 'rsa2048', cipher: 'AES128-SHA' });
 
+/** Decoding a PKCS#8 private key: one definition for every key and encoding the tracker reads. */
+function pkcs8Decode(id: OpId, key: 'rsa2048' | 'ecdsa-p256', encoding: 'pkcs8-pem' | 'pkcs8-der'): OpDef {
+  const keyWords = key === 'rsa2048' ? 'an RSA-2048 key' : 'an ECDSA P-256 key';
+  const what = encoding === 'pkcs8-pem' ? `PEM_read_bio_PrivateKey of ${keyWords} in PKCS#8 PEM, from a memory BIO` : `d2i_AutoPrivateKey of ${keyWords} in PKCS#8 DER`;
+  return { id, what, per: 'call', params: { key, encoding } };
+}
+
 export const OP_DEFS: Record<OpId, OpDef> = {
-  'pkey-pem': {
-    id: 'pkey-pem',
-    what: 'PEM_read_bio_PrivateKey of an RSA-2048 key in PKCS#8 PEM, from a memory BIO',
-    per: 'call',
-    params: { key: 'rsa2048', encoding: 'pkcs8-pem' },
-  },
-  'pkey-der': {
-    id: 'pkey-der',
-    what: 'd2i_AutoPrivateKey of an RSA-2048 key in PKCS#8 DER',
-    per: 'call',
-    params: { key: 'rsa2048', encoding: 'pkcs8-der' },
-  },
-  'pkey-pem-p256': {
-    id: 'pkey-pem-p256',
-    what: 'PEM_read_bio_PrivateKey of an ECDSA P-256 key in PKCS#8 PEM, from a memory BIO',
-    per: 'call',
-    params: { key: 'ecdsa-p256', encoding: 'pkcs8-pem' },
-  },
-  'pkey-der-p256': {
-    id: 'pkey-der-p256',
-    what: 'd2i_AutoPrivateKey of an ECDSA P-256 key in PKCS#8 DER',
-    per: 'call',
-    params: { key: 'ecdsa-p256', encoding: 'pkcs8-der' },
-  },
+  'pkey-pem': pkcs8Decode('pkey-pem', 'rsa2048', 'pkcs8-pem'),
+  'pkey-der': pkcs8Decode('pkey-der', 'rsa2048', 'pkcs8-der'),
+  'pkey-pem-p256': pkcs8Decode('pkey-pem-p256', 'ecdsa-p256', 'pkcs8-pem'),
+  'pkey-der-p256': pkcs8Decode('pkey-der-p256', 'ecdsa-p256', 'pkcs8-der'),
   'x509-der': { id: 'x509-der', what: 'd2i_X509 of a self-signed RSA-2048 CA certificate (DER) and X509_free', per: 'call', params: { key: 'rsa2048' } },
   'ctx-new': { id: 'ctx-new', what: 'SSL_CTX_new(TLS_method()) and SSL_CTX_free', per: 'call', params: {} },
   'ca-bundle': {

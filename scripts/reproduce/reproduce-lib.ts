@@ -29,8 +29,11 @@ import {
   VERDICT_LABEL,
   buildName,
   changeText,
+  comparable,
   decide,
+  exactRatio,
   judge,
+  judgedWords,
   expectationText,
   flagName,
   pairings,
@@ -44,8 +47,7 @@ import type { Build as BuildRecord, CpuFlags, RunMode } from '../../schema/index
 import type { Benchmark, BuildUnderTest, SeriesSpec, Task } from '../../runner/benchmark.ts';
 import { seriesKey } from '../../runner/benchmark.ts';
 import type { JournalEntry } from '../../runner/run.ts';
-import { alphaAt, lookSchedule, type LookSchedule } from '../hypothesis/sequential.ts';
-import { ratioInterval } from '../hypothesis/sequential.ts';
+import { alphaAt, lookSchedule, ratioInterval, type LookSchedule } from '../hypothesis/sequential.ts';
 import { DETERMINISTIC_METHODS, median } from '../stats.ts';
 import { resolveBuildSpec } from '../../catalogue/index.ts';
 
@@ -263,23 +265,18 @@ export class Reproduction {
         Object.assign(s, { verdict: 'not-shown', decided: true, reason: 'the two series differ in unit or direction' });
         continue;
       }
-      const comparable =
-        (a.spec.comparability.acrossVersions && b.spec.comparability.acrossVersions) ||
-        (a.spec.comparability.group !== undefined && a.spec.comparability.group === b.spec.comparability.group) ||
-        (seriesKey(a.spec) === seriesKey(b.spec) && buildId(s.pairing.a.build) === buildId(s.pairing.b.build));
+      const sameSeriesOfSameBuild = seriesKey(a.spec) === seriesKey(b.spec) && buildId(s.pairing.a.build) === buildId(s.pairing.b.build);
       s.higherIsBetter = a.spec.higherIsBetter;
-      if (!comparable && !s.pairing.test.acrossMethodChange) {
+      if (!comparable(a.spec.comparability, b.spec.comparability, sameSeriesOfSameBuild) && !s.pairing.test.acrossMethodChange) {
         Object.assign(s, { verdict: 'not-shown', decided: true, reason: `the two figures are not comparable: ${a.spec.comparability.reason ?? b.spec.comparability.reason ?? 'measured differently'}` });
         continue;
       }
       const deterministic = DETERMINISTIC_METHODS.includes(a.spec.method) && DETERMINISTIC_METHODS.includes(b.spec.method);
       s.kind = deterministic ? 'deterministic' : 'cpu-time';
       if (!deterministic) continue;
-      const ma = median([...a.rounds.values()].flat());
-      const mb = median([...b.rounds.values()].flat());
-      const ratio = ma === 0 && mb === 0 ? 1 : mb === 0 ? Infinity : ma / mb;
-      const { verdict } = judge(s.pairing.test, ratio, ratio, a.spec.higherIsBetter);
-      Object.assign(s, { verdict, decided: true, ratio, pairs: 0, reason: verdict === 'confirmed' || verdict === 'reproduced' ? 'exact counts, inside the expected range' : 'exact counts, outside the expected range' });
+      const { ratio } = exactRatio(median([...a.rounds.values()].flat()), median([...b.rounds.values()].flat()));
+      const { verdict, direction } = judge(s.pairing.test, ratio, ratio, a.spec.higherIsBetter);
+      Object.assign(s, { verdict, decided: true, ratio, pairs: 0, reason: judgedWords(s.pairing.test, verdict, direction, true) });
     }
   }
 
@@ -302,8 +299,8 @@ export class Reproduction {
         Object.assign(s, { verdict: 'not-shown', reason: `${ratios.length} paired rounds: an interval needs 3` });
         continue;
       }
-      const { verdict } = judge(s.pairing.test, est.low, est.high, a.spec.higherIsBetter);
-      const reason = verdict === 'not-shown' ? 'the interval reaches both inside and outside the expected range' : verdict === 'confirmed' || verdict === 'reproduced' ? 'the interval lies inside the expected range' : 'the interval lies entirely outside the expected range';
+      const { verdict, direction } = judge(s.pairing.test, est.low, est.high, a.spec.higherIsBetter);
+      const reason = judgedWords(s.pairing.test, verdict, direction, false);
       Object.assign(s, { verdict, decided: verdict !== 'not-shown', ratio: est.ratio, interval: { low: est.low, high: est.high, confidence: est.confidence, alpha }, reason });
     }
     const taken = { round, alpha, final, undecided: this.undecided().length };

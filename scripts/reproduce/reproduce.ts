@@ -14,7 +14,6 @@ import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { hostEvidence } from '../../runner/quiet.ts';
 import { executeRun, harnessInfo, newRunId, type RunPlan } from '../../runner/run.ts';
 import { buildName, type Build } from '../../site/src/lib/claims.ts';
-import { REPRODUCTION_NOTE } from './record.ts';
 import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, planTasks, readWriteup, verdictReport, wantedKeys } from './reproduce-lib.ts';
 
 const WRITEUPS = join('site', 'src', 'content', 'writeups');
@@ -173,7 +172,7 @@ async function main(): Promise<number> {
           test.close('the run ended before this comparison was measured');
           outcomes = claimOutcomes(w.claims, test, plan.host.cpuFlags);
           notes.unshift(
-            `${REPRODUCTION_NOTE}${slug} (${command}): the sequential paired design of npm run reproduce over ${builds.map((b) => buildLabel(b.record)).join(', ')}, only the tasks that produce the ${needs.keys.size} series its claims compare; ${stopper.record(budgetMinutes)}`,
+            `reproduction of write-up ${slug} (${command}): the sequential paired design of npm run reproduce over ${builds.map((b) => buildLabel(b.record)).join(', ')}, only the tasks that produce the ${needs.keys.size} series its claims compare; ${stopper.record(budgetMinutes)}`,
             ...outcomes.filter((o) => o.verdict !== 'unverified').map((o) => `reproduction verdict, claim ${o.claim.id}: ${o.verdict}; ${o.comparisons.map((c) => `${c.pairing.label}: ${c.verdict}${c.ratio !== null && Number.isFinite(c.ratio) ? ` ratio ${c.ratio.toPrecision(4)}` : ''}${c.interval ? ` [${c.interval.low.toPrecision(4)}, ${c.interval.high.toPrecision(4)}] at ${(c.interval.confidence * 100).toPrecision(4)}%, ${c.pairs} rounds` : ''}`).join('; ')}`.slice(0, 2000)),
           );
         }

@@ -507,6 +507,29 @@ const PLACE_WORDS: Record<Exclude<TestVerdict, 'not-measured'>, string> = {
   'larger-than-reported': 'entirely beyond the tolerance around the reported size',
 };
 
+/** A judged interval (or exact count, low = high) in the words the page and the reproduce command use. */
+export function judgedWords(test: ClaimTest, verdict: Exclude<TestVerdict, 'not-measured'>, direction: Direction | null, exact: boolean): string {
+  const where = exact
+    ? verdict === 'confirmed' ? 'inside the expected range' : verdict === 'contradicted' ? 'outside the expected range' : PLACE_WORDS[verdict].replace('entirely ', '')
+    : verdict === 'not-shown' && test.expect === 'magnitude' ? 'both inside and outside the tolerance around the reported size' : PLACE_WORDS[verdict];
+  const words = exact ? `exact counts, ${where}` : `the interval ${verdict === 'not-shown' ? 'reaches' : 'lies'} ${where}`;
+  return direction ? `${words}, ${DIRECTION_TEXT[direction]}` : words;
+}
+
+/**
+ * Whether two figures may be compared: both comparable across versions, in one comparability group, or
+ * the same series of the same build (a figure with itself over time).
+ */
+export function comparable(a: SummaryEntry['comparability'], b: SummaryEntry['comparability'], sameSeriesOfSameBuild: boolean): boolean {
+  return (a.acrossVersions && b.acrossVersions) || (a.group !== undefined && a.group === b.group) || sameSeriesOfSameBuild;
+}
+
+/** The ratio of two exact counts (a zero side named, both zero = 1). */
+export function exactRatio(a: number, b: number): { ratio: number; zero: 'a' | 'b' | 'both' | null } {
+  const zero = a === 0 && b === 0 ? 'both' : b === 0 ? 'b' : a === 0 ? 'a' : null;
+  return { ratio: zero === 'both' ? 1 : zero === 'b' ? Infinity : a / b, zero };
+}
+
 /** Compare one pairing on one host. */
 export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: number): ComparisonResult {
   const base = { ...p, host, band: [0, Infinity] as [number, number], ratio: null, interval: null, pairing: null, pairs: 0, runId: null, zero: null, higherIsBetter: null, direction: null, missing: [] };
@@ -548,22 +571,14 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
   if (a.higherIsBetter !== b.higherIsBetter) throw new Error(`claim comparison ${p.label}: the two series disagree on whether higher is better`);
   const bandOf = band(p.test, a.higherIsBetter);
   const common = { band: bandOf, higherIsBetter: a.higherIsBetter, runId: a.runId };
-  const sameSegment =
-    (a.comparability.acrossVersions && b.comparability.acrossVersions) ||
-    (a.comparability.group !== undefined && a.comparability.group === b.comparability.group) ||
-    (a.library === b.library && a.version === b.version && a.variant === b.variant && a.key === b.key);
-  if (!sameSegment && !p.test.acrossMethodChange)
+  const sameSeriesOfSameBuild = a.library === b.library && a.version === b.version && a.variant === b.variant && a.key === b.key;
+  if (!comparable(a.comparability, b.comparability, sameSeriesOfSameBuild) && !p.test.acrossMethodChange)
     return result('not-shown', `the two figures are not comparable: ${a.comparability.reason ?? b.comparability.reason ?? 'measured differently'}`, common);
   const place = (low: number, high: number) => judge(p.test, low, high, a.higherIsBetter);
-  const withDirection = (words: string, d: Direction | null) => (d ? `${words}, ${DIRECTION_TEXT[d]}` : words);
   if (a.deterministic && b.deterministic) {
-    const ma = a.median;
-    const mb = b.median;
-    const zero = ma === 0 && mb === 0 ? 'both' : mb === 0 ? 'b' : ma === 0 ? 'a' : null;
-    const ratio = zero === 'both' ? 1 : zero === 'b' ? Infinity : ma / mb;
+    const { ratio, zero } = exactRatio(a.median, b.median);
     const { verdict, direction } = place(ratio, ratio);
-    const words = verdict === 'confirmed' ? 'inside the expected range' : verdict === 'contradicted' ? 'outside the expected range' : PLACE_WORDS[verdict].replace('entirely ', '');
-    return result(verdict, withDirection(`exact counts, ${words}`, direction) + note, {
+    return result(verdict, judgedWords(p.test, verdict, direction, true) + note, {
       ...common,
       ratio: Number.isFinite(ratio) ? ratio : null,
       pairing: 'deterministic',
@@ -583,9 +598,7 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
   if (c.interval.coverage < minCoverage)
     return result('not-shown', `the interval covers only ${(Math.floor(c.interval.coverage * 1000) / 10).toFixed(1)}% with ${c.pairs} paired rounds; a verdict needs ${Math.round(minCoverage * 100)}%${note}`, extra);
   const { verdict, direction } = place(c.interval.low, c.interval.high);
-  const where = verdict === 'not-shown' && p.test.expect === 'magnitude' ? 'both inside and outside the tolerance around the reported size' : PLACE_WORDS[verdict];
-  const words = `the interval ${verdict === 'not-shown' ? 'reaches' : 'lies'} ${where}`;
-  return result(verdict, withDirection(words, direction) + note, { ...extra, direction });
+  return result(verdict, judgedWords(p.test, verdict, direction, false) + note, { ...extra, direction });
 }
 
 /**

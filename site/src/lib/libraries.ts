@@ -319,9 +319,7 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
   const measurementNotes = [
     ...new Set(shown.filter((e) => e.observed?.resumptionChain !== undefined).map((e) => `${buildLabel(e)}, ${configText(e.params, ['side'])}: ${String(e.observed!.resumptionChain)}`)),
   ].sort();
-  const verificationCosts = costsOfVerification(entries, columns, (c, key, runId) =>
-    entries.find((e) => e.key === key && e.runId === runId && e.library === c.library && e.version === c.version && e.variant === c.variant) ?? null,
-  cellOf);
+  const verificationCosts = costsOfVerification(entries, columns, cellOf);
   return { host, glance, measurementNotes, columns, sections, defaults: columns.map(defaultsOf), runIds: [...new Set(shown.map((e) => e.runId))].sort(), peerVerification: verification, verificationCosts };
 }
 
@@ -332,12 +330,9 @@ const COSTED = (e: Entry) => e.benchmark === 'handshake' && (e.metric === 'instr
  * Chain minus control per column, both from the run of the control's entry (the two figures of one
  * difference never come from two runs); a column without both says why.
  */
-function costsOfVerification(
-  entries: readonly Entry[],
-  columns: readonly LibraryColumn[],
-  inRun: (c: LibraryColumn, key: string, runId: string) => Entry | null,
-  cellOf: (c: LibraryColumn, key: string) => Entry | null,
-): VerificationCost[] {
+function costsOfVerification(entries: readonly Entry[], columns: readonly LibraryColumn[], cellOf: (c: LibraryColumn, key: string) => Entry | null): VerificationCost[] {
+  const inRun = (c: LibraryColumn, key: string, runId: string) =>
+    entries.find((e) => e.key === key && e.runId === runId && e.library === c.library && e.version === c.version && e.variant === c.variant) ?? null;
   const controls = [...new Map(entries.filter((e) => COSTED(e) && p(e, 'verify') === 'none').map((e) => [e.key, e])).values()].sort((a, b) => a.key.localeCompare(b.key));
   return controls.map((ctl) => {
     const { verify: _, ...params } = ctl.params;
