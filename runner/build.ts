@@ -45,12 +45,23 @@ export function configureArgs(series: string, variant: string): string[] {
   return [...args, ...(VARIANTS[variant]?.configureArgs ?? [])];
 }
 
-export function configureTarget(): string {
-  const arch = process.arch;
+export function configureTarget(arch: string = process.arch): string {
   if (arch === 'x64') return 'linux-x86_64';
   if (arch === 'arm64') return 'linux-aarch64';
   throw new Error(`no OpenSSL Configure target known for ${process.platform}/${arch}`);
 }
+
+const LIBDIR = '--libdir=lib';
+/** The Configure arguments an OpenSSL build records (the install paths left out): what provenance checks hold a run to. */
+export function recordedConfigureArgs(series: string, variant: string, arch: string = process.arch): string[] {
+  return [configureTarget(arch), LIBDIR, ...configureArgs(series, variant)];
+}
+
+/**
+ * The flags OpenSSL's own Configure gives the targets we build (CFLAGS + cflags of configdata.pm), when
+ * no CFLAGS are set in the environment: the optimisation level is -O3 and nothing else changes code.
+ */
+export const OPENSSL_DEFAULT_CFLAGS = ['-Wall', '-O3', '-Wa,--noexecstack', '-pthread'];
 
 export function toolVersion(cmd: string, args = ['--version']): string {
   try {
@@ -323,7 +334,7 @@ type Run = (cmd: string, args: string[], cwd: string) => Promise<void>;
 async function buildOpenSSL(v: CatalogueVersion, o: { srcDir: string; tmp: string; prefix: string; configure: string[]; jobs: number; run: Run; step: (s: string) => void }): Promise<Built> {
   const { srcDir, tmp, prefix, configure, jobs, run, step } = o;
   step('configure');
-  const args = [configureTarget(), `--prefix=${prefix}`, '--libdir=lib', `--openssldir=${join(prefix, 'ssl')}`, ...configure];
+  const args = [configureTarget(), `--prefix=${prefix}`, LIBDIR, `--openssldir=${join(prefix, 'ssl')}`, ...configure];
   await run('perl', ['./Configure', ...args], srcDir);
   const cflags = execFileSync('perl', ['-e', 'require "./configdata.pm"; print join(" ", @{$configdata::config{CFLAGS}}, @{$configdata::config{cflags}})'], {
     cwd: srcDir,
