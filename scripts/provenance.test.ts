@@ -4,7 +4,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkRunFile } from './validate-submission.ts';
 import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
-import type { Run } from '../schema/index.ts';
+import { join } from 'node:path';
+import { listRunFiles, type Run } from '../schema/index.ts';
 
 after(removeScratch);
 
@@ -103,4 +104,14 @@ test('a second compiler within one run is refused; each library is held to its o
     [],
     'a variant with its own recorded option is what the recipe gives',
   );
+});
+
+test('every committed run file has a clean provenance', () => {
+  const root = join(import.meta.dirname, '..');
+  const files = listRunFiles(join(root, 'data'));
+  assert.ok(files.length > 0);
+  for (const f of files) {
+    const rel = `data/${f}`;
+    assert.deepEqual(checkRunFile(root, rel, 'runner').problems, [], rel);
+  }
 });
