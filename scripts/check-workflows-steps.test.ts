@@ -160,6 +160,43 @@ test('pr-validate.yml copies only the added run files of the pull request into t
   assert.equal(readFileSync(join(work, 'trusted/README'), 'utf8'), 'base');
 });
 
+test('pr-validate.yml fetches the pull request as objects and writes out only its data/runs/ files; a pull request without data reports "no runs submitted"', () => {
+  const pr = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'pr-validate.yml'), 'utf8');
+  for (const [what, files, expectRuns] of [
+    ['a submission', { 'data/runs/h/2026/11/new.json.br': 'new run', 'scripts/evil.ts': 'process.exit(0)', 'package.json': '{"scripts":{"validate":"true"}}' }, true],
+    ['a code change', { 'scripts/evil.ts': 'process.exit(0)', '.github/workflows/pr-validate.yml': 'name: mine' }, false],
+  ] as const) {
+    const work = scratch('pr-data-');
+    // the base repository: main with an accepted run, and the pull request's commit at refs/pull/7/head
+    const seed = gitRepo(join(work, 'seed'), { 'package.json': '{}', 'scripts/aggregate.ts': 'code', 'data/runs/h/2026/11/old.json.br': 'accepted' });
+    const base = seed('rev-parse', 'HEAD');
+    for (const [f, t] of Object.entries(files)) {
+      mkdirSync(join(work, 'seed', f, '..'), { recursive: true });
+      writeFileSync(join(work, 'seed', f), t);
+    }
+    seed('add', '-A');
+    seed('commit', '-q', '-m', 'pull request');
+    const head = seed('rev-parse', 'HEAD');
+    execFileSync('git', ['init', '-q', '--bare', join(work, 'origin.git')]);
+    seed('push', '-q', join(work, 'origin.git'), `${base}:refs/heads/main`, `${head}:refs/pull/7/head`);
+    // what actions/checkout leaves: the base commit in trusted/, origin pointing at the repository
+    execFileSync('git', ['clone', '-q', join(work, 'origin.git'), join(work, 'trusted')]);
+    const env = { BASE_SHA: base, HEAD_SHA: head, PR_NUMBER: '7', GITHUB_STEP_SUMMARY: join(work, 'summary.md') };
+    const fetched = runStep(pr, 'Fetch the pull request as git objects (nothing checked out)', work, env);
+    assert.equal(fetched.status, 0, fetched.log);
+    const r = runStep(pr, 'Read the pull request as data', work, env);
+    assert.equal(r.status, 0, `${what}: ${r.log}`);
+    assert.deepEqual(r.out, { runs: String(expectRuns) }, what);
+    const found = execFileSync('find', ['submission', '-not', '-path', 'submission/.git*', '-type', 'f'], { cwd: work, encoding: 'utf8' }).trim().split('\n').filter(Boolean).sort();
+    // the pull request's code is never written out, only its data/runs/ (accepted runs included: the validator reads them as main has them)
+    assert.deepEqual(found, expectRuns ? ['submission/data/runs/h/2026/11/new.json.br', 'submission/data/runs/h/2026/11/old.json.br'] : [], what);
+    if (!expectRuns) assert.match(readFileSync(join(work, 'summary.md'), 'utf8'), /No runs submitted/);
+    // the validator's --base mode reads the change list from the submission work tree
+    const changed = execFileSync('git', ['-C', join(work, 'submission'), 'diff', '--name-status', '--no-renames', `${base}...HEAD`], { encoding: 'utf8' });
+    assert.match(changed, expectRuns ? /A\tdata\/runs\/h\/2026\/11\/new\.json\.br/ : /A\tscripts\/evil\.ts/, what);
+  }
+});
+
 const publishYaml = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'publish.yml'), 'utf8');
 const PLANNED = JSON.stringify([{ id: 'obs-a', arch: 'x64' }, { id: 'obs-b', arch: 'arm64' }]);
 
