@@ -6,7 +6,7 @@
 // build.json is written last, by rename, so an entry without it is an interrupted build and is never
 // used: the next build of the same key deletes it and starts again.
 import { once } from 'node:events';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -25,6 +25,7 @@ import {
   type LibraryRelease,
 } from '../catalogue/index.ts';
 import { missingTool, recipeOf } from './recipes.ts';
+import { spawnGroup } from './child-guard.ts';
 import { withSharedLock } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 
@@ -222,12 +223,16 @@ export function requireBuilds(versions: string[], variant = 'default'): CachedBu
 
 export type Progress = (version: string, variant: string, step: string) => void;
 
-function runLogged(cmd: string, args: string[], cwd: string, log: NodeJS.WritableStream, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * One build step, logged. It runs as a guarded process group (runner/child-guard.ts): a killed build
+ * leaves no make or cc running into the next measurement.
+ */
+export function runLogged(cmd: string, args: string[], cwd: string, log: NodeJS.WritableStream, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     log.write(`\n$ ${cmd} ${args.join(' ')}\n`);
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.pipe(log, { end: false });
-    child.stderr.pipe(log, { end: false });
+    const child = spawnGroup(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.pipe(log, { end: false });
+    child.stderr!.pipe(log, { end: false });
     child.on('error', (e) => reject(new Error(`${cmd}: ${e.message}`)));
     child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args[0] ?? ''} exited with ${code ?? signal}`))));
   });

@@ -8,9 +8,9 @@
 // task) entries and the evidence already recorded are kept, and finished tasks are skipped.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { bySeriesKeyThenBuild, Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
+import { bySeriesKeyThenBuild, Run, writeFileDurably, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
 import { seriesKey, wantedTasks, type Benchmark, type BuildUnderTest, type Outcome, type Task } from './benchmark.ts';
 import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot } from './quiet.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
@@ -105,12 +105,6 @@ export function readJournal(path: string): Journal {
   return { plan, entries, evidence };
 }
 
-/** Write a file whole or not at all: a kill during the write leaves the old one. */
-function writeAtomic(path: string, text: string): void {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
-}
-
 /**
  * The plan to resume with: refused when the checkout moved since the run started (another commit, or
  * uncommitted changes where there were none), because one run must not mix two harness versions,
@@ -189,10 +183,10 @@ export async function executeRun(
     ({ entries: done, evidence: recorded } = readJournal(jpath));
     // rewrite without a torn last line so appends stay one JSON object per line; the header takes the
     // plan as resumed (its resume history); atomic, so a kill now cannot lose what was measured
-    writeAtomic(jpath, [{ plan }, ...recorded, ...done].map((e) => JSON.stringify(e) + '\n').join(''));
+    writeFileDurably(jpath, [{ plan }, ...recorded, ...done].map((e) => JSON.stringify(e) + '\n').join(''));
     cb.progress(`resuming ${plan.runId}: ${done.length} finished task(s) kept`);
   } else {
-    writeAtomic(jpath, JSON.stringify({ plan }) + '\n');
+    writeFileDurably(jpath, JSON.stringify({ plan }) + '\n');
   }
   const journal = (line: JournalEntry | EvidenceLine) => appendFileSync(jpath, JSON.stringify(line) + '\n');
   const record = (line: EvidenceLine) => (journal(line), recorded.push(line));

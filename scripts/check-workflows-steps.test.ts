@@ -292,6 +292,30 @@ test("publish prepare: each artifact may bring only its own host's machines' fil
   assert.deepEqual(r.out, { refused: 'bench-obs-a-hypothesis bench-obs-b-run bench-obs-c-run something-else', new: '3' });
 });
 
+test('a leftover *.tmp (a write killed before its rename) is ignored: publish takes the rest of the artifact, bench and validate --untracked do not collect it', async () => {
+  const { clone, work } = origin();
+  clone('checkout');
+  const r = take(work, {
+    [`bench-obs-a-run/data/runs/${A}/2026/11/new.json.br`]: 'new run',
+    [`bench-obs-a-run/data/runs/${A}/2026/11/killed.json.br.tmp`]: 'half a run',
+  });
+  assert.equal(r.status, 0, r.log);
+  assert.deepEqual(r.out, { refused: '', new: '1' });
+  assert.deepEqual(untracked(join(work, 'checkout')), [`data/runs/${A}/2026/11/new.json.br`]);
+  // the machine's side: the repository's own .gitignore decides what the collect step and the validator see
+  const dir = scratch('bench-tmp-');
+  gitRepo(dir, { '.gitignore': readFileSync(join(import.meta.dirname, '..', '.gitignore'), 'utf8') });
+  for (const f of [`data/runs/${A}/2026/11/new.json.br`, `data/runs/${A}/2026/11/killed.json.br.tmp`]) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    writeFileSync(join(dir, f), 'x');
+  }
+  const c = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the new run')], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, FOLDER: 'runs' } });
+  assert.equal(c.status, 0, c.stderr);
+  assert.deepEqual(execFileSync('find', ['outbox', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).trim().split('\n'), [`outbox/runs/data/runs/${A}/2026/11/new.json.br`]);
+  const { untrackedRuns } = await import('./validate-submission.ts');
+  assert.deepEqual(untrackedRuns(dir).map((f) => f.path), [`data/runs/${A}/2026/11/new.json.br`]);
+});
+
 test('publish prepare: an artifact of obs-a whose folder is no machine of obs-a is refused, runs and hypothesis alike', () => {
   for (const folder of NOT_A) {
     const { clone, work } = origin();
@@ -432,4 +456,22 @@ test("bench.yml records the machine's CPU settings and refuses an unwritable bui
   const bad = spawnSync('bash', [...GITHUB_SHELL, script], { encoding: 'utf8', env: env(join(work, 'file', 'cache')) });
   assert.equal(bad.status, 1);
   assert.match(bad.stdout, /::error::build cache .* is not writable/);
+});
+
+test("site.yml deploys only main's newest commit: a deploy of an older push never replaces a newer site", () => {
+  const site = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'site.yml'), 'utf8');
+  const work = scratch('site-head-');
+  // a stand-in for the GitHub CLI: answers main's head as the API would
+  mkdirSync(join(work, 'bin'));
+  writeFileSync(join(work, 'bin', 'gh'), '#!/bin/sh\n[ "$1 $2" = "api repos/o/r/git/ref/heads/main" ] && [ "$4" = .object.sha ] && echo "$MAIN_NOW"\n', { mode: 0o755 });
+  const run = (built: string, now: string) =>
+    runStep(site, "Deploy only main's newest commit", work, { PATH: `${join(work, 'bin')}:${process.env.PATH}`, BUILT: built, MAIN_NOW: now, REPO: 'o/r', GH_TOKEN: 't' });
+  const newest = run('a'.repeat(40), 'a'.repeat(40));
+  assert.equal(newest.status, 0, newest.log);
+  assert.deepEqual(newest.out, { current: 'true' });
+  const older = run('a'.repeat(40), 'b'.repeat(40));
+  assert.equal(older.status, 0, older.log);
+  assert.deepEqual(older.out, { current: 'false' });
+  assert.match(older.log, /not deployed: main moved on to b{40}/);
+  assert.match(site, /uses: actions\/deploy-pages@\S+[^\n]*\n\s+if: steps\.head\.outputs\.current == 'true'/, 'the deploy step runs only for the newest commit');
 });
