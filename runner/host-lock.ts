@@ -154,14 +154,29 @@ function flockNow(fd: number, mode: LockMode | 'unlock'): boolean {
   throw new Error(`flock failed on ${lockFile()}: ${r.stderr.trim() || `exit ${r.status}`}`);
 }
 
-function flockWait(fd: number, mode: LockMode): Promise<void> {
+function flockWait(fd: number, mode: LockMode, file = lockFile()): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('flock', flockArgs(mode, true), { stdio: ['ignore', 'ignore', 'pipe', fd] });
     let err = '';
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', (e) => reject(new Error(`the host lock needs flock (util-linux): ${e.message}`)));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`flock failed on ${lockFile()}: ${err.trim() || `exit ${code}`}`))));
+    child.on('error', (e) => reject(new Error(`locking needs flock (util-linux): ${e.message}`)));
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`flock failed on ${file}: ${err.trim() || `exit ${code}`}`))));
   });
+}
+
+/**
+ * Run `fn` holding an exclusive flock on `path` (created if needed), waiting for it: a short critical
+ * section between processes, e.g. two builders of one cache key. Released when `fn` ends, or by the
+ * kernel when the process dies.
+ */
+export async function withFileLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
+  const fd = openSync(path, 'a');
+  try {
+    await flockWait(fd, 'exclusive', path);
+    return await fn();
+  } finally {
+    closeSync(fd);
+  }
 }
 
 interface Held {

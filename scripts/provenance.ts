@@ -92,3 +92,10 @@ export function checkProvenance(run: Run, add: Add): void {
     if (b.compiler !== compiler) add(['builds', i, 'compiler'], `"${b.compiler}" is another compiler than the run's first build's ("${compiler}"): one run, one compiler`);
   });
 }
+
+/** The provenance problems of one build record on its own (for the integration test of real builds). */
+export function provenanceProblems(b: Build, arch: string): string[] {
+  const out: string[] = [];
+  checkBuild(b, arch, [], (path, message) => out.push(`${path.join('.')}: ${message}`));
+  return out;
+}
