@@ -475,3 +475,18 @@ test("site.yml deploys only main's newest commit: a deploy of an older push neve
   assert.match(older.log, /not deployed: main moved on to b{40}/);
   assert.match(site, /uses: actions\/deploy-pages@\S+[^\n]*\n\s+if: steps\.head\.outputs\.current == 'true'/, 'the deploy step runs only for the newest commit');
 });
+
+test('bench.yml uploads what a failed or killed run measured: the run and the journal steps run always; the journal comes from the build cache', () => {
+  const steps = yaml.slice(yaml.indexOf('\n  bench:\n')).split('\n      - ').slice(1);
+  const after = steps.slice(steps.findIndex((st) => /Full benchmark/.test(st)) + 1);
+  for (const st of after.slice(0, 4)) assert.match(st, /\n        if: always\(\)\n/, `runs after a failure: ${st.split('\n')[0]}`);
+  const work = scratch('bench-journal-');
+  const cache = join(work, 'cache');
+  mkdirSync(join(cache, 'journals', A), { recursive: true });
+  writeFileSync(join(cache, 'journals', A, 'r1.partial.jsonl'), '{"plan":{}}\n');
+  writeFileSync(join(cache, 'journals', A, 'other.txt'), 'x');
+  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the journal of an unfinished run')], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH, OBSERVATORY_CACHE: cache } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(execFileSync('find', ['outbox', '-type', 'f'], { cwd: work, encoding: 'utf8' }).trim().split('\n'), ['outbox/journal/r1.partial.jsonl']);
+  assert.match(yaml, /name: journal-\$\{\{ matrix\.host\.id \}\}\n/, 'not a bench-… artifact: publish takes only finished runs');
+});
