@@ -196,6 +196,32 @@ test('build.json records the sha256 of every installed file; a cached build whos
   assert.equal(fourth.ok && fourth.cached, true, 'a whole entry is served from the cache');
 });
 
+test('an entry built before hashes were recorded is adopted once if its files work, else rebuilt', async () => {
+  const { sha256 } = makeArchive('legacy.crate');
+  const v = standIn('legacy.crate', sha256);
+  const first = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.ok(first.ok, !first.ok ? first.error : '');
+  if (!first.ok) return;
+  const file = join(first.build.dir, 'build.json');
+  const legacy = () => {
+    const { installed: _, hashesRecordedAfterBuild: __, ...old } = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify(old));
+  };
+  legacy();
+  // the stand-in's libraries are not archives; a real build's are (an empty one is the magic line alone)
+  for (const lib of ['libcrypto.a', 'libssl.a']) writeFileSync(join(first.build.prefix, 'lib', lib), '!<arch>\n');
+  const adopted = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.equal(adopted.ok && adopted.cached, true, 'served from the cache');
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(json.installed['bin/openssl'], sha256Of(join(first.build.prefix, 'bin/openssl')));
+  assert.match(json.hashesRecordedAfterBuild, /^\d{4}-/);
+  // a legacy entry whose app no longer runs is not adopted: rebuilt
+  legacy();
+  writeFileSync(join(first.build.prefix, 'bin/openssl'), '#!/bin/sh\nexit 1\n');
+  const rebuilt = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.equal(rebuilt.ok && rebuilt.cached, false, 'rebuilt');
+});
+
 test('builders of one key racing each other all get a whole install: none deletes another\'s entry', async () => {
   const { sha256 } = makeArchive('raced.crate');
   const v = standIn('raced.crate', sha256);

@@ -123,10 +123,38 @@ function readEntry(dir: string): (CachedBuild & { installed?: Record<string, str
   try {
     const json = JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8'));
     const parsed = Build.safeParse(json);
+    if (!parsed.success) return undefined;
     const files = EntryFile.safeParse(json);
-    return parsed.success ? { dir, prefix: join(dir, 'install'), record: parsed.data, ...(files.success ? { installed: files.data.installed } : {}) } : undefined;
+    const entry = { dir, prefix: join(dir, 'install'), record: parsed.data };
+    if (files.success) return { ...entry, installed: files.data.installed };
+    const adopted = adoptUnhashed(entry, json);
+    return adopted ? { ...entry, installed: adopted } : entry;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * An entry built before build.json recorded hashes: its hashes are recorded now, once, if its files work
+ * (every static library reads as an archive; OpenSSL's `openssl version` names the recorded version),
+ * and build.json says they were recorded afterwards. Else null, and the entry is rebuilt. Spares every
+ * machine a rebuild of its whole cache; from then on the entry is checked like any other.
+ */
+function adoptUnhashed(entry: CachedBuild, json: Record<string, unknown>): Record<string, string> | null {
+  try {
+    const libs = join(entry.prefix, 'lib');
+    const archives = existsSync(libs) ? readdirSync(libs).filter((n) => n.endsWith('.a')) : [];
+    if (archives.length === 0) return null;
+    for (const a of archives) execFileSync('ar', ['t', join(libs, a)], { stdio: 'ignore' });
+    const app = join(entry.prefix, 'bin', 'openssl');
+    if (entry.record.library === 'openssl' && !execFileSync(app, ['version'], { encoding: 'utf8' }).includes(` ${entry.record.version} `)) return null;
+    const installed = installedHashes(entry.prefix);
+    const file = join(entry.dir, 'build.json');
+    writeFileSync(`${file}.tmp-${process.pid}`, JSON.stringify({ ...json, installed, hashesRecordedAfterBuild: new Date().toISOString() }, null, 2) + '\n');
+    renameSync(`${file}.tmp-${process.pid}`, file);
+    return installed;
+  } catch {
+    return null;
   }
 }
 
