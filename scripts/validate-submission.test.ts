@@ -494,6 +494,26 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   assert.equal(cli('--base', 'HEAD~2', '--author', 'not a login').status, 2, 'an author that is no GitHub login is a usage error');
 });
 
+test('CLI: a file name or parameter value with a newline cannot start a workflow command in the log (issue 30 item 8)', () => {
+  const root = scratchRoot();
+  const spoof = '\n::error ::spoof';
+  const run = makeTestRun();
+  run.series[0]!.params = { group: `X${spoof}` }; // the key no longer matches: the message names the expected key
+  const path = runPath(run);
+  writeAt(root, path, JSON.stringify(run));
+  const badName = `data/runs/x${spoof}/2026/11/r.json.br`;
+  const cli = spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, path, badName], {
+    encoding: 'utf8',
+    env: { ...process.env, GITHUB_ACTIONS: 'true' },
+  });
+  assert.equal(cli.status, 1);
+  assert.match(cli.stderr, /expected "handshake\/rate\[group=X%0A::error ::spoof\]"/);
+  assert.match(cli.stderr, /data\/runs\/x%0A::error ::spoof\/2026/);
+  const lines = (cli.stdout + cli.stderr).split(/\r?\n|\r/);
+  // the only workflow commands are the validator's own review annotations
+  assert.deepEqual(lines.filter((l) => l.startsWith('::') && !l.startsWith('::warning::needs review: ')), [], 'no line starts a workflow command of the file');
+});
+
 test('CLI: --untracked validates what a bench run just wrote, against the runs in --accepted-root', () => {
   const root = scratchRoot();
   execFileSync('git', ['-C', root, 'init', '-q']);

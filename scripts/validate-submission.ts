@@ -563,8 +563,15 @@ export function formatSummary(report: Report): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * One line of the console log from untrusted text (file names, parameter values, messages quoting them):
+ * in GitHub Actions a line starting "::" is a workflow command (an annotation, a masked value), so "%", CR
+ * and LF are escaped as GitHub documents for command data; the text can then never start a line.
+ */
+export const logLine = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
 export function formatProblems(report: Report): string {
-  return [...report.problems, ...report.files.flatMap((f) => f.problems)].map((p) => `${p.file}: ${p.path}: ${p.message}`).join('\n');
+  return [...report.problems, ...report.files.flatMap((f) => f.problems)].map((p) => logLine(`${p.file}: ${p.path}: ${p.message}`)).join('\n');
 }
 
 function main(): void {
@@ -600,9 +607,9 @@ function main(): void {
   const mode = values.runner ? 'runner' : 'submission';
   const report = validateSubmission({ root: values.root, acceptedRoot: values['accepted-root'], changed, mode, author: values.author });
   if (values.summary) writeFileSync(values.summary, formatSummary(report), { flag: 'a' });
-  // in GitHub Actions, an annotation on the check (paths and host ids are safe ids by now)
+  // in GitHub Actions, an annotation on the check
   const warn = process.env.GITHUB_ACTIONS === 'true' ? '::warning::' : '';
-  for (const f of report.files) for (const r of f.review ?? []) console.log(`${warn}needs review: ${f.file}: ${r}`);
+  for (const f of report.files) for (const r of f.review ?? []) console.log(`${warn}${logLine(`needs review: ${f.file}: ${r}`)}`);
   if (report.ok) console.log(`ok: ${report.files.length} run file(s) valid`);
   else console.error(`rejected:\n${formatProblems(report)}`);
   process.exit(report.ok ? 0 : 1);
