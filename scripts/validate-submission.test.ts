@@ -97,6 +97,14 @@ test('duplicate keys are found in the raw text with their path, escaped spelling
   assert.deepEqual(duplicateKeys('[{"x":1},{"x":2}]'), []);
 });
 
+test('100,000 nested brackets are refused as too deep, not a stack overflow (issue 30 item 10)', () => {
+  for (const [open, close] of [['[', ']'], ['{"a":', '}']]) {
+    const r = submit(open!.repeat(100_000) + '1' + close!.repeat(100_000));
+    assert.equal(r.ok, false);
+    assert.ok(problems(r).some((p) => /nested deeper than 16 levels/.test(p.message)), problems(r).map((p) => p.message).join('\n'));
+  }
+});
+
 test('every committed run and hypothesis result passes the checks of meaning', () => {
   const root = join(import.meta.dirname, '..');
   for (const folder of ['runs', 'hypothesis'].filter((f) => existsSync(join(root, 'data', f))))

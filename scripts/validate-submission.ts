@@ -166,10 +166,12 @@ function scanValue(value: unknown, path: PropertyKey[], add: (path: PropertyKey[
 
 /**
  * Keys that appear twice in one object of the raw text. JSON.parse keeps the last value silently, while
- * a reviewer reading the diff sees the first. `text` must already be valid JSON.
+ * a reviewer reading the diff sees the first. `text` must already be valid JSON. It reads no deeper than
+ * LIMITS.maxDepth (scanValue refuses deeper files): 100,000 nested brackets would overflow its recursion.
  */
 export function duplicateKeys(text: string): PropertyKey[][] {
   const found: PropertyKey[][] = [];
+  const tooDeep = Symbol('too deep');
   const path: PropertyKey[] = [];
   let i = 0;
   const space = () => {
@@ -185,6 +187,7 @@ export function duplicateKeys(text: string): PropertyKey[][] {
     space();
     const c = text[i];
     if (c === '{' || c === '[') {
+      if (path.length >= LIMITS.maxDepth) throw tooDeep;
       i++;
       space();
       const close = c === '{' ? '}' : ']';
@@ -208,7 +211,11 @@ export function duplicateKeys(text: string): PropertyKey[][] {
     } else if (c === '"') string();
     else while (i < text.length && !',]} \t\n\r'.includes(text[i]!)) i++; // number, true, false, null
   };
-  value();
+  try {
+    value();
+  } catch (e) {
+    if (e !== tooDeep) throw e;
+  }
   return found;
 }
 
