@@ -321,19 +321,68 @@ test('a pull request whose files add up to more than the cap is told how to spli
   }
 });
 
+/** The test run with more series (three groups), so a replay of part of it can be told from a copy. */
+function wideRun(opts: Parameters<typeof makeTestRun>[0] = {}): Run {
+  const run = makeTestRun(opts);
+  const base = run.series[0]!;
+  run.series = ['X25519', 'P-256', 'X448'].map((group, g) => ({
+    ...structuredClone(base),
+    key: `handshake/rate[group=${group}]`,
+    params: { group },
+    iterations: base.iterations.map((it) => ({ ...it, value: it.value * (1 + g / 10) })),
+  }));
+  return run;
+}
+
+test('a replay is found by its values, within 0.5%, whatever the order of series, rounds or keys (issue 30 item 2)', () => {
+  const first = wideRun({ seed: 1 });
+  const replays: [string, (r: Run) => void][] = [
+    ['one value changed by 1e-12', (r) => void (r.series[1]!.iterations[3]!.value *= 1 + 1e-12)],
+    ['every value times 1.0001', (r) => r.series.forEach((s) => s.iterations.forEach((it) => void (it.value *= 1.0001)))],
+    ['values jittered by 0.3% one way or the other', (r) => r.series.forEach((s) => s.iterations.forEach((it, j) => void (it.value *= j % 2 ? 1.003 : 0.997)))],
+    ['series in another order', (r) => void r.series.reverse()],
+    ['rounds in another order', (r) => r.series.forEach((s) => { const v = s.iterations.map((it) => it.value).reverse(); s.iterations.forEach((it, j) => void (it.value = v[j]!)); })],
+    ['params written in another key order, another build id', (r) => {
+      r.builds[0]!.id = 'other-build';
+      r.plan.order = [['other-build']];
+      r.series.forEach((s) => void ((s.buildId = 'other-build'), (s.params = Object.fromEntries(Object.entries(s.params).reverse()))));
+    }],
+  ];
+  for (const [what, change] of replays) {
+    const copy = { ...structuredClone(first), runId: 'replayed-copy' };
+    change(copy);
+    // under another name too (a new host on the same hardware)
+    for (const hostId of ['test-host-a', 'test-host-z']) {
+      const host = { ...copy, host: { ...copy.host, id: copy.host.id.replace('test-host-a', hostId), name: hostId } };
+      assertRejected(submit(host, { accepted: [first] }), '$.series', /duplicate: the measurements of .* within 0\.5% of data\/runs\/test-host-a\./);
+    }
+    assert.ok(what);
+  }
+  // a genuine second run of the same machine (values about 2% away) is not a replay
+  assert.deepEqual(problems(submit(wideRun({ seed: 2 }), { accepted: [first] })), []);
+});
+
+test('a new name on hardware an accepted machine of another name has is flagged for review (issue 30 item 2)', () => {
+  const theirs = makeTestRun({ seed: 1 });
+  const mine = makeTestRun({ seed: 3, hostId: 'test-host-z' });
+  const r = submit(mine, { accepted: [theirs] });
+  assert.deepEqual(problems(r), []);
+  assert.ok(r.files[0]?.review?.some((l) => /same hardware as "test-host-a\.[^"]+" \(another name\)/.test(l)), JSON.stringify(r.files[0]?.review));
+});
+
 test('a duplicate run is rejected: same run id, or identical measurements under a new name', () => {
   const first = makeTestRun({ seed: 1 });
   const sameId = makeTestRun({ seed: 2, hostId: 'test-host-b', runId: first.runId, cpuModel: 'B' });
   assertRejected(submit(sameId, { accepted: [first] }), '$.runId', /duplicate: run id already used by data\/runs\/test-host-a\.[^/]+\//);
   const copy = { ...structuredClone(first), runId: 'renamed-copy' };
-  assertRejected(submit(copy, { accepted: [first] }), '$.series', /identical measurements/);
+  assertRejected(submit(copy, { accepted: [first] }), '$.series', /duplicate: the measurements of/);
   // two new files in one submission are checked against each other too
   const root = scratchRoot();
   const a = makeTestRun({ seed: 5 });
   const b = { ...structuredClone(a), runId: 'copy-of-a' };
   writeAt(root, runPath(a), JSON.stringify(a));
   writeAt(root, runPath(b), JSON.stringify(b));
-  assertRejected(validateSubmission({ root, changed: added(runPath(a), runPath(b)), mode: 'submission', now: NOW }), '$.series', /identical/);
+  assertRejected(validateSubmission({ root, changed: added(runPath(a), runPath(b)), mode: 'submission', now: NOW }), '$.series', /duplicate: the measurements of/);
 });
 
 test('any file outside data/runs/, or a change to an accepted run, is rejected', () => {
@@ -539,7 +588,7 @@ test('CLI: --untracked validates what a bench run just wrote, against the runs i
   const elsewhere = scratchRoot([{ ...structuredClone(quick), runId: 'same-measurements' }]);
   const dup = cli('--untracked', '--runner', '--accepted-root', elsewhere);
   assert.equal(dup.status, 1);
-  assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\.[^/]+\/2026\/11\/same-measurements\.json\.br/);
+  assert.match(dup.stderr, /duplicate: the measurements of .* data\/runs\/obs-x64-1\.[^/]+\/2026\/11\/same-measurements\.json\.br/);
 });
 
 test('random damage to a valid run never crashes the validator: it answers with problems or accepts', () => {

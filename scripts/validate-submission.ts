@@ -14,11 +14,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
+import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, readRunFile, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
 import { seriesKey } from '../runner/benchmark.ts';
 import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
 import { isReservedHostId, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
-import { contentHash, loadHistory } from './history.ts';
+import { loadHistory } from './history.ts';
 
 export interface Problem {
   file: string;
@@ -303,8 +303,52 @@ function checkMachineId(host: Run['host'], add: (path: PropertyKey[], message: s
   if (host.id !== expected)
     add(['host', 'id'], `"${host.id}" is not the machine id of the hardware this run describes (${describeMachine(host)}): expected "${expected}". The id is the name plus the hardware's fingerprint, and npm run bench writes it; a run on other hardware is another machine`);
 }
-/** Same measurements = same run, whatever it is called. */
-export { contentHash };
+/**
+ * Replays: a run whose measurements are another run's, changed a little (every value x1.0001, one value by
+ * 1e-12, series or rounds reordered, keys or build ids renamed). Each measured series that varies from
+ * round to round is its values, sorted, under its key and build (library, version, variant); a series of
+ * one run matches the other run's when 80% of its values pair with values within `tolerance`. A run is a
+ * replay of another when `share` of the series they both have match. A series that is the same in every
+ * round (an instruction count, bytes sent) is the same in every honest run of the build and is left out.
+ * On the committed runs, two honest full runs of one machine share at most 3.2% matching series (959e and
+ * e33c: 79 of 2490), so 25% is far from an honest pair and near nothing a copy can reach by small changes.
+ */
+export const REPLAY = { tolerance: 0.005, share: 0.25, paired: 0.8 };
+type ValueVectors = Map<string, number[]>;
+
+export function valueVectors(run: Run): ValueVectors {
+  const builds = new Map(run.builds.map((b) => [b.id, `${b.library} ${b.version} ${b.variant}`]));
+  const out: ValueVectors = new Map();
+  for (const s of run.series) {
+    if (s.status !== 'measured') continue;
+    const v = s.iterations.map((it) => it.value).sort((a, b) => a - b);
+    if (v.length && v[0] !== v.at(-1)) out.set(`${seriesKey(s)} ${builds.get(s.buildId)}`, v);
+  }
+  return out;
+}
+
+/** How many values of two sorted lists pair up within the tolerance (each value used once). */
+function pairedValues(a: readonly number[], b: readonly number[]): number {
+  let i = 0, j = 0, n = 0;
+  while (i < a.length && j < b.length) {
+    if (Math.abs(a[i]! - b[j]!) <= REPLAY.tolerance * Math.max(Math.abs(a[i]!), Math.abs(b[j]!))) (n++, i++, j++);
+    else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return n;
+}
+
+/** "m of n series", when `a` replays `b`; null when it does not. */
+export function replayOf(a: ValueVectors, b: ValueVectors): string | null {
+  let shared = 0, matching = 0;
+  for (const [key, va] of a) {
+    const vb = b.get(key);
+    if (!vb) continue;
+    shared++;
+    if (pairedValues(va, vb) >= REPLAY.paired * Math.max(va.length, vb.length)) matching++;
+  }
+  return shared && matching >= REPLAY.share * shared ? `${matching} of ${shared} series` : null;
+}
 
 /** Read, parse and check one file on its own. */
 export function checkRunFile(root: string, file: string, mode: Report['mode'], now = new Date()): FileReport {
@@ -370,7 +414,6 @@ interface AcceptedRun {
   file: string;
   runId: string;
   host: Run['host'];
-  contentHash: string;
 }
 
 /**
@@ -396,10 +439,37 @@ function acceptedData(root: string, exclude: Set<string>): { runs: AcceptedRun[]
   // runs share their key lists: the union is made once per distinct list, however many runs there are
   const lists = new Set(records.flatMap((r) => r.builds.map((b) => b.measured)));
   return {
-    runs: records.map((r) => ({ file: `data/${r.path}`, runId: r.runId, host: r.host, contentHash: r.contentHash })),
+    runs: records.map((r) => ({ file: `data/${r.path}`, runId: r.runId, host: r.host })),
     measuredKeys: new Set([...lists].flatMap((id) => keySets.get(id) ?? [])),
     ids,
   };
+}
+
+/**
+ * The accepted run (or an earlier file of this change) each submitted run replays, as "m of n series within
+ * 0.5% of <file>". Reads every accepted run file, one at a time (the records in data/timeseries/ keep only
+ * the headline medians): about 0.06 s per full run here.
+ */
+function findReplays(root: string, accepted: readonly AcceptedRun[], files: readonly FileReport[]): Map<FileReport, string> {
+  const found = new Map<FileReport, string>();
+  const submitted: [FileReport, ValueVectors][] = files.filter((f) => f.run).map((f) => [f, valueVectors(f.run!)]);
+  const compare = (vectors: ValueVectors, file: string, among: readonly [FileReport, ValueVectors][]) => {
+    for (const [f, own] of among) {
+      const share = found.has(f) ? null : replayOf(own, vectors);
+      if (share) found.set(f, `${share} within ${REPLAY.tolerance * 100}% of ${file}`);
+    }
+  };
+  for (const a of accepted) {
+    let run: Run;
+    try {
+      run = readRunFile(join(root, a.file), a.file.slice('data/'.length));
+    } catch {
+      continue; // a file that does not read is the aggregation's to report
+    }
+    compare(valueVectors(run), a.file, submitted);
+  }
+  submitted.forEach(([f, vectors], i) => compare(vectors, f.file, submitted.slice(i + 1)));
+  return found;
 }
 
 export const HOSTS_FILE = 'data/hosts.json';
@@ -440,11 +510,8 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
   }
   const { runs: accepted, measuredKeys: keys, ids: takenIds } = acceptedData(acceptedRoot, new Set(changed.map((c) => c.path)));
   const hosts = new Map<string, { fp: string; id: string; file: string }>();
-  const contents = new Map<string, string>();
-  for (const a of accepted) {
-    hosts.set(a.host.id.toLowerCase(), { fp: hostFingerprint(a.host), id: a.host.id, file: a.file });
-    contents.set(a.contentHash, a.file);
-  }
+  for (const a of accepted) hosts.set(a.host.id.toLowerCase(), { fp: hostFingerprint(a.host), id: a.host.id, file: a.file });
+  const replays = findReplays(acceptedRoot, accepted, files);
   for (const f of files) {
     const add = (path: PropertyKey[], message: string) => f.problems.push({ file: f.file, path: jsonPath(path), message });
     // run ids are unique per folder, letter case ignored (two ids that differ only in case collide on some file systems)
@@ -466,13 +533,17 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
     const siblings = known ? [] : [...new Set(accepted.filter((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase() && a.host.id !== run.host.id).map((a) => a.host.id))];
     if (siblings.length)
       (f.review ??= []).push(`new machine "${run.host.id}" (${describeMachine(run.host)}) under the name "${nameOf(run.host)}", which already has ${siblings.map((s) => `"${s}"`).join(', ')}: its runs are published as their own machine, never compared with the others`);
+    // the same hardware under another name: two identical machines (cloud instances of one type), or
+    // someone's runs published again under a new name
+    const twins = known ? [] : [...new Set(accepted.filter((a) => nameOf(a.host).toLowerCase() !== nameOf(run.host).toLowerCase() && hostFingerprint(a.host) === hostFingerprint(run.host)).map((a) => a.host.id))];
+    if (twins.length)
+      (f.review ??= []).push(`new machine "${run.host.id}" has the same hardware as ${twins.map((t) => `"${t}"`).join(', ')} (another name): check it is another machine, not the same one's runs under a new name`);
     if (mode === 'submission') checkOwner(f, nameOf(run.host), registry, opts.author, accepted.some((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase()), add);
     const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
     f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.host.id === run.host.id).length };
     if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
-    const sameContent = contents.get(contentHash(run));
-    if (sameContent && !f.problems.some((p) => p.path === '$.runId')) add(['series'], `duplicate: identical measurements to ${sameContent}`);
-    contents.set(contentHash(run), f.file);
+    const replay = replays.get(f);
+    if (replay && !f.problems.some((p) => p.path === '$.runId')) add(['series'], `duplicate: the measurements of ${replay}: a run is measured once and submitted once`);
   }
   const ok = problems.length === 0 && files.every((f) => f.problems.length === 0);
   return { ok, mode, files, problems };
