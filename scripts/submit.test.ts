@@ -44,7 +44,7 @@ test('a valid full run: bench runs --full for the chosen host, then the git step
 });
 
 test('options a submission cannot take, and reserved host ids, are refused before benchmarking', () => {
-  for (const args of [['--quick'], ['--rounds', '2'], ['--benchmarks', 'speed'], ['--out', '/tmp/x'], ['--host-id', 'obs-x64-1'], ['--nonsense']]) {
+  for (const args of [['--quick'], ['--rounds', '2'], ['--benchmarks', 'speed'], ['--out', '/tmp/x'], ['--host-id', 'obs-x64-1'], ['--host-id', 'obs_x64-1'], ['--nonsense']]) {
     const { io, calls } = setup();
     assert.throws(() => submit(args, io), SubmitError, args.join(' '));
     assert.equal(calls.length, 0, `bench must not start for ${args.join(' ')}`);

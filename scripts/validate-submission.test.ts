@@ -352,7 +352,7 @@ test('a replay is found by its values, within 0.5%, whatever the order of series
     const copy = { ...structuredClone(first), runId: 'replayed-copy' };
     change(copy);
     // under another name too (a new host on the same hardware)
-    for (const hostId of ['test-host-a', 'test-host-z']) {
+    for (const hostId of ['test-host-a', 'second-box']) {
       const host = { ...copy, host: { ...copy.host, id: copy.host.id.replace('test-host-a', hostId), name: hostId } };
       assertRejected(submit(host, { accepted: [first] }), '$.series', /duplicate: the measurements of .* within 0\.5% of data\/runs\/test-host-a\./);
     }
@@ -364,7 +364,7 @@ test('a replay is found by its values, within 0.5%, whatever the order of series
 
 test('a new name on hardware an accepted machine of another name has is flagged for review (issue 30 item 2)', () => {
   const theirs = makeTestRun({ seed: 1 });
-  const mine = makeTestRun({ seed: 3, hostId: 'test-host-z' });
+  const mine = makeTestRun({ seed: 3, hostId: 'second-box' });
   const r = submit(mine, { accepted: [theirs] });
   assert.deepEqual(problems(r), []);
   assert.ok(r.files[0]?.review?.some((l) => /same hardware as "test-host-a\.[^"]+" \(another name\)/.test(l)), JSON.stringify(r.files[0]?.review));

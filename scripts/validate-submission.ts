@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, readRunFile, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
 import { seriesKey } from '../runner/benchmark.ts';
 import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
-import { isReservedHostId, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
+import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 import { loadHistory } from './history.ts';
 
 export interface Problem {
@@ -538,6 +538,11 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
     const twins = known ? [] : [...new Set(accepted.filter((a) => nameOf(a.host).toLowerCase() !== nameOf(run.host).toLowerCase() && hostFingerprint(a.host) === hostFingerprint(run.host)).map((a) => a.host.id))];
     if (twins.length)
       (f.review ??= []).push(`new machine "${run.host.id}" has the same hardware as ${twins.map((t) => `"${t}"`).join(', ')} (another name): check it is another machine, not the same one's runs under a new name`);
+    if (mode === 'submission') {
+      // every name main knows (runs, registered owners), project machines included
+      const lookalike = lookalikeOf(nameOf(run.host), new Set([...accepted.map((a) => nameOf(a.host)), ...[...registry.values()].map((h) => h.id)]));
+      if (lookalike) add(['host', 'name'], `${lookalike}: choose a name readers cannot mistake for another machine's`);
+    }
     if (mode === 'submission') checkOwner(f, nameOf(run.host), registry, opts.author, accepted.some((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase()), add);
     const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
     f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.host.id === run.host.id).length };
