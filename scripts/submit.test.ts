@@ -3,15 +3,15 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Run } from '../schema/index.ts';
+import type { HostRegistry, Run } from '../schema/index.ts';
 import { submit, SubmitError, type SubmitIo } from './submit.ts';
 import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
 
 after(removeScratch);
 
 /** A clean git checkout, and a stand-in for `npm run bench` that writes the given run (test data). */
-function setup(opts: { accepted?: Run[]; writes?: Run | null; status?: number } = {}) {
-  const root = scratchRoot(opts.accepted);
+function setup(opts: { accepted?: Run[]; owners?: HostRegistry['hosts']; writes?: Run | null; status?: number } = {}) {
+  const root = scratchRoot(opts.accepted, opts.owners);
   const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
   git('init', '-q');
   writeFileSync(join(root, 'README'), 'test checkout\n');
@@ -53,7 +53,8 @@ test('options a submission cannot take, and reserved host ids, are refused befor
 
 test('a name already used on other hardware is another machine: the run goes ahead under its own machine id', () => {
   const other = makeTestRun({ seed: 1, cpuModel: 'Someone Else CPU' });
-  const { io, calls, logs } = setup({ accepted: [other] });
+  // a name with runs takes more only once registered (data/hosts.json)
+  const { io, calls, logs } = setup({ accepted: [other], owners: [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }] });
   const out = submit(['--host-id', 'test-host-a'], io);
   assert.equal(calls.length, 1);
   const mine = makeTestRun({ seed: 7 }).host.id;

@@ -20,14 +20,17 @@ const problems = (r: Report) => [...r.problems, ...r.files.flatMap((f) => f.prob
 /** Submit one run (as an object or raw text) into a scratch checkout holding `accepted`, `existing` files and the `owners` registry. */
 function submit(
   run: Run | string,
-  opts: { accepted?: Run[]; path?: string; mode?: Report['mode']; owners?: HostRegistry['hosts']; existing?: Record<string, string>; author?: string } = {},
+  opts: { accepted?: Run[]; path?: string; mode?: Report['mode']; owners?: HostRegistry['hosts']; existing?: Record<string, string>; author?: string; authorId?: number } = {},
 ): Report {
   const root = scratchRoot(opts.accepted, opts.owners);
   for (const [path, text] of Object.entries(opts.existing ?? {})) writeAt(root, path, text);
   const path = opts.path ?? runPath(typeof run === 'string' ? makeTestRun() : run);
   writeAt(root, path, typeof run === 'string' ? run : JSON.stringify(run));
-  return validateSubmission({ root, changed: added(path), mode: opts.mode ?? 'submission', now: NOW, author: opts.author });
+  return validateSubmission({ root, changed: added(path), mode: opts.mode ?? 'submission', now: NOW, author: opts.author, authorId: opts.authorId });
 }
+
+/** test-host-a registered to alice, and a pull request of hers: what a second run of a name needs */
+const OWNED = { owners: [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }], author: 'alice', authorId: 1001 };
 
 /** Rejected, with a problem at exactly this JSON path whose message matches. */
 function assertRejected(r: Report, path: string, message: RegExp): void {
@@ -37,40 +40,44 @@ function assertRejected(r: Report, path: string, message: RegExp): void {
 }
 
 test('the hand-made test run is accepted, as a new host flagged for review', () => {
-  const r = submit(makeTestRun(), { author: 'alice' });
+  const r = submit(makeTestRun(), { author: 'alice', authorId: 1001 });
   assert.deepEqual(problems(r), []);
   assert.equal(r.ok, true);
   assert.equal(r.files[0]?.newHost, true);
-  assert.deepEqual(r.files[0]?.review, ['new host "test-host-a": not in data/hosts.json. Check the machine description, then register it with owner alice when merging']);
+  assert.deepEqual(r.files[0]?.review, ['new host "test-host-a": not in data/hosts.json. Check the machine description, then register it with owner alice (account id 1001) when merging']);
   assert.match(formatSummary(r), /valid, needs a maintainer's review[\s\S]*needs review:\*\* new host/);
 });
 
 for (const c of HOSTILE) {
   test(`hostile: ${c.name}`, () => {
-    const r = submit(c.file(), { path: hostilePath(c), accepted: c.accepted?.(), existing: c.existing, owners: c.owners, author: c.author });
+    const r = submit(c.file(), { path: hostilePath(c), accepted: c.accepted?.(), existing: c.existing, owners: c.owners, author: c.author, authorId: c.authorId });
     assertRejected(r, c.expect.path, c.expect.message);
   });
 }
 
-test("the owner of a registered host may add runs (login in any letter case), with nothing to review", () => {
-  const r = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners: [{ id: 'test-host-a', owner: 'Alice' }], author: 'alice' });
+test("the owner of a registered host may add runs (by account id, whatever the login is now), with nothing to review", () => {
+  const owners = [{ id: 'test-host-a', owner: 'Alice', ownerId: 1001 }];
+  const r = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners, author: 'alice', authorId: 1001 });
   assert.deepEqual(problems(r), []);
   assert.deepEqual(r.files[0]?.review, []);
   assert.match(formatSummary(r), /^## Run submission: accepted/);
+  // the owner renamed their account: the id still matches
+  assert.deepEqual(problems(submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners, author: 'alice-renamed', authorId: 1001 })), []);
+  // with the login only (no --author-id), the login is compared and the maintainer told the id was not
+  const byLogin = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners, author: 'alice' });
+  assert.equal(byLogin.ok, true);
+  assert.match(byLogin.files[0]!.review![0]!, /belongs to Alice \(account 1001, data\/hosts\.json\).*account id was not given/);
   // without an author (a local check) ownership cannot be checked: said, not refused
-  const local = submit(makeTestRun({ seed: 2 }), { owners: [{ id: 'test-host-a', owner: 'alice' }] });
+  const local = submit(makeTestRun({ seed: 2 }), { owners });
   assert.equal(local.ok, true);
-  assert.match(local.files[0]!.review![0]!, /belongs to alice .* ownership was not checked/);
-  // an existing host without an owner is flagged too: anyone could be adding to it
-  const legacy = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], author: 'bob' });
-  assert.match(legacy.files[0]!.review![0]!, /has accepted runs but no owner/);
+  assert.match(local.files[0]!.review![0]!, /belongs to Alice .* ownership was not checked/);
 });
 
 test('a missing or broken host registry refuses the submission (ownership cannot be checked); bench runners need none', () => {
   const root = scratchRoot();
   const run = makeTestRun();
   writeAt(root, runPath(run), JSON.stringify(run));
-  writeAt(root, 'data/hosts.json', '{"schemaVersion":1,"kind":"host-registry","hosts":[{"id":"a","owner":"x"},{"id":"A","owner":"y"}]}');
+  writeAt(root, 'data/hosts.json', '{"schemaVersion":1,"kind":"host-registry","hosts":[{"id":"a","owner":"x","ownerId":1},{"id":"A","owner":"y","ownerId":2}]}');
   assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /data\/hosts\.json is not a valid host registry: hosts\.1\.id: host id A is listed twice/);
   rmSync(join(root, 'data/hosts.json'));
   assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /data\/hosts\.json is missing/);
@@ -265,30 +272,30 @@ test('a machine is its hardware: the same name on another CPU is a new machine f
   // the same name on other hardware: its own machine id, accepted, and a maintainer is told
   const other = makeTestRun({ seed: 2, cpuModel: 'Some Other CPU' });
   assert.notEqual(other.host.id, theirs.host.id);
-  const r0 = submit(other, { accepted: [theirs] });
+  const r0 = submit(other, { accepted: [theirs], ...OWNED });
   assert.deepEqual(problems(r0), []);
   assert.equal(r0.files[0]?.newHost, true);
   assert.ok(r0.files[0]?.review?.some((l) => l.includes(`new machine "${other.host.id}"`) && l.includes(`already has "${theirs.host.id}"`)), JSON.stringify(r0.files[0]?.review));
   // claiming the known machine's id from other hardware (or editing the hardware afterwards) is refused, naming the id to use
   const forged = makeTestRun({ seed: 3, cpuModel: 'Some Other CPU' });
   forged.host.id = theirs.host.id;
-  assertRejected(submit(forged, { accepted: [theirs] }), '$.host.id', new RegExp(`is not the machine id of the hardware this run describes .*expected "${other.host.id.replace(/\./g, '\\.')}"`));
+  assertRejected(submit(forged, { accepted: [theirs], ...OWNED }), '$.host.id', new RegExp(`is not the machine id of the hardware this run describes .*expected "${other.host.id.replace(/\./g, '\\.')}"`));
   const flagsEdited = makeTestRun({ seed: 4 });
   flagsEdited.host.cpuFlags.vaes = true;
-  assertRejected(submit(flagsEdited, { accepted: [theirs] }), '$.host.id', /is not the machine id of the hardware/);
+  assertRejected(submit(flagsEdited, { accepted: [theirs], ...OWNED }), '$.host.id', /is not the machine id of the hardware/);
   // a run without a name comes from a runner older than machine ids
   const unnamed = makeTestRun({ seed: 5 });
   delete unnamed.host.name;
   assertRejected(submit(unnamed), '$.host.name', /older than machine ids/);
   // the same machine may add runs
   const sameMachine = makeTestRun({ seed: 6 });
-  const r = submit(sameMachine, { accepted: [theirs] });
+  const r = submit(sameMachine, { accepted: [theirs], ...OWNED });
   assert.deepEqual(problems(r), []);
   assert.equal(r.files[0]?.newHost, false);
   // an id differing only in letter case from a known machine's
   const caseTwin = makeTestRun({ seed: 7 });
   caseTwin.host.id = theirs.host.id.toUpperCase();
-  assertRejected(submit(caseTwin, { accepted: [theirs] }), '$.host.id', /letter case/);
+  assertRejected(submit(caseTwin, { accepted: [theirs], ...OWNED }), '$.host.id', /letter case/);
 });
 
 test('the summary says what a run adds; more than 20 files at once are refused', () => {
@@ -305,7 +312,7 @@ test('the summary says what a run adds; more than 20 files at once are refused',
 });
 
 test('a pull request whose files add up to more than the cap is told how to split it', () => {
-  const root = scratchRoot();
+  const root = scratchRoot([], OWNED.owners);
   const runs = Array.from({ length: 3 }, (_, i) => makeTestRun({ seed: 200 + i }));
   for (const run of runs) writeAt(root, runPath(run), JSON.stringify(run));
   const cap = LIMITS.maxChangeBytes;
@@ -359,7 +366,7 @@ test('a replay is found by its values, within 0.5%, whatever the order of series
     assert.ok(what);
   }
   // a genuine second run of the same machine (values about 2% away) is not a replay
-  assert.deepEqual(problems(submit(wideRun({ seed: 2 }), { accepted: [first] })), []);
+  assert.deepEqual(problems(submit(wideRun({ seed: 2 }), { accepted: [first], ...OWNED })), []);
 });
 
 test('a new name on hardware an accepted machine of another name has is flagged for review (issue 30 item 2)', () => {
@@ -526,7 +533,7 @@ test('git --name-status -z output is read without trusting file names', () => {
 });
 
 test('CLI: --base finds the changed files with git, exits 1 on a bad run and writes the summary', () => {
-  const root = scratchRoot([makeTestRun({ seed: 1 })]);
+  const root = scratchRoot([makeTestRun({ seed: 1 })], [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }]);
   const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
   git('init', '-q', '-b', 'main');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'empty');
@@ -537,10 +544,14 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'good run');
   const cli = (...args: string[]) => spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, ...args], { encoding: 'utf8' });
-  const ok = cli('--base', 'HEAD~1', '--summary', join(root, 'summary.md'));
+  const ok = cli('--base', 'HEAD~1', '--summary', join(root, 'summary.md'), '--author', 'alice');
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(readFileSync(join(root, 'summary.md'), 'utf8'), /valid, needs a maintainer's review[\s\S]*test-host-a[\s\S]*versions: 3\.5/);
-  assert.match(ok.stdout, /needs review: data\/runs\/test-host-a\.[^/]+\/.*has accepted runs but no owner/);
+  assert.match(ok.stdout, /needs review: data\/runs\/test-host-a\.[^/]+\/.*belongs to alice \(account 1001, data\/hosts\.json\).*account id was not given/);
+  assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', '1001').status, 0);
+  assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', '6666').status, 1, 'another account under the same login');
+  assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', 'x1').status, 2, 'an account id that is no number is a usage error');
+  assert.equal(cli('--base', 'HEAD~1', '--author-id', '1001').status, 2, 'an account id without its login is a usage error');
   writeAt(root, 'data/summary.json', '{}');
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'sneaky');

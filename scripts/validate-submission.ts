@@ -10,6 +10,8 @@
 //   --accepted-root DIR  the checkout whose data/ holds the runs already accepted and data/hosts.json (default: --root)
 //   --author LOGIN       the pull request's author (GitHub login): runs for a host registered in
 //                        data/hosts.json to someone else are refused; without it ownership is not checked
+//   --author-id ID       the author's numeric GitHub account id (with --author): ownership is checked by it,
+//                        since a login can be renamed and taken by someone else; without it, by the login
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
@@ -483,7 +485,7 @@ export function readHostRegistry(root: string): Map<string, HostRegistry['hosts'
   return new Map(parsed.data.hosts.map((h) => [h.id.toLowerCase(), h]));
 }
 
-export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date; author?: string }): Report {
+export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date; author?: string; authorId?: number }): Report {
   const { root, changed, mode } = opts;
   const acceptedRoot = opts.acceptedRoot ?? root;
   const problems: Problem[] = [];
@@ -543,7 +545,7 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
       const lookalike = lookalikeOf(nameOf(run.host), new Set([...accepted.map((a) => nameOf(a.host)), ...[...registry.values()].map((h) => h.id)]));
       if (lookalike) add(['host', 'name'], `${lookalike}: choose a name readers cannot mistake for another machine's`);
     }
-    if (mode === 'submission') checkOwner(f, nameOf(run.host), registry, opts.author, accepted.some((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase()), add);
+    if (mode === 'submission') checkOwner(f, nameOf(run.host), registry, { login: opts.author, id: opts.authorId }, accepted.some((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase()), add);
     const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
     f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.host.id === run.host.id).length };
     if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
@@ -555,29 +557,32 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
 }
 
 /**
- * A registered host takes runs only from its owner; an unregistered one is flagged for a maintainer,
- * who registers it (with the pull request's author as owner) when merging.
+ * A registered host takes runs only from its owner's account (by id; by login where the id was not given).
+ * A new name is flagged for a maintainer, who registers it (the pull request's author as owner, login and
+ * account id) when merging; a name that already has accepted runs takes no more until it is registered,
+ * so nobody else can add runs to it or replace its published description (the newest run's).
  */
 function checkOwner(
   f: FileReport,
   hostId: string,
   registry: Map<string, HostRegistry['hosts'][number]>,
-  author: string | undefined,
+  author: { login?: string; id?: number },
   hasRuns: boolean,
   add: (path: PropertyKey[], message: string) => void,
 ): void {
   const entry = registry.get(hostId.toLowerCase());
   const review = (f.review ??= []);
-  if (!entry) {
-    review.push(
-      hasRuns
-        ? `host "${hostId}" has accepted runs but no owner in ${HOSTS_FILE}: check this run comes from the same machine and person, then register the owner`
-        : `new host "${hostId}": not in ${HOSTS_FILE}. Check the machine description, then register it${author ? ` with owner ${author}` : ''} when merging`,
-    );
-  } else if (author === undefined) {
+  const who = author.login === undefined ? '' : ` ${author.login}${author.id === undefined ? '' : ` (account id ${author.id})`}`;
+  if (!entry && hasRuns) {
+    add(['host', 'name'], `"${hostId}" has accepted runs but no owner in ${HOSTS_FILE}: a maintainer registers its owner (GitHub login and account id) before more runs are accepted`);
+  } else if (!entry) {
+    review.push(`new host "${hostId}": not in ${HOSTS_FILE}. Check the machine description, then register it${who ? ` with owner${who}` : ''} when merging`);
+  } else if (author.login === undefined) {
     review.push(`host "${hostId}" belongs to ${entry.owner} (${HOSTS_FILE}); the author was not given, so ownership was not checked`);
-  } else if (entry.owner.toLowerCase() !== author.toLowerCase()) {
-    add(['host', 'id'], `host "${entry.id}" belongs to ${entry.owner} (${HOSTS_FILE}): a pull request by ${author} cannot add runs for it; choose your own host id`);
+  } else if (author.id !== undefined ? entry.ownerId !== author.id : entry.owner.toLowerCase() !== author.login.toLowerCase()) {
+    add(['host', 'id'], `host "${entry.id}" belongs to ${entry.owner} (account ${entry.ownerId}, ${HOSTS_FILE}): a pull request by${who.replace('account id', 'account')} cannot add runs for it; choose your own host id`);
+  } else if (author.id === undefined) {
+    review.push(`host "${hostId}" belongs to ${entry.owner} (account ${entry.ownerId}, ${HOSTS_FILE}); the author's account id was not given (--author-id), so only the login was compared`);
   }
 }
 
@@ -667,6 +672,7 @@ function main(): void {
       'accepted-root': { type: 'string' },
       runner: { type: 'boolean', default: false },
       author: { type: 'string' },
+      'author-id': { type: 'string' },
       summary: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -682,13 +688,18 @@ function main(): void {
     console.error(`error: --author ${JSON.stringify(values.author)} is not a GitHub login`);
     process.exit(2);
   }
+  const authorId = values['author-id'] === undefined ? undefined : Number(values['author-id']);
+  if (authorId !== undefined && (values.author === undefined || !/^[1-9][0-9]{0,15}$/.test(values['author-id']!))) {
+    console.error(`error: --author-id ${JSON.stringify(values['author-id'])} must be a GitHub account id (a positive number), given with --author`);
+    process.exit(2);
+  }
   const changed = values.base
     ? changedSince(values.root, values.base)
     : values.untracked
       ? untrackedRuns(values.root, FOLDERS[values.runner ? 'runner' : 'submission'])
       : positionals.map((path) => ({ path, status: 'added' as const }));
   const mode = values.runner ? 'runner' : 'submission';
-  const report = validateSubmission({ root: values.root, acceptedRoot: values['accepted-root'], changed, mode, author: values.author });
+  const report = validateSubmission({ root: values.root, acceptedRoot: values['accepted-root'], changed, mode, author: values.author, authorId });
   if (values.summary) writeFileSync(values.summary, formatSummary(report), { flag: 'a' });
   // in GitHub Actions, an annotation on the check
   const warn = process.env.GITHUB_ACTIONS === 'true' ? '::warning::' : '';
