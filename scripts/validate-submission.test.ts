@@ -7,8 +7,12 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, sy
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { encodeRunFile, type HostRegistry, type Run } from '../schema/index.ts';
-import { LIMITS, checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
-import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
+import { resolveVersion } from '../catalogue/index.ts';
+import { registeredSeries } from '../runner/series-registry.ts';
+import type { Unit } from '../schema/index.ts';
+import { aggregateSkipping } from './aggregate.ts';
+import { BOUNDS, LIMITS, SUMMARY_ENTRY_BYTES, checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
+import { REGISTERED, handshakeKey, makeTestRun, registeredSeriesOf, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
 import { HOSTILE, hostilePath } from './fixtures/submissions/hostile.ts';
 
 after(removeScratch);
@@ -88,10 +92,9 @@ test('a missing or broken host registry refuses the submission (ownership cannot
 
 test('real values near the floors and ceilings pass: a multi-threaded rate, an instruction count of 0, plain text', () => {
   const run = makeTestRun();
-  const threaded = structuredClone(run.series[0]!);
-  Object.assign(threaded, { key: 'handshake/rate[group=X25519,threads=2]', params: { group: 'X25519', threads: 2 } });
+  const threaded = registeredSeriesOf(handshakeKey('X25519', 2), structuredClone(run.series[0]!.iterations));
   threaded.iterations[1]!.value = 1.5e6; // over one core's bound, inside two threads'
-  const count = { ...structuredClone(run.series[0]!), key: 'handshake/instructions[group=X25519]', metric: 'instructions', unit: 'instructions' as const, method: 'instruction-count' as const };
+  const count = registeredSeriesOf(handshakeKey('X25519').replace('handshakes-per-cpu-second', 'instructions-per-handshake'), structuredClone(run.series[0]!.iterations));
   count.iterations[1]!.value = 0;
   run.series.push(threaded, count);
   run.host.note = 'Ryzen 9 7950X, Turbo aus, Gehäuse offen: 3 < 4 GHz \t(tab)';
@@ -127,9 +130,10 @@ test("a run written by the real run loop on this machine's host description pass
   const { describeHost } = await import('../runner/host.ts');
   const root = scratchRoot();
   const record = makeTestRun().builds[0]!;
-  // a stand-in benchmark (hashing in Node): the point is the file the run loop writes, not the number
+  // a stand-in for the handshake benchmark (hashing in Node) writing one of its series: the point is the
+  // file the run loop writes, not the number
   const bench = {
-    id: 'stand-in',
+    id: 'handshake',
     description: 'sha256 of 64 KiB in Node',
     tasks: () => [
       {
@@ -138,14 +142,13 @@ test("a run written by the real run loop on this machine's host description pass
           const t = process.hrtime.bigint();
           for (let i = 0; i < 50; i++) createHash('sha256').update(Buffer.alloc(65536)).digest();
           const seconds = Number(process.hrtime.bigint() - t) / 1e9;
-          const spec = { benchmark: 'stand-in', metric: 'sha256', label: 'sha256 in Node (test stand-in)', unit: 'bytes/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: { size: 65536 }, comparability: { acrossVersions: true } };
-          return [{ spec, value: (50 * 65536) / seconds }];
+          return [{ spec: REGISTERED.get(handshakeKey())!, value: 50 / seconds }];
         },
       },
     ],
   };
   const plan = {
-    runId: newRunId('full'), mode: 'full' as const, host: describeHost('this-machine'), benchmarks: ['stand-in'], rounds: 5, warmupRounds: 1,
+    runId: newRunId('full'), mode: 'full' as const, host: describeHost('this-machine'), benchmarks: ['handshake'], rounds: 5, warmupRounds: 1,
     builds: [record], startedAt: new Date().toISOString(), harness: { ...harnessInfo(), gitCommit: 'f97371a', gitDirty: false },
   };
   const { path } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
@@ -301,9 +304,9 @@ test('a machine is its hardware: the same name on another CPU is a new machine f
 test('the summary says what a run adds; more than 20 files at once are refused', () => {
   const first = makeTestRun({ seed: 1 });
   const second = makeTestRun({ seed: 2 });
-  second.series.push({ ...structuredClone(second.series[0]!), key: 'handshake/rate[group=P-256]', params: { group: 'P-256' } });
+  second.series.push(registeredSeriesOf(handshakeKey('default'), structuredClone(second.series[0]!.iterations)));
   const r = submit(second, { accepted: [first] });
-  assert.deepEqual(r.files[0]?.adds, { newKeys: 1, earlierRunsOfHost: 1 });
+  assert.deepEqual(r.files[0]?.adds, { newKeys: 1, earlierRunsOfHost: 1, summaryBytes: 2 * SUMMARY_ENTRY_BYTES + second.series.reduce((n, s) => n + s.label.length, 0) });
   assert.match(formatSummary(r), /adds 1 measured series that no accepted run has; 1 earlier run\(s\) from this host/);
   const root = scratchRoot();
   const many = Array.from({ length: 21 }, (_, i) => makeTestRun({ seed: 100 + i }));
@@ -332,12 +335,9 @@ test('a pull request whose files add up to more than the cap is told how to spli
 function wideRun(opts: Parameters<typeof makeTestRun>[0] = {}): Run {
   const run = makeTestRun(opts);
   const base = run.series[0]!;
-  run.series = ['X25519', 'P-256', 'X448'].map((group, g) => ({
-    ...structuredClone(base),
-    key: `handshake/rate[group=${group}]`,
-    params: { group },
-    iterations: base.iterations.map((it) => ({ ...it, value: it.value * (1 + g / 10) })),
-  }));
+  run.series = [handshakeKey('X25519'), handshakeKey('default'), handshakeKey('X25519', 2)].map((key, g) =>
+    registeredSeriesOf(key, base.iterations.map((it) => ({ ...it, value: it.value * (1 + g / 10) }))),
+  );
   return run;
 }
 
@@ -375,6 +375,81 @@ test('a new name on hardware an accepted machine of another name has is flagged 
   const r = submit(mine, { accepted: [theirs] });
   assert.deepEqual(problems(r), []);
   assert.ok(r.files[0]?.review?.some((l) => /same hardware as "test-host-a\.[^"]+" \(another name\)/.test(l)), JSON.stringify(r.files[0]?.review));
+});
+
+test('caps: series per build, distinct keys per run, and the growth of summary.json a pull request causes (issue 30 item 5)', () => {
+  const run = wideRun({ seed: 1 });
+  const saved = { ...LIMITS };
+  try {
+    LIMITS.maxSeriesPerBuild = 2;
+    assertRejected(submit(run), '$.series', /3 series of build test-build-35 \(limit 2\): a run this large/);
+    Object.assign(LIMITS, saved, { maxKeysPerRun: 2 });
+    assertRejected(submit(run), '$.series', /3 distinct series keys \(limit 2\)/);
+    // three new summary entries and their labels; a fourth file of the same entries adds nothing
+    const entries = 3 * SUMMARY_ENTRY_BYTES + run.series.reduce((n, s) => n + s.label.length, 0);
+    Object.assign(LIMITS, saved, { maxSummaryGrowthBytes: entries - 1 });
+    assertRejected(submit(run), '$', /would grow data\/summary\.json by about .* MiB \(limit .*\): split the pull request/);
+    Object.assign(LIMITS, saved, { maxSummaryGrowthBytes: entries });
+    const ok = submit(run);
+    assert.deepEqual(problems(ok), []);
+    assert.equal(ok.files[0]?.adds?.summaryBytes, entries);
+    // entries main's summary already has are not growth
+    const build = run.builds[0]!;
+    const summary = { entries: run.series.slice(1).map((s) => ({ host: run.host.id, library: build.library, version: build.version, variant: build.variant, key: s.key })) };
+    const smaller = submit(run, { existing: { 'data/summary.json': JSON.stringify(summary) } });
+    assert.equal(smaller.files[0]?.adds?.summaryBytes, SUMMARY_ENTRY_BYTES + run.series[0]!.label.length);
+  } finally {
+    Object.assign(LIMITS, saved);
+  }
+});
+
+/** Quiet-host evidence for a test run: every check passed (the aggregation uses only quiet runs). */
+function quietRun(run: Run): Run {
+  const snapshot = { at: run.startedAt, windowSeconds: 1, loadAverage: [0, 0, 0] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: 'performance', boost: null, quiet: true, reasons: [] };
+  const rounds = [...new Set(run.series.flatMap((s) => s.iterations.map((it) => it.round)))];
+  run.quiet = { thresholds: {}, exclusive: true, before: snapshot, rounds: rounds.map((round) => ({ ...snapshot, round })), quiet: true };
+  return run;
+}
+
+test('every run the validator accepts aggregates without being skipped: both take units and bounds from the registry (issue 30 item 6)', () => {
+  const v34 = resolveVersion('3.4');
+  const older = registeredSeries({ library: 'openssl', version: v34.version, series: v34.series, variant: 'default' });
+  // one registered series per unit that 3.4 and 3.5 both have, so the aggregation compares 3.5 with 3.4
+  const byUnit = new Map<string, string>();
+  for (const [key, spec] of REGISTERED) if (older.has(key) && !byUnit.has(spec.unit) && !(spec.params.threads as number > 1)) byUnit.set(spec.unit, key);
+  assert.equal(byUnit.size, Object.keys(BOUNDS).length, 'every unit has a series on both builds');
+  const candidates: Run[] = [];
+  const runWith = (key: string, newer: number[], old: number[], unit?: Unit) => {
+    const run = makeTestRun({ hostId: `corpus-${candidates.length}`, seed: candidates.length + 1 });
+    const pin = v34.sources[0]!;
+    run.builds.push({ ...structuredClone(run.builds[0]!), id: 'test-build-34', version: v34.version, series: v34.series, versionString: `OpenSSL ${v34.version} (test data)`, source: { kind: pin.kind, name: pin.file, sha256: pin.sha256 } });
+    run.plan.order = [['test-build-35', 'test-build-34']];
+    const iterations = (values: number[]) => run.series[0]!.iterations.map((it, j) => ({ ...it, value: values[j % values.length]! }));
+    run.series = [registeredSeriesOf(key, iterations(newer)), { ...registeredSeriesOf(key, iterations(old)), buildId: 'test-build-34' }];
+    if (unit) for (const s of run.series) s.unit = unit;
+    candidates.push(quietRun(run));
+  };
+  for (const [unit, key] of byUnit) {
+    const b = BOUNDS[unit as Unit];
+    runWith(key, [b.max], [b.min]);
+    runWith(key, [b.min], [b.max]);
+    runWith(key, [b.min, b.max], [b.max, b.min]);
+    if (b.zero) {
+      runWith(key, [0], [b.min]);
+      runWith(key, [b.min], [0]);
+      runWith(key, [0], [0]);
+      runWith(key, [0, b.max], [b.max, 0]);
+      runWith(key, [500], [500, 500, 500, 0]);
+      runWith(key, [500, 500, 500, 0], [500]);
+    }
+  }
+  // the attack: an s_time series declared a count, with 0 in one round of the build compared with
+  runWith(byUnit.get('connections/s')!, [500], [500, 500, 500, 0], 'count');
+  const accepted = candidates.filter((run) => submit(run).ok);
+  assert.ok(accepted.length >= 3 * byUnit.size, `${accepted.length} of ${candidates.length} accepted`);
+  const { result, skipped } = aggregateSkipping(accepted.map((run) => ({ run, path: runPath(run).slice('data/'.length) })));
+  assert.deepEqual(skipped, []);
+  assert.ok(result.summary.entries.some((e) => e.vsPreviousSeries !== null), 'the aggregation compared builds');
 });
 
 test('a duplicate run is rejected: same run id, or identical measurements under a new name', () => {
@@ -442,7 +517,7 @@ test('symbolic links, unknown fields, invalid JSON and prototype keys are reject
   assertRejected(submit(extra as Run), '$.tracking', /unknown field/);
   assertRejected(submit(JSON.stringify(makeTestRun()).slice(0, 500)), '$', /not valid UTF-8 JSON/);
   assertRejected(submit(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('latin1')), '$', /not valid UTF-8 JSON/);
-  const proto = JSON.stringify(makeTestRun()).replace('"params":{"group":"X25519"}', '"params":{"__proto__":{"polluted":true}}');
+  const proto = JSON.stringify(makeTestRun()).replace('"params":{', '"params":{"__proto__":{"polluted":true},');
   assertRejected(submit(proto), '$.series[0].params.__proto__', /forbidden key/);
   assertRejected(submit('['.repeat(5000) + ']'.repeat(5000)), '$' + '[0]'.repeat(17), /nested deeper/);
 });
@@ -566,7 +641,7 @@ test('CLI: a file name or parameter value with a newline cannot start a workflow
   const root = scratchRoot();
   const spoof = '\n::error ::spoof';
   const run = makeTestRun();
-  run.series[0]!.params = { group: `X${spoof}` }; // the key no longer matches: the message names the expected key
+  run.series[0]!.params.cert = `X${spoof}`; // the key no longer matches: the message names the expected key
   const path = runPath(run);
   writeAt(root, path, JSON.stringify(run));
   const badName = `data/runs/x${spoof}/2026/11/r.json.br`;
@@ -575,7 +650,7 @@ test('CLI: a file name or parameter value with a newline cannot start a workflow
     env: { ...process.env, GITHUB_ACTIONS: 'true' },
   });
   assert.equal(cli.status, 1);
-  assert.match(cli.stderr, /expected "handshake\/rate\[group=X%0A::error ::spoof\]"/);
+  assert.match(cli.stderr, /expected "handshake\/handshakes-per-cpu-second\[cert=X%0A::error ::spoof,/);
   assert.match(cli.stderr, /data\/runs\/x%0A::error ::spoof\/2026/);
   const lines = (cli.stdout + cli.stderr).split(/\r?\n|\r/);
   // the only workflow commands are the validator's own review annotations

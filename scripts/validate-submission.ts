@@ -17,7 +17,10 @@ import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, readRunFile, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
-import { seriesKey } from '../runner/benchmark.ts';
+import { seriesKey, type SeriesSpec } from '../runner/benchmark.ts';
+import { BENCHMARKS } from '../runner/benchmarks.ts';
+import { registeredSeries } from '../runner/series-registry.ts';
+import { isDeepStrictEqual } from 'node:util';
 import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
 import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 import { loadHistory } from './history.ts';
@@ -43,7 +46,7 @@ export interface FileReport {
   /** bytes stored */
   bytes?: number;
   /** measured series keys that no accepted run has, and how many runs this host already had */
-  adds?: { newKeys: number; earlierRunsOfHost: number };
+  adds?: { newKeys: number; earlierRunsOfHost: number; summaryBytes?: number };
   problems: Problem[];
 }
 export interface Report {
@@ -80,7 +83,23 @@ export const LIMITS = {
   // Runs cannot predate this harness; a little clock skew is tolerated in the future.
   earliest: '2025-01-01T00:00:00Z',
   futureSkewMinutes: 10,
+  // The largest committed run has 485 distinct series keys, all on each of its builds (e33c: 14 builds);
+  // the runner's registry knows ~830 keys for one 3.5 build. Twice the largest real run, and no more.
+  maxSeriesPerBuild: 1000,
+  maxKeysPerRun: 1000,
+  // What a pull request may add to data/summary.json (one entry per machine, build and series key): a
+  // full run of the default matrix with two more release series on a new machine adds about 9 MB
+  // (scripts/submission-size.test.ts); twice that, so that 100 MB, GitHub's limit for one file, is
+  // several pull requests away and each of them is seen.
+  maxSummaryGrowthBytes: 20 * 1024 * 1024,
 };
+
+/**
+ * Bytes one entry of data/summary.json takes besides its label, as written (indented): measured on the
+ * committed summary.json (14,885 entries, mean 1,215 bytes of compact JSON without the label, 1,402 with
+ * label and indentation), rounded up.
+ */
+export const SUMMARY_ENTRY_BYTES = 1400;
 
 
 /**
@@ -241,18 +260,18 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
   if (finished < started) add(['finishedAt'], 'before startedAt');
   if (finished - started > LIMITS.maxRunHours * 3600_000) add(['finishedAt'], `run lasted more than ${LIMITS.maxRunHours} hours`);
   const slack = LIMITS.futureSkewMinutes * 60_000;
+  const specs = seriesOfRun(run, add);
   run.series.forEach((s, i) => {
-    const expectedKey = seriesKey(s);
-    if (s.key !== expectedKey) add(['series', i, 'key'], `does not match the series' benchmark, metric and params: expected "${expectedKey}"`);
-    const bound = BOUNDS[s.unit];
+    // the unit (and with it the bounds) is the runner's for this series, whatever the file says
+    const bound = BOUNDS[specs[i]?.unit ?? s.unit];
     const threads = typeof s.params.threads === 'number' && Number.isInteger(s.params.threads) && s.params.threads > 1 ? s.params.threads : 1;
     const parallel = bound.perCore ? Math.min(threads, run.host.logicalCpus, MAX_PARALLEL) : 1;
     const max = bound.max * parallel;
     s.iterations.forEach((it, j) => {
       if (it.value > max)
-        add(['series', i, 'iterations', j, 'value'], `${it.value} ${s.unit} is not plausible (bound ${max.toExponential(1)}${parallel > 1 ? ` for ${parallel} threads` : ''}: ${bound.why})`);
+        add(['series', i, 'iterations', j, 'value'], `${it.value} ${specs[i]?.unit ?? s.unit} is not plausible (bound ${max.toExponential(1)}${parallel > 1 ? ` for ${parallel} threads` : ''}: ${bound.why})`);
       else if (it.value === 0 ? !bound.zero : it.value < bound.min)
-        add(['series', i, 'iterations', j, 'value'], `${it.value} ${s.unit} is not a measurement (${bound.zero ? 'neither 0 nor ' : ''}at least ${bound.min}: ${bound.whyMin})`);
+        add(['series', i, 'iterations', j, 'value'], `${it.value} ${specs[i]?.unit ?? s.unit} is not a measurement (${bound.zero ? 'neither 0 nor ' : ''}at least ${bound.min}: ${bound.whyMin})`);
       const at = Date.parse(it.at);
       if (at < started - slack || at > finished + slack) add(['series', i, 'iterations', j, 'at'], 'outside the run (startedAt..finishedAt)');
     });
@@ -271,10 +290,56 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
   }
 }
 
+/** The catalogue's release of a build, if it has it. */
+const cataloguedRelease = (b: Pick<Build, 'library' | 'version'>) => allReleases().find((v) => libraryOf(v) === b.library && v.version === b.version);
+
+/** What the series check compares with the runner's registry: the key gives benchmark, metric and params. */
+const SPEC_FIELDS = ['unit', 'method', 'higherIsBetter', 'comparability'] as const;
+
+/**
+ * Each series as the runner's registry has it (runner/series-registry.ts), by index; undefined for a
+ * series it does not have (refused here) or of a build the catalogue does not have (refused by
+ * checkBuilds). A series key must be its benchmark, metric and params, registered for its build, once per
+ * build, with the registry's unit, method, direction and comparability; and a run holds at most
+ * LIMITS.maxSeriesPerBuild series per build and LIMITS.maxKeysPerRun keys.
+ */
+function seriesOfRun(run: Run, add: (path: PropertyKey[], message: string) => void): (SeriesSpec | undefined)[] {
+  const registries = new Map(run.builds.map((b) => {
+    const known = cataloguedRelease(b);
+    return [b.id, known ? registeredSeries({ library: b.library, version: b.version, series: known.series, variant: b.variant }) : undefined] as const;
+  }));
+  const benchmarks = `the runner has ${BENCHMARKS.map((b) => b.id).join(', ')}`;
+  run.plan.benchmarks.forEach((b, i) => {
+    if (!BENCHMARKS.some((x) => x.id === b)) add(['plan', 'benchmarks', i], `unknown benchmark "${b}": ${benchmarks}`);
+  });
+  const perBuild = new Map<string, Set<string>>();
+  const specs = run.series.map((s, i) => {
+    const key = seriesKey(s);
+    if (s.key !== key) add(['series', i, 'key'], `does not match the series' benchmark, metric and params: expected "${key}"`);
+    const own = perBuild.get(s.buildId) ?? perBuild.set(s.buildId, new Set()).get(s.buildId)!;
+    if (own.has(key)) add(['series', i, 'key'], `build ${s.buildId} has series "${key}" twice`);
+    own.add(key);
+    const registry = registries.get(s.buildId);
+    if (!registry) return undefined;
+    const spec = registry.get(key);
+    if (!spec) {
+      if (!BENCHMARKS.some((b) => b.id === s.benchmark)) add(['series', i, 'benchmark'], `unknown benchmark "${s.benchmark}": ${benchmarks}`);
+      else add(['series', i, 'key'], `"${key}" is not a series the runner's ${s.benchmark} benchmark writes for build ${s.buildId} (runner/series-registry.ts): unknown metric or params`);
+      return undefined;
+    }
+    for (const f of SPEC_FIELDS) if (!isDeepStrictEqual(s[f], spec[f])) add(['series', i, f], `${JSON.stringify(s[f])} is not this series' ${f}: the runner writes ${JSON.stringify(spec[f])}`);
+    return spec;
+  });
+  for (const [id, keys] of perBuild) if (keys.size > LIMITS.maxSeriesPerBuild) add(['series'], `${keys.size} series of build ${id} (limit ${LIMITS.maxSeriesPerBuild}): ${SPLIT_RUN}`);
+  const keys = new Set(run.series.map((s) => s.key));
+  if (keys.size > LIMITS.maxKeysPerRun) add(['series'], `${keys.size} distinct series keys (limit ${LIMITS.maxKeysPerRun}): ${SPLIT_RUN}`);
+  return specs;
+}
+
 /** Every build is a catalogued version, built from the exact source bytes the catalogue pins. */
 function checkBuilds(builds: readonly Build[], add: (path: PropertyKey[], message: string) => void): void {
   builds.forEach((b, i) => {
-    const known = allReleases().find((v) => libraryOf(v) === b.library && v.version === b.version);
+    const known = cataloguedRelease(b);
     if (!known) return add(['builds', i, 'version'], `${LIBRARY_NAMES[b.library]} ${b.version} is not in the catalogue (catalogue/index.ts): only catalogued, hash-pinned versions are accepted`);
     if (b.series !== known.series) add(['builds', i, 'series'], `${b.version} belongs to series ${known.series}, not ${b.series}`);
     const variant = variantAllowed(known, b.variant);
@@ -474,6 +539,40 @@ function findReplays(root: string, accepted: readonly AcceptedRun[], files: read
   return found;
 }
 
+/**
+ * About how many bytes the runs of this change add to data/summary.json: one entry per machine, build
+ * (library, version, variant) and series key that the accepted summary does not have yet, each
+ * SUMMARY_ENTRY_BYTES plus its label. Sets each file's `adds.summaryBytes`.
+ */
+export function summaryGrowth(root: string, files: readonly FileReport[]): number {
+  const path = join(root, 'data', 'summary.json');
+  const entryId = (host: string, e: { library: string; version: string; variant: string }, key: string) => `${host}\u0000${e.library}\u0000${e.version}\u0000${e.variant}\u0000${key}`;
+  const known = new Set<string>();
+  if (existsSync(path)) {
+    try {
+      const entries = (JSON.parse(readFileSync(path, 'utf8')) as { entries?: { host: string; library: string; version: string; variant: string; key: string }[] }).entries ?? [];
+      for (const e of entries) known.add(entryId(e.host, e, e.key));
+    } catch {
+      // a summary that does not read: every entry counts as new (the larger estimate)
+    }
+  }
+  let total = 0;
+  for (const f of files) {
+    if (!f.run) continue;
+    const builds = new Map(f.run.builds.map((b) => [b.id, b]));
+    let bytes = 0;
+    for (const s of f.run.series) {
+      const id = entryId(f.run.host.id, builds.get(s.buildId)!, s.key);
+      if (known.has(id)) continue;
+      known.add(id);
+      bytes += SUMMARY_ENTRY_BYTES + s.label.length;
+    }
+    if (f.adds) f.adds.summaryBytes = bytes;
+    total += bytes;
+  }
+  return total;
+}
+
 export const HOSTS_FILE = 'data/hosts.json';
 
 /** data/hosts.json of the accepted checkout, by lower-case host id. A missing or broken registry is an error: ownership cannot be checked. */
@@ -552,6 +651,9 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
     const replay = replays.get(f);
     if (replay && !f.problems.some((p) => p.path === '$.runId')) add(['series'], `duplicate: the measurements of ${replay}: a run is measured once and submitted once`);
   }
+  const growth = summaryGrowth(acceptedRoot, files);
+  if (growth > LIMITS.maxSummaryGrowthBytes)
+    problems.push({ file: `(${files.length} files)`, path: '$', message: `would grow data/summary.json by about ${mib(growth)} (limit ${mib(LIMITS.maxSummaryGrowthBytes)}): ${SPLIT_CHANGE}` });
   const ok = problems.length === 0 && files.every((f) => f.problems.length === 0);
   return { ok, mode, files, problems };
 }
@@ -635,7 +737,7 @@ export function formatSummary(report: Report): string {
         `- ${run.mode} run \`${mdText(run.runId)}\`, ${mdText(run.startedAt)} to ${mdText(run.finishedAt)}, ${run.plan.rounds} rounds + ${run.plan.warmupRounds} warm-up`,
         `- versions: ${versions.map((v) => mdText(v)).join(', ')}`,
         `- benchmarks: ${run.plan.benchmarks.map((b) => mdText(b)).join(', ')}; ${measured} measured series, ${run.series.length - measured} unsupported or failed`,
-        ...(f.adds ? [`- adds ${f.adds.newKeys} measured series that no accepted run has; ${f.adds.earlierRunsOfHost} earlier run(s) from this host`] : []),
+        ...(f.adds ? [`- adds ${f.adds.newKeys} measured series that no accepted run has; ${f.adds.earlierRunsOfHost} earlier run(s) from this host${f.adds.summaryBytes ? `; about ${mib(f.adds.summaryBytes)} more in data/summary.json` : ''}`] : []),
         '',
       );
     }

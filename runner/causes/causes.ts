@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
-import { keysOf, seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
+import { seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
 import { runGuarded } from '../child-guard.ts';
 import {
   baseConfig,
@@ -178,7 +178,7 @@ export function createFnCostBenchmark(configs: () => HandshakeConfig[] = fnCostC
         id: fnTaskId(cfg),
         oncePerRun: true,
         run: () => fnCost(handshakeBinary(build), cfg, mode === 'quick' ? 5 : 10, build.record.version),
-        produces: keysOf([totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))]),
+        produces: [totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))],
       })),
   };
 }
