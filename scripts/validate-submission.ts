@@ -15,12 +15,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { parseArgs } from 'node:util';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, readRunFile, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
 import { seriesKey, type SeriesSpec } from '../runner/benchmark.ts';
 import { BENCHMARKS } from '../runner/benchmarks.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
-import { isDeepStrictEqual } from 'node:util';
 import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
 import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 import { loadHistory } from './history.ts';
@@ -398,8 +397,11 @@ export function valueVectors(run: Run): ValueVectors {
 function pairedValues(a: readonly number[], b: readonly number[]): number {
   let i = 0, j = 0, n = 0;
   while (i < a.length && j < b.length) {
-    if (Math.abs(a[i]! - b[j]!) <= REPLAY.tolerance * Math.max(Math.abs(a[i]!), Math.abs(b[j]!))) (n++, i++, j++);
-    else if (a[i]! < b[j]!) i++;
+    if (Math.abs(a[i]! - b[j]!) <= REPLAY.tolerance * Math.max(Math.abs(a[i]!), Math.abs(b[j]!))) {
+      n++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
     else j++;
   }
   return n;
