@@ -25,13 +25,14 @@ function distanceAtMost(a: string, b: string, limit: number): boolean {
 }
 
 /**
- * Why `name` could be mistaken for a known host name or the reserved prefix (the same name, exactly, is
- * not a lookalike: it is that host), or null. "obs_devbox-2c" beside "obs-devbox-2c" would read as the
- * project's machine on every page that names it.
+ * Why a new `name` could be mistaken for a known host name or the reserved prefix, or null. A name that is
+ * known already (exactly) is that host, never a lookalike, even beside names accepted before this rule.
+ * "obs_devbox-2c" beside "obs-devbox-2c" would read as the project's machine on every page that names it.
  */
 export function lookalikeOf(name: string, known: Iterable<string>): string | null {
-  for (const other of known) {
-    if (other === name) continue;
+  const names = [...known];
+  if (names.includes(name)) return null;
+  for (const other of names) {
     if (distanceAtMost(spelling(name), spelling(other), LOOKALIKE_DISTANCE))
       return `"${name}" looks like "${other}" (letter case, "_", "-" and "." aside, or ${LOOKALIKE_DISTANCE} or fewer characters changed)`;
   }

@@ -77,6 +77,12 @@ test("the owner of a registered host may add runs (by account id, whatever the l
   assert.match(local.files[0]!.review![0]!, /belongs to Alice .* ownership was not checked/);
 });
 
+test('a name already on main is never its own lookalike, even beside a name two characters away (issue 30 item 1)', () => {
+  const owners = [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }, { id: 'test-host-b', owner: 'bob', ownerId: 1002 }];
+  const r = submit(makeTestRun({ seed: 3 }), { accepted: [makeTestRun({ seed: 1 }), makeTestRun({ seed: 2, hostId: 'test-host-b', cpuModel: 'B' })], owners, author: 'alice', authorId: 1001 });
+  assert.deepEqual(problems(r), []);
+});
+
 test('a missing or broken host registry refuses the submission (ownership cannot be checked); bench runners need none', () => {
   const root = scratchRoot();
   const run = makeTestRun();
