@@ -10,7 +10,7 @@ import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
 import { lockHostForMeasurement } from './host-lock.ts';
 import { hostEvidence } from './quiet.ts';
-import { executeRun, harnessInfo, journalPath, newRunId, readJournal, resumePlan, type RunPlan } from './run.ts';
+import { executeRun, harnessInfo, journalDir, journalPath, newRunId, readJournal, resumableRun, resumePlan, type RunPlan } from './run.ts';
 
 export const QUICK_VERSIONS = ['3.4', '3.5'];
 /**
@@ -30,7 +30,8 @@ const HELP = `usage: npm run bench -- [--quick | --full] [options] [<version|ser
 Builds what is needed (cached), then measures every version interleaved round by round and writes
 data/runs/<machine>/<YYYY>/<MM>/<runId>.json.br (compact JSON, brotli; brotli -dc reads it; <machine> is
 the name plus a fingerprint of the hardware, schema/machine.ts). Each finished task is
-appended to a journal first, so a killed run loses nothing: resume it with --resume <runId>.
+appended to a journal in the build cache first, so a killed run loses at most the task in flight: the
+next bench of the same request on this machine resumes it by itself (or --resume <runId>).
 
   --quick              ${ROUNDS.quick.rounds} measured rounds after ${ROUNDS.quick.warmupRounds} warm-up, short tasks; versions default to ${QUICK_VERSIONS.join(' ')}  (default)
   --full               ${ROUNDS.full.rounds} measured rounds after ${ROUNDS.full.warmupRounds} warm-up, the whole matrix; versions default to
@@ -41,6 +42,7 @@ appended to a journal first, so a killed run loses nothing: resume it with --res
                        in data/runs/ is the name plus the hardware fingerprint
   --out DIR            where runs go (default: data/runs)
   --resume RUNID       continue an interrupted run from its journal (refused if the checkout moved since)
+  --no-resume          start a new run even if an interrupted run of the same request could be resumed
   --allow-moved-checkout  resume even so; the run file records both commits
   --no-wait            fail at once if another measurement holds the host, instead of waiting for it
   --list               list the benchmarks and what they measure
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
         'host-id': { type: 'string' },
         out: { type: 'string' },
         resume: { type: 'string' },
+        'no-resume': { type: 'boolean' },
         'allow-moved-checkout': { type: 'boolean' },
         'no-wait': { type: 'boolean' },
         list: { type: 'boolean' },
@@ -89,14 +92,44 @@ async function main(): Promise<void> {
   if (values.quick && values.full) fail('choose one of --quick and --full');
   const outDir = values.out ?? join('data', 'runs');
 
+  // what a new run would be, checked before anything else
+  const mode: RunMode = values.full ? 'full' : 'quick';
+  const specs = positionals.length ? positionals : mode === 'full' ? DEFAULT_MATRIX : QUICK_VERSIONS;
+  let wantedBuilds: BuildRequest[];
+  try {
+    wantedBuilds = specs.map(resolveBuildSpec);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const wanted = values.benchmarks ? values.benchmarks.split(',').map((s) => s.trim()) : DEFAULT_BENCHMARKS;
+  const unknown = wanted.filter((w) => !BENCHMARKS.some((b) => b.id === w));
+  if (unknown.length) fail(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}`);
+  const rounds = values.rounds ? Number(values.rounds) : ROUNDS[mode].rounds;
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1000) fail(`--rounds must be a whole number from 1 to 1000, not ${values.rounds}`);
+  const host = describeHost(hostId(values['host-id']));
+
+  // a killed run of the same request on this machine is continued, not started over (a nightly job
+  // killed by a reboot or its time limit loses at most the task in flight)
+  let resume = values.resume;
+  if (!resume && !values['no-resume']) {
+    const found = resumableRun(host.id, { mode, benchmarks: wanted, rounds, builds: wantedBuilds.map((r) => buildLabel({ ...r.version, variant: r.variant })) });
+    if (found)
+      try {
+        resumePlan(found.plan, harnessInfo(), false);
+        resume = found.runId;
+        console.log(`resuming the interrupted run ${found.runId} of the same request (started ${found.plan.startedAt}); --no-resume starts a new one`);
+      } catch (e) {
+        console.log(`not resuming the interrupted run ${found.runId}: ${(e as Error).message}`);
+      }
+  }
+
   let plan: RunPlan;
   let requests: BuildRequest[];
-  if (values.resume) {
+  if (resume) {
     // the journal sits in the folder of this machine's id: a resume on other hardware finds none
-    const host = describeHost(hostId(values['host-id'])).id;
-    const jpath = journalPath(outDir, { host: { id: host } as RunPlan['host'], runId: values.resume });
+    const jpath = journalPath({ host, runId: resume });
     if (!existsSync(jpath)) {
-      const dir = join(outDir, host);
+      const dir = journalDir(host.id);
       const open = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.partial.jsonl')) : [];
       fail(`no journal ${jpath}${open.length ? `; interrupted runs here: ${open.map((f) => f.replace('.partial.jsonl', '')).join(', ')}` : ''}`);
     }
@@ -111,22 +144,11 @@ async function main(): Promise<void> {
       return { version, variant: b.variant };
     });
   } else {
-    const mode: RunMode = values.full ? 'full' : 'quick';
-    const specs = positionals.length ? positionals : mode === 'full' ? DEFAULT_MATRIX : QUICK_VERSIONS;
-    try {
-      requests = specs.map(resolveBuildSpec);
-    } catch (e) {
-      fail((e as Error).message);
-    }
-    const wanted = values.benchmarks ? values.benchmarks.split(',').map((s) => s.trim()) : DEFAULT_BENCHMARKS;
-    const unknown = wanted.filter((w) => !BENCHMARKS.some((b) => b.id === w));
-    if (unknown.length) fail(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}`);
-    const rounds = values.rounds ? Number(values.rounds) : ROUNDS[mode].rounds;
-    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1000) fail(`--rounds must be a whole number from 1 to 1000, not ${values.rounds}`);
+    requests = wantedBuilds;
     plan = {
       runId: newRunId(mode),
       mode,
-      host: describeHost(hostId(values['host-id'])),
+      host,
       benchmarks: wanted,
       rounds,
       warmupRounds: ROUNDS[mode].warmupRounds,

@@ -14,6 +14,7 @@ const cache = mkdtempSync(join(tmpdir(), 'observatory-build-test-'));
 process.env.OBSERVATORY_CACHE = cache;
 after(() => rmSync(cache, { recursive: true, force: true }));
 const { buildOne, cacheKey, listCached, cleanStaleTemps, findCached, plannedKey, CacheIntegrityError } = await import('./build.ts');
+const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const { SourceError, obtainSource } = await import('./sources.ts');
 const { resolveVersion } = await import('../catalogue/index.ts');
 
@@ -25,7 +26,10 @@ build_sw:
 	touch built
 install_sw:
 	mkdir -p $(DESTDIR)PREFIX/bin
-	printf '#!/bin/sh\necho "OpenSSL 9.9.9 (stand-in)"\n' > $(DESTDIR)PREFIX/bin/openssl
+	printf '#!/bin/sh\nsleep 0$(SLOW_VERSION)\necho "OpenSSL 9.9.9 (stand-in)"\n' > $(DESTDIR)PREFIX/bin/openssl
+	mkdir -p $(DESTDIR)PREFIX/lib
+	printf 'stand-in libcrypto' > $(DESTDIR)PREFIX/lib/libcrypto.a
+	printf 'stand-in libssl' > $(DESTDIR)PREFIX/lib/libssl.a
 	chmod +x $(DESTDIR)PREFIX/bin/openssl
 MK
 $mk =~ s/PREFIX/$prefix/g;
@@ -167,4 +171,55 @@ test('a cached build whose recorded source is not the catalogue pin is refused, 
   writeFileSync(join(dir, 'build.json'), JSON.stringify(fake));
   assert.throws(() => findCached('1.1.1w', 'default'), (e: Error) => e instanceof CacheIntegrityError && /not the catalogue's pin/.test(e.message));
   rmSync(dir, { recursive: true });
+});
+
+test('build.json records the sha256 of every installed file; a cached build whose files changed is rebuilt, not used', async () => {
+  const { sha256 } = makeArchive('hashed.crate');
+  const v = standIn('hashed.crate', sha256);
+  const first = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.ok(first.ok, !first.ok ? first.error : '');
+  if (!first.ok) return;
+  const recorded = JSON.parse(readFileSync(join(first.build.dir, 'build.json'), 'utf8')).installed as Record<string, string>;
+  for (const f of ['bin/openssl', 'lib/libcrypto.a', 'lib/libssl.a']) assert.equal(recorded?.[f], sha256Of(join(first.build.prefix, f)), f);
+  // a truncated openssl binary (a full disk, a killed copy, tampering): the entry no longer counts as a build
+  const app = join(first.build.prefix, 'bin/openssl');
+  writeFileSync(app, readFileSync(app).subarray(0, 10));
+  const again = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.ok(again.ok, !again.ok ? again.error : '');
+  assert.equal(again.ok && again.cached, false, 'rebuilt');
+  assert.equal(sha256Of(app), recorded['bin/openssl'], 'the rebuilt binary is whole again');
+  // a library changed in place: the same
+  writeFileSync(join(first.build.prefix, 'lib/libssl.a'), 'something else');
+  const third = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.equal(third.ok && third.cached, false);
+  const fourth = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.equal(fourth.ok && fourth.cached, true, 'a whole entry is served from the cache');
+});
+
+test('builders of one key racing each other all get a whole install: none deletes another\'s entry', async () => {
+  const { sha256 } = makeArchive('raced.crate');
+  const v = standIn('raced.crate', sha256);
+  const script = `
+    process.env.OBSERVATORY_CACHE = ${JSON.stringify(cache)};
+    const { buildOne } = await import(${JSON.stringify(new URL('./build.ts', import.meta.url).href)});
+    const r = await buildOne({ version: ${JSON.stringify(v)}, variant: 'default' }, 1, () => {});
+    console.log(JSON.stringify(r.ok ? { ok: true, prefix: r.build.prefix } : r));`;
+  // make ends at about the same time in every builder; the slow \`openssl version\` widens the moment
+  // between an entry's move into place and its record
+  const builders = Array.from({ length: 4 }, () => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, SLOW_MAKE: '1', SLOW_VERSION: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    return new Promise<{ ok: boolean; prefix?: string; error?: string }>((resolve) => child.on('close', () => resolve(JSON.parse(out.trim() || '{"ok":false,"error":"no output"}'))));
+  });
+  const results = await Promise.all(builders);
+  for (const r of results) {
+    assert.ok(r.ok, r.error);
+    for (const f of ['bin/openssl', 'lib/libcrypto.a', 'lib/libssl.a']) assert.ok(existsSync(join(r.prefix!, f)), `${r.prefix}/${f} is gone`);
+  }
+  const entry = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  assert.ok(entry.ok && entry.cached, 'one whole entry is left, served from the cache');
+  if (!entry.ok) return;
+  const name = entry.build.dir.split('/').at(-1)!;
+  assert.deepEqual(readdirSync(join(cache, 'builds')).filter((n) => n.startsWith(`${name}.`) && n !== `${name}.lock`), [], 'no temporary or aside folder left behind');
 });

@@ -2,15 +2,18 @@
 // runner/recipes.ts) into a content-addressed cache.
 //
 // A cache entry is <cache>/builds/<version>-<variant>-<key>/ (another library: <library>-<version>-...)
-// with install/, build.log and build.json.
-// build.json is written last, by rename, so an entry without it is an interrupted build and is never
-// used: the next build of the same key deletes it and starts again.
+// with install/, build.log and build.json. A build happens in <entry>.tmp-<pid>/, which gets its
+// build.json last and then takes the entry's name by one rename, under a per-key lock (<entry>.lock):
+// an entry is always whole, a killed build leaves only its .tmp-<pid>, and two builders of one key never
+// delete each other's entry. build.json records the sha256 of every installed file; an entry counts as a
+// build only while they all match (a truncated `openssl`, a changed libcrypto.a is rebuilt, not used).
 import { once } from 'node:events';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
 import { Build } from '../schema/index.ts';
 import {
   LIBRARY_RELEASES,
@@ -25,7 +28,8 @@ import {
   type LibraryRelease,
 } from '../catalogue/index.ts';
 import { missingTool, recipeOf } from './recipes.ts';
-import { withSharedLock } from './host-lock.ts';
+import { spawnGroup } from './child-guard.ts';
+import { withFileLock, withSharedLock } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 
 /** Bumped when this file changes how a binary is produced, so old cache entries stop matching. */
@@ -45,12 +49,23 @@ export function configureArgs(series: string, variant: string): string[] {
   return [...args, ...(VARIANTS[variant]?.configureArgs ?? [])];
 }
 
-export function configureTarget(): string {
-  const arch = process.arch;
+export function configureTarget(arch: string = process.arch): string {
   if (arch === 'x64') return 'linux-x86_64';
   if (arch === 'arm64') return 'linux-aarch64';
   throw new Error(`no OpenSSL Configure target known for ${process.platform}/${arch}`);
 }
+
+const LIBDIR = '--libdir=lib';
+/** The Configure arguments an OpenSSL build records (the install paths left out): what provenance checks hold a run to. */
+export function recordedConfigureArgs(series: string, variant: string, arch: string = process.arch): string[] {
+  return [configureTarget(arch), LIBDIR, ...configureArgs(series, variant)];
+}
+
+/**
+ * The flags OpenSSL's own Configure gives the targets we build (CFLAGS + cflags of configdata.pm), when
+ * no CFLAGS are set in the environment: the optimisation level is -O3 and nothing else changes code.
+ */
+export const OPENSSL_DEFAULT_CFLAGS = ['-Wall', '-O3', '-Wa,--noexecstack', '-pthread'];
 
 export function toolVersion(cmd: string, args = ['--version']): string {
   try {
@@ -90,14 +105,46 @@ export interface CachedBuild {
   record: Build;
 }
 
-/** A complete cache entry: one whose build.json exists and validates. Anything else is not a build. */
-function readEntry(dir: string): CachedBuild | undefined {
+/** What build.json holds: the build record and the sha256 of every installed file. */
+const EntryFile = z.object({ installed: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)) });
+
+/** sha256 of every regular file under an install prefix (bin/openssl, lib/libcrypto.a, headers...), by path relative to it. */
+export function installedHashes(prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of (readdirSync(prefix, { recursive: true }) as string[]).sort()) {
+    const path = join(prefix, rel);
+    if (lstatSync(path).isFile()) out[rel] = createHash('sha256').update(readFileSync(path)).digest('hex');
+  }
+  return out;
+}
+
+/** A cache entry whose build.json exists and validates (not yet checked against its files). */
+function readEntry(dir: string): (CachedBuild & { installed?: Record<string, string> }) | undefined {
   try {
-    const parsed = Build.safeParse(JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8')));
-    return parsed.success ? { dir, prefix: join(dir, 'install'), record: parsed.data } : undefined;
+    const json = JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8'));
+    const parsed = Build.safeParse(json);
+    const files = EntryFile.safeParse(json);
+    return parsed.success ? { dir, prefix: join(dir, 'install'), record: parsed.data, ...(files.success ? { installed: files.data.installed } : {}) } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Why an entry's installed files are not what its build installed, or null when every recorded hash matches. */
+export function damage(entry: CachedBuild & { installed?: Record<string, string> }): string | null {
+  if (!entry.installed || !Object.keys(entry.installed).length) return 'its build.json records no hashes of the installed files (built by an older version of this tool)';
+  for (const [rel, sha256] of Object.entries(entry.installed)) {
+    const path = join(entry.prefix, rel);
+    if (!existsSync(path)) return `install/${rel} is missing`;
+    if (createHash('sha256').update(readFileSync(path)).digest('hex') !== sha256) return `install/${rel} is not the file the build installed (sha256 differs)`;
+  }
+  return null;
+}
+
+/** An entry that is a build: build.json validates and every installed file is the one it records. */
+function wholeEntry(dir: string): CachedBuild | undefined {
+  const entry = readEntry(dir);
+  return entry && damage(entry) === null ? entry : undefined;
 }
 
 /** A cached build made from anything but the catalogue's pinned source is refused, never used. */
@@ -137,7 +184,7 @@ export function cleanStaleTemps(): string[] {
   for (const dir of [buildsDir(), join(cacheRoot(), 'downloads'), ...toolDirs()]) {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) {
-      const pid = /\.(?:tmp|partial)-(\d+)(?:-\d+)?$/.exec(name)?.[1];
+      const pid = /\.(?:tmp|partial|stale)-(\d+)(?:-\d+)?$/.exec(name)?.[1];
       if (!pid || pidAlive(Number(pid))) continue;
       rmSync(join(dir, name), { recursive: true, force: true });
       removed.push(join(dir, name));
@@ -187,6 +234,8 @@ export function findCached(spec: string | CatalogueVersion, variant: string): Ca
     const { key } = plannedKey({ version: v, variant }, b.record.source.sha256);
     if (b.record.id !== key) continue;
     verifyCachedSource(b, v);
+    const why = damage(b);
+    if (why) throw new CacheIntegrityError(`the cached build ${b.dir} cannot be used: ${why}. Build it again: npm run openssl -- build ${spec === v ? v.version : spec}${variant === 'default' ? '' : ` --variant ${variant}`}`);
     return b;
   }
   return undefined;
@@ -211,12 +260,16 @@ export function requireBuilds(versions: string[], variant = 'default'): CachedBu
 
 export type Progress = (version: string, variant: string, step: string) => void;
 
-function runLogged(cmd: string, args: string[], cwd: string, log: NodeJS.WritableStream, env: NodeJS.ProcessEnv): Promise<void> {
+/**
+ * One build step, logged. It runs as a guarded process group (runner/child-guard.ts): a killed build
+ * leaves no make or cc running into the next measurement.
+ */
+export function runLogged(cmd: string, args: string[], cwd: string, log: NodeJS.WritableStream, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     log.write(`\n$ ${cmd} ${args.join(' ')}\n`);
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.pipe(log, { end: false });
-    child.stderr.pipe(log, { end: false });
+    const child = spawnGroup(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.pipe(log, { end: false });
+    child.stderr!.pipe(log, { end: false });
     child.on('error', (e) => reject(new Error(`${cmd}: ${e.message}`)));
     child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args[0] ?? ''} exited with ${code ?? signal}`))));
   });
@@ -250,18 +303,19 @@ export async function buildOne(
     const { source, path: archive } = await obtainSource(v, undefined, (m) => progress(name, variant, m));
     const { key, configure } = plannedKey(req, source.sha256);
     const dir = entryDir(v, variant, key);
-    const recordPath = join(dir, 'build.json');
     const cached = readEntry(dir);
     if (cached?.record.id === key) {
       verifyCachedSource(cached, v);
-      return { ok: true, build: cached, cached: true };
+      const why = damage(cached);
+      if (!why) return { ok: true, build: cached, cached: true };
+      progress(name, variant, `the cached build cannot be used (${why}): building it again`);
     }
-    // An entry without a valid build.json is an interrupted build: start over.
-    rmSync(dir, { recursive: true, force: true });
+    // the entry (damaged, or an older tool's interrupted build) is replaced below by rename, never deleted in place
     const tmp = `${dir}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(join(tmp, 'src'), { recursive: true });
-    log = join(buildsDir(), 'logs', `${name}-${variant}-${key}.log`);
+    // one log per builder: two builders of one key must not write into one file
+    log = join(buildsDir(), 'logs', `${basename(tmp)}.log`);
     mkdirSync(join(buildsDir(), 'logs'), { recursive: true });
     const logStream = createWriteStream(log);
     // the stream opens its file asynchronously: a fast build could otherwise rename the log before it exists
@@ -294,18 +348,23 @@ export async function buildOne(
         buildSeconds: (Date.now() - started) / 1000,
         ...(built.releaseDate ? { releaseDate: built.releaseDate } : {}),
       };
-      // a record the schema refuses (e.g. flags longer than it allows) must fail here, with the build
-      // directory still in tmp/, not after the move, where it would leave an entry without build.json
-      Build.parse({ ...record, versionString: 'checked after install' });
-      // another process may have finished the same build meanwhile: theirs is as good as ours
-      const raced = readEntry(dir);
-      if (raced?.record.id === key) return { ok: true, build: raced, cached: true };
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(tmp, dir);
-      record.versionString = other ? recipeOf(other).versionString(join(dir, 'install')) : opensslVersion(join(dir, 'install'));
-      writeFileSync(`${recordPath}.tmp`, JSON.stringify(Build.parse(record), null, 2) + '\n');
-      renameSync(`${recordPath}.tmp`, recordPath);
-      renameSync(log, join(dir, 'build.log'));
+      // the entry is complete inside tmp/ (its record last) before it takes the entry's name
+      const staged = join(tmp, 'install');
+      record.versionString = other ? recipeOf(other).versionString(staged) : opensslVersion(staged);
+      writeFileSync(join(tmp, 'build.json'), JSON.stringify({ ...Build.parse(record), installed: installedHashes(staged) }, null, 2) + '\n');
+      renameSync(log, join(tmp, 'build.log'));
+      const aside = `${dir}.stale-${process.pid}`;
+      const theirs = await withFileLock(`${dir}.lock`, () => {
+        // another process may have finished the same build meanwhile: theirs is as good as ours
+        const raced = wholeEntry(dir);
+        if (raced?.record.id === key) return raced;
+        // a damaged entry is moved aside in one rename, so no reader ever sees half of it
+        if (existsSync(dir)) renameSync(dir, aside);
+        renameSync(tmp, dir);
+        return undefined;
+      });
+      rmSync(aside, { recursive: true, force: true });
+      if (theirs) return { ok: true, build: theirs, cached: true };
       return { ok: true, build: { dir, prefix: join(dir, 'install'), record }, cached: false };
     } finally {
       logStream.end();
@@ -323,7 +382,7 @@ type Run = (cmd: string, args: string[], cwd: string) => Promise<void>;
 async function buildOpenSSL(v: CatalogueVersion, o: { srcDir: string; tmp: string; prefix: string; configure: string[]; jobs: number; run: Run; step: (s: string) => void }): Promise<Built> {
   const { srcDir, tmp, prefix, configure, jobs, run, step } = o;
   step('configure');
-  const args = [configureTarget(), `--prefix=${prefix}`, '--libdir=lib', `--openssldir=${join(prefix, 'ssl')}`, ...configure];
+  const args = [configureTarget(), `--prefix=${prefix}`, LIBDIR, `--openssldir=${join(prefix, 'ssl')}`, ...configure];
   await run('perl', ['./Configure', ...args], srcDir);
   const cflags = execFileSync('perl', ['-e', 'require "./configdata.pm"; print join(" ", @{$configdata::config{CFLAGS}}, @{$configdata::config{cflags}})'], {
     cwd: srcDir,
@@ -366,7 +425,7 @@ export function opensslVersion(prefix: string): string {
 function alreadyBuilt(req: BuildRequest): boolean {
   try {
     return req.version.sources.some((src) => {
-      const hit = readEntry(entryDir(req.version, req.variant, plannedKey(req, src.sha256).key));
+      const hit = wholeEntry(entryDir(req.version, req.variant, plannedKey(req, src.sha256).key));
       return hit !== undefined && hit.record.source.sha256 === src.sha256;
     });
   } catch {

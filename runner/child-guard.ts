@@ -3,19 +3,39 @@
 // released the moment the run dies).
 //
 // Two guards:
-//  - every guarded program is started through `setpriv --pdeathsig KILL` (util-linux): the kernel sends
-//    it SIGKILL when the node process that started it dies, however it dies (SIGKILL included);
+//  - every guarded program is started through `setpriv --pdeathsig` (util-linux): the kernel signals it
+//    when the node process that started it dies, however it dies (SIGKILL included);
 //  - on SIGTERM, SIGINT and SIGHUP node kills its guarded programs (a server with its whole process
 //    group) before it dies of the same signal, so the exit status stays what the signal says.
-import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+// A program that starts programs of its own (make starting cc, a shell, a server's workers) is started
+// as a process group (`group`): the kernel's parent-death signal then reaches a small shell that leads
+// the group and kills all of it, and a timeout or a signal to node kills the group, so no grandchild
+// outlives its run.
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 
 const live = new Map<ChildProcess, { group: boolean }>();
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 let installed = false;
 
-/** The command line that starts `cmd` under the parent-death guard. */
-export function guarded(cmd: string, args: string[]): [string, string[]] {
+/**
+ * The group leader of a guarded process group: it runs the program (stdin passed on: a background job
+ * would get /dev/null) and on SIGTERM, which the parent-death guard sends it, kills its whole group.
+ */
+const GROUP_LEADER = 'trap "kill -s KILL 0" TERM INT HUP; exec 3<&0; "$@" <&3 3<&- & wait $!';
+
+/**
+ * The command line that starts `cmd` under the parent-death guard. With `group` (start it detached, as
+ * its own process group, and track it with group = true) the guard kills every process of the group.
+ */
+export function guarded(cmd: string, args: string[], group = false): [string, string[]] {
+  if (group) return ['setpriv', ['--pdeathsig', 'TERM', '--', 'sh', '-c', GROUP_LEADER, 'sh', cmd, ...args]];
   return ['setpriv', ['--pdeathsig', 'KILL', '--', cmd, ...args]];
+}
+
+/** Start `cmd` as a guarded process group (a build step, a program with children of its own). */
+export function spawnGroup(cmd: string, args: string[], options: SpawnOptions): ChildProcess {
+  const [file, argv] = guarded(cmd, args, true);
+  return track(spawn(file, argv, { ...options, detached: true }), true);
 }
 
 function killChild(child: ChildProcess, group: boolean): void {
@@ -56,8 +76,7 @@ export function track<T extends ChildProcess>(child: T, group = false): T {
  * killed with node whatever kills node. The caller kills it with `stopGroup` when done.
  */
 export function spawnServer(cmd: string, args: string[], options: SpawnOptions): ChildProcess {
-  const [file, argv] = guarded(cmd, args);
-  return track(spawn(file, argv, { ...options, detached: true }), true);
+  return spawnGroup(cmd, args, options);
 }
 
 export function stopGroup(child: ChildProcess): void {
@@ -78,8 +97,9 @@ export function stderrTail(stderr: string, chars = 1500): string {
 }
 
 /**
- * The one way our benchmark modules run a program: under the parent-death guard, tracked until it
- * exits, with a timeout. Never throws: a kill or a failed start is code -1 with the reason in stderr.
+ * The one way our benchmark modules run a program: as a guarded process group, tracked until it exits,
+ * with a timeout that kills the whole group. Never throws: a kill or a failed start is code -1 with the
+ * reason in stderr.
  */
 export function runGuarded(
   cmd: string,
@@ -87,15 +107,32 @@ export function runGuarded(
   opts: { timeoutMs: number; env?: NodeJS.ProcessEnv; maxBuffer?: number; /** written to stdin, then closed */ input?: string },
 ): Promise<ProgramResult> {
   return new Promise((resolve) => {
-    const [file, argv] = guarded(cmd, args);
-    const child = execFile(file, argv, { encoding: 'utf8', timeout: opts.timeoutMs, maxBuffer: opts.maxBuffer ?? 1 << 22, ...(opts.env ? { env: opts.env } : {}) }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      const why = err && code === -1 ? `${cmd} was killed or could not be started (timeout ${opts.timeoutMs} ms): ${err.message}` : '';
-      resolve({ code, stdout, stderr: [stderr, why].filter(Boolean).join('\n') });
-    });
-    track(child);
-    child.stdin?.on('error', () => {}); // a program that exits without reading its input
-    child.stdin?.end(opts.input ?? '');
+    const child = spawnGroup(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], ...(opts.env ? { env: opts.env } : {}) });
+    const max = opts.maxBuffer ?? 1 << 22;
+    const out = { stdout: '', stderr: '' };
+    let why = '';
+    const kill = (reason: string) => ((why ||= reason), stopGroup(child));
+    for (const name of ['stdout', 'stderr'] as const) {
+      child[name]!.setEncoding('utf8');
+      child[name]!.on('data', (d: string) => {
+        out[name] += d;
+        if (out[name].length > max) kill(`${name} exceeded ${max} characters`);
+      });
+    }
+    const timer = setTimeout(() => kill(`timeout ${opts.timeoutMs} ms`), opts.timeoutMs);
+    let done = false;
+    const finish = (code: number | null, signal: string | null) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      const killed = why !== '' || code === null;
+      const reason = killed ? `${cmd} was killed or could not be started (${why || `signal ${signal}`}, timeout ${opts.timeoutMs} ms)` : '';
+      resolve({ code: killed ? -1 : code!, stdout: out.stdout, stderr: [out.stderr, reason].filter(Boolean).join('\n') });
+    };
+    child.on('error', (e) => ((why ||= e.message), finish(null, null)));
+    child.on('close', finish);
+    child.stdin!.on('error', () => {}); // a program that exits without reading its input
+    child.stdin!.end(opts.input ?? '');
   });
 }
 

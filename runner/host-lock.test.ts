@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 
 const cache = mkdtempSync(join(tmpdir(), 'host-lock-test-'));
-after(() => rmSync(cache, { recursive: true, force: true }));
+/** the machine-wide lock folder, a scratch one here (never the machine's real one) */
+const lockDir = mkdtempSync(join(tmpdir(), 'host-lock-dir-'));
+after(() => [cache, lockDir].forEach((d) => rmSync(d, { recursive: true, force: true })));
 const LOCK = new URL('./host-lock.ts', import.meta.url).href;
 
 interface Proc {
@@ -36,7 +38,7 @@ function locker(mode: 'shared' | 'exclusive', command: string, opts: { wait?: bo
     process.stdin.resume();
     process.stdin.on('end', () => { lock.release(); console.log('RELEASED'); });`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, OBSERVATORY_CACHE: cache, OBSERVATORY_HOST_LOCK: '', ...opts.env },
+    env: { ...process.env, OBSERVATORY_CACHE: cache, OBSERVATORY_LOCK_DIR: lockDir, OBSERVATORY_HOST_LOCK: '', ...opts.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
@@ -142,4 +144,30 @@ test("a holder's child (submit running bench) takes part in its lock instead of 
   assert.match(b.out(), /npm run submit, run inner-run/, 'the child named its run in the holder record');
   a.child.stdin!.end();
   await a.exit;
+});
+
+test('two users of one machine exclude each other: the lock is machine-wide, not in either build cache', async () => {
+  // two users: each their own HOME and build cache, the same machine (the same lock folder)
+  const homes = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'host-lock-user-')));
+  after(() => homes.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const user = (i: number) => ({ HOME: homes[i]!, OBSERVATORY_CACHE: join(homes[i]!, '.cache', 'openssl-observatory') });
+  const a = locker('exclusive', 'npm run bench -- --full', { env: user(0) });
+  await a.saw('LOCKED');
+  const b = locker('exclusive', 'npm run bench', { wait: false, env: user(1) });
+  b.child.stdin!.end(); // should it get the lock, it lets go at once rather than hold it
+  assert.equal(await b.exit, 75, b.out());
+  assert.match(b.out(), /the host is busy/);
+  a.child.stdin!.end();
+  await a.exit;
+});
+
+test('the default lock folder is machine-wide (under /run/lock or /tmp), never under a home or cache', async () => {
+  const { lockDir: dirOf } = await import('./host-lock.ts');
+  const saved = process.env.OBSERVATORY_LOCK_DIR;
+  delete process.env.OBSERVATORY_LOCK_DIR;
+  try {
+    assert.match(dirOf(), /^\/(run\/lock|tmp)\//);
+  } finally {
+    if (saved !== undefined) process.env.OBSERVATORY_LOCK_DIR = saved;
+  }
 });

@@ -2,7 +2,12 @@
 // mtu, submit) holds the host lock EXCLUSIVELY for as long as it measures; builds hold it SHARED, so
 // builds run beside each other but never beside a measurement.
 //
-// The lock is flock(2) on <cache>/host-lock/host.lock. Node cannot call flock, so the `flock` tool
+// The lock is flock(2) on <lock dir>/host.lock, where the lock dir is machine-wide, not per user:
+// /run/lock/openssl-observatory (or /tmp/openssl-observatory-lock where there is no /run/lock), or
+// OBSERVATORY_LOCK_DIR. Two users of one machine therefore exclude each other; the folders are
+// world-writable with the sticky bit, like /tmp, and the lock file is opened read-only by everyone but
+// its creator (flock needs no write access; opening another user's file with O_CREAT in a sticky folder
+// is refused by fs.protected_regular). Node cannot call flock, so the `flock` tool
 // (util-linux) is run on a descriptor node itself has open (passed as the child's fd 3): a flock lock
 // belongs to the open file description, which the child shares with node, so it stays held after the
 // child exits and is released by the kernel when node's descriptor closes. Node opens files
@@ -14,9 +19,8 @@
 // part in its ancestor's lock instead of waiting for it.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheRoot } from './sources.ts';
 
 export type LockMode = 'shared' | 'exclusive';
 
@@ -43,7 +47,8 @@ export interface HostLock {
 export class HostLockBusy extends Error {}
 
 const ENV = 'OBSERVATORY_HOST_LOCK';
-export const lockDir = () => join(cacheRoot(), 'host-lock');
+/** The machine-wide lock folder (OBSERVATORY_LOCK_DIR moves it; tests use a scratch one). */
+export const lockDir = () => process.env.OBSERVATORY_LOCK_DIR || (existsSync('/run/lock') ? '/run/lock/openssl-observatory' : '/tmp/openssl-observatory-lock');
 const lockFile = () => join(lockDir(), 'host.lock');
 const holdersDir = () => join(lockDir(), 'holders');
 const holderFile = (pid: number) => join(holdersDir(), `${pid}.json`);
@@ -84,7 +89,12 @@ export function currentHolders(): HolderRecord[] {
       continue; // being written (records are renamed into place, so this is rare) or removed meanwhile
     }
     if (alive(h)) out.push(h);
-    else rmSync(path, { force: true });
+    else
+      try {
+        rmSync(path, { force: true });
+      } catch {
+        // another user's stale record in the sticky folder: ignored, as any dead holder's
+      }
   }
   return out;
 }
@@ -96,8 +106,36 @@ export function describeHolders(holders: HolderRecord[]): string {
     .join('; ');
 }
 
+/** A folder every user of the machine can add to (mode 1777, as /tmp): set by whoever creates it. */
+function sharedDir(dir: string): void {
+  if (existsSync(dir)) return;
+  mkdirSync(dir, { recursive: true });
+  try {
+    chmodSync(dir, 0o1777);
+  } catch {
+    // another user created it meanwhile: theirs has the mode already
+  }
+}
+
+/** The lock file, opened read-only when it exists (it may be another user's), created otherwise. */
+function openLockFile(): number {
+  sharedDir(lockDir());
+  try {
+    return openSync(lockFile(), 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  try {
+    const fd = openSync(lockFile(), 'wx', 0o644);
+    return fd;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    return openSync(lockFile(), 'r'); // created by another process just now
+  }
+}
+
 function writeHolder(h: HolderRecord): void {
-  mkdirSync(holdersDir(), { recursive: true });
+  sharedDir(holdersDir());
   const path = holderFile(h.pid);
   writeFileSync(`${path}.tmp`, JSON.stringify(h) + '\n');
   renameSync(`${path}.tmp`, path);
@@ -116,14 +154,29 @@ function flockNow(fd: number, mode: LockMode | 'unlock'): boolean {
   throw new Error(`flock failed on ${lockFile()}: ${r.stderr.trim() || `exit ${r.status}`}`);
 }
 
-function flockWait(fd: number, mode: LockMode): Promise<void> {
+function flockWait(fd: number, mode: LockMode, file = lockFile()): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('flock', flockArgs(mode, true), { stdio: ['ignore', 'ignore', 'pipe', fd] });
     let err = '';
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', (e) => reject(new Error(`the host lock needs flock (util-linux): ${e.message}`)));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`flock failed on ${lockFile()}: ${err.trim() || `exit ${code}`}`))));
+    child.on('error', (e) => reject(new Error(`locking needs flock (util-linux): ${e.message}`)));
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`flock failed on ${file}: ${err.trim() || `exit ${code}`}`))));
   });
+}
+
+/**
+ * Run `fn` holding an exclusive flock on `path` (created if needed), waiting for it: a short critical
+ * section between processes, e.g. two builders of one cache key. Released when `fn` ends, or by the
+ * kernel when the process dies.
+ */
+export async function withFileLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
+  const fd = openSync(path, 'a');
+  try {
+    await flockWait(fd, 'exclusive', path);
+    return await fn();
+  } finally {
+    closeSync(fd);
+  }
 }
 
 interface Held {
@@ -191,8 +244,7 @@ export async function acquireHostLock(opts: AcquireOptions): Promise<HostLock> {
   }
   if (held) throw new Error('this process holds the host lock shared; release it before taking it exclusively');
 
-  mkdirSync(lockDir(), { recursive: true });
-  const fd = openSync(lockFile(), 'a');
+  const fd = openLockFile();
   try {
     if (!flockNow(fd, mode)) {
       const holders = currentHolders();

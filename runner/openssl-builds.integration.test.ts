@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { appEnv, buildMany } from './build.ts';
+import { appEnv, buildMany, damage, installedHashes } from './build.ts';
+import { readFileSync } from 'node:fs';
+import { provenanceProblems } from '../scripts/provenance.ts';
 import { resolveVersion } from '../catalogue/index.ts';
 
 const wanted = [
@@ -38,4 +40,14 @@ test('the no-ml-kem variant of the newest 3.5 lacks ML-KEM and the default build
   assert.match(withKem, /ML-KEM-768/);
   assert.match(withKem, /X25519MLKEM768/);
   assert.doesNotMatch(without, /ML-KEM|MLKEM/);
+});
+
+test('build.json records the sha256 of the installed app and libraries, and they match; the record passes the provenance checks', () => {
+  for (const { build } of built) {
+    const recorded = JSON.parse(readFileSync(join(build.dir, 'build.json'), 'utf8')).installed as Record<string, string>;
+    for (const f of ['bin/openssl', 'lib/libcrypto.a', 'lib/libssl.a']) assert.match(recorded[f] ?? '', /^[0-9a-f]{64}$/, `${build.dir}: ${f}`);
+    assert.deepEqual(recorded, installedHashes(build.prefix));
+    assert.equal(damage({ ...build, installed: recorded }), null);
+    assert.deepEqual(provenanceProblems(build.record, process.arch), [], `${build.dir}: what a real build records is what the validator expects`);
+  }
 });

@@ -216,7 +216,8 @@ async function main(): Promise<void> {
       const logs = join(buildsDir(), 'logs');
       if (existsSync(logs))
         for (const log of readdirSync(logs))
-          if (!running.some((r) => r.startsWith(log.replace(/\.log$/, '.tmp-')))) rmSync(join(logs, log), { force: true });
+          // a builder's log is <entry>.tmp-<pid>.log while it runs
+          if (!running.includes(log.replace(/\.log$/, ''))) rmSync(join(logs, log), { force: true });
       console.log(`${removed + stale.length} interrupted build(s) and temporary file(s) removed; logs of failed builds removed${running.length ? `; ${running.length} build(s) still running were left alone` : ''}`);
       return;
     }

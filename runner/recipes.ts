@@ -29,6 +29,8 @@ export interface LibraryRecipe {
   build(ctx: RecipeContext): Promise<{ cflags: string }>;
   /** the library's own version string, read from its installed headers (there is no `openssl` app) */
   versionString(installDir: string): string;
+  /** the optimisation level the build system gives a release build: the only -O flag its recorded cflags may hold */
+  optimisation: string;
   /** commands the recipe needs, with their Debian packages */
   tools: { command: string; debianPackage: string }[];
 }
@@ -83,6 +85,8 @@ const cmake: LibraryRecipe = {
     if (api) return `BoringSSL (BORINGSSL_API_VERSION ${api})`;
     throw new Error('openssl/base.h names neither AWS-LC nor BoringSSL');
   },
+  // CMAKE_BUILD_TYPE=Release
+  optimisation: '-O3',
   tools: [
     { command: 'cmake', debianPackage: 'cmake' },
     { command: 'c++', debianPackage: 'g++' },
@@ -123,6 +127,8 @@ const autotools: LibraryRecipe = {
     if (!v) throw new Error('wolfssl/version.h has no LIBWOLFSSL_VERSION_STRING');
     return `wolfSSL ${v}`;
   },
+  // configure's default CFLAGS (-g -O2)
+  optimisation: '-O2',
   tools: [
     { command: 'autoreconf', debianPackage: 'autoconf' },
     { command: 'automake', debianPackage: 'automake' },

@@ -12,6 +12,8 @@ import { describeHost } from './host.ts';
 import type { EvidenceRecorder, Sample } from './quiet.ts';
 
 const build = standInBuild;
+// journals live in the build cache: a scratch one unless the test runner gave one
+process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'run-test-cache-'));
 
 const spec = (metric: string): SeriesSpec => ({
   benchmark: 'toy',
@@ -70,7 +72,7 @@ test('a run interleaves builds task by task and writes a valid run file with eve
   const { path, run } = await executeRun(p, builds, [toyBenchmark(calls)], out, { progress: () => {} });
   assert.deepEqual(calls.slice(0, 4), ['fast@3.4.1', 'fast@3.5.7', 'pq@3.4.1', 'pq@3.5.7']);
   assert.deepEqual(calls.slice(4, 6), ['fast@3.5.7', 'fast@3.4.1'], 'round 2 starts with the other build');
-  assert.ok(existsSync(path) && !existsSync(journalPath(out, p)), 'journal replaced by the run file');
+  assert.ok(existsSync(path) && !existsSync(journalPath(p)), 'journal replaced by the run file');
   const fast35 = run.series.find((s) => s.key === 'toy/fast[size=16]' && s.buildId === 'b35')!;
   assert.equal(fast35.iterations.length, 3);
   assert.deepEqual(
@@ -94,8 +96,8 @@ test('a killed run loses nothing: resuming keeps finished tasks and runs only th
   const at = '2026-01-01T00:00:01.000Z';
   const entry = (round: number, buildId: string, task: string, value: number) =>
     JSON.stringify({ round, buildId, benchmark: 'toy', task, at, outcomes: [buildId === 'b34' && task === 'pq' ? { spec: spec(task), status: 'unsupported', reason: 'no' } : { spec: spec(task), value }] });
-  const jpath = journalPath(out, p);
-  mkdirSync(join(out, p.host.id), { recursive: true });
+  const jpath = journalPath(p);
+  mkdirSync(join(jpath, '..'), { recursive: true });
   writeFileSync(
     jpath,
     [JSON.stringify({ plan: p }), entry(0, 'b34', 'fast', 1), entry(0, 'b35', 'fast', 2), entry(0, 'b34', 'pq', 3), entry(0, 'b35', 'pq', 4), entry(1, 'b35', 'fast', 5), '{"round":1,"buil'].join('\n'),
@@ -154,8 +156,8 @@ test('resuming rewrites the journal by rename (never truncated in place) with th
   const out = mkdtempSync(join(tmpdir(), 'runs-'));
   const builds = [build('3.5.7', 'b35')];
   const p = plan(builds);
-  const jpath = journalPath(out, p);
-  mkdirSync(join(out, p.host.id), { recursive: true });
+  const jpath = journalPath(p);
+  mkdirSync(join(jpath, '..'), { recursive: true });
   writeFileSync(jpath, JSON.stringify({ plan: p }) + '\n');
   const inode = statSync(jpath).ino;
   const resumed = resumePlan(p, p.harness, false);
@@ -260,9 +262,9 @@ test('resume keeps the evidence already recorded and adds its own session', asyn
   const first = fakeEvidence([0]).recorder;
   const at = '2026-01-01T00:00:01.000Z';
   const task = (round: number, t: string) => JSON.stringify({ round, buildId: 'b35', benchmark: 'toy', task: t, at, outcomes: [{ spec: spec(t), value: 1 }] });
-  mkdirSync(join(out, p.host.id), { recursive: true });
+  mkdirSync(join(journalPath(p), '..'), { recursive: true });
   writeFileSync(
-    journalPath(out, p),
+    journalPath(p),
     [
       JSON.stringify({ plan: p }),
       JSON.stringify({ kind: 'session', at, exclusive: true }),

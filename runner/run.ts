@@ -1,20 +1,25 @@
 // The run loop: build what is needed, interleave builds round by round, append every value to a
 // journal the moment it exists, and turn the journal into one validated run file at the end.
 //
-// Journal: <out>/<host>/<runId>.partial.jsonl. Line 1 is the header (everything but the values), each
+// Journal: <cache>/journals/<machine id>/<runId>.partial.jsonl, in the build cache (OBSERVATORY_CACHE),
+// outside any checkout: actions/checkout cleans the workspace before the next job, the cache stays.
+// Line 1 is the header (everything but the values), each
 // further line one finished task of one build in one round, or a piece of quiet-host evidence
 // (runner/quiet.ts: the window before the run, each round with its windows, and whether each session
-// held the host lock). A killed run is resumed with --resume <runId>: finished (round, build, benchmark,
-// task) entries and the evidence already recorded are kept, and finished tasks are skipped.
+// held the host lock). A killed run is resumed with --resume <runId>, or by the next `npm run bench` of the
+// same request on the same machine (resumableRun): finished (round, build, benchmark, task) entries and
+// the evidence already recorded are kept, and finished tasks are skipped, so a kill loses at most the
+// task in flight.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { bySeriesKeyThenBuild, Run, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
+import { bySeriesKeyThenBuild, Run, writeFileDurably, writeRunFile, type Build, type Host, type Iteration, type RunMode, type Series } from '../schema/index.ts';
 import { seriesKey, wantedTasks, type Benchmark, type BuildUnderTest, type Outcome, type Task } from './benchmark.ts';
 import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type RoundSnapshot } from './quiet.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
+import { cacheRoot } from './sources.ts';
 
 export interface RunPlan {
   runId: string;
@@ -78,8 +83,48 @@ export function roundOrder(buildIds: string[], round: number): string[] {
   return [...buildIds.slice(k), ...buildIds.slice(0, k)];
 }
 
-export function journalPath(outDir: string, plan: Pick<RunPlan, 'host' | 'runId'>): string {
-  return join(outDir, plan.host.id, `${plan.runId}.partial.jsonl`);
+/** Where a machine's unfinished runs are journaled: the build cache, which outlives the checkout. */
+export const journalDir = (machineId: string): string => join(cacheRoot(), 'journals', machineId);
+
+export function journalPath(plan: Pick<RunPlan, 'host' | 'runId'>): string {
+  return join(journalDir(plan.host.id), `${plan.runId}.partial.jsonl`);
+}
+
+/** A killed run older than this is not resumed by itself (it would span days); --resume still can. */
+export const AUTO_RESUME_HOURS = 72;
+
+/** What a new `npm run bench` asks for, to find a killed run that asked for the same. */
+export interface RunRequest {
+  mode: RunMode;
+  benchmarks: string[];
+  rounds: number;
+  /** buildLabel of each requested build */
+  builds: string[];
+}
+
+/**
+ * The newest unfinished run of this machine that asked for what `want` asks (same mode, benchmarks,
+ * rounds and builds), started less than AUTO_RESUME_HOURS ago: the run a new bench job continues
+ * instead of starting over. Unreadable journals are skipped.
+ */
+export function resumableRun(machineId: string, want: RunRequest, now = new Date()): { runId: string; plan: RunPlan } | undefined {
+  const dir = journalDir(machineId);
+  if (!existsSync(dir)) return undefined;
+  const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+  const found: RunPlan[] = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.partial.jsonl'))) {
+    let plan: RunPlan;
+    try {
+      plan = readJournal(join(dir, name)).plan;
+    } catch {
+      continue;
+    }
+    const age = (now.getTime() - Date.parse(plan.startedAt)) / 3600_000;
+    if (plan.mode !== want.mode || plan.rounds !== want.rounds || !same(plan.benchmarks, want.benchmarks) || !same(plan.builds.map(buildLabel), want.builds)) continue;
+    if (age >= 0 && age < AUTO_RESUME_HOURS) found.push(plan);
+  }
+  const newest = found.sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
+  return newest ? { runId: newest.runId, plan: newest } : undefined;
 }
 
 export function readJournal(path: string): Journal {
@@ -103,12 +148,6 @@ export function readJournal(path: string): Journal {
     else entries.push(parsed);
   });
   return { plan, entries, evidence };
-}
-
-/** Write a file whole or not at all: a kill during the write leaves the old one. */
-function writeAtomic(path: string, text: string): void {
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
 }
 
 /**
@@ -181,18 +220,18 @@ export async function executeRun(
   const tasksOf = (bench: Benchmark, build: BuildUnderTest): Task[] => wantedTasks(bench.tasks(build, plan.mode), options.wanted);
   // a benchmark none of whose tasks is wanted on any build is not run (nor prepared, nor noted)
   if (options.wanted) benchmarks = benchmarks.filter((b) => builds.some((x) => runsOn(b, x) && tasksOf(b, x).length > 0));
-  const jpath = journalPath(outDir, plan);
-  mkdirSync(join(outDir, plan.host.id), { recursive: true });
+  const jpath = journalPath(plan);
+  mkdirSync(journalDir(plan.host.id), { recursive: true });
   let done: JournalEntry[] = [];
   let recorded: EvidenceLine[] = [];
   if (existsSync(jpath)) {
     ({ entries: done, evidence: recorded } = readJournal(jpath));
     // rewrite without a torn last line so appends stay one JSON object per line; the header takes the
     // plan as resumed (its resume history); atomic, so a kill now cannot lose what was measured
-    writeAtomic(jpath, [{ plan }, ...recorded, ...done].map((e) => JSON.stringify(e) + '\n').join(''));
+    writeFileDurably(jpath, [{ plan }, ...recorded, ...done].map((e) => JSON.stringify(e) + '\n').join(''));
     cb.progress(`resuming ${plan.runId}: ${done.length} finished task(s) kept`);
   } else {
-    writeAtomic(jpath, JSON.stringify({ plan }) + '\n');
+    writeFileDurably(jpath, JSON.stringify({ plan }) + '\n');
   }
   const journal = (line: JournalEntry | EvidenceLine) => appendFileSync(jpath, JSON.stringify(line) + '\n');
   const record = (line: EvidenceLine) => (journal(line), recorded.push(line));

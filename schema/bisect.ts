@@ -4,6 +4,10 @@ import { z } from 'zod';
 
 const commitId = z.string().regex(/^[0-9a-f]{40}$/);
 
+/** One function's instructions per handshake at the two commits of a step (self: its own; inclusive: with its callees). */
+export const BisectFunctionChange = z.object({ name: z.string(), before: z.number().nonnegative(), after: z.number().nonnegative() });
+export type BisectFunctionChange = z.infer<typeof BisectFunctionChange>;
+
 export const BisectStep = z.object({
   commit: commitId,
   subject: z.string(),
@@ -13,8 +17,17 @@ export const BisectStep = z.object({
   undone: z.boolean(),
   /** the first-parent merge the commit came in through, when the step was found on a merge and followed inside */
   viaMerge: commitId.optional(),
+  /** the neighbouring commits of the path measured on either side of the step (before, after) */
+  measuredFrom: commitId,
+  measuredTo: commitId,
+  /** index on the path of measuredTo (of the merge, for a step found inside one): orders steps and ranges */
+  position: z.int().nonnegative(),
   before: z.number(),
   after: z.number(),
+  /** instruction metrics: the functions whose cost changed most between measuredFrom and measuredTo */
+  functions: z
+    .union([z.object({ self: z.array(BisectFunctionChange), inclusive: z.array(BisectFunctionChange) }), z.object({ unavailable: z.string() })])
+    .optional(),
 });
 
 export const BisectUnresolved = z.object({
@@ -23,6 +36,8 @@ export const BisectUnresolved = z.object({
   to: commitId,
   /** commits strictly between them */
   between: z.int().nonnegative(),
+  /** index on the path of `to` (of the merge, inside one) */
+  position: z.int().nonnegative(),
   before: z.number(),
   after: z.number(),
   reason: z.enum(['budget', 'unbuildable']),
@@ -37,6 +52,7 @@ const BisectEnd = z.object({
 });
 
 export const BisectReport = z.object({
+  /** where the history came from (a URL; commit ids are upstream's, so links go to upstream) */
   repo: z.string(),
   from: BisectEnd,
   to: BisectEnd,
@@ -59,3 +75,7 @@ export const BisectReport = z.object({
   host: z.object({ id: z.string(), cpuModel: z.string() }),
 });
 export type BisectReport = z.infer<typeof BisectReport>;
+
+/** The file name of a report in data/bisect/<machine>/: its ends and metric. */
+export const bisectReportName = (r: Pick<BisectReport, 'from' | 'to' | 'metric'>): string =>
+  `${r.from.ref.replace(/^openssl-/, '')}..${r.to.ref.replace(/^openssl-/, '')}-${r.metric.id.replace(/[^A-Za-z0-9.-]+/g, '-')}.json`;

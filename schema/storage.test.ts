@@ -101,3 +101,23 @@ test('damaged, oversized, non-UTF-8 and missing files are errors naming the file
   mkdirSync(join(dir, 'folder.json.br'));
   assert.throws(() => readRunFile(join(dir, 'folder.json.br'), 'folder.json.br'), /folder\.json\.br: is a folder/);
 });
+
+test('a run file and a journal are flushed to disk (fsync) before the rename that publishes them', async (t) => {
+  const fs = (await import('node:fs')).default;
+  const { executeRun, newRunId } = await import('../runner/run.ts');
+  const { standInBuild } = await import('../runner/stand-in-build.ts');
+  const { describeHost } = await import('../runner/host.ts');
+  const events: string[] = [];
+  const { fsyncSync, renameSync } = fs;
+  t.mock.method(fs, 'fsyncSync', (fd: number) => (events.push('fsync'), fsyncSync(fd)));
+  t.mock.method(fs, 'renameSync', (from: string, to: string) => (events.push(`rename ${to.replace(/.*\./, '.')}`), renameSync(from, to)));
+  const dir = mkdtempSync(join(tmpdir(), 'fsync-'));
+  const build = standInBuild('3.5.7');
+  const spec = { benchmark: 'toy', metric: 'm', label: 'toy', unit: 'ops/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: {}, comparability: { acrossVersions: true } };
+  const plan = { runId: newRunId('quick'), mode: 'quick' as const, host: describeHost('fsync-host'), benchmarks: ['toy'], rounds: 1, warmupRounds: 0, builds: [build.record], startedAt: new Date().toISOString(), harness: { gitCommit: 'unknown', gitDirty: true, node: process.version } };
+  await executeRun(plan, [build], [{ id: 'toy', description: 'toy', tasks: () => [{ id: 't', run: async () => [{ spec, value: 1 }] }] }], dir, { progress: () => {} });
+  // the journal's header, then the run file: each rename comes after an fsync of what it renames
+  const renames = events.map((e, i) => [e, i] as const).filter(([e]) => e.startsWith('rename'));
+  assert.deepEqual(renames.map(([e]) => e), ['rename .jsonl', 'rename .br']);
+  for (const [e, i] of renames) assert.equal(events[i - 1], 'fsync', `${e} without an fsync before it: ${events.join(', ')}`);
+});

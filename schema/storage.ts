@@ -12,7 +12,7 @@
 // The reader also takes plain .json (files people unpack to read) and .json.gz (files written before
 // brotli), never in data/runs/.
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import fs, { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DataFileError, parseRunFile, safeId, type Run } from './base.ts';
 
@@ -160,9 +160,32 @@ export function writeRunFile(runsDir: string, run: Run): string {
   }
   const bytes = encodeRunFile(run);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(`${path}.tmp`, bytes);
-  renameSync(`${path}.tmp`, path);
+  writeFileDurably(path, bytes);
   return path;
+}
+
+/**
+ * Write a file whole or not at all, and on disk before it is visible under its name: written to
+ * `<path>.tmp`, flushed (fsync), renamed into place, and the folder flushed so the rename survives a
+ * power loss too. A kill leaves the old file (or none) and at most a `.tmp`, which every reader of
+ * data/ ignores. (Through the `fs` object, so a test can watch the order.)
+ */
+export function writeFileDurably(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.tmp`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, path);
+  const dir = fs.openSync(dirname(path), 'r');
+  try {
+    fs.fsyncSync(dir);
+  } finally {
+    fs.closeSync(dir);
+  }
 }
 
 /**

@@ -160,6 +160,43 @@ test('pr-validate.yml copies only the added run files of the pull request into t
   assert.equal(readFileSync(join(work, 'trusted/README'), 'utf8'), 'base');
 });
 
+test('pr-validate.yml fetches the pull request as objects and writes out only its data/runs/ files; a pull request without data reports "no runs submitted"', () => {
+  const pr = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'pr-validate.yml'), 'utf8');
+  for (const [what, files, expectRuns] of [
+    ['a submission', { 'data/runs/h/2026/11/new.json.br': 'new run', 'scripts/evil.ts': 'process.exit(0)', 'package.json': '{"scripts":{"validate":"true"}}' }, true],
+    ['a code change', { 'scripts/evil.ts': 'process.exit(0)', '.github/workflows/pr-validate.yml': 'name: mine' }, false],
+  ] as const) {
+    const work = scratch('pr-data-');
+    // the base repository: main with an accepted run, and the pull request's commit at refs/pull/7/head
+    const seed = gitRepo(join(work, 'seed'), { 'package.json': '{}', 'scripts/aggregate.ts': 'code', 'data/runs/h/2026/11/old.json.br': 'accepted' });
+    const base = seed('rev-parse', 'HEAD');
+    for (const [f, t] of Object.entries(files)) {
+      mkdirSync(join(work, 'seed', f, '..'), { recursive: true });
+      writeFileSync(join(work, 'seed', f), t);
+    }
+    seed('add', '-A');
+    seed('commit', '-q', '-m', 'pull request');
+    const head = seed('rev-parse', 'HEAD');
+    execFileSync('git', ['init', '-q', '--bare', join(work, 'origin.git')]);
+    seed('push', '-q', join(work, 'origin.git'), `${base}:refs/heads/main`, `${head}:refs/pull/7/head`);
+    // what actions/checkout leaves: the base commit in trusted/, origin pointing at the repository
+    execFileSync('git', ['clone', '-q', join(work, 'origin.git'), join(work, 'trusted')]);
+    const env = { BASE_SHA: base, HEAD_SHA: head, PR_NUMBER: '7', GITHUB_STEP_SUMMARY: join(work, 'summary.md') };
+    const fetched = runStep(pr, 'Fetch the pull request as git objects (nothing checked out)', work, env);
+    assert.equal(fetched.status, 0, fetched.log);
+    const r = runStep(pr, 'Read the pull request as data', work, env);
+    assert.equal(r.status, 0, `${what}: ${r.log}`);
+    assert.deepEqual(r.out, { runs: String(expectRuns) }, what);
+    const found = execFileSync('find', ['submission', '-not', '-path', 'submission/.git*', '-type', 'f'], { cwd: work, encoding: 'utf8' }).trim().split('\n').filter(Boolean).sort();
+    // the pull request's code is never written out, only its data/runs/ (accepted runs included: the validator reads them as main has them)
+    assert.deepEqual(found, expectRuns ? ['submission/data/runs/h/2026/11/new.json.br', 'submission/data/runs/h/2026/11/old.json.br'] : [], what);
+    if (!expectRuns) assert.match(readFileSync(join(work, 'summary.md'), 'utf8'), /No runs submitted/);
+    // the validator's --base mode reads the change list from the submission work tree
+    const changed = execFileSync('git', ['-C', join(work, 'submission'), 'diff', '--name-status', '--no-renames', `${base}...HEAD`], { encoding: 'utf8' });
+    assert.match(changed, expectRuns ? /A\tdata\/runs\/h\/2026\/11\/new\.json\.br/ : /A\tscripts\/evil\.ts/, what);
+  }
+});
+
 const publishYaml = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'publish.yml'), 'utf8');
 const PLANNED = JSON.stringify([{ id: 'obs-a', arch: 'x64' }, { id: 'obs-b', arch: 'arm64' }]);
 
@@ -253,6 +290,30 @@ test("publish prepare: each artifact may bring only its own host's machines' fil
   assert.match(r.log, /artifact bench-obs-a-hypothesis refused: it holds data\/summary\.json;/);
   assert.match(r.log, /artifact something-else refused: not a bench-<host>-run/);
   assert.deepEqual(r.out, { refused: 'bench-obs-a-hypothesis bench-obs-b-run bench-obs-c-run something-else', new: '3' });
+});
+
+test('a leftover *.tmp (a write killed before its rename) is ignored: publish takes the rest of the artifact, bench and validate --untracked do not collect it', async () => {
+  const { clone, work } = origin();
+  clone('checkout');
+  const r = take(work, {
+    [`bench-obs-a-run/data/runs/${A}/2026/11/new.json.br`]: 'new run',
+    [`bench-obs-a-run/data/runs/${A}/2026/11/killed.json.br.tmp`]: 'half a run',
+  });
+  assert.equal(r.status, 0, r.log);
+  assert.deepEqual(r.out, { refused: '', new: '1' });
+  assert.deepEqual(untracked(join(work, 'checkout')), [`data/runs/${A}/2026/11/new.json.br`]);
+  // the machine's side: the repository's own .gitignore decides what the collect step and the validator see
+  const dir = scratch('bench-tmp-');
+  gitRepo(dir, { '.gitignore': readFileSync(join(import.meta.dirname, '..', '.gitignore'), 'utf8') });
+  for (const f of [`data/runs/${A}/2026/11/new.json.br`, `data/runs/${A}/2026/11/killed.json.br.tmp`]) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    writeFileSync(join(dir, f), 'x');
+  }
+  const c = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the new run')], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, FOLDER: 'runs' } });
+  assert.equal(c.status, 0, c.stderr);
+  assert.deepEqual(execFileSync('find', ['outbox', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).trim().split('\n'), [`outbox/runs/data/runs/${A}/2026/11/new.json.br`]);
+  const { untrackedRuns } = await import('./validate-submission.ts');
+  assert.deepEqual(untrackedRuns(dir).map((f) => f.path), [`data/runs/${A}/2026/11/new.json.br`]);
 });
 
 test('publish prepare: an artifact of obs-a whose folder is no machine of obs-a is refused, runs and hypothesis alike', () => {
@@ -395,4 +456,37 @@ test("bench.yml records the machine's CPU settings and refuses an unwritable bui
   const bad = spawnSync('bash', [...GITHUB_SHELL, script], { encoding: 'utf8', env: env(join(work, 'file', 'cache')) });
   assert.equal(bad.status, 1);
   assert.match(bad.stdout, /::error::build cache .* is not writable/);
+});
+
+test("site.yml deploys only main's newest commit: a deploy of an older push never replaces a newer site", () => {
+  const site = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'site.yml'), 'utf8');
+  const work = scratch('site-head-');
+  // a stand-in for the GitHub CLI: answers main's head as the API would
+  mkdirSync(join(work, 'bin'));
+  writeFileSync(join(work, 'bin', 'gh'), '#!/bin/sh\n[ "$1 $2" = "api repos/o/r/git/ref/heads/main" ] && [ "$4" = .object.sha ] && echo "$MAIN_NOW"\n', { mode: 0o755 });
+  const run = (built: string, now: string) =>
+    runStep(site, "Deploy only main's newest commit", work, { PATH: `${join(work, 'bin')}:${process.env.PATH}`, BUILT: built, MAIN_NOW: now, REPO: 'o/r', GH_TOKEN: 't' });
+  const newest = run('a'.repeat(40), 'a'.repeat(40));
+  assert.equal(newest.status, 0, newest.log);
+  assert.deepEqual(newest.out, { current: 'true' });
+  const older = run('a'.repeat(40), 'b'.repeat(40));
+  assert.equal(older.status, 0, older.log);
+  assert.deepEqual(older.out, { current: 'false' });
+  assert.match(older.log, /not deployed: main moved on to b{40}/);
+  assert.match(site, /uses: actions\/deploy-pages@\S+[^\n]*\n\s+if: steps\.head\.outputs\.current == 'true'/, 'the deploy step runs only for the newest commit');
+});
+
+test('bench.yml uploads what a failed or killed run measured: the run and the journal steps run always; the journal comes from the build cache', () => {
+  const steps = yaml.slice(yaml.indexOf('\n  bench:\n')).split('\n      - ').slice(1);
+  const after = steps.slice(steps.findIndex((st) => /Full benchmark/.test(st)) + 1);
+  for (const st of after.slice(0, 4)) assert.match(st, /\n        if: always\(\)\n/, `runs after a failure: ${st.split('\n')[0]}`);
+  const work = scratch('bench-journal-');
+  const cache = join(work, 'cache');
+  mkdirSync(join(cache, 'journals', A), { recursive: true });
+  writeFileSync(join(cache, 'journals', A, 'r1.partial.jsonl'), '{"plan":{}}\n');
+  writeFileSync(join(cache, 'journals', A, 'other.txt'), 'x');
+  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the journal of an unfinished run')], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH, OBSERVATORY_CACHE: cache } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(execFileSync('find', ['outbox', '-type', 'f'], { cwd: work, encoding: 'utf8' }).trim().split('\n'), ['outbox/journal/r1.partial.jsonl']);
+  assert.match(yaml, /name: journal-\$\{\{ matrix\.host\.id \}\}\n/, 'not a bench-… artifact: publish takes only finished runs');
 });

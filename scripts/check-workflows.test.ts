@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkWorkflow, checkWorkflows, npmScriptsUsed, runScripts } from './check-workflows.ts';
-import { parseWorkflowYaml, YamlSubsetError, type YamlNode } from './workflow-yaml.ts';
+import { get, parseWorkflowYaml, YamlSubsetError, type YamlNode } from './workflow-yaml.ts';
 import { machineId, nameOfMachine } from '../schema/machine.ts';
 
 const SHA = 'a'.repeat(40);
@@ -54,7 +54,7 @@ test('each broken rule is reported with its line', () => {
     ['secrets on pull requests', good.replace('npm ci', 'npm ci --token ${{ secrets.NPM }}'), /:12: a workflow that pull requests reach must not use secrets/],
     ['secrets inherited on pull requests', good.replace('    steps:', '    secrets: inherit\n    steps:'), /must not use secrets/],
     ['write token on pull requests', good.replace('contents: read', 'contents: write'), /:9: a workflow that pull requests reach gets read-only permissions/],
-    ['pull_request_target', good.replace('  pull_request:', '  pull_request_target:'), /pull_request_target/],
+    ['pull_request_target with the default checkout persisting the token', good.replace('  pull_request:', '  pull_request_target:'), /:11: .*pull_request_target.*persist-credentials: false/],
   ];
   for (const [what, yaml, expected] of cases) {
     const problems = checkWorkflow('x.yml', yaml, SCRIPTS);
@@ -95,6 +95,9 @@ const FLAGGED: Record<string, RegExp> = {
   'reusable-called-by-pr': /helper\.yml:6: job "work" runs on a self-hosted runner.*called by \.github\/workflows\/pr\.yml \(triggered by pull_request\)/,
   'publish-in-concurrency-group': /bench\.yml:7: job "publish" can push \(contents: write\) and sits in a concurrency group/,
   'yaml-alias': /pr\.yml:4: anchors, aliases and tags .* plain block YAML only/,
+  'target-checkout-head': /pr\.yml:11: .*pull_request_target.* checks out "\$\{\{ github\.event\.pull_request\.head\.sha \}\}": only the base branch's code may be checked out/,
+  'target-git-checkout': /pr\.yml:17: pull_request_target: .* "git checkout" puts a commit's files in a work tree/,
+  'target-head-expression': /pr\.yml:14: .*pull_request_target.* the pull request's head.*inside a run: script/,
 };
 
 test('every fixture folder has its expected problem, and the list covers every folder', () => {
@@ -178,4 +181,16 @@ test('the workflows read machine folders as schema/machine.ts writes them: the n
     assert.deepEqual(names.stdout.trim().split('\n'), [...machines.map(nameOfMachine), ...others.map(() => '-')], `${file}: ${re}`);
   }
   assert.ok(machines.every((m) => nameOfMachine(m) !== m), 'every sample is a machine id');
+});
+
+test('the merge gate: pr-validate runs the base branch\'s workflow on every pull request; test aggregates before it tests', () => {
+  const dir = join(import.meta.dirname, '..', '.github', 'workflows');
+  const tree = (f: string) => parseWorkflowYaml(readFileSync(join(dir, f), 'utf8'));
+  const on = get(tree('pr-validate.yml'), 'on');
+  // pull_request would run the pull request's own copy of this file: a change to it could fake its own check
+  assert.deepEqual(on?.kind === 'map' ? on.entries.map((e) => e.key) : on, ['pull_request_target']);
+  assert.equal(get(get(on, 'pull_request_target'), 'paths'), undefined, 'a required check must report on every pull request');
+  const test = readFileSync(join(dir, 'test.yml'), 'utf8');
+  const aggregate = test.search(/npm run aggregate/);
+  assert.ok(aggregate > 0 && aggregate < test.search(/run: npm test/), 'test.yml derives data/timeseries/ for the submitted runs before npm test checks them');
 });

@@ -3,7 +3,9 @@
 // does not know:
 //   - every action and reusable workflow is pinned by a full commit SHA;
 //   - every workflow sets top-level `permissions:` and every job sets its own;
-//   - no pull_request_target; a workflow_run workflow gets no write permission;
+//   - a pull_request_target workflow checks out only the base branch (without persisting the token) and
+//     never puts the pull request's commit in a work tree or its head in a run: script; a workflow_run
+//     workflow gets no write permission;
 //   - a workflow a pull request can start (pull_request and the other PR_EVENTS, a workflow_run chain
 //     after one, a reusable workflow one calls) runs only on GitHub-hosted runner labels: not
 //     `self-hosted`, not a project label (`bench-…`), not a runner group, not an expression that cannot
@@ -168,6 +170,44 @@ function grantsWrite(perms: YamlNode | undefined): boolean {
   return perms.kind === 'map' && perms.entries.some((e) => e.value.kind === 'scalar' && e.value.value === 'write');
 }
 
+/** Expressions that name the pull request's own commit or branch (its code). */
+const PR_HEAD = /github\.event\.pull_request\.head\b|github\.head_ref\b|refs\/pull\/|\.merge_commit_sha\b/;
+/** Git commands that put a commit's files into a work tree (a `worktree add` or `clone` with --no-checkout does not). */
+const MATERIALISES = /\bgit\s+(?:-C\s+\S+\s+)?(checkout|switch|restore|reset\s+--hard|pull|stash\s+pop|worktree\s+add(?![^\n]*--no-checkout)|clone(?![^\n]*--no-checkout))\b/;
+
+/**
+ * A pull_request_target workflow runs the base branch's workflow file with the base repository's token,
+ * so it must never check out or run the pull request's code: actions/checkout only of the base (no
+ * `ref` naming the pull request, no other `repository`, no token left in .git/config), no git command in
+ * a run: script that writes a commit's files into a work tree, and no expression naming the pull
+ * request's head inside a run: script (it reaches the shell as code; pass it through env:).
+ */
+function baseCodeOnly(w: Workflow): { line: number; message: string }[] {
+  const out: { line: number; message: string }[] = [];
+  for (const job of jobsOf(w)) {
+    const steps = get(job.value, 'steps');
+    for (const step of steps?.kind === 'seq' ? steps.items : []) {
+      const uses = get(step, 'uses');
+      if (uses?.kind === 'scalar' && /^actions\/checkout@/.test(uses.value)) {
+        const ref = get(get(step, 'with'), 'ref');
+        const repo = get(get(step, 'with'), 'repository');
+        const persist = get(get(step, 'with'), 'persist-credentials');
+        if (ref?.kind === 'scalar' && !/^\$\{\{\s*(github\.event\.pull_request\.base\.(sha|ref)|github\.base_ref)\s*\}\}$/.test(ref.value))
+          out.push({ line: uses.line, message: `job "${job.key}" checks out "${ref.value}": only the base branch's code may be checked out` });
+        if (repo?.kind === 'scalar' && !/^\$\{\{\s*github\.repository\s*\}\}$/.test(repo.value)) out.push({ line: uses.line, message: `job "${job.key}" checks out repository "${repo.value}": only the base repository` });
+        if (persist?.kind !== 'scalar' || persist.value !== 'false') out.push({ line: uses.line, message: `job "${job.key}" checks out without persist-credentials: false, leaving the token in .git/config` });
+      }
+      const run = get(step, 'run');
+      if (run?.kind !== 'scalar') continue;
+      const git = MATERIALISES.exec(run.value);
+      if (git) out.push({ line: run.line, message: `job "${job.key}": "git ${git[1]!.split(/\s+/)[0]}" puts a commit's files in a work tree; read the pull request with git show / git archive of data only` });
+      for (const m of run.value.matchAll(/\$\{\{([^}]*)\}\}/g))
+        if (PR_HEAD.test(m[1]!)) out.push({ line: run.line, message: `job "${job.key}" names the pull request's head (${m[0]}) inside a run: script: pass it through env:` });
+    }
+  }
+  return out;
+}
+
 /** Check a set of workflows together (pull-request reach crosses files: workflow_run, reusable workflows). */
 export function checkWorkflows(files: { file: string; yaml: string }[], scripts: ReadonlySet<string>): string[] {
   const problems: string[] = [];
@@ -200,7 +240,7 @@ export function checkWorkflows(files: { file: string; yaml: string }[], scripts:
       if (perms?.kind === 'map' && perms.entries.some((e) => e.key === 'contents' && e.value.kind === 'scalar' && e.value.value === 'write') && (get(job.value, 'concurrency') || get(tree, 'concurrency')))
         at(job.line, `job "${job.key}" can push (contents: write) and sits in a concurrency group: a newer pending run would cancel it and drop the publish`);
     }
-    if (w.events.has('pull_request_target')) at(w.events.get('pull_request_target')!.line || 1, "pull_request_target runs with the base repository's secrets and write token: not allowed");
+    if (w.events.has('pull_request_target')) for (const p of baseCodeOnly(w)) at(p.line, `pull_request_target: ${p.message} (it runs with the base repository's token: it may read the pull request only as data)`);
     const runWrite = [get(tree, 'permissions'), ...jobsOf(w).map((j) => get(j.value, 'permissions'))].find(grantsWrite);
     if (w.events.has('workflow_run') && runWrite)
       at(runWrite.line, "a workflow_run workflow runs with the base repository's token after workflows a pull request can start: it gets no write permission");

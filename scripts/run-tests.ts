@@ -49,7 +49,8 @@ function main(): void {
   const files = testFiles(root, tier);
   const env = { ...process.env };
   const scratch = tier === 'unit' ? mkdtempSync(join(tmpdir(), 'observatory-unit-cache-')) : null;
-  if (scratch) env.OBSERVATORY_CACHE = scratch;
+  // the host lock too: a unit test never takes the machine's real lock (runner/host-lock.ts)
+  if (scratch) Object.assign(env, { OBSERVATORY_CACHE: scratch, OBSERVATORY_LOCK_DIR: join(scratch, 'host-lock') });
   const start = Date.now();
   const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], { cwd: root, env, stdio: 'inherit' });
   if (scratch) rmSync(scratch, { recursive: true, force: true });

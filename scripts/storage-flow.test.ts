@@ -12,17 +12,21 @@ import { writeAll } from './aggregate.ts';
 import { validateSubmission } from './validate-submission.ts';
 import { resolveVersion } from '../catalogue/index.ts';
 import { REGISTERED, handshakeKey } from './fixtures/submissions/test-run.ts';
+import { standInBuild } from '../runner/stand-in-build.ts';
 
 // a build of the catalogue, from the source bytes it pins (the validator checks the meaning)
 const CATALOGUED = resolveVersion('3.5');
 const PIN = CATALOGUED.sources[0]!;
 import { loadRunIndex } from '../site/src/lib/data.ts';
 
+/** the build options a real default build records */
+const RECIPE = standInBuild(CATALOGUED.version).record;
+
 test('a run written by the runner is in the layout, valid, aggregated and listed by the site', async () => {
   const root = mkdtempSync(join(tmpdir(), 'flow-'));
   const record: Build = {
     id: 'b357', library: 'openssl', version: CATALOGUED.version, series: '3.5', variant: 'default', versionString: `OpenSSL ${CATALOGUED.version}`, source: { kind: PIN.kind, name: PIN.file, sha256: PIN.sha256 },
-    configureArgs: ['no-shared'], compiler: 'cc', cflags: '-O2', builtAt: '2026-01-01T00:00:00.000Z', buildSeconds: 1,
+    configureArgs: RECIPE.configureArgs, compiler: RECIPE.compiler, cflags: RECIPE.cflags, builtAt: '2026-01-01T00:00:00.000Z', buildSeconds: 1,
   };
   // a stand-in for the handshake benchmark writing one of its registered series (the validator takes
   // series from the runner's registry): the point is the file the run loop writes, not the number
@@ -33,7 +37,7 @@ test('a run written by the runner is in the layout, valid, aggregated and listed
   };
   const plan = {
     runId: newRunId('quick'), mode: 'quick' as const, host: describeHost('flow-host'), benchmarks: ['handshake'], rounds: 2, warmupRounds: 1,
-    builds: [record], startedAt: new Date().toISOString(), harness: { gitCommit: 'abcdef1', gitDirty: false, node: process.version },
+    builds: [record], startedAt: new Date().toISOString(), harness: { gitCommit: 'abcdef1234567890abcdef1234567890abcdef12', gitDirty: false, node: process.version },
   };
   const { path, run } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
   const rel = relative(join(root, 'data'), path);

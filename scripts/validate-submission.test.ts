@@ -154,7 +154,7 @@ test("a run written by the real run loop on this machine's host description pass
   };
   const plan = {
     runId: newRunId('full'), mode: 'full' as const, host: describeHost('this-machine'), benchmarks: ['handshake'], rounds: 5, warmupRounds: 1,
-    builds: [record], startedAt: new Date().toISOString(), harness: { ...harnessInfo(), gitCommit: 'f97371a', gitDirty: false },
+    builds: [record], startedAt: new Date().toISOString(), harness: { ...harnessInfo(), gitCommit: 'f97371a2c1d0e4b5a6978812345678900abcdef1', gitDirty: false },
   };
   const { path } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
   const r = validateSubmission({ root, changed: added(relative(root, path)), mode: 'submission' });
@@ -711,7 +711,9 @@ test('random damage to a valid run never crashes the validator: it answers with 
 
 test("another library's build is checked against its own pin: a catalogued crate passes, other bytes do not", () => {
   const run = makeTestRun();
-  const awslc = { library: 'aws-lc' as const, version: '5.12.0', series: '5.12', source: { kind: 'crate' as const, name: 'aws-lc-sys-0.47.0.crate', sha256: '8bfbe32ac36b3c428696ce315464181bc4029d689fd58e3f2a4e58c252242f52' } };
+  const awslc = { library: 'aws-lc' as const, version: '5.12.0', series: '5.12', source: { kind: 'crate' as const, name: 'aws-lc-sys-0.47.0.crate', sha256: '8bfbe32ac36b3c428696ce315464181bc4029d689fd58e3f2a4e58c252242f52' },
+    // as the cmake recipe records it (scripts/provenance.ts holds a build to its recipe)
+    versionString: 'AWS-LC 5.12.0', configureArgs: ['-DCMAKE_BUILD_TYPE=Release', '-DBUILD_SHARED_LIBS=OFF', '-DBUILD_TESTING=OFF', '-DBUILD_TOOL=OFF', '-DDISABLE_GO=ON', '-DDISABLE_PERL=ON'], cflags: '-Wall -O3 -DNDEBUG' };
   const withBuild = (b: Partial<Run['builds'][number]>): Run => ({ ...run, builds: [{ ...run.builds[0]!, ...b }, ...run.builds.slice(1)] });
   const buildProblems = (r: Report) => problems(r).filter((p) => JSON.stringify(p).includes('builds'));
   assert.deepEqual(buildProblems(submit(withBuild(awslc), { author: 'alice' })), []);

@@ -23,6 +23,7 @@ import { registeredSeries } from '../runner/series-registry.ts';
 import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
 import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 import { loadHistory } from './history.ts';
+import { checkProvenance } from './provenance.ts';
 
 export interface Problem {
   file: string;
@@ -474,6 +475,7 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   const misplaced = host.id === dirHost && runId === fileRunId ? misplacedRun(file.slice('data/'.length), run) : null;
   if (misplaced) add(['startedAt'], `the run ${misplaced.replace(/^holds run \S+ of host \S+ /, '')} (the folders are the UTC year and month it started)`);
   checkRun(run, mode, now, add);
+  checkProvenance(run, add);
   report.run = run;
   return report;
 }

@@ -2,77 +2,147 @@
 // branches or commit ids) where a deterministic figure moved (bisect.ts), each built from the history
 // (commit-build.ts) and measured by our programs. Writes one report (schema/bisect.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BisectReport } from '../../schema/index.ts';
+import { BisectReport, bisectReportName, type BisectFunctionChange, type Host } from '../../schema/index.ts';
 import { listCached } from '../build.ts';
 import { VERSIONS, compareSeries } from '../../catalogue/index.ts';
-import { releaseCommit } from './releases.ts';
-import { baseConfig, countInstructions, ensureCerts, handshakeBinary, type HandshakeConfig } from '../handshake/handshake.ts';
+import { releaseCommit, releaseSteps, releaseTag } from './releases.ts';
+import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandshake, type HandshakeConfig } from '../handshake/handshake.ts';
+import type { Profile, ProfileKind } from '../causes/callgrind.ts';
 import { CERTS } from '../certs.ts';
-import { describeHost } from '../host.ts';
+import { describeHost, hostId } from '../host.ts';
 import { harnessInfo } from '../run.ts';
 import { bisect, relativeDifference } from './bisect.ts';
 import { buildCommit, commitVersion } from './commit-build.ts';
-import { commitInfo, commitPath, culprit, mergeSide, parents, resolve, type PathCommit } from './history.ts';
+import { commitInfo, commitPath, culprit, git, mergeSide, parents, resolve, type PathCommit } from './history.ts';
 
-const HELP = `usage: npm run bisect -- --repo GITDIR [--metric ID] [--budget N] [--threshold F] [--out FILE] <from> <to>
+const HELP = `usage: npm run bisect -- --repo GITDIR [--metric ID] [--budget N] [--threshold F] [--out FILE|-] <from> <to>
+       npm run bisect -- --repo GITDIR --all [--metric ID] [--budget N] [--threshold F]
 
 Finds every commit between <from> and <to> (a catalogued release such as 3.4.0, which goes by its tag
 once its tree is checked against the catalogue's archive; or any tag, branch or commit id) where the
 metric moves by more than the threshold, building each probed commit (cached in <cache>/commit-builds,
-through ccache when installed) and counting instructions under valgrind.
+through ccache when installed) and measuring it. For each step of an instruction metric, the functions
+whose cost changed most (callgrind, self and inclusive).
 
   --repo GITDIR     a clone of OpenSSL (its .git directory or a bare repository); upstream is
                     https://github.com/openssl/openssl.git
-  --metric ID       handshake-instructions:<client|server>:<cert>:<groups>, instructions one side spends
-                    per full TLS 1.3 handshake; cert ${CERTS.join('|')}, groups default or a list
+  --repo-url URL    where the clone came from, recorded in the report (default: its remote.origin.url,
+                    else GITDIR)
+  --metric ID       handshake-instructions:<client|server>:<cert>:<groups>: instructions one side spends
+                    per full TLS 1.3 handshake; handshake-heap:<client|server>:<cert>:<groups>: heap bytes
+                    one side holds per connection; cert ${CERTS.join('|')}, groups default or a list
                     (default: handshake-instructions:client:ecdsa-p256:default)
-  --budget N        commits measured at most, ends included (default 40)
+  --all             every step of the journey: from each series' newest catalogued release whose tag the
+                    repository has to the next series' (a pair without one is named and skipped)
+  --budget N        commits measured at most per step, ends included (default 40)
   --threshold F     relative difference that is a step (default 0.002 = 0.2%)
-  --out FILE        the report (default: print it)`;
+  --out FILE|-      the report (default data/bisect/<machine>/<from>..<to>-<metric>.json; - prints it)
+  --host-id NAME    the machine's name (default $OBSERVATORY_HOST_ID or the hostname)`;
 
-interface Metric {
+type Side = 'client' | 'server';
+
+/** A deterministic figure of one commit's build: the same on every run, so a difference is a step. */
+export interface Metric {
   id: string;
   what: string;
   unit: string;
+  kind: 'instructions' | 'heap';
+  side: Side;
   cfg: HandshakeConfig;
-  side: 'client' | 'server';
 }
+
+const METRIC = /^handshake-(instructions|heap):(client|server):([a-z0-9-]+):([A-Za-z0-9:_-]+)$/;
+const METRIC_FORMS = 'handshake-instructions:<client|server>:<cert>:<groups> or handshake-heap:<client|server>:<cert>:<groups>';
 
 export function parseMetric(id: string): Metric {
-  const m = /^handshake-instructions:(client|server):([a-z0-9-]+):([A-Za-z0-9:_-]+)$/.exec(id);
-  if (!m) throw new Error(`unknown metric "${id}": expected handshake-instructions:<client|server>:<cert>:<groups>`);
-  const side = m[1] as 'client' | 'server';
-  const cert = CERTS.find((c) => c === m[2]);
-  const groups = m[3]!;
-  if (!cert) throw new Error(`unknown certificate "${m[2]}" in "${id}" (known: ${CERTS.join(', ')})`);
+  const m = METRIC.exec(id);
+  if (!m) throw new Error(`unknown metric "${id}": expected ${METRIC_FORMS}`);
+  const kind = m[1] as Metric['kind'];
+  const side = m[2] as Side;
+  const cert = CERTS.find((c) => c === m[3]);
+  const groups = m[4]!;
+  if (!cert) throw new Error(`unknown certificate "${m[3]}" in "${id}" (known: ${CERTS.join(', ')})`);
   const cfg = baseConfig({ cert, clientGroups: groups, serverGroups: groups });
-  return { id, side, cfg, unit: 'instructions', what: `instructions the ${side} spends per full TLS 1.3 handshake, ${cert} certificate, groups ${groups} on both sides (callgrind, fixed-seed RNG, its own SSL calls only)` };
+  const shape = `full TLS 1.3 handshake, ${cert} certificate, groups ${groups} on both sides`;
+  return kind === 'instructions'
+    ? { id, kind, side, cfg, unit: 'instructions', what: `instructions the ${side} spends per ${shape} (callgrind, fixed-seed RNG, its own SSL calls only)` }
+    : { id, kind, side, cfg: { ...cfg, mode: 'memory' }, unit: 'bytes', what: `heap bytes the ${side} holds per live connection after a ${shape} (CRYPTO_set_mem_functions)` };
 }
 
-/** Count the metric on one commit; null (with why) when it does not build or our program does not compile against it. */
-async function measureCommit(repo: string, commit: string, metric: Metric, stats: BisectReport['builds']): Promise<{ value: number | null; reason?: string }> {
+/** Handshakes counted per instruction measurement, and connections held per heap measurement. */
+const INSTRUCTION_HANDSHAKES = 10;
+const HEAP_CONNECTIONS = 50;
+/** Functions listed per step and kind of cost, largest change first. */
+const FUNCTIONS_PER_STEP = 15;
+
+type Measured = { value: number; binary: string } | { value: null; reason: string };
+
+/** Build a commit and compile our handshake program against it; the binary, or why there is none. */
+async function binaryOf(repo: string, commit: string, stats: BisectReport['builds']): Promise<{ binary: string } | { reason: string }> {
   const t = Date.now();
   const b = await buildCommit(repo, commit);
   if (!b.ok) {
     stats.failed++;
-    return { value: null, reason: `does not build: ${b.reason}` };
+    return { reason: `does not build: ${b.reason}` };
   }
   if (b.cached) stats.cached++;
   else {
     stats.built++;
     stats.secondsBuilding += (Date.now() - t) / 1000;
   }
-  let binary: string;
   try {
-    binary = handshakeBinary({ record: { id: `commit-${commit.slice(0, 12)}`, library: 'openssl', version: b.record.version, variant: 'default' }, prefix: b.prefix });
+    return { binary: handshakeBinary({ record: { id: `commit-${commit.slice(0, 12)}`, library: 'openssl', version: b.record.version, variant: 'default' }, prefix: b.prefix }) };
   } catch (e) {
-    return { value: null, reason: `our handshake program does not compile against it: ${(e as Error).message.slice(0, 300)}` };
+    return { reason: `our handshake program does not compile against it: ${(e as Error).message.slice(0, 300)}` };
   }
-  const r = await countInstructions(binary, metric.cfg, 10, metric.side);
+}
+
+/** The metric on one commit; null (with why) when it does not build or our program does not compile against it. */
+async function measureCommit(repo: string, commit: string, metric: Metric, stats: BisectReport['builds']): Promise<Measured> {
+  const b = await binaryOf(repo, commit, stats);
+  if ('reason' in b) return { value: null, reason: b.reason };
+  if (metric.kind === 'heap') {
+    const r = await runHandshake(b.binary, metric.cfg, HEAP_CONNECTIONS);
+    if (r.kind === 'unsupported' || r.kind === 'failed') return { value: null, reason: `${r.kind}: ${r.reason.slice(0, 300)}` };
+    if (r.kind !== 'run' || !r.out.heap) return { value: null, reason: 'the program reported no heap counts' };
+    return { value: metric.side === 'client' ? r.out.heap.clientBytesPerConnection : r.out.heap.serverBytesPerConnection, binary: b.binary };
+  }
+  const r = await countInstructions(b.binary, metric.cfg, INSTRUCTION_HANDSHAKES, metric.side);
   if (r.kind !== 'measured') return { value: null, reason: `${r.kind}: ${r.reason.slice(0, 300)}` };
-  return { value: r.instructionsPerHandshake };
+  return { value: r.instructionsPerHandshake, binary: b.binary };
+}
+
+type PerHandshake = Record<ProfileKind, Map<string, number>>;
+
+/** Per-function instructions per handshake of one binary (the instruction metric's side and configuration). */
+async function profileOf(binary: string, metric: Metric): Promise<PerHandshake | string> {
+  const r = await countInstructions(binary, metric.cfg, INSTRUCTION_HANDSHAKES, metric.side, ['self', 'inclusive']);
+  if (r.kind !== 'measured') return `${r.kind}: ${r.reason.slice(0, 300)}`;
+  // inclusive: without the frames that hold the whole measured region (main, the harness's loop, libc's start)
+  const per = (p: Profile, kind: ProfileKind) =>
+    new Map([...p.functions].filter(([, ir]) => kind === 'self' || ir < p.total).map(([f, ir]) => [f, ir / r.out.handshakes]));
+  return { self: per(r.profiles.self!, 'self'), inclusive: per(r.profiles.inclusive!, 'inclusive') };
+}
+
+/** The functions whose cost changed most between two profiles, largest change first. */
+export function functionChanges(before: Map<string, number>, after: Map<string, number>, n = FUNCTIONS_PER_STEP): BisectFunctionChange[] {
+  const names = new Set([...before.keys(), ...after.keys()]);
+  const rows = [...names].map((name) => ({ name, before: before.get(name) ?? 0, after: after.get(name) ?? 0 }));
+  return rows
+    .filter((r) => r.before !== r.after)
+    .sort((a, b) => Math.abs(b.after - b.before) - Math.abs(a.after - a.before) || a.name.localeCompare(b.name))
+    .slice(0, n);
+}
+
+/** A clone's remote.origin.url, else its path. */
+function originOf(repo: string): string {
+  try {
+    return git(repo, ['config', '--get', 'remote.origin.url']);
+  } catch {
+    return repo;
+  }
 }
 
 /**
@@ -84,22 +154,37 @@ async function endOf(repo: string, spec: string): Promise<BisectReport['from']> 
     const r = await releaseCommit(repo, spec);
     return { ref: r.tag, commit: r.commit, version: commitVersion(repo, r.commit).version, release: { version: spec, sameFiles: r.same, generatedFiles: r.generated.length } };
   }
-  const commit = resolve(repo, spec);
-  return { ref: spec, commit, version: commitVersion(repo, commit).version };
+  // a release outside the catalogue (3.5.0) goes by its tag, unchecked (there is no archive to check it against)
+  const ref = /^\d+\.\d+\.\d+[a-z]?$/.test(spec) ? releaseTag(spec) : spec;
+  const commit = resolve(repo, ref);
+  return { ref, commit, version: commitVersion(repo, commit).version };
 }
 
-export async function runBisection(o: { repo: string; from: string; to: string; metric: Metric; budget: number; threshold: number; log?: (s: string) => void }): Promise<BisectReport> {
+export async function runBisection(o: {
+  repo: string;
+  /** where the history came from, for the report (a local path means nothing to its readers) */
+  repoUrl: string;
+  from: string;
+  to: string;
+  metric: Metric;
+  budget: number;
+  threshold: number;
+  host: Pick<Host, 'id' | 'cpuModel'>;
+  log?: (s: string) => void;
+}): Promise<BisectReport> {
   const log = o.log ?? (() => {});
   const started = new Date();
   const builds = { built: 0, cached: 0, failed: 0, secondsBuilding: 0 };
   const reasons = new Map<string, string>();
   const values = new Map<string, number | null>();
+  const binaries = new Map<string, string>();
   const measure = (path: PathCommit[]) => async (at: number) => {
     const id = path[at]!.id;
     if (!values.has(id)) {
       const r = await measureCommit(o.repo, id, o.metric, builds);
       values.set(id, r.value);
-      if (r.reason) reasons.set(id, r.reason);
+      if (r.value === null) reasons.set(id, r.reason);
+      else binaries.set(id, r.binary);
       log(`${id.slice(0, 10)} ${r.value ?? `— ${r.reason}`}`);
     }
     return values.get(id)!;
@@ -115,9 +200,20 @@ export async function runBisection(o: { repo: string; from: string; to: string; 
     return { commit: c.id, subject: c.subject, date: c.date, author: c.author };
   };
   const steps: BisectReport['steps'] = [];
+  // the two neighbouring commits of the path whose figures make the step
+  const between = (p: PathCommit[], at: number) => ({ measuredFrom: p[at - 1]!.id, measuredTo: p[at]!.id });
   const unresolved: BisectReport['unresolved'] = [];
-  const unresolvedOf = (p: PathCommit[], u: (typeof r.unresolved)[number]) => ({ from: p[u.from]!.id, to: p[u.to]!.id, between: u.to - u.from - 1, before: u.before, after: u.after, reason: u.reason });
-  for (const u of r.unresolved) unresolved.push(unresolvedOf(path, u));
+  // position: where on the path the change happens (inside a merge: the merge's place on the path)
+  const unresolvedOf = (p: PathCommit[], u: (typeof r.unresolved)[number], position: number) => ({
+    from: p[u.from]!.id,
+    to: p[u.to]!.id,
+    between: u.to - u.from - 1,
+    position,
+    before: u.before,
+    after: u.after,
+    reason: u.reason,
+  });
+  for (const u of r.unresolved) unresolved.push(unresolvedOf(path, u, u.to));
   for (const s of r.steps) {
     const c = culprit(path, s.at);
     const side = !c.undone && parents(o.repo, c.id).length > 1 ? mergeSide(o.repo, c.id) : null;
@@ -125,17 +221,26 @@ export async function runBisection(o: { repo: string; from: string; to: string; 
     if (side && left >= 1) {
       // a step on a merge: follow it into the merged side with what is left of the budget
       const inner = await bisect(side.length, measure(side), { differs, budget: left + 2 });
-      for (const x of inner.steps) steps.push({ ...info(culprit(side, x.at).id), undone: false, viaMerge: c.id, before: x.before, after: x.after });
-      for (const u of inner.unresolved) unresolved.push(unresolvedOf(side, u));
+      for (const x of inner.steps) steps.push({ ...info(culprit(side, x.at).id), undone: false, viaMerge: c.id, ...between(side, x.at), position: s.at, before: x.before, after: x.after });
+      for (const u of inner.unresolved) unresolved.push(unresolvedOf(side, u, s.at));
       if (inner.steps.length || inner.unresolved.length) continue;
     }
-    steps.push({ ...info(c.id), undone: c.undone, before: s.before, after: s.after });
+    steps.push({ ...info(c.id), undone: c.undone, ...between(path, s.at), position: s.at, before: s.before, after: s.after });
+  }
+  if (o.metric.kind === 'instructions') {
+    for (const step of steps) {
+      log(`profiling ${step.measuredFrom.slice(0, 10)} -> ${step.measuredTo.slice(0, 10)}`);
+      const [a, b] = [await profileOf(binaries.get(step.measuredFrom)!, o.metric), await profileOf(binaries.get(step.measuredTo)!, o.metric)];
+      step.functions =
+        typeof a === 'string' || typeof b === 'string'
+          ? { unavailable: typeof a === 'string' ? a : (b as string) }
+          : { self: functionChanges(a.self, b.self), inclusive: functionChanges(a.inclusive, b.inclusive) };
+    }
   }
   const total = r.first !== null && r.last !== null ? r.last - r.first : 0;
   const named = steps.reduce((sum, s) => sum + (s.after - s.before), 0);
-  const host = describeHost(process.env.OBSERVATORY_HOST_ID ?? 'bisect');
   return BisectReport.parse({
-    repo: o.repo,
+    repo: o.repoUrl,
     from,
     to,
     metric: { id: o.metric.id, what: o.metric.what, unit: o.metric.unit },
@@ -152,7 +257,7 @@ export async function runBisection(o: { repo: string; from: string; to: string; 
     wallSeconds: (Date.now() - started.getTime()) / 1000,
     startedAt: started.toISOString(),
     harness: harnessInfo(),
-    host: { id: host.id, cpuModel: host.cpuModel },
+    host: { id: o.host.id, cpuModel: o.host.cpuModel },
   });
 }
 
@@ -161,10 +266,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     allowPositionals: true,
     options: {
       repo: { type: 'string' },
+      'repo-url': { type: 'string' },
       metric: { type: 'string', default: 'handshake-instructions:client:ecdsa-p256:default' },
       budget: { type: 'string', default: '40' },
       threshold: { type: 'string', default: '0.002' },
       out: { type: 'string' },
+      all: { type: 'boolean' },
+      'host-id': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -174,7 +282,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const fail = (m: string) => (console.error(`bisect: ${m}\n\n${HELP}`), process.exit(64));
   if (!v.repo) fail('--repo is required');
-  if (positionals.length !== 2) fail('give <from> and <to>');
+  if (v.all ? positionals.length !== 0 : positionals.length !== 2) fail(v.all ? '--all takes no <from> <to>' : 'give <from> and <to>');
+  if (v.all && v.out && v.out !== '-') fail('--all writes one report per step into data/bisect/<machine>/; --out only takes - (print)');
   const budget = Number(v.budget);
   const threshold = Number(v.threshold);
   if (!Number.isInteger(budget) || budget < 2) fail(`--budget must be a whole number of at least 2, not ${v.budget}`);
@@ -185,11 +294,31 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } catch (e) {
     fail((e as Error).message);
   }
+  const machine = describeHost(hostId(v['host-id']));
   // the certificate chains come from a catalogue build of OpenSSL 3.5+ (runner/certs.ts)
   const maker = listCached().find((b) => (b.record.library ?? 'openssl') === 'openssl' && compareSeries(b.record.series, '3.5') >= 0);
   if (maker) await ensureCerts({ record: maker.record, prefix: maker.prefix });
-  const report = await runBisection({ repo: v.repo!, from: positionals[0]!, to: positionals[1]!, metric: metric!, budget, threshold, log: (s) => console.error(s) });
-  const text = JSON.stringify(report, null, 2) + '\n';
-  if (v.out) mkdirSync(dirname(v.out), { recursive: true }), writeFileSync(v.out, text);
-  else process.stdout.write(text);
+  const pairs = v.all ? releaseSteps(v.repo!) : [{ from: positionals[0]!, to: positionals[1]! }];
+  for (const pair of pairs) {
+    if ('skipped' in pair) {
+      console.error(`skipped ${pair.from ?? '?'} -> ${pair.to ?? '?'}: ${pair.skipped}`);
+      continue;
+    }
+    let report: BisectReport;
+    try {
+      report = await runBisection({ repo: v.repo!, repoUrl: v['repo-url'] ?? originOf(v.repo!), ...pair, metric: metric!, budget, threshold, host: machine, log: (s) => console.error(s) });
+    } catch (e) {
+      console.error(`bisect ${pair.from} -> ${pair.to}: ${(e as Error).message}`);
+      process.exitCode = 1;
+      continue;
+    }
+    const text = JSON.stringify(report, null, 2) + '\n';
+    const out = v.out ?? join('data', 'bisect', machine.id, bisectReportName(report));
+    if (out === '-') process.stdout.write(text);
+    else {
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, text);
+      console.error(`wrote ${out}: ${report.steps.length} step(s), ${report.unresolved.length} unresolved range(s), explained ${report.explained === null ? '-' : `${(100 * report.explained).toFixed(1)}%`}`);
+    }
+  }
 }

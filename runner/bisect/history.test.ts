@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { bisect, relativeDifference } from './bisect.ts';
 import { commitPath, culprit, fileAt, mergeSide, resolve } from './history.ts';
+import { releaseSteps } from './releases.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bisect-repo-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -111,4 +112,17 @@ test('a release is its tag only where the archive it was measured from has the s
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+});
+
+test('--all: each series newest catalogued release with a tag, pairs of neighbouring series, the rest named as skipped', () => {
+  sh('tag', 'openssl-3.4.0', branchPoint);
+  sh('tag', 'openssl-3.4.1', 'v1');
+  sh('tag', 'openssl-3.5.5', 'v2');
+  const steps = releaseSteps(repo);
+  const done = steps.filter((s) => !('skipped' in s));
+  assert.deepEqual(done, [{ from: '3.4.1', to: '3.5.5' }]);
+  const skipped = steps.filter((s) => 'skipped' in s);
+  assert.ok(skipped.length >= 2, 'the other neighbouring pairs are listed');
+  const into34 = skipped.find((s) => s.to === '3.4.1');
+  assert.ok(into34 && 'skipped' in into34 && /3\.3/.test(into34.skipped), 'the pair into 3.4 names the series without a tag');
 });

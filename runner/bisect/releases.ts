@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { VERSIONS } from '../../catalogue/index.ts';
+import { SERIES, VERSIONS, compareVersions, libraryOf } from '../../catalogue/index.ts';
 import { obtainSource } from '../sources.ts';
 import { git, resolve } from './history.ts';
 
@@ -76,4 +76,35 @@ export function compareWithArchive(repo: string, commit: string, archive: string
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** One step of the journey as a bisection: from a release of one series to a release of the next. */
+export type ReleaseStep = { from: string; to: string } | { from: string | null; to: string | null; skipped: string };
+
+/**
+ * The journey's neighbouring series as pairs of releases the history can start from: each series' newest
+ * catalogued OpenSSL release whose tag the repository has (the journey measures the newest patches; a
+ * snapshot may lack their tags). A pair without such a release on either side is listed with the reason.
+ */
+export function releaseSteps(repo: string): ReleaseStep[] {
+  const firstTagged = (series: string): string | null =>
+    VERSIONS.filter((v) => v.series === series && libraryOf(v) === 'openssl')
+      .map((v) => v.version)
+      .sort((a, b) => compareVersions(b, a))
+      .find((version) => {
+        try {
+          resolve(repo, releaseTag(version));
+          return true;
+        } catch {
+          return false;
+        }
+      }) ?? null;
+  const openssl = SERIES.filter((s) => VERSIONS.some((v) => v.series === s.series && libraryOf(v) === 'openssl'));
+  return openssl.slice(1).map((s, i) => {
+    const from = firstTagged(openssl[i]!.series);
+    const to = firstTagged(s.series);
+    if (from && to) return { from, to };
+    const missing = [from ? null : openssl[i]!.series, to ? null : s.series].filter(Boolean).join(' and ');
+    return { from, to, skipped: `${repo} has no tag of a catalogued ${missing} release` };
+  });
 }

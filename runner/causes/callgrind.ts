@@ -1,15 +1,23 @@
-// Parser for `callgrind_annotate --inclusive=yes --threshold=100 --auto=no` output: the inclusive
+// `callgrind_annotate --threshold=100 --auto=no` (with `--inclusive=yes` for inclusive costs): the
 // instruction count of every function that ran while collection was on (the measured handshakes).
-export interface InclusiveProfile {
+import { runGuarded } from '../child-guard.ts';
+
+/** inclusive: a function and its callees; self: the function's own instructions */
+export type ProfileKind = 'inclusive' | 'self';
+
+export interface Profile {
   /** PROGRAM TOTALS: every instruction collected */
   total: number;
-  /** function name -> inclusive instructions (the largest line when a name appears more than once) */
+  /**
+   * function name -> instructions. A name on several lines (static functions of one name in several
+   * files): inclusive keeps the largest line, self adds them up.
+   */
   functions: Map<string, number>;
 }
 
 const LINE = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?)(?: \[(.*)\])?\s*$/;
 
-export function parseInclusive(text: string, where: string): InclusiveProfile {
+export function parseProfile(text: string, where: string, kind: ProfileKind = 'inclusive'): Profile {
   if (!/^Events shown:\s+Ir\s*$/m.test(text)) throw new Error(`${where}: not callgrind_annotate output of Ir events (no "Events shown: Ir" line)`);
   if (!/^Thresholds:\s+100\s*$/m.test(text)) throw new Error(`${where}: callgrind_annotate was not run with --threshold=100, so functions may be missing`);
   let total: number | undefined;
@@ -27,10 +35,18 @@ export function parseInclusive(text: string, where: string): InclusiveProfile {
     const colon = name.indexOf(':');
     if (colon < 0) continue;
     const fn = name.slice(colon + 1);
-    functions.set(fn, Math.max(ir, functions.get(fn) ?? 0));
+    functions.set(fn, kind === 'inclusive' ? Math.max(ir, functions.get(fn) ?? 0) : ir + (functions.get(fn) ?? 0));
   }
   if (total === undefined) throw new Error(`${where}: no "PROGRAM TOTALS" line`);
   if (total === 0) throw new Error(`${where}: no instructions were collected (was collection toggled on?)`);
-  if (functions.size === 0) throw new Error(`${where}: no function lines (was it run with --inclusive=yes?)`);
+  if (functions.size === 0) throw new Error(`${where}: no function lines`);
   return { total, functions };
+}
+
+/** Annotate a callgrind output file; throws with callgrind_annotate's error when it fails. */
+export async function annotate(outFile: string, kind: ProfileKind): Promise<Profile> {
+  const args = [...(kind === 'inclusive' ? ['--inclusive=yes'] : []), '--threshold=100', '--auto=no', outFile];
+  const a = await runGuarded('callgrind_annotate', args, { timeoutMs: 600_000, maxBuffer: 1 << 26 });
+  if (a.code !== 0) throw new Error(`callgrind_annotate exit ${a.code}: ${a.stderr.slice(0, 1500)}`);
+  return parseProfile(a.stdout, `callgrind_annotate (${kind}) ${outFile}`, kind);
 }

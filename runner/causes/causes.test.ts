@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { seriesKey } from '../benchmark.ts';
 import { handshakeMatrix, specsOf, taskId } from '../handshake/handshake.ts';
-import { parseInclusive } from './callgrind.ts';
+import { parseProfile } from './callgrind.ts';
 import { AVX512_MASK, MASKED, maskSpec } from './gcm-mask.ts';
 import { cpuFeatures } from '../handshake/output.ts';
 import { allCauses, causesMatrix, fnCostConfigs, fnSpec, FUNCTIONS, totalSpec } from './causes.ts';
@@ -20,7 +20,7 @@ test('fixtures from at least 1.1.1, 3.0 and 3.4 are present', () => {
 
 for (const v of versions) {
   test(`callgrind_annotate output of ${v}: totals equal the measured loop's inclusive cost`, () => {
-    const p = parseInclusive(fixture(v), v);
+    const p = parseProfile(fixture(v), v);
     // collection is on only inside run_worker's measured loop, so that loop holds every instruction
     assert.equal(p.functions.get('run_worker'), p.total);
     assert.ok((p.functions.get('SSL_do_handshake') ?? 0) > p.total / 2, 'most instructions are in SSL_do_handshake');
@@ -30,7 +30,7 @@ for (const v of versions) {
 
 test('the public-key check runs on 3.0 and 3.1 handshakes, costs little on 3.4 and is absent on 1.1.1', () => {
   const share = (v: string) => {
-    const p = parseInclusive(fixture(v), v);
+    const p = parseProfile(fixture(v), v);
     return (p.functions.get('EVP_PKEY_public_check') ?? 0) / p.total;
   };
   assert.equal(share('1.1.1w'), 0);
@@ -41,12 +41,12 @@ test('the public-key check runs on 3.0 and 3.1 handshakes, costs little on 3.4 a
 
 test('the parser refuses output it cannot trust', () => {
   const good = fixture('3.0.22');
-  assert.throws(() => parseInclusive('', 'empty'), /Events shown/);
-  assert.throws(() => parseInclusive(good.replace(/^Thresholds:.*$/m, 'Thresholds:       99'), 't'), /threshold=100/);
-  assert.throws(() => parseInclusive(good.replace(/^.*PROGRAM TOTALS.*$/m, ''), 'no totals'), /PROGRAM TOTALS/);
+  assert.throws(() => parseProfile('', 'empty'), /Events shown/);
+  assert.throws(() => parseProfile(good.replace(/^Thresholds:.*$/m, 'Thresholds:       99'), 't'), /threshold=100/);
+  assert.throws(() => parseProfile(good.replace(/^.*PROGRAM TOTALS.*$/m, ''), 'no totals'), /PROGRAM TOTALS/);
   const cut = good.slice(0, good.indexOf('file:function')); // the header and totals, no function table
-  assert.throws(() => parseInclusive(cut, 'no functions'), /no function lines/);
-  assert.throws(() => parseInclusive(good.replace(/^\s*[\d,]+ \(100\.0%\)\s+PROGRAM TOTALS/m, '0 (100.0%)  PROGRAM TOTALS'), 'zero'), /no instructions/);
+  assert.throws(() => parseProfile(cut, 'no functions'), /no function lines/);
+  assert.throws(() => parseProfile(good.replace(/^\s*[\d,]+ \(100\.0%\)\s+PROGRAM TOTALS/m, '0 (100.0%)  PROGRAM TOTALS'), 'zero'), /no instructions/);
 });
 
 test('task ids and series keys are unique, and fn-cost keys name the function', () => {

@@ -12,15 +12,11 @@
 //   OSSL_DECODER_CTX_new_for_pkey (decoder chains built for each peer key until 3.2 cached them),
 //   EC_POINT_mul, RSA_private_decrypt and ossl_bn_rsa_do_unblind (3.0.8's constant-time unblinding).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
 import { seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
-import { runGuarded } from '../child-guard.ts';
 import {
   baseConfig,
-  configArgs,
+  countInstructions,
   createHandshakeBenchmark,
   describeConfig,
   configParams,
@@ -31,8 +27,6 @@ import {
   pin,
   specsOf,
 } from '../handshake/handshake.ts';
-import { parseHandshakeOutput } from '../handshake/output.ts';
-import { parseInclusive } from './callgrind.ts';
 import { gcmMaskBenchmark } from './gcm-mask.ts';
 
 const X = pin('1.3', 'rsa2048', 'X25519');
@@ -120,8 +114,6 @@ export function totalSpec(cfg: HandshakeConfig): SeriesSpec {
   return { ...fnSpec(cfg, 'all'), label: `Instructions per handshake, both sides, all code (valgrind callgrind, fixed-seed RNG); ${describeConfig(cfg)}` };
 }
 
-const run = (cmd: string, args: string[]) => runGuarded(cmd, args, { timeoutMs: 1_200_000, maxBuffer: 1 << 26 });
-
 /** Defined function symbols of a binary (static build: every libcrypto/libssl function that survived inlining). */
 export function definedFunctions(binary: string): Set<string> {
   const out = execFileSync('nm', ['--defined-only', binary], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -132,34 +124,24 @@ export function definedFunctions(binary: string): Set<string> {
 export async function fnCost(binary: string, cfg: HandshakeConfig, count: number, version: string): Promise<Outcome[]> {
   const specs = [totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))];
   const fail = (status: 'failed' | 'unsupported', reason: string): Outcome[] => specs.map((spec) => ({ spec, status, reason: reason.slice(0, 2000) }));
-  const dir = mkdtempSync(join(tmpdir(), 'fn-cost-'));
-  try {
-    const out = join(dir, 'callgrind.out');
-    const r = await run('valgrind', ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${out}`, binary, ...configArgs(cfg, count), '--deterministic']);
-    if (/ENOENT|failed to execute valgrind/.test(r.stderr) && !r.stdout.trim()) return fail('failed', 'valgrind is not installed (apt-get install valgrind)');
-    const parsed = parseHandshakeOutput(r.stdout, r.code, `callgrind ${describeConfig(cfg)}`);
-    if (parsed.kind === 'unsupported' || parsed.kind === 'failed') return fail(parsed.kind, parsed.reason);
-    if (parsed.kind !== 'run' || !parsed.out.underValgrind || !parsed.out.deterministicRng) return fail('failed', 'the program did not report running under valgrind with the fixed-seed RNG');
-    if (!parsed.out.openssl.startsWith(`OpenSSL ${version} `)) throw new Error(`the handshake binary reports "${parsed.out.openssl}", not OpenSSL ${version}`);
-    const a = await run('callgrind_annotate', ['--inclusive=yes', '--threshold=100', '--auto=no', out]);
-    if (a.code !== 0) return fail('failed', `callgrind_annotate exit ${a.code}: ${a.stderr.slice(0, 1500)}`);
-    const prof = parseInclusive(a.stdout, `callgrind_annotate ${describeConfig(cfg)}`);
-    const defined = definedFunctions(binary);
-    const n = parsed.out.handshakes;
-    const observed = { negotiatedProtocol: parsed.out.negotiated.protocol, negotiatedGroup: parsed.out.negotiated.group, cipher: parsed.out.negotiated.cipher, handshakesCounted: n };
-    return [
-      { spec: specs[0]!, value: prof.total / n, observed },
-      ...FUNCTIONS.map((f, i): Outcome => {
-        const spec = specs[i + 1]!;
-        const ir = prof.functions.get(f);
-        if (ir !== undefined) return { spec, value: ir / n, observed };
-        if (!defined.has(f)) return { spec, status: 'unsupported', reason: `OpenSSL ${version} has no function ${f} (absent or inlined in this build)` };
-        return { spec, value: 0, observed };
-      }),
-    ];
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const r = await countInstructions(binary, cfg, count, undefined, ['inclusive']);
+  if (r.kind !== 'measured') return fail(r.kind, r.reason);
+  if (!r.out.deterministicRng) return fail('failed', 'the program did not report running with the fixed-seed RNG');
+  if (!r.out.openssl.startsWith(`OpenSSL ${version} `)) throw new Error(`the handshake binary reports "${r.out.openssl}", not OpenSSL ${version}`);
+  const prof = r.profiles.inclusive!;
+  const defined = definedFunctions(binary);
+  const n = r.out.handshakes;
+  const observed = { negotiatedProtocol: r.out.negotiated.protocol, negotiatedGroup: r.out.negotiated.group, cipher: r.out.negotiated.cipher, handshakesCounted: n };
+  return [
+    { spec: specs[0]!, value: prof.total / n, observed },
+    ...FUNCTIONS.map((f, i): Outcome => {
+      const spec = specs[i + 1]!;
+      const ir = prof.functions.get(f);
+      if (ir !== undefined) return { spec, value: ir / n, observed };
+      if (!defined.has(f)) return { spec, status: 'unsupported', reason: `OpenSSL ${version} has no function ${f} (absent or inlined in this build)` };
+      return { spec, value: 0, observed };
+    }),
+  ];
 }
 
 const fnTaskId = (cfg: HandshakeConfig) => ['fn', `tls${cfg.proto}`, cfg.cert, cfg.clientGroups, cfg.cipher ?? 'default-cipher', cfg.mode].join('/');

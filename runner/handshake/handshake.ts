@@ -13,6 +13,7 @@ import { CERTS, CERT_HOSTNAME, certDir, ensureCerts as ensureSharedCerts, type C
 import { runGuarded, stderrTail, type ProgramResult } from '../child-guard.ts';
 import { libraryMismatch } from '../library-id.ts';
 import { compileAgainst, type Linkable } from '../compile.ts';
+import { annotate, type Profile, type ProfileKind } from '../causes/callgrind.ts';
 import { describeShares, hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput, verificationWords, type HandshakeRunOutput, type ParsedOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
@@ -117,15 +118,30 @@ export function checkVerification(cfg: HandshakeConfig, parsed: ParsedOutput, wh
 }
 
 export type InstructionResult =
-  | { kind: 'measured'; instructionsPerHandshake: number; totalInstructions: number; out: HandshakeRunOutput; /** null: not known (no capability vector) */ hiddenFeatures: string[] | null }
+  | {
+      kind: 'measured';
+      instructionsPerHandshake: number;
+      totalInstructions: number;
+      out: HandshakeRunOutput;
+      /** null: not known (no capability vector) */ hiddenFeatures: string[] | null;
+      /** the per-function profiles asked for (instructions over every measured handshake) */
+      profiles: Partial<Record<ProfileKind, Profile>>;
+    }
   | { kind: 'unsupported' | 'failed'; reason: string };
 
 /**
  * Instructions per handshake (client + server): the same invocation under callgrind with collection
  * only around the measured handshakes and handshake.c's fixed-seed RNG, so the count is reproducible.
- * With `side`, only that side's SSL calls are collected (handshake.c --count-side).
+ * With `side`, only that side's SSL calls are collected (handshake.c --count-side); `profiles` asks for
+ * callgrind_annotate's per-function costs of the same run.
  */
-export async function countInstructions(binary: string, cfg: HandshakeConfig, count: number, side?: 'client' | 'server'): Promise<InstructionResult> {
+export async function countInstructions(
+  binary: string,
+  cfg: HandshakeConfig,
+  count: number,
+  side?: 'client' | 'server',
+  profiles: readonly ProfileKind[] = [],
+): Promise<InstructionResult> {
   if (cfg.threads !== 1 || cfg.mode !== 'handshake') throw new Error('instruction counts are for single-threaded handshake mode');
   const dir = mkdtempSync(join(tmpdir(), 'hs-callgrind-'));
   try {
@@ -143,9 +159,15 @@ export async function countInstructions(binary: string, cfg: HandshakeConfig, co
     const totals = /^totals:\s+(\d+)/m.exec(readFileSync(outFile, 'utf8'));
     if (!totals) return { kind: 'failed', reason: `no "totals:" line in ${outFile}` };
     const total = Number(totals[1]);
+    const annotated: Partial<Record<ProfileKind, Profile>> = {};
+    try {
+      for (const kind of profiles) annotated[kind] = await annotate(outFile, kind);
+    } catch (e) {
+      return { kind: 'failed', reason: (e as Error).message };
+    }
     const native = await exec(binary, ['run', '--mode', 'ctx-new', '--count', '1'], 60_000);
     const nativeCap = /"ia32cap":"([0-9a-f:]+)"/.exec(native.stdout)?.[1];
-    return { kind: 'measured', instructionsPerHandshake: total / parsed.out.handshakes, totalInstructions: total, out: parsed.out, hiddenFeatures: hiddenFeatures(nativeCap, parsed.out.ia32cap) };
+    return { kind: 'measured', instructionsPerHandshake: total / parsed.out.handshakes, totalInstructions: total, out: parsed.out, hiddenFeatures: hiddenFeatures(nativeCap, parsed.out.ia32cap), profiles: annotated };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bisectReportName } from '../../schema/index.ts';
+import { functionChanges, parseMetric } from './bisect-cli.ts';
+
+test('metrics: instructions and heap per side, with a clear error for anything else', () => {
+  const i = parseMetric('handshake-instructions:client:ecdsa-p256:default');
+  assert.deepEqual([i.kind, i.side, i.unit, i.cfg.mode, i.cfg.clientGroups], ['instructions', 'client', 'instructions', 'handshake', 'default']);
+  const h = parseMetric('handshake-heap:server:rsa2048:X25519');
+  assert.deepEqual([h.kind, h.side, h.unit, h.cfg.mode, h.cfg.cert, h.cfg.serverGroups], ['heap', 'server', 'bytes', 'memory', 'rsa2048', 'X25519']);
+  assert.throws(() => parseMetric('handshake-heap:both:rsa2048:X25519'), /expected handshake-instructions.*handshake-heap/);
+  assert.throws(() => parseMetric('handshake-instructions:client:dsa:default'), /unknown certificate "dsa"/);
+});
+
+test('function changes: largest change first, new and vanished functions included, unchanged ones left out', () => {
+  const before = new Map([['a', 100], ['b', 50], ['gone', 30], ['same', 7]]);
+  const after = new Map([['a', 110], ['b', 10], ['new', 25], ['same', 7]]);
+  assert.deepEqual(functionChanges(before, after), [
+    { name: 'b', before: 50, after: 10 },
+    { name: 'gone', before: 30, after: 0 },
+    { name: 'new', before: 0, after: 25 },
+    { name: 'a', before: 100, after: 110 },
+  ]);
+  assert.equal(functionChanges(before, after, 2).length, 2);
+});
+
+test('report names: release refs without the tag prefix, the metric as a file-safe slug', () => {
+  const end = (ref: string) => ({ ref, commit: '0'.repeat(40), version: '3.4.0' });
+  const name = bisectReportName({ from: end('openssl-3.4.0'), to: end('openssl-3.5.0'), metric: { id: 'handshake-instructions:client:ecdsa-p256:default', what: '', unit: '' } });
+  assert.equal(name, '3.4.0..3.5.0-handshake-instructions-client-ecdsa-p256-default.json');
+});

@@ -1,0 +1,60 @@
+// Programs started through the guard die with their whole process group: a timeout, a signal to node
+// or node's own death must not leave grandchildren (make's cc, a server's workers) running.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { runGuarded } from './child-guard.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'child-guard-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Wait until the file holds a pid. */
+async function pidFrom(file: string, ms = 10_000): Promise<number> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) if (existsSync(file) && /^\d+\n/.test(readFileSync(file, 'utf8'))) return Number(readFileSync(file, 'utf8'));
+  throw new Error(`no pid in ${file}`);
+}
+async function gone(pid: number, ms = 5_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) if (!alive(pid)) return true;
+  return false;
+}
+// a program that starts a grandchild (as make starts cc) and waits for it
+const FORKS = (pidFile: string) => ['-c', `sleep 300 & echo $! > ${pidFile}; wait`];
+
+test('runGuarded: a timeout kills the whole process group, not only the direct child', async () => {
+  const pidFile = join(dir, 'timeout.pid');
+  const r = await runGuarded('sh', FORKS(pidFile), { timeoutMs: 500 });
+  assert.equal(r.code, -1);
+  const grandchild = await pidFrom(pidFile);
+  assert.ok(await gone(grandchild), `the grandchild ${grandchild} outlived the timeout`);
+});
+
+test('runGuarded still passes input on stdin and returns the exit status and output', async () => {
+  const r = await runGuarded('sh', ['-c', 'read x; echo "got $x"; echo err >&2; exit 3'], { timeoutMs: 10_000, input: 'hello\n' });
+  assert.deepEqual([r.code, r.stdout, r.stderr.trim()], [3, 'got hello\n', 'err']);
+});
+
+for (const [how, signal] of [['SIGKILLed', 'SIGKILL'], ['SIGTERMed', 'SIGTERM']] as const)
+  test(`a build command whose node process is ${how} leaves no grandchild (make's cc) running`, async () => {
+    const pidFile = join(dir, `build-${signal}.pid`);
+    const script = `
+      const { runLogged } = await import(${JSON.stringify(new URL('./build.ts', import.meta.url).href)});
+      const { createWriteStream } = await import('node:fs');
+      console.log('STARTED');
+      await runLogged('sh', ${JSON.stringify(FORKS(pidFile))}, ${JSON.stringify(dir)}, createWriteStream('/dev/null'), process.env);`;
+    const node = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore', env: { ...process.env, OBSERVATORY_CACHE: dir } });
+    const grandchild = await pidFrom(pidFile);
+    node.kill(signal);
+    await new Promise((r) => node.on('close', r));
+    assert.ok(await gone(grandchild), `the build's grandchild ${grandchild} outlived node (${signal})`);
+  });

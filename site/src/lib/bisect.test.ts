@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { BisectReport } from '../../../schema/index.ts';
+import { endName, loadBisections, unresolvedShare, waterfall } from './bisect.ts';
+
+const id = (c: string) => c.repeat(40);
+const report = (over: Partial<BisectReport> = {}): BisectReport => ({
+  repo: 'https://github.com/nhorman/openssl',
+  from: { ref: 'openssl-3.4.0', commit: id('a'), version: '3.4.0', release: { version: '3.4.0', sameFiles: 10, generatedFiles: 2 } },
+  to: { ref: 'openssl-3.5.0', commit: id('f'), version: '3.5.0' },
+  metric: { id: 'handshake-instructions:client:ecdsa-p256:default', what: 'instructions', unit: 'instructions' },
+  threshold: 0.002,
+  budget: 40,
+  pathLength: 100,
+  first: 1000,
+  last: 1600,
+  steps: [
+    { commit: id('c'), subject: 'second', date: '2025-01-02T00:00:00Z', author: 'x', undone: false, measuredFrom: id('b'), measuredTo: id('c'), position: 60, before: 1100, after: 1500 },
+    { commit: id('b'), subject: 'first', date: '2025-01-01T00:00:00Z', author: 'x', undone: false, measuredFrom: id('a'), measuredTo: id('b'), position: 10, before: 1000, after: 1100 },
+  ],
+  unresolved: [{ from: id('d'), to: id('e'), between: 7, position: 80, before: 1500, after: 1580, reason: 'budget' }],
+  explained: 0.5 / 0.6,
+  measured: [],
+  builds: { built: 1, cached: 2, failed: 0, secondsBuilding: 60 },
+  wallSeconds: 100,
+  startedAt: '2026-11-26T00:00:00Z',
+  harness: { gitCommit: id('0'), gitDirty: false, node: 'v24', revision: 2 },
+  host: { id: 'obs-devbox-2c.intel-xeon-59b19e', cpuModel: 'Intel' },
+  ...over,
+});
+
+test('the waterfall chains from one release to the next in path order, the remainder named, the ends from zero', () => {
+  const rows = waterfall(report())!;
+  assert.deepEqual(
+    rows.map((r) => [r.kind, r.start, r.end]),
+    [
+      ['release', 0, 1000],
+      ['step', 1000, 1100],
+      ['step', 1100, 1500],
+      ['unresolved', 1500, 1580],
+      ['rest', 1580, 1600],
+      ['release', 0, 1600],
+    ],
+  );
+  assert.deepEqual([rows[0]!.label, rows.at(-1)!.label], ['3.4.0', '3.5.0']);
+  assert.ok(Math.abs(unresolvedShare(report())! - 80 / 600) < 1e-12);
+});
+
+test('no remainder row when the steps add up; no waterfall when an end was not measured', () => {
+  const exact = report({ unresolved: [], last: 1500 });
+  assert.ok(!waterfall(exact)!.some((r) => r.kind === 'rest'));
+  assert.equal(waterfall(report({ first: null })), null);
+  assert.equal(endName({ ref: 'OpenSSL_1_1_1w', commit: id('a'), version: '1.1.1w' }), '1.1.1w');
+});
+
+test('reports are read from data/bisect/<machine>/ and refused when filed under another machine or name', () => {
+  const root = mkdtempSync(join(tmpdir(), 'bisect-site-'));
+  try {
+    const dir = join(root, 'obs-devbox-2c.intel-xeon-59b19e');
+    mkdirSync(dir);
+    writeFileSync(join(dir, '3.4.0..3.5.0-handshake-instructions-client-ecdsa-p256-default.json'), JSON.stringify(report()));
+    assert.equal(loadBisections(root).length, 1);
+    writeFileSync(join(dir, 'other-name.json'), JSON.stringify(report()));
+    assert.throws(() => loadBisections(root), /should be named 3\.4\.0\.\.3\.5\.0-/);
+    rmSync(join(dir, 'other-name.json'));
+    mkdirSync(join(root, 'someone-else'));
+    writeFileSync(join(root, 'someone-else', '3.4.0..3.5.0-handshake-instructions-client-ecdsa-p256-default.json'), JSON.stringify(report()));
+    assert.throws(() => loadBisections(root), /filed under someone-else/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a version page finds the bisections into its series', async () => {
+  const { bisectionsInto } = await import('./bisect.ts');
+  const files = [{ machine: 'm', slug: 's', report: report() }];
+  assert.equal(bisectionsInto(files, '3.5').length, 1);
+  assert.equal(bisectionsInto(files, '3.4').length, 0);
+});

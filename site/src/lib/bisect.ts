@@ -1,0 +1,93 @@
+// The bisections of OpenSSL's history (data/bisect/<machine>/*.json, runner/bisect/): which commits moved a
+// deterministic figure between two releases, as a waterfall from one release's figure to the other's.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BisectReport, bisectReportName } from '../../../schema/index.ts';
+import { dataDir, parseWith, SiteDataError } from './data.ts';
+
+export const UPSTREAM = 'https://github.com/openssl/openssl';
+/** A commit on GitHub: the ids are upstream's (the snapshots and mirrors carry the same commits). */
+export const commitUrl = (id: string) => `${UPSTREAM}/commit/${id}`;
+export const shortId = (id: string) => id.slice(0, 10);
+
+export interface BisectFile {
+  machine: string;
+  /** the page's address under /bisect/<machine>/ */
+  slug: string;
+  report: BisectReport;
+}
+
+/** Every report, validated; a report filed under another machine, or under another name, fails the build. */
+export function loadBisections(root = join(dataDir(), 'bisect')): BisectFile[] {
+  if (!existsSync(root)) return [];
+  const out: BisectFile[] = [];
+  for (const machine of readdirSync(root).sort())
+    for (const name of readdirSync(join(root, machine)).filter((n) => n.endsWith('.json')).sort()) {
+      const file = join(root, machine, name);
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (e) {
+        throw new SiteDataError(`${file}: not valid JSON (${(e as Error).message})`);
+      }
+      const report = parseWith(BisectReport, json, file);
+      if (report.host.id !== machine) throw new SiteDataError(`${file}: measured on ${report.host.id}, filed under ${machine}`);
+      if (bisectReportName(report) !== name) throw new SiteDataError(`${file}: should be named ${bisectReportName(report)}`);
+      out.push({ machine, slug: name.replace(/\.json$/, ''), report });
+    }
+  return out;
+}
+
+/** A release end as readers know it: "3.4.0" for openssl-3.4.0, else the ref. */
+export const endName = (e: BisectReport['from']) => e.release?.version ?? e.ref.replace(/^openssl-/, '').replace(/^OpenSSL_(\d+)_(\d+)_(\d+)([a-z]?)$/, '$1.$2.$3$4');
+
+export type WaterfallKind = 'release' | 'step' | 'unresolved' | 'rest';
+
+export interface WaterfallRow {
+  kind: WaterfallKind;
+  label: string;
+  /** the bar: from `start` to `end` (a release's bar starts at zero) */
+  start: number;
+  end: number;
+  /** the commit a step is charged to; a range's two measured ends */
+  commit?: string;
+  range?: { from: string; to: string; between: number };
+}
+
+/**
+ * From the older release's figure to the newer one's: each named step, each range the bisection could not
+ * resolve, and what is left (changes below the threshold, and changes that cancel inside an interval), in
+ * path order. The bars chain: each starts where the one before ended.
+ */
+export function waterfall(r: BisectReport): WaterfallRow[] | null {
+  if (r.first === null || r.last === null) return null;
+  const moves = [
+    ...r.steps.map((s) => ({ position: s.position, row: { kind: 'step' as const, label: s.subject, delta: s.after - s.before, commit: s.commit } })),
+    ...r.unresolved.map((u) => ({
+      position: u.position,
+      row: { kind: 'unresolved' as const, label: `${u.between} commits not resolved (${u.reason === 'budget' ? 'budget spent' : 'none of them builds'})`, delta: u.after - u.before, range: { from: u.from, to: u.to, between: u.between } },
+    })),
+  ].sort((a, b) => a.position - b.position); // stable: steps inside one merge keep their order
+  const rows: WaterfallRow[] = [{ kind: 'release', label: endName(r.from), start: 0, end: r.first }];
+  let at = r.first;
+  for (const { row } of moves) {
+    const { delta, ...rest } = row;
+    rows.push({ ...rest, start: at, end: at + delta });
+    at += delta;
+  }
+  if (Math.abs(r.last - at) > 1e-9 * Math.max(1, Math.abs(r.last))) rows.push({ kind: 'rest', label: 'not attributed (below the threshold, or cancelling out)', start: at, end: r.last });
+  rows.push({ kind: 'release', label: endName(r.to), start: 0, end: r.last });
+  return rows;
+}
+
+/** The share of the release-to-release change that ranges the bisection could not resolve span. */
+export function unresolvedShare(r: BisectReport): number | null {
+  if (r.first === null || r.last === null || r.last === r.first) return null;
+  return r.unresolved.reduce((s, u) => s + (u.after - u.before), 0) / (r.last - r.first);
+}
+
+/** The series a version belongs to ("3.5.0" -> "3.5", "1.1.1w" -> "1.1.1"). */
+const seriesOf = (version: string) => (version.startsWith('1.') ? version.replace(/[a-z]+$/, '') : version.split('.').slice(0, 2).join('.'));
+
+/** The bisections of the step into a series (their newer end is a release of it), for its version pages. */
+export const bisectionsInto = (files: BisectFile[], series: string): BisectFile[] => files.filter((f) => seriesOf(f.report.to.version) === series);
