@@ -26,11 +26,12 @@ export interface Task {
   /** deterministic measurements (instruction counts): run in the first measured round only */
   oncePerRun?: boolean;
   /**
-   * The series keys (seriesKey) run() can return, where the module declares them: a run that wants only
-   * some series (npm run reproduce) skips a task none of whose keys it wants. A task that declares
-   * nothing is never skipped (nothing rules it out).
+   * The series run() can return, where the module declares them: a run that wants only some series (npm
+   * run reproduce) skips a task none of whose keys it wants; a task that declares nothing is never skipped
+   * (nothing rules it out). Together they are the runner's registry of series (runner/series-registry.ts):
+   * the submission check takes a series' metric, unit and params from here, not from the file.
    */
-  produces?: readonly string[];
+  produces?: readonly SeriesSpec[];
 }
 
 export interface Benchmark {
@@ -44,6 +45,9 @@ export interface Benchmark {
   tasks(build: BuildUnderTest, mode: RunMode): Task[];
 }
 
+/** Whether a benchmark measures builds of this library. */
+export const measures = (bench: Pick<Benchmark, 'libraries'>, library: Library): boolean => (bench.libraries ?? ['openssl']).includes(library);
+
 /** The series key: same benchmark, metric and parameters = same experiment, whatever the build. */
 export function seriesKey(spec: Pick<SeriesSpec, 'benchmark' | 'metric' | 'params'>): string {
   const params = Object.keys(spec.params)
@@ -53,14 +57,11 @@ export function seriesKey(spec: Pick<SeriesSpec, 'benchmark' | 'metric' | 'param
   return `${spec.benchmark}/${spec.metric}${params ? `[${params}]` : ''}`;
 }
 
-/** The keys of some specs, for Task.produces. */
-export const keysOf = (specs: readonly Pick<SeriesSpec, 'benchmark' | 'metric' | 'params'>[]): string[] => specs.map(seriesKey);
-
 /**
  * The tasks a run must run when it wants only the series `wanted` accepts: those declaring a wanted key,
  * and those declaring nothing (they may produce one). Without `wanted`, every task.
  */
 export function wantedTasks(tasks: Task[], wanted?: (key: string) => boolean): Task[] {
   if (!wanted) return tasks;
-  return tasks.filter((t) => t.produces === undefined || t.produces.some(wanted));
+  return tasks.filter((t) => t.produces === undefined || t.produces.some((spec) => wanted(seriesKey(spec))));
 }

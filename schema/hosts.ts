@@ -1,7 +1,9 @@
 // data/hosts.json: who owns each contributed host name. A pull request may add runs only for a name its
 // author owns (every machine of that name: <name>.<cpu>-<fingerprint>, schema/machine.ts); a name not
-// listed here is new and a maintainer reviews it (and adds it here) before merging. The project's own
-// machines (reserved prefix, bench.yml) need no entry.
+// listed here is new and a maintainer reviews it (and adds it here) when merging its first run: a name
+// with accepted runs takes no more until it is listed. The owner is the GitHub account id; the login
+// beside it is for readers (a login can be renamed and then taken by someone else, the id cannot).
+// The project's own machines (reserved prefix, bench.yml) need no entry.
 import { z } from 'zod';
 import { safeId, shortText } from './base.ts';
 
@@ -17,7 +19,8 @@ export const HostRegistry = z
     hosts: z.array(
       z.object({
         id: safeId.describe('the host name (host.name of its runs), not a machine id'),
-        owner: githubLogin.describe('the GitHub account whose pull requests may add runs for this host'),
+        owner: githubLogin.describe('the login of the GitHub account whose pull requests may add runs for this host, when it was registered'),
+        ownerId: z.number().int().positive().describe("that account's numeric id (api.github.com/users/<login>: id), what ownership is checked by"),
         note: shortText(500).optional(),
       }),
     ),

@@ -32,9 +32,12 @@ test('numbers are finite; ids keep to a path-safe alphabet; free text carries no
   assert.equal(shortText(5).safeParse('123456').success, false);
 });
 
-test('the host registry: one owner per host id (letter case ignored), owners are GitHub logins', () => {
+test('the host registry: one owner per host id (letter case ignored), owners are GitHub logins with their account ids', () => {
   const registry = (hosts: unknown[]) => HostRegistry.safeParse({ schemaVersion: 1, kind: 'host-registry', hosts });
-  assert.deepEqual(issues(registry([{ id: 'fast-box', owner: 'alice' }, { id: 'arm-box', owner: 'bob-2' }])), []);
-  assert.deepEqual(issues(registry([{ id: 'fast-box', owner: 'alice' }, { id: 'Fast-Box', owner: 'mallory' }])), ['hosts.1.id: host id Fast-Box is listed twice (letter case ignored)']);
-  for (const owner of ['-alice', 'alice-', 'al--ice', 'a'.repeat(40), 'alice smith', '']) assert.equal(registry([{ id: 'x', owner }]).success, false, owner);
+  assert.deepEqual(issues(registry([{ id: 'fast-box', owner: 'alice', ownerId: 1 }, { id: 'arm-box', owner: 'bob-2', ownerId: 583231 }])), []);
+  assert.deepEqual(issues(registry([{ id: 'fast-box', owner: 'alice', ownerId: 1 }, { id: 'Fast-Box', owner: 'mallory', ownerId: 2 }])), ['hosts.1.id: host id Fast-Box is listed twice (letter case ignored)']);
+  for (const owner of ['-alice', 'alice-', 'al--ice', 'a'.repeat(40), 'alice smith', '']) assert.equal(registry([{ id: 'x', owner, ownerId: 1 }]).success, false, owner);
+  // the login alone is not enough: a renamed login can be registered by someone else (issue 30 item 4)
+  assert.equal(registry([{ id: 'x', owner: 'alice' }]).success, false, 'no account id');
+  for (const ownerId of [0, -1, 1.5, '1']) assert.equal(registry([{ id: 'x', owner: 'alice', ownerId }]).success, false, String(ownerId));
 });

@@ -85,7 +85,7 @@ export const HEADLINE_METRICS: readonly HeadlineMetric[] = [
 const MAX_REASONS = 5;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-/** Same measurements = same hash, whatever the run is called (the validator refuses copies by it). */
+/** Same measurements = same hash, whatever the run is called (the validator finds copies by their values instead: validate-submission.ts REPLAY). */
 export const contentHash = (run: Run) => sha256(JSON.stringify(run.series));
 const keySetId = (keys: readonly string[]) => sha256(keys.join('\n')).slice(0, 16);
 

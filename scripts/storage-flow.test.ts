@@ -11,6 +11,7 @@ import { describeHost } from '../runner/host.ts';
 import { writeAll } from './aggregate.ts';
 import { validateSubmission } from './validate-submission.ts';
 import { resolveVersion } from '../catalogue/index.ts';
+import { REGISTERED, handshakeKey } from './fixtures/submissions/test-run.ts';
 import { standInBuild } from '../runner/stand-in-build.ts';
 
 // a build of the catalogue, from the source bytes it pins (the validator checks the meaning)
@@ -27,14 +28,15 @@ test('a run written by the runner is in the layout, valid, aggregated and listed
     id: 'b357', library: 'openssl', version: CATALOGUED.version, series: '3.5', variant: 'default', versionString: `OpenSSL ${CATALOGUED.version}`, source: { kind: PIN.kind, name: PIN.file, sha256: PIN.sha256 },
     configureArgs: RECIPE.configureArgs, compiler: RECIPE.compiler, cflags: RECIPE.cflags, builtAt: '2026-01-01T00:00:00.000Z', buildSeconds: 1,
   };
-  // a stand-in benchmark: the point is the file the run loop writes, not the number
+  // a stand-in for the handshake benchmark writing one of its registered series (the validator takes
+  // series from the runner's registry): the point is the file the run loop writes, not the number
   const bench = {
-    id: 'toy',
-    description: 'a toy',
-    tasks: () => [{ id: 'one', run: async () => [{ spec: { benchmark: 'toy', metric: 'rate', label: 'toy rate', unit: 'ops/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: {}, comparability: { acrossVersions: true } }, value: 1000 }] }],
+    id: 'handshake',
+    description: 'a stand-in',
+    tasks: () => [{ id: 'one', run: async () => [{ spec: REGISTERED.get(handshakeKey())!, value: 1000 }] }],
   };
   const plan = {
-    runId: newRunId('quick'), mode: 'quick' as const, host: describeHost('flow-host'), benchmarks: ['toy'], rounds: 2, warmupRounds: 1,
+    runId: newRunId('quick'), mode: 'quick' as const, host: describeHost('flow-host'), benchmarks: ['handshake'], rounds: 2, warmupRounds: 1,
     builds: [record], startedAt: new Date().toISOString(), harness: { gitCommit: 'abcdef1234567890abcdef1234567890abcdef12', gitDirty: false, node: process.version },
   };
   const { path, run } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeRunFile } from '../schema/index.ts';
 import { loadTemplate, releasedSeries, synthesizeRun } from './simulate-year.ts';
-import { LIMITS } from './validate-submission.ts';
+import { LIMITS, summaryGrowth } from './validate-submission.ts';
 
 test('a full run with two more release series fits the caps with room for about as much again', () => {
   const night = 400; // 13 months: two new series after 4.0
@@ -19,4 +19,16 @@ test('a full run with two more release series fits the caps with room for about 
     assert.ok(size * 4 > cap, `a cap of ${cap} stops nothing near a run of ${size} bytes`);
   }
   assert.ok(20 * stored < LIMITS.maxChangeBytes, '20 such runs fit one pull request');
+});
+
+test('a full run with two more release series on a new machine fits the series caps and the summary growth limit, with room', () => {
+  const run = synthesizeRun(loadTemplate(), 0, 400, { rounds: 6, seriesEveryMonths: 6, start: '2027-01-01T00:00:00.000Z' });
+  const perBuild = Math.max(...run.builds.map((b) => run.series.filter((s) => s.buildId === b.id).length));
+  const keys = new Set(run.series.map((s) => s.key)).size;
+  const growth = summaryGrowth('/nonexistent', [{ file: 'x', run, problems: [] }]);
+  console.log(`full run of 12 builds: at most ${perBuild} series per build, ${keys} keys, about ${(growth / 2 ** 20).toFixed(1)} MiB more in summary.json`);
+  for (const [size, cap] of [[perBuild, LIMITS.maxSeriesPerBuild], [keys, LIMITS.maxKeysPerRun], [growth, LIMITS.maxSummaryGrowthBytes]] as const) {
+    assert.ok(size * 1.5 < cap, `${size} leaves too little room under ${cap}`);
+    assert.ok(size * 4 > cap, `a cap of ${cap} stops nothing near ${size}`);
+  }
 });

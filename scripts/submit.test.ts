@@ -3,15 +3,15 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Run } from '../schema/index.ts';
+import type { HostRegistry, Run } from '../schema/index.ts';
 import { submit, SubmitError, type SubmitIo } from './submit.ts';
 import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
 
 after(removeScratch);
 
 /** A clean git checkout, and a stand-in for `npm run bench` that writes the given run (test data). */
-function setup(opts: { accepted?: Run[]; writes?: Run | null; status?: number } = {}) {
-  const root = scratchRoot(opts.accepted);
+function setup(opts: { accepted?: Run[]; owners?: HostRegistry['hosts']; writes?: Run | null; status?: number } = {}) {
+  const root = scratchRoot(opts.accepted, opts.owners);
   const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
   git('init', '-q');
   writeFileSync(join(root, 'README'), 'test checkout\n');
@@ -44,7 +44,7 @@ test('a valid full run: bench runs --full for the chosen host, then the git step
 });
 
 test('options a submission cannot take, and reserved host ids, are refused before benchmarking', () => {
-  for (const args of [['--quick'], ['--rounds', '2'], ['--benchmarks', 'speed'], ['--out', '/tmp/x'], ['--host-id', 'obs-x64-1'], ['--nonsense']]) {
+  for (const args of [['--quick'], ['--rounds', '2'], ['--benchmarks', 'speed'], ['--out', '/tmp/x'], ['--host-id', 'obs-x64-1'], ['--host-id', 'obs_x64-1'], ['--nonsense']]) {
     const { io, calls } = setup();
     assert.throws(() => submit(args, io), SubmitError, args.join(' '));
     assert.equal(calls.length, 0, `bench must not start for ${args.join(' ')}`);
@@ -53,7 +53,8 @@ test('options a submission cannot take, and reserved host ids, are refused befor
 
 test('a name already used on other hardware is another machine: the run goes ahead under its own machine id', () => {
   const other = makeTestRun({ seed: 1, cpuModel: 'Someone Else CPU' });
-  const { io, calls, logs } = setup({ accepted: [other] });
+  // a name with runs takes more only once registered (data/hosts.json)
+  const { io, calls, logs } = setup({ accepted: [other], owners: [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }] });
   const out = submit(['--host-id', 'test-host-a'], io);
   assert.equal(calls.length, 1);
   const mine = makeTestRun({ seed: 7 }).host.id;

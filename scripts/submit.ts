@@ -11,7 +11,7 @@ import { describeMachine, safeId, type Run } from '../schema/index.ts';
 import { describeHost, hostId as defaultHostId } from '../runner/host.ts';
 import { lockHostForMeasurement } from '../runner/host-lock.ts';
 import { formatProblems, untrackedRuns, validateSubmission } from './validate-submission.ts';
-import { isReservedHostId, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
+import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 
 export interface SubmitIo {
   root: string;
@@ -40,6 +40,9 @@ export function submit(argv: string[], io: SubmitIo): string {
   const id = defaultHostId(values['host-id'] as string | undefined);
   if (!safeId.safeParse(id).success) throw new SubmitError(`host id "${id}" may use only letters, digits, ".", "_" and "-"`);
   if (isReservedHostId(id)) throw new SubmitError(`host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners: choose another with --host-id`);
+  // names of accepted machines are the pull-request check's to compare (it reads them all); the prefix is known here
+  const lookalike = lookalikeOf(id, []);
+  if (lookalike) throw new SubmitError(`${lookalike}: choose another with --host-id`);
   const host = io.host ?? describeHost(id);
   io.log(`this machine: ${host.id} (${describeMachine(host)})`);
   const dirty = execFileSync('git', ['-C', io.root, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' });

@@ -3,12 +3,16 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { encodeRunFile, type HostRegistry, type Run } from '../schema/index.ts';
-import { LIMITS, checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
-import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
+import { encodeRunFile, listRunFiles, type HostRegistry, type Run } from '../schema/index.ts';
+import { resolveVersion } from '../catalogue/index.ts';
+import { registeredSeries } from '../runner/series-registry.ts';
+import type { Unit } from '../schema/index.ts';
+import { aggregateSkipping } from './aggregate.ts';
+import { BOUNDS, LIMITS, SUMMARY_ENTRY_BYTES, checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
+import { REGISTERED, handshakeKey, makeTestRun, registeredSeriesOf, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
 import { HOSTILE, hostilePath } from './fixtures/submissions/hostile.ts';
 
 after(removeScratch);
@@ -20,14 +24,17 @@ const problems = (r: Report) => [...r.problems, ...r.files.flatMap((f) => f.prob
 /** Submit one run (as an object or raw text) into a scratch checkout holding `accepted`, `existing` files and the `owners` registry. */
 function submit(
   run: Run | string,
-  opts: { accepted?: Run[]; path?: string; mode?: Report['mode']; owners?: HostRegistry['hosts']; existing?: Record<string, string>; author?: string } = {},
+  opts: { accepted?: Run[]; path?: string; mode?: Report['mode']; owners?: HostRegistry['hosts']; existing?: Record<string, string>; author?: string; authorId?: number } = {},
 ): Report {
   const root = scratchRoot(opts.accepted, opts.owners);
   for (const [path, text] of Object.entries(opts.existing ?? {})) writeAt(root, path, text);
   const path = opts.path ?? runPath(typeof run === 'string' ? makeTestRun() : run);
   writeAt(root, path, typeof run === 'string' ? run : JSON.stringify(run));
-  return validateSubmission({ root, changed: added(path), mode: opts.mode ?? 'submission', now: NOW, author: opts.author });
+  return validateSubmission({ root, changed: added(path), mode: opts.mode ?? 'submission', now: NOW, author: opts.author, authorId: opts.authorId });
 }
+
+/** test-host-a registered to alice, and a pull request of hers: what a second run of a name needs */
+const OWNED = { owners: [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }], author: 'alice', authorId: 1001 };
 
 /** Rejected, with a problem at exactly this JSON path whose message matches. */
 function assertRejected(r: Report, path: string, message: RegExp): void {
@@ -37,40 +44,50 @@ function assertRejected(r: Report, path: string, message: RegExp): void {
 }
 
 test('the hand-made test run is accepted, as a new host flagged for review', () => {
-  const r = submit(makeTestRun(), { author: 'alice' });
+  const r = submit(makeTestRun(), { author: 'alice', authorId: 1001 });
   assert.deepEqual(problems(r), []);
   assert.equal(r.ok, true);
   assert.equal(r.files[0]?.newHost, true);
-  assert.deepEqual(r.files[0]?.review, ['new host "test-host-a": not in data/hosts.json. Check the machine description, then register it with owner alice when merging']);
+  assert.deepEqual(r.files[0]?.review, ['new host "test-host-a": not in data/hosts.json. Check the machine description, then register it with owner alice (account id 1001) when merging']);
   assert.match(formatSummary(r), /valid, needs a maintainer's review[\s\S]*needs review:\*\* new host/);
 });
 
 for (const c of HOSTILE) {
   test(`hostile: ${c.name}`, () => {
-    const r = submit(c.file(), { path: hostilePath(c), accepted: c.accepted?.(), existing: c.existing, owners: c.owners, author: c.author });
+    const r = submit(c.file(), { path: hostilePath(c), accepted: c.accepted?.(), existing: c.existing, owners: c.owners, author: c.author, authorId: c.authorId });
     assertRejected(r, c.expect.path, c.expect.message);
   });
 }
 
-test("the owner of a registered host may add runs (login in any letter case), with nothing to review", () => {
-  const r = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners: [{ id: 'test-host-a', owner: 'Alice' }], author: 'alice' });
+test("the owner of a registered host may add runs (by account id, whatever the login is now), with nothing to review", () => {
+  const owners = [{ id: 'test-host-a', owner: 'Alice', ownerId: 1001 }];
+  const r = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners, author: 'alice', authorId: 1001 });
   assert.deepEqual(problems(r), []);
   assert.deepEqual(r.files[0]?.review, []);
   assert.match(formatSummary(r), /^## Run submission: accepted/);
+  // the owner renamed their account: the id still matches
+  assert.deepEqual(problems(submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners, author: 'alice-renamed', authorId: 1001 })), []);
+  // with the login only (no --author-id), the login is compared and the maintainer told the id was not
+  const byLogin = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners, author: 'alice' });
+  assert.equal(byLogin.ok, true);
+  assert.match(byLogin.files[0]!.review![0]!, /belongs to Alice \(account 1001, data\/hosts\.json\).*account id was not given/);
   // without an author (a local check) ownership cannot be checked: said, not refused
-  const local = submit(makeTestRun({ seed: 2 }), { owners: [{ id: 'test-host-a', owner: 'alice' }] });
+  const local = submit(makeTestRun({ seed: 2 }), { owners });
   assert.equal(local.ok, true);
-  assert.match(local.files[0]!.review![0]!, /belongs to alice .* ownership was not checked/);
-  // an existing host without an owner is flagged too: anyone could be adding to it
-  const legacy = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], author: 'bob' });
-  assert.match(legacy.files[0]!.review![0]!, /has accepted runs but no owner/);
+  assert.match(local.files[0]!.review![0]!, /belongs to Alice .* ownership was not checked/);
+});
+
+test('a name already on main is never its own lookalike, even beside a name two characters away (issue 30 item 1)', () => {
+  const owners = [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }, { id: 'test-host-b', owner: 'bob', ownerId: 1002 }];
+  const r = submit(makeTestRun({ seed: 3 }), { accepted: [makeTestRun({ seed: 1 }), makeTestRun({ seed: 2, hostId: 'test-host-b', cpuModel: 'B' })], owners, author: 'alice', authorId: 1001 });
+  assert.deepEqual(problems(r), []);
 });
 
 test('a missing or broken host registry refuses the submission (ownership cannot be checked); bench runners need none', () => {
   const root = scratchRoot();
   const run = makeTestRun();
   writeAt(root, runPath(run), JSON.stringify(run));
-  writeAt(root, 'data/hosts.json', '{"schemaVersion":1,"kind":"host-registry","hosts":[{"id":"a","owner":"x"},{"id":"A","owner":"y"}]}');
+  writeAt(root, 'data/hosts.json', '{"schemaVersion":1,"kind":"host-registry","hosts":[{"id":"a","owner":"x","ownerId":1},{"id":"A","owner":"y","ownerId":2}]}');
   assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /data\/hosts\.json is not a valid host registry: hosts\.1\.id: host id A is listed twice/);
   rmSync(join(root, 'data/hosts.json'));
   assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /data\/hosts\.json is missing/);
@@ -81,10 +98,9 @@ test('a missing or broken host registry refuses the submission (ownership cannot
 
 test('real values near the floors and ceilings pass: a multi-threaded rate, an instruction count of 0, plain text', () => {
   const run = makeTestRun();
-  const threaded = structuredClone(run.series[0]!);
-  Object.assign(threaded, { key: 'handshake/rate[group=X25519,threads=2]', params: { group: 'X25519', threads: 2 } });
+  const threaded = registeredSeriesOf(handshakeKey('X25519', 2), structuredClone(run.series[0]!.iterations));
   threaded.iterations[1]!.value = 1.5e6; // over one core's bound, inside two threads'
-  const count = { ...structuredClone(run.series[0]!), key: 'handshake/instructions[group=X25519]', metric: 'instructions', unit: 'instructions' as const, method: 'instruction-count' as const };
+  const count = registeredSeriesOf(handshakeKey('X25519').replace('handshakes-per-cpu-second', 'instructions-per-handshake'), structuredClone(run.series[0]!.iterations));
   count.iterations[1]!.value = 0;
   run.series.push(threaded, count);
   run.host.note = 'Ryzen 9 7950X, Turbo aus, Gehäuse offen: 3 < 4 GHz \t(tab)';
@@ -97,14 +113,21 @@ test('duplicate keys are found in the raw text with their path, escaped spelling
   assert.deepEqual(duplicateKeys('[{"x":1},{"x":2}]'), []);
 });
 
-test('every committed run and hypothesis result passes the checks of meaning', () => {
+test('100,000 nested brackets are refused as too deep, not a stack overflow (issue 30 item 10)', () => {
+  // and ten times deeper (JSON.parse itself takes 8,000,000, as deep as the 16 MiB cap allows)
+  for (const [open, close, n] of [['[', ']', 100_000], ['{"a":', '}', 100_000], ['[', ']', 1_000_000]] as const) {
+    const r = submit(open.repeat(n) + '1' + close.repeat(n));
+    assert.equal(r.ok, false);
+    assert.ok(problems(r).some((p) => /nested deeper than 16 levels/.test(p.message)), problems(r).map((p) => p.message).join('\n'));
+  }
+});
+
+test('every committed run and hypothesis result passes the checks of meaning (series registered, units the runner\'s)', () => {
   const root = join(import.meta.dirname, '..');
-  for (const folder of ['runs', 'hypothesis'].filter((f) => existsSync(join(root, 'data', f))))
-    for (const host of readdirSync(join(root, 'data', folder)))
-      for (const name of readdirSync(join(root, 'data', folder, host)).filter((n) => n.endsWith('.json'))) {
-        const r = checkRunFile(root, `data/${folder}/${host}/${name}`, 'runner');
-        assert.deepEqual(r.problems, [], `data/${folder}/${host}/${name}`);
-      }
+  // run files are data/runs/<machine>/<YYYY>/<MM>/<runId>.json.br: listed by the one lister of the layout
+  const files = [...listRunFiles(join(root, 'data')), ...listRunFiles(join(root, 'data'), 'hypothesis').filter((p) => p.endsWith('.json'))];
+  assert.ok(files.some((p) => p.startsWith('runs/')), 'the committed runs are checked');
+  for (const p of files) assert.deepEqual(checkRunFile(root, `data/${p}`, 'runner').problems, [], p);
 });
 
 test("a run written by the real run loop on this machine's host description passes", async () => {
@@ -112,9 +135,10 @@ test("a run written by the real run loop on this machine's host description pass
   const { describeHost } = await import('../runner/host.ts');
   const root = scratchRoot();
   const record = makeTestRun().builds[0]!;
-  // a stand-in benchmark (hashing in Node): the point is the file the run loop writes, not the number
+  // a stand-in for the handshake benchmark (hashing in Node) writing one of its series: the point is the
+  // file the run loop writes, not the number
   const bench = {
-    id: 'stand-in',
+    id: 'handshake',
     description: 'sha256 of 64 KiB in Node',
     tasks: () => [
       {
@@ -123,14 +147,13 @@ test("a run written by the real run loop on this machine's host description pass
           const t = process.hrtime.bigint();
           for (let i = 0; i < 50; i++) createHash('sha256').update(Buffer.alloc(65536)).digest();
           const seconds = Number(process.hrtime.bigint() - t) / 1e9;
-          const spec = { benchmark: 'stand-in', metric: 'sha256', label: 'sha256 in Node (test stand-in)', unit: 'bytes/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: { size: 65536 }, comparability: { acrossVersions: true } };
-          return [{ spec, value: (50 * 65536) / seconds }];
+          return [{ spec: REGISTERED.get(handshakeKey())!, value: 50 / seconds }];
         },
       },
     ],
   };
   const plan = {
-    runId: newRunId('full'), mode: 'full' as const, host: describeHost('this-machine'), benchmarks: ['stand-in'], rounds: 5, warmupRounds: 1,
+    runId: newRunId('full'), mode: 'full' as const, host: describeHost('this-machine'), benchmarks: ['handshake'], rounds: 5, warmupRounds: 1,
     builds: [record], startedAt: new Date().toISOString(), harness: { ...harnessInfo(), gitCommit: 'f97371a2c1d0e4b5a6978812345678900abcdef1', gitDirty: false },
   };
   const { path } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
@@ -257,38 +280,38 @@ test('a machine is its hardware: the same name on another CPU is a new machine f
   // the same name on other hardware: its own machine id, accepted, and a maintainer is told
   const other = makeTestRun({ seed: 2, cpuModel: 'Some Other CPU' });
   assert.notEqual(other.host.id, theirs.host.id);
-  const r0 = submit(other, { accepted: [theirs] });
+  const r0 = submit(other, { accepted: [theirs], ...OWNED });
   assert.deepEqual(problems(r0), []);
   assert.equal(r0.files[0]?.newHost, true);
   assert.ok(r0.files[0]?.review?.some((l) => l.includes(`new machine "${other.host.id}"`) && l.includes(`already has "${theirs.host.id}"`)), JSON.stringify(r0.files[0]?.review));
   // claiming the known machine's id from other hardware (or editing the hardware afterwards) is refused, naming the id to use
   const forged = makeTestRun({ seed: 3, cpuModel: 'Some Other CPU' });
   forged.host.id = theirs.host.id;
-  assertRejected(submit(forged, { accepted: [theirs] }), '$.host.id', new RegExp(`is not the machine id of the hardware this run describes .*expected "${other.host.id.replace(/\./g, '\\.')}"`));
+  assertRejected(submit(forged, { accepted: [theirs], ...OWNED }), '$.host.id', new RegExp(`is not the machine id of the hardware this run describes .*expected "${other.host.id.replace(/\./g, '\\.')}"`));
   const flagsEdited = makeTestRun({ seed: 4 });
   flagsEdited.host.cpuFlags.vaes = true;
-  assertRejected(submit(flagsEdited, { accepted: [theirs] }), '$.host.id', /is not the machine id of the hardware/);
+  assertRejected(submit(flagsEdited, { accepted: [theirs], ...OWNED }), '$.host.id', /is not the machine id of the hardware/);
   // a run without a name comes from a runner older than machine ids
   const unnamed = makeTestRun({ seed: 5 });
   delete unnamed.host.name;
   assertRejected(submit(unnamed), '$.host.name', /older than machine ids/);
   // the same machine may add runs
   const sameMachine = makeTestRun({ seed: 6 });
-  const r = submit(sameMachine, { accepted: [theirs] });
+  const r = submit(sameMachine, { accepted: [theirs], ...OWNED });
   assert.deepEqual(problems(r), []);
   assert.equal(r.files[0]?.newHost, false);
   // an id differing only in letter case from a known machine's
   const caseTwin = makeTestRun({ seed: 7 });
   caseTwin.host.id = theirs.host.id.toUpperCase();
-  assertRejected(submit(caseTwin, { accepted: [theirs] }), '$.host.id', /letter case/);
+  assertRejected(submit(caseTwin, { accepted: [theirs], ...OWNED }), '$.host.id', /letter case/);
 });
 
 test('the summary says what a run adds; more than 20 files at once are refused', () => {
   const first = makeTestRun({ seed: 1 });
   const second = makeTestRun({ seed: 2 });
-  second.series.push({ ...structuredClone(second.series[0]!), key: 'handshake/rate[group=P-256]', params: { group: 'P-256' } });
+  second.series.push(registeredSeriesOf(handshakeKey('default'), structuredClone(second.series[0]!.iterations)));
   const r = submit(second, { accepted: [first] });
-  assert.deepEqual(r.files[0]?.adds, { newKeys: 1, earlierRunsOfHost: 1 });
+  assert.deepEqual(r.files[0]?.adds, { newKeys: 1, earlierRunsOfHost: 1, summaryBytes: 2 * SUMMARY_ENTRY_BYTES + second.series.reduce((n, s) => n + s.label.length, 0) });
   assert.match(formatSummary(r), /adds 1 measured series that no accepted run has; 1 earlier run\(s\) from this host/);
   const root = scratchRoot();
   const many = Array.from({ length: 21 }, (_, i) => makeTestRun({ seed: 100 + i }));
@@ -297,7 +320,7 @@ test('the summary says what a run adds; more than 20 files at once are refused',
 });
 
 test('a pull request whose files add up to more than the cap is told how to split it', () => {
-  const root = scratchRoot();
+  const root = scratchRoot([], OWNED.owners);
   const runs = Array.from({ length: 3 }, (_, i) => makeTestRun({ seed: 200 + i }));
   for (const run of runs) writeAt(root, runPath(run), JSON.stringify(run));
   const cap = LIMITS.maxChangeBytes;
@@ -313,19 +336,140 @@ test('a pull request whose files add up to more than the cap is told how to spli
   }
 });
 
+/** The test run with more series (three groups), so a replay of part of it can be told from a copy. */
+function wideRun(opts: Parameters<typeof makeTestRun>[0] = {}): Run {
+  const run = makeTestRun(opts);
+  const base = run.series[0]!;
+  run.series = [handshakeKey('X25519'), handshakeKey('default'), handshakeKey('X25519', 2)].map((key, g) =>
+    registeredSeriesOf(key, base.iterations.map((it) => ({ ...it, value: it.value * (1 + g / 10) }))),
+  );
+  return run;
+}
+
+test('a replay is found by its values, within 0.5%, whatever the order of series, rounds or keys (issue 30 item 2)', () => {
+  const first = wideRun({ seed: 1 });
+  const replays: [string, (r: Run) => void][] = [
+    ['one value changed by 1e-12', (r) => void (r.series[1]!.iterations[3]!.value *= 1 + 1e-12)],
+    ['every value times 1.0001', (r) => r.series.forEach((s) => s.iterations.forEach((it) => void (it.value *= 1.0001)))],
+    ['values jittered by 0.3% one way or the other', (r) => r.series.forEach((s) => s.iterations.forEach((it, j) => void (it.value *= j % 2 ? 1.003 : 0.997)))],
+    ['series in another order', (r) => void r.series.reverse()],
+    ['rounds in another order', (r) => r.series.forEach((s) => { const v = s.iterations.map((it) => it.value).reverse(); s.iterations.forEach((it, j) => void (it.value = v[j]!)); })],
+    ['params written in another key order, another build id', (r) => {
+      r.builds[0]!.id = 'other-build';
+      r.plan.order = [['other-build']];
+      r.series.forEach((s) => void ((s.buildId = 'other-build'), (s.params = Object.fromEntries(Object.entries(s.params).reverse()))));
+    }],
+  ];
+  for (const [what, change] of replays) {
+    const copy = { ...structuredClone(first), runId: 'replayed-copy' };
+    change(copy);
+    // under another name too (a new host on the same hardware)
+    for (const hostId of ['test-host-a', 'second-box']) {
+      const host = { ...copy, host: { ...copy.host, id: copy.host.id.replace('test-host-a', hostId), name: hostId } };
+      assertRejected(submit(host, { accepted: [first] }), '$.series', /duplicate: the measurements of .* within 0\.5% of data\/runs\/test-host-a\./);
+    }
+    assert.ok(what);
+  }
+  // a genuine second run of the same machine (values about 2% away) is not a replay
+  assert.deepEqual(problems(submit(wideRun({ seed: 2 }), { accepted: [first], ...OWNED })), []);
+});
+
+test('a new name on hardware an accepted machine of another name has is flagged for review (issue 30 item 2)', () => {
+  const theirs = makeTestRun({ seed: 1 });
+  const mine = makeTestRun({ seed: 3, hostId: 'second-box' });
+  const r = submit(mine, { accepted: [theirs] });
+  assert.deepEqual(problems(r), []);
+  assert.ok(r.files[0]?.review?.some((l) => /same hardware as "test-host-a\.[^"]+" \(another name\)/.test(l)), JSON.stringify(r.files[0]?.review));
+});
+
+test('caps: series per build, distinct keys per run, and the growth of summary.json a pull request causes (issue 30 item 5)', () => {
+  const run = wideRun({ seed: 1 });
+  const saved = { ...LIMITS };
+  try {
+    LIMITS.maxSeriesPerBuild = 2;
+    assertRejected(submit(run), '$.series', /3 series of build test-build-35 \(limit 2\): a run this large/);
+    Object.assign(LIMITS, saved, { maxKeysPerRun: 2 });
+    assertRejected(submit(run), '$.series', /3 distinct series keys \(limit 2\)/);
+    // three new summary entries and their labels; a fourth file of the same entries adds nothing
+    const entries = 3 * SUMMARY_ENTRY_BYTES + run.series.reduce((n, s) => n + s.label.length, 0);
+    Object.assign(LIMITS, saved, { maxSummaryGrowthBytes: entries - 1 });
+    assertRejected(submit(run), '$', /would grow data\/summary\.json by about .* MiB \(limit .*\): split the pull request/);
+    Object.assign(LIMITS, saved, { maxSummaryGrowthBytes: entries });
+    const ok = submit(run);
+    assert.deepEqual(problems(ok), []);
+    assert.equal(ok.files[0]?.adds?.summaryBytes, entries);
+    // entries main's summary already has are not growth
+    const build = run.builds[0]!;
+    const summary = { entries: run.series.slice(1).map((s) => ({ host: run.host.id, library: build.library, version: build.version, variant: build.variant, key: s.key })) };
+    const smaller = submit(run, { existing: { 'data/summary.json': JSON.stringify(summary) } });
+    assert.equal(smaller.files[0]?.adds?.summaryBytes, SUMMARY_ENTRY_BYTES + run.series[0]!.label.length);
+  } finally {
+    Object.assign(LIMITS, saved);
+  }
+});
+
+/** Quiet-host evidence for a test run: every check passed (the aggregation uses only quiet runs). */
+function quietRun(run: Run): Run {
+  const snapshot = { at: run.startedAt, windowSeconds: 1, loadAverage: [0, 0, 0] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: 'performance', boost: null, quiet: true, reasons: [] };
+  const rounds = [...new Set(run.series.flatMap((s) => s.iterations.map((it) => it.round)))];
+  run.quiet = { thresholds: {}, exclusive: true, before: snapshot, rounds: rounds.map((round) => ({ ...snapshot, round })), quiet: true };
+  return run;
+}
+
+test('every run the validator accepts aggregates without being skipped: both take units and bounds from the registry (issue 30 item 6)', () => {
+  const v34 = resolveVersion('3.4');
+  const older = registeredSeries({ library: 'openssl', version: v34.version, series: v34.series, variant: 'default' });
+  // one registered series per unit that 3.4 and 3.5 both have, so the aggregation compares 3.5 with 3.4
+  const byUnit = new Map<string, string>();
+  for (const [key, spec] of REGISTERED) if (older.has(key) && !byUnit.has(spec.unit) && !(spec.params.threads as number > 1)) byUnit.set(spec.unit, key);
+  assert.equal(byUnit.size, Object.keys(BOUNDS).length, 'every unit has a series on both builds');
+  const candidates: Run[] = [];
+  const runWith = (key: string, newer: number[], old: number[], unit?: Unit) => {
+    const run = makeTestRun({ hostId: `corpus-${candidates.length}`, seed: candidates.length + 1 });
+    const pin = v34.sources[0]!;
+    run.builds.push({ ...structuredClone(run.builds[0]!), id: 'test-build-34', version: v34.version, series: v34.series, versionString: `OpenSSL ${v34.version} (test data)`, source: { kind: pin.kind, name: pin.file, sha256: pin.sha256 } });
+    run.plan.order = [['test-build-35', 'test-build-34']];
+    const iterations = (values: number[]) => run.series[0]!.iterations.map((it, j) => ({ ...it, value: values[j % values.length]! }));
+    run.series = [registeredSeriesOf(key, iterations(newer)), { ...registeredSeriesOf(key, iterations(old)), buildId: 'test-build-34' }];
+    if (unit) for (const s of run.series) s.unit = unit;
+    candidates.push(quietRun(run));
+  };
+  for (const [unit, key] of byUnit) {
+    const b = BOUNDS[unit as Unit];
+    runWith(key, [b.max], [b.min]);
+    runWith(key, [b.min], [b.max]);
+    runWith(key, [b.min, b.max], [b.max, b.min]);
+    if (b.zero) {
+      runWith(key, [0], [b.min]);
+      runWith(key, [b.min], [0]);
+      runWith(key, [0], [0]);
+      runWith(key, [0, b.max], [b.max, 0]);
+      runWith(key, [500], [500, 500, 500, 0]);
+      runWith(key, [500, 500, 500, 0], [500]);
+    }
+  }
+  // the attack: an s_time series declared a count, with 0 in one round of the build compared with
+  runWith(byUnit.get('connections/s')!, [500], [500, 500, 500, 0], 'count');
+  const accepted = candidates.filter((run) => submit(run).ok);
+  assert.ok(accepted.length >= 3 * byUnit.size, `${accepted.length} of ${candidates.length} accepted`);
+  const { result, skipped } = aggregateSkipping(accepted.map((run) => ({ run, path: runPath(run).slice('data/'.length) })));
+  assert.deepEqual(skipped, []);
+  assert.ok(result.summary.entries.some((e) => e.vsPreviousSeries !== null), 'the aggregation compared builds');
+});
+
 test('a duplicate run is rejected: same run id, or identical measurements under a new name', () => {
   const first = makeTestRun({ seed: 1 });
   const sameId = makeTestRun({ seed: 2, hostId: 'test-host-b', runId: first.runId, cpuModel: 'B' });
   assertRejected(submit(sameId, { accepted: [first] }), '$.runId', /duplicate: run id already used by data\/runs\/test-host-a\.[^/]+\//);
   const copy = { ...structuredClone(first), runId: 'renamed-copy' };
-  assertRejected(submit(copy, { accepted: [first] }), '$.series', /identical measurements/);
+  assertRejected(submit(copy, { accepted: [first] }), '$.series', /duplicate: the measurements of/);
   // two new files in one submission are checked against each other too
   const root = scratchRoot();
   const a = makeTestRun({ seed: 5 });
   const b = { ...structuredClone(a), runId: 'copy-of-a' };
   writeAt(root, runPath(a), JSON.stringify(a));
   writeAt(root, runPath(b), JSON.stringify(b));
-  assertRejected(validateSubmission({ root, changed: added(runPath(a), runPath(b)), mode: 'submission', now: NOW }), '$.series', /identical/);
+  assertRejected(validateSubmission({ root, changed: added(runPath(a), runPath(b)), mode: 'submission', now: NOW }), '$.series', /duplicate: the measurements of/);
 });
 
 test('any file outside data/runs/, or a change to an accepted run, is rejected', () => {
@@ -378,7 +522,7 @@ test('symbolic links, unknown fields, invalid JSON and prototype keys are reject
   assertRejected(submit(extra as Run), '$.tracking', /unknown field/);
   assertRejected(submit(JSON.stringify(makeTestRun()).slice(0, 500)), '$', /not valid UTF-8 JSON/);
   assertRejected(submit(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('latin1')), '$', /not valid UTF-8 JSON/);
-  const proto = JSON.stringify(makeTestRun()).replace('"params":{"group":"X25519"}', '"params":{"__proto__":{"polluted":true}}');
+  const proto = JSON.stringify(makeTestRun()).replace('"params":{', '"params":{"__proto__":{"polluted":true},');
   assertRejected(submit(proto), '$.series[0].params.__proto__', /forbidden key/);
   assertRejected(submit('['.repeat(5000) + ']'.repeat(5000)), '$' + '[0]'.repeat(17), /nested deeper/);
 });
@@ -469,7 +613,7 @@ test('git --name-status -z output is read without trusting file names', () => {
 });
 
 test('CLI: --base finds the changed files with git, exits 1 on a bad run and writes the summary', () => {
-  const root = scratchRoot([makeTestRun({ seed: 1 })]);
+  const root = scratchRoot([makeTestRun({ seed: 1 })], [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }]);
   const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
   git('init', '-q', '-b', 'main');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'empty');
@@ -480,10 +624,14 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'good run');
   const cli = (...args: string[]) => spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, ...args], { encoding: 'utf8' });
-  const ok = cli('--base', 'HEAD~1', '--summary', join(root, 'summary.md'));
+  const ok = cli('--base', 'HEAD~1', '--summary', join(root, 'summary.md'), '--author', 'alice');
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(readFileSync(join(root, 'summary.md'), 'utf8'), /valid, needs a maintainer's review[\s\S]*test-host-a[\s\S]*versions: 3\.5/);
-  assert.match(ok.stdout, /needs review: data\/runs\/test-host-a\.[^/]+\/.*has accepted runs but no owner/);
+  assert.match(ok.stdout, /needs review: data\/runs\/test-host-a\.[^/]+\/.*belongs to alice \(account 1001, data\/hosts\.json\).*account id was not given/);
+  assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', '1001').status, 0);
+  assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', '6666').status, 1, 'another account under the same login');
+  assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', 'x1').status, 2, 'an account id that is no number is a usage error');
+  assert.equal(cli('--base', 'HEAD~1', '--author-id', '1001').status, 2, 'an account id without its login is a usage error');
   writeAt(root, 'data/summary.json', '{}');
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'sneaky');
@@ -492,6 +640,26 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   assert.match(bad.stderr, /data\/summary\.json: \$: only files under data\/runs\//);
   assert.equal(cli().status, 2, 'no files and no --base is a usage error');
   assert.equal(cli('--base', 'HEAD~2', '--author', 'not a login').status, 2, 'an author that is no GitHub login is a usage error');
+});
+
+test('CLI: a file name or parameter value with a newline cannot start a workflow command in the log (issue 30 item 8)', () => {
+  const root = scratchRoot();
+  const spoof = '\n::error ::spoof';
+  const run = makeTestRun();
+  run.series[0]!.params.cert = `X${spoof}`; // the key no longer matches: the message names the expected key
+  const path = runPath(run);
+  writeAt(root, path, JSON.stringify(run));
+  const badName = `data/runs/x${spoof}/2026/11/r.json.br`;
+  const cli = spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, path, badName], {
+    encoding: 'utf8',
+    env: { ...process.env, GITHUB_ACTIONS: 'true' },
+  });
+  assert.equal(cli.status, 1);
+  assert.match(cli.stderr, /expected "handshake\/handshakes-per-cpu-second\[cert=X%0A::error ::spoof,/);
+  assert.match(cli.stderr, /data\/runs\/x%0A::error ::spoof\/2026/);
+  const lines = (cli.stdout + cli.stderr).split(/\r?\n|\r/);
+  // the only workflow commands are the validator's own review annotations
+  assert.deepEqual(lines.filter((l) => l.startsWith('::') && !l.startsWith('::warning::needs review: ')), [], 'no line starts a workflow command of the file');
 });
 
 test('CLI: --untracked validates what a bench run just wrote, against the runs in --accepted-root', () => {
@@ -511,7 +679,7 @@ test('CLI: --untracked validates what a bench run just wrote, against the runs i
   const elsewhere = scratchRoot([{ ...structuredClone(quick), runId: 'same-measurements' }]);
   const dup = cli('--untracked', '--runner', '--accepted-root', elsewhere);
   assert.equal(dup.status, 1);
-  assert.match(dup.stderr, /identical measurements to data\/runs\/obs-x64-1\.[^/]+\/2026\/11\/same-measurements\.json\.br/);
+  assert.match(dup.stderr, /duplicate: the measurements of .* data\/runs\/obs-x64-1\.[^/]+\/2026\/11\/same-measurements\.json\.br/);
 });
 
 test('random damage to a valid run never crashes the validator: it answers with problems or accepts', () => {

@@ -10,15 +10,19 @@
 //   --accepted-root DIR  the checkout whose data/ holds the runs already accepted and data/hosts.json (default: --root)
 //   --author LOGIN       the pull request's author (GitHub login): runs for a host registered in
 //                        data/hosts.json to someone else are refused; without it ownership is not checked
+//   --author-id ID       the author's numeric GitHub account id (with --author): ownership is checked by it,
+//                        since a login can be renamed and taken by someone else; without it, by the login
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { parseArgs } from 'node:util';
-import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
-import { seriesKey } from '../runner/benchmark.ts';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, readRunFile, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
+import { seriesKey, type SeriesSpec } from '../runner/benchmark.ts';
+import { BENCHMARKS } from '../runner/benchmarks.ts';
+import { registeredSeries } from '../runner/series-registry.ts';
 import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
-import { isReservedHostId, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
-import { contentHash, loadHistory } from './history.ts';
+import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
+import { loadHistory } from './history.ts';
 import { checkProvenance } from './provenance.ts';
 
 export interface Problem {
@@ -42,7 +46,7 @@ export interface FileReport {
   /** bytes stored */
   bytes?: number;
   /** measured series keys that no accepted run has, and how many runs this host already had */
-  adds?: { newKeys: number; earlierRunsOfHost: number };
+  adds?: { newKeys: number; earlierRunsOfHost: number; summaryBytes?: number };
   problems: Problem[];
 }
 export interface Report {
@@ -79,7 +83,23 @@ export const LIMITS = {
   // Runs cannot predate this harness; a little clock skew is tolerated in the future.
   earliest: '2025-01-01T00:00:00Z',
   futureSkewMinutes: 10,
+  // The largest committed run has 485 distinct series keys, all on each of its builds (e33c: 14 builds);
+  // the runner's registry knows ~830 keys for one 3.5 build. Twice the largest real run, and no more.
+  maxSeriesPerBuild: 1000,
+  maxKeysPerRun: 1000,
+  // What a pull request may add to data/summary.json (one entry per machine, build and series key): a
+  // full run of the default matrix with two more release series on a new machine adds about 9 MB
+  // (scripts/submission-size.test.ts); twice that, so that 100 MB, GitHub's limit for one file, is
+  // several pull requests away and each of them is seen.
+  maxSummaryGrowthBytes: 20 * 1024 * 1024,
 };
+
+/**
+ * Bytes one entry of data/summary.json takes besides its label, as written (indented): measured on the
+ * committed summary.json (14,885 entries, mean 1,215 bytes of compact JSON without the label, 1,402 with
+ * label and indentation), rounded up.
+ */
+export const SUMMARY_ENTRY_BYTES = 1400;
 
 
 /**
@@ -167,10 +187,12 @@ function scanValue(value: unknown, path: PropertyKey[], add: (path: PropertyKey[
 
 /**
  * Keys that appear twice in one object of the raw text. JSON.parse keeps the last value silently, while
- * a reviewer reading the diff sees the first. `text` must already be valid JSON.
+ * a reviewer reading the diff sees the first. `text` must already be valid JSON. It reads no deeper than
+ * LIMITS.maxDepth (scanValue refuses deeper files): 100,000 nested brackets would overflow its recursion.
  */
 export function duplicateKeys(text: string): PropertyKey[][] {
   const found: PropertyKey[][] = [];
+  const tooDeep = Symbol('too deep');
   const path: PropertyKey[] = [];
   let i = 0;
   const space = () => {
@@ -186,6 +208,7 @@ export function duplicateKeys(text: string): PropertyKey[][] {
     space();
     const c = text[i];
     if (c === '{' || c === '[') {
+      if (path.length >= LIMITS.maxDepth) throw tooDeep;
       i++;
       space();
       const close = c === '{' ? '}' : ']';
@@ -209,7 +232,11 @@ export function duplicateKeys(text: string): PropertyKey[][] {
     } else if (c === '"') string();
     else while (i < text.length && !',]} \t\n\r'.includes(text[i]!)) i++; // number, true, false, null
   };
-  value();
+  try {
+    value();
+  } catch (e) {
+    if (e !== tooDeep) throw e;
+  }
   return found;
 }
 
@@ -233,18 +260,18 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
   if (finished < started) add(['finishedAt'], 'before startedAt');
   if (finished - started > LIMITS.maxRunHours * 3600_000) add(['finishedAt'], `run lasted more than ${LIMITS.maxRunHours} hours`);
   const slack = LIMITS.futureSkewMinutes * 60_000;
+  const specs = seriesOfRun(run, add);
   run.series.forEach((s, i) => {
-    const expectedKey = seriesKey(s);
-    if (s.key !== expectedKey) add(['series', i, 'key'], `does not match the series' benchmark, metric and params: expected "${expectedKey}"`);
-    const bound = BOUNDS[s.unit];
+    // the unit (and with it the bounds) is the runner's for this series, whatever the file says
+    const bound = BOUNDS[specs[i]?.unit ?? s.unit];
     const threads = typeof s.params.threads === 'number' && Number.isInteger(s.params.threads) && s.params.threads > 1 ? s.params.threads : 1;
     const parallel = bound.perCore ? Math.min(threads, run.host.logicalCpus, MAX_PARALLEL) : 1;
     const max = bound.max * parallel;
     s.iterations.forEach((it, j) => {
       if (it.value > max)
-        add(['series', i, 'iterations', j, 'value'], `${it.value} ${s.unit} is not plausible (bound ${max.toExponential(1)}${parallel > 1 ? ` for ${parallel} threads` : ''}: ${bound.why})`);
+        add(['series', i, 'iterations', j, 'value'], `${it.value} ${specs[i]?.unit ?? s.unit} is not plausible (bound ${max.toExponential(1)}${parallel > 1 ? ` for ${parallel} threads` : ''}: ${bound.why})`);
       else if (it.value === 0 ? !bound.zero : it.value < bound.min)
-        add(['series', i, 'iterations', j, 'value'], `${it.value} ${s.unit} is not a measurement (${bound.zero ? 'neither 0 nor ' : ''}at least ${bound.min}: ${bound.whyMin})`);
+        add(['series', i, 'iterations', j, 'value'], `${it.value} ${specs[i]?.unit ?? s.unit} is not a measurement (${bound.zero ? 'neither 0 nor ' : ''}at least ${bound.min}: ${bound.whyMin})`);
       const at = Date.parse(it.at);
       if (at < started - slack || at > finished + slack) add(['series', i, 'iterations', j, 'at'], 'outside the run (startedAt..finishedAt)');
     });
@@ -263,10 +290,56 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
   }
 }
 
+/** The catalogue's release of a build, if it has it. */
+const cataloguedRelease = (b: Pick<Build, 'library' | 'version'>) => allReleases().find((v) => libraryOf(v) === b.library && v.version === b.version);
+
+/** What the series check compares with the runner's registry: the key gives benchmark, metric and params. */
+const SPEC_FIELDS = ['unit', 'method', 'higherIsBetter', 'comparability'] as const;
+
+/**
+ * Each series as the runner's registry has it (runner/series-registry.ts), by index; undefined for a
+ * series it does not have (refused here) or of a build the catalogue does not have (refused by
+ * checkBuilds). A series key must be its benchmark, metric and params, registered for its build, once per
+ * build, with the registry's unit, method, direction and comparability; and a run holds at most
+ * LIMITS.maxSeriesPerBuild series per build and LIMITS.maxKeysPerRun keys.
+ */
+function seriesOfRun(run: Run, add: (path: PropertyKey[], message: string) => void): (SeriesSpec | undefined)[] {
+  const registries = new Map(run.builds.map((b) => {
+    const known = cataloguedRelease(b);
+    return [b.id, known ? registeredSeries({ library: b.library, version: b.version, series: known.series, variant: b.variant }) : undefined] as const;
+  }));
+  const benchmarks = `the runner has ${BENCHMARKS.map((b) => b.id).join(', ')}`;
+  run.plan.benchmarks.forEach((b, i) => {
+    if (!BENCHMARKS.some((x) => x.id === b)) add(['plan', 'benchmarks', i], `unknown benchmark "${b}": ${benchmarks}`);
+  });
+  const perBuild = new Map<string, Set<string>>();
+  const specs = run.series.map((s, i) => {
+    const key = seriesKey(s);
+    if (s.key !== key) add(['series', i, 'key'], `does not match the series' benchmark, metric and params: expected "${key}"`);
+    const own = perBuild.get(s.buildId) ?? perBuild.set(s.buildId, new Set()).get(s.buildId)!;
+    if (own.has(key)) add(['series', i, 'key'], `build ${s.buildId} has series "${key}" twice`);
+    own.add(key);
+    const registry = registries.get(s.buildId);
+    if (!registry) return undefined;
+    const spec = registry.get(key);
+    if (!spec) {
+      if (!BENCHMARKS.some((b) => b.id === s.benchmark)) add(['series', i, 'benchmark'], `unknown benchmark "${s.benchmark}": ${benchmarks}`);
+      else add(['series', i, 'key'], `"${key}" is not a series the runner's ${s.benchmark} benchmark writes for build ${s.buildId} (runner/series-registry.ts): unknown metric or params`);
+      return undefined;
+    }
+    for (const f of SPEC_FIELDS) if (!isDeepStrictEqual(s[f], spec[f])) add(['series', i, f], `${JSON.stringify(s[f])} is not this series' ${f}: the runner writes ${JSON.stringify(spec[f])}`);
+    return spec;
+  });
+  for (const [id, keys] of perBuild) if (keys.size > LIMITS.maxSeriesPerBuild) add(['series'], `${keys.size} series of build ${id} (limit ${LIMITS.maxSeriesPerBuild}): ${SPLIT_RUN}`);
+  const keys = new Set(run.series.map((s) => s.key));
+  if (keys.size > LIMITS.maxKeysPerRun) add(['series'], `${keys.size} distinct series keys (limit ${LIMITS.maxKeysPerRun}): ${SPLIT_RUN}`);
+  return specs;
+}
+
 /** Every build is a catalogued version, built from the exact source bytes the catalogue pins. */
 function checkBuilds(builds: readonly Build[], add: (path: PropertyKey[], message: string) => void): void {
   builds.forEach((b, i) => {
-    const known = allReleases().find((v) => libraryOf(v) === b.library && v.version === b.version);
+    const known = cataloguedRelease(b);
     if (!known) return add(['builds', i, 'version'], `${LIBRARY_NAMES[b.library]} ${b.version} is not in the catalogue (catalogue/index.ts): only catalogued, hash-pinned versions are accepted`);
     if (b.series !== known.series) add(['builds', i, 'series'], `${b.version} belongs to series ${known.series}, not ${b.series}`);
     const variant = variantAllowed(known, b.variant);
@@ -297,8 +370,55 @@ function checkMachineId(host: Run['host'], add: (path: PropertyKey[], message: s
   if (host.id !== expected)
     add(['host', 'id'], `"${host.id}" is not the machine id of the hardware this run describes (${describeMachine(host)}): expected "${expected}". The id is the name plus the hardware's fingerprint, and npm run bench writes it; a run on other hardware is another machine`);
 }
-/** Same measurements = same run, whatever it is called. */
-export { contentHash };
+/**
+ * Replays: a run whose measurements are another run's, changed a little (every value x1.0001, one value by
+ * 1e-12, series or rounds reordered, keys or build ids renamed). Each measured series that varies from
+ * round to round is its values, sorted, under its key and build (library, version, variant); a series of
+ * one run matches the other run's when 80% of its values pair with values within `tolerance`. A run is a
+ * replay of another when `share` of the series they both have match. A series that is the same in every
+ * round (an instruction count, bytes sent) is the same in every honest run of the build and is left out.
+ * On the committed runs, two honest full runs of one machine share at most 3.2% matching series (959e and
+ * e33c: 79 of 2490), so 25% is far from an honest pair and near nothing a copy can reach by small changes.
+ */
+export const REPLAY = { tolerance: 0.005, share: 0.25, paired: 0.8 };
+type ValueVectors = Map<string, number[]>;
+
+export function valueVectors(run: Run): ValueVectors {
+  const builds = new Map(run.builds.map((b) => [b.id, `${b.library} ${b.version} ${b.variant}`]));
+  const out: ValueVectors = new Map();
+  for (const s of run.series) {
+    if (s.status !== 'measured') continue;
+    const v = s.iterations.map((it) => it.value).sort((a, b) => a - b);
+    if (v.length && v[0] !== v.at(-1)) out.set(`${seriesKey(s)} ${builds.get(s.buildId)}`, v);
+  }
+  return out;
+}
+
+/** How many values of two sorted lists pair up within the tolerance (each value used once). */
+function pairedValues(a: readonly number[], b: readonly number[]): number {
+  let i = 0, j = 0, n = 0;
+  while (i < a.length && j < b.length) {
+    if (Math.abs(a[i]! - b[j]!) <= REPLAY.tolerance * Math.max(Math.abs(a[i]!), Math.abs(b[j]!))) {
+      n++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return n;
+}
+
+/** "m of n series", when `a` replays `b`; null when it does not. */
+export function replayOf(a: ValueVectors, b: ValueVectors): string | null {
+  let shared = 0, matching = 0;
+  for (const [key, va] of a) {
+    const vb = b.get(key);
+    if (!vb) continue;
+    shared++;
+    if (pairedValues(va, vb) >= REPLAY.paired * Math.max(va.length, vb.length)) matching++;
+  }
+  return shared && matching >= REPLAY.share * shared ? `${matching} of ${shared} series` : null;
+}
 
 /** Read, parse and check one file on its own. */
 export function checkRunFile(root: string, file: string, mode: Report['mode'], now = new Date()): FileReport {
@@ -365,7 +485,6 @@ interface AcceptedRun {
   file: string;
   runId: string;
   host: Run['host'];
-  contentHash: string;
 }
 
 /**
@@ -391,10 +510,71 @@ function acceptedData(root: string, exclude: Set<string>): { runs: AcceptedRun[]
   // runs share their key lists: the union is made once per distinct list, however many runs there are
   const lists = new Set(records.flatMap((r) => r.builds.map((b) => b.measured)));
   return {
-    runs: records.map((r) => ({ file: `data/${r.path}`, runId: r.runId, host: r.host, contentHash: r.contentHash })),
+    runs: records.map((r) => ({ file: `data/${r.path}`, runId: r.runId, host: r.host })),
     measuredKeys: new Set([...lists].flatMap((id) => keySets.get(id) ?? [])),
     ids,
   };
+}
+
+/**
+ * The accepted run (or an earlier file of this change) each submitted run replays, as "m of n series within
+ * 0.5% of <file>". Reads every accepted run file, one at a time (the records in data/timeseries/ keep only
+ * the headline medians): about 0.06 s per full run here.
+ */
+function findReplays(root: string, accepted: readonly AcceptedRun[], files: readonly FileReport[]): Map<FileReport, string> {
+  const found = new Map<FileReport, string>();
+  const submitted: [FileReport, ValueVectors][] = files.filter((f) => f.run).map((f) => [f, valueVectors(f.run!)]);
+  const compare = (vectors: ValueVectors, file: string, among: readonly [FileReport, ValueVectors][]) => {
+    for (const [f, own] of among) {
+      const share = found.has(f) ? null : replayOf(own, vectors);
+      if (share) found.set(f, `${share} within ${REPLAY.tolerance * 100}% of ${file}`);
+    }
+  };
+  for (const a of accepted) {
+    let run: Run;
+    try {
+      run = readRunFile(join(root, a.file), a.file.slice('data/'.length));
+    } catch {
+      continue; // a file that does not read is the aggregation's to report
+    }
+    compare(valueVectors(run), a.file, submitted);
+  }
+  submitted.forEach(([f, vectors], i) => compare(vectors, f.file, submitted.slice(i + 1)));
+  return found;
+}
+
+/**
+ * About how many bytes the runs of this change add to data/summary.json: one entry per machine, build
+ * (library, version, variant) and series key that the accepted summary does not have yet, each
+ * SUMMARY_ENTRY_BYTES plus its label. Sets each file's `adds.summaryBytes`.
+ */
+export function summaryGrowth(root: string, files: readonly FileReport[]): number {
+  const path = join(root, 'data', 'summary.json');
+  const entryId = (host: string, e: { library: string; version: string; variant: string }, key: string) => `${host}\u0000${e.library}\u0000${e.version}\u0000${e.variant}\u0000${key}`;
+  const known = new Set<string>();
+  if (existsSync(path)) {
+    try {
+      const entries = (JSON.parse(readFileSync(path, 'utf8')) as { entries?: { host: string; library: string; version: string; variant: string; key: string }[] }).entries ?? [];
+      for (const e of entries) known.add(entryId(e.host, e, e.key));
+    } catch {
+      // a summary that does not read: every entry counts as new (the larger estimate)
+    }
+  }
+  let total = 0;
+  for (const f of files) {
+    if (!f.run) continue;
+    const builds = new Map(f.run.builds.map((b) => [b.id, b]));
+    let bytes = 0;
+    for (const s of f.run.series) {
+      const id = entryId(f.run.host.id, builds.get(s.buildId)!, s.key);
+      if (known.has(id)) continue;
+      known.add(id);
+      bytes += SUMMARY_ENTRY_BYTES + s.label.length;
+    }
+    if (f.adds) f.adds.summaryBytes = bytes;
+    total += bytes;
+  }
+  return total;
 }
 
 export const HOSTS_FILE = 'data/hosts.json';
@@ -408,7 +588,7 @@ export function readHostRegistry(root: string): Map<string, HostRegistry['hosts'
   return new Map(parsed.data.hosts.map((h) => [h.id.toLowerCase(), h]));
 }
 
-export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date; author?: string }): Report {
+export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date; author?: string; authorId?: number }): Report {
   const { root, changed, mode } = opts;
   const acceptedRoot = opts.acceptedRoot ?? root;
   const problems: Problem[] = [];
@@ -435,11 +615,8 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
   }
   const { runs: accepted, measuredKeys: keys, ids: takenIds } = acceptedData(acceptedRoot, new Set(changed.map((c) => c.path)));
   const hosts = new Map<string, { fp: string; id: string; file: string }>();
-  const contents = new Map<string, string>();
-  for (const a of accepted) {
-    hosts.set(a.host.id.toLowerCase(), { fp: hostFingerprint(a.host), id: a.host.id, file: a.file });
-    contents.set(a.contentHash, a.file);
-  }
+  for (const a of accepted) hosts.set(a.host.id.toLowerCase(), { fp: hostFingerprint(a.host), id: a.host.id, file: a.file });
+  const replays = findReplays(acceptedRoot, accepted, files);
   for (const f of files) {
     const add = (path: PropertyKey[], message: string) => f.problems.push({ file: f.file, path: jsonPath(path), message });
     // run ids are unique per folder, letter case ignored (two ids that differ only in case collide on some file systems)
@@ -461,42 +638,57 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
     const siblings = known ? [] : [...new Set(accepted.filter((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase() && a.host.id !== run.host.id).map((a) => a.host.id))];
     if (siblings.length)
       (f.review ??= []).push(`new machine "${run.host.id}" (${describeMachine(run.host)}) under the name "${nameOf(run.host)}", which already has ${siblings.map((s) => `"${s}"`).join(', ')}: its runs are published as their own machine, never compared with the others`);
-    if (mode === 'submission') checkOwner(f, nameOf(run.host), registry, opts.author, accepted.some((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase()), add);
+    // the same hardware under another name: two identical machines (cloud instances of one type), or
+    // someone's runs published again under a new name
+    const twins = known ? [] : [...new Set(accepted.filter((a) => nameOf(a.host).toLowerCase() !== nameOf(run.host).toLowerCase() && hostFingerprint(a.host) === hostFingerprint(run.host)).map((a) => a.host.id))];
+    if (twins.length)
+      (f.review ??= []).push(`new machine "${run.host.id}" has the same hardware as ${twins.map((t) => `"${t}"`).join(', ')} (another name): check it is another machine, not the same one's runs under a new name`);
+    if (mode === 'submission') {
+      // every name main knows (runs, registered owners), project machines included
+      const lookalike = lookalikeOf(nameOf(run.host), new Set([...accepted.map((a) => nameOf(a.host)), ...[...registry.values()].map((h) => h.id)]));
+      if (lookalike) add(['host', 'name'], `${lookalike}: choose a name readers cannot mistake for another machine's`);
+    }
+    if (mode === 'submission') checkOwner(f, nameOf(run.host), registry, { login: opts.author, id: opts.authorId }, accepted.some((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase()), add);
     const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
     f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.host.id === run.host.id).length };
     if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
-    const sameContent = contents.get(contentHash(run));
-    if (sameContent && !f.problems.some((p) => p.path === '$.runId')) add(['series'], `duplicate: identical measurements to ${sameContent}`);
-    contents.set(contentHash(run), f.file);
+    const replay = replays.get(f);
+    if (replay && !f.problems.some((p) => p.path === '$.runId')) add(['series'], `duplicate: the measurements of ${replay}: a run is measured once and submitted once`);
   }
+  const growth = summaryGrowth(acceptedRoot, files);
+  if (growth > LIMITS.maxSummaryGrowthBytes)
+    problems.push({ file: `(${files.length} files)`, path: '$', message: `would grow data/summary.json by about ${mib(growth)} (limit ${mib(LIMITS.maxSummaryGrowthBytes)}): ${SPLIT_CHANGE}` });
   const ok = problems.length === 0 && files.every((f) => f.problems.length === 0);
   return { ok, mode, files, problems };
 }
 
 /**
- * A registered host takes runs only from its owner; an unregistered one is flagged for a maintainer,
- * who registers it (with the pull request's author as owner) when merging.
+ * A registered host takes runs only from its owner's account (by id; by login where the id was not given).
+ * A new name is flagged for a maintainer, who registers it (the pull request's author as owner, login and
+ * account id) when merging; a name that already has accepted runs takes no more until it is registered,
+ * so nobody else can add runs to it or replace its published description (the newest run's).
  */
 function checkOwner(
   f: FileReport,
   hostId: string,
   registry: Map<string, HostRegistry['hosts'][number]>,
-  author: string | undefined,
+  author: { login?: string; id?: number },
   hasRuns: boolean,
   add: (path: PropertyKey[], message: string) => void,
 ): void {
   const entry = registry.get(hostId.toLowerCase());
   const review = (f.review ??= []);
-  if (!entry) {
-    review.push(
-      hasRuns
-        ? `host "${hostId}" has accepted runs but no owner in ${HOSTS_FILE}: check this run comes from the same machine and person, then register the owner`
-        : `new host "${hostId}": not in ${HOSTS_FILE}. Check the machine description, then register it${author ? ` with owner ${author}` : ''} when merging`,
-    );
-  } else if (author === undefined) {
+  const who = author.login === undefined ? '' : ` ${author.login}${author.id === undefined ? '' : ` (account id ${author.id})`}`;
+  if (!entry && hasRuns) {
+    add(['host', 'name'], `"${hostId}" has accepted runs but no owner in ${HOSTS_FILE}: a maintainer registers its owner (GitHub login and account id) before more runs are accepted`);
+  } else if (!entry) {
+    review.push(`new host "${hostId}": not in ${HOSTS_FILE}. Check the machine description, then register it${who ? ` with owner${who}` : ''} when merging`);
+  } else if (author.login === undefined) {
     review.push(`host "${hostId}" belongs to ${entry.owner} (${HOSTS_FILE}); the author was not given, so ownership was not checked`);
-  } else if (entry.owner.toLowerCase() !== author.toLowerCase()) {
-    add(['host', 'id'], `host "${entry.id}" belongs to ${entry.owner} (${HOSTS_FILE}): a pull request by ${author} cannot add runs for it; choose your own host id`);
+  } else if (author.id !== undefined ? entry.ownerId !== author.id : entry.owner.toLowerCase() !== author.login.toLowerCase()) {
+    add(['host', 'id'], `host "${entry.id}" belongs to ${entry.owner} (account ${entry.ownerId}, ${HOSTS_FILE}): a pull request by${who.replace('account id', 'account')} cannot add runs for it; choose your own host id`);
+  } else if (author.id === undefined) {
+    review.push(`host "${hostId}" belongs to ${entry.owner} (account ${entry.ownerId}, ${HOSTS_FILE}); the author's account id was not given (--author-id), so only the login was compared`);
   }
 }
 
@@ -549,7 +741,7 @@ export function formatSummary(report: Report): string {
         `- ${run.mode} run \`${mdText(run.runId)}\`, ${mdText(run.startedAt)} to ${mdText(run.finishedAt)}, ${run.plan.rounds} rounds + ${run.plan.warmupRounds} warm-up`,
         `- versions: ${versions.map((v) => mdText(v)).join(', ')}`,
         `- benchmarks: ${run.plan.benchmarks.map((b) => mdText(b)).join(', ')}; ${measured} measured series, ${run.series.length - measured} unsupported or failed`,
-        ...(f.adds ? [`- adds ${f.adds.newKeys} measured series that no accepted run has; ${f.adds.earlierRunsOfHost} earlier run(s) from this host`] : []),
+        ...(f.adds ? [`- adds ${f.adds.newKeys} measured series that no accepted run has; ${f.adds.earlierRunsOfHost} earlier run(s) from this host${f.adds.summaryBytes ? `; about ${mib(f.adds.summaryBytes)} more in data/summary.json` : ''}`] : []),
         '',
       );
     }
@@ -565,8 +757,15 @@ export function formatSummary(report: Report): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * One line of the console log from untrusted text (file names, parameter values, messages quoting them):
+ * in GitHub Actions a line starting "::" is a workflow command (an annotation, a masked value), so "%", CR
+ * and LF are escaped as GitHub documents for command data; the text can then never start a line.
+ */
+export const logLine = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+
 export function formatProblems(report: Report): string {
-  return [...report.problems, ...report.files.flatMap((f) => f.problems)].map((p) => `${p.file}: ${p.path}: ${p.message}`).join('\n');
+  return [...report.problems, ...report.files.flatMap((f) => f.problems)].map((p) => logLine(`${p.file}: ${p.path}: ${p.message}`)).join('\n');
 }
 
 function main(): void {
@@ -579,6 +778,7 @@ function main(): void {
       'accepted-root': { type: 'string' },
       runner: { type: 'boolean', default: false },
       author: { type: 'string' },
+      'author-id': { type: 'string' },
       summary: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -594,17 +794,22 @@ function main(): void {
     console.error(`error: --author ${JSON.stringify(values.author)} is not a GitHub login`);
     process.exit(2);
   }
+  const authorId = values['author-id'] === undefined ? undefined : Number(values['author-id']);
+  if (authorId !== undefined && (values.author === undefined || !/^[1-9][0-9]{0,15}$/.test(values['author-id']!))) {
+    console.error(`error: --author-id ${JSON.stringify(values['author-id'])} must be a GitHub account id (a positive number), given with --author`);
+    process.exit(2);
+  }
   const changed = values.base
     ? changedSince(values.root, values.base)
     : values.untracked
       ? untrackedRuns(values.root, FOLDERS[values.runner ? 'runner' : 'submission'])
       : positionals.map((path) => ({ path, status: 'added' as const }));
   const mode = values.runner ? 'runner' : 'submission';
-  const report = validateSubmission({ root: values.root, acceptedRoot: values['accepted-root'], changed, mode, author: values.author });
+  const report = validateSubmission({ root: values.root, acceptedRoot: values['accepted-root'], changed, mode, author: values.author, authorId });
   if (values.summary) writeFileSync(values.summary, formatSummary(report), { flag: 'a' });
-  // in GitHub Actions, an annotation on the check (paths and host ids are safe ids by now)
+  // in GitHub Actions, an annotation on the check
   const warn = process.env.GITHUB_ACTIONS === 'true' ? '::warning::' : '';
-  for (const f of report.files) for (const r of f.review ?? []) console.log(`${warn}needs review: ${f.file}: ${r}`);
+  for (const f of report.files) for (const r of f.review ?? []) console.log(`${warn}${logLine(`needs review: ${f.file}: ${r}`)}`);
   if (report.ok) console.log(`ok: ${report.files.length} run file(s) valid`);
   else console.error(`rejected:\n${formatProblems(report)}`);
   process.exit(report.ok ? 0 : 1);

@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Build, Library, RunMode } from '../../schema/index.ts';
-import { keysOf, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
+import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { parseProgramJson, runGuarded, stderrTail } from '../child-guard.ts';
 import { EXIT } from '../exit-codes.ts';
 import { libraryMismatch } from '../library-id.ts';
@@ -175,7 +175,7 @@ export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = aea
       const { sizes } = plan;
       return AEAD_CIPHERS.map((cipher) => ({
         id: cipher,
-        produces: keysOf(sizes.flatMap((bytes) => [aeadCpuSpec(cipher, bytes, AAD_BYTES), aeadSpec(cipher, bytes, AAD_BYTES)])),
+        produces: sizes.flatMap((bytes) => [aeadCpuSpec(cipher, bytes, AAD_BYTES), aeadSpec(cipher, bytes, AAD_BYTES)]),
         async run(): Promise<Outcome[]> {
           const where = `aead ${cipher} on ${buildLabel(build.record)}`;
           // generous: a repetition may take up to 20x its CPU target in wall time on a busy machine

@@ -13,7 +13,7 @@
 //   EC_POINT_mul, RSA_private_decrypt and ossl_bn_rsa_do_unblind (3.0.8's constant-time unblinding).
 import { execFileSync } from 'node:child_process';
 import type { RunMode } from '../../schema/index.ts';
-import { keysOf, seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
+import { seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
 import {
   baseConfig,
   countInstructions,
@@ -160,7 +160,7 @@ export function createFnCostBenchmark(configs: () => HandshakeConfig[] = fnCostC
         id: fnTaskId(cfg),
         oncePerRun: true,
         run: () => fnCost(handshakeBinary(build), cfg, mode === 'quick' ? 5 : 10, build.record.version),
-        produces: keysOf([totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))]),
+        produces: [totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))],
       })),
   };
 }

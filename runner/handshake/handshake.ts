@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Library, Params, RunMode } from '../../schema/index.ts';
-import { keysOf, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
+import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { CERTS, CERT_HOSTNAME, certDir, ensureCerts as ensureSharedCerts, type Cert } from '../certs.ts';
 import { runGuarded, stderrTail, type ProgramResult } from '../child-guard.ts';
 import { libraryMismatch } from '../library-id.ts';
@@ -491,7 +491,7 @@ export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = 
         id: taskId(d),
         run: () => runTask(d, handshakeBinary(build), build.record),
         oncePerRun: d.kind === 'instructions',
-        produces: keysOf(specsOf(d)),
+        produces: specsOf(d),
       }));
     },
   };

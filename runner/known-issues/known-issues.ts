@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Params, RunMode } from '../../schema/index.ts';
-import { keysOf, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
+import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { compileAgainst } from '../compile.ts';
 import { cacheRoot } from '../sources.ts';
 import { configArgs, ensureCerts, exec, handshakeBinary, runHandshake, timingOutcomes, timingSpecs } from '../handshake/handshake.ts';
@@ -247,7 +247,7 @@ export const knownIssuesBenchmark: Benchmark = {
   },
   tasks(build: BuildUnderTest, mode: RunMode): Task[] {
     const specs = taskSpecs();
-    const produces = (id: string) => keysOf(specs[id]!);
+    const produces = (id: string) => specs[id]!;
     return [
       ...TIMED.map((id): Task => ({ id: `cpu/${id}`, run: () => cpuTask(build, id, mode), produces: produces(`cpu/${id}`) })),
       { id: 'heap/dtls', run: () => heapTask(build, mode), produces: produces('heap/dtls') },

@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Params, RunMode } from '../../schema/index.ts';
-import { keysOf, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
+import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
 import { runGuarded, spawnServer, stopGroup } from '../child-guard.ts';
 import { certFiles } from '../certs.ts';
@@ -224,7 +224,7 @@ export const sTimeBenchmark: Benchmark = {
     const seconds = mode === 'quick' ? 2 : 3; // per section (new, reuse); s_time's user CPU has 10 ms resolution
     return sTimeConfigs(mode).map((cfg) => ({
       id: `tls${cfg.proto}/${cfg.cert}/forced-${cfg.forced}`,
-      produces: keysOf([sTimeSpec(cfg, 'none'), sTimeSpec(cfg, 'reuse')]),
+      produces: [sTimeSpec(cfg, 'none'), sTimeSpec(cfg, 'reuse')],
       run: async () => {
         if (cfg.forced === 'both' && !(await sTimeHasProtocolOptions(build.prefix))) {
           const reason = `this version's s_time has no -tls1_2/-tls1_3 option (and ignores MaxProtocol in the config file), so its client cannot be limited`;

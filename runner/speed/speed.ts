@@ -5,7 +5,7 @@
 // every release here), so its rates are per CPU second, not per wall second: params.timeBase says so.
 import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
-import { keysOf, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
+import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
 import { runGuarded } from '../child-guard.ts';
 import { compareSeries, compareVersions } from '../../catalogue/index.ts';
@@ -250,7 +250,7 @@ export const speedBenchmark: Benchmark = {
       if (!a) throw new Error(`SPEED_PLAN names unknown algorithm ${id}`);
       return {
         id,
-        produces: invocations(a, mode).flatMap((inv) => (inv.sizes ?? [undefined]).flatMap((bytes) => keysOf(operationsOf(a).map((op) => speedSpec(a, op, bytes, version, series))))),
+        produces: invocations(a, mode).flatMap((inv) => (inv.sizes ?? [undefined]).flatMap((bytes) => operationsOf(a).map((op) => speedSpec(a, op, bytes, version, series)))),
         async run(): Promise<Outcome[]> {
           const out: Outcome[] = [];
           for (const inv of invocations(a, mode)) {

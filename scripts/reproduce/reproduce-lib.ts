@@ -45,7 +45,7 @@ import {
 } from '../../site/src/lib/claims.ts';
 import type { Build as BuildRecord, CpuFlags, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec, Task } from '../../runner/benchmark.ts';
-import { seriesKey } from '../../runner/benchmark.ts';
+import { measures, seriesKey } from '../../runner/benchmark.ts';
 import type { JournalEntry } from '../../runner/run.ts';
 import { alphaAt, lookSchedule, ratioInterval, type LookSchedule } from '../hypothesis/sequential.ts';
 import { DETERMINISTIC_METHODS, median } from '../stats.ts';
@@ -108,8 +108,6 @@ export interface TaskPlan {
   tasks: number;
 }
 
-const runsOn = (bench: Benchmark, library: string) => (bench.libraries ?? ['openssl']).includes(library as never);
-
 /** The catalogue's release series of a build (1.1.1, 3.5), or its first two numbers when not catalogued. */
 function seriesOf(b: Build): string {
   try {
@@ -135,8 +133,8 @@ export function planTasks(keys: ReadonlySet<string>, builds: readonly Build[], r
   const plans = (['quick', 'full'] as const).map((mode) => {
     const declared = new Set<string>();
     const perBench = registry.map((bench) => {
-      const tasks: Task[] = builds.filter((b) => runsOn(bench, b.library)).flatMap((b) => bench.tasks(standIn(b), mode));
-      for (const t of tasks) for (const k of t.produces ?? []) declared.add(k);
+      const tasks: Task[] = builds.filter((b) => measures(bench, b.library)).flatMap((b) => bench.tasks(standIn(b), mode));
+      for (const t of tasks) for (const spec of t.produces ?? []) declared.add(seriesKey(spec));
       return { bench, tasks };
     });
     const undeclared = [...keys].filter((k) => !declared.has(k));
@@ -145,7 +143,7 @@ export function planTasks(keys: ReadonlySet<string>, builds: readonly Build[], r
     let timed = false;
     let count = 0;
     for (const { bench, tasks } of perBench) {
-      const wanted = tasks.filter((t) => t.produces?.some((k) => keys.has(k)));
+      const wanted = tasks.filter((t) => t.produces?.some((spec) => keys.has(seriesKey(spec))));
       // a benchmark whose tasks declare nothing runs when a key names it and nothing declares the key
       const blind = tasks.filter((t) => t.produces === undefined);
       const blindNeeded = blind.length > 0 && undeclared.some((k) => k.split('/')[0] === bench.id);

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { standInBuild } from '../../runner/stand-in-build.ts';
-import { keysOf, seriesKey, wantedTasks, type Benchmark, type BuildUnderTest, type SeriesSpec, type Task } from '../../runner/benchmark.ts';
+import { seriesKey, wantedTasks, type Benchmark, type BuildUnderTest, type SeriesSpec, type Task } from '../../runner/benchmark.ts';
 import { BENCHMARKS } from '../../runner/benchmarks.ts';
 import { describeHost } from '../../runner/host.ts';
 import { executeRun, newRunId, type RunPlan } from '../../runner/run.ts';
@@ -50,8 +50,8 @@ function toy(opts: { cost: Record<string, number>; cv: number; instr: Record<str
         opts.clock.ms += opts.taskMs();
       };
       return [
-        ...sizes.map((size): Task => ({ id: `cpu-${size}`, produces: keysOf([cpuSpec(size)]), run: async () => (tick(`cpu-${size}`), [{ spec: cpuSpec(size), value: opts.cost[v]! * noise() * (size / 16) }]) })),
-        { id: 'instr', oncePerRun: true, produces: keysOf([instrSpec]), run: async () => (tick('instr'), [{ spec: instrSpec, value: opts.instr[v]! }]) },
+        ...sizes.map((size): Task => ({ id: `cpu-${size}`, produces: [cpuSpec(size)], run: async () => (tick(`cpu-${size}`), [{ spec: cpuSpec(size), value: opts.cost[v]! * noise() * (size / 16) }]) })),
+        { id: 'instr', oncePerRun: true, produces: [instrSpec], run: async () => (tick('instr'), [{ spec: instrSpec, value: opts.instr[v]! }]) },
         { id: 'blind', run: async () => (tick('blind'), []) },
       ];
     },
@@ -106,11 +106,10 @@ async function reproduce(w: ReturnType<typeof writeup>, bench: Benchmark, clock:
 // ------------------------------------------------------------------ the task filter
 
 test('wantedTasks keeps the tasks declaring a wanted key and those declaring nothing', () => {
-  const t = (id: string, produces?: string[]): Task => ({ id, run: async () => [], ...(produces ? { produces } : {}) });
-  const tasks = [t('a', ['x/a']), t('b', ['x/b', 'x/c']), t('blind')];
-  assert.deepEqual(wantedTasks(tasks, (k) => k === 'x/c').map((x) => x.id), ['b', 'blind']);
+  const t = (id: string, produces?: SeriesSpec[]): Task => ({ id, run: async () => [], ...(produces ? { produces } : {}) });
+  const tasks = [t('a', [cpuSpec(16)]), t('b', [cpuSpec(1024), instrSpec]), t('blind')];
+  assert.deepEqual(wantedTasks(tasks, (k) => k === seriesKey(instrSpec)).map((x) => x.id), ['b', 'blind']);
   assert.deepEqual(wantedTasks(tasks).map((x) => x.id), ['a', 'b', 'blind'], 'no filter: every task');
-  assert.deepEqual(keysOf([cpuSpec(16)]), [seriesKey(cpuSpec(16))]);
 });
 
 test('the run loop runs only the wanted tasks (and the undeclared), and skips a benchmark with none wanted', async () => {
@@ -118,7 +117,7 @@ test('the run loop runs only the wanted tasks (and the undeclared), and skips a 
   const clock = { ms: 0 };
   const bench = toy({ cost: { '3.4.1': 10, '3.5.7': 10 }, cv: 0, instr: { '3.4.1': 1, '3.5.7': 1 }, clock, taskMs: () => 1000, calls });
   let prepared = 0;
-  const other: Benchmark = { id: 'other', description: 'never wanted', prepare: async () => void prepared++, tasks: () => [{ id: 'o', produces: ['other/x'], run: async () => (calls.push('o'), []) }] };
+  const other: Benchmark = { id: 'other', description: 'never wanted', prepare: async () => void prepared++, tasks: () => [{ id: 'o', produces: [{ ...instrSpec, benchmark: 'other', metric: 'x', params: {} }], run: async () => (calls.push('o'), []) }] };
   const builds = [build('3.4.1'), build('3.5.7')];
   const plan = { ...planOf(builds, 'quick', false), benchmarks: ['toy', 'other'] };
   const out = mkdtempSync(join(tmpdir(), 'reproduce-test-'));

@@ -256,10 +256,14 @@ export function intervalText(stats: Stats | null, unit: Unit | string, method?: 
   return withLabel ? `${range} (${intervalLabel(iv)})` : range;
 }
 
+const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
 /** Values for CSV cells: plain, unformatted numbers (full precision), empty for missing. */
 export function csvCell(v: unknown): string {
   if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
+  let s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
+  // a spreadsheet runs a cell starting =, +, -, @, tab or CR as a formula (OWASP "CSV injection"): text
+  // gets a leading quote; a number (or the text of one, e.g. "-3.5") is left as it is
+  if (typeof v !== 'number' && /^[=+\-@\t\r]/.test(s) && !NUMBER.test(s)) s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

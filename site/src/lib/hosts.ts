@@ -9,6 +9,9 @@ export interface HostRun {
   quiet: boolean;
 }
 
+/** Sort order: the project's machines before contributed hosts (the rest of the order is the caller's). */
+export const projectFirst = (a: string, b: string): number => Number(isReservedHostId(b)) - Number(isReservedHostId(a));
+
 /**
  * Hosts best first: project machines, then (where the view gives it) the host whose data cover more of
  * what the view shows (the home chart: more releases), then the newest quiet run (a host without one after
@@ -20,7 +23,7 @@ export function rankHosts(hosts: Iterable<string>, runs: readonly HostRun[], cov
   const t = (h: string) => newest.get(h) ?? -Infinity;
   const c = (h: string) => coverage?.get(h) ?? 0;
   // the name only orders hosts of the same kind whose newest quiet runs started at the same instant
-  return [...new Set(hosts)].sort((a, b) => Number(isReservedHostId(b)) - Number(isReservedHostId(a)) || c(b) - c(a) || t(b) - t(a) || a.localeCompare(b));
+  return [...new Set(hosts)].sort((a, b) => projectFirst(a, b) || c(b) - c(a) || t(b) - t(a) || a.localeCompare(b));
 }
 
 /** The default host among those that have what a view needs, or null when none has. */

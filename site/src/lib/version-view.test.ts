@@ -45,6 +45,14 @@ test('interval labels state their coverage and never claim 95% below it', () => 
   assert.equal(verdictWords({ ...c, verdict: 'within-threshold' }, false), 'unchanged');
 });
 
+test('CSV formula injection: a text cell starting =, +, -, @, tab or CR is neutralised with a quote; numbers stay numbers', () => {
+  const cells = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tx', '\rx'];
+  const out = toCsv(['c'], cells.map((c) => [c])).split('\r\n').slice(1, -1);
+  assert.deepEqual(out, ['"\'=HYPERLINK(""http://x"",""y"")"', "'+1+1", "'-2+3", "'@SUM(A1)", "'\tx", '"\'\rx"']);
+  // a negative number is a number (as a number or as the text of one); text that merely starts with "-" is not
+  assert.equal(toCsv(['n'], [[-3.5], ['-3.5'], ['-1e-3'], ['- 3']]), "n\r\n-3.5\r\n-3.5\r\n-1e-3\r\n'- 3\r\n");
+});
+
 test('CSV quotes what needs quoting and keeps numbers at full precision', () => {
   assert.equal(toCsv(['a', 'b'], [[1.23456789, 'x, "y"'], [null, true]]), 'a,b\r\n1.23456789,"x, ""y"""\r\n,true\r\n');
 });

@@ -70,6 +70,17 @@ test('charts: one per series and run, oldest version first, unmeasured rows kept
   assert.deepEqual(split.map((c) => [c.runId, c.rows.length]), [[fixture.entries.find((e) => e.key === key)!.runId, 4], ['another-run', 1]]);
 });
 
+test("a write-up's first chart is a project machine's, even beside a contributed host with more rows and a name that sorts first (issue 30 item 1)", () => {
+  const key = fixture.entries.find((e) => e.key.includes('handshakes-per-cpu-second'))!.key;
+  const mixed = structuredClone(fixture);
+  const ours = mixed.entries.filter((e) => e.key === key);
+  // the project machine measured two of the builds; a lookalike contributed host all of them
+  const project = ours.slice(0, 2).map((e) => ({ ...structuredClone(e), host: 'obs-devbox-2c', runId: 'project-run' }));
+  for (const e of ours) Object.assign(e, { host: 'obs_devbox-2c', runId: 'contributed-run' });
+  mixed.entries.push(...project);
+  assert.deepEqual(seriesCharts(mixed, key).map((c) => c.host), ['obs-devbox-2c', 'obs_devbox-2c']);
+});
+
 test('bar geometry: the median and its interval in percent of the chart maximum', () => {
   const [chart] = seriesCharts(fixture, fixture.entries.find((e) => e.key.includes('handshakes-per-cpu-second') && e.key.includes('clientGroups=X25519'))!.key);
   const row = chart!.rows[0]!;

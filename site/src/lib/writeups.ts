@@ -39,6 +39,7 @@ import { z } from 'zod';
 import type { Summary, SummaryEntry, Unit } from '../../../schema/index.ts';
 import { compareReleases } from '../../../catalogue/index.ts';
 import { Claim, Study, WriteupSeries, crossCheck, ownWords, parseBuild } from './claims.ts';
+import { projectFirst } from './hosts.ts';
 
 const version = z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/, 'an OpenSSL release such as 3.5.7 or 1.1.1w');
 
@@ -194,8 +195,8 @@ export function seriesCharts(summary: Summary | null, key: string, versions?: re
       max: Math.max(0, ...values),
     };
   });
-  // the run that covers most rows first, then by host and run id
-  return charts.sort((a, b) => b.rows.length - a.rows.length || a.host.localeCompare(b.host) || a.runId.localeCompare(b.runId));
+  // a project machine's first (a contributed host never leads a write-up's figure), then the run that covers most rows, then by host and run id
+  return charts.sort((a, b) => projectFirst(a.host, b.host) || b.rows.length - a.rows.length || a.host.localeCompare(b.host) || a.runId.localeCompare(b.runId));
 }
 
 /** Bar geometry in percent of the track: the median's bar and the interval's band. */
