@@ -482,8 +482,24 @@ export function writeAll(dataDir: string, opts: { rebuild?: boolean } = {}): Agg
   };
 }
 
+const HELP = `usage: npm run aggregate -- [--rebuild] [DATA_DIR]
+
+Derives from the run files under DATA_DIR/runs (default data) the files the site reads:
+DATA_DIR/summary.json, DATA_DIR/detailed-iterations.json, DATA_DIR/timeseries/<machine>/<YYYY>.json and
+DATA_DIR/schema/*.json. Reads only the run files the time series do not know yet; --rebuild reads them all.
+A run file it cannot use is named and skipped, everything else written, and the exit status is ${EXIT_SKIPPED}.`;
+
 if (import.meta.main) {
   const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(HELP);
+    process.exit(0);
+  }
+  const unknown = args.filter((a) => a.startsWith('-') && a !== '--rebuild');
+  if (unknown.length) {
+    console.error(`aggregate: unknown option ${unknown.join(', ')}\n\n${HELP}`);
+    process.exit(64);
+  }
   const rebuild = args.includes('--rebuild');
   const dataDir = args.find((a) => !a.startsWith('--')) ?? 'data';
   try {

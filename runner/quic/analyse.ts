@@ -1,4 +1,4 @@
-// npm run mtu [-- --out data/mtu --host <id> --versions 3.4.1,3.5.7 --no-wait]
+// npm run mtu [-- --out data/mtu --host-id <name> --versions 3.4.1,3.5.7 --no-wait]
 // Measures every cached default build of the catalogue versions below and writes data/mtu/<host>.json.
 // Sizes only, no timing: it runs one configuration at a time and takes a few minutes.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -113,12 +113,28 @@ export function observations(qh: QuicHandshakeEntry[]): string[] {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { out: { type: 'string', default: join('data', 'mtu') }, host: { type: 'string' }, versions: { type: 'string' }, 'no-wait': { type: 'boolean' } },
+    options: {
+      out: { type: 'string', default: join('data', 'mtu') },
+      'host-id': { type: 'string' },
+      versions: { type: 'string' },
+      'no-wait': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
   });
+  if (values.help) {
+    console.log(`usage: npm run mtu -- [--out DIR] [--host-id NAME] [--versions 3.4.1,3.5.7] [--no-wait]
+
+Measures, on every cached default build of the listed versions (default: ${VERSIONS.join(', ')}), the
+sizes that decide whether a TLS or QUIC handshake fits a path's MTU (ClientHello, server flight,
+HelloRetryRequest, QUIC Initial datagrams) and writes DIR/<machine>.json (default data/mtu). Sizes only,
+no timing; holds the host's measurement lock (--no-wait: fail if another measurement has it).
+  --host-id NAME   the name of this machine (default $OBSERVATORY_HOST_ID or the hostname)`);
+    return;
+  }
   // measuring: hold the host lock (runner/host-lock.ts); --no-wait fails if another measurement has it
   await lockHostForMeasurement(`npm run mtu -- ${process.argv.slice(2).join(' ')}`.trim(), values['no-wait'] === true);
   const versions = values.versions ? values.versions.split(',') : VERSIONS;
-  const host = describeHost(hostId(values.host));
+  const host = describeHost(hostId(values['host-id']));
   const log = (m: string) => process.stderr.write(`mtu: ${m}\n`);
   const builds: Build[] = [];
   const notes: string[] = [];
