@@ -28,7 +28,7 @@ import {
   type LibraryRelease,
 } from '../catalogue/index.ts';
 import { missingTool, recipeOf } from './recipes.ts';
-import { spawnGroup } from './child-guard.ts';
+import { programEnv, spawnGroup } from './child-guard.ts';
 import { withFileLock, withSharedLock } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 
@@ -441,12 +441,13 @@ async function buildWithRecipe(release: LibraryRelease, ctx: Parameters<ReturnTy
 }
 
 /** Environment for running a built `openssl` app with its own, explicit config file. */
-export function appEnv(prefix: string): NodeJS.ProcessEnv {
-  return { ...process.env, OPENSSL_CONF: join(prefix, 'ssl', 'openssl.cnf'), LC_ALL: 'C' };
+/** What the `openssl` app of a build is run with, on top of programEnv: its own (empty) config file, the C locale. */
+export function appEnv(prefix: string): Record<string, string> {
+  return { OPENSSL_CONF: join(prefix, 'ssl', 'openssl.cnf'), LC_ALL: 'C' };
 }
 
 export function opensslVersion(prefix: string): string {
-  return execFileSync(join(prefix, 'bin', 'openssl'), ['version'], { encoding: 'utf8', env: appEnv(prefix) }).trim();
+  return execFileSync(join(prefix, 'bin', 'openssl'), ['version'], { encoding: 'utf8', env: programEnv(appEnv(prefix)) }).trim();
 }
 
 /** The complete, pinned cache entry a request would use, if there is one (no fetch, no lock). */

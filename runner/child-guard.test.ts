@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { runGuarded } from './child-guard.ts';
+import { programEnv, runGuarded } from './child-guard.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'child-guard-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,3 +58,20 @@ for (const [how, signal] of [['SIGKILLed', 'SIGKILL'], ['SIGTERMed', 'SIGTERM']]
     await new Promise((r) => node.on('close', r));
     assert.ok(await gone(grandchild), `the build's grandchild ${grandchild} outlived node (${signal})`);
   });
+
+test('one environment for every program: the library tuning variables of the caller never reach it, those set on purpose do', async () => {
+  const saved = { ...process.env };
+  try {
+    process.env.OPENSSL_ia32cap = '0x0:0x0';
+    process.env.SSL_CERT_FILE = '/nowhere';
+    process.env.OBSERVATORY_KEEP = 'kept';
+    const plain = await runGuarded('sh', ['-c', 'echo "[$OPENSSL_ia32cap][$SSL_CERT_FILE][$OBSERVATORY_KEEP]"'], { timeoutMs: 10_000 });
+    assert.equal(plain.stdout.trim(), '[][][kept]');
+    const masked = await runGuarded('sh', ['-c', 'echo "[$OPENSSL_ia32cap]"'], { timeoutMs: 10_000, env: { OPENSSL_ia32cap: ':~0x200000' } });
+    assert.equal(masked.stdout.trim(), '[:~0x200000]');
+    assert.equal(programEnv().OPENSSL_ia32cap, undefined);
+  } finally {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+});

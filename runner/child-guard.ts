@@ -32,6 +32,16 @@ export function guarded(cmd: string, args: string[], group = false): [string, st
   return ['setpriv', ['--pdeathsig', 'KILL', '--', cmd, ...args]];
 }
 
+/**
+ * The environment every measured program runs in: the caller's, without the variables that tune the
+ * library (OPENSSL_*, SSL_*: a stray OPENSSL_ia32cap would change some figures and not others), plus the
+ * variables a benchmark sets on purpose (`set`: the app's own config file, gcm-mask's capability mask).
+ */
+export function programEnv(set: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENSSL|SSL)_/.test(k)));
+  return { ...base, ...set };
+}
+
 /** Start `cmd` as a guarded process group (a build step, a program with children of its own). */
 export function spawnGroup(cmd: string, args: string[], options: SpawnOptions): ChildProcess {
   const [file, argv] = guarded(cmd, args, true);
@@ -75,8 +85,8 @@ export function track<T extends ChildProcess>(child: T, group = false): T {
  * Start a server: its own process group (a terminal's ^C reaches node, which then kills the group),
  * killed with node whatever kills node. The caller kills it with `stopGroup` when done.
  */
-export function spawnServer(cmd: string, args: string[], options: SpawnOptions): ChildProcess {
-  return spawnGroup(cmd, args, options);
+export function spawnServer(cmd: string, args: string[], options: Omit<SpawnOptions, 'env'> & { env?: Record<string, string> }): ChildProcess {
+  return spawnGroup(cmd, args, { ...options, env: programEnv(options.env) });
 }
 
 export function stopGroup(child: ChildProcess): void {
@@ -98,16 +108,22 @@ export function stderrTail(stderr: string, chars = 1500): string {
 
 /**
  * The one way our benchmark modules run a program: as a guarded process group, tracked until it exits,
- * with a timeout that kills the whole group. Never throws: a kill or a failed start is code -1 with the
+ * in programEnv's environment, with a timeout that kills the whole group. Never throws: a kill or a failed start is code -1 with the
  * reason in stderr.
  */
 export function runGuarded(
   cmd: string,
   args: string[],
-  opts: { timeoutMs: number; env?: NodeJS.ProcessEnv; maxBuffer?: number; /** written to stdin, then closed */ input?: string },
+  opts: {
+    timeoutMs: number;
+    /** variables set on purpose, on top of programEnv's (never the library's tuning variables by accident) */
+    env?: Record<string, string>;
+    maxBuffer?: number;
+    /** written to stdin, then closed */ input?: string;
+  },
 ): Promise<ProgramResult> {
   return new Promise((resolve) => {
-    const child = spawnGroup(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], ...(opts.env ? { env: opts.env } : {}) });
+    const child = spawnGroup(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], env: programEnv(opts.env) });
     const max = opts.maxBuffer ?? 1 << 22;
     const out = { stdout: '', stderr: '' };
     let why = '';

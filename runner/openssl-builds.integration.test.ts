@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { appEnv, buildMany, damage, installedHashes } from './build.ts';
+import { programEnv } from './child-guard.ts';
 import { readFileSync } from 'node:fs';
 import { provenanceProblems } from '../scripts/provenance.ts';
 import { resolveVersion } from '../catalogue/index.ts';
@@ -22,7 +23,7 @@ const { built, failed } = await buildMany(wanted, (v, variant, step) => {
 const openssl = (version: string, variant: string, args: string[]) => {
   const b = built.find((x) => x.req.version.version === version && x.req.variant === variant);
   assert.ok(b, `OpenSSL ${version}/${variant} did not build: ${failed.map((f) => `${f.error} ${f.log ?? ''}`).join('; ')}`);
-  return execFileSync(join(b.build.prefix, 'bin', 'openssl'), args, { encoding: 'utf8', env: appEnv(b.build.prefix) });
+  return execFileSync(join(b.build.prefix, 'bin', 'openssl'), args, { encoding: 'utf8', env: programEnv(appEnv(b.build.prefix)) });
 };
 
 test('every build reports the catalogued version', () => {

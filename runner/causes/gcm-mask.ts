@@ -39,20 +39,19 @@ export function maskSpec(mask: Mask, bytes: number, clock: 'cpu' | 'wall' = 'cpu
   };
 }
 
-const run = (bin: string, args: string[], env: NodeJS.ProcessEnv) => runGuarded(bin, args, { timeoutMs: 120_000, env });
+const run = (bin: string, args: string[], env: Record<string, string>) => runGuarded(bin, args, { timeoutMs: 120_000, env });
 
 /** The features the library itself reports under an environment (from the handshake program's ia32cap). */
-async function featuresUnder(hsBinary: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+async function featuresUnder(hsBinary: string, env: Record<string, string>): Promise<string[]> {
   const r = await run(hsBinary, ['run', '--mode', 'ctx-new', '--count', '1'], env);
   const cap = /"ia32cap":"([0-9a-f:]+)"/.exec(r.stdout)?.[1];
   if (!cap) throw new Error(`no ia32cap in the handshake program's output: ${r.stderr.slice(0, 300)}`);
   return cpuFeatures(cap);
 }
 
-export function envFor(mask: Mask): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.OPENSSL_ia32cap;
-  return mask === 'avx512' ? { ...env, OPENSSL_ia32cap: AVX512_MASK } : env;
+/** The variables a masked run sets on purpose (programEnv removes any other OPENSSL_ variable). */
+export function envFor(mask: Mask): Record<string, string> {
+  return mask === 'avx512' ? { OPENSSL_ia32cap: AVX512_MASK } : {};
 }
 
 export async function measureMasked(aeadBin: string, hsBin: string, version: string, mode: RunMode): Promise<Outcome[]> {

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appEnv, requireBuilds } from '../build.ts';
+import { programEnv } from '../child-guard.ts';
 import { compareSeries } from '../../catalogue/index.ts';
 import { compileAgainst } from '../compile.ts';
 import { CPUCAPS_SOURCE } from './cpucaps.ts';
@@ -14,13 +15,10 @@ export const CPUCAPS_FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta
 
 function main(wanted: string[]) {
   mkdirSync(CPUCAPS_FIXTURES, { recursive: true });
-  const env = { ...process.env };
-  delete env.OPENSSL_ia32cap;
-  delete env.OPENSSL_armcap;
   for (const b of requireBuilds(wanted)) {
-    const cpucaps = execFileSync(compileAgainst(b, [CPUCAPS_SOURCE], 'cpucaps'), [], { encoding: 'utf8', env });
+    const cpucaps = execFileSync(compileAgainst(b, [CPUCAPS_SOURCE], 'cpucaps'), [], { encoding: 'utf8', env: programEnv() });
     const opensslInfo =
-      compareSeries(b.record.series, '3.0') >= 0 ? execFileSync(join(b.prefix, 'bin', 'openssl'), ['info', '-cpusettings'], { encoding: 'utf8', env: { ...appEnv(b.prefix), ...env } }) : null;
+      compareSeries(b.record.series, '3.0') >= 0 ? execFileSync(join(b.prefix, 'bin', 'openssl'), ['info', '-cpusettings'], { encoding: 'utf8', env: programEnv(appEnv(b.prefix)) }) : null;
     writeFileSync(join(CPUCAPS_FIXTURES, `${b.record.version}.json`), JSON.stringify({ version: b.record.version, cpucaps, opensslInfo }, null, 1) + '\n');
     process.stderr.write(`${b.record.version}: ${cpucaps}`);
   }

@@ -75,14 +75,9 @@ export function configArgs(cfg: HandshakeConfig, count: number): string[] {
   return args;
 }
 
-/** The caller's environment without OPENSSL_* / SSL_* variables: the library reads its build's own (empty) config. */
-function harnessEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENSSL|SSL)_/.test(k)));
-}
-
-/** Run a harness program with the OpenSSL environment variables removed; never throws (exit -1: killed or not started). */
+/** Run a harness program (programEnv: no library tuning variables); never throws (exit -1: killed or not started). */
 export function exec(cmd: string, args: string[], timeoutMs: number): Promise<ProgramResult> {
-  return runGuarded(cmd, args, { timeoutMs, env: harnessEnv() });
+  return runGuarded(cmd, args, { timeoutMs });
 }
 
 /**

@@ -92,7 +92,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function exec(bin: string, args: string[], env: NodeJS.ProcessEnv, input: string | undefined, timeoutMs: number): Promise<{ code: number; out: string }> {
+async function exec(bin: string, args: string[], env: Record<string, string>, input: string | undefined, timeoutMs: number): Promise<{ code: number; out: string }> {
   const r = await runGuarded(bin, args, { env, timeoutMs, maxBuffer: 1 << 24, input });
   return { code: r.code, out: r.stdout + r.stderr };
 }
