@@ -29,3 +29,13 @@ test('report names: release refs without the tag prefix, the metric as a file-sa
   const name = bisectReportName({ from: end('openssl-3.4.0'), to: end('openssl-3.5.0'), metric: { id: 'handshake-instructions:client:ecdsa-p256:default', what: '', unit: '' } });
   assert.equal(name, '3.4.0..3.5.0-handshake-instructions-client-ecdsa-p256-default.json');
 });
+
+test('a commit is built with the options its own Configure knows: no-docs only once Configure has it', async () => {
+  const { optionsFor } = await import('./commit-build.ts');
+  // "docs" elsewhere in Configure (a build-file key) does not make it an option
+  const before = 'my @disablables = (\n    "module",\n    "tests",\n    "shared",\n);\n\n"docs" => [],';
+  const after = before.replace('"module",', '"module",\n    "docs",');
+  assert.ok(!optionsFor(before, '3.2').includes('no-docs'));
+  assert.ok(optionsFor(after, '3.2').includes('no-docs'));
+  assert.ok(optionsFor(before, '3.2').includes('no-module') && optionsFor(before, '3.2').includes('no-tests'));
+});

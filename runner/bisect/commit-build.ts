@@ -28,7 +28,22 @@ const CommitBuildRecord = z.object({
   buildSeconds: z.number(),
 });
 export type CommitBuildRecord = z.infer<typeof CommitBuildRecord>;
-const CommitBuildFailure = z.object({ commit: z.string(), failed: z.literal(true), reason: z.string(), logTail: z.string() });
+const CommitBuildFailure = z.object({ commit: z.string(), failed: z.literal(true), reason: z.string(), logTail: z.string(), recipe: z.int().optional() });
+/**
+ * Bumped when the way a commit is built changes, so that failures of an older way are tried again (2: the
+ * options follow what the commit's Configure knows).
+ */
+const RECIPE = 2;
+
+/**
+ * The catalogue's options for the commit's series, less the ones its Configure does not know yet: a
+ * development commit can predate an option of its series' release (no-docs arrived during 3.2's).
+ */
+export function optionsFor(configure: string, series: string): string[] {
+  // the names Configure accepts after no-: its @disablables list
+  const list = /my @disablables = \(([\s\S]*?)\);/.exec(configure)?.[1] ?? '';
+  return configureArgs(series, 'default').filter((o) => !o.startsWith('no-') || list.includes(`"${o.slice(3)}"`));
+}
 
 export type CommitBuild = { ok: true; prefix: string; record: CommitBuildRecord; cached: boolean } | { ok: false; reason: string };
 
@@ -67,7 +82,10 @@ export async function buildCommit(repo: string, commitId: string, jobs = 2): Pro
   const recordPath = join(dir, 'build.json');
   const failedPath = join(dir, 'failed.json');
   if (existsSync(recordPath)) return { ok: true, prefix: join(dir, 'install'), record: CommitBuildRecord.parse(JSON.parse(readFileSync(recordPath, 'utf8'))), cached: true };
-  if (existsSync(failedPath)) return { ok: false, reason: CommitBuildFailure.parse(JSON.parse(readFileSync(failedPath, 'utf8'))).reason };
+  if (existsSync(failedPath)) {
+    const failure = CommitBuildFailure.parse(JSON.parse(readFileSync(failedPath, 'utf8')));
+    if (failure.recipe === RECIPE) return { ok: false, reason: failure.reason };
+  }
   const { version, series } = commitVersion(repo, commit);
   rmSync(dir, { recursive: true, force: true });
   const src = join(dir, 'src');
@@ -76,7 +94,7 @@ export async function buildCommit(repo: string, commitId: string, jobs = 2): Pro
   const env = { ...process.env, LC_ALL: 'C', ...(ccache ? { PATH: `${CCACHE_DIR}:${process.env.PATH}` } : {}) };
   const log: string[] = [];
   const started = Date.now();
-  const args = [configureTarget(), `--prefix=${join(dir, 'install')}`, '--libdir=lib', `--openssldir=${join(dir, 'install', 'ssl')}`, ...configureArgs(series, 'default')];
+  const args = [configureTarget(), `--prefix=${join(dir, 'install')}`, '--libdir=lib', `--openssldir=${join(dir, 'install', 'ssl')}`, ...optionsFor(fileAt(repo, commit, 'Configure') ?? '', series)];
   try {
     // the library's tree without test data: the snapshot here lacks a few large test blobs, and a no-tests build reads none
     execFileSync('bash', ['-o', 'pipefail', '-c', `git --git-dir "$1" archive "$2" -- . ':(exclude)test/recipes' | tar -x -C "$3"`, 'bash', repo, commit, src], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -93,7 +111,7 @@ export async function buildCommit(repo: string, commitId: string, jobs = 2): Pro
     const reason = `${(e as Error).message}`;
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    writeFileSync(failedPath, JSON.stringify({ commit, failed: true, reason, logTail: log.join('').slice(-4000) }, null, 2) + '\n');
+    writeFileSync(failedPath, JSON.stringify({ commit, failed: true, reason, logTail: log.join('').slice(-4000), recipe: RECIPE }, null, 2) + '\n');
     return { ok: false, reason };
   }
   rmSync(src, { recursive: true, force: true });
