@@ -1,5 +1,6 @@
 // "Download this view": every table view of the version, runs, methodology and MTU pages as CSV and JSON,
 // served from /data/views/<id>.csv|json. Values are raw (full precision, base units); the page formats them.
+import { versionRows } from './versions-list.ts';
 import type { Build, Host, MtuResults, SummaryEntry } from '../../../schema/index.ts';
 import { MtuResults as MtuSchema } from '../../../schema/index.ts';
 import { listResultFiles, loadOpenSSLSummary, loadResults, loadRunIndex, loadRuns, loadSummary, type RunFile, type RunIndexEntry } from './data.ts';
@@ -204,11 +205,28 @@ export function allViews(): View[] {
   const views: View[] = [runsView(loadRunIndex()), resultFilesView()];
   if (summary) {
     const pages = versionPages(summary);
+    const list = versionRows(summary, pages);
     views.push({
       id: 'versions/index',
       title: 'Every build with results',
-      columns: ['version', 'variant', 'slug', 'hosts', 'measuredSeries'],
-      rows: pages.map((p) => [p.version, p.variant, p.slug, p.hosts.join(' '), summary.entries.filter((e) => versionSlug(e.version, e.variant) === p.slug && e.status === 'measured').length]),
+      columns: ['version', 'variant', 'slug', 'released', 'seriesSupport', 'seriesEndOfLife', 'headlineHost', 'headlineKey', 'headlineMedian', 'headlineUnit', 'vsPreviousSeries', 'vsPreviousRatio', 'vsPreviousVerdict', 'hosts', 'measuredSeries'],
+      rows: list.rows.map(({ page: p, released, series, headline: h }) => [
+        p.version,
+        p.variant,
+        p.slug,
+        released,
+        series?.support ?? null,
+        series?.endOfLife ?? null,
+        h ? list.host : null,
+        h?.entry.key ?? null,
+        h?.entry.stats?.median ?? null,
+        h?.entry.unit ?? null,
+        h?.entry.vsPreviousSeries?.against ?? null,
+        h?.entry.vsPreviousSeries?.ratio ?? null,
+        h?.entry.vsPreviousSeries?.verdict ?? null,
+        p.hosts.join(' '),
+        summary.entries.filter((e) => versionSlug(e.version, e.variant) === p.slug && e.status === 'measured').length,
+      ]),
     });
     for (const p of pages)
       for (const host of p.hosts) {
