@@ -149,6 +149,21 @@ for (const target of [real, fixture]) {
           `${id}: ${s.key}`,
         );
         assert.equal(new Set(figures.map((f) => f.run)).size, figures.length, `${id}: ${s.key}: one chart per run`);
+        // one zero and one scale per chart: every track at the same x and width, bar ends in the order of the values
+        const geometry = await section.locator('figure.wchart').evaluateAll((fs) =>
+          fs.map((f) =>
+            [...f.querySelectorAll('li[data-median]')].map((li) => {
+              const track = li.querySelector('.wc-track')!.getBoundingClientRect();
+              const bar = li.querySelector('.wc-bar')!.getBoundingClientRect();
+              return { left: track.left, width: track.width, end: bar.right, median: Number(li.getAttribute('data-median')) };
+            }),
+          ),
+        );
+        for (const rows of geometry) {
+          for (const r of rows) assert.ok(Math.abs(r.left - rows[0]!.left) < 0.5 && Math.abs(r.width - rows[0]!.width) < 0.5, `${id}: ${s.key}: the bars of one chart share their zero and scale`);
+          const byValue = [...rows].sort((a, b) => a.median - b.median);
+          for (let i = 1; i < byValue.length; i++) assert.ok(byValue[i]!.end >= byValue[i - 1]!.end - 0.5, `${id}: ${s.key}: bar ends ordered as their values`);
+        }
         charts += figures.length;
       }
     }
