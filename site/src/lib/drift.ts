@@ -6,7 +6,8 @@
 // changes between consecutive runs; per host, year, metric and build, the nightly medians. A page loads
 // the years it shows, never the whole history.
 import type { StepChange, Timeseries } from '../../../schema/index.ts';
-import { num, quantity } from './format.ts';
+import { axisScale, tickText } from './chart-text.ts';
+import { num } from './format.ts';
 import { defaultHost } from './hosts.ts';
 
 // ---------------------------------------------------------------- shards
@@ -382,7 +383,9 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
   parts.push(`<title id="drift-title">${esc(label)}</title>`);
   parts.push(`<desc id="drift-desc">${esc(driftSentences(view, metric).join(' '))}</desc>`);
   // axes and grid
-  for (const v of ticks(lo, hi, 6)) parts.push(`<g class="grid"><line x1="${m.l}" x2="${W - m.r}" y1="${f(Y(v))}" y2="${f(Y(v))}"/><text x="${m.l - 6}" y="${f(Y(v) + 4)}" text-anchor="end">${esc(quantity(v, metric.unit, metric.method))}</text></g>`);
+  // ticks are numbers in one scale, the unit (in that scale) is the axis title: "720.7 handshakes/s" on every tick did not fit
+  const scale = axisScale(metric.unit, metric.method, Math.max(Math.abs(lo), Math.abs(hi)));
+  for (const v of ticks(lo, hi, 6)) parts.push(`<g class="grid"><line x1="${m.l}" x2="${W - m.r}" y1="${f(Y(v))}" y2="${f(Y(v))}"/><text x="${m.l - 6}" y="${f(Y(v) + 4)}" text-anchor="end">${esc(tickText(v, scale))}</text></g>`);
   const days = (t1 - t0) / 86_400_000;
   const dates: number[] = [];
   const d = new Date(t0);
@@ -395,7 +398,7 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
     else d.setUTCDate(d.getUTCDate() + Math.max(1, Math.ceil(days / 8)));
   }
   for (const t of dates) parts.push(`<text class="xtick" x="${f(X(t))}" y="${H - m.b + 16}" text-anchor="middle">${days > 60 ? day(t).slice(0, 7) : day(t).slice(5)}</text>`);
-  parts.push(`<text class="ylabel" x="4" y="${m.t - 12}">${esc(metric.unit)}</text>`);
+  parts.push(`<text class="ylabel" x="4" y="${m.t - 12}">${esc(scale.suffix)}</text>`);
   parts.push(`<line class="axis" x1="${m.l}" x2="${W - m.r}" y1="${H - m.b}" y2="${H - m.b}"/>`);
   // bands and centers
   for (const s of view.segments) {
