@@ -89,7 +89,7 @@ function suite(name: string, dist: () => string, summaryFile: () => string): voi
     });
     const hasJourney = () => summary !== null && summary.entries.some((e) => journeyKey(e) && e.stats);
 
-    test(`[${name}] the home page's first screen holds a rendered chart and a measured number, at desktop and phone size`, async () => {
+    test(`[${name}] the home page's first screen holds a measured number, and the chart (first, unless the 3.5 answer leads), at desktop and phone size`, async () => {
       for (const [label, size] of SIZES) {
         const [ctx, page] = await pageAt(size);
         await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
@@ -107,8 +107,11 @@ function suite(name: string, dist: () => string, summaryFile: () => string): voi
             const r = e.getBoundingClientRect();
             return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= h;
           }).map((e) => e.textContent!.trim()), size.height);
-        const points = await inView('[data-journey-root] svg circle.point');
-        assert.ok(points.length >= 2, `${label}: ${points.length} chart points in the first screen`);
+        // the first screen answers why 3.5 is slower where the data hold that answer (recommendations.test.ts
+        // checks it); the journey chart follows it, else it leads
+        const answer = (await page.locator('[data-answer35]').count()) > 0;
+        const points = answer ? await page.$$eval('[data-journey-root] svg circle.point', (cs) => cs.filter((c) => c.getBoundingClientRect().width > 0).map(() => '')) : await inView('[data-journey-root] svg circle.point');
+        assert.ok(points.length >= 2, `${label}: ${points.length} chart points ${answer ? 'drawn' : 'in the first screen'}`);
         const numbers = await inView('[data-measured]');
         const fromData = journeyNumbers(summary!);
         assert.ok(numbers.some((n) => fromData.has(n)), `${label}: no number from the data in the first screen (saw ${JSON.stringify(numbers)})`);
