@@ -2,7 +2,7 @@
 // the home page's first screen at 1280x900 and 390x844 holds why 3.5 is slower with its number and the groups
 // setting; /recommendations exists and every figure on it equals the value computed here from summary.json
 // (its entries and, for a change, the same run's rounds paired as scripts/aggregate.ts pairs them); no
-// measured number on it is typed outside a figure.
+// measured number on it is typed outside a figure; compare's default view stays under 5,000 px at 1280.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { DetailedIterations, Summary, type SummaryEntry } from '../../schema/index.ts';
 import { buildSlug } from '../../catalogue/index.ts';
-import { compareRounds } from '../../scripts/stats.ts';
+import { SUMMARY_DIGITS, compareRounds, significant } from '../../scripts/stats.ts';
 import { MEASURED_NUMBER, entryRounds } from '../src/lib/claims.ts';
 import { pct, quantity } from '../src/lib/format.ts';
 import { ARTIFACTS, REPO, launch } from './browser.ts';
@@ -39,7 +39,7 @@ describe('recommendations (site/dist from data/)', { skip: !existsSync(join(DIST
     if (f.kind === 'value') return quantity(a.stats!.median, a.unit, a.method);
     const b = entry(f.host, f.b!, f.bBuild!);
     assert.equal(a.runId, b.runId, `${f.aBuild} against ${f.bBuild}: one run`);
-    const c = compareRounds(entryRounds(a, summary, detailed)!, entryRounds(b, summary, detailed)!, f.bBuild!, Boolean(a.stats!.deterministic));
+    const c = significant(compareRounds(entryRounds(a, summary, detailed)!, entryRounds(b, summary, detailed)!, f.bBuild!, Boolean(a.stats!.deterministic)), SUMMARY_DIGITS);
     return pct(c!.ratio);
   };
   const figuresOf = (root: string) => `${root} [data-figure="change"], ${root} [data-figure="value"]`;
@@ -107,6 +107,24 @@ describe('recommendations (site/dist from data/)', { skip: !existsSync(join(DIST
     });
     const typed = rest.split('\n').filter((line) => MEASURED_NUMBER.test(line));
     assert.deepEqual(typed, []);
+    await ctx.close();
+  });
+
+  test("compare's default view answers the main questions in under 5,000 px at 1280 wide; every series is one click away", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${server.origin}/compare`, { waitUntil: 'networkidle' });
+    await page.waitForSelector('[data-compare-root][data-drawn]', { timeout: 15_000 });
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    console.log(`compare default view: ${height} px tall at 1280`);
+    assert.ok(height < 5000, `compare's default view is ${height} px tall`);
+    const questions = await page.$$eval('[data-compare-curated] tr[data-question]', (trs) => trs.map((t) => t.getAttribute('data-question')!));
+    assert.ok(questions.length >= 6, `${questions.length} main questions`);
+    // each question's row is the series of the full list, which names it once
+    for (const k of questions) assert.equal(await page.locator(`[data-compare-tables] tr[data-key="${k.replace(/"/g, '\\"')}"]`).count(), 1, k);
+    assert.equal(await page.locator('[data-compare-all]').evaluate((d) => (d as HTMLDetailsElement).open), false);
+    await page.click('[data-compare-all] > summary');
+    assert.ok((await page.evaluate(() => document.documentElement.scrollHeight)) > height, 'opening the full list shows it');
     await ctx.close();
   });
 

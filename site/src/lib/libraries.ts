@@ -7,6 +7,7 @@ import type { Build, Summary } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../catalogue/index.ts';
 import type { Entry } from './model.ts';
 import { pct } from './format.ts';
+import { BULK_KEY, handshakeKey } from './reference-keys.ts';
 import { NO_VERIFICATION_WORDS } from '../../../runner/handshake/output.ts';
 
 export type SummaryBuild = Build & { host: string };
@@ -143,14 +144,6 @@ const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) =>
 /** Row prefixes where one table holds more than one measure. */
 const METRIC_WORDS: Record<string, string> = { 'handshakes-per-second-wall': 'Handshakes per wall second', 'cpu-per-handshake': 'CPU per handshake' };
 
-/**
- * The reference handshake: TLS 1.3, ECDSA P-256, new sessions, one thread, a shared client context, the same
- * groups on both sides (X25519 pinned unless said). The libraries page and the recommendations read it.
- */
-export const handshakeKey = (metric: string, side: string, groups = 'X25519') =>
-  `handshake/${metric}[cert=ecdsa-p256,clientCtx=shared,clientGroups=${groups},proto=1.3,resume=none,serverGroups=${groups},side=${side},threads=1]`;
-/** Bulk encryption as the libraries page and the recommendations read it: AES-128-GCM seal of 16 KiB records, per CPU second. */
-export const BULK_KEY = 'aead/aes-128-gcm-seal-cpu[aadBytes=13,algorithm=aes-128-gcm,bytes=16384,operation=seal]';
 /**
  * The figures the page opens with: the same work on every library (TLS 1.3, ECDSA P-256, X25519 pinned on both
  * sides, so no library's default groups change what is measured), per side, in instructions, and bulk AES-GCM.

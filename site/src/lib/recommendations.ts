@@ -8,10 +8,10 @@
 // Pure functions: no file access here.
 import type { Comparison, DetailedIterations, HypothesisResult, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, LIBRARY_RELEASES, SERIES, buildLabel, buildSlug, compareReleases, compareVersions, type ReleaseSeries } from '../../../catalogue/index.ts';
-import { compareRounds } from '../../../scripts/stats.ts';
+import { SUMMARY_DIGITS, compareRounds, significant as toDigits } from '../../../scripts/stats.ts';
 import { comparable, entryRounds } from './claims.ts';
 import { VERDICT_LABEL, certName } from './hypothesis.ts';
-import { BULK_KEY, handshakeKey } from './libraries.ts';
+import { BULK_KEY, handshakeKey } from './reference-keys.ts';
 import { pct, pctRange, quantity, significant, verdictTone, verdictWords } from './format.ts';
 
 /** One build's entry, as a figure names it. */
@@ -88,7 +88,8 @@ export function compareEntries(summary: Pick<Summary, 'builds'>, detailed: Detai
   const ra = entryRounds(a!, summary, detailed);
   const rb = entryRounds(b!, summary, detailed);
   if (!ra || !rb) return { comparison: null, why: 'the per-round values are missing' };
-  const c = compareRounds(ra, rb, buildSlug(b!), Boolean(a!.stats!.deterministic));
+  // published like summary.json's comparisons (and compare-data.ts), so all agree to the digit
+  const c = toDigits(compareRounds(ra, rb, buildSlug(b!), Boolean(a!.stats!.deterministic)), SUMMARY_DIGITS);
   return c ? { comparison: c, why: null } : { comparison: null, why: 'no round measured both' };
 }
 
@@ -382,6 +383,12 @@ function newestBuilds(entries: readonly SummaryEntry[]): { library: SummaryEntry
   }
   const order = Object.keys(LIBRARY_NAMES);
   return [...seen.values()].sort((a, b) => order.indexOf(a.library) - order.indexOf(b.library) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)));
+}
+
+/** The upgrade the home page names: from the newest older long-term-support series (the usual path), else the newest older series. */
+export function mainUpgrade(r: Recommendations): Upgrade | null {
+  const lts = r.upgrades.filter((u) => r.series.find((s) => s.version === u.from)?.support?.lts);
+  return lts.at(-1) ?? r.upgrades.at(-1) ?? null;
 }
 
 /** "X25519MLKEM768:1216,X25519:32" (group:bytes as the harness records key shares) -> ["X25519MLKEM768", "X25519"]. */
