@@ -346,7 +346,7 @@ describe('fixture: interactions', () => {
     const rows = await page.$$eval('[data-compare-root] tbody tr', (trs) => trs.map((t) => ({ rel: t.getAttribute('data-relation'), values: t.querySelectorAll('[data-median]').length })));
     // a row left in a table holds the value of one build only
     for (const r of rows) assert.ok(r.values <= 1, 'a table row holds values of two hosts');
-    const apart = await page.$$eval('[data-compare-apart] li', (lis) => lis.map((l) => ({ rel: l.getAttribute('data-relation'), ratio: l.querySelector('[data-ratio]') !== null, text: (l as HTMLElement).innerText })));
+    const apart = await page.$$eval('[data-compare-apart] li', (lis) => lis.map((l) => ({ rel: l.getAttribute('data-relation'), ratio: l.querySelector('[data-ratio]') !== null, text: (l as HTMLElement).innerText, question: l.hasAttribute('data-question') })));
     assert.ok(apart.length > 0);
     assert.ok(apart.some((r) => r.rel === 'independent'));
     for (const r of apart) {
@@ -354,8 +354,10 @@ describe('fixture: interactions', () => {
       assert.ok(r.rel === 'independent' || r.rel === 'not-comparable', String(r.rel));
       assert.equal(r.ratio, false);
       assert.match(r.text, /not compared: different hosts/);
-      // A's values come from one of fixture-host's runs, B's from the second host's run
-      assert.match(r.text, /measured in run 20261122T\d{6}Z-[\w-]+ \([^)]*\) only;[\s\S]*in run 20261123T000000Z-full-s2h0 /);
+      // A's values come from one of fixture-host's runs, B's from the second host's run (the main questions'
+      // list names each run by its time; the full list by its id too)
+      if (r.question) assert.match(r.text, /measured in the run of 2026-11-22 [^;]* only;[\s\S]*in the run of 2026-11-23 /);
+      else assert.match(r.text, /measured in run 20261122T\d{6}Z-[\w-]+ \([^)]*\) only;[\s\S]*in run 20261123T000000Z-full-s2h0 /);
     }
     assert.equal(rows.filter((r) => r.rel === 'paired').length, 0);
     assert.ok(await page.locator('[data-forest-figure]').isHidden(), 'no forest of ratios that do not exist');
