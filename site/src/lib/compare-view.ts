@@ -10,6 +10,7 @@ import { INDEPENDENT_TEXT, PAIRING_TEXT, VERDICT_TEXT, coverageText, pct, pctRan
 import { plainWhat } from './journey-view.ts';
 import { isTiming, runAttrs, runDate, splitByRun, type RunOf } from './runs.ts';
 import { esc, tag } from './svg.ts';
+import { CURATED } from './reference-keys.ts';
 
 export const VERDICTS = ['higher', 'lower', 'no-difference-shown', 'within-threshold', 'not-enough-data'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -202,6 +203,19 @@ export function filterRows(rows: readonly CompareRow[], f: CompareFilter): Compa
 }
 
 
+/**
+ * Compare's default view: the rows of reference-keys.ts CURATED that the pair has, in its order, each with its
+ * question as `what` and its group as `config` (compareRowsHtml's question mode); the filter's conditions
+ * apply, its sort does not.
+ */
+export function curatedRows(rows: readonly CompareRow[], f: CompareFilter): CompareRow[] {
+  const kept = new Set(filterRows(rows, f).map((r) => r.key));
+  return CURATED.flatMap((q) => {
+    const r = rows.find((x) => x.key === q.key);
+    return r && kept.has(r.key) ? [{ ...r, what: q.label, config: q.group }] : [];
+  });
+}
+
 export const RELATION_WORDS: Record<Relation, string> = {
   paired: PAIRING_TEXT['paired-rounds'],
   independent: INDEPENDENT_TEXT,
@@ -236,15 +250,25 @@ export function changeText(r: CompareRow): { main: string; sub: string } {
 }
 
 /** The table rows as HTML: the same text in the static page and after every change of selection. */
-export function compareRowsHtml(rows: readonly CompareRow[]): string {
+/**
+ * The rows of one table. `questions`: compare's default view (curatedRows), where `what` is the question's
+ * label and `config` its group, shown as a heading row where it changes; such rows carry data-question, not
+ * data-key, so the full list below names each series once.
+ */
+export function compareRowsHtml(rows: readonly CompareRow[], questions = false): string {
+  let group = '';
   return rows
     .map((r) => {
+      const heading = questions && r.config !== group ? tag('tr', { class: 'group' }, tag('th', { scope: 'colgroup', colspan: 4 }, esc((group = r.config)))) : '';
       const showRun = r.a?.median != null && r.b?.median != null && r.a.run !== r.b.run;
       const c = changeText(r);
       const mark = r.significant ? (r.paired!.verdict === 'higher' ? ' ▲' : ' ▼') : '';
       const changeCls = r.relation === 'paired' ? `num change ${r.significant ? `sig ${r.tone}` : 'ns'}` : 'num change muted';
-      return tag('tr', { 'data-key': r.key, 'data-relation': r.relation },
-        tag('th', { scope: 'row' }, tag('span', { class: 'what' }, whatHtml(r.what)), r.config ? tag('span', { class: 'cfg' }, esc(`; ${r.config}`)) : '', tag('span', { class: 'sub params' }, esc(`${r.benchmark} · ${r.params || 'no parameters'}`))),
+      const label = questions
+        ? tag('th', { scope: 'row' }, tag('span', { class: 'what' }, esc(r.what)))
+        : tag('th', { scope: 'row' }, tag('span', { class: 'what' }, whatHtml(r.what)), r.config ? tag('span', { class: 'cfg' }, esc(`; ${r.config}`)) : '', tag('span', { class: 'sub params' }, esc(`${r.benchmark} · ${r.params || 'no parameters'}`)));
+      return heading + tag('tr', { [questions ? 'data-question' : 'data-key']: r.key, 'data-relation': r.relation },
+        label,
         tag('td', { class: 'num', 'data-label': 'A' }, sideHtml(r.a, r.unit, r.method, showRun)),
         tag('td', { class: 'num', 'data-label': 'B' }, sideHtml(r.b, r.unit, r.method, showRun)),
         tag('td', { class: changeCls, 'data-label': 'B vs A', 'data-verdict': r.paired?.verdict ?? '', ...(r.paired ? { 'data-ratio': r.paired.ratio } : {}) },
@@ -306,13 +330,16 @@ export function compareLayout(rows: readonly CompareRow[], hosts: readonly [stri
 const sideWords = (s: Side | null, unit: string, method: string) =>
   !s || s.median === null ? (s && s.status !== 'measured' ? s.status : 'not measured') : `${quantity(s.median, unit, method)} (n=${s.n})`;
 
+/** A run as a table names it: by id and time; in the main questions' view by its time only (the id is in the full list's disclosure). */
+const runWords = (run: string, questions: boolean) => (questions ? `the run of ${runDate(run)}` : `run ${run} (${runDate(run)})`);
+
 /** One row of values from different runs, in words: each value with its run, no pair, no ratio. */
-function apartHtml(r: CompareRow, names: readonly [string, string], hosts: readonly [string, string]): string {
+function apartHtml(r: CompareRow, names: readonly [string, string], hosts: readonly [string, string], questions = false): string {
   const why = hosts[0] !== hosts[1] ? 'different hosts' : 'different runs';
-  return tag('li', { 'data-key': r.key, 'data-relation': r.relation },
-    tag('span', { class: 'what' }, esc(plainWhat(r.what))), r.config ? esc(`; ${r.config}`) : '', tag('span', { class: 'muted' }, esc(` (${r.params || 'no parameters'})`)), ': ',
-    esc(`${names[0]}: ${sideWords(r.a, r.unit, r.method)}, measured in run ${r.a!.run} (${runDate(r.a!.run)}) only; `),
-    esc(`${names[1]}: ${sideWords(r.b, r.unit, r.method)}, in run ${r.b!.run} (${runDate(r.b!.run)}); `),
+  return tag('li', { [questions ? 'data-question' : 'data-key']: r.key, 'data-relation': r.relation },
+    questions ? tag('span', { class: 'what' }, esc(`${r.config}: ${r.what}`)) : [tag('span', { class: 'what' }, esc(plainWhat(r.what))), r.config ? esc(`; ${r.config}`) : '', tag('span', { class: 'muted' }, esc(` (${r.params || 'no parameters'})`))].join(''), ': ',
+    esc(`${names[0]}: ${sideWords(r.a, r.unit, r.method)}, measured in ${runWords(r.a!.run, questions)} only; `),
+    esc(`${names[1]}: ${sideWords(r.b, r.unit, r.method)}, in ${runWords(r.b!.run, questions)}; `),
     tag('strong', {}, esc(`not compared: ${why}`)), '.',
   );
 }
@@ -322,23 +349,23 @@ function apartHtml(r: CompareRow, names: readonly [string, string], hosts: reado
  * different runs listed apart: the same HTML in the static page and after every change of selection.
  */
 /** `machine` puts a host id into words (the page's machine descriptions); the id itself where it has none. */
-export function compareTablesHtml(rows: readonly CompareRow[], names: readonly [string, string], hosts: readonly [string, string], machine: (host: string) => string = (h) => h): string {
+export function compareTablesHtml(rows: readonly CompareRow[], names: readonly [string, string], hosts: readonly [string, string], machine: (host: string) => string = (h) => h, questions = false): string {
   const { parts, apart, neither } = compareLayout(rows, hosts);
   const head = tag('thead', {}, tag('tr', {},
     tag('th', { scope: 'col' }, 'Series'), tag('th', { scope: 'col', class: 'num' }, esc(`A: ${names[0]}`)), tag('th', { scope: 'col', class: 'num' }, esc(`B: ${names[1]}`)), tag('th', { scope: 'col', class: 'num' }, 'B vs A')));
   const caption = (p: ComparePart, i: number) =>
     p.run === null
       ? `Deterministic counts on ${machine(p.host)}`
-      : `${i === 0 ? 'Measured' : 'Timing values measured'} in run ${p.run} (${runDate(p.run)}) on ${machine(p.host)}${i === 0 && parts.length > 1 ? '; the tables below hold the timing values of other runs' : ''}`;
+      : `${i === 0 ? 'Measured' : 'Timing values measured'} in ${runWords(p.run, questions)} on ${machine(p.host)}${i === 0 && parts.length > 1 ? '; the tables below hold the timing values of other runs' : ''}`;
   const tables = parts.map((p, i) =>
     tag('div', { class: 'table-scroll cmp-scroll', tabindex: 0, role: 'region', 'aria-label': i === 0 ? 'Comparison of A and B' : `Comparison of A and B, run ${p.run}` },
-      tag('table', { class: 'cmp', ...p.attrs, ...(i > 0 ? { 'data-apart': p.run ?? p.host } : {}) }, tag('caption', { class: 'muted' }, esc(caption(p, i))), head, tag('tbody', {}, compareRowsHtml(p.rows)))),
+      tag('table', { class: 'cmp', ...p.attrs, ...(i > 0 ? { 'data-apart': p.run ?? p.host } : {}) }, tag('caption', { class: 'muted' }, esc(caption(p, i))), head, tag('tbody', {}, compareRowsHtml(p.rows, questions)))),
   );
   const apartList = apart.length
     ? tag('section', { class: 'cmp-apart', 'data-compare-apart': '' },
         tag('h2', {}, 'Measured in different runs: not compared'),
         tag('p', { class: 'muted' }, esc(`The same machine measuring the same build hours apart moves by more than a run's intervals, so these values are not put side by side and no ratio is given.`)),
-        tag('ul', {}, apart.map((r) => apartHtml(r, names, hosts)).join('')))
+        tag('ul', {}, apart.map((r) => apartHtml(r, names, hosts, questions)).join('')))
     : '';
   const neitherNote = neither.length ? tag('p', { class: 'muted', 'data-compare-neither': '' }, esc(`Measured in neither build: ${neither.map((r) => `${plainWhat(r.what)}${r.config ? `; ${r.config}` : ''}`).join(' · ')}.`)) : '';
   return tables.join('') + apartList + neitherNote;

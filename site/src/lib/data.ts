@@ -3,10 +3,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DataFileError, DetailedIterations, Summary, Timeseries, misplacedRun, readRunFile, type Host, type Run } from '../../../schema/index.ts';
+import { DataFileError, DetailedIterations, HypothesisResult, Summary, Timeseries, misplacedRun, readRunFile, type Host, type Run } from '../../../schema/index.ts';
 import type { z } from 'zod';
 import { driftShards } from './drift.ts';
 import { machineLabel } from './machines.ts';
+import { pickPublished } from './hypothesis.ts';
+import { journeyPayload } from './model.ts';
+import { recommendations, type Recommendations } from './recommendations.ts';
 
 export class SiteDataError extends Error {}
 
@@ -255,3 +258,20 @@ export function listResultFiles(folder: string): { path: string; value: unknown 
 export function loadResults<T>(folder: string, schema: z.ZodType<T>): { path: string; result: T }[] {
   return listResultFiles(folder).map((f) => ({ path: f.path, result: parseWith(schema, f.value, join(dataDir(), f.path)) }));
 }
+
+/**
+ * The recommendations of every machine (recommendations.ts), the home page's default machine first (model.ts
+ * pickDefault), each with that machine's published ML-KEM hypothesis result. Support status as of the build day.
+ */
+export const loadRecommendations = (): Recommendations[] =>
+  cached('recommendations', () => {
+    const summary = loadSummary();
+    const openssl = loadOpenSSLSummary();
+    if (!summary || !openssl) return [];
+    const detailed = loadDetailed();
+    const published = pickPublished(loadResults('hypothesis', HypothesisResult));
+    const first = journeyPayload(openssl).defaults?.host;
+    const today = new Date().toISOString().slice(0, 10);
+    const hosts = summary.hosts.map((h) => h.id).sort((a, b) => Number(b === first) - Number(a === first) || a.localeCompare(b));
+    return hosts.map((host) => recommendations(summary, detailed, host, today, published.find((f) => f.result.host.id === host)?.result ?? null));
+  });

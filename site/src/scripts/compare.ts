@@ -2,7 +2,7 @@
 // build, the pair file when both measured something in the same run), then filters, sorts, draws the
 // largest changes and keeps the whole view in the address.
 import {
-  compareCsv, compareJson, compareLayout, compareTablesHtml, filterRows, forestRows, forestRuns, joinRows, pairFile, sharesRun,
+  compareCsv, compareJson, compareLayout, compareTablesHtml, curatedRows, filterRows, forestRows, forestRuns, joinRows, pairFile, sharesRun,
   type BuildShard, type CompareBuild, type CompareFilter, type CompareIndex, type CompareRow, type PairShard, type SeriesCatalogue,
 } from '../lib/compare-view.ts';
 import { forestSvg } from '../lib/forest-chart.ts';
@@ -55,6 +55,9 @@ async function start(el: HTMLElement): Promise<void> {
       }),
     );
   }
+  // the default view shows the main questions; a permalink (any parameter) opens every series as it was shared
+  const all = el.querySelector<HTMLDetailsElement>('[data-compare-all]')!;
+  if (location.search.length > 1) all.open = true;
   text.value = filter.text;
   sig.checked = filter.significantOnly;
   sortSel.value = filter.sort;
@@ -103,13 +106,18 @@ async function start(el: HTMLElement): Promise<void> {
     const A = byId(a);
     const B = byId(b);
     const shown = filterRows(rows, filter);
+    const curated = curatedRows(rows, filter);
     const hosts: [string, string] = [A.host, B.host];
-    el.querySelector('[data-compare-tables]')!.innerHTML = compareTablesHtml(shown, [`${name(A)} · ${machine(A.host)}`, `${name(B)} · ${machine(B.host)}`], hosts, machine);
+    const names: [string, string] = [`${name(A)} · ${machine(A.host)}`, `${name(B)} · ${machine(B.host)}`];
+    el.querySelector('[data-compare-curated]')!.innerHTML = curated.length ? compareTablesHtml(curated, names, hosts, machine, true) : '';
+    el.querySelector('[data-compare-tables]')!.innerHTML = compareTablesHtml(shown, names, hosts, machine);
+    if (!curated.length) all.open = true;
+    all.querySelector('summary')!.textContent = `Every series of this pair (${shown.length === rows.length ? rows.length : `${shown.length} of ${rows.length}`}), with filters and sorting`;
     el.querySelector('[data-pair-title]')!.innerHTML = '';
     el.querySelector('[data-pair-title]')!.append(strong('A: '), `${name(A)} on ${machine(A.host)} · `, strong('B: '), `${name(B)} on ${machine(B.host)}`);
 
     // the changes of the first table only: one host, the timing values of one run
-    const layout = compareLayout(shown, hosts);
+    const layout = compareLayout(curated.length ? curated : shown, hosts);
     const mainRows = layout.parts[0]?.rows ?? [];
     const forest = forestRows(mainRows, FOREST_ROWS);
     const fig = el.querySelector<HTMLElement>('[data-forest-figure]')!;
