@@ -39,6 +39,9 @@ export const fractionText = (x: number): string => `${Number((x * 100).toPrecisi
 /** A ratio as a multiple with SIG_FIGS digits, trailing zeros kept: 1.00085 -> "1.00×". */
 export const ratioText = (ratio: number): string => `${ratio.toPrecision(SIG_FIGS)}×`;
 
+/** A difference with its sign: 1383250 -> "+1,383,250", -18201 -> "−18,201", 0 -> "±0". */
+export const signedNum = (d: number): string => `${d > 0 ? '+' : d < 0 ? '−' : '±'}${num(Math.abs(d))}`;
+
 /** A ratio as a signed percentage change: 0.93 -> "−7.0%". */
 /** From this ratio on a change reads as a multiple ("179×"), not as "+17,811.4%". */
 export const MULTIPLE_FROM = 10;
