@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { programEnv, runGuarded } from './child-guard.ts';
+import { programEnv, runGuarded, spawnServer, stopGroup } from './child-guard.ts';
+import { parsePidStat } from './quiet.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'child-guard-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,6 +59,25 @@ for (const [how, signal] of [['SIGKILLed', 'SIGKILL'], ['SIGTERMed', 'SIGTERM']]
     await new Promise((r) => node.on('close', r));
     assert.ok(await gone(grandchild), `the build's grandchild ${grandchild} outlived node (${signal})`);
   });
+
+test("stopGroup: a stopped server's CPU time is this process's children's time (the quiet check counts it as the run's), and nothing of its group is left", async () => {
+  const childTicks = () => {
+    const own = parsePidStat(readFileSync('/proc/self/stat', 'utf8'))!;
+    return own.ticks - own.ownTicks;
+  };
+  const pidFile = join(dir, 'server-worker.pid');
+  const before = childTicks();
+  // burns about half a second of CPU, starts a worker in its group, says it is ready, then serves (sleeps)
+  const burn = `i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; sleep 300 & echo $! > ${pidFile}; echo READY; wait`;
+  const server = spawnServer('sh', ['-c', burn], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise<void>((resolve) => server.stdout!.on('data', (d: Buffer) => /READY/.test(d.toString()) && resolve()));
+  const worker = await pidFrom(pidFile);
+  await stopGroup(server);
+  assert.ok(server.exitCode !== null || server.signalCode !== null, 'the group leader has exited when stopGroup returns');
+  assert.ok(await gone(worker), `the server's worker ${worker} outlived stopGroup`);
+  const used = childTicks() - before;
+  assert.ok(used >= 10, `the server burned CPU but only ${used} ticks reached this process's children's time`);
+});
 
 test('one environment for every program: the library tuning variables of the caller never reach it, those set on purpose do', async () => {
   const saved = { ...process.env };

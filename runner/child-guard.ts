@@ -12,6 +12,7 @@
 // the group and kills all of it, and a timeout or a signal to node kills the group, so no grandchild
 // outlives its run.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const live = new Map<ChildProcess, { group: boolean }>();
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
@@ -89,8 +90,44 @@ export function spawnServer(cmd: string, args: string[], options: Omit<SpawnOpti
   return spawnGroup(cmd, args, { ...options, env: programEnv(options.env) });
 }
 
-export function stopGroup(child: ChildProcess): void {
-  killChild(child, true);
+/**
+ * Stop a server started with spawnServer and wait until its group leader has exited. The program is
+ * killed first and reaped by its leader (whose `wait` then returns and who exits), so the program's CPU
+ * time reaches this process's children's time as every measured program's does: the quiet check
+ * (runner/quiet.ts) counts it as the run's, not as load from outside. Killing the whole group at once
+ * would leave the program to be reaped by init, its CPU lost to the run. Whatever is left of the group
+ * afterwards (a server's workers) is killed too.
+ */
+export async function stopGroup(child: ChildProcess, waitMs = 5_000): Promise<void> {
+  const running = () => child.exitCode === null && child.signalCode === null;
+  if (child.pid !== undefined && running()) {
+    const exited = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      child.once('exit', () => (clearTimeout(timer), resolve()));
+    });
+    const programs = childPids(child.pid);
+    if (programs.length === 0) killChild(child, true);
+    for (const pid of programs) signal(pid, 'SIGKILL');
+    await exited;
+  }
+  if (child.pid !== undefined) signal(-child.pid, 'SIGKILL');
+}
+
+/** The direct children of `pid` (the program a group leader runs), from /proc; none when unreadable. */
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
 }
 
 export interface ProgramResult {
@@ -127,7 +164,7 @@ export function runGuarded(
     const max = opts.maxBuffer ?? 1 << 22;
     const out = { stdout: '', stderr: '' };
     let why = '';
-    const kill = (reason: string) => ((why ||= reason), stopGroup(child));
+    const kill = (reason: string) => ((why ||= reason), killChild(child, true));
     for (const name of ['stdout', 'stderr'] as const) {
       child[name]!.setEncoding('utf8');
       child[name]!.on('data', (d: string) => {

@@ -118,7 +118,7 @@ async function startServer(prefix: string, cfg: STimeConfig): Promise<{ server: 
       server.on('exit', () => (clearTimeout(timer), resolve(false)));
     });
     if (ready) return { server, port };
-    stopGroup(server);
+    await stopGroup(server);
   }
   throw new Error(`s_server did not start: ${last.slice(0, 500)}`);
 }
@@ -147,8 +147,7 @@ export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number
     const st = await exec(bin, ['s_time', '-connect', `127.0.0.1:${port}`, '-time', String(seconds), ...flag], env, undefined, (4 * seconds + 60) * 1000);
     return { port, brief: brief.out, stime: st.out, exitCode: st.code };
   } finally {
-    stopGroup(server);
-    if (server.exitCode === null && server.signalCode === null) await new Promise((r) => server.once('exit', r));
+    await stopGroup(server);
   }
 }
 
