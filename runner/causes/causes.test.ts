@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { seriesKey } from '../benchmark.ts';
-import { handshakeMatrix, specsOf, taskId } from '../handshake/handshake.ts';
+import { handshakeMatrix, notCountable, specsOf, taskId } from '../handshake/handshake.ts';
 import { parseProfile } from './callgrind.ts';
 import { AVX512_MASK, MASKED, maskSpec } from './gcm-mask.ts';
 import { cpuFeatures } from '../handshake/output.ts';
@@ -82,4 +82,13 @@ test('the AVX-512 mask clears exactly AVX-512F, VAES and VPCLMULQDQ from a real 
   assert.equal(w2, (1n << 16n) | (1n << 41n) | (1n << 42n));
   const keys = (['none', 'avx512'] as const).flatMap((m) => [16, 1024].flatMap((b) => [seriesKey(maskSpec(m, b, 'cpu')), seriesKey(maskSpec(m, b, 'wall'))]));
   assert.equal(new Set(keys).size, keys.length);
+});
+
+test('every configuration fn-cost and causes count instructions for is one handshake.c can count (a new context per connection included)', () => {
+  for (const cfg of fnCostConfigs()) assert.equal(notCountable(cfg), null, JSON.stringify(cfg));
+  for (const mode of ['quick', 'full'] as const)
+    for (const t of [...handshakeMatrix(mode), ...allCauses(mode)]) if (t.kind === 'instructions') assert.equal(notCountable(t.cfg), null, JSON.stringify(t.cfg));
+  const perConn = fnCostConfigs().find((c) => c.mode === 'ctx-per-conn')!;
+  assert.match(notCountable(perConn, 'client') ?? '', /ctx-per-conn mode counting the client/);
+  assert.match(notCountable({ ...perConn, mode: 'handshake', threads: 2 }) ?? '', /2 thread/);
 });

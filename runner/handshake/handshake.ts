@@ -125,6 +125,16 @@ export type InstructionResult =
   | { kind: 'unsupported' | 'failed'; reason: string };
 
 /**
+ * Why handshake.c cannot count instructions for this configuration, or null when it can: one thread, in
+ * handshake mode or with a new client context per connection (both count the whole loop); one side
+ * alone only in handshake mode.
+ */
+export function notCountable(cfg: HandshakeConfig, side?: 'client' | 'server'): string | null {
+  if (cfg.threads === 1 && (cfg.mode === 'handshake' || (cfg.mode === 'ctx-per-conn' && !side))) return null;
+  return `instruction counts are for one thread in handshake mode (or ctx-per-conn, both sides), not ${cfg.threads} thread(s) in ${cfg.mode} mode${side ? ` counting the ${side}` : ''}`;
+}
+
+/**
  * Instructions per handshake (client + server): the same invocation under callgrind with collection
  * only around the measured handshakes and handshake.c's fixed-seed RNG, so the count is reproducible.
  * With `side`, only that side's SSL calls are collected (handshake.c --count-side); `profiles` asks for
@@ -137,7 +147,8 @@ export async function countInstructions(
   side?: 'client' | 'server',
   profiles: readonly ProfileKind[] = [],
 ): Promise<InstructionResult> {
-  if (cfg.threads !== 1 || cfg.mode !== 'handshake') throw new Error('instruction counts are for single-threaded handshake mode');
+  const why = notCountable(cfg, side);
+  if (why) throw new Error(why);
   const dir = mkdtempSync(join(tmpdir(), 'hs-callgrind-'));
   try {
     const outFile = join(dir, 'callgrind.out');
