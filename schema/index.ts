@@ -9,3 +9,4 @@ export * from './machine.ts';
 export * from './history.ts';
 export * from './storage.ts';
 export * from './bisect.ts';
+export * from './master-watch.ts';

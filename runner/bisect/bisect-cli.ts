@@ -100,7 +100,7 @@ async function binaryOf(repo: string, commit: string, stats: BisectReport['build
 }
 
 /** The metric on one commit; null (with why) when it does not build or our program does not compile against it. */
-async function measureCommit(repo: string, commit: string, metric: Metric, stats: BisectReport['builds']): Promise<Measured> {
+export async function measureCommit(repo: string, commit: string, metric: Metric, stats: BisectReport['builds']): Promise<Measured> {
   const b = await binaryOf(repo, commit, stats);
   if ('reason' in b) return { value: null, reason: b.reason };
   if (metric.kind === 'heap') {
@@ -137,7 +137,7 @@ export function functionChanges(before: Map<string, number>, after: Map<string, 
 }
 
 /** A clone's remote.origin.url, else its path. */
-function originOf(repo: string): string {
+export function originOf(repo: string): string {
   try {
     return git(repo, ['config', '--get', 'remote.origin.url']);
   } catch {
@@ -158,6 +158,12 @@ async function endOf(repo: string, spec: string): Promise<BisectReport['from']> 
   const ref = /^\d+\.\d+\.\d+[a-z]?$/.test(spec) ? releaseTag(spec) : spec;
   const commit = resolve(repo, ref);
   return { ref, commit, version: commitVersion(repo, commit).version };
+}
+
+/** The certificate chains every commit's handshakes verify, made once by a catalogue build of OpenSSL 3.5+ (runner/certs.ts). */
+export async function ensureChains(): Promise<void> {
+  const maker = listCached().find((b) => (b.record.library ?? 'openssl') === 'openssl' && compareSeries(b.record.series, '3.5') >= 0);
+  if (maker) await ensureCerts({ record: maker.record, prefix: maker.prefix });
 }
 
 export async function runBisection(o: {
@@ -295,9 +301,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     fail((e as Error).message);
   }
   const machine = describeHost(hostId(v['host-id']));
-  // the certificate chains come from a catalogue build of OpenSSL 3.5+ (runner/certs.ts)
-  const maker = listCached().find((b) => (b.record.library ?? 'openssl') === 'openssl' && compareSeries(b.record.series, '3.5') >= 0);
-  if (maker) await ensureCerts({ record: maker.record, prefix: maker.prefix });
+  await ensureChains();
   const pairs = v.all ? releaseSteps(v.repo!) : [{ from: positionals[0]!, to: positionals[1]! }];
   for (const pair of pairs) {
     if ('skipped' in pair) {

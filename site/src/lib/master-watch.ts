@@ -1,0 +1,49 @@
+// OpenSSL's development branch watched night by night (data/master/<machine>/nights.json,
+// runner/bisect/master-watch.ts): the nights a deterministic figure moved, and the commits named.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MasterWatch, type MasterChange, type MasterNight } from '../../../schema/index.ts';
+import { dataDir, parseWith, SiteDataError } from './data.ts';
+
+export interface MasterFile {
+  machine: string;
+  watch: MasterWatch;
+}
+
+/** Every machine's file, validated; a file filed under another machine fails the build. */
+export function loadMasterWatches(root = join(dataDir(), 'master')): MasterFile[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .sort()
+    .filter((machine) => existsSync(join(root, machine, 'nights.json')))
+    .map((machine) => {
+      const file = join(root, machine, 'nights.json');
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (e) {
+        throw new SiteDataError(`${file}: not valid JSON (${(e as Error).message})`);
+      }
+      const watch = parseWith(MasterWatch, json, file);
+      if (watch.host.id !== machine) throw new SiteDataError(`${file}: measured on ${watch.host.id}, filed under ${machine}`);
+      return { machine, watch };
+    });
+}
+
+export interface ChangeRow {
+  night: MasterNight;
+  change: MasterChange;
+  what: string;
+  unit: string;
+}
+
+/** Every change of every night, newest night first. */
+export function changeRows(watch: MasterWatch): ChangeRow[] {
+  const words = new Map(watch.metrics.map((m) => [m.id, m]));
+  return watch.nights
+    .flatMap((night) => night.changes.map((change) => ({ night, change, what: words.get(change.metric)?.what ?? change.metric, unit: words.get(change.metric)?.unit ?? '' })))
+    .reverse();
+}
+
+/** The nights a figure could not be measured (the commit did not build, or our program did not run). */
+export const unmeasuredNights = (watch: MasterWatch): number => watch.nights.filter((n) => Object.values(n.values).some((v) => v === null)).length;
