@@ -48,6 +48,8 @@ const BisectEnd = z.object({
   ref: z.string(),
   commit: commitId,
   version: z.string(),
+  /** the series the commit belongs to ("3.5", "1.1.1"): from the commit's own version files */
+  series: z.string(),
   release: z.object({ version: z.string(), sameFiles: z.int().positive(), generatedFiles: z.int().nonnegative() }).optional(),
 });
 

@@ -8,7 +8,7 @@
 // The error rates come from simulation: nightly series built by resampling the rounds of committed runs
 // (each night the median of as many rounds as a full run measures) plus the spread between nights of one
 // build that the committed nights show beyond that, with a step of known size injected at a known night.
-import { median, seededRandom } from './stats.ts';
+import { mean, median, seededRandom, variance } from './stats.ts';
 
 export interface DetectorOptions {
   /** nights on each side of the compared boundary */
@@ -27,8 +27,6 @@ export interface DetectedStep {
   t: number;
 }
 
-const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-const variance = (xs: readonly number[], m = mean(xs)) => xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
 
 /** Welch's t of b against a (positive when b's mean is higher); infinite when both are constant and differ. */
 export function welchT(a: readonly number[], b: readonly number[]): number {

@@ -74,19 +74,23 @@ export function medianInterval(values: readonly number[]): CoverageInterval | nu
   return { low: s[k - 1]!, high: s[n - k]!, coverage: orderStatisticCoverage(n, k), kind: 'order-statistic' };
 }
 
+export const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+/** The sample variance (n - 1 in the denominator). */
+export const variance = (xs: readonly number[], m = mean(xs)): number => xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+
 export function describe(values: readonly number[], deterministic = false): Stats {
   const n = values.length;
   if (n === 0) throw new Error('no values to describe');
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  const stdev = n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1)) : null;
+  const avg = mean(values);
+  const stdev = n > 1 ? Math.sqrt(variance(values, avg)) : null;
   return {
     n,
     median: median(values),
-    mean,
+    mean: avg,
     stdev,
     min: Math.min(...values),
     max: Math.max(...values),
-    cv: stdev !== null && mean !== 0 ? stdev / mean : null,
+    cv: stdev !== null && avg !== 0 ? stdev / avg : null,
     deterministic,
     interval: deterministic ? null : medianInterval(values),
   };
@@ -164,9 +168,8 @@ export function t975(df: number): number {
 export function pairedRatio(ratios: readonly number[]): { ratio: number; ci95: { low: number; high: number } | null; n: number } {
   const logs = ratios.map(Math.log);
   const n = logs.length;
-  const mean = logs.reduce((a, b) => a + b, 0) / n;
-  if (n < 3) return { ratio: Math.exp(mean), ci95: null, n };
-  const sd = Math.sqrt(logs.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
-  const half = (t975(n - 1) * sd) / Math.sqrt(n);
-  return { ratio: Math.exp(mean), ci95: { low: Math.exp(mean - half), high: Math.exp(mean + half) }, n };
+  const m = mean(logs);
+  if (n < 3) return { ratio: Math.exp(m), ci95: null, n };
+  const half = (t975(n - 1) * Math.sqrt(variance(logs, m))) / Math.sqrt(n);
+  return { ratio: Math.exp(m), ci95: { low: Math.exp(m - half), high: Math.exp(m + half) }, n };
 }

@@ -25,7 +25,7 @@ test('function changes: largest change first, new and vanished functions include
 });
 
 test('report names: release refs without the tag prefix, the metric as a file-safe slug', () => {
-  const end = (ref: string) => ({ ref, commit: '0'.repeat(40), version: '3.4.0' });
+  const end = (ref: string) => ({ ref, commit: '0'.repeat(40), version: '3.4.0', series: '3.4' });
   const name = bisectReportName({ from: end('openssl-3.4.0'), to: end('openssl-3.5.0'), metric: { id: 'handshake-instructions:client:ecdsa-p256:default', what: '', unit: '' } });
   assert.equal(name, '3.4.0..3.5.0-handshake-instructions-client-ecdsa-p256-default.json');
 });

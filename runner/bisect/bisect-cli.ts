@@ -152,12 +152,12 @@ export function originOf(repo: string): string {
 async function endOf(repo: string, spec: string): Promise<BisectReport['from']> {
   if (VERSIONS.some((v) => v.version === spec)) {
     const r = await releaseCommit(repo, spec);
-    return { ref: r.tag, commit: r.commit, version: commitVersion(repo, r.commit).version, release: { version: spec, sameFiles: r.same, generatedFiles: r.generated.length } };
+    return { ref: r.tag, commit: r.commit, ...commitVersion(repo, r.commit), release: { version: spec, sameFiles: r.same, generatedFiles: r.generated.length } };
   }
   // a release outside the catalogue (3.5.0) goes by its tag, unchecked (there is no archive to check it against)
   const ref = /^\d+\.\d+\.\d+[a-z]?$/.test(spec) ? releaseTag(spec) : spec;
   const commit = resolve(repo, ref);
-  return { ref, commit, version: commitVersion(repo, commit).version };
+  return { ref, commit, ...commitVersion(repo, commit) };
 }
 
 /** The certificate chains every commit's handshakes verify, made once by a catalogue build of OpenSSL 3.5+ (runner/certs.ts). */

@@ -9,8 +9,8 @@ import { endName, loadBisections, unresolvedShare, waterfall } from './bisect.ts
 const id = (c: string) => c.repeat(40);
 const report = (over: Partial<BisectReport> = {}): BisectReport => ({
   repo: 'https://github.com/nhorman/openssl',
-  from: { ref: 'openssl-3.4.0', commit: id('a'), version: '3.4.0', release: { version: '3.4.0', sameFiles: 10, generatedFiles: 2 } },
-  to: { ref: 'openssl-3.5.0', commit: id('f'), version: '3.5.0' },
+  from: { ref: 'openssl-3.4.0', commit: id('a'), version: '3.4.0', series: '3.4', release: { version: '3.4.0', sameFiles: 10, generatedFiles: 2 } },
+  to: { ref: 'openssl-3.5.0', commit: id('f'), version: '3.5.0', series: '3.5' },
   metric: { id: 'handshake-instructions:client:ecdsa-p256:default', what: 'instructions', unit: 'instructions' },
   threshold: 0.002,
   budget: 40,

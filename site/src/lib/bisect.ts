@@ -86,8 +86,5 @@ export function unresolvedShare(r: BisectReport): number | null {
   return r.unresolved.reduce((s, u) => s + (u.after - u.before), 0) / (r.last - r.first);
 }
 
-/** The series a version belongs to ("3.5.0" -> "3.5", "1.1.1w" -> "1.1.1"). */
-const seriesOf = (version: string) => (version.startsWith('1.') ? version.replace(/[a-z]+$/, '') : version.split('.').slice(0, 2).join('.'));
-
 /** The bisections of the step into a series (their newer end is a release of it), for its version pages. */
-export const bisectionsInto = (files: BisectFile[], series: string): BisectFile[] => files.filter((f) => seriesOf(f.report.to.version) === series);
+export const bisectionsInto = (files: BisectFile[], series: string): BisectFile[] => files.filter((f) => f.report.to.series === series);

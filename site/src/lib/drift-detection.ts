@@ -5,7 +5,7 @@ import type { DetailedIterations } from '../../../schema/index.ts';
 import { detectSteps, EVALUATION, noiseModel, tune, type DetectedStep, type DetectorOptions, type ErrorRates, type NoiseModel } from '../../../scripts/changepoint.ts';
 import { HEADLINE_METRICS } from '../../../scripts/history.ts';
 import { median } from '../../../scripts/stats.ts';
-import type { DriftRunsShard, DriftValuesShard } from './drift.ts';
+import { slugOfBuildName, type DriftRunsShard, type DriftValuesShard } from './drift.ts';
 
 /** The followed metrics measured in CPU time (handshakes per CPU-second, openssl speed's user time): not counts, not wall clock. */
 export const CPU_TIME_METRICS = HEADLINE_METRICS.filter((m) => !m.deterministic && m.method !== 'wall-clock-throughput');
@@ -43,7 +43,7 @@ export function machineDetection(host: string, detailed: DetailedIterations | nu
     });
     for (const [i, , build] of shard.changes) changes.push({ t: shard.runs[i]![0], build });
   }
-  const segment = (build: string, t: string) => changes.filter((c) => c.t <= t && (c.build === null || c.build === build || c.build.replace(' ', '-') === build)).length;
+  const segment = (build: string, t: string) => changes.filter((c) => c.t <= t && (c.build === null || c.build === build || slugOfBuildName(c.build) === build)).length;
   const ids = new Set(CPU_TIME_METRICS.map((m) => m.id));
   const nightly = new Map<string, { t: string; v: number }[]>();
   for (const v of values.filter((x) => x.host === host && ids.has(x.metric)))

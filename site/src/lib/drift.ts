@@ -69,7 +69,9 @@ export interface DriftIndex {
 }
 
 export const buildName = (version: string, variant: string) => (variant === 'default' ? version : `${version} ${variant}`);
-export const buildSlug = (version: string, variant: string) => (variant === 'default' ? version : `${version}-${variant}`);
+/** A build's name in a URL or key: the name with its space made a dash ("3.5.7 no-ml-kem" -> "3.5.7-no-ml-kem"). */
+export const slugOfBuildName = (name: string) => name.replace(' ', '-');
+export const buildSlug = (version: string, variant: string) => slugOfBuildName(buildName(version, variant));
 
 /** Everything the drift page and its data files need, from the time-series files of every host and year. */
 export function driftShards(files: readonly Timeseries[], describe: (host: string) => string = (host) => host): { index: DriftIndex; runs: DriftRunsShard[]; values: DriftValuesShard[] } {
