@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectSteps, errorRates, noiseModel, simulate, simulateNight, tune, welchT, type NoiseModel } from './changepoint.ts';
+import { agrees, detectSteps, errorRates, noiseModel, simulate, simulateNight, tune, welchT, type NoiseModel } from './changepoint.ts';
 import { seededRandom } from './stats.ts';
 
 const quiet: NoiseModel = { roundResiduals: Array.from({ length: 200 }, (_, i) => ((i % 21) - 10) / 1000), roundsPerNight: 6, betweenNights: 0.003 };
@@ -54,4 +54,32 @@ test('the noise model recovers the spread between nights that the rounds do not 
 test('tuning keeps the false-alarm budget', () => {
   const t = tune(quiet, small);
   assert.ok(t && t.rates.falseAlarmsPer100Nights <= 1);
+});
+
+test('confirmation: a step counts once the next measurement agrees; a later value back at the old level, or none yet, does not', () => {
+  const base = Array.from({ length: 10 }, (_, i) => 100 + (i % 2) * 0.2);
+  const stepped = [...base, ...Array.from({ length: 5 }, (_, i) => 90 + (i % 2) * 0.2)];
+  const o = { window: 5, t: 6, minChange: 0.01, confirm: true };
+  // the fore window ends with the series: nothing measured after it yet
+  assert.deepEqual(detectSteps(stepped, o).map((s) => [s.at, s.confirmation]), [[10, 'awaiting']]);
+  assert.deepEqual(detectSteps([...stepped, 90.1], o).map((s) => s.confirmation), ['confirmed']);
+  assert.deepEqual(detectSteps([...stepped, 99.9], o).map((s) => s.confirmation), ['not-confirmed']);
+  // the midpoint decides: 95.1 is on the old side of a 100 -> 90 step, 94.9 on the new
+  assert.equal(agrees({ before: 100, after: 90 }, 95.1, 0.01), false);
+  assert.equal(agrees({ before: 100, after: 90 }, 94.9, 0.01), true);
+  assert.equal(agrees({ before: 100, after: 101 }, 100.6, 0.01), false, 'past the midpoint but within the minimum change');
+});
+
+test('confirmation: on loud noise the same threshold gives fewer false alarms with it than without, and tuning over both finds at least as many steps within the budget', () => {
+  const sim = simulate(loud, small);
+  const plain = errorRates(sim, { window: 5, t: 3, minChange: 0.01 });
+  const confirmed = errorRates(sim, { window: 5, t: 3, minChange: 0.01, confirm: true });
+  assert.ok(confirmed.falseAlarmsPer100Nights < plain.falseAlarmsPer100Nights, `${confirmed.falseAlarmsPer100Nights} vs ${plain.falseAlarmsPer100Nights}`);
+  assert.equal(confirmed.candidatesPer100Nights, plain.falseAlarmsPer100Nights, 'every unconfirmed step is a candidate that needed a re-measurement');
+  const withFives = { ...small, sizes: [0.05, 0.1] };
+  const without = tune(loud, withFives, false);
+  const any = tune(loud, withFives);
+  const found = (r: typeof any) => (r ? r.rates.found.reduce((s, f) => s + f.share, 0) : 0);
+  assert.ok(found(any) >= found(without) && found(any) > 0, `steps found: ${found(any)} with the choice, ${found(without)} without confirmation`);
+  assert.ok(!any || any.rates.falseAlarmsPer100Nights <= 1);
 });

@@ -5,6 +5,11 @@
 // threshold and the means differ by more than a minimum relative change; of steps closer than W nights, the
 // one with the larger |t| is kept. A step is visible once W nights after it are measured.
 //
+// Confirmation (`confirm`): a step is published only once the next measurement after it became visible
+// agrees with it (past the midpoint of the two levels, on the new side, by more than the minimum change):
+// re-measuring before alerting. A false step from a few unlucky nights then needs one more unlucky
+// measurement, so the threshold can be lower for the same false-alarm budget.
+//
 // The error rates come from simulation: nightly series built by resampling the rounds of committed runs
 // (each night the median of as many rounds as a full run measures) plus the spread between nights of one
 // build that the committed nights show beyond that, with a step of known size injected at a known night.
@@ -17,7 +22,12 @@ export interface DetectorOptions {
   t: number;
   /** relative change of the means below which no step is reported, whatever t says */
   minChange: number;
+  /** a step counts only once the measurement after its fore window agrees with it (re-measuring before alerting) */
+  confirm?: boolean;
 }
+
+/** confirmed / not-confirmed: the measurement after the fore window agrees or not; awaiting: there is none yet */
+export type Confirmation = 'confirmed' | 'not-confirmed' | 'awaiting';
 
 export interface DetectedStep {
   /** index of the first night after the step */
@@ -25,6 +35,15 @@ export interface DetectedStep {
   before: number;
   after: number;
   t: number;
+  /** what the measurement after the fore window (index at + window) says of the step */
+  confirmation: Confirmation;
+}
+
+/** Whether a later measurement agrees with a step: past the midpoint of its two levels on the new side, and further from `before` than the minimum change. */
+export function agrees(step: Pick<DetectedStep, 'before' | 'after'>, value: number, minChange: number): boolean {
+  const mid = (step.before + step.after) / 2;
+  const onNewSide = step.after > step.before ? value > mid : value < mid;
+  return onNewSide && Math.abs(value - step.before) > minChange * Math.abs(step.before);
 }
 
 
@@ -46,7 +65,11 @@ export function detectSteps(values: readonly number[], o: DetectorOptions): Dete
     const t = welchT(a, b);
     const before = mean(a);
     const after = mean(b);
-    if (Math.abs(t) >= o.t && Math.abs(after - before) > o.minChange * Math.abs(before)) candidates.push({ at: i, before, after, t });
+    if (Math.abs(t) >= o.t && Math.abs(after - before) > o.minChange * Math.abs(before)) {
+      const next = values[i + o.window];
+      const confirmation: Confirmation = next === undefined ? 'awaiting' : agrees({ before, after }, next, o.minChange) ? 'confirmed' : 'not-confirmed';
+      candidates.push({ at: i, before, after, t, confirmation });
+    }
   }
   // the strongest first; a weaker candidate within one window of a kept step is the same step
   const kept: DetectedStep[] = [];
@@ -97,8 +120,10 @@ export function noiseModel(series: readonly (readonly number[])[], nights: reado
 }
 
 export interface ErrorRates {
-  /** steps reported per 100 nights of series without a step */
+  /** steps reported per 100 nights of series without a step (with confirmation: confirmed ones) */
   falseAlarmsPer100Nights: number;
+  /** with confirmation: candidate steps per 100 nights of series without a step, each needing a measurement after it */
+  candidatesPer100Nights: number;
   /** per injected relative step size: the share of series in which the step was found (within one night, right direction) */
   found: { size: number; share: number }[];
 }
@@ -129,34 +154,43 @@ export function simulate(model: NoiseModel, o: EvaluationOptions = EVALUATION): 
   return { flat: series(0), stepped: o.sizes.map((size) => ({ size, series: series(size) })), stepAt, nights: o.nights };
 }
 
+/** The steps a detector reports: with confirmation, only those the next measurement confirmed. */
+export const reported = (steps: readonly DetectedStep[], o: DetectorOptions): DetectedStep[] => (o.confirm ? steps.filter((s) => s.confirmation === 'confirmed') : [...steps]);
+
 export function errorRates(sim: Simulation, detector: DetectorOptions): ErrorRates {
-  const alarms = sim.flat.reduce((n, v) => n + detectSteps(v, detector).length, 0);
+  const perNight = (n: number) => (100 * n) / (sim.flat.length * sim.nights);
+  const flat = sim.flat.map((v) => detectSteps(v, detector));
   const found = sim.stepped.map(({ size, series }) => ({
     size,
-    share: series.filter((v) => detectSteps(v, detector).some((s) => Math.abs(s.at - sim.stepAt) <= 1 && s.after < s.before)).length / series.length,
+    share: series.filter((v) => reported(detectSteps(v, detector), detector).some((s) => Math.abs(s.at - sim.stepAt) <= 1 && s.after < s.before)).length / series.length,
   }));
-  return { falseAlarmsPer100Nights: (100 * alarms) / (sim.flat.length * sim.nights), found };
+  return {
+    falseAlarmsPer100Nights: perNight(flat.reduce((n, steps) => n + reported(steps, detector).length, 0)),
+    candidatesPer100Nights: perNight(flat.reduce((n, steps) => n + steps.length, 0)),
+    found,
+  };
 }
 
 /** The detector settings tried, and the false-alarm budget the chosen one must keep. */
-export const TUNING = { windows: [3, 4, 5, 6, 8], thresholds: [3, 4, 5, 6, 7, 8, 10], minChange: 0.01, maxFalseAlarmsPer100Nights: 1 } as const;
+export const TUNING = { windows: [3, 4, 5, 6, 8], thresholds: [2, 2.5, 3, 4, 5, 6, 7, 8, 10], confirm: [false, true], minChange: 0.01, maxFalseAlarmsPer100Nights: 1 } as const;
 
 /**
- * The settings that find the most 5% steps (then 10%, then the shorter window) while keeping false alarms
- * within the budget; null when none does.
+ * The settings that find the most steps (the mean share found over the simulated sizes; then the shorter
+ * window, then without confirmation) while keeping false alarms within the budget; null when none does.
+ * `confirm` limits the search to settings with or without confirmation.
  */
-export function tune(model: NoiseModel, o: EvaluationOptions = EVALUATION): { detector: DetectorOptions; rates: ErrorRates } | null {
+export function tune(model: NoiseModel, o: EvaluationOptions = EVALUATION, confirm?: boolean): { detector: DetectorOptions; rates: ErrorRates } | null {
   const sim = simulate(model, o);
   let best: { detector: DetectorOptions; rates: ErrorRates } | null = null;
-  const score = (r: ErrorRates) => [0.05, 0.1].map((s) => r.found.find((f) => f.size === s)?.share ?? 0);
-  for (const window of TUNING.windows)
-    for (const t of TUNING.thresholds) {
-      const detector = { window, t, minChange: TUNING.minChange };
-      const rates = errorRates(sim, detector);
-      if (rates.falseAlarmsPer100Nights > TUNING.maxFalseAlarmsPer100Nights) continue;
-      const [a, b] = score(rates);
-      const [ba, bb] = best ? score(best.rates) : [-1, -1];
-      if (a! > ba! || (a === ba && (b! > bb! || (b === bb && window < best!.detector.window)))) best = { detector, rates };
-    }
+  const score = (r: ErrorRates) => mean(r.found.map((f) => f.share));
+  const settings = TUNING.confirm
+    .filter((c) => confirm === undefined || c === confirm)
+    .flatMap((c) => TUNING.windows.flatMap((window) => TUNING.thresholds.map((t) => ({ window, t, minChange: TUNING.minChange, confirm: c }))));
+  for (const detector of settings) {
+    const rates = errorRates(sim, detector);
+    if (rates.falseAlarmsPer100Nights > TUNING.maxFalseAlarmsPer100Nights) continue;
+    const [a, b] = [score(rates), best ? score(best.rates) : -1];
+    if (a > b || (a === b && detector.window < best!.detector.window)) best = { detector, rates };
+  }
   return best;
 }

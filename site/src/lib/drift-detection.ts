@@ -2,7 +2,7 @@
 // tuned and evaluated on that machine's own noise (the rounds of its committed runs and the spread between
 // its quiet nights), and what it finds in the nights measured so far.
 import type { DetailedIterations } from '../../../schema/index.ts';
-import { detectSteps, EVALUATION, noiseModel, tune, type DetectedStep, type DetectorOptions, type ErrorRates, type NoiseModel } from '../../../scripts/changepoint.ts';
+import { detectSteps, errorRates, EVALUATION, noiseModel, reported, simulate, tune, type DetectedStep, type DetectorOptions, type ErrorRates, type NoiseModel } from '../../../scripts/changepoint.ts';
 import { HEADLINE_METRICS } from '../../../scripts/history.ts';
 import { median } from '../../../scripts/stats.ts';
 import { slugOfBuildName, type DriftRunsShard, type DriftValuesShard } from './drift.ts';
@@ -18,8 +18,14 @@ export interface MachineDetection {
   model: NoiseModel;
   /** null: no setting keeps false alarms within the budget on this machine's noise */
   tuned: { detector: DetectorOptions; rates: ErrorRates } | null;
-  /** series (between two changes of what is measured) with enough nights to be tested, and the steps found in them */
-  tested: { metric: string; build: string; nights: number; steps: DetectedStep[] }[];
+  /** the tuned window and threshold with confirmation the other way round (with it if tuning chose none), for comparison */
+  flipped: { detector: DetectorOptions; rates: ErrorRates } | null;
+  /**
+   * series (between two changes of what is measured) with enough nights to be tested; `steps`: those the
+   * tuned detector reports (confirmed ones, when it confirms), `candidates`: every step seen, with what the
+   * measurement after it said
+   */
+  tested: { metric: string; build: string; nights: number; steps: DetectedStep[]; candidates: DetectedStep[] }[];
   /** nights a series needs before the detector can say anything (two windows) */
   nightsNeeded: number | null;
 }
@@ -60,12 +66,18 @@ export function machineDetection(host: string, detailed: DetailedIterations | nu
   const model = roundsPerNight >= 3 ? noiseModel(series, nights, roundsPerNight) : null;
   if (!model) return null;
   const tuned = tune(model);
+  const flippedDetector = tuned ? { ...tuned.detector, confirm: !tuned.detector.confirm } : null;
+  const flipped = flippedDetector ? { detector: flippedDetector, rates: errorRates(simulate(model, EVALUATION), flippedDetector) } : null;
   const tested = tuned
     ? [...nightly]
         .filter(([, l]) => l.length >= 2 * tuned.detector.window)
         .map(([k, l]) => {
           const [metric, build] = k.split('\u0000') as [string, string, string];
-          return { metric, build, nights: l.length, steps: detectSteps(l.map((p) => p.v), tuned.detector) };
+          const candidates = detectSteps(
+            l.map((p) => p.v),
+            tuned.detector,
+          );
+          return { metric, build, nights: l.length, steps: reported(candidates, tuned.detector), candidates };
         })
     : [];
   return {
@@ -74,6 +86,7 @@ export function machineDetection(host: string, detailed: DetailedIterations | nu
     nights: nights.reduce((s, l) => s + l.length, 0),
     model,
     tuned,
+    flipped,
     tested,
     nightsNeeded: tuned ? 2 * tuned.detector.window : null,
   };
