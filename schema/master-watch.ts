@@ -14,6 +14,8 @@ export const MasterChange = z.object({
   /** the bisection report in data/bisect/<machine>/, or why there is none */
   report: z.string().nullable(),
   why: z.string().optional(),
+  /** measured, not bisected yet (--bisect-later); `npm run master-watch -- --bisect-pending` bisects it */
+  pending: z.boolean().optional(),
   culprits: z.array(z.object({ commit: commitId, subject: z.string(), before: z.number(), after: z.number() })),
   /** ranges the bisection could not resolve into one commit */
   unresolved: z.int().nonnegative(),

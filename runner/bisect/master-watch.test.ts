@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { BisectReport, MasterNight } from '../../schema/index.ts';
-import { previousFigure, snapshots, watchNight, type WatchDeps } from './master-watch.ts';
+import { bisectChange, previousFigure, snapshots, watchNight, type WatchDeps } from './master-watch.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'master-watch-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -88,4 +88,16 @@ test('a bisection that fails leaves the change recorded with why, and the night 
   const change = state.nights[1]!.changes[0]!;
   assert.equal(change.report, null);
   assert.match(change.why ?? '', /bisection failed: no history here/);
+});
+
+test('measured now, bisected later: a change without a bisector is pending, and bisecting it later names the culprits', async () => {
+  const figures = { [c(1)]: 10, [c(2)]: 20 };
+  const bisected: string[][] = [];
+  const { bisect, ...measureOnly } = deps(figures, bisected);
+  const state = { threshold: 0.002, nights: [] as MasterNight[] };
+  for (const n of [1, 2]) state.nights.push(await watchNight(state, { commit: c(n), at: 'x', replay: true }, ['m'], measureOnly));
+  const change = state.nights[1]!.changes[0]!;
+  assert.deepEqual([change.pending, change.why, bisected.length], [true, 'not bisected yet', 0]);
+  const done = await bisectChange(change, c(2), bisect!);
+  assert.deepEqual([done.pending, done.why, done.culprits.map((x) => x.commit), done.report], [undefined, undefined, [c(2)], `${c(1).slice(0, 12)}..${c(2).slice(0, 12)}-m.json`]);
 });

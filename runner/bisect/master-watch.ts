@@ -30,6 +30,9 @@ again. With --replay, the same for the first-parent snapshot of the branch every
   --threshold F      relative change between two nights that is bisected (default 0.002)
   --budget N         commits measured at most per bisection (default 40)
   --replay FROM TO   replay history between two commits, tags or branches of --ref
+  --bisect-later     measure only: changes are recorded as pending (bisections take builds; a night's
+                     measuring takes seconds per commit)
+  --bisect-pending   bisect every pending change of the file, then stop
   --every-days N     days between replayed snapshots (default 7)
   --out FILE         the state file (default data/master/<machine>/nights.json)
   --host-id NAME     the machine's name (default $OBSERVATORY_HOST_ID or the hostname)`;
@@ -67,8 +70,8 @@ export function snapshots(repo: string, fromRef: string, toRef: string, days: nu
 export interface WatchDeps {
   /** the figure of one commit, or null with why (does not build, cannot be measured) */
   measure(commit: string, metric: string): Promise<{ value: number } | { value: null; reason: string }>;
-  /** bisect the change of one metric between two commits; the report and where it was written */
-  bisect(from: string, to: string, metric: string): Promise<{ report: BisectReport; file: string }>;
+  /** bisect the change of one metric between two commits; the report and where it was written. Absent: changes are left pending. */
+  bisect?(from: string, to: string, metric: string): Promise<{ report: BisectReport; file: string }>;
   info(commit: string): { subject: string; date: string };
 }
 
@@ -105,18 +108,21 @@ export async function watchNight(
     const prev = previousFigure(state.nights, metric);
     if (!prev || !differs(prev.value, m.value)) continue;
     const change: MasterChange = { metric, fromCommit: prev.commit, before: prev.value, after: m.value, report: null, culprits: [], unresolved: 0 };
-    try {
-      const { report, file } = await deps.bisect(prev.commit, night.commit, metric);
-      change.report = file;
-      change.culprits = report.steps.map((s) => ({ commit: s.commit, subject: s.subject, before: s.before, after: s.after }));
-      change.unresolved = report.unresolved.length;
-    } catch (e) {
-      change.why = `the bisection failed: ${(e as Error).message.slice(0, 300)}`;
-    }
-    changes.push(change);
+    changes.push(deps.bisect ? await bisectChange(change, night.commit, deps.bisect) : { ...change, pending: true, why: 'not bisected yet' });
   }
   const info = deps.info(night.commit);
   return { at: night.at, replay: night.replay, commit: night.commit, subject: info.subject, commitDate: info.date, values, ...(Object.keys(reasons).length ? { reasons } : {}), changes };
+}
+
+/** Bisect one change between the night before and `commit`, and name what the bisection found (or why it could not). */
+export async function bisectChange(change: MasterChange, commit: string, bisect: NonNullable<WatchDeps['bisect']>): Promise<MasterChange> {
+  const { pending: _pending, why: _why, ...rest } = change;
+  try {
+    const { report, file } = await bisect(change.fromCommit, commit, change.metric);
+    return { ...rest, report: file, culprits: report.steps.map((s) => ({ commit: s.commit, subject: s.subject, before: s.before, after: s.after })), unresolved: report.unresolved.length };
+  } catch (e) {
+    return { ...rest, report: null, why: `the bisection failed: ${(e as Error).message.slice(0, 300)}` };
+  }
 }
 
 function load(file: string, fresh: () => MasterWatch): MasterWatch {
@@ -145,6 +151,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       threshold: { type: 'string', default: '0.002' },
       budget: { type: 'string', default: '40' },
       replay: { type: 'boolean' },
+      'bisect-later': { type: 'boolean' },
+      'bisect-pending': { type: 'boolean' },
       'every-days': { type: 'string', default: '7' },
       out: { type: 'string' },
       'host-id': { type: 'string' },
@@ -199,6 +207,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       return { subject: c.subject, date: c.date };
     },
   };
+  if (v['bisect-pending']) {
+    for (const night of state.nights)
+      for (const [i, change] of night.changes.entries()) {
+        if (!change.pending) continue;
+        night.changes[i] = await bisectChange(change, night.commit, deps.bisect!);
+        save(file, state);
+        console.error(`${night.commit.slice(0, 10)} ${change.metric}: ${night.changes[i]!.culprits.map((x) => x.commit.slice(0, 10)).join(', ') || night.changes[i]!.why || 'no single commit'}`);
+      }
+    console.error(`builds: ${builds.built} built, ${builds.cached} cached, ${builds.failed} did not build; ${file}`);
+    process.exit(0);
+  }
+  if (v['bisect-later']) delete deps.bisect;
   const nights = v.replay ? snapshots(repo, positionals[0]!, positionals[1]!, every).map((s) => ({ ...s, replay: true })) : [{ commit: resolve(repo, v.ref!), at: new Date().toISOString(), replay: false }];
   for (const night of nights) {
     if (state.nights.some((n) => n.commit === night.commit)) {
