@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { TIER_VARIABLE } from '../runner/integration-needs.ts';
 
 export type Tier = 'unit' | 'integration' | 'e2e';
 export const TIERS: Tier[] = ['unit', 'integration', 'e2e'];
@@ -47,7 +48,8 @@ function main(): void {
   }
   const root = join(import.meta.dirname, '..');
   const files = testFiles(root, tier);
-  const env = { ...process.env };
+  // integration tests fail where a build they need is missing (runner/integration-needs.ts)
+  const env = { ...process.env, [TIER_VARIABLE]: tier };
   const scratch = tier === 'unit' ? mkdtempSync(join(tmpdir(), 'observatory-unit-cache-')) : null;
   // the host lock too: a unit test never takes the machine's real lock (runner/host-lock.ts)
   if (scratch) Object.assign(env, { OBSERVATORY_CACHE: scratch, OBSERVATORY_LOCK_DIR: join(scratch, 'host-lock') });

@@ -10,11 +10,12 @@ import { pinnableCpu } from '../host.ts';
 import { compileAgainst } from '../compile.ts';
 import { EXIT } from '../exit-codes.ts';
 import { AEAD_CIPHERS, AEAD_SOURCE, AEAD_SOURCES, aeadBinary, parseAeadOutput } from './aead.ts';
+import { needs } from '../integration-needs.ts';
 
 // The program itself, against one real build when one is cached (the suite runs after `npm run openssl -- build`).
 describe('aead.c against a cached build', () => {
   const build = listCached().find((b) => b.record.variant === 'default');
-  test('known answers pass, a count run reports exactly that count per repetition, a CPU window its CPU, bad arguments are refused', { skip: build ? false : 'no cached build' }, () => {
+  test('known answers pass, a count run reports exactly that count per repetition, a CPU window its CPU, bad arguments are refused', { skip: needs(build, 'no cached OpenSSL build') }, () => {
     const bin = aeadBinary(build!);
     for (const cipher of AEAD_CIPHERS) {
       const text = execFileSync(bin, ['--cipher', cipher, '--sizes', '16,1024', '--count', '300', '--repetitions', '2', '--warmup-seconds', '0'], { encoding: 'utf8' });
@@ -54,7 +55,7 @@ describe('aead.c against a cached build', () => {
       assert.match(r.stderr, /^aead: .*\nusage:/);
     }
   });
-  test('a wrong expected tag makes the program refuse to measure', { skip: build ? false : 'no cached build' }, () => {
+  test('a wrong expected tag makes the program refuse to measure', { skip: needs(build, 'no cached OpenSSL build') }, () => {
     // the same source with one bit of the AES-128-GCM test vector's tag changed
     const src = readFileSync(AEAD_SOURCE, 'utf8');
     const broken = src.replace('"5bc94fbc3221a5db94fae95ae7121a47"', '"5bc94fbc3221a5db94fae95ae7121a46"');

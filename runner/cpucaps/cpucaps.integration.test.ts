@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import { findCached } from '../build.ts';
 import { compileAgainst } from '../compile.ts';
 import { CPUCAPS_SOURCE, cpuCapabilities } from './cpucaps.ts';
+import { needs } from '../integration-needs.ts';
 
 const b = findCached('1.1.1w', 'default');
-test('on real 1.1.1w: the record names the vector, and OPENSSL_ia32cap masks the library actually applied', { skip: process.arch !== 'x64' ? 'x86-64 only (OPENSSL_ia32cap)' : b ? false : '1.1.1w is not built' }, async () => {
+test('on real 1.1.1w: the record names the vector, and OPENSSL_ia32cap masks the library actually applied', { skip: process.arch !== 'x64' ? 'x86-64 only (OPENSSL_ia32cap)' : needs(b, '1.1.1w is not built') }, async () => {
   const build = { record: b!.record, prefix: b!.prefix };
   const caps = await cpuCapabilities(build);
   assert.match(caps, /^OPENSSL_ia32cap=0x[0-9a-f]+:0x[0-9a-f]+$/);

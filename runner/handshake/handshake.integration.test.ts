@@ -6,6 +6,7 @@ import type { BuildUnderTest } from '../benchmark.ts';
 import { findCached } from '../build.ts';
 import { baseConfig, certDir, countInstructions, ensureCerts, handshakeBinary, pin, runHandshake, type HandshakeConfig } from './handshake.ts';
 import { parseHandshakeOutput, type HandshakeRunOutput } from './output.ts';
+import { needs } from '../integration-needs.ts';
 
 // ------------------------------------------------------------------ real builds
 
@@ -25,7 +26,7 @@ const haveValgrind = (() => {
 
 for (const version of ['1.1.1w', '4.0.3']) {
   const build = buildOrSkip(version);
-  const skip = build ? false : `OpenSSL ${version} is not built (npm run openssl -- build ${version})`;
+  const skip = needs(build, `OpenSSL ${version} is not built (npm run openssl -- build ${version})`);
   describe(`handshake on real ${version}`, { skip }, () => {
     let bin = '';
     const run = async (cfg: HandshakeConfig, count = 30) => {
@@ -91,7 +92,7 @@ for (const version of ['1.1.1w', '4.0.3']) {
       assert.match(p.kind === 'failed' ? p.reason : '', /no shared cipher/);
     });
 
-    it('counts the same instructions in two runs', { skip: haveValgrind ? false : 'valgrind is not installed' }, async () => {
+    it('counts the same instructions in two runs', { skip: needs(haveValgrind, 'valgrind is not installed') }, async () => {
       await run(baseConfig(), 1);
       for (const cfg of [baseConfig({ clientGroups: 'X25519', serverGroups: 'X25519' }), baseConfig({ proto: '1.2', resume: 'ticket' })]) {
         const a = await countInstructions(bin, cfg, 5);
@@ -110,7 +111,7 @@ for (const version of ['1.1.1w', '4.0.3']) {
 // ML-KEM groups and ML-DSA certificates before 3.5, and in a 3.5 build configured without ML-KEM
 for (const [version, variant, mldsa] of [['3.4.1', 'default', 'unsupported'], ['3.5.7', 'no-ml-kem', 'run']] as const) {
   const build = buildOrSkip(version, variant);
-  describe(`unsupported configurations on real ${version} (${variant})`, { skip: build ? false : `OpenSSL ${version} ${variant} is not built` }, () => {
+  describe(`unsupported configurations on real ${version} (${variant})`, { skip: needs(build, `OpenSSL ${version} ${variant} is not built`) }, () => {
     it('marks ML-KEM groups (and ML-DSA certificates before 3.5) unsupported', async () => {
       await ensureCerts(build!);
       const bin = handshakeBinary(build!);

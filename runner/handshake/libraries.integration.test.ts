@@ -12,10 +12,11 @@ import { libraryMismatch } from '../library-id.ts';
 import { CASES } from './capture-fixtures.ts';
 import { baseConfig, certDir, checkVerification, configArgs, ensureCerts, handshakeBinary, runHandshake, type HandshakeConfig } from './handshake.ts';
 import { parseHandshakeOutput } from './output.ts';
+import { needs } from '../integration-needs.ts';
 
 const others = listCached().filter((b) => b.record.library !== 'openssl' && b.record.variant === 'default');
 
-describe('handshake and aead on other libraries', { skip: others.length ? false : 'no AWS-LC, BoringSSL or wolfSSL build cached' }, () => {
+describe('handshake and aead on other libraries', { skip: needs(others.length, 'no AWS-LC, BoringSSL or wolfSSL build cached') }, () => {
   for (const build of others) {
     const label = buildLabel(build.record);
     it(`${label}: every configuration runs as asked or is unsupported with a reason`, async (t) => {

@@ -9,6 +9,7 @@ import { CONFIGS } from './analyse.ts';
 import { FIXTURE_DIR } from './capture-fixtures.ts';
 import { clientHelloEntry } from './entries.ts';
 import { QuicSizesOutput, TlsSizesOutput, parseOutput, runQuicSizes, runTlsSizes } from './probe.ts';
+import { needs } from '../integration-needs.ts';
 
 const fixture = (version: string, name: string) => readFileSync(join(FIXTURE_DIR, version, `${name}.json`), 'utf8');
 const tlsFixture = (v: string, n: string) => parseOutput(TlsSizesOutput, fixture(v, n), `${v}/${n}`);
@@ -20,7 +21,7 @@ const LIVE = ['3.4.1', '3.5.7'];
 for (const v of LIVE) {
   const build = findCached(v, 'default');
   const fixtureThere = existsSync(join(FIXTURE_DIR, v, 'tls-default-ecdsa.json'));
-  test(`live run against the ${v} build: same facts as its fixture`, { skip: !build ? `${v} is not built here` : !fixtureThere ? `no ${v} fixture captured yet` : false }, async () => {
+  test(`live run against the ${v} build: same facts as its fixture`, { skip: needs(build, `${v} is not built here`) || (!fixtureThere && `no ${v} fixture captured yet`) }, async () => {
     const tls = await runTlsSizes(build!, 'default', 'default', 'ecdsa-p256');
     const quic = await runQuicSizes(build!, ['client-only', 'default']);
     const e = clientHelloEntry({ buildId: build!.record.id, version: v }, cfg('default'), tls, quic);

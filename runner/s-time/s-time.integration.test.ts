@@ -7,10 +7,11 @@ import { describe, it } from 'node:test';
 import { findCached } from '../build.ts';
 import { ensureCerts } from '../handshake/handshake.ts';
 import { runSTime, sTimeBenchmark, sTimeHasProtocolOptions, sTimeOutcomes } from './s-time.ts';
+import { needs } from '../integration-needs.ts';
 
 for (const version of ['1.1.1w', '4.0.3']) {
   const b = findCached(version, 'default');
-  describe(`s_time on real ${version}`, { skip: b ? false : `OpenSSL ${version} is not built` }, () => {
+  describe(`s_time on real ${version}`, { skip: needs(b, `OpenSSL ${version} is not built`) }, () => {
     it('measures TLS 1.2 new and resumed connections and kills the server', async () => {
       await ensureCerts({ record: b!.record, prefix: b!.prefix });
       const cfg = { proto: '1.2', cert: 'ecdsa-p256', forced: 'server' } as const;
@@ -64,7 +65,7 @@ const until = async (what: string, ok: () => boolean, ms: number) => {
 };
 
 const stBuild = findCached('1.1.1w', 'default') ?? findCached('4.0.3', 'default');
-describe('a signal to a running s_time benchmark never leaves s_server behind', { skip: stBuild ? false : 'neither 1.1.1w nor 4.0.3 is built' }, () => {
+describe('a signal to a running s_time benchmark never leaves s_server behind', { skip: needs(stBuild, 'neither 1.1.1w nor 4.0.3 is built') }, () => {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGKILL'] as const)
     it(signal, async () => {
       await ensureCerts({ record: stBuild!.record, prefix: stBuild!.prefix });

@@ -10,6 +10,7 @@ import { VERSIONS } from '../../catalogue/index.ts';
 import { cacheRoot, downloadsDir } from '../sources.ts';
 import type { FormatName } from './formats.ts';
 import { gcmLoop, speedFormat, type GcmLoop } from './speed.ts';
+import { needs } from '../integration-needs.ts';
 
 /** apps/speed.c of a version, extracted once from its verified archive into the cache; null if not downloaded. */
 function speedSource(version: string): string | null {
@@ -57,7 +58,7 @@ function chachaStreams(src: string): boolean {
 describe('apps/speed.c of each catalogue version agrees with speed.ts', () => {
   for (const v of VERSIONS) {
     const src = speedSource(v.version);
-    test(`${v.version}`, { skip: src ? false : 'source archive not downloaded' }, () => {
+    test(`${v.version}`, { skip: needs(src, `the source archive of ${v.version} is not downloaded`) }, () => {
       assert.equal(formatOfSource(src!), speedFormat(v.series), 'output format');
       assert.equal(gcmLoopOfSource(src!), gcmLoop(v.version, v.series), 'AES-GCM loop');
       assert.ok(chachaStreams(src!), 'ChaCha20-Poly1305 streams');
