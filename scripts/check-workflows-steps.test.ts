@@ -34,12 +34,17 @@ function repo(): string {
   return dir;
 }
 
-function plan(dir: string, env: Record<string, string>): { status: number | null; due: unknown; out: string } {
+/** The plan: `hosts` measured in this run, `fanout` dispatched as one run each; `due` is both. */
+function plan(dir: string, env: Record<string, string>): { status: number | null; due: unknown; hosts: unknown; fanout: unknown; out: string } {
   const output = join(dir, '.github-output');
   writeFileSync(output, '');
   const r = spawnSync('bash', [...GITHUB_SHELL, script], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, GITHUB_OUTPUT: output, ONLY: '', FORCE: 'false', ...env } });
-  const line = readFileSync(output, 'utf8').split('\n').find((l) => l.startsWith('hosts='));
-  return { status: r.status, due: line ? JSON.parse(line.slice(6)) : null, out: r.stdout + r.stderr };
+  const value = (name: string) => {
+    const line = readFileSync(output, 'utf8').split('\n').find((l) => l.startsWith(`${name}=`));
+    return line ? (JSON.parse(line.slice(name.length + 1)) as unknown[]) : null;
+  };
+  const [hosts, fanout] = [value('hosts'), value('fanout')];
+  return { status: r.status, due: hosts && [...hosts, ...(fanout ?? [])], hosts, fanout, out: r.stdout + r.stderr };
 }
 
 const made: string[] = [];
@@ -102,6 +107,31 @@ test('no hosts configured gives an empty plan; a malformed host list fails befor
     assert.match(r.out, /BENCH_HOSTS must be a JSON array/, bad);
     assert.equal(r.due, null, bad);
   }
+});
+
+test('publish per host: more than one host due gives one workflow run per host, so no machine waits for another', () => {
+  const two = plan(repo(), { BENCH_HOSTS: HOSTS });
+  assert.deepEqual([two.hosts, two.fanout], [[], JSON.parse(HOSTS)]);
+  const dir = repo();
+  runToday(dir, A);
+  const one = plan(dir, { BENCH_HOSTS: HOSTS });
+  assert.deepEqual([ids(one.hosts), one.fanout], [['obs-b'], []]);
+  assert.match(yaml, /\n  bench:\n    needs: plan\n    if: needs\.plan\.outputs\.hosts != '\[\]'\n/);
+
+  // the fan-out job dispatches this workflow on main once per host, the force flag passed on, and runs nothing else
+  const work = scratch('bench-fanout-');
+  mkdirSync(join(work, 'bin'));
+  writeFileSync(join(work, 'bin', 'gh'), '#!/bin/sh\necho "$*" >> "$GH_LOG"\n', { mode: 0o755 });
+  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'One workflow run per host')], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { PATH: `${join(work, 'bin')}:${process.env.PATH}`, GH_LOG: join(work, 'gh.log'), FANOUT: HOSTS, FORCE: 'false', GITHUB_STEP_SUMMARY: join(work, 'summary.md') },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(join(work, 'gh.log'), 'utf8'), 'workflow run bench.yml --ref main -f hosts=obs-a -f force=false\nworkflow run bench.yml --ref main -f hosts=obs-b -f force=false\n');
+  const fanout = yaml.slice(yaml.indexOf('\n  fan-out:\n'), yaml.indexOf('\n  bench:\n'));
+  assert.match(fanout, /permissions:\n      actions: write\n/);
+  assert.doesNotMatch(fanout.replace(/#.*$/gm, ''), /checkout|npm|contents:/);
 });
 
 function gitRepo(dir: string, files: Record<string, string>): (...args: string[]) => string {

@@ -104,7 +104,7 @@ export function syntheticResult(model: CostModel, maxRounds: number): Hypothesis
     observed: Object.fromEntries(certs.map((c) => [c, { negotiatedGroup: id === 'v35-default' ? 'X25519MLKEM768' : 'X25519', clientKeyShares: id.startsWith('v35') && id !== 'v35-ecdh' && id !== 'v35-no-ml-kem' ? 'X25519MLKEM768:1216,X25519:32' : 'X25519:32' }])),
   }));
   const host = {
-    id: 'fixture-host',
+    id: 'obs-fixture-host',
     arch: 'x86_64',
     cpuModel: 'Fixture CPU (synthetic data)',
     cpuFlags: { aesni: true, avx2: true },

@@ -31,8 +31,8 @@ function twoHostFixture(): string {
   const dir = mkdtempSync(join(tmpdir(), 'home-compare-'));
   const fixture = join(REPO, 'site/tests/fixtures/data');
   cpSync(join(fixture, 'runs'), join(dir, 'runs'), { recursive: true });
-  const run = readRunFile(join(fixture, 'runs/fixture-host/2026/11/20261122T000000Z-full-f1x7.json.br'));
-  const second = { ...run, runId: '20261123T000000Z-full-s2h0', host: { ...run.host, id: 'fixture-host-2' }, startedAt: '2026-11-23T00:00:00Z', finishedAt: '2026-11-23T00:20:00Z' };
+  const run = readRunFile(join(fixture, 'runs/obs-fixture-host/2026/11/20261122T000000Z-full-f1x7.json.br'));
+  const second = { ...run, runId: '20261123T000000Z-full-s2h0', host: { ...run.host, id: 'obs-fixture-host-2' }, startedAt: '2026-11-23T00:00:00Z', finishedAt: '2026-11-23T00:20:00Z' };
   writeRunFile(join(dir, 'runs'), Run.parse(second));
   writeAll(dir);
   return dir;
@@ -286,12 +286,12 @@ describe('fixture: interactions', () => {
     page.off('request', onReq);
     const data = urls.filter((u) => u.startsWith('/data/')).sort();
     // neither host is a project machine: the default is the one with the newest quiet run (lib/hosts.ts)
-    const h = 'fixture-host-2';
+    const h = 'obs-fixture-host-2';
     assert.deepEqual(data, [`/data/compare/${h}/3.4.1.json`, `/data/compare/${h}/3.4.1_vs_3.5.7.json`, `/data/compare/${h}/3.5.7.json`, `/data/compare/${h}/series.json`]);
   });
 
   test('compare: a pair measured in the same run shows summary.json\'s comparison, verdict and ratio', async () => {
-    const b = summary.entries.find((e) => e.host === 'fixture-host' && e.version === '3.5.7' && e.variant === 'default' && e.vsPreviousSeries?.pairing === 'paired-rounds')!;
+    const b = summary.entries.find((e) => e.host === 'obs-fixture-host' && e.version === '3.5.7' && e.variant === 'default' && e.vsPreviousSeries?.pairing === 'paired-rounds')!;
     const a = summary.entries.find((e) => e.host === b.host && e.key === b.key && e.version === b.vsPreviousSeries!.against && e.variant === 'default')!;
     await page.goto(`${server.origin}/compare?a=${encodeURIComponent(`${a.host}/${a.version}`)}&b=${encodeURIComponent(`${b.host}/${b.version}`)}`, { waitUntil: 'networkidle' });
     await drawnCompare(page);
@@ -304,11 +304,11 @@ describe('fixture: interactions', () => {
   });
 
   test('compare: the permalink round-trips every control', async () => {
-    const q = '?a=fixture-host%2F1.1.1w&b=fixture-host%2F3.5.7&bench=handshake&q=CPU&sig=1&sort=name';
+    const q = '?a=obs-fixture-host%2F1.1.1w&b=obs-fixture-host%2F3.5.7&bench=handshake&q=CPU&sig=1&sort=name';
     await page.goto(`${server.origin}/compare${q}`, { waitUntil: 'networkidle' });
     await drawnCompare(page);
-    assert.equal(await page.inputValue('select[name=a]'), 'fixture-host/1.1.1w');
-    assert.equal(await page.inputValue('select[name=b]'), 'fixture-host/3.5.7');
+    assert.equal(await page.inputValue('select[name=a]'), 'obs-fixture-host/1.1.1w');
+    assert.equal(await page.inputValue('select[name=b]'), 'obs-fixture-host/3.5.7');
     assert.equal(await page.inputValue('select[name=bench]'), 'handshake');
     assert.equal(await page.inputValue('input[name=q]'), 'CPU');
     assert.equal(await page.isChecked('input[name=sig]'), true);
@@ -332,16 +332,16 @@ describe('fixture: interactions', () => {
   });
 
   test('compare: the no-ml-kem variant can be chosen and is paired with its default build of the same run', async () => {
-    await page.goto(`${server.origin}/compare?a=fixture-host%2F3.5.7&b=fixture-host%2F3.5.7-no-ml-kem`, { waitUntil: 'networkidle' });
+    await page.goto(`${server.origin}/compare?a=obs-fixture-host%2F3.5.7&b=obs-fixture-host%2F3.5.7-no-ml-kem`, { waitUntil: 'networkidle' });
     await drawnCompare(page);
-    assert.equal(await page.inputValue('select[name=b]'), 'fixture-host/3.5.7-no-ml-kem');
+    assert.equal(await page.inputValue('select[name=b]'), 'obs-fixture-host/3.5.7-no-ml-kem');
     const paired = await page.$$eval('[data-compare-root] tbody tr[data-relation="paired"] td[data-ratio]', (tds) => tds.length);
     assert.ok(paired > 0, 'no paired row');
     assert.ok((await page.locator('[data-forest] svg g.frow').count()) > 0, 'the forest shows the largest changes');
   });
 
   test('compare: builds of different hosts are independent: each value with its run in words, never side by side in a table, no ratio', async () => {
-    await page.goto(`${server.origin}/compare?a=fixture-host%2F3.4.1&b=fixture-host-2%2F3.5.7`, { waitUntil: 'networkidle' });
+    await page.goto(`${server.origin}/compare?a=obs-fixture-host%2F3.4.1&b=obs-fixture-host-2%2F3.5.7`, { waitUntil: 'networkidle' });
     await drawnCompare(page);
     const rows = await page.$$eval('[data-compare-root] tbody tr', (trs) => trs.map((t) => ({ rel: t.getAttribute('data-relation'), values: t.querySelectorAll('[data-median]').length })));
     // a row left in a table holds the value of one build only
@@ -354,7 +354,7 @@ describe('fixture: interactions', () => {
       assert.ok(r.rel === 'independent' || r.rel === 'not-comparable', String(r.rel));
       assert.equal(r.ratio, false);
       assert.match(r.text, /not compared: different hosts/);
-      // A's values come from one of fixture-host's runs, B's from the second host's run (the main questions'
+      // A's values come from one of obs-fixture-host's runs, B's from the second host's run (the main questions'
       // list names each run by its time; the full list by its id too)
       if (r.question) assert.match(r.text, /measured in the run of 2026-11-22 [^;]* only;[\s\S]*in the run of 2026-11-23 /);
       else assert.match(r.text, /measured in run 20261122T\d{6}Z-[\w-]+ \([^)]*\) only;[\s\S]*in run 20261123T000000Z-full-s2h0 /);

@@ -46,14 +46,14 @@ test('a run file of the summary that holds another run is refused', () => {
   try {
     cpSync(fixture, dir, { recursive: true });
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
-    cpSync(join(dir, summary.runs[0].path), join(dir, 'runs/fixture-host/2026/10/copy.json.br'));
-    summary.runs[0].path = 'runs/fixture-host/2026/10/copy.json.br';
+    cpSync(join(dir, summary.runs[0].path), join(dir, 'runs/obs-fixture-host/2026/10/copy.json.br'));
+    summary.runs[0].path = 'runs/obs-fixture-host/2026/10/copy.json.br';
     writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary));
-    assert.throws(() => withData(dir, loadRuns), /copy\.json\.br: holds run 20261122T000000Z-full-f1x7 .* which belongs at runs\/fixture-host\/2026\/11\//);
+    assert.throws(() => withData(dir, loadRuns), /copy\.json\.br: holds run 20261122T000000Z-full-f1x7 .* which belongs at runs\/obs-fixture-host\/2026\/11\//);
     // another folder (the loaders cache per data folder)
     const dir2 = mkdtempSync(join(tmpdir(), 'site-data-'));
     cpSync(dir, dir2, { recursive: true });
-    summary.runs[0].path = 'runs/fixture-host/2026/11/missing.json.br';
+    summary.runs[0].path = 'runs/obs-fixture-host/2026/11/missing.json.br';
     writeFileSync(join(dir2, 'summary.json'), JSON.stringify(summary));
     assert.throws(() => withData(dir2, loadRuns), (e: Error) => e instanceof SiteDataError && /missing\.json\.br: no such file/.test(e.message));
     rmSync(dir2, { recursive: true });
@@ -67,10 +67,10 @@ test('the fixture loads: the run behind the summary, the history of every run fr
   assert.ok(s && s.entries.length > 0);
   const runs = withData(fixture, loadRuns);
   assert.deepEqual(runs.map((r) => r.path), [
-    'runs/fixture-host/2026/11/20261122T000000Z-full-f1x7.json.br',
-    'runs/fixture-host/2026/11/20261122T010000Z-full-a2e4.json.br',
-    'runs/fixture-host/2026/11/20261122T030000Z-full-l1b5.json.br',
-    'runs/fixture-host/2026/11/20261122T040000Z-quick-q2r9.json.br',
+    'runs/obs-fixture-host/2026/11/20261122T000000Z-full-f1x7.json.br',
+    'runs/obs-fixture-host/2026/11/20261122T010000Z-full-a2e4.json.br',
+    'runs/obs-fixture-host/2026/11/20261122T030000Z-full-l1b5.json.br',
+    'runs/obs-fixture-host/2026/11/20261122T040000Z-quick-q2r9.json.br',
   ], 'the four quiet runs behind the summary (the not-quiet one feeds nothing)');
   const index = withData(fixture, loadRunIndex);
   assert.equal(index.length, 29);
@@ -81,7 +81,7 @@ test('the fixture loads: the run behind the summary, the history of every run fr
   const hyp = withData(fixture, () => loadResults('hypothesis', HypothesisResult));
   assert.equal(hyp.length, 1);
   assert.match(hyp[0]!.result.notes.join(' '), /SYNTHETIC/);
-  assert.equal(hyp[0]!.result.host.id, 'fixture-host');
+  assert.equal(hyp[0]!.result.host.id, 'obs-fixture-host');
 });
 
 test('run downloads: the runs behind the summary from the site, the others from the repository when it is known', () => {
@@ -90,7 +90,7 @@ test('run downloads: the runs behind the summary from the site, the others from 
   const before = process.env.OBSERVATORY_REPO_URL;
   try {
     delete process.env.OBSERVATORY_REPO_URL;
-    assert.deepEqual(withData(fixture, () => runDownload(current)), { href: '/data/runs/fixture-host/20261122T000000Z-full-f1x7.json.br', published: true });
+    assert.deepEqual(withData(fixture, () => runDownload(current)), { href: '/data/runs/obs-fixture-host/20261122T000000Z-full-f1x7.json.br', published: true });
     assert.equal(withData(fixture, () => runDownload(older)), null, 'no repository known: the page names the path');
     process.env.OBSERVATORY_REPO_URL = 'https://github.com/o/r/';
     assert.deepEqual(withData(fixture, () => runDownload(older)), { href: `https://github.com/o/r/raw/main/data/${older.path}`, published: false });

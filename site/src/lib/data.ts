@@ -7,6 +7,7 @@ import { DataFileError, DetailedIterations, HypothesisResult, Summary, Timeserie
 import type { z } from 'zod';
 import { driftShards } from './drift.ts';
 import { machineLabel } from './machines.ts';
+import { projectFirst } from './hosts.ts';
 import { pickPublished } from './hypothesis.ts';
 import { journeyPayload } from './model.ts';
 import { recommendations, type Recommendations } from './recommendations.ts';
@@ -261,7 +262,7 @@ export function loadResults<T>(folder: string, schema: z.ZodType<T>): { path: st
 
 /**
  * The recommendations of every machine (recommendations.ts), the home page's default machine first (model.ts
- * pickDefault), each with that machine's published ML-KEM hypothesis result. Support status as of the build day.
+ * pickDefault), then the other project machines, then the contributed ones, each with that machine's published ML-KEM hypothesis result. Support status as of the build day.
  */
 export const loadRecommendations = (): Recommendations[] =>
   cached('recommendations', () => {
@@ -272,6 +273,6 @@ export const loadRecommendations = (): Recommendations[] =>
     const published = pickPublished(loadResults('hypothesis', HypothesisResult));
     const first = journeyPayload(openssl).defaults?.host;
     const today = new Date().toISOString().slice(0, 10);
-    const hosts = summary.hosts.map((h) => h.id).sort((a, b) => Number(b === first) - Number(a === first) || a.localeCompare(b));
+    const hosts = summary.hosts.map((h) => h.id).sort((a, b) => Number(b === first) - Number(a === first) || projectFirst(a, b) || a.localeCompare(b));
     return hosts.map((host) => recommendations(summary, detailed, host, today, published.find((f) => f.result.host.id === host)?.result ?? null));
   });

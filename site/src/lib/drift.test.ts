@@ -6,7 +6,7 @@ import { HEADLINE_METRICS } from '../../../scripts/history.ts';
 import { COMPILER_CHANGE, DRIFT_NIGHTS, KERNEL_CHANGE, NOT_QUIET } from '../../tests/fixtures/drift-history.ts';
 import { MIN_BAND_NIGHTS, compareBuildNames, driftSentences, driftShards, driftSvg, driftView, rangeOf, recentRows, resolveSelection, shardsFor, ticks } from './drift.ts';
 
-const fixture = Timeseries.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/timeseries/fixture-host/2026.json', import.meta.url), 'utf8')));
+const fixture = Timeseries.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/timeseries/obs-fixture-host/2026.json', import.meta.url), 'utf8')));
 
 function viewOf(files: Timeseries[], asked: Parameters<typeof resolveSelection>[1]) {
   const { index, runs, values } = driftShards(files);
@@ -23,7 +23,7 @@ function viewOf(files: Timeseries[], asked: Parameters<typeof resolveSelection>[
 
 test('the synthetic history: one point per night, step changes where the host record changed, a band per stretch', () => {
   const { sel, s, view } = viewOf([fixture], { metric: HEADLINE_METRICS[0]!.id, build: '3.5.7', range: 'all' });
-  assert.deepEqual(sel, { host: 'fixture-host', metric: 'handshake-ecdsa-tls13-default', build: '3.5.7', range: 'all' });
+  assert.deepEqual(sel, { host: 'obs-fixture-host', metric: 'handshake-ecdsa-tls13-default', build: '3.5.7', range: 'all' });
   assert.equal(view.points.length, DRIFT_NIGHTS + 1, 'the quick nights and the full run');
   assert.equal(view.points.filter((p) => !p.quiet).length, 1);
   assert.equal(view.points[NOT_QUIET - 1]!.quiet, false);
@@ -63,7 +63,7 @@ test('ranges load only the years they show; the default is the project machine o
   const move = (r: RunRecord, days: number): RunRecord => ({ ...r, startedAt: new Date(Date.parse(r.startedAt) + days * 86_400_000).toISOString() });
   const old = { ...fixture, year: 2025, runs: fixture.runs.map((r) => move(r, -365)) };
   const { index, sel, s } = viewOf([old, fixture], {});
-  assert.deepEqual(sel, { host: 'fixture-host', metric: 'handshake-ecdsa-tls13-default', build: '3.5.7', range: '365' });
+  assert.deepEqual(sel, { host: 'obs-fixture-host', metric: 'handshake-ecdsa-tls13-default', build: '3.5.7', range: '365' });
   assert.deepEqual(s.runYears, [2025, 2026], 'the last 12 months reach into the year before');
   const host = index.hosts[0]!;
   assert.deepEqual(rangeOf(host, '90').years, [2026]);
@@ -95,9 +95,9 @@ test('two machines are two histories: their own runs, values and step changes, e
   const { index, runs, values } = driftShards([fixture, other], (id) => `machine ${id}`);
   assert.deepEqual(index.hosts.map((h) => [h.id, h.machine, h.runs]).sort(), [
     ['box.amd-epyc-bbbbbb', 'machine box.amd-epyc-bbbbbb', 3],
-    ['fixture-host', 'machine fixture-host', fixture.runs.length],
+    ['obs-fixture-host', 'machine obs-fixture-host', fixture.runs.length],
   ]);
-  assert.ok(runs.every((r) => r.runs.length === (r.host === 'fixture-host' ? fixture.runs.length : 3)), 'no run shard holds another machine’s runs');
+  assert.ok(runs.every((r) => r.runs.length === (r.host === 'obs-fixture-host' ? fixture.runs.length : 3)), 'no run shard holds another machine’s runs');
   assert.ok(values.filter((v) => v.host === 'box.amd-epyc-bbbbbb').every((v) => v.points.every(([i]) => i < 3)), 'values index their own machine’s runs');
-  assert.equal(driftShards([fixture]).index.hosts[0]!.machine, 'fixture-host', 'without a description the id names the machine');
+  assert.equal(driftShards([fixture]).index.hosts[0]!.machine, 'obs-fixture-host', 'without a description the id names the machine');
 });

@@ -178,20 +178,20 @@ const files = compareFiles(fixture, detailed);
 const build = (id: string): CompareBuild => files.index.builds.find((b) => b.id === id)!;
 
 test('compare: per-build files rebuild every series key, and unsupported values stay null', () => {
-  const cat = files.catalogues['fixture-host']!;
-  const shard = files.builds['fixture-host/1.1.1w']!;
+  const cat = files.catalogues['obs-fixture-host']!;
+  const shard = files.builds['obs-fixture-host/1.1.1w']!;
   const keys = shard.rows.map((r) => seriesKeyOf(cat, r[0])).sort();
   assert.deepEqual(keys, fixture.entries.filter((e) => e.version === '1.1.1w').map((e) => e.key).sort());
   const mlkem = shard.rows.find((r) => seriesKeyOf(cat, r[0]) === 'speed/mlkem768-encaps')!;
   assert.equal(mlkem[1], 1);
   assert.equal(mlkem[2], null);
-  assert.deepEqual(files.index.defaults, { a: 'fixture-host/3.4.1', b: 'fixture-host/3.5.7' });
+  assert.deepEqual(files.index.defaults, { a: 'obs-fixture-host/3.4.1', b: 'obs-fixture-host/3.5.7' });
 });
 
 test('compare: a pair file holds exactly the comparisons the aggregation made, either way round', () => {
-  const [A, B] = [build('fixture-host/3.4.1'), build('fixture-host/3.5.7')];
-  const cat = files.catalogues['fixture-host']!;
-  const pair = files.pairs[`fixture-host/${pairFile(A, B)}`]!;
+  const [A, B] = [build('obs-fixture-host/3.4.1'), build('obs-fixture-host/3.5.7')];
+  const cat = files.catalogues['obs-fixture-host']!;
+  const pair = files.pairs[`obs-fixture-host/${pairFile(A, B)}`]!;
   assert.ok(sharesRun(files.builds[A.id]!, files.builds[B.id]!));
   const rows = joinRows(cat, files.builds[A.id]!, cat, files.builds[B.id]!, pair, false);
   const withPrev = fixture.entries.filter((e) => e.version === '3.5.7' && e.variant === 'default' && e.vsPreviousSeries);
@@ -213,9 +213,9 @@ test('compare: a pair file holds exactly the comparisons the aggregation made, e
 });
 
 test('compare: a variant pairs with its default build of the same run (the aggregation does not compare them)', () => {
-  const [A, B] = [build('fixture-host/3.5.7'), build('fixture-host/3.5.7-no-ml-kem')];
-  const pair = files.pairs[`fixture-host/${pairFile(A, B)}`]!;
-  const cat = files.catalogues['fixture-host']!;
+  const [A, B] = [build('obs-fixture-host/3.5.7'), build('obs-fixture-host/3.5.7-no-ml-kem')];
+  const pair = files.pairs[`obs-fixture-host/${pairFile(A, B)}`]!;
+  const cat = files.catalogues['obs-fixture-host']!;
   const rows = joinRows(cat, files.builds[A.id]!, cat, files.builds[B.id]!, pair, false);
   const hs = rows.find((r) => r.key.includes('handshakes-per-cpu-second') && r.key.includes('clientGroups=default'))!;
   assert.equal(hs.relation, 'paired');
@@ -234,10 +234,10 @@ test('compare: values of different runs are independent: both shown, no ratio', 
   // the same fixture with 3.5.7 taken from another run: nothing may be divided
   const other: Summary = { ...fixture, entries: fixture.entries.map((e) => (e.version === '3.5.7' ? { ...e, runId: 'another-run' } : e)) };
   const f = compareFiles(other, detailed);
-  const [A, B] = [f.index.builds.find((b) => b.version === '3.4.1')!, f.index.builds.find((b) => b.id === 'fixture-host/3.5.7')!];
-  assert.equal(f.pairs[`fixture-host/${pairFile(A, B)}`], undefined);
+  const [A, B] = [f.index.builds.find((b) => b.version === '3.4.1')!, f.index.builds.find((b) => b.id === 'obs-fixture-host/3.5.7')!];
+  assert.equal(f.pairs[`obs-fixture-host/${pairFile(A, B)}`], undefined);
   assert.equal(sharesRun(f.builds[A.id]!, f.builds[B.id]!), false);
-  const cat = f.catalogues['fixture-host']!;
+  const cat = f.catalogues['obs-fixture-host']!;
   const rows = joinRows(cat, f.builds[A.id]!, cat, f.builds[B.id]!, null, false);
   const measured = rows.filter((r) => r.a?.median != null && r.b?.median != null && r.relation !== 'not-comparable');
   assert.ok(measured.length > 0);
@@ -259,7 +259,7 @@ test('compare: values of different runs are independent: both shown, no ratio', 
   for (const t of tables) {
     const timingRuns = /data-timing-runs="([^"]*)"/.exec(t)?.[1]?.split(' ') ?? [];
     assert.ok(timingRuns.length <= 1, t.slice(0, 200));
-    assert.match(t, /data-hosts="fixture-host"/);
+    assert.match(t, /data-hosts="obs-fixture-host"/);
     // a table of two runs names each row's run
     const runs = /data-runs="([^"]*)"/.exec(t)![1]!.split(' ');
     if (runs.length > 1) for (const tr of t.match(/<tr data-key[\s\S]*?<\/tr>/g) ?? []) assert.match(tr, /data-run="/);
@@ -268,7 +268,7 @@ test('compare: values of different runs are independent: both shown, no ratio', 
   assert.match(item, /3\.4\.1: .*measured in run 20261122T0\d{5}Z-full-\w+ \(2026-11-22 0\d:00 UTC\) only; 3\.5\.7: .*in run another-run \(another-run\); <strong>not compared: different runs<\/strong>/);
   assert.doesNotMatch(html.slice(html.indexOf('data-compare-apart')), /<table/);
   // two hosts: no row with both values stays in a table, and no table holds both hosts
-  const two = compareLayout(rows, ['fixture-host', 'fixture-host-2']);
+  const two = compareLayout(rows, ['obs-fixture-host', 'obs-fixture-host-2']);
   assert.ok(two.parts.every((p) => p.rows.every((r) => r.a?.median == null || r.b?.median == null)));
   assert.ok(two.parts.every((p) => !p.attrs['data-hosts']!.includes(' ')));
 });
@@ -283,9 +283,9 @@ test('compare: a key not written as benchmark/metric[sorted parameters] is carri
 });
 
 test('compare: filters, sorting by change and the forest of the largest changes', () => {
-  const [A, B] = [build('fixture-host/1.1.1w'), build('fixture-host/3.5.7')];
-  const cat = files.catalogues['fixture-host']!;
-  const rows = joinRows(cat, files.builds[A.id]!, cat, files.builds[B.id]!, files.pairs[`fixture-host/${pairFile(A, B)}`]!, false);
+  const [A, B] = [build('obs-fixture-host/1.1.1w'), build('obs-fixture-host/3.5.7')];
+  const cat = files.catalogues['obs-fixture-host']!;
+  const rows = joinRows(cat, files.builds[A.id]!, cat, files.builds[B.id]!, files.pairs[`obs-fixture-host/${pairFile(A, B)}`]!, false);
   const sorted = filterRows(rows, { benchmark: '', text: '', significantOnly: false, sort: 'change' });
   const sizes = sorted.filter((r) => r.paired).map((r) => Math.abs(Math.log(r.paired!.ratio)));
   assert.deepEqual(sizes, [...sizes].sort((a, b) => b - a));

@@ -1,6 +1,7 @@
-// Which host a default view opens on. A project machine (catalogue/hosts.ts) before a contributed host,
-// then the host with the newest quiet run: never by host name or by how many entries a host has, so a
-// contributed host cannot become the default by a tie-break. Pure (the drift page's script imports it).
+// Which host a default view opens on: only ever one of the project's own machines. A contributed host never
+// opens a view, whatever its data cover or however new its runs are: where no project machine measured what
+// a view shows, the view says so and offers the contributed machines by choice, labelled as contributed
+// (machines.ts machineLabel). Pure (the drift page's script imports it).
 import { isReservedHostId } from '../../../catalogue/hosts.ts';
 
 export interface HostRun {
@@ -9,23 +10,32 @@ export interface HostRun {
   quiet: boolean;
 }
 
+/**
+ * The one test of "a project machine": its id has the prefix reserved for the project's self-hosted runners
+ * (catalogue/hosts.ts), which the submission check refuses in any letter case (and in lookalike spellings).
+ */
+export const isProjectHost = (id: string): boolean => isReservedHostId(id);
+
+/** The contributed hosts among `hosts`, each once, by id (for "measured on contributed machines only" lists). */
+export const contributedHosts = (hosts: Iterable<string>): string[] => [...new Set(hosts)].filter((h) => !isProjectHost(h)).sort();
+
 /** Sort order: the project's machines before contributed hosts (the rest of the order is the caller's). */
-export const projectFirst = (a: string, b: string): number => Number(isReservedHostId(b)) - Number(isReservedHostId(a));
+export const projectFirst = (a: string, b: string): number => Number(isProjectHost(b)) - Number(isProjectHost(a));
 
 /**
- * Hosts best first: project machines, then (where the view gives it) the host whose data cover more of
- * what the view shows (the home chart: more releases), then the newest quiet run (a host without one after
- * those with one).
+ * The project machines among `hosts`, best first. The rule: the machine whose data cover more of what the
+ * view shows (where the view gives `coverage`: the home chart counts releases), then the newest quiet run (a
+ * machine without one after those with one), then the machine id; the id decides only between project
+ * machines, whose names the project chooses (BENCH_HOSTS), so no submission can take part in the order.
  */
 export function rankHosts(hosts: Iterable<string>, runs: readonly HostRun[], coverage?: ReadonlyMap<string, number>): string[] {
   const newest = new Map<string, number>();
   for (const r of runs) if (r.quiet) newest.set(r.host, Math.max(newest.get(r.host) ?? -Infinity, Date.parse(r.startedAt)));
   const t = (h: string) => newest.get(h) ?? -Infinity;
   const c = (h: string) => coverage?.get(h) ?? 0;
-  // the name only orders hosts of the same kind whose newest quiet runs started at the same instant
-  return [...new Set(hosts)].sort((a, b) => projectFirst(a, b) || c(b) - c(a) || t(b) - t(a) || a.localeCompare(b));
+  return [...new Set(hosts)].filter(isProjectHost).sort((a, b) => c(b) - c(a) || t(b) - t(a) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** The default host among those that have what a view needs, or null when none has. */
+/** The project machine a view opens on among those that have what it needs; null when none has (never a contributed host). */
 export const defaultHost = (hosts: Iterable<string>, runs: readonly HostRun[], coverage?: ReadonlyMap<string, number>): string | null =>
   rankHosts(hosts, runs, coverage)[0] ?? null;

@@ -37,12 +37,12 @@ export interface KnownIssueRow {
 
 const defaultEntries = (summary: Summary, key: string) => summary.entries.filter((e) => e.key === key && e.variant === 'default');
 
-/** The default host (lib/hosts.ts) among those with a measured status value: the page shows one host's runs. */
-export function pickHost(summary: Summary | null): string | null {
-  if (!summary) return null;
-  const measured = COMPLAINTS.flatMap((c) => defaultEntries(summary, c.statusKey).filter((e) => entryValue(e).median !== null).map((e) => e.host));
-  return defaultHost(measured, summary.runs);
-}
+/** Hosts with a measured status value of any complaint. */
+export const measuredHosts = (summary: Summary | null): string[] =>
+  summary ? [...new Set(COMPLAINTS.flatMap((c) => defaultEntries(summary, c.statusKey).filter((e) => entryValue(e).median !== null).map((e) => e.host)))] : [];
+
+/** The default host (lib/hosts.ts, a project machine) among those with a measured status value: the page shows one host's runs. */
+export const pickHost = (summary: Summary | null): string | null => (summary ? defaultHost(measuredHosts(summary), summary.runs) : null);
 
 /** Default-variant versions the host measured anything on (the x axis of every chart), oldest first. */
 export function hostVersions(summary: Summary | null, host: string | null): { version: string; series: string }[] {

@@ -9,6 +9,7 @@ import type { Entry } from './model.ts';
 import { pct } from './format.ts';
 import { BULK_KEY, handshakeKey } from './reference-keys.ts';
 import { NO_VERIFICATION_WORDS } from '../../../runner/handshake/output.ts';
+import { defaultHost, type HostRun } from './hosts.ts';
 
 export type SummaryBuild = Build & { host: string };
 
@@ -220,6 +221,12 @@ export function librariesView(summary: Summary | null): LibrariesHostView[] {
   const hosts = [...new Set(summary.entries.filter((e) => !isOpenSSL(e)).map((e) => e.host))].sort();
   return hosts.map((host) => hostView(summary, host));
 }
+
+/** The view the page (and the home page's sentence) opens on: the default project machine with the most builds; null when no project machine measured another library. */
+export const defaultLibrariesView = (views: readonly LibrariesHostView[], runs: readonly HostRun[]): LibrariesHostView | null => {
+  const host = defaultHost(views.map((v) => v.host), runs, new Map(views.map((v) => [v.host, v.columns.length])));
+  return views.find((v) => v.host === host) ?? null;
+};
 
 function hostView(summary: Summary, host: string): LibrariesHostView {
   const entries = summary.entries.filter((e) => e.host === host);

@@ -6,11 +6,11 @@ import { differingFeatures, findingCell, findings, machineCards, machineLabel, m
 import { entryRounds } from './claims.ts';
 
 const host = (id: string, flags: Host['cpuFlags']): Host => ({
-  id, name: 'box', arch: 'x64', cpuModel: 'AMD EPYC', cpuFlags: { aesni: true, pclmulqdq: true, avx2: true, avx512f: false, ...flags }, logicalCpus: 2,
+  id, name: 'obs-box', arch: 'x64', cpuModel: 'AMD EPYC', cpuFlags: { aesni: true, pclmulqdq: true, avx2: true, avx512f: false, ...flags }, logicalCpus: 2,
   memoryBytes: 1, kernel: 'k', os: 'o', virtualization: null, cpuGovernor: null,
 });
-const VAES = host('box.amd-epyc-aaaaaa', { vaes: true, vpclmulqdq: true });
-const PLAIN = host('box.amd-epyc-bbbbbb', { vaes: false, vpclmulqdq: false });
+const VAES = host('obs-box.amd-epyc-aaaaaa', { vaes: true, vpclmulqdq: true });
+const PLAIN = host('obs-box.amd-epyc-bbbbbb', { vaes: false, vpclmulqdq: false });
 const KEY = 'aead/x[bytes=16384]';
 const OTHER = 'aead/y[bytes=16384]';
 
@@ -27,11 +27,12 @@ const def = (over: Partial<FindingDef> = {}): FindingDef => ({ id: 't', title: '
 test('a machine is named by its description, from the file’s own record or the summary; an unknown id stays itself', () => {
   const l = machineLabel(VAES.id, [VAES, PLAIN]);
   assert.equal(l.text, describeMachine(VAES));
-  assert.equal(l.name, 'box');
+  assert.equal(l.name, 'obs-box');
   assert.match(l.text, /VAES/);
   assert.match(machineLabel(PLAIN.id, [VAES, PLAIN]).text, /no VAES/);
   assert.equal(machineLabel(PLAIN.id, [], PLAIN).text, describeMachine(PLAIN));
-  assert.deepEqual(machineLabel('old-host', [VAES]), { id: 'old-host', name: 'old-host', description: null, text: 'old-host' });
+  // not a project machine: its name says so wherever it is shown
+  assert.deepEqual(machineLabel('old-host', [VAES]), { id: 'old-host', name: 'old-host', description: null, contributed: true, text: 'old-host (contributed machine, not the project’s)' });
   assert.deepEqual(Object.keys(machineTexts([VAES, PLAIN])), [VAES.id, PLAIN.id]);
 });
 

@@ -8,6 +8,7 @@ import { compareSeries, compareVersions, LIBRARY_NAMES } from '../../../catalogu
 import { DETERMINISTIC_METHODS, compareRounds } from '../../../scripts/stats.ts';
 import { entryRounds } from './claims.ts';
 import { CPU_FLAGS, CPU_FLAG_TEXT, flagState } from './cpu-flags.ts';
+import { isProjectHost } from './hosts.ts';
 
 // ------------------------------------------------------------------ naming a machine
 
@@ -17,9 +18,14 @@ export interface MachineLabel {
   name: string;
   /** describeMachine of its host record; null where no record is at hand */
   description: string | null;
-  /** what a reader sees: the description, else the id */
+  /** not one of the project's machines (hosts.ts isProjectHost): a submission, shown only where a visitor chooses it */
+  contributed: boolean;
+  /** what a reader sees: the description, else the id; a contributed machine's says so */
   text: string;
 }
+
+/** Added to the name of every contributed machine, wherever its figures are shown. */
+export const CONTRIBUTED_NOTE = 'contributed machine, not the project’s';
 
 /**
  * The readable name of a machine id: describeMachine of its host record, taken from the file's own record
@@ -28,7 +34,8 @@ export interface MachineLabel {
 export function machineLabel(id: string, hosts: readonly Host[] | null | undefined, own?: Host | null): MachineLabel {
   const host = own?.id === id ? own : hosts?.find((h) => h.id === id);
   const description = host ? describeMachine(host) : null;
-  return { id, name: nameOfMachine(id), description, text: description ?? id };
+  const contributed = !isProjectHost(id);
+  return { id, name: nameOfMachine(id), description, contributed, text: `${description ?? id}${contributed ? ` (${CONTRIBUTED_NOTE})` : ''}` };
 }
 
 /** A map id -> readable name for the browser scripts (the pages embed it; the scripts never import schema/). */

@@ -30,8 +30,8 @@ test('lineRuns never joins points that are not comparable with any other version
 
 test('journey: defaults and pinned X25519 are separate series with the medians of summary.json', () => {
   const p = journeyPayload(fixture);
-  assert.deepEqual(p.hosts, ['fixture-host']);
-  assert.deepEqual(p.versions['fixture-host'], ['1.1.1w', '3.0.22', '3.4.0', '3.4.1', '3.5.7']);
+  assert.deepEqual(p.hosts, ['obs-fixture-host']);
+  assert.deepEqual(p.versions['obs-fixture-host'], ['1.1.1w', '3.0.22', '3.4.0', '3.4.1', '3.5.7']);
   assert.ok(p.defaults);
   // 3.4.0 was measured in another run (the fixture's quick run): in a table of its own, not on the line
   for (const j of p.journeys.filter((x) => x.host === p.defaults!.host && x.config === p.defaults!.config)) {

@@ -9,9 +9,9 @@ import { allFigures, compareEntries, decisionText, keyShareNames, recommendation
 const dir = join(import.meta.dirname, '../../tests/fixtures/data');
 const summary = Summary.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')));
 const detailed = DetailedIterations.parse(JSON.parse(readFileSync(join(dir, 'detailed-iterations.json'), 'utf8')));
-const hypDir = join(dir, 'hypothesis/fixture-host');
+const hypDir = join(dir, 'hypothesis/obs-fixture-host');
 const hypothesis = HypothesisResult.parse(JSON.parse(readFileSync(join(hypDir, readdirSync(hypDir)[0]!), 'utf8')));
-const HOST = 'fixture-host';
+const HOST = 'obs-fixture-host';
 const TODAY = '2026-11-26';
 
 test('a pair of one run is compared exactly as summary.json compares it (vsPreviousSeries: ratio and verdict)', () => {

@@ -156,7 +156,7 @@ test('series a build cannot measure are listed once per reason, not as a row eac
 });
 
 test('headline figures of the fixture: handshake CPU per side with defaults and pinned X25519, significant changes first', () => {
-  const entries = entriesOf(fixture, 'fixture-host', '3.5.7', 'default');
+  const entries = entriesOf(fixture, 'obs-fixture-host', '3.5.7', 'default');
   const h = headlines(entries);
   assert.equal(h.cert, 'ecdsa-p256');
   const titles = h.rows.map((r) => r.title);
