@@ -1,10 +1,11 @@
 // `npm run bench -- [options] [versions...]`: build (cached), measure interleaved, write one run file.
 import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunMode } from '../schema/index.ts';
 import { BENCHMARKS, DEFAULT_BENCHMARKS } from './benchmarks.ts';
-import { buildMany, releaseOfRecord, type BuildRequest } from './build.ts';
+import { binarySha256, buildMany, releaseOfRecord, type BuildRequest } from './build.ts';
 import { DEFAULT_MATRIX, buildLabel, resolveBuildSpec } from '../catalogue/index.ts';
 import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
@@ -44,6 +45,10 @@ next bench of the same request on this machine resumes it by itself (or --resume
   --resume RUNID       continue an interrupted run from its journal (refused if the checkout moved since)
   --no-resume          start a new run even if an interrupted run of the same request could be resumed
   --allow-moved-checkout  resume even so; the run file records both commits
+  --deterministic-jobs N  deterministic tasks (instruction and call counts) run N at a time, in their own
+                       phase before the timed rounds (default: the CPU count, ${availableParallelism()} here)
+  --no-reuse           measure every deterministic task, even when the reuse cache holds its result for
+                       the same binary, benchmark code, harness revision and mode (runner/deterministic.ts)
   --no-wait            fail at once if another measurement holds the host, instead of waiting for it
   --list               list the benchmarks and what they measure
 
@@ -76,6 +81,8 @@ async function main(): Promise<void> {
         'no-resume': { type: 'boolean' },
         'allow-moved-checkout': { type: 'boolean' },
         'no-wait': { type: 'boolean' },
+        'deterministic-jobs': { type: 'string' },
+        'no-reuse': { type: 'boolean' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -106,6 +113,8 @@ async function main(): Promise<void> {
   if (unknown.length) fail(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}`);
   const rounds = values.rounds ? Number(values.rounds) : ROUNDS[mode].rounds;
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1000) fail(`--rounds must be a whole number from 1 to 1000, not ${values.rounds}`);
+  const deterministicJobs = values['deterministic-jobs'] ? Number(values['deterministic-jobs']) : availableParallelism();
+  if (!Number.isInteger(deterministicJobs) || deterministicJobs < 1 || deterministicJobs > 4096) fail(`--deterministic-jobs must be a whole number from 1 to 4096, not ${values['deterministic-jobs']}`);
   const host = describeHost(hostId(values['host-id']));
 
   // a killed run of the same request on this machine is continued, not started over (a nightly job
@@ -167,7 +176,7 @@ async function main(): Promise<void> {
   for (const f of failed) console.error(`build of ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log: ${f.log})` : ''}`);
   if (!built.length) fail('no build is available: nothing to measure');
   // keep the command-line order so the round rotation is what the user asked for
-  const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix })));
+  const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix, binarySha256: binarySha256(b.build.dir) })));
   const changed = plan.builds.filter((b) => !builds.some((x) => x.record.id === b.id));
   if (changed.length)
     fail(`cannot resume: the cached build of ${changed.map((b) => b.version).join(', ')} is no longer the one this run started with (compiler or options changed); start a new run`);
@@ -185,7 +194,10 @@ async function main(): Promise<void> {
   if (!plan.builds.length) plan.builds = builds.map((b) => b.record);
   const benchmarks = BENCHMARKS.filter((b) => plan.benchmarks.includes(b.id));
   const evidence = hostEvidence({ exclusive: true, settleSeconds: SETTLE_SECONDS[plan.mode] });
-  const { path, run } = await executeRun(plan, builds, benchmarks, outDir, { progress: (m) => console.log(m) }, notes, evidence);
+  const { path, run } = await executeRun(plan, builds, benchmarks, outDir, { progress: (m) => console.log(m) }, notes, evidence, {
+    deterministicJobs,
+    reuse: values['no-reuse'] !== true,
+  });
   lock.release();
   if (run.quiet && !run.quiet.quiet) console.log('\nthe host was NOT quiet during this run (see quiet in the run file): its numbers stay out of the default views');
   const measured = run.series.filter((s) => s.status === 'measured').length;

@@ -10,6 +10,10 @@
 // same request on the same machine (resumableRun): finished (round, build, benchmark, task) entries and
 // the evidence already recorded are kept, and finished tasks are skipped, so a kill loses at most the
 // task in flight.
+//
+// Phases: the benchmarks are prepared, then every deterministic task (oncePerRun: instruction and call
+// counts) runs once, several at a time and never beside a timed task, or is taken from the reuse cache
+// (runner/deterministic.ts); then the timed rounds. The run file records each phase's wall time.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -20,6 +24,8 @@ import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type Ro
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { cacheRoot } from './sources.ts';
+import { benchmarkSourcesSha256, findStored, inParallel, keySha256, store, type ReuseKey } from './deterministic.ts';
+import { availableParallelism } from 'node:os';
 
 export interface RunPlan {
   runId: string;
@@ -45,13 +51,20 @@ export interface JournalEntry {
   error?: string;
   /** why the first attempt failed, when the task was run a second time */
   firstAttempt?: string;
+  /** a deterministic task (the deterministic phase; its round is the first measured one) */
+  deterministic?: true;
+  /** its outcomes came from the reuse cache, not from running it */
+  reusedFrom?: NonNullable<Series['reusedFrom']>;
 }
 
 /** Quiet-host evidence lines (they carry a `kind`; task entries have none, as in journals written before). */
 type EvidenceLine =
   | { kind: 'session'; at: string; exclusive: boolean }
   | { kind: 'quiet-before'; thresholds: Record<string, number>; snapshot: CheckedSnapshot }
-  | { kind: 'quiet-round'; snapshot: RoundSnapshot };
+  | { kind: 'quiet-round'; snapshot: RoundSnapshot }
+  /** one session's wall time in one phase (a resumed run has several per phase, summed in the run file) */
+  | { kind: 'phase'; phase: 'prepare' | 'timed'; seconds: number }
+  | { kind: 'phase'; phase: 'deterministic'; seconds: number; jobs: number };
 
 export interface Journal {
   plan: RunPlan;
@@ -197,6 +210,27 @@ export interface RunOptions {
   afterRound?: (round: number, entries: readonly JournalEntry[], seconds: number) => boolean | Promise<boolean>;
   /** milliseconds, for the round times afterRound is given (default Date.now; tests drive their own) */
   clock?: () => number;
+  /** deterministic tasks run at once (default: the machine's CPUs) */
+  deterministicJobs?: number;
+  /** false: measure every deterministic task, even with a stored result for its key (--no-reuse) */
+  reuse?: boolean;
+}
+
+/** Run a task; a failed attempt (an exception or a failed series) runs once more, and the entry keeps both. */
+async function attempt(task: Task, entry: JournalEntry, cb: RunCallbacks): Promise<void> {
+  for (let n = 1; n <= 2; n++) {
+    delete entry.outcomes;
+    delete entry.error;
+    try {
+      entry.outcomes = await task.run();
+    } catch (e) {
+      entry.error = (e as Error).message.slice(0, 2000);
+    }
+    const failure = failureOf(entry.outcomes, entry.error);
+    if (failure === undefined) break;
+    cb.progress(`  FAILED${n === 1 ? ', retrying' : ' again'}: ${failure.split('\n')[0]}`);
+    if (n === 1) entry.firstAttempt = failure.slice(0, 1000);
+  }
 }
 
 /** Whether a benchmark measures this build's library (OpenSSL-only unless it says otherwise). */
@@ -242,6 +276,8 @@ export async function executeRun(
   }
   const finished = new Set(done.map((e) => `${e.round}|${e.buildId}|${e.benchmark}|${e.task}`));
 
+  const clock = options.clock ?? Date.now;
+  const prepareStarted = clock();
   const prepared = new Map<string, string | null>(); // build|benchmark -> error or null
   for (const build of builds)
     for (const bench of benchmarks) {
@@ -264,15 +300,62 @@ export async function executeRun(
       }
     }
 
+  record({ kind: 'phase', phase: 'prepare', seconds: (clock() - prepareStarted) / 1000 });
+
+  // the deterministic phase: every oncePerRun task of every build, several at once, before any timed task
+  const jobs = Math.max(1, options.deterministicJobs ?? availableParallelism());
+  const sources = new Map<string, string | undefined>();
+  const sourcesOf = (bench: Benchmark) => {
+    if (!sources.has(bench.id)) sources.set(bench.id, bench.source ? benchmarkSourcesSha256(bench.source) : undefined);
+    return sources.get(bench.id);
+  };
+  const deterministic = builds.flatMap((build) =>
+    benchmarks.flatMap((bench) =>
+      prepared.get(`${build.record.id}|${bench.id}`) !== null ? [] : tasksOf(bench, build).filter((t) => t.oncePerRun).map((task) => ({ build, bench, task })),
+    ),
+  );
+  const todo = deterministic.filter(({ build, bench, task }) => !finished.has(`${plan.warmupRounds}|${build.record.id}|${bench.id}|${task.id}`));
+  if (todo.length) {
+    const phaseStarted = clock();
+    let n = deterministic.length - todo.length;
+    cb.progress(`deterministic phase: ${todo.length} task(s), ${jobs} at a time`);
+    await inParallel(todo, jobs, async ({ build, bench, task }) => {
+      const label = `${bench.id}/${task.id} ${buildLabel(build.record)}`;
+      const entry: JournalEntry = { round: plan.warmupRounds, buildId: build.record.id, benchmark: bench.id, task: task.id, at: '', deterministic: true };
+      const binary = build.binarySha256;
+      const sourcesSha256 = sourcesOf(bench);
+      const key: ReuseKey | undefined =
+        binary && sourcesSha256
+          ? { machine: plan.host.id, binarySha256: binary, benchmark: bench.id, task: task.id, mode: plan.mode, harnessRevision: plan.harness.revision ?? 1, sourcesSha256 }
+          : undefined;
+      const stored = key && options.reuse !== false ? findStored(key) : undefined;
+      if (stored && key) {
+        entry.outcomes = stored.outcomes;
+        entry.reusedFrom = { runId: stored.runId, measuredAt: stored.measuredAt, key: keySha256(key), binarySha256: key.binarySha256, sourcesSha256: key.sourcesSha256, harnessRevision: key.harnessRevision };
+        cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}: reused from ${stored.runId}`);
+      } else {
+        cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}`);
+        await attempt(task, entry, cb);
+      }
+      entry.at = new Date().toISOString();
+      if (key && !stored && entry.outcomes && entry.error === undefined) store(key, plan.runId, entry.at, entry.outcomes);
+      journal(entry);
+      done.push(entry);
+    });
+    record({ kind: 'phase', phase: 'deterministic', seconds: (clock() - phaseStarted) / 1000, jobs });
+  }
+
   const totalRounds = plan.warmupRounds + plan.rounds;
   const byId = new Map(builds.map((b) => [b.record.id, b]));
   const started = Date.now();
+  const timedStarted = clock();
   let stepsDone = 0;
-  const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => tasksOf(b, x).length), 0) * builds.length, 0);
+  const timedOf = (b: Benchmark, x: BuildUnderTest) => tasksOf(b, x).filter((t) => !t.oncePerRun);
+  const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => timedOf(b, x).length), 0) * builds.length, 0);
   const totalSteps = tasksPerRound * totalRounds;
   let lastRound = totalRounds - 1;
   for (let round = 0; round < totalRounds; round++) {
-    const roundStarted = (options.clock ?? Date.now)();
+    const roundStarted = clock();
     const order = roundOrder(
       builds.map((b) => b.record.id),
       round,
@@ -283,14 +366,13 @@ export async function executeRun(
     try {
       for (const bench of benchmarks) {
         // interleave at task level: one task runs on every build before the next task starts
-        const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => tasksOf(bench, b).map((t) => t.id)))];
+        const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => timedOf(bench, b).map((t) => t.id)))];
         for (const taskId of taskIds)
           for (const buildId of order) {
             stepsDone++;
             const build = byId.get(buildId)!;
-            const task = runsOn(bench, build) ? tasksOf(bench, build).find((t) => t.id === taskId) : undefined;
+            const task = runsOn(bench, build) ? timedOf(bench, build).find((t) => t.id === taskId) : undefined;
             if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
-            if (task.oncePerRun && round !== plan.warmupRounds) continue;
             if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
             const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
             const elapsed = (Date.now() - started) / 1000;
@@ -298,20 +380,7 @@ export async function executeRun(
             cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);
             ranThisRound = true;
             const entry: JournalEntry = { round, buildId, benchmark: bench.id, task: taskId, at: '' };
-            // a failed task (an exception or a failed series) runs once more; the notes keep both attempts
-            for (let attempt = 1; attempt <= 2; attempt++) {
-              delete entry.outcomes;
-              delete entry.error;
-              try {
-                entry.outcomes = await task.run();
-              } catch (e) {
-                entry.error = (e as Error).message.slice(0, 2000);
-              }
-              const failure = failureOf(entry.outcomes, entry.error);
-              if (failure === undefined) break;
-              cb.progress(`  FAILED${attempt === 1 ? ', retrying' : ' again'}: ${failure.split('\n')[0]}`);
-              if (attempt === 1) entry.firstAttempt = failure.slice(0, 1000);
-            }
+            await attempt(task, entry, cb);
             entry.at = new Date().toISOString();
             journal(entry);
             done.push(entry);
@@ -326,11 +395,12 @@ export async function executeRun(
     } finally {
       watch?.stop(); // the window timer must not outlive its round
     }
-    if (options.afterRound && (await options.afterRound(round, done, ((options.clock ?? Date.now)() - roundStarted) / 1000))) {
+    if (options.afterRound && (await options.afterRound(round, done, (clock() - roundStarted) / 1000))) {
       lastRound = round;
       break;
     }
   }
+  record({ kind: 'phase', phase: 'timed', seconds: (clock() - timedStarted) / 1000 });
 
   // stopped early: the run file says how many rounds were measured (at least one when any was planned)
   const measured = Math.max(Math.min(plan.rounds, 1), lastRound + 1 - plan.warmupRounds);
@@ -351,6 +421,20 @@ function quietOf(plan: RunPlan, evidence: EvidenceLine[], notes: string[]): Run[
   if (missing.length) notes.push(`no quiet-host evidence for round(s) ${missing.join(', ')} (the run was killed between a round's last task and its evidence): the run counts as not quiet`);
   const exclusive = sessions.length > 0 && sessions.every((s) => s.exclusive);
   return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured);
+}
+
+/** Run.phases from the journal: each phase's seconds summed over the sessions; undefined for a journal without them. */
+function phasesOf(entries: JournalEntry[], evidence: EvidenceLine[]): Run['phases'] {
+  const lines = evidence.flatMap((e) => (e.kind === 'phase' ? [e] : []));
+  if (!lines.length) return undefined;
+  const seconds = (phase: string) => lines.filter((l) => l.phase === phase).reduce((a, l) => a + l.seconds, 0);
+  const det = entries.filter((e) => e.deterministic);
+  const jobs = Math.max(1, ...lines.flatMap((l) => (l.phase === 'deterministic' ? [l.jobs] : [])));
+  return {
+    prepare: { seconds: seconds('prepare') },
+    deterministic: { seconds: seconds('deterministic'), jobs, tasks: det.length, reused: det.filter((e) => e.reusedFrom).length },
+    timed: { seconds: seconds('timed'), rounds: new Set(entries.filter((e) => !e.deterministic).map((e) => e.round)).size },
+  };
 }
 
 /** Journal -> run file. Throws with the zod path if the result does not validate (the journal is kept). */
@@ -376,6 +460,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
         s = { key, ...o.spec, buildId: e.buildId, status: 'measured', iterations: [] };
         series.set(id, s);
       }
+      if (e.reusedFrom) s.reusedFrom = e.reusedFrom;
       if ('value' in o) {
         const it: Iteration = { round: e.round, value: o.value, at: e.at, warmup: e.round < plan.warmupRounds };
         s.iterations.push(it);
@@ -399,6 +484,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
   const ordered = [...series.values()].sort(bySeriesKeyThenBuild);
   const totalRounds = plan.warmupRounds + plan.rounds;
   const quiet = quietOf(plan, evidence, notes);
+  const phases = phasesOf(entries, evidence);
   const run = {
     schemaVersion: 1 as const,
     kind: 'run' as const,
@@ -424,6 +510,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
     series: ordered,
     notes: notes.length > 100 ? [...notes.slice(0, 99), `... and ${notes.length - 99} more notes`] : notes,
     ...(quiet ? { quiet } : {}),
+    ...(phases ? { phases } : {}),
   };
   const parsed = Run.safeParse(run);
   if (!parsed.success) {

@@ -475,6 +475,7 @@ export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = 
   return {
     id: 'handshake',
     libraries: HANDSHAKE_LIBRARIES,
+    source: import.meta.url,
     description:
       'TLS 1.2/1.3 handshakes in-process over a BIO pair: client and server CPU per handshake, bytes, ClientHello, heap per connection, instruction counts, thread scaling, SSL_CTX_new cost',
     async prepare(build) {
