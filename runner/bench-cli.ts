@@ -11,6 +11,7 @@ import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
 import { lockHostForMeasurement } from './host-lock.ts';
 import { hostEvidence } from './quiet.ts';
+import { DEFAULT_PRECISION } from './until-decided.ts';
 import { executeRun, harnessInfo, journalDir, journalPath, newRunId, readJournal, resumableRun, resumePlan, type RunPlan } from './run.ts';
 
 export const QUICK_VERSIONS = ['3.4', '3.5'];
@@ -23,6 +24,12 @@ export const ROUNDS: Record<RunMode, { rounds: number; warmupRounds: number }> =
   quick: { rounds: 3, warmupRounds: 1 },
   full: { rounds: 6, warmupRounds: 1 },
 };
+/**
+ * --full measures until decided (runner/until-decided.ts): its round count is the minimum, and this many
+ * times it the budget (--max-rounds overrides). --quick keeps its fixed rounds unless --max-rounds is given:
+ * at 3 rounds an interval is too wide to decide anything early, so a budget would only lengthen it.
+ */
+export const DEFAULT_BUDGET_FACTOR: Record<RunMode, number | null> = { quick: null, full: 3 };
 /** How long to wait for a quiet host before the first task (then it starts anyway and the run says so). */
 const SETTLE_SECONDS: Record<RunMode, number> = { quick: 30, full: 180 };
 
@@ -38,7 +45,14 @@ next bench of the same request on this machine resumes it by itself (or --resume
   --full               ${ROUNDS.full.rounds} measured rounds after ${ROUNDS.full.warmupRounds} warm-up, the whole matrix; versions default to
                        ${DEFAULT_MATRIX.join(' ')}
   --benchmarks a,b     which benchmarks (default: ${DEFAULT_BENCHMARKS.join(',')}); all: ${BENCHMARKS.map((b) => b.id).join(', ')}
-  --rounds N           override the number of measured rounds
+  --rounds N           exactly N measured rounds (no early stop)
+  --max-rounds M       measure until decided: after the mode's rounds, rounds go on while some timed
+                       series is undecided, up to M (default for --full: ${(DEFAULT_BUDGET_FACTOR.full ?? 0) * ROUNDS.full.rounds}; --quick: fixed rounds).
+                       A series is decided when its paired comparisons with the previous release and with
+                       1.1.1w in the run are (sequential looks, alpha spending: runner/until-decided.ts),
+                       or precise enough; a task whose series are all decided leaves the rounds
+  --precision P        with --max-rounds: a series whose interval's relative half-width is below P is
+                       precise enough (default ${DEFAULT_PRECISION}, i.e. ±${DEFAULT_PRECISION * 100}%)
   --host-id NAME       the name of this machine (default: $OBSERVATORY_HOST_ID or the hostname); its folder
                        in data/runs/ is the name plus the hardware fingerprint
   --out DIR            where runs go (default: data/runs)
@@ -75,6 +89,8 @@ async function main(): Promise<void> {
         full: { type: 'boolean' },
         benchmarks: { type: 'string' },
         rounds: { type: 'string' },
+        'max-rounds': { type: 'string' },
+        precision: { type: 'string' },
         'host-id': { type: 'string' },
         out: { type: 'string' },
         resume: { type: 'string' },
@@ -113,6 +129,14 @@ async function main(): Promise<void> {
   if (unknown.length) fail(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}`);
   const rounds = values.rounds ? Number(values.rounds) : ROUNDS[mode].rounds;
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1000) fail(`--rounds must be a whole number from 1 to 1000, not ${values.rounds}`);
+  if (values.rounds && values['max-rounds']) fail('--rounds N measures exactly N rounds, --max-rounds M until decided: choose one');
+  const factor = DEFAULT_BUDGET_FACTOR[mode];
+  const maxRounds = values['max-rounds'] ? Number(values['max-rounds']) : values.rounds || factor === null ? undefined : factor * rounds;
+  if (maxRounds !== undefined && (!Number.isInteger(maxRounds) || maxRounds < Math.max(3, rounds) || maxRounds > 1000))
+    fail(`--max-rounds must be a whole number from ${Math.max(3, rounds)} (the ${mode} rounds) to 1000, not ${values['max-rounds']}`);
+  const precision = values.precision ? Number(values.precision) : DEFAULT_PRECISION;
+  if (!(precision > 0 && precision < 1)) fail(`--precision must be a fraction between 0 and 1, e.g. 0.02, not ${values.precision}`);
+  if (values.precision && maxRounds === undefined) fail('--precision applies to a run measured until decided (--full, or --max-rounds)');
   const deterministicJobs = values['deterministic-jobs'] ? Number(values['deterministic-jobs']) : availableParallelism();
   if (!Number.isInteger(deterministicJobs) || deterministicJobs < 1 || deterministicJobs > 4096) fail(`--deterministic-jobs must be a whole number from 1 to 4096, not ${values['deterministic-jobs']}`);
   const host = describeHost(hostId(values['host-id']));
@@ -121,7 +145,7 @@ async function main(): Promise<void> {
   // killed by a reboot or its time limit loses at most the task in flight)
   let resume = values.resume;
   if (!resume && !values['no-resume']) {
-    const found = resumableRun(host.id, { mode, benchmarks: wanted, rounds, builds: wantedBuilds.map((r) => buildLabel({ ...r.version, variant: r.variant })) });
+    const found = resumableRun(host.id, { mode, benchmarks: wanted, rounds, maxRounds, builds: wantedBuilds.map((r) => buildLabel({ ...r.version, variant: r.variant })) });
     if (found)
       try {
         resumePlan(found.plan, harnessInfo(), false);
@@ -160,6 +184,7 @@ async function main(): Promise<void> {
       host,
       benchmarks: wanted,
       rounds,
+      ...(maxRounds !== undefined ? { maxRounds, precision } : {}),
       warmupRounds: ROUNDS[mode].warmupRounds,
       builds: [],
       startedAt: new Date().toISOString(),

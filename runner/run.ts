@@ -24,15 +24,22 @@ import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type Ro
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { cacheRoot } from './sources.ts';
+import type { LookSchedule } from '../scripts/hypothesis/sequential.ts';
 import { benchmarkSourcesSha256, findStored, inParallel, keySha256, store, type ReuseKey } from './deterministic.ts';
 import { availableParallelism } from 'node:os';
+import { DEFAULT_PRECISION, UntilDecided } from './until-decided.ts';
 
 export interface RunPlan {
   runId: string;
   mode: RunMode;
   host: Host;
   benchmarks: string[];
+  /** measured rounds; with maxRounds, the fewest (the first look) */
   rounds: number;
+  /** measure until decided (runner/until-decided.ts), at most this many measured rounds; absent: exactly `rounds` */
+  maxRounds?: number;
+  /** with maxRounds: the relative half-width below which a series is precise enough (default DEFAULT_PRECISION) */
+  precision?: number;
   warmupRounds: number;
   builds: Build[];
   startedAt: string;
@@ -111,6 +118,7 @@ export interface RunRequest {
   mode: RunMode;
   benchmarks: string[];
   rounds: number;
+  maxRounds?: number;
   /** buildLabel of each requested build */
   builds: string[];
 }
@@ -133,7 +141,7 @@ export function resumableRun(machineId: string, want: RunRequest, now = new Date
       continue;
     }
     const age = (now.getTime() - Date.parse(plan.startedAt)) / 3600_000;
-    if (plan.mode !== want.mode || plan.rounds !== want.rounds || !same(plan.benchmarks, want.benchmarks) || !same(plan.builds.map(buildLabel), want.builds)) continue;
+    if (plan.mode !== want.mode || plan.rounds !== want.rounds || (plan.maxRounds ?? null) !== (want.maxRounds ?? null) || !same(plan.benchmarks, want.benchmarks) || !same(plan.builds.map(buildLabel), want.builds)) continue;
     if (age >= 0 && age < AUTO_RESUME_HOURS) found.push(plan);
   }
   const newest = found.sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
@@ -345,7 +353,10 @@ export async function executeRun(
     record({ kind: 'phase', phase: 'deterministic', seconds: (clock() - phaseStarted) / 1000, jobs });
   }
 
-  const totalRounds = plan.warmupRounds + plan.rounds;
+  const until = plan.maxRounds
+    ? new UntilDecided({ warmupRounds: plan.warmupRounds, minRounds: plan.rounds, maxRounds: plan.maxRounds, precision: plan.precision ?? DEFAULT_PRECISION, builds: plan.builds })
+    : undefined;
+  const totalRounds = plan.warmupRounds + (plan.maxRounds ?? plan.rounds);
   const byId = new Map(builds.map((b) => [b.record.id, b]));
   const started = Date.now();
   const timedStarted = clock();
@@ -373,8 +384,9 @@ export async function executeRun(
             const build = byId.get(buildId)!;
             const task = runsOn(bench, build) ? timedOf(bench, build).find((t) => t.id === taskId) : undefined;
             if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
+            if (until?.skip(buildId, bench.id, taskId)) continue;
             if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
-            const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
+            const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.maxRounds ? `${plan.rounds}-${plan.maxRounds}` : plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
             const elapsed = (Date.now() - started) / 1000;
             const eta = stepsDone > 1 ? (elapsed / (stepsDone - 1)) * (totalSteps - stepsDone + 1) : 0;
             cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);
@@ -395,7 +407,9 @@ export async function executeRun(
     } finally {
       watch?.stop(); // the window timer must not outlive its round
     }
-    if (options.afterRound && (await options.afterRound(round, done, (clock() - roundStarted) / 1000))) {
+    const decided = until?.afterRound(round, done) ?? false;
+    if (decided) cb.progress(`  every timed series is settled, or the budget of ${plan.maxRounds} rounds is reached: stopping after this round`);
+    if (decided || (options.afterRound && (await options.afterRound(round, done, (clock() - roundStarted) / 1000)))) {
       lastRound = round;
       break;
     }
@@ -404,7 +418,13 @@ export async function executeRun(
 
   // stopped early: the run file says how many rounds were measured (at least one when any was planned)
   const measured = Math.max(Math.min(plan.rounds, 1), lastRound + 1 - plan.warmupRounds);
-  const run = assembleRun(lastRound === totalRounds - 1 ? plan : { ...plan, rounds: measured }, done, notes, recorded);
+  const stopping = until && {
+    minRounds: plan.rounds,
+    schedule: until.schedule,
+    precision: plan.precision ?? DEFAULT_PRECISION,
+    stopOf: (buildId: string, key: string) => until.stopOf(buildId, key),
+  };
+  const run = assembleRun(lastRound === totalRounds - 1 && !until ? plan : { ...plan, rounds: measured }, done, notes, recorded, stopping);
   const path = writeRunFile(outDir, run);
   rmSync(jpath);
   return { path, run };
@@ -437,8 +457,16 @@ function phasesOf(entries: JournalEntry[], evidence: EvidenceLine[]): Run['phase
   };
 }
 
+/** How a run measured until decided stopped, for its run file. */
+export interface Stopping {
+  minRounds: number;
+  schedule: LookSchedule;
+  precision: number;
+  stopOf(buildId: string, key: string): NonNullable<Series['stopped']> | undefined;
+}
+
 /** Journal -> run file. Throws with the zod path if the result does not validate (the journal is kept). */
-export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: string[] = [], evidence: EvidenceLine[] = []): Run {
+export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: string[] = [], evidence: EvidenceLine[] = [], stopping?: Stopping): Run {
   const series = new Map<string, Series>();
   for (const e of entries) {
     if (e.firstAttempt !== undefined) {
@@ -481,6 +509,11 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
       s.status = 'failed';
       s.reason = 'measured only in warm-up rounds: every measured round failed (see the run notes)';
     }
+  if (stopping)
+    for (const s of series.values()) {
+      const stopped = s.status === 'measured' ? stopping.stopOf(s.buildId, s.key) : undefined;
+      if (stopped) s.stopped = stopped;
+    }
   const ordered = [...series.values()].sort(bySeriesKeyThenBuild);
   const totalRounds = plan.warmupRounds + plan.rounds;
   const quiet = quietOf(plan, evidence, notes);
@@ -498,6 +531,18 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
       ...(plan.reproduces ? { reproduces: plan.reproduces } : {}),
       benchmarks: plan.benchmarks,
       rounds: plan.rounds,
+      ...(plan.maxRounds ? { maxRounds: plan.maxRounds } : {}),
+      ...(stopping
+        ? {
+            stopping: {
+              minRounds: stopping.minRounds,
+              looks: stopping.schedule.looks,
+              alpha: stopping.schedule.alpha,
+              precisionTarget: stopping.precision,
+              method: `${stopping.schedule.method}; a timed series stops when its comparisons with the previous release and 1.1.1w in this run are decided (the interval lies above or below 1, or inside 1 ± 5%), when its own interval's relative half-width is below the precision target, or at the last look (runner/until-decided.ts)`,
+            },
+          }
+        : {}),
       warmupRounds: plan.warmupRounds,
       order: Array.from({ length: totalRounds }, (_, r) =>
         roundOrder(

@@ -197,7 +197,7 @@ export const Series = z.object({
   stopped: z
     .object({
       reason: z.enum(['decided', 'precise', 'budget']),
-      round: z.int().positive().max(1000).describe('the last measured round (1-based) that ran it'),
+      round: z.int().positive().max(1000).describe('the measured round (1-based) of the look that settled it; a series others are compared with is run on until they are settled too'),
     })
     .optional()
     .describe('timed series of a run measured until decided: why its task stopped being run (absent with a fixed number of rounds)'),
