@@ -42,7 +42,8 @@ appended to a journal in the build cache first, so a killed run loses at most th
 next bench of the same request on this machine resumes it by itself (or --resume <runId>).
 
   --quick              ${ROUNDS.quick.rounds} measured rounds after ${ROUNDS.quick.warmupRounds} warm-up, short tasks; versions default to ${QUICK_VERSIONS.join(' ')}  (default)
-  --full               ${ROUNDS.full.rounds} measured rounds after ${ROUNDS.full.warmupRounds} warm-up, the whole matrix; versions default to
+  --full               at least ${ROUNDS.full.rounds} measured rounds after ${ROUNDS.full.warmupRounds} warm-up, then until decided (--max-rounds),
+                       the whole matrix; versions default to
                        ${DEFAULT_MATRIX.join(' ')}
   --benchmarks a,b     which benchmarks (default: ${DEFAULT_BENCHMARKS.join(',')}); all: ${BENCHMARKS.map((b) => b.id).join(', ')}
   --rounds N           exactly N measured rounds (no early stop)
