@@ -54,6 +54,11 @@ next bench of the same request on this machine resumes it by itself (or --resume
                        or precise enough; a task whose series are all decided leaves the rounds
   --precision P        with --max-rounds: a series whose interval's relative half-width is below P is
                        precise enough (default ${DEFAULT_PRECISION}, i.e. ±${DEFAULT_PRECISION * 100}%)
+  --budget-minutes B   with measuring until decided: the run (a session of it) takes at most B minutes; after
+                       the warm-up round it keeps the timed tasks whose minimum rounds fit, the headline
+                       series first (plain TLS 1.3 handshakes' CPU time, instructions, heap), and lists
+                       the rest in the run file (plan.leftOut) for the next night; no round starts that
+                       would end after the budget (runner/night-plan.ts)
   --host-id NAME       the name of this machine (default: $OBSERVATORY_HOST_ID or the hostname); its folder
                        in data/runs/ is the name plus the hardware fingerprint
   --out DIR            where runs go (default: data/runs)
@@ -92,6 +97,7 @@ async function main(): Promise<void> {
         rounds: { type: 'string' },
         'max-rounds': { type: 'string' },
         precision: { type: 'string' },
+        'budget-minutes': { type: 'string' },
         'host-id': { type: 'string' },
         out: { type: 'string' },
         resume: { type: 'string' },
@@ -138,6 +144,9 @@ async function main(): Promise<void> {
   const precision = values.precision ? Number(values.precision) : DEFAULT_PRECISION;
   if (!(precision > 0 && precision < 1)) fail(`--precision must be a fraction between 0 and 1, e.g. 0.02, not ${values.precision}`);
   if (values.precision && maxRounds === undefined) fail('--precision applies to a run measured until decided (--full, or --max-rounds)');
+  const budgetMinutes = values['budget-minutes'] ? Number(values['budget-minutes']) : undefined;
+  if (budgetMinutes !== undefined && !(budgetMinutes > 0 && budgetMinutes <= 7 * 24 * 60)) fail(`--budget-minutes must be a number of minutes above 0, not ${values['budget-minutes']}`);
+  if (budgetMinutes !== undefined && maxRounds === undefined) fail('--budget-minutes applies to a run measured until decided (--full, or --max-rounds)');
   const deterministicJobs = values['deterministic-jobs'] ? Number(values['deterministic-jobs']) : availableParallelism();
   if (!Number.isInteger(deterministicJobs) || deterministicJobs < 1 || deterministicJobs > 4096) fail(`--deterministic-jobs must be a whole number from 1 to 4096, not ${values['deterministic-jobs']}`);
   const host = describeHost(hostId(values['host-id']));
@@ -186,6 +195,7 @@ async function main(): Promise<void> {
       benchmarks: wanted,
       rounds,
       ...(maxRounds !== undefined ? { maxRounds, precision } : {}),
+      ...(budgetMinutes !== undefined ? { budgetMinutes } : {}),
       warmupRounds: ROUNDS[mode].warmupRounds,
       builds: [],
       startedAt: new Date().toISOString(),

@@ -28,6 +28,8 @@ import type { LookSchedule } from '../scripts/hypothesis/sequential.ts';
 import { benchmarkSourcesSha256, findStored, inParallel, keySha256, store, type ReuseKey } from './deterministic.ts';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_PRECISION, UntilDecided } from './until-decided.ts';
+import { planNight, type TaskCost } from './night-plan.ts';
+import { isHeadline } from './handshake/handshake.ts';
 
 export interface RunPlan {
   runId: string;
@@ -40,6 +42,8 @@ export interface RunPlan {
   maxRounds?: number;
   /** with maxRounds: the relative half-width below which a series is precise enough (default DEFAULT_PRECISION) */
   precision?: number;
+  /** with maxRounds: minutes a session may take; the warm-up round plans what fits (runner/night-plan.ts) */
+  budgetMinutes?: number;
   warmupRounds: number;
   builds: Build[];
   startedAt: string;
@@ -58,6 +62,8 @@ export interface JournalEntry {
   error?: string;
   /** why the first attempt failed, when the task was run a second time */
   firstAttempt?: string;
+  /** wall seconds the task took (timed tasks) */
+  seconds?: number;
   /** a deterministic task (the deterministic phase; its round is the first measured one) */
   deterministic?: true;
   /** its outcomes came from the reuse cache, not from running it */
@@ -71,7 +77,9 @@ type EvidenceLine =
   | { kind: 'quiet-round'; snapshot: RoundSnapshot }
   /** one session's wall time in one phase (a resumed run has several per phase, summed in the run file) */
   | { kind: 'phase'; phase: 'prepare' | 'timed'; seconds: number }
-  | { kind: 'phase'; phase: 'deterministic'; seconds: number; jobs: number };
+  | { kind: 'phase'; phase: 'deterministic'; seconds: number; jobs: number }
+  /** the tasks a night with a time budget left out after its warm-up round (kept on resume) */
+  | { kind: 'night-plan'; leftOut: TaskCost[] };
 
 export interface Journal {
   plan: RunPlan;
@@ -286,6 +294,7 @@ export async function executeRun(
 
   const clock = options.clock ?? Date.now;
   const prepareStarted = clock();
+  const deadline = plan.budgetMinutes !== undefined ? prepareStarted + plan.budgetMinutes * 60_000 : undefined;
   const prepared = new Map<string, string | null>(); // build|benchmark -> error or null
   for (const build of builds)
     for (const bench of benchmarks) {
@@ -362,6 +371,24 @@ export async function executeRun(
   const timedStarted = clock();
   let stepsDone = 0;
   const timedOf = (b: Benchmark, x: BuildUnderTest) => tasksOf(b, x).filter((t) => !t.oncePerRun);
+  const planned = recorded.find((e) => e.kind === 'night-plan');
+  const leftOut = new Map((planned?.kind === 'night-plan' ? planned.leftOut : []).map((t) => [`${t.benchmark}|${t.task}`, t]));
+  /** after the warm-up: keep the tasks whose minimum rounds fit in the time left, headline series first */
+  const planTheNight = (now: number) => {
+    const costs: TaskCost[] = benchmarks.flatMap((bench) => {
+      const tasks = builds.filter((b) => runsOn(bench, b) && prepared.get(`${b.record.id}|${bench.id}`) === null).flatMap((b) => timedOf(bench, b));
+      return [...new Set(tasks.map((t) => t.id))].map((id) => ({
+        benchmark: bench.id,
+        task: id,
+        headline: tasks.some((t) => t.id === id && (t.produces ?? []).some(isHeadline)),
+        secondsPerRound: done.filter((e) => e.round < plan.warmupRounds && !e.deterministic && e.benchmark === bench.id && e.task === id).reduce((a, e) => a + (e.seconds ?? 0), 0),
+      }));
+    });
+    const night = planNight(costs, plan.rounds, (deadline! - now) / 1000);
+    record({ kind: 'night-plan', leftOut: night.leftOut });
+    for (const t of night.leftOut) leftOut.set(`${t.benchmark}|${t.task}`, t);
+    if (night.leftOut.length) cb.progress(`the ${plan.budgetMinutes}-minute budget leaves out ${night.leftOut.length} task(s) for the next night: ${night.leftOut.map((t) => `${t.benchmark}/${t.task}`).join(', ')}`);
+  };
   const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => timedOf(b, x).length), 0) * builds.length, 0);
   const totalSteps = tasksPerRound * totalRounds;
   let lastRound = totalRounds - 1;
@@ -384,7 +411,7 @@ export async function executeRun(
             const build = byId.get(buildId)!;
             const task = runsOn(bench, build) ? timedOf(bench, build).find((t) => t.id === taskId) : undefined;
             if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
-            if (until?.skip(buildId, bench.id, taskId)) continue;
+            if (until?.skip(buildId, bench.id, taskId) || leftOut.has(`${bench.id}|${taskId}`)) continue;
             if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
             const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.maxRounds ? `${plan.rounds}-${plan.maxRounds}` : plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
             const elapsed = (Date.now() - started) / 1000;
@@ -392,7 +419,9 @@ export async function executeRun(
             cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);
             ranThisRound = true;
             const entry: JournalEntry = { round, buildId, benchmark: bench.id, task: taskId, at: '' };
+            const taskStarted = clock();
             await attempt(task, entry, cb);
+            entry.seconds = (clock() - taskStarted) / 1000;
             entry.at = new Date().toISOString();
             journal(entry);
             done.push(entry);
@@ -407,9 +436,16 @@ export async function executeRun(
     } finally {
       watch?.stop(); // the window timer must not outlive its round
     }
-    const decided = until?.afterRound(round, done) ?? false;
+    if (deadline !== undefined && !planned && round === plan.warmupRounds - 1) planTheNight(clock());
+    let decided = until?.afterRound(round, done) ?? false;
+    const roundSeconds = (clock() - roundStarted) / 1000;
+    if (!decided && until && deadline !== undefined && round >= plan.warmupRounds && clock() + roundSeconds * 1000 > deadline) {
+      until.finalLook(round, done);
+      notes.push(`the ${plan.budgetMinutes}-minute budget ended after measured round ${round - plan.warmupRounds + 1}: one last look spent the alpha left, and the series still open stopped for the budget`);
+      decided = true;
+    }
     if (decided) cb.progress(`  every timed series is settled, or the budget of ${plan.maxRounds} rounds is reached: stopping after this round`);
-    if (decided || (options.afterRound && (await options.afterRound(round, done, (clock() - roundStarted) / 1000)))) {
+    if (decided || (options.afterRound && (await options.afterRound(round, done, roundSeconds)))) {
       lastRound = round;
       break;
     }
@@ -423,6 +459,7 @@ export async function executeRun(
     schedule: until.schedule,
     precision: plan.precision ?? DEFAULT_PRECISION,
     stopOf: (buildId: string, key: string) => until.stopOf(buildId, key),
+    leftOut: [...leftOut.values()],
   };
   const run = assembleRun(lastRound === totalRounds - 1 && !until ? plan : { ...plan, rounds: measured }, done, notes, recorded, stopping);
   const path = writeRunFile(outDir, run);
@@ -463,12 +500,16 @@ export interface Stopping {
   schedule: LookSchedule;
   precision: number;
   stopOf(buildId: string, key: string): NonNullable<Series['stopped']> | undefined;
+  /** the timed tasks a time budget left out after the warm-up (their warm-up values are not kept) */
+  leftOut: TaskCost[];
 }
 
 /** Journal -> run file. Throws with the zod path if the result does not validate (the journal is kept). */
 export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: string[] = [], evidence: EvidenceLine[] = [], stopping?: Stopping): Run {
   const series = new Map<string, Series>();
+  const left = new Set(stopping?.leftOut.map((t) => `${t.benchmark}|${t.task}`));
   for (const e of entries) {
+    if (!e.deterministic && left.has(`${e.benchmark}|${e.task}`)) continue;
     if (e.firstAttempt !== undefined) {
       const second = failureOf(e.outcomes, e.error);
       notes.push(
@@ -532,6 +573,8 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
       benchmarks: plan.benchmarks,
       rounds: plan.rounds,
       ...(plan.maxRounds ? { maxRounds: plan.maxRounds } : {}),
+      ...(plan.budgetMinutes !== undefined ? { budgetMinutes: plan.budgetMinutes } : {}),
+      ...(stopping?.leftOut.length ? { leftOut: stopping.leftOut.map((t) => ({ benchmark: t.benchmark, task: t.task, headline: t.headline, secondsPerRound: t.secondsPerRound })) } : {}),
       ...(stopping
         ? {
             stopping: {

@@ -10,7 +10,9 @@
 //     decided at a look stays decided. A series with nothing to compare with is decided at once;
 //   - precise when the interval of its own per-round values at the same confidence has a relative
 //     half-width below the precision target;
-//   - at the last look (the budget), whatever is still open stops for the budget.
+//   - at the last look (the budget), whatever is still open stops for the budget. With a time budget
+//     (--budget-minutes, night-plan.ts) a run whose next round would end after it takes one last look
+//     spending all the alpha left (finalLook), as sequential.ts does when the clock ends a run.
 // A wrong "difference" needs an interval that misses the true ratio, so each comparison's chance of one
 // is at most alpha however many looks are taken (sequential.ts says why). A task stops being run after
 // the look at which every series it measures is settled and no open series is compared with one of them;
@@ -66,6 +68,8 @@ export class UntilDecided {
   private readonly dropped = new Set<string>();
   private readonly o: UntilDecidedOptions;
   private lastLook = 0;
+  /** scheduled looks taken */
+  private next = 0;
 
   constructor(o: UntilDecidedOptions) {
     this.o = o;
@@ -83,9 +87,24 @@ export class UntilDecided {
     if (m < 1 || m <= this.lastLook) return false;
     const k = this.schedule.looks.indexOf(m);
     if (k < 0) return false;
+    this.next = k + 1;
+    return this.look(m, alphaAt(this.schedule, k, false), k === this.schedule.looks.length - 1, entries);
+  }
+
+  /**
+   * The time budget ends before the next round: one last look spending all the alpha not yet spent (the
+   * clock, never the data, ends the run, so the bound holds), and whatever is open stops for the budget.
+   */
+  finalLook(round: number, entries: readonly JournalEntry[]): void {
+    const m = round - this.o.warmupRounds + 1;
+    if (m < 1 || m <= this.lastLook) return;
+    const alpha = alphaAt(this.schedule, this.next, true);
+    this.next = this.schedule.looks.length;
+    this.look(m, alpha > 1e-12 ? alpha : 0, true, entries);
+  }
+
+  private look(m: number, alpha: number, last: boolean, entries: readonly JournalEntry[]): boolean {
     this.lastLook = m;
-    const last = k === this.schedule.looks.length - 1;
-    const alpha = alphaAt(this.schedule, k, false);
     const data = this.collect(entries, m);
     const ids = new Map(this.o.builds.map((b) => [b.id, b]));
     const open = (id: string) => !this.settled.has(id);
@@ -98,13 +117,13 @@ export class UntilDecided {
         if (this.comparisons.has(cmp)) continue;
         const other = data.get(`${ref}|${s.key}`)!;
         const common = [...s.rounds.keys()].filter((r) => other.rounds.has(r));
-        const est = ratioInterval(common.map((r) => median(s.rounds.get(r)!) / median(other.rounds.get(r)!)), alpha);
+        const est = alpha > 0 ? ratioInterval(common.map((r) => median(s.rounds.get(r)!) / median(other.rounds.get(r)!)), alpha) : null;
         const verdict = est && decides(est.low, est.high);
         if (verdict) this.comparisons.set(cmp, { look: m, verdict });
         else decided = false;
       }
       if (decided) this.settled.set(id, { reason: 'decided', look: m });
-      else if (precise([...s.rounds.values()].map((v) => median(v)), alpha, this.o.precision)) this.settled.set(id, { reason: 'precise', look: m });
+      else if (alpha > 0 && precise([...s.rounds.values()].map((v) => median(v)), alpha, this.o.precision)) this.settled.set(id, { reason: 'precise', look: m });
       else if (last) this.settled.set(id, { reason: 'budget', look: m });
     }
     // a series is still needed while it is open or an open series is compared with it

@@ -293,6 +293,12 @@ export const Run = z
         .max(1000)
         .optional()
         .describe('measured until decided (runner/until-decided.ts): the round budget; rounds is then the rounds measured'),
+      budgetMinutes: nonNegative.optional().describe('--budget-minutes: the time a session of the run may take (runner/night-plan.ts)'),
+      leftOut: z
+        .array(z.object({ benchmark: safeId, task: shortText(300), headline: z.boolean(), secondsPerRound: nonNegative }))
+        .max(10000)
+        .optional()
+        .describe('timed tasks the time budget left out after the warm-up round, for the next night, with the seconds one round of each took there'),
       stopping: z
         .object({
           minRounds: z.int().positive().max(1000),
