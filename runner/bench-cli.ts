@@ -26,10 +26,12 @@ export const ROUNDS: Record<RunMode, { rounds: number; warmupRounds: number }> =
 };
 /**
  * --full measures until decided (runner/until-decided.ts): its round count is the minimum, and this many
- * times it the budget (--max-rounds overrides). --quick keeps its fixed rounds unless --max-rounds is given:
- * at 3 rounds an interval is too wide to decide anything early, so a budget would only lengthen it.
+ * times it the budget (--max-rounds overrides). Twice: a full matrix whose every series ran to the budget
+ * (13 rounds with the warm-up) still fits the submission's size caps (scripts/validate-submission.ts SIZE,
+ * sized for 7 rounds with room for about twice that). --quick keeps its fixed rounds unless --max-rounds is
+ * given: at 3 rounds an interval is too wide to decide anything early, so a budget would only lengthen it.
  */
-export const DEFAULT_BUDGET_FACTOR: Record<RunMode, number | null> = { quick: null, full: 3 };
+export const DEFAULT_BUDGET_FACTOR: Record<RunMode, number | null> = { quick: null, full: 2 };
 /** How long to wait for a quiet host before the first task (then it starts anyway and the run says so). */
 const SETTLE_SECONDS: Record<RunMode, number> = { quick: 30, full: 180 };
 
