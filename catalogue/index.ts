@@ -294,6 +294,20 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** The release every OpenSSL release is also compared with, where a run measured it. */
+export const BASELINE_VERSION = '1.1.1w';
+
+/**
+ * What an OpenSSL release's figure is compared with in one run (the summary's vsPreviousSeries and
+ * vsBaseline; a run measured until decided stops a series by these comparisons): among `others`, the
+ * releases of the same run and series key, the newest release of the newest older series, and the baseline.
+ */
+export function comparedWith<T extends { series: string; version: string }>(e: T, others: readonly T[]): { previous?: T; baseline?: T } {
+  const previous = others.filter((o) => compareSeries(o.series, e.series) < 0).sort((a, b) => compareSeries(b.series, a.series) || compareVersions(b.version, a.version))[0];
+  const baseline = others.find((o) => o.version === BASELINE_VERSION && o !== e);
+  return { ...(previous ? { previous } : {}), ...(baseline ? { baseline } : {}) };
+}
+
 export function seriesOf(version: string): ReleaseSeries {
   const v = VERSIONS.find((x) => x.version === version);
   const s = SERIES.find((x) => x.series === (v?.series ?? ''));

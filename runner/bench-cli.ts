@@ -1,15 +1,17 @@
 // `npm run bench -- [options] [versions...]`: build (cached), measure interleaved, write one run file.
 import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunMode } from '../schema/index.ts';
 import { BENCHMARKS, DEFAULT_BENCHMARKS } from './benchmarks.ts';
-import { buildMany, releaseOfRecord, type BuildRequest } from './build.ts';
+import { binarySha256, buildMany, releaseOfRecord, type BuildRequest } from './build.ts';
 import { DEFAULT_MATRIX, buildLabel, resolveBuildSpec } from '../catalogue/index.ts';
 import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
 import { lockHostForMeasurement } from './host-lock.ts';
 import { hostEvidence } from './quiet.ts';
+import { DEFAULT_PRECISION } from './until-decided.ts';
 import { executeRun, harnessInfo, journalDir, journalPath, newRunId, readJournal, resumableRun, resumePlan, type RunPlan } from './run.ts';
 
 export const QUICK_VERSIONS = ['3.4', '3.5'];
@@ -22,6 +24,14 @@ export const ROUNDS: Record<RunMode, { rounds: number; warmupRounds: number }> =
   quick: { rounds: 3, warmupRounds: 1 },
   full: { rounds: 6, warmupRounds: 1 },
 };
+/**
+ * --full measures until decided (runner/until-decided.ts): its round count is the minimum, and this many
+ * times it the budget (--max-rounds overrides). Twice: a full matrix whose every series ran to the budget
+ * (13 rounds with the warm-up) still fits the submission's size caps (scripts/validate-submission.ts SIZE,
+ * sized for 7 rounds with room for about twice that). --quick keeps its fixed rounds unless --max-rounds is
+ * given: at 3 rounds an interval is too wide to decide anything early, so a budget would only lengthen it.
+ */
+export const DEFAULT_BUDGET_FACTOR: Record<RunMode, number | null> = { quick: null, full: 2 };
 /** How long to wait for a quiet host before the first task (then it starts anyway and the run says so). */
 const SETTLE_SECONDS: Record<RunMode, number> = { quick: 30, full: 180 };
 
@@ -34,16 +44,33 @@ appended to a journal in the build cache first, so a killed run loses at most th
 next bench of the same request on this machine resumes it by itself (or --resume <runId>).
 
   --quick              ${ROUNDS.quick.rounds} measured rounds after ${ROUNDS.quick.warmupRounds} warm-up, short tasks; versions default to ${QUICK_VERSIONS.join(' ')}  (default)
-  --full               ${ROUNDS.full.rounds} measured rounds after ${ROUNDS.full.warmupRounds} warm-up, the whole matrix; versions default to
+  --full               at least ${ROUNDS.full.rounds} measured rounds after ${ROUNDS.full.warmupRounds} warm-up, then until decided (--max-rounds),
+                       the whole matrix; versions default to
                        ${DEFAULT_MATRIX.join(' ')}
   --benchmarks a,b     which benchmarks (default: ${DEFAULT_BENCHMARKS.join(',')}); all: ${BENCHMARKS.map((b) => b.id).join(', ')}
-  --rounds N           override the number of measured rounds
+  --rounds N           exactly N measured rounds (no early stop)
+  --max-rounds M       measure until decided: after the mode's rounds, rounds go on while some timed
+                       series is undecided, up to M (default for --full: ${(DEFAULT_BUDGET_FACTOR.full ?? 0) * ROUNDS.full.rounds}; --quick: fixed rounds).
+                       A series is decided when its paired comparisons with the previous release and with
+                       1.1.1w in the run are (sequential looks, alpha spending: runner/until-decided.ts),
+                       or precise enough; a task whose series are all decided leaves the rounds
+  --precision P        with --max-rounds: a series whose interval's relative half-width is below P is
+                       precise enough (default ${DEFAULT_PRECISION}, i.e. ±${DEFAULT_PRECISION * 100}%)
+  --budget-minutes B   with measuring until decided: the run (a session of it) takes at most B minutes; after
+                       the warm-up round it keeps the timed tasks whose minimum rounds fit, the headline
+                       series first (plain TLS 1.3 handshakes' CPU time, instructions, heap), and lists
+                       the rest in the run file (plan.leftOut) for the next night; no round starts that
+                       would end after the budget (runner/night-plan.ts)
   --host-id NAME       the name of this machine (default: $OBSERVATORY_HOST_ID or the hostname); its folder
                        in data/runs/ is the name plus the hardware fingerprint
   --out DIR            where runs go (default: data/runs)
   --resume RUNID       continue an interrupted run from its journal (refused if the checkout moved since)
   --no-resume          start a new run even if an interrupted run of the same request could be resumed
   --allow-moved-checkout  resume even so; the run file records both commits
+  --deterministic-jobs N  deterministic tasks (instruction and call counts) run N at a time, in their own
+                       phase before the timed rounds (default: the CPU count, ${availableParallelism()} here)
+  --no-reuse           measure every deterministic task, even when the reuse cache holds its result for
+                       the same binary, benchmark code, harness revision and mode (runner/deterministic.ts)
   --no-wait            fail at once if another measurement holds the host, instead of waiting for it
   --list               list the benchmarks and what they measure
 
@@ -70,12 +97,17 @@ async function main(): Promise<void> {
         full: { type: 'boolean' },
         benchmarks: { type: 'string' },
         rounds: { type: 'string' },
+        'max-rounds': { type: 'string' },
+        precision: { type: 'string' },
+        'budget-minutes': { type: 'string' },
         'host-id': { type: 'string' },
         out: { type: 'string' },
         resume: { type: 'string' },
         'no-resume': { type: 'boolean' },
         'allow-moved-checkout': { type: 'boolean' },
         'no-wait': { type: 'boolean' },
+        'deterministic-jobs': { type: 'string' },
+        'no-reuse': { type: 'boolean' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -106,13 +138,26 @@ async function main(): Promise<void> {
   if (unknown.length) fail(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}`);
   const rounds = values.rounds ? Number(values.rounds) : ROUNDS[mode].rounds;
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1000) fail(`--rounds must be a whole number from 1 to 1000, not ${values.rounds}`);
+  if (values.rounds && values['max-rounds']) fail('--rounds N measures exactly N rounds, --max-rounds M until decided: choose one');
+  const factor = DEFAULT_BUDGET_FACTOR[mode];
+  const maxRounds = values['max-rounds'] ? Number(values['max-rounds']) : values.rounds || factor === null ? undefined : factor * rounds;
+  if (maxRounds !== undefined && (!Number.isInteger(maxRounds) || maxRounds < Math.max(3, rounds) || maxRounds > 1000))
+    fail(`--max-rounds must be a whole number from ${Math.max(3, rounds)} (the ${mode} rounds) to 1000, not ${values['max-rounds']}`);
+  const precision = values.precision ? Number(values.precision) : DEFAULT_PRECISION;
+  if (!(precision > 0 && precision < 1)) fail(`--precision must be a fraction between 0 and 1, e.g. 0.02, not ${values.precision}`);
+  if (values.precision && maxRounds === undefined) fail('--precision applies to a run measured until decided (--full, or --max-rounds)');
+  const budgetMinutes = values['budget-minutes'] ? Number(values['budget-minutes']) : undefined;
+  if (budgetMinutes !== undefined && !(budgetMinutes > 0 && budgetMinutes <= 7 * 24 * 60)) fail(`--budget-minutes must be a number of minutes above 0, not ${values['budget-minutes']}`);
+  if (budgetMinutes !== undefined && maxRounds === undefined) fail('--budget-minutes applies to a run measured until decided (--full, or --max-rounds)');
+  const deterministicJobs = values['deterministic-jobs'] ? Number(values['deterministic-jobs']) : availableParallelism();
+  if (!Number.isInteger(deterministicJobs) || deterministicJobs < 1 || deterministicJobs > 4096) fail(`--deterministic-jobs must be a whole number from 1 to 4096, not ${values['deterministic-jobs']}`);
   const host = describeHost(hostId(values['host-id']));
 
   // a killed run of the same request on this machine is continued, not started over (a nightly job
   // killed by a reboot or its time limit loses at most the task in flight)
   let resume = values.resume;
   if (!resume && !values['no-resume']) {
-    const found = resumableRun(host.id, { mode, benchmarks: wanted, rounds, builds: wantedBuilds.map((r) => buildLabel({ ...r.version, variant: r.variant })) });
+    const found = resumableRun(host.id, { mode, benchmarks: wanted, rounds, maxRounds, builds: wantedBuilds.map((r) => buildLabel({ ...r.version, variant: r.variant })) });
     if (found)
       try {
         resumePlan(found.plan, harnessInfo(), false);
@@ -151,6 +196,8 @@ async function main(): Promise<void> {
       host,
       benchmarks: wanted,
       rounds,
+      ...(maxRounds !== undefined ? { maxRounds, precision } : {}),
+      ...(budgetMinutes !== undefined ? { budgetMinutes } : {}),
       warmupRounds: ROUNDS[mode].warmupRounds,
       builds: [],
       startedAt: new Date().toISOString(),
@@ -167,7 +214,7 @@ async function main(): Promise<void> {
   for (const f of failed) console.error(`build of ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log: ${f.log})` : ''}`);
   if (!built.length) fail('no build is available: nothing to measure');
   // keep the command-line order so the round rotation is what the user asked for
-  const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix })));
+  const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix, binarySha256: binarySha256(b.build.dir) })));
   const changed = plan.builds.filter((b) => !builds.some((x) => x.record.id === b.id));
   if (changed.length)
     fail(`cannot resume: the cached build of ${changed.map((b) => b.version).join(', ')} is no longer the one this run started with (compiler or options changed); start a new run`);
@@ -185,7 +232,10 @@ async function main(): Promise<void> {
   if (!plan.builds.length) plan.builds = builds.map((b) => b.record);
   const benchmarks = BENCHMARKS.filter((b) => plan.benchmarks.includes(b.id));
   const evidence = hostEvidence({ exclusive: true, settleSeconds: SETTLE_SECONDS[plan.mode] });
-  const { path, run } = await executeRun(plan, builds, benchmarks, outDir, { progress: (m) => console.log(m) }, notes, evidence);
+  const { path, run } = await executeRun(plan, builds, benchmarks, outDir, { progress: (m) => console.log(m) }, notes, evidence, {
+    deterministicJobs,
+    reuse: values['no-reuse'] !== true,
+  });
   lock.release();
   if (run.quiet && !run.quiet.quiet) console.log('\nthe host was NOT quiet during this run (see quiet in the run file): its numbers stay out of the default views');
   const measured = run.series.filter((s) => s.status === 'measured').length;

@@ -10,6 +10,8 @@ export interface BuildUnderTest {
   record: Build;
   /** install prefix: bin/openssl, include/, lib/libssl.a, lib/libcrypto.a */
   prefix: string;
+  /** the sha256 of its installed files as build.json recorded them, hashed together (build.ts binarySha256); without it nothing deterministic is reused */
+  binarySha256?: string;
 }
 
 /** Everything about a series except which build and what was measured. */
@@ -23,7 +25,7 @@ export interface Task {
   /** unique within one build and benchmark, e.g. "aes-128-gcm" */
   id: string;
   run(): Promise<Outcome[]>;
-  /** deterministic measurements (instruction counts): run in the first measured round only */
+  /** deterministic measurements (instruction counts, call counts, heap, bytes): run once, in the deterministic phase before the timed rounds, and reused by later runs (runner/deterministic.ts) */
   oncePerRun?: boolean;
   /**
    * The series run() can return, where the module declares them: a run that wants only some series (npm
@@ -40,6 +42,8 @@ export interface Benchmark {
   description: string;
   /** the libraries it can measure (default: OpenSSL only: it needs the openssl app or OpenSSL internals) */
   libraries?: Library[];
+  /** the module that defines it (import.meta.url): its source files key the reuse of its deterministic results (runner/deterministic.ts); without it they are never reused */
+  source?: string;
   /** once per build before the first round: compile helpers, make keys. May throw: the build is then marked failed for this benchmark. */
   prepare?(build: BuildUnderTest, mode: RunMode): Promise<void>;
   tasks(build: BuildUnderTest, mode: RunMode): Task[];

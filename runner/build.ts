@@ -118,6 +118,20 @@ export function installedHashes(prefix: string): Record<string, string> {
   return out;
 }
 
+/**
+ * The binary identity of a cached build: one sha256 over the sha256 of every installed file that its
+ * build.json recorded at build time (path and hash, in path order); undefined when it records none.
+ * Deterministic results are reused by it (runner/deterministic.ts).
+ */
+export function binarySha256(dir: string): string | undefined {
+  const installed = readEntry(dir)?.installed;
+  if (!installed || !Object.keys(installed).length) return undefined;
+  const lines = Object.keys(installed)
+    .sort()
+    .map((rel) => `${rel} ${installed[rel]}\n`);
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
 /** A cache entry whose build.json exists and validates (not yet checked against its files). */
 function readEntry(dir: string): (CachedBuild & { installed?: Record<string, string> }) | undefined {
   try {

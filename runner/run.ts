@@ -10,6 +10,10 @@
 // same request on the same machine (resumableRun): finished (round, build, benchmark, task) entries and
 // the evidence already recorded are kept, and finished tasks are skipped, so a kill loses at most the
 // task in flight.
+//
+// Phases: the benchmarks are prepared, then every deterministic task (oncePerRun: instruction and call
+// counts) runs once, several at a time and never beside a timed task, or is taken from the reuse cache
+// (runner/deterministic.ts); then the timed rounds. The run file records each phase's wall time.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -20,13 +24,26 @@ import { summarizeEvidence, type CheckedSnapshot, type EvidenceRecorder, type Ro
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { cacheRoot } from './sources.ts';
+import type { LookSchedule } from '../scripts/hypothesis/sequential.ts';
+import { benchmarkSourcesSha256, findStored, inParallel, keySha256, store, type ReuseKey } from './deterministic.ts';
+import { availableParallelism } from 'node:os';
+import { DEFAULT_PRECISION, UntilDecided } from './until-decided.ts';
+import { planNight, type TaskCost } from './night-plan.ts';
+import { isHeadline } from './handshake/handshake.ts';
 
 export interface RunPlan {
   runId: string;
   mode: RunMode;
   host: Host;
   benchmarks: string[];
+  /** measured rounds; with maxRounds, the fewest (the first look) */
   rounds: number;
+  /** measure until decided (runner/until-decided.ts), at most this many measured rounds; absent: exactly `rounds` */
+  maxRounds?: number;
+  /** with maxRounds: the relative half-width below which a series is precise enough (default DEFAULT_PRECISION) */
+  precision?: number;
+  /** with maxRounds: minutes a session may take; the warm-up round plans what fits (runner/night-plan.ts) */
+  budgetMinutes?: number;
   warmupRounds: number;
   builds: Build[];
   startedAt: string;
@@ -45,13 +62,24 @@ export interface JournalEntry {
   error?: string;
   /** why the first attempt failed, when the task was run a second time */
   firstAttempt?: string;
+  /** wall seconds the task took (timed tasks) */
+  seconds?: number;
+  /** a deterministic task (the deterministic phase; its round is the first measured one) */
+  deterministic?: true;
+  /** its outcomes came from the reuse cache, not from running it */
+  reusedFrom?: NonNullable<Series['reusedFrom']>;
 }
 
 /** Quiet-host evidence lines (they carry a `kind`; task entries have none, as in journals written before). */
 type EvidenceLine =
   | { kind: 'session'; at: string; exclusive: boolean }
   | { kind: 'quiet-before'; thresholds: Record<string, number>; snapshot: CheckedSnapshot }
-  | { kind: 'quiet-round'; snapshot: RoundSnapshot };
+  | { kind: 'quiet-round'; snapshot: RoundSnapshot }
+  /** one session's wall time in one phase (a resumed run has several per phase, summed in the run file) */
+  | { kind: 'phase'; phase: 'prepare' | 'timed'; seconds: number }
+  | { kind: 'phase'; phase: 'deterministic'; seconds: number; jobs: number }
+  /** the tasks a night with a time budget left out after its warm-up round (kept on resume) */
+  | { kind: 'night-plan'; leftOut: TaskCost[] };
 
 export interface Journal {
   plan: RunPlan;
@@ -98,6 +126,7 @@ export interface RunRequest {
   mode: RunMode;
   benchmarks: string[];
   rounds: number;
+  maxRounds?: number;
   /** buildLabel of each requested build */
   builds: string[];
 }
@@ -120,7 +149,7 @@ export function resumableRun(machineId: string, want: RunRequest, now = new Date
       continue;
     }
     const age = (now.getTime() - Date.parse(plan.startedAt)) / 3600_000;
-    if (plan.mode !== want.mode || plan.rounds !== want.rounds || !same(plan.benchmarks, want.benchmarks) || !same(plan.builds.map(buildLabel), want.builds)) continue;
+    if (plan.mode !== want.mode || plan.rounds !== want.rounds || (plan.maxRounds ?? null) !== (want.maxRounds ?? null) || !same(plan.benchmarks, want.benchmarks) || !same(plan.builds.map(buildLabel), want.builds)) continue;
     if (age >= 0 && age < AUTO_RESUME_HOURS) found.push(plan);
   }
   const newest = found.sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
@@ -197,6 +226,27 @@ export interface RunOptions {
   afterRound?: (round: number, entries: readonly JournalEntry[], seconds: number) => boolean | Promise<boolean>;
   /** milliseconds, for the round times afterRound is given (default Date.now; tests drive their own) */
   clock?: () => number;
+  /** deterministic tasks run at once (default: the machine's CPUs) */
+  deterministicJobs?: number;
+  /** false: measure every deterministic task, even with a stored result for its key (--no-reuse) */
+  reuse?: boolean;
+}
+
+/** Run a task; a failed attempt (an exception or a failed series) runs once more, and the entry keeps both. */
+async function attempt(task: Task, entry: JournalEntry, cb: RunCallbacks): Promise<void> {
+  for (let n = 1; n <= 2; n++) {
+    delete entry.outcomes;
+    delete entry.error;
+    try {
+      entry.outcomes = await task.run();
+    } catch (e) {
+      entry.error = (e as Error).message.slice(0, 2000);
+    }
+    const failure = failureOf(entry.outcomes, entry.error);
+    if (failure === undefined) break;
+    cb.progress(`  FAILED${n === 1 ? ', retrying' : ' again'}: ${failure.split('\n')[0]}`);
+    if (n === 1) entry.firstAttempt = failure.slice(0, 1000);
+  }
 }
 
 /** Whether a benchmark measures this build's library (OpenSSL-only unless it says otherwise). */
@@ -242,6 +292,9 @@ export async function executeRun(
   }
   const finished = new Set(done.map((e) => `${e.round}|${e.buildId}|${e.benchmark}|${e.task}`));
 
+  const clock = options.clock ?? Date.now;
+  const prepareStarted = clock();
+  const deadline = plan.budgetMinutes !== undefined ? prepareStarted + plan.budgetMinutes * 60_000 : undefined;
   const prepared = new Map<string, string | null>(); // build|benchmark -> error or null
   for (const build of builds)
     for (const bench of benchmarks) {
@@ -264,15 +317,83 @@ export async function executeRun(
       }
     }
 
-  const totalRounds = plan.warmupRounds + plan.rounds;
+  record({ kind: 'phase', phase: 'prepare', seconds: (clock() - prepareStarted) / 1000 });
+
+  // the deterministic phase: every oncePerRun task of every build, several at once, before any timed task
+  const jobs = Math.max(1, options.deterministicJobs ?? availableParallelism());
+  const sources = new Map<string, string | undefined>();
+  const sourcesOf = (bench: Benchmark) => {
+    if (!sources.has(bench.id)) sources.set(bench.id, bench.source ? benchmarkSourcesSha256(bench.source) : undefined);
+    return sources.get(bench.id);
+  };
+  const deterministic = builds.flatMap((build) =>
+    benchmarks.flatMap((bench) =>
+      prepared.get(`${build.record.id}|${bench.id}`) !== null ? [] : tasksOf(bench, build).filter((t) => t.oncePerRun).map((task) => ({ build, bench, task })),
+    ),
+  );
+  const todo = deterministic.filter(({ build, bench, task }) => !finished.has(`${plan.warmupRounds}|${build.record.id}|${bench.id}|${task.id}`));
+  if (todo.length) {
+    const phaseStarted = clock();
+    let n = deterministic.length - todo.length;
+    cb.progress(`deterministic phase: ${todo.length} task(s), ${jobs} at a time`);
+    await inParallel(todo, jobs, async ({ build, bench, task }) => {
+      const label = `${bench.id}/${task.id} ${buildLabel(build.record)}`;
+      const entry: JournalEntry = { round: plan.warmupRounds, buildId: build.record.id, benchmark: bench.id, task: task.id, at: '', deterministic: true };
+      const binary = build.binarySha256;
+      const sourcesSha256 = sourcesOf(bench);
+      const key: ReuseKey | undefined =
+        binary && sourcesSha256
+          ? { machine: plan.host.id, binarySha256: binary, benchmark: bench.id, task: task.id, mode: plan.mode, harnessRevision: plan.harness.revision ?? 1, sourcesSha256 }
+          : undefined;
+      const stored = key && options.reuse !== false ? findStored(key) : undefined;
+      if (stored && key) {
+        entry.outcomes = stored.outcomes;
+        entry.reusedFrom = { runId: stored.runId, measuredAt: stored.measuredAt, key: keySha256(key), binarySha256: key.binarySha256, sourcesSha256: key.sourcesSha256, harnessRevision: key.harnessRevision };
+        cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}: reused from ${stored.runId}`);
+      } else {
+        cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}`);
+        await attempt(task, entry, cb);
+      }
+      entry.at = new Date().toISOString();
+      if (key && !stored && entry.outcomes && entry.error === undefined) store(key, plan.runId, entry.at, entry.outcomes);
+      journal(entry);
+      done.push(entry);
+    });
+    record({ kind: 'phase', phase: 'deterministic', seconds: (clock() - phaseStarted) / 1000, jobs });
+  }
+
+  const until = plan.maxRounds
+    ? new UntilDecided({ warmupRounds: plan.warmupRounds, minRounds: plan.rounds, maxRounds: plan.maxRounds, precision: plan.precision ?? DEFAULT_PRECISION, builds: plan.builds })
+    : undefined;
+  const totalRounds = plan.warmupRounds + (plan.maxRounds ?? plan.rounds);
   const byId = new Map(builds.map((b) => [b.record.id, b]));
   const started = Date.now();
+  const timedStarted = clock();
   let stepsDone = 0;
-  const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => tasksOf(b, x).length), 0) * builds.length, 0);
+  const timedOf = (b: Benchmark, x: BuildUnderTest) => tasksOf(b, x).filter((t) => !t.oncePerRun);
+  const planned = recorded.find((e) => e.kind === 'night-plan');
+  const leftOut = new Map((planned?.kind === 'night-plan' ? planned.leftOut : []).map((t) => [`${t.benchmark}|${t.task}`, t]));
+  /** after the warm-up: keep the tasks whose minimum rounds fit in the time left, headline series first */
+  const planTheNight = (now: number) => {
+    const costs: TaskCost[] = benchmarks.flatMap((bench) => {
+      const tasks = builds.filter((b) => runsOn(bench, b) && prepared.get(`${b.record.id}|${bench.id}`) === null).flatMap((b) => timedOf(bench, b));
+      return [...new Set(tasks.map((t) => t.id))].map((id) => ({
+        benchmark: bench.id,
+        task: id,
+        headline: tasks.some((t) => t.id === id && (t.produces ?? []).some(isHeadline)),
+        secondsPerRound: done.filter((e) => e.round < plan.warmupRounds && !e.deterministic && e.benchmark === bench.id && e.task === id).reduce((a, e) => a + (e.seconds ?? 0), 0),
+      }));
+    });
+    const night = planNight(costs, plan.rounds, (deadline! - now) / 1000);
+    record({ kind: 'night-plan', leftOut: night.leftOut });
+    for (const t of night.leftOut) leftOut.set(`${t.benchmark}|${t.task}`, t);
+    if (night.leftOut.length) cb.progress(`the ${plan.budgetMinutes}-minute budget leaves out ${night.leftOut.length} task(s) for the next night: ${night.leftOut.map((t) => `${t.benchmark}/${t.task}`).join(', ')}`);
+  };
+  const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => timedOf(b, x).length), 0) * builds.length, 0);
   const totalSteps = tasksPerRound * totalRounds;
   let lastRound = totalRounds - 1;
   for (let round = 0; round < totalRounds; round++) {
-    const roundStarted = (options.clock ?? Date.now)();
+    const roundStarted = clock();
     const order = roundOrder(
       builds.map((b) => b.record.id),
       round,
@@ -283,35 +404,24 @@ export async function executeRun(
     try {
       for (const bench of benchmarks) {
         // interleave at task level: one task runs on every build before the next task starts
-        const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => tasksOf(bench, b).map((t) => t.id)))];
+        const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => timedOf(bench, b).map((t) => t.id)))];
         for (const taskId of taskIds)
           for (const buildId of order) {
             stepsDone++;
             const build = byId.get(buildId)!;
-            const task = runsOn(bench, build) ? tasksOf(bench, build).find((t) => t.id === taskId) : undefined;
+            const task = runsOn(bench, build) ? timedOf(bench, build).find((t) => t.id === taskId) : undefined;
             if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
-            if (task.oncePerRun && round !== plan.warmupRounds) continue;
+            if (until?.skip(buildId, bench.id, taskId) || leftOut.has(`${bench.id}|${taskId}`)) continue;
             if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
-            const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
+            const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.maxRounds ? `${plan.rounds}-${plan.maxRounds}` : plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
             const elapsed = (Date.now() - started) / 1000;
             const eta = stepsDone > 1 ? (elapsed / (stepsDone - 1)) * (totalSteps - stepsDone + 1) : 0;
             cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);
             ranThisRound = true;
             const entry: JournalEntry = { round, buildId, benchmark: bench.id, task: taskId, at: '' };
-            // a failed task (an exception or a failed series) runs once more; the notes keep both attempts
-            for (let attempt = 1; attempt <= 2; attempt++) {
-              delete entry.outcomes;
-              delete entry.error;
-              try {
-                entry.outcomes = await task.run();
-              } catch (e) {
-                entry.error = (e as Error).message.slice(0, 2000);
-              }
-              const failure = failureOf(entry.outcomes, entry.error);
-              if (failure === undefined) break;
-              cb.progress(`  FAILED${attempt === 1 ? ', retrying' : ' again'}: ${failure.split('\n')[0]}`);
-              if (attempt === 1) entry.firstAttempt = failure.slice(0, 1000);
-            }
+            const taskStarted = clock();
+            await attempt(task, entry, cb);
+            entry.seconds = (clock() - taskStarted) / 1000;
             entry.at = new Date().toISOString();
             journal(entry);
             done.push(entry);
@@ -326,15 +436,35 @@ export async function executeRun(
     } finally {
       watch?.stop(); // the window timer must not outlive its round
     }
-    if (options.afterRound && (await options.afterRound(round, done, ((options.clock ?? Date.now)() - roundStarted) / 1000))) {
+    if (deadline !== undefined && !planned && round === plan.warmupRounds - 1) planTheNight(clock());
+    let decided = until?.afterRound(round, done) ?? false;
+    const roundSeconds = (clock() - roundStarted) / 1000;
+    // the next round runs the tasks still in the rounds: this round's time of those is its estimate
+    const nextRound = () =>
+      done.filter((e) => e.round === round && !e.deterministic && !until?.skip(e.buildId, e.benchmark, e.task) && !leftOut.has(`${e.benchmark}|${e.task}`)).reduce((a, e) => a + (e.seconds ?? 0), 0);
+    if (!decided && until && deadline !== undefined && round >= plan.warmupRounds && clock() + nextRound() * 1000 > deadline) {
+      until.finalLook(round, done);
+      notes.push(`the ${plan.budgetMinutes}-minute budget ended after measured round ${round - plan.warmupRounds + 1}: one last look spent the alpha left, and the series still open stopped for the budget`);
+      decided = true;
+    }
+    if (decided) cb.progress(`  every timed series is settled, or the budget of ${plan.maxRounds} rounds is reached: stopping after this round`);
+    if (decided || (options.afterRound && (await options.afterRound(round, done, roundSeconds)))) {
       lastRound = round;
       break;
     }
   }
+  record({ kind: 'phase', phase: 'timed', seconds: (clock() - timedStarted) / 1000 });
 
   // stopped early: the run file says how many rounds were measured (at least one when any was planned)
   const measured = Math.max(Math.min(plan.rounds, 1), lastRound + 1 - plan.warmupRounds);
-  const run = assembleRun(lastRound === totalRounds - 1 ? plan : { ...plan, rounds: measured }, done, notes, recorded);
+  const stopping = until && {
+    minRounds: plan.rounds,
+    schedule: until.schedule,
+    precision: plan.precision ?? DEFAULT_PRECISION,
+    stopOf: (buildId: string, key: string) => until.stopOf(buildId, key),
+    leftOut: [...leftOut.values()],
+  };
+  const run = assembleRun(lastRound === totalRounds - 1 && !until ? plan : { ...plan, rounds: measured }, done, notes, recorded, stopping);
   const path = writeRunFile(outDir, run);
   rmSync(jpath);
   return { path, run };
@@ -353,10 +483,36 @@ function quietOf(plan: RunPlan, evidence: EvidenceLine[], notes: string[]): Run[
   return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured);
 }
 
+/** Run.phases from the journal: each phase's seconds summed over the sessions; undefined for a journal without them. */
+function phasesOf(entries: JournalEntry[], evidence: EvidenceLine[]): Run['phases'] {
+  const lines = evidence.flatMap((e) => (e.kind === 'phase' ? [e] : []));
+  if (!lines.length) return undefined;
+  const seconds = (phase: string) => lines.filter((l) => l.phase === phase).reduce((a, l) => a + l.seconds, 0);
+  const det = entries.filter((e) => e.deterministic);
+  const jobs = Math.max(1, ...lines.flatMap((l) => (l.phase === 'deterministic' ? [l.jobs] : [])));
+  return {
+    prepare: { seconds: seconds('prepare') },
+    deterministic: { seconds: seconds('deterministic'), jobs, tasks: det.length, reused: det.filter((e) => e.reusedFrom).length },
+    timed: { seconds: seconds('timed'), rounds: new Set(entries.filter((e) => !e.deterministic).map((e) => e.round)).size },
+  };
+}
+
+/** How a run measured until decided stopped, for its run file. */
+export interface Stopping {
+  minRounds: number;
+  schedule: LookSchedule;
+  precision: number;
+  stopOf(buildId: string, key: string): NonNullable<Series['stopped']> | undefined;
+  /** the timed tasks a time budget left out after the warm-up (their warm-up values are not kept) */
+  leftOut: TaskCost[];
+}
+
 /** Journal -> run file. Throws with the zod path if the result does not validate (the journal is kept). */
-export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: string[] = [], evidence: EvidenceLine[] = []): Run {
+export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: string[] = [], evidence: EvidenceLine[] = [], stopping?: Stopping): Run {
   const series = new Map<string, Series>();
+  const left = new Set(stopping?.leftOut.map((t) => `${t.benchmark}|${t.task}`));
   for (const e of entries) {
+    if (!e.deterministic && left.has(`${e.benchmark}|${e.task}`)) continue;
     if (e.firstAttempt !== undefined) {
       const second = failureOf(e.outcomes, e.error);
       notes.push(
@@ -376,6 +532,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
         s = { key, ...o.spec, buildId: e.buildId, status: 'measured', iterations: [] };
         series.set(id, s);
       }
+      if (e.reusedFrom) s.reusedFrom = e.reusedFrom;
       if ('value' in o) {
         const it: Iteration = { round: e.round, value: o.value, at: e.at, warmup: e.round < plan.warmupRounds };
         s.iterations.push(it);
@@ -396,9 +553,15 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
       s.status = 'failed';
       s.reason = 'measured only in warm-up rounds: every measured round failed (see the run notes)';
     }
+  if (stopping)
+    for (const s of series.values()) {
+      const stopped = s.status === 'measured' ? stopping.stopOf(s.buildId, s.key) : undefined;
+      if (stopped) s.stopped = stopped;
+    }
   const ordered = [...series.values()].sort(bySeriesKeyThenBuild);
   const totalRounds = plan.warmupRounds + plan.rounds;
   const quiet = quietOf(plan, evidence, notes);
+  const phases = phasesOf(entries, evidence);
   const run = {
     schemaVersion: 1 as const,
     kind: 'run' as const,
@@ -412,6 +575,20 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
       ...(plan.reproduces ? { reproduces: plan.reproduces } : {}),
       benchmarks: plan.benchmarks,
       rounds: plan.rounds,
+      ...(plan.maxRounds ? { maxRounds: plan.maxRounds } : {}),
+      ...(plan.budgetMinutes !== undefined ? { budgetMinutes: plan.budgetMinutes } : {}),
+      ...(stopping?.leftOut.length ? { leftOut: stopping.leftOut.map((t) => ({ benchmark: t.benchmark, task: t.task, headline: t.headline, secondsPerRound: t.secondsPerRound })) } : {}),
+      ...(stopping
+        ? {
+            stopping: {
+              minRounds: stopping.minRounds,
+              looks: stopping.schedule.looks,
+              alpha: stopping.schedule.alpha,
+              precisionTarget: stopping.precision,
+              method: `${stopping.schedule.method}; a timed series stops when its comparisons with the previous release and 1.1.1w in this run are decided (the interval lies above or below 1, or inside 1 ± 5%), when its own interval's relative half-width is below the precision target, or at the last look (runner/until-decided.ts)`,
+            },
+          }
+        : {}),
       warmupRounds: plan.warmupRounds,
       order: Array.from({ length: totalRounds }, (_, r) =>
         roundOrder(
@@ -424,6 +601,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
     series: ordered,
     notes: notes.length > 100 ? [...notes.slice(0, 99), `... and ${notes.length - 99} more notes`] : notes,
     ...(quiet ? { quiet } : {}),
+    ...(phases ? { phases } : {}),
   };
   const parsed = Run.safeParse(run);
   if (!parsed.success) {

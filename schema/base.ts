@@ -183,6 +183,24 @@ export const Series = z.object({
   reason: shortText(2000).optional().describe('for unsupported/failed: what the library or tool said'),
   observed: Params.optional().describe('what the library reported, e.g. negotiated group, resumed'),
   iterations: z.array(Iteration).max(100000),
+  reusedFrom: z
+    .object({
+      runId: safeId.describe('the run that measured these values'),
+      measuredAt: isoTime,
+      key: sha256.describe('sha256 of the reuse key below (runner/deterministic.ts)'),
+      binarySha256: sha256.describe("the build's installed files (build.json), hashed together"),
+      sourcesSha256: sha256.describe("the benchmark's own source files, hashed together"),
+      harnessRevision: z.int().positive().max(1000),
+    })
+    .optional()
+    .describe('deterministic series only: taken from the reuse cache instead of measured, byte for byte what that run measured with the same binary, benchmark code, harness revision and mode'),
+  stopped: z
+    .object({
+      reason: z.enum(['decided', 'precise', 'budget']),
+      round: z.int().positive().max(1000).describe('the measured round (1-based) of the look that settled it; a series others are compared with is run on until they are settled too'),
+    })
+    .optional()
+    .describe('timed series of a run measured until decided: why its task stopped being run (absent with a fixed number of rounds)'),
 });
 export type Series = z.infer<typeof Series>;
 
@@ -269,12 +287,47 @@ export const Run = z
       rounds: z.int().positive().max(1000),
       warmupRounds: z.int().nonnegative().max(100),
       order: z.array(z.array(safeId)).describe('build ids in the order each round ran them'),
+      maxRounds: z
+        .int()
+        .positive()
+        .max(1000)
+        .optional()
+        .describe('measured until decided (runner/until-decided.ts): the round budget; rounds is then the rounds measured'),
+      budgetMinutes: nonNegative.optional().describe('--budget-minutes: the time a session of the run may take (runner/night-plan.ts)'),
+      leftOut: z
+        .array(z.object({ benchmark: safeId, task: shortText(300), headline: z.boolean(), secondsPerRound: nonNegative }))
+        .max(10000)
+        .optional()
+        .describe('timed tasks the time budget left out after the warm-up round, for the next night, with the seconds one round of each took there'),
+      stopping: z
+        .object({
+          minRounds: z.int().positive().max(1000),
+          looks: z.array(z.int().positive().max(1000)).max(100),
+          alpha: z.array(finite).max(100),
+          precisionTarget: finite.describe('relative half-width of a series interval below which it counts as precise'),
+          method: shortText(1000),
+        })
+        .optional()
+        .describe('the pre-declared looks and alpha spending of a run measured until decided'),
       reproduces: safeId.optional().describe('npm run reproduce: the write-up whose claims this run measured until they were decided (its rounds come from the stopping rule)'),
     }),
     builds: z.array(Build).min(1),
     series: z.array(Series),
     notes: z.array(shortText(2000)).max(100).default([]),
     quiet: QuietEvidence.optional().describe('absent in runs recorded before the quiet-host protocol: such runs count as not quiet'),
+    phases: z
+      .object({
+        prepare: z.object({ seconds: nonNegative }),
+        deterministic: z.object({
+          seconds: nonNegative,
+          jobs: z.int().positive().max(4096).describe('deterministic tasks run at once'),
+          tasks: z.int().nonnegative().describe('deterministic tasks of the run (one per build, benchmark and task)'),
+          reused: z.int().nonnegative().describe('of them, taken from the reuse cache'),
+        }),
+        timed: z.object({ seconds: nonNegative, rounds: z.int().nonnegative().describe('rounds run, warm-up included') }),
+      })
+      .optional()
+      .describe('wall time of each phase, summed over the sessions of a resumed run (absent in runs from before the phases)'),
   })
   .superRefine((run, ctx) => {
     const ids = new Set(run.builds.map((b) => b.id));

@@ -30,12 +30,11 @@ import {
   DataFileError,
   describeIssues,
 } from '../schema/index.ts';
-import { compareReleases, compareSeries, compareVersions } from '../catalogue/index.ts';
+import { BASELINE_VERSION, comparedWith, compareReleases, compareVersions } from '../catalogue/index.ts';
 import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, measuredRounds, describe, significant, SUMMARY_DIGITS } from './stats.ts';
 import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from './history.ts';
 
 export { quietReasons };
-export const BASELINE_VERSION = '1.1.1w';
 
 /** A run file left out of the derived files, and why (printed, and the exit status says so). */
 export interface SkippedFile {
@@ -213,13 +212,9 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
     for (const e of group) {
       if (!e.comparability.acrossVersions) continue;
       const det = DETERMINISTIC_METHODS.includes(e.method);
-      const older = group
-        .filter((o) => compareSeries(o.series, e.series) < 0)
-        .sort((a, b) => compareSeries(b.series, a.series) || compareVersions(b.version, a.version));
-      const prev = older[0];
+      const { previous: prev, baseline: base } = comparedWith(e, group);
       if (prev) e.vsPreviousSeries = compareRounds(rounds.get(e)!, rounds.get(prev)!, prev.version, det);
-      const base = group.find((o) => o.version === BASELINE_VERSION);
-      if (base && base !== e) e.vsBaseline = compareRounds(rounds.get(e)!, rounds.get(base)!, base.version, det);
+      if (base) e.vsBaseline = compareRounds(rounds.get(e)!, rounds.get(base)!, base.version, det);
     }
   }
 

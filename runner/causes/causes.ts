@@ -78,6 +78,7 @@ const base = createHandshakeBenchmark(causesMatrix);
 export const causesBenchmark: Benchmark = {
   ...base,
   id: 'causes',
+  source: import.meta.url,
   libraries: ['openssl'], // the configurations behind the write-ups on OpenSSL releases
   description: 'Handshake configurations behind the write-ups and seed reproductions (TLS 1.2 AES256-GCM-SHA384, RSA certs, P-256/P-384, SSL_CTX per connection, heap per connection)',
 };
@@ -149,6 +150,7 @@ const fnTaskId = (cfg: HandshakeConfig) => ['fn', `tls${cfg.proto}`, cfg.cert, c
 export function createFnCostBenchmark(configs: () => HandshakeConfig[] = fnCostConfigs): Benchmark {
   return {
     id: 'fn-cost',
+    source: import.meta.url,
     libraries: ['openssl'], // needs OpenSSL's function names (callgrind costs of its internal functions)
     description: `Instructions per handshake inside ${FUNCTIONS.join(', ')} (callgrind inclusive cost, deterministic)`,
     prepare: async (build) => {

@@ -253,6 +253,14 @@ export const metricNote = (benchmark: string, metric: string): string | null =>
   benchmark === 'handshake' && (PERCENTILE_METRICS as readonly string[]).includes(metric) ? PERCENTILE_NOTE : null;
 
 /** What a series' key, and the labels runs recorded, do not say and a reader must know; null if nothing. */
+/** A plain handshake: TLS 1.3, no resumption, one thread, a shared SSL_CTX, the default cipher (what the version pages open with). */
+export const isPlainHandshake = (params: Params): boolean =>
+  params.proto === '1.3' && params.resume === 'none' && params.threads === 1 && params.clientCtx === 'shared' && params.cipher === undefined;
+/** The metrics of the figures a version page opens with (site/src/lib/version-view.ts headlines), of plain handshakes. */
+export const HEADLINE_METRICS: readonly string[] = ['cpu-per-handshake', 'instructions-per-handshake', 'heap-per-connection'];
+/** A headline series: what the site needs first, and a night with a time budget measures first (runner/night-plan.ts). */
+export const isHeadline = (s: { metric: string; params: Params }): boolean => HEADLINE_METRICS.includes(s.metric) && isPlainHandshake(s.params);
+
 export function seriesNote(s: { benchmark: string; metric: string; params: Params; library?: string }): string | null {
   const forMetric = metricNote(s.benchmark, s.metric);
   if (forMetric || s.benchmark !== 'handshake') return forMetric;
@@ -486,6 +494,7 @@ export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = 
   return {
     id: 'handshake',
     libraries: HANDSHAKE_LIBRARIES,
+    source: import.meta.url,
     description:
       'TLS 1.2/1.3 handshakes in-process over a BIO pair: client and server CPU per handshake, bytes, ClientHello, heap per connection, instruction counts, thread scaling, SSL_CTX_new cost',
     async prepare(build) {

@@ -236,6 +236,7 @@ export function taskSpecs(): Record<string, SeriesSpec[]> {
 
 export const knownIssuesBenchmark: Benchmark = {
   id: 'known-issues',
+  source: import.meta.url,
   libraries: ['openssl'], // needs OpenSSL APIs and internals named in the reports it reproduces
   description:
     'Known regressions tracker: the operations behind reported complaints (key and certificate decoding, CA bundle loading, SSL_CTX_new, tiny AEAD records, DTLS heap, lock calls per handshake), CPU time, instructions and lock calls per operation',

@@ -21,7 +21,8 @@
 // at the last look, or when the next round would overrun the budget (then one final look spends the
 // alpha left, as sequential.ts's finalLook does). By the union bound each comparison's chance of a wrong
 // decision stays at most alpha however many looks were taken. Deterministic series (instruction counts,
-// bytes: the run loop measures them once, in the first measured round) compare exactly.
+// bytes: the run loop measures them once, in its deterministic phase before the rounds, or reuses them)
+// compare exactly.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { WriteupFrontmatter } from '../../site/src/lib/writeups.ts';
@@ -376,8 +377,6 @@ export class Stopper {
     this.test.update(data, m >= 1);
     if (!this.o.timed || !this.schedule) return this.stop('deterministic-only');
     if (this.test.undecided().length === 0) return this.stop('all-decided');
-    // the first measured round also ran the once-per-run counts: the warm-up's time is the better estimate
-    const estimate = m === 1 && this.warmupSeconds !== null ? this.warmupSeconds : seconds;
     if (this.schedule.looks[this.next] === m) {
       const look = this.test.look(m, alphaAt(this.schedule, this.next, false), false, data);
       this.next++;
@@ -385,7 +384,7 @@ export class Stopper {
       if (look.undecided === 0) return this.stop('all-decided');
       if (this.next >= this.schedule.looks.length) return this.stop('last-look');
     }
-    if (t + estimate > this.deadline) {
+    if (t + seconds > this.deadline) {
       // the budget ends before the next look: one last look with all the alpha not yet spent (when the
       // clock, never the data, ends the run, the union bound still holds)
       const left = alphaAt(this.schedule, this.next, true);

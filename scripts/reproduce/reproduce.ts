@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCHMARKS } from '../../runner/benchmarks.ts';
-import { buildMany, type BuildRequest } from '../../runner/build.ts';
+import { binarySha256, buildMany, type BuildRequest } from '../../runner/build.ts';
 import { buildLabel, resolveBuildSpec } from '../../catalogue/index.ts';
 import { cpuCapabilities } from '../../runner/cpucaps/cpucaps.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
@@ -113,7 +113,7 @@ async function main(): Promise<number> {
   const { built, failed } = await buildMany(requests, (v, variant, step) => console.log(`build ${v}/${variant}: ${step}`));
   for (const f of failed) console.error(`build of ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log: ${f.log})` : ''}`);
   if (!built.length) fail('no build is available: nothing to measure');
-  const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix })));
+  const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix, binarySha256: binarySha256(b.build.dir) })));
 
   const timed = taskPlan.timed;
   const plan: RunPlan = {

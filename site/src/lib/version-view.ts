@@ -2,7 +2,7 @@
 // what is measured, in an order a reader expects (TLS 1.3 before 1.2, new sessions before resumption, one
 // thread before many, library defaults before pinned groups). Pure functions, unit-tested.
 import type { Params } from '../../../schema/index.ts';
-import { seriesNote } from '../../../runner/handshake/handshake.ts';
+import { isPlainHandshake, seriesNote } from '../../../runner/handshake/handshake.ts';
 import { isNoisy, significant } from './format.ts';
 import { groupBy, type Entry } from './model.ts';
 
@@ -319,8 +319,7 @@ export interface Headline {
 }
 
 const p = (e: Entry, k: string) => e.params[k];
-const PLAIN_HANDSHAKE = (e: Entry) =>
-  p(e, 'proto') === '1.3' && p(e, 'resume') === 'none' && p(e, 'threads') === 1 && p(e, 'clientCtx') === 'shared' && p(e, 'cipher') === undefined;
+const PLAIN_HANDSHAKE = (e: Entry) => isPlainHandshake(e.params);
 const groupsAre = (e: Entry, g: string) => p(e, 'clientGroups') === g && p(e, 'serverGroups') === g;
 const CERT_PREFERENCE = VALUE_ORDER.cert!;
 const CERT_NAME: Record<string, string> = { 'ecdsa-p256': 'ECDSA P-256', rsa2048: 'RSA-2048' };

@@ -1,0 +1,101 @@
+// A night with a time budget (issue 32, item 4): after the warm-up the headline tasks are kept first, what
+// does not fit is left out and named in the run file, and no round starts that would end after the budget.
+// The clock is the test's own: each synthetic task advances it by its cost.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { standInBuild } from './stand-in-build.ts';
+import type { Benchmark, SeriesSpec } from './benchmark.ts';
+import { executeRun, newRunId, type RunPlan } from './run.ts';
+import { describeHost } from './host.ts';
+import { planNight } from './night-plan.ts';
+import { seededRandom } from '../scripts/stats.ts';
+import { normal } from '../scripts/hypothesis/synthetic.ts';
+
+process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'night-plan-cache-'));
+
+test('the plan keeps headline tasks first, then whatever else still fits, in run order', () => {
+  const t = (task: string, headline: boolean, secondsPerRound: number) => ({ benchmark: 'b', task, headline, secondsPerRound });
+  const { kept, leftOut } = planNight([t('slow', false, 60), t('hs', true, 20), t('cheap', false, 4), t('hs2', true, 50)], 6, 300);
+  assert.deepEqual(kept.map((x) => x.task), ['hs', 'cheap'], 'hs (120 s) first; hs2 (300 s more) does not fit, cheap (24 s) still does');
+  assert.deepEqual(leftOut.map((x) => x.task), ['hs2', 'slow']);
+});
+
+const PLAIN = { proto: '1.3', resume: 'none', threads: 1, clientCtx: 'shared' };
+const spec = (metric: string, params: SeriesSpec['params']): SeriesSpec => ({
+  benchmark: 'syn',
+  metric,
+  label: metric,
+  unit: 'us/handshake',
+  method: 'cpu-time-both',
+  higherIsBetter: false,
+  params,
+  comparability: { acrossVersions: true },
+});
+
+test('--budget-minutes: the headline task is measured, the task that does not fit is left out and named, and the run ends within the budget', async () => {
+  let now = 0;
+  const rand = seededRandom(11);
+  const calls = new Map<string, number>();
+  const truth: Record<string, number> = { '3.4.1': 100, '3.5.7': 130 };
+  const bench: Benchmark = {
+    id: 'syn',
+    description: 'three tasks of different cost',
+    tasks: (b) =>
+      (
+        [
+          ['slow', 30, 'bulk', {}, 0.01, true],
+          ['hs', 10, 'cpu-per-handshake', PLAIN, 0.01, true],
+          ['cheap', 2, 'noisy', {}, 0.3, false],
+        ] as const
+      ).map(([id, seconds, metric, params, sigma, differs]) => ({
+        id,
+        produces: [spec(metric, params)],
+        run: async () => {
+          now += seconds * 1000;
+          calls.set(`${id}@${b.record.version}`, (calls.get(`${id}@${b.record.version}`) ?? 0) + 1);
+          const base = differs ? truth[b.record.version]! : 100;
+          return [{ spec: spec(metric, params), value: base * Math.exp(sigma * normal(rand)) }];
+        },
+      })),
+  };
+  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
+  const plan: RunPlan = {
+    runId: newRunId('full'),
+    mode: 'full',
+    host: describeHost('night-host'),
+    benchmarks: ['syn'],
+    rounds: 6,
+    maxRounds: 60,
+    precision: 0.001,
+    budgetMinutes: 5,
+    warmupRounds: 1,
+    builds: builds.map((b) => b.record),
+    startedAt: new Date().toISOString(),
+    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
+  };
+  const { run } = await executeRun(plan, builds, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], undefined, { clock: () => now });
+  // warm-up: (30 + 10 + 2) s on 2 builds = 84 s; 216 s left: hs (20 s a round) and cheap (4 s) fit 6 rounds, slow (60 s) does not
+  assert.deepEqual(run.plan.leftOut, [{ benchmark: 'syn', task: 'slow', headline: false, secondsPerRound: 60 }]);
+  assert.equal(calls.get('slow@3.5.7'), 1, 'left out after its warm-up');
+  assert.ok(!run.series.some((s) => s.metric === 'bulk'), 'a left-out task has no series (its warm-up values are not kept)');
+  assert.equal(run.plan.budgetMinutes, 5);
+  assert.ok(now <= 5 * 60_000, `the run ended within the budget (${now / 1000} s)`);
+  const hs = run.series.find((s) => s.metric === 'cpu-per-handshake' && s.buildId === 'b35')!;
+  assert.deepEqual(hs.stopped, { reason: 'decided', round: 6 });
+  const cheap = run.series.find((s) => s.metric === 'noisy' && s.buildId === 'b35')!;
+  assert.equal(cheap.stopped?.reason, 'budget');
+  assert.ok(run.plan.rounds > 6 && run.plan.rounds < 60, `measured until the budget: ${run.plan.rounds} rounds`);
+  assert.ok(run.notes.some((n) => /5-minute budget ended after measured round \d+/.test(n)), run.notes.join('\n'));
+});
+
+test('the real handshake benchmark declares a headline series of every headline metric, in both modes', async () => {
+  const { handshakeBenchmark, isHeadline, HEADLINE_METRICS } = await import('./handshake/handshake.ts');
+  for (const mode of ['quick', 'full'] as const) {
+    const tasks = handshakeBenchmark.tasks(standInBuild('3.5.7'), mode);
+    const metrics = new Set(tasks.flatMap((t) => (t.produces ?? []).filter(isHeadline).map((s) => s.metric)));
+    assert.deepEqual([...metrics].sort(), [...HEADLINE_METRICS].sort(), mode);
+  }
+});
