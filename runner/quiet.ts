@@ -380,9 +380,18 @@ export function summarizeEvidence(
   rounds: RoundSnapshot[],
   measuredRounds: number[],
   repeated: RoundSnapshot[] = [],
+  deterministic: RoundSnapshot[] = [],
 ): QuietEvidence {
   const byRound = new Map(rounds.map((r) => [r.round, r]));
-  const quiet = exclusive && before.quiet && measuredRounds.every((r) => byRound.get(r)?.quiet === true);
+  const quiet = exclusive && before.quiet && measuredRounds.every((r) => byRound.get(r)?.quiet === true) && deterministic.every((d) => d.quiet);
   const order = (x: RoundSnapshot, y: RoundSnapshot) => x.round - y.round;
-  return { thresholds, exclusive, before, rounds: [...rounds].sort(order), ...(repeated.length ? { repeated: [...repeated].sort(order) } : {}), quiet };
+  return {
+    thresholds,
+    exclusive,
+    before,
+    rounds: [...rounds].sort(order),
+    ...(repeated.length ? { repeated: [...repeated].sort(order) } : {}),
+    ...(deterministic.length ? { deterministic } : {}),
+    quiet,
+  };
 }

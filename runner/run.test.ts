@@ -254,6 +254,19 @@ test('quiet-host evidence: before the run and every round, in the run file; one 
   assert.equal(r3.quiet?.quiet, false, 'a run that did not hold the host lock is never quiet');
 });
 
+test('quiet-host evidence of a run of deterministic tasks only: its phase is watched like a round, no timed round is wanted, a noisy phase marks the run', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const counts: Benchmark = { id: 'toy', description: 'instruction counts only', tasks: () => [{ id: 'count', oncePerRun: true, run: async () => [{ spec: spec('count'), value: 7 }] }] };
+  const quiet = fakeEvidence();
+  const { run } = await executeRun(plan(builds), builds, [counts], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], quiet.recorder);
+  assert.equal(run.quiet?.quiet, true, run.notes.join('\n'));
+  assert.equal(run.quiet?.deterministic?.length, 1);
+  assert.ok(!run.notes.some((n) => /no quiet-host evidence/.test(n)), run.notes.join('\n'));
+  const noisy = fakeEvidence([plan(builds).warmupRounds]);
+  const r2 = (await executeRun(plan(builds), builds, [counts], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], noisy.recorder)).run;
+  assert.equal(r2.quiet?.quiet, false, 'a noisy deterministic phase');
+});
+
 test('resume keeps the evidence already recorded and adds its own session', async () => {
   const out = mkdtempSync(join(tmpdir(), 'runs-'));
   const builds = [build('3.5.7', 'b35')];

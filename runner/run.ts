@@ -75,6 +75,7 @@ type EvidenceLine =
   | { kind: 'session'; at: string; exclusive: boolean }
   | { kind: 'quiet-before'; thresholds: Record<string, number>; snapshot: CheckedSnapshot }
   | { kind: 'quiet-round'; snapshot: RoundSnapshot }
+  | { kind: 'quiet-deterministic'; snapshot: RoundSnapshot }
   /** one session's wall time in one phase (a resumed run has several per phase, summed in the run file) */
   | { kind: 'phase'; phase: 'prepare' | 'timed'; seconds: number }
   | { kind: 'phase'; phase: 'deterministic'; seconds: number; jobs: number }
@@ -336,29 +337,44 @@ export async function executeRun(
     const phaseStarted = clock();
     let n = deterministic.length - todo.length;
     cb.progress(`deterministic phase: ${todo.length} task(s), ${jobs} at a time`);
-    await inParallel(todo, jobs, async ({ build, bench, task }) => {
-      const label = `${bench.id}/${task.id} ${buildLabel(build.record)}`;
-      const entry: JournalEntry = { round: plan.warmupRounds, buildId: build.record.id, benchmark: bench.id, task: task.id, at: '', deterministic: true };
-      const binary = build.binarySha256;
-      const sourcesSha256 = sourcesOf(bench);
-      const key: ReuseKey | undefined =
-        binary && sourcesSha256
-          ? { machine: plan.host.id, binarySha256: binary, benchmark: bench.id, task: task.id, mode: plan.mode, harnessRevision: plan.harness.revision ?? 1, sourcesSha256 }
-          : undefined;
-      const stored = key && options.reuse !== false ? findStored(key) : undefined;
-      if (stored && key) {
-        entry.outcomes = stored.outcomes;
-        entry.reusedFrom = { runId: stored.runId, measuredAt: stored.measuredAt, key: keySha256(key), binarySha256: key.binarySha256, sourcesSha256: key.sourcesSha256, harnessRevision: key.harnessRevision };
-        cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}: reused from ${stored.runId}`);
-      } else {
-        cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}`);
-        await attempt(task, entry, cb);
+    // watched like a round: a run of deterministic tasks only has no timed round to carry its evidence
+    const watch = evidence?.watchRound();
+    let measuredAny = false;
+    try {
+      await inParallel(todo, jobs, async ({ build, bench, task }) => {
+        const label = `${bench.id}/${task.id} ${buildLabel(build.record)}`;
+        const entry: JournalEntry = { round: plan.warmupRounds, buildId: build.record.id, benchmark: bench.id, task: task.id, at: '', deterministic: true };
+        const binary = build.binarySha256;
+        const sourcesSha256 = sourcesOf(bench);
+        const key: ReuseKey | undefined =
+          binary && sourcesSha256
+            ? { machine: plan.host.id, binarySha256: binary, benchmark: bench.id, task: task.id, mode: plan.mode, harnessRevision: plan.harness.revision ?? 1, sourcesSha256 }
+            : undefined;
+        const stored = key && options.reuse !== false ? findStored(key) : undefined;
+        if (stored && key) {
+          entry.outcomes = stored.outcomes;
+          entry.reusedFrom = { runId: stored.runId, measuredAt: stored.measuredAt, key: keySha256(key), binarySha256: key.binarySha256, sourcesSha256: key.sourcesSha256, harnessRevision: key.harnessRevision };
+          cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}: reused from ${stored.runId}`);
+        } else {
+          cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}`);
+          measuredAny = true;
+          await attempt(task, entry, cb);
+        }
+        entry.at = new Date().toISOString();
+        if (key && !stored && entry.outcomes && entry.error === undefined) store(key, plan.runId, entry.at, entry.outcomes);
+        journal(entry);
+        done.push(entry);
+        watch?.taskEnded();
+      });
+      // a phase that only reused stored results measured nothing: its quietness says nothing
+      if (watch && measuredAny) {
+        const snapshot = watch.finish(plan.warmupRounds);
+        record({ kind: 'quiet-deterministic', snapshot });
+        if (!snapshot.quiet) cb.progress(`  the deterministic phase was NOT quiet: ${snapshot.reasons.join('; ')}`);
       }
-      entry.at = new Date().toISOString();
-      if (key && !stored && entry.outcomes && entry.error === undefined) store(key, plan.runId, entry.at, entry.outcomes);
-      journal(entry);
-      done.push(entry);
-    });
+    } finally {
+      watch?.stop();
+    }
     record({ kind: 'phase', phase: 'deterministic', seconds: (clock() - phaseStarted) / 1000, jobs });
   }
 
@@ -471,16 +487,22 @@ export async function executeRun(
 }
 
 /** Run.quiet from the journaled evidence, or undefined for a run recorded without it. */
-function quietOf(plan: RunPlan, evidence: EvidenceLine[], notes: string[]): Run['quiet'] {
+function quietOf(plan: RunPlan, entries: JournalEntry[], evidence: EvidenceLine[], notes: string[]): Run['quiet'] {
   const before = evidence.find((e) => e.kind === 'quiet-before');
   if (!before) return undefined;
   const sessions = evidence.filter((e) => e.kind === 'session');
   const rounds = evidence.flatMap((e) => (e.kind === 'quiet-round' ? [e.snapshot] : []));
-  const measured = Array.from({ length: plan.rounds }, (_, i) => plan.warmupRounds + i);
+  const deterministic = evidence.flatMap((e) => (e.kind === 'quiet-deterministic' ? [e.snapshot] : []));
+  // the measured rounds that ran a timed task (a run of deterministic tasks only has none; a run measured
+  // until decided may run more rounds than its minimum, or skip none): each must carry its evidence
+  const measured = [...new Set(entries.filter((e) => !e.deterministic && e.round >= plan.warmupRounds).map((e) => e.round))].sort((a, b) => a - b);
   const missing = measured.filter((r) => !rounds.some((x) => x.round === r));
   if (missing.length) notes.push(`no quiet-host evidence for round(s) ${missing.join(', ')} (the run was killed between a round's last task and its evidence): the run counts as not quiet`);
+  const deterministicRan = entries.some((e) => e.deterministic && !e.reusedFrom);
+  if (deterministicRan && deterministic.length === 0) notes.push('no quiet-host evidence for the deterministic phase (the run was killed in it): the run counts as not quiet');
   const exclusive = sessions.length > 0 && sessions.every((s) => s.exclusive);
-  return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured);
+  const evidenceOf = summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured, [], deterministic);
+  return deterministicRan && deterministic.length === 0 ? { ...evidenceOf, quiet: false } : evidenceOf;
 }
 
 /** Run.phases from the journal: each phase's seconds summed over the sessions; undefined for a journal without them. */
@@ -560,7 +582,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
     }
   const ordered = [...series.values()].sort(bySeriesKeyThenBuild);
   const totalRounds = plan.warmupRounds + plan.rounds;
-  const quiet = quietOf(plan, evidence, notes);
+  const quiet = quietOf(plan, entries, evidence, notes);
   const phases = phasesOf(entries, evidence);
   const run = {
     schemaVersion: 1 as const,

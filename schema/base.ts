@@ -253,7 +253,12 @@ export const QuietEvidence = z.object({
     .max(1000)
     .optional()
     .describe('attempts at a round that the host disturbed, whose measurements were dropped before anything used them and the round measured again (the hypothesis test)'),
-  quiet: z.boolean().describe('exclusive, quiet before the start and in every measured round'),
+  deterministic: z
+    .array(RoundEvidence)
+    .max(100)
+    .optional()
+    .describe('the deterministic phase (instruction and call counts, several at a time, before the timed rounds), watched like a round, once per session that ran it; `round` is the measured round its results carry'),
+  quiet: z.boolean().describe('exclusive, quiet before the start, in every measured round that ran a timed task and in the deterministic phase'),
 });
 export type QuietEvidence = z.infer<typeof QuietEvidence>;
 
