@@ -21,6 +21,8 @@ import {
 import { buildMany, buildsDir, cleanStaleTemps, findCached, listCached, releaseName, type BuildRequest } from './build.ts';
 import { acquireHostLock, lockDir } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
+import { SERVERS, SERVER_NAMES } from '../catalogue/servers.ts';
+import { buildServer } from './servers/server-build.ts';
 
 const HELP: Record<string, string> = {
   '': `usage: npm run openssl -- <command> [options]
@@ -29,6 +31,7 @@ commands:
   list                 the catalogue: series, versions, sources, support status and what is built
   fetch <v>...         download and verify sources (no build)
   build [<v>...]       build versions or series (default: the default matrix)
+  servers [<v>...]     build nginx and HAProxy against builds (default: the default matrix and AWS-LC)
   path <v>             print the install prefix of a cached build
   clean [--all]        remove interrupted builds and logs (--all: every build and download)
 
@@ -45,6 +48,10 @@ Each command takes --help.`,
     .join('; ')}. Other libraries' variants: npm run openssl -- list.
   A failed version never stops the others; failures are listed at the end with their logs.
   Building holds the host lock shared: builds run beside each other, and wait while a measurement runs.`,
+  servers: `usage: npm run openssl -- servers [<v>[:<variant>]...]
+  Builds (or takes from the cache) the library builds, then nginx and HAProxy (catalogue/servers.ts, pinned
+  archives) against each, statically linked (runner/servers/server-build.ts); a server that cannot use a
+  library, or does not build against it, is named with why. Default: ${[...DEFAULT_MATRIX, 'aws-lc'].join(' ')}.`,
   path: 'usage: npm run openssl -- path <v>[:<variant>] [--variant <name>]\n  Prints the install prefix (include/, lib/, and bin/openssl for OpenSSL) of a cached build; exits 1 if not built.',
   clean: 'usage: npm run openssl -- clean [--all]\n  Removes interrupted build directories, temporary files of killed processes and logs of failed builds\n  (never those of a build still running); --all removes the whole cache.',
 };
@@ -170,6 +177,20 @@ async function main(): Promise<void> {
       for (const f of failed) console.log(`FAILED ${`${releaseName(f.req.version)}/${f.req.variant}`.padEnd(20)} ${f.error}${f.log ? `\n       log: ${f.log}` : ''}`);
       console.log(`\n${built.length} ready, ${failed.length} failed, ${fmtTime((Date.now() - started) / 1000)} in all`);
       process.exit(failed.length ? 1 : 0);
+    }
+    case 'servers': {
+      const reqs = buildRequests(positionals.length ? positionals : [...DEFAULT_MATRIX, 'aws-lc'], values.variant);
+      const { built, failed } = await buildMany(reqs, () => {});
+      for (const f of failed) console.log(`FAILED ${`${releaseName(f.req.version)}/${f.req.variant}`.padEnd(22)} the library itself: ${f.error}`);
+      let bad = failed.length;
+      for (const b of built)
+        for (const release of SERVERS) {
+          const r = await buildServer(release, b.build, (m) => console.log(`       ${m}`));
+          const label = `${`${releaseName(b.req.version)}/${b.req.variant}`.padEnd(22)} ${SERVER_NAMES[release.server]} ${release.version}`;
+          if (r.ok) console.log(`ok     ${label} ${r.cached ? 'cached' : `built in ${fmtTime(r.record.seconds)}`}`);
+          else (bad++, console.log(`NO     ${label}: ${r.reason.split('\n')[0]}`));
+        }
+      process.exit(bad ? 1 : 0);
     }
     case 'path': {
       const [spec] = positionals;

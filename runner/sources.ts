@@ -169,9 +169,19 @@ export async function obtainSource(
   onlyKind?: SourceRef['kind'],
   log: (msg: string) => void = () => {},
 ): Promise<{ source: SourceRef; path: string }> {
+  return obtainArchive(v.sources, `${LIBRARY_NAMES[libraryOf(v)]} ${v.version}`, onlyKind, log);
+}
+
+/** The first of `sources` that can be had and matches its pin (`what` names it in errors): a library release, a server release. */
+export async function obtainArchive(
+  sources: readonly SourceRef[],
+  what: string,
+  onlyKind?: SourceRef['kind'],
+  log: (msg: string) => void = () => {},
+): Promise<{ source: SourceRef; path: string }> {
   mkdirSync(downloadsDir(), { recursive: true });
   const failures: string[] = [];
-  for (const source of v.sources.filter((s) => !onlyKind || s.kind === onlyKind)) {
+  for (const source of sources.filter((s) => !onlyKind || s.kind === onlyKind)) {
     const path = join(downloadsDir(), source.file);
     try {
       if (!existsSync(path)) {
@@ -189,5 +199,5 @@ export async function obtainSource(
       failures.push(`${source.kind}: ${e.message}`);
     }
   }
-  throw new SourceError(`no source for ${LIBRARY_NAMES[libraryOf(v)]} ${v.version} could be obtained:\n  ${failures.join('\n  ')}`);
+  throw new SourceError(`no source for ${what} could be obtained:\n  ${failures.join('\n  ')}`);
 }
