@@ -427,8 +427,12 @@ export const SummaryRun = z.object({
   path: z.string(),
   series: z.int(),
   benchmarks: z.array(safeId),
-  quiet: z.boolean().describe('held the host lock and passed every quiet-host check; only quiet runs feed the entries'),
+  quiet: z.boolean().describe('held the host lock and passed every quiet-host check; only quiet runs feed the entries (but in a local build: see local)'),
   quietReasons: z.array(z.string()).describe('why a run is not quiet (empty for quiet runs)'),
+  local: z
+    .literal(true)
+    .optional()
+    .describe('only in a local build (npm start: npm run aggregate -- --local-host): a run of the machine that ran it, whose not-quiet runs feed the entries too (their values are indicative); never in the committed summary'),
 });
 export type SummaryRun = z.infer<typeof SummaryRun>;
 

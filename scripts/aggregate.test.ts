@@ -334,3 +334,48 @@ test('the best run is chosen per library: a release number another library share
   const year = JSON.parse(readFileSync(join(dir, 'timeseries', 'box', '2026.json'), 'utf8'));
   assert.deepEqual(year.runs.flatMap((r: { builds: { library?: string }[] }) => r.builds.map((b) => b.library ?? 'openssl')), ['openssl', 'wolfssl', 'aws-lc']);
 });
+
+test('a local build (--local-host): the local machine\'s not-quiet run feeds it, marked; without the flag the output is what the quiet runs alone give', () => {
+  const t1 = '2026-01-01T00:00:00.000Z';
+  const t2 = '2026-01-02T00:00:00.000Z';
+  const committed = testRun('committed', { '3.4.1': [10, 11, 12, 10, 11, 12], '3.5.7': [8, 9, 8, 9, 8, 9] }, t1);
+  const mine = (r: Run): Run => ({ ...r, host: { ...r.host, id: 'newcomer.cpu-abc123' } });
+  const busy = mine(testRun('newcomer-quick', { '3.4.1': [50, 51, 52, 50, 51, 52], '3.5.7': [40, 41, 40, 41, 40, 41] }, t2, evidence(t2, 2)));
+  // the machine descriptions list every machine with a run (as before); nothing else may change
+  const texts = (dir: string) => readFileSync(join(dir, 'summary.json'), 'utf8').replace(/\n "hosts": [\s\S]*?\n \],\n/, '') + readFileSync(join(dir, 'detailed-iterations.json'), 'utf8');
+  const before = dataDir([committed]);
+  writeAll(before);
+  const dir = dataDir([committed, busy]);
+  writeAll(dir);
+  assert.equal(texts(dir), texts(before), 'without the flag a not-quiet run changes nothing the summary takes from runs');
+  assert.doesNotMatch(readFileSync(join(dir, 'summary.json'), 'utf8'), /"local"/);
+
+  writeAll(dir, { localHost: 'newcomer.cpu-abc123' });
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+  const local = summary.entries.filter((e: { host: string }) => e.host === 'newcomer.cpu-abc123');
+  assert.deepEqual(local.map((e: { version: string; runId: string }) => [e.version, e.runId]), [['3.4.1', 'newcomer-quick'], ['3.5.7', 'newcomer-quick']]);
+  const run = summary.runs.find((r: { runId: string }) => r.runId === 'newcomer-quick');
+  assert.deepEqual([run.quiet, run.local], [false, true], 'its run says it was not quiet and is the local one');
+  assert.match(run.quietReasons.join(' '), /round 2: other processes/);
+  // the committed machine is untouched: same entries, no local mark
+  assert.deepEqual(summary.entries.filter((e: { host: string }) => e.host === 'box').map((e: { version: string; runId: string }) => [e.version, e.runId]), [['3.4.1', 'committed'], ['3.5.7', 'committed']]);
+  assert.equal(summary.runs.find((r: { runId: string }) => r.runId === 'committed').local, undefined);
+  assert.match(summary.statistics.selection, /local build/);
+  rmSync(before, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a local build prefers the local machine\'s quiet run to its not-quiet one for a series both hold', () => {
+  const t1 = '2026-01-01T00:00:00.000Z';
+  const t2 = '2026-01-02T00:00:00.000Z';
+  const quiet = testRun('older-quiet', { '3.4.1': [10, 10, 10, 10, 10, 10] }, t1);
+  const busy = testRun('newer-busy', { '3.4.1': [50, 50, 50, 50, 50, 50], '3.5.7': [5, 5, 5, 5, 5, 5] }, t2, evidence(t2, 1));
+  const { summary } = aggregate([{ run: quiet, path: 'a' }, { run: busy, path: 'b' }], { localHost: 'box' });
+  assert.deepEqual(summary.entries.map((e) => [e.version, e.runId]), [['3.4.1', 'older-quiet'], ['3.5.7', 'newer-busy']]);
+});
+
+test('npm run aggregate -- --local-host needs a machine id', () => {
+  const r = spawnSync(process.execPath, [join(import.meta.dirname, 'aggregate.ts'), '--local-host'], { encoding: 'utf8' });
+  assert.equal(r.status, 64);
+  assert.match(r.stderr, /--local-host needs a machine id/);
+});

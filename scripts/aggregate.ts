@@ -6,7 +6,7 @@
 // that cannot be used (invalid, outside the layout or not where its content says it belongs, a run id
 // another file already has, or one the aggregation fails on) is skipped with its name and the reason,
 // everything else is still written, and the exit status is EXIT_SKIPPED (3) instead of 0. Only quiet runs
-// feed the summary; each series comes from the quiet run of its host that outranks the others for it
+// feed the summary (a local build, --local-host, adds the not-quiet runs of the machine that ran npm start); each series comes from the quiet run of its host that outranks the others for it
 // (SELECTION: measured, then full, then newest), and detailed-iterations.json holds the iterations behind the summary. History (every run) lives in the
 // run files and the time-series files (scripts/history.ts), whose records let the aggregation choose the
 // runs behind the summary without opening years of files.
@@ -77,6 +77,8 @@ type RunSeries = Run['series'][number];
 
 /** What decides which run a summary row (host, library, version, variant, key) comes from. */
 interface RowCandidate {
+  /** always true but in a local build, which takes the local machine's not-quiet runs after its quiet ones */
+  quiet: boolean;
   /** the run's series for this row is measured (not failed or unsupported) */
   measured: boolean;
   mode: RunMode;
@@ -93,6 +95,7 @@ interface RowCandidate {
  * that is the smaller run id.
  */
 function outranks(a: RowCandidate, b: RowCandidate): boolean {
+  if (a.quiet !== b.quiet) return a.quiet;
   if (a.measured !== b.measured) return a.measured;
   // a reproduction measures a write-up's few series: the tables keep the rows of the runs that measured the whole matrix
   if (a.reproduction !== b.reproduction) return !a.reproduction;
@@ -107,21 +110,36 @@ export const SELECTION =
   'Comparisons stay within one run. On the site, timing values (CPU time, wall clock) of different runs never share a table or chart: each run gets its own; deterministic counts of one machine may, each row naming its run.';
 
 /**
+ * A local build (npm start: --local-host): the machine that just ran is shown beside the committed ones, its
+ * not-quiet runs included after its quiet ones (runs[].local marks its runs; the site says "not quiet:
+ * indicative" of their values). The committed summary is never made this way.
+ */
+export interface LocalOptions {
+  /** machine id of the computer npm start measured */
+  localHost?: string;
+}
+
+const LOCAL_SELECTION = ' This is a local build (npm start): the not-quiet runs of the machine that ran it feed it too, after its quiet runs; their values are indicative.';
+
+/** Whether a run may feed the summary: a quiet one, or in a local build any run of the local machine. */
+const admitted = (quiet: boolean, host: string, o: LocalOptions) => quiet || host === o.localHost;
+
+/**
  * The runs aggregate() would take series from, found from their records alone: for each host, library,
  * version, variant and series key the quiet run that outranks the others holding it (the first in path order
  * among equals, as aggregate() does). Records are given in path order.
  */
-export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<string, readonly string[]>): RunRecord[] {
+export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<string, readonly string[]>, local: LocalOptions = {}): RunRecord[] {
   const buildOf = (r: RunRecord, b: RunRecord['builds'][number]) => `${r.host.id}|${b.library ?? 'openssl'}|${b.version}|${b.variant}`;
   // runs with the same keys and the same measured keys for a build dominate each other as a whole (each
   // key has the same status in all of them, so mode and time decide): keep the best of each such group
   const groupBest = new Map<string, RunRecord>();
   for (const r of records) {
-    if (!r.quiet) continue;
+    if (!admitted(r.quiet, r.host.id, local)) continue;
     for (const b of r.builds) {
       const g = `${buildOf(r, b)}|${b.keys}|${b.measured}`;
       const prev = groupBest.get(g);
-      if (!prev || outranks({ measured: true, mode: r.mode, startedAt: r.startedAt, reproduction: !!r.reproduces }, { measured: true, mode: prev.mode, startedAt: prev.startedAt, reproduction: !!prev.reproduces })) groupBest.set(g, r);
+      if (!prev || outranks({ quiet: r.quiet, measured: true, mode: r.mode, startedAt: r.startedAt, reproduction: !!r.reproduces }, { quiet: prev.quiet, measured: true, mode: prev.mode, startedAt: prev.startedAt, reproduction: !!prev.reproduces })) groupBest.set(g, r);
     }
   }
   const order = new Map(records.map((r, i) => [r, i]));
@@ -132,7 +150,7 @@ export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<s
       const measured = new Set(keySets.get(b.measured) ?? []);
       for (const key of keySets.get(b.keys) ?? []) {
         const id = `${buildOf(r, b)}|${key}`;
-        const candidate = { record: r, mode: r.mode, startedAt: r.startedAt, reproduction: !!r.reproduces, measured: measured.has(key) };
+        const candidate = { record: r, quiet: r.quiet, mode: r.mode, startedAt: r.startedAt, reproduction: !!r.reproduces, measured: measured.has(key) };
         const prev = chosen.get(id);
         if (!prev || outranks(candidate, prev)) chosen.set(id, candidate);
       }
@@ -153,16 +171,17 @@ export function observedOf(observed: NonNullable<RunSeries['observed']>, build: 
  * `runs` in path order. `hosts`: the description of each host to publish (default: the newest among
  * `runs`); the aggregation passes the newest of all runs, also of those it did not need to open.
  */
-export function aggregate(runs: { run: Run; path: string }[], options: { hosts?: Run['host'][] } = {}): { summary: Summary; detailed: DetailedIterations } {
-  const quiet = runs.filter(({ run }) => quietReasons(run).length === 0);
+export function aggregate(runs: { run: Run; path: string }[], options: { hosts?: Run['host'][] } & LocalOptions = {}): { summary: Summary; detailed: DetailedIterations } {
+  const isQuiet = (run: Run) => quietReasons(run).length === 0;
+  const fed = runs.filter(({ run }) => admitted(isQuiet(run), run.host.id, options));
   // per (host, library, version, variant, key) the quiet run that outranks the others (selectRuns chooses the same)
   const chosen = new Map<string, RowCandidate & { run: Run; series: RunSeries; build: Build }>();
-  for (const { run } of quiet) {
+  for (const { run } of fed) {
     const builds = new Map(run.builds.map((b) => [b.id, b]));
     for (const s of run.series) {
       const build = builds.get(s.buildId)!;
       const id = `${run.host.id}|${build.library}|${build.version}|${build.variant}|${s.key}`;
-      const candidate = { run, series: s, build, mode: run.mode, startedAt: run.startedAt, reproduction: !!run.plan.reproduces, measured: s.status === 'measured' };
+      const candidate = { run, series: s, build, quiet: isQuiet(run), mode: run.mode, startedAt: run.startedAt, reproduction: !!run.plan.reproduces, measured: s.status === 'measured' };
       const prev = chosen.get(id);
       if (!prev || outranks(candidate, prev)) chosen.set(id, candidate);
     }
@@ -263,7 +282,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
       minCoverageForVerdict: MIN_COVERAGE_FOR_VERDICT,
       deterministicThreshold: DETERMINISTIC_THRESHOLD,
       baselineVersion: BASELINE_VERSION,
-      selection: SELECTION,
+      selection: options.localHost ? SELECTION + LOCAL_SELECTION : SELECTION,
     },
     hosts: (options.hosts ?? [...hosts.values()]).slice().sort((a, b) => (a.id < b.id ? -1 : 1)),
     builds: [...builds.values()].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : compareReleases(a, b) || (a.id < b.id ? -1 : 1))),
@@ -278,6 +297,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
       benchmarks: run.plan.benchmarks,
       quiet: quietReasons(run).length === 0,
       quietReasons: quietReasons(run),
+      ...(run.host.id === options.localHost ? { local: true } : {}),
     })),
     entries,
   });
@@ -392,17 +412,18 @@ export function derive(
   loadRun: (path: string) => Run,
   unreadable: readonly SkippedFile[] = [],
   frozen: ReadonlySet<string> = new Set(),
+  local: LocalOptions = {},
 ): Derived {
   const layout = checkLayout(records);
   const skipped = [...unreadable, ...layout.skipped];
   let kept = layout.kept;
   const newestHost = new Map<string, Run['host']>();
   for (const r of [...kept].sort(byTime)) newestHost.set(r.host.id, r.host);
-  const aggregateRuns: typeof aggregate = (rs) => aggregate(rs, { hosts: [...newestHost.values()] });
+  const aggregateRuns: typeof aggregate = (rs) => aggregate(rs, { hosts: [...newestHost.values()], ...local });
   let selected: RunRecord[];
   let result: ReturnType<typeof aggregate>;
   for (;;) {
-    selected = selectRuns(kept, keySets);
+    selected = selectRuns(kept, keySets, local);
     const runs: { run: Run; path: string }[] = [];
     const bad: SkippedFile[] = [];
     for (const r of selected) {
@@ -452,7 +473,7 @@ export function writeDerived(dataDir: string, d: Derived): void {
  * run file (the output is the same; it only takes longer). A run file that cannot be read is skipped,
  * never fatal: one bad file on main must not stop the summary, the site or the nightly publish.
  */
-export function writeAll(dataDir: string, opts: { rebuild?: boolean } = {}): AggregateResult {
+export function writeAll(dataDir: string, opts: { rebuild?: boolean } & LocalOptions = {}): AggregateResult {
   const paths = listRunFiles(dataDir);
   const unreadable: SkippedFile[] = [];
   const history = loadHistory(dataDir, paths, {
@@ -460,10 +481,10 @@ export function writeAll(dataDir: string, opts: { rebuild?: boolean } = {}): Agg
     keepAtMost: 16,
     onError: (path, e) => unreadable.push({ path, reason: reasonOf(path, e) }),
   });
-  const d = derive(history.records, history.keySets, (path) => history.read.get(path) ?? readRunFile(join(dataDir, path), path), unreadable, history.frozen);
+  const d = derive(history.records, history.keySets, (path) => history.read.get(path) ?? readRunFile(join(dataDir, path), path), unreadable, history.frozen, { localHost: opts.localHost });
   // a run skipped now whose year was left as it is would stay in that year's file: make every year again
   const yearFile = new Map(history.records.map((r) => [r.path, timeseriesPath(r.host.id, new Date(r.startedAt).getUTCFullYear())]));
-  if (!opts.rebuild && d.skipped.some((s) => history.frozen.has(yearFile.get(s.path) ?? ''))) return writeAll(dataDir, { rebuild: true });
+  if (!opts.rebuild && d.skipped.some((s) => history.frozen.has(yearFile.get(s.path) ?? ''))) return writeAll(dataDir, { ...opts, rebuild: true });
   writeDerived(dataDir, d);
   return {
     runs: d.records.length,
@@ -477,12 +498,15 @@ export function writeAll(dataDir: string, opts: { rebuild?: boolean } = {}): Agg
   };
 }
 
-const HELP = `usage: npm run aggregate -- [--rebuild] [DATA_DIR]
+const HELP = `usage: npm run aggregate -- [--rebuild] [--local-host MACHINE_ID] [DATA_DIR]
 
 Derives from the run files under DATA_DIR/runs (default data) the files the site reads:
 DATA_DIR/summary.json, DATA_DIR/detailed-iterations.json, DATA_DIR/timeseries/<machine>/<YYYY>.json and
 DATA_DIR/schema/*.json. Reads only the run files the time series do not know yet; --rebuild reads them all.
-A run file it cannot use is named and skipped, everything else written, and the exit status is ${EXIT_SKIPPED}.`;
+A run file it cannot use is named and skipped, everything else written, and the exit status is ${EXIT_SKIPPED}.
+--local-host MACHINE_ID: a local build (npm start passes it): that machine's runs that were not quiet feed
+the summary too, after its quiet ones, marked so the site calls their values indicative and opens on it.
+Never for the committed data/: without it only quiet runs count.`;
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
@@ -490,15 +514,18 @@ if (import.meta.main) {
     console.log(HELP);
     process.exit(0);
   }
-  const unknown = args.filter((a) => a.startsWith('-') && a !== '--rebuild');
-  if (unknown.length) {
-    console.error(`aggregate: unknown option ${unknown.join(', ')}\n\n${HELP}`);
+  const at = args.indexOf('--local-host');
+  const localHost = at >= 0 ? args[at + 1] : undefined;
+  const rest = at >= 0 ? args.filter((_, i) => i !== at && i !== at + 1) : args;
+  const unknown = rest.filter((a) => a.startsWith('-') && a !== '--rebuild');
+  if (unknown.length || (at >= 0 && (!localHost || localHost.startsWith('-')))) {
+    console.error(`aggregate: ${unknown.length ? `unknown option ${unknown.join(', ')}` : '--local-host needs a machine id'}\n\n${HELP}`);
     process.exit(64);
   }
-  const rebuild = args.includes('--rebuild');
-  const dataDir = args.find((a) => !a.startsWith('--')) ?? 'data';
+  const rebuild = rest.includes('--rebuild');
+  const dataDir = rest.find((a) => !a.startsWith('--')) ?? 'data';
   try {
-    const r = writeAll(dataDir, { rebuild });
+    const r = writeAll(dataDir, { rebuild, localHost });
     for (const i of r.ignored) console.log(`rebuilt from the run files: ${i}`);
     for (const s of r.skipped) console.error(`skipped ${join(dataDir, s.path)}: ${s.reason}`);
     console.log(

@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# `npm start`: a quick benchmark of the built-in quick set, then the derived data and the site.
+# `npm start`: a quick benchmark of the built-in quick set, then the derived data and the site, built locally
+# around this computer: aggregate --local-host takes its run even when it was not quiet (marked indicative)
+# and the site opens on it, beside the committed machines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node runner/bench-cli.ts --quick "$@"
-node scripts/aggregate.ts
+run_file="$(ls -t data/runs/*/*/*/*.json.br | head -1)"
+machine="$(basename "$(dirname "$(dirname "$(dirname "$run_file")")")")"
+node scripts/aggregate.ts --local-host "$machine"
 npm run -s site:build
 echo
-echo "Run file:  $(ls -t data/runs/*/*/*/*.json.br | head -1)  (brotli: read it with brotli -dc)"
+echo "Run file:  $run_file  (brotli: read it with brotli -dc)"
 echo "Summary:   data/summary.json, data/detailed-iterations.json; history: data/timeseries/"
-echo "Site:      site/dist/index.html  (serve it with: npm run site:preview)"
-# the site shows only quiet runs: say whether this one was, and why not
+echo "Site:      site/dist/index.html  (serve it with: npm run site:preview); it opens on this computer, $machine"
+# say whether the run was quiet, and why not
 node --input-type=module -e '
 import { readRunFile } from "./schema/storage.ts";
 const run = readRunFile(process.argv[1]);
 const q = run.quiet;
-if (q?.quiet) console.log("Quiet:     yes: the run feeds the site");
+if (q?.quiet) console.log("Quiet:     yes");
 else {
   const why = [!q ? "no evidence recorded" : !q.exclusive ? "the host lock was not held" : "", ...(q ? [q.before, ...q.rounds].flatMap((s) => s.reasons) : [])].filter(Boolean);
-  console.log("Quiet:     NO: the site leaves this run out (it shows only runs measured on an otherwise idle machine)");
+  console.log("Quiet:     NO: this local site shows it marked \"not quiet: indicative\"; the published site takes only runs measured on an otherwise idle machine");
   for (const r of why.slice(0, 5)) console.log(`           - ${r}`);
-}' "$(ls -t data/runs/*/*/*/*.json.br | head -1)"
+}' "$run_file"

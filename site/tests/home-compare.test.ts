@@ -340,27 +340,32 @@ describe('fixture: interactions', () => {
     assert.ok((await page.locator('[data-forest] svg g.frow').count()) > 0, 'the forest shows the largest changes');
   });
 
-  test('compare: builds of different hosts are independent: each value with its run in words, never side by side in a table, no ratio', async () => {
+  test('compare: a machine, then any two of its builds, other libraries included; two machines are never compared', async () => {
+    // a build of another machine in the address is not kept: B falls back to a build of A's machine
     await page.goto(`${server.origin}/compare?a=obs-fixture-host%2F3.4.1&b=obs-fixture-host-2%2F3.5.7`, { waitUntil: 'networkidle' });
     await drawnCompare(page);
-    const rows = await page.$$eval('[data-compare-root] tbody tr', (trs) => trs.map((t) => ({ rel: t.getAttribute('data-relation'), values: t.querySelectorAll('[data-median]').length })));
-    // a row left in a table holds the value of one build only
-    for (const r of rows) assert.ok(r.values <= 1, 'a table row holds values of two hosts');
-    const apart = await page.$$eval('[data-compare-apart] li', (lis) => lis.map((l) => ({ rel: l.getAttribute('data-relation'), ratio: l.querySelector('[data-ratio]') !== null, text: (l as HTMLElement).innerText, question: l.hasAttribute('data-question') })));
-    assert.ok(apart.length > 0);
-    assert.ok(apart.some((r) => r.rel === 'independent'));
-    for (const r of apart) {
-      // a series whose method differs between the builds is not comparable either way
-      assert.ok(r.rel === 'independent' || r.rel === 'not-comparable', String(r.rel));
-      assert.equal(r.ratio, false);
-      assert.match(r.text, /not compared: different hosts/);
-      // A's values come from one of obs-fixture-host's runs, B's from the second host's run (the main questions'
-      // list names each run by its time; the full list by its id too)
-      if (r.question) assert.match(r.text, /measured in the run of 2026-11-22 [^;]* only;[\s\S]*in the run of 2026-11-23 /);
-      else assert.match(r.text, /measured in run 20261122T\d{6}Z-[\w-]+ \([^)]*\) only;[\s\S]*in run 20261123T000000Z-full-s2h0 /);
-    }
-    assert.equal(rows.filter((r) => r.rel === 'paired').length, 0);
-    assert.ok(await page.locator('[data-forest-figure]').isHidden(), 'no forest of ratios that do not exist');
+    assert.equal(await page.inputValue('select[name=m]'), 'obs-fixture-host');
+    assert.equal(await page.inputValue('select[name=b]'), 'obs-fixture-host/3.5.7');
+    const offered = await page.$$eval('select[name=b] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
+    assert.ok(offered.every((v) => v.startsWith('obs-fixture-host/')), offered.join(' '));
+    for (const id of ['aws-lc-5.12.0', 'boringssl-44-boring-sys-5.4.0', 'wolfssl-5.9.4', 'wolfssl-5.9.4-no-perf-options', '3.5.7-no-ml-kem']) assert.ok(offered.includes(`obs-fixture-host/${id}`), id);
+    assert.deepEqual(await page.$$eval('select[name=b] optgroup', (gs) => gs.map((g) => (g as HTMLOptGroupElement).label)), ['OpenSSL', 'AWS-LC', 'BoringSSL', 'wolfSSL']);
+    // AWS-LC was measured in one run with 3.5.7: paired ratios
+    await page.selectOption('select[name=b]', 'obs-fixture-host/aws-lc-5.12.0');
+    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/3.4.1 obs-fixture-host/aws-lc-5.12.0');
+    // ... but never with 3.4.1: said in words, no ratio
+    assert.ok(await page.locator('[data-pair-note]').isVisible());
+    assert.match(await page.locator('[data-pair-note]').innerText(), /3\.4\.1 and AWS-LC 5\.12\.0 were never measured in the same run/);
+    assert.equal(await page.locator('[data-compare-root] [data-ratio]').count(), 0);
+    await page.selectOption('select[name=a]', 'obs-fixture-host/3.5.7');
+    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/3.5.7 obs-fixture-host/aws-lc-5.12.0');
+    assert.ok(await page.locator('[data-pair-note]').isHidden());
+    assert.ok((await page.locator('[data-compare-root] tr[data-relation="paired"] td[data-ratio]').count()) > 0);
+    assert.match(page.url(), /a=obs-fixture-host%2F3\.5\.7&b=obs-fixture-host%2Faws-lc-5\.12\.0/);
+    // another machine: its own builds and its default pair
+    await page.selectOption('select[name=m]', 'obs-fixture-host-2');
+    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host-2/3.4.1 obs-fixture-host-2/3.5.7');
+    assert.ok((await page.$$eval('select[name=a] option', (os) => os.map((o) => (o as HTMLOptionElement).value))).every((v) => v.startsWith('obs-fixture-host-2/')));
   });
 });
 

@@ -3,10 +3,11 @@
 // only where both builds measured the series in the same run.
 import type { DetailedIterations, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { DETERMINISTIC_METHODS, SUMMARY_DIGITS, compareRounds, significant, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
+import { LIBRARY_NAMES, buildLabel, buildSlug, compareReleases } from '../../../catalogue/index.ts';
 import { labelParts } from './chart-text.ts';
-import { defaultHost, type HostRun } from './hosts.ts';
-import { byVersion, internTable, versionSlug } from './model.ts';
-import { STATUSES, VERDICTS, pairFile, type BuildRow, type BuildShard, type CompareBuild, type CompareIndex, type PairRow, type PairShard, type SeriesCatalogue } from './compare-view.ts';
+import { rankHosts, type HostRun } from './hosts.ts';
+import { internTable } from './model.ts';
+import { STATUSES, VERDICTS, defaultPairOn, pairFile, type BuildRow, type BuildShard, type CompareBuild, type CompareIndex, type PairRow, type PairShard, type SeriesCatalogue } from './compare-view.ts';
 
 export interface CompareFiles {
   index: CompareIndex;
@@ -20,17 +21,13 @@ export interface CompareFiles {
 const segmentOf = (e: SummaryEntry) => (e.comparability.acrossVersions ? 'all' : (e.comparability.group ?? null));
 const tokensOf = (e: SummaryEntry) => Object.keys(e.params).sort().map((k) => `${k}=${String(e.params[k])}`);
 
-/**
- * The pair the page opens with, on the default host (lib/hosts.ts): the newest 3.4 against the newest 3.5
- * (the step the site is about), else the two newest builds.
- */
+/** The pair the page opens with: on the first machine of lib/hosts.ts's ranking, compare-view.ts defaultPairOn. */
 export function defaultPair(builds: CompareBuild[], runs: readonly HostRun[]): CompareIndex['defaults'] {
-  const host = defaultHost(builds.map((b) => b.host), runs);
-  const mine = builds.filter((b) => b.host === host && b.variant === 'default');
-  const newest = (series: string) => [...mine].reverse().find((b) => b.version.startsWith(`${series}.`));
-  const a = newest('3.4') ?? mine[mine.length - 2];
-  const b = newest('3.5') ?? mine[mine.length - 1];
-  return a && b && a !== b ? { a: a.id, b: b.id } : null;
+  for (const host of rankHosts(builds.map((b) => b.host), runs)) {
+    const pair = defaultPairOn(builds, host);
+    if (pair) return pair;
+  }
+  return null;
 }
 
 const memo = new WeakMap<Summary, CompareFiles>();
@@ -47,21 +44,30 @@ export function compareFiles(summary: Summary, detailed: DetailedIterations | nu
 function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null): CompareFiles {
   // rounds behind each entry (detailed-iterations.json holds exactly those)
   const rounds = new Map<string, Map<number, number[]>>();
+  // detailed-iterations.json names a build by version and variant (no two libraries share a version number)
   for (const [runId, host, , version, variant, key, roundList, values] of detailed?.rows ?? []) rounds.set(`${host}|${version}|${variant}|${key}|${runId}`, valuesByRound(roundList, values));
   const roundsOf = (e: SummaryEntry): RoundValues => rounds.get(`${e.host}|${e.version}|${e.variant}|${e.key}|${e.runId}`) ?? new Map();
 
   const builds = new Map<string, CompareBuild>();
   const byHost = new Map<string, SummaryEntry[]>();
   for (const e of summary.entries) {
-    const slug = versionSlug(e.version, e.variant);
+    const slug = buildSlug(e);
     const id = `${e.host}/${slug}`;
-    if (!builds.has(id)) builds.set(id, { id, host: e.host, version: e.version, variant: e.variant, slug });
+    if (!builds.has(id)) builds.set(id, { id, host: e.host, library: e.library, version: e.version, variant: e.variant, slug, label: buildLabel(e) });
     const list = byHost.get(e.host);
     if (list) list.push(e);
     else byHost.set(e.host, [e]);
   }
-  const buildList = [...builds.values()].sort((a, b) => a.host.localeCompare(b.host) || byVersion(a, b));
-  const files: CompareFiles = { index: { builds: buildList, defaults: defaultPair(buildList, summary.runs) }, catalogues: {}, builds: {}, pairs: {} };
+  // OpenSSL by version, then the other libraries (catalogue order), a build's default before its variants
+  const buildList = [...builds.values()].sort((a, b) => a.host.localeCompare(b.host) || compareReleases(a, b) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)));
+  const index: CompareIndex = {
+    builds: buildList,
+    machines: rankHosts(byHost.keys(), summary.runs),
+    defaults: defaultPair(buildList, summary.runs),
+    indicative: summary.runs.filter((r) => !r.quiet).map((r) => r.runId),
+    libraryNames: LIBRARY_NAMES,
+  };
+  const files: CompareFiles = { index, catalogues: {}, builds: {}, pairs: {} };
 
   for (const [host, entries] of byHost) {
     const runs = internTable<string>();
@@ -86,7 +92,7 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
         si = seriesIds.id(s);
         seriesOfKey.set(e.key, si);
       }
-      const id = `${host}/${versionSlug(e.version, e.variant)}`;
+      const id = `${host}/${buildSlug(e)}`;
       const list = perBuild.get(id);
       if (list) list.push({ entry: e, series: si });
       else perBuild.set(id, [{ entry: e, series: si }]);

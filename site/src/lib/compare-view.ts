@@ -2,15 +2,16 @@
 // the default pair) and the browser script (any pair). Runtime imports only from pure modules.
 //
 // Files, so a pair loads only what it needs (all under /data/compare/):
-//   index: the builds (embedded in the page)
+//   index: the machines and their builds (embedded in the page)
 //   <host>/series.json: the series measured on a host (label, configuration, unit, ...), indexed
 //   <host>/<build>.json: one build's values, by series index
 //   <host>/<a>_vs_<b>.json: B against A paired by round, for the series both measured in the same run
-import { INDEPENDENT_TEXT, PAIRING_TEXT, VERDICT_TEXT, coverageText, pct, pctRange, quantity, quantityRange, toCsv } from './format.ts';
+import { INDEPENDENT_TEXT, INDICATIVE_TEXT, PAIRING_TEXT, VERDICT_TEXT, coverageText, pct, pctRange, quantity, quantityRange, toCsv } from './format.ts';
 import { plainWhat } from './journey-view.ts';
 import { isTiming, runAttrs, runDate, splitByRun, type RunOf } from './runs.ts';
 import { esc, tag } from './svg.ts';
 import { CURATED } from './reference-keys.ts';
+import type { SummaryEntry } from '../../../schema/index.ts';
 
 export const VERDICTS = ['higher', 'lower', 'no-difference-shown', 'within-threshold', 'not-enough-data'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -20,14 +21,69 @@ export interface CompareBuild {
   /** "<host>/<slug>", the value in the address */
   id: string;
   host: string;
+  library: SummaryEntry['library'];
   version: string;
   variant: string;
+  /** catalogue buildSlug: "3.5.7-no-ml-kem", "aws-lc-5.12.0" */
   slug: string;
+  /** catalogue buildLabel: "3.5.7 (no-ml-kem)", "AWS-LC 5.12.0" */
+  label: string;
 }
 
 export interface CompareIndex {
+  /** every build of every library measured, by machine (display order within a machine) */
   builds: CompareBuild[];
+  /** the machines, the one the page opens on first (lib/hosts.ts) */
+  machines: string[];
   defaults: { a: string; b: string } | null;
+  /** runs whose machine was not quiet (only in a local build, npm start): their values are indicative */
+  indicative: string[];
+  /** how the build lists head each library's group (catalogue LIBRARY_NAMES) */
+  libraryNames: Record<string, string>;
+}
+
+// ------------------------------------------------------------------ what a visitor can choose
+
+/** Every build a machine measured, in display order: what both of its lists offer. */
+export const buildsOn = (index: Pick<CompareIndex, 'builds'>, host: string): CompareBuild[] => index.builds.filter((b) => b.host === host);
+
+/**
+ * The pair a machine opens with: the newest 3.4 against the newest 3.5 (the step the site is about), else
+ * its two newest OpenSSL builds, else its first two builds; null when it measured fewer than two.
+ */
+export function defaultPairOn(builds: readonly CompareBuild[], host: string): { a: string; b: string } | null {
+  const mine = builds.filter((b) => b.host === host);
+  const openssl = mine.filter((b) => b.library === 'openssl' && b.variant === 'default');
+  const newest = (series: string) => [...openssl].reverse().find((b) => b.version.startsWith(`${series}.`));
+  const a = newest('3.4') ?? openssl[openssl.length - 2] ?? mine[0];
+  const b = newest('3.5') ?? openssl[openssl.length - 1] ?? mine[1];
+  return a && b && a !== b ? { a: a.id, b: b.id } : null;
+}
+
+export interface CompareSelection {
+  host: string;
+  /** what both lists offer: every build of the machine */
+  offered: CompareBuild[];
+  a: CompareBuild;
+  b: CompareBuild;
+}
+
+/**
+ * What the page shows for what was asked (the address, or a list changed): one machine, A and B among its
+ * builds. A build of another machine than the one asked for is not kept (nothing compares two machines);
+ * what is missing or unknown falls back to the machine's default pair, and B is never A.
+ */
+export function selectPair(index: CompareIndex, asked: { host?: string | null; a?: string | null; b?: string | null }): CompareSelection | null {
+  const byId = (id: string | null | undefined) => index.builds.find((b) => b.id === id);
+  const usable = index.machines.filter((h) => buildsOn(index, h).length >= 2);
+  const host = [asked.host, byId(asked.a)?.host, byId(asked.b)?.host, index.defaults ? byId(index.defaults.a)?.host : null, usable[0]].find((h) => h && usable.includes(h));
+  if (!host) return null;
+  const offered = buildsOn(index, host);
+  const def = defaultPairOn(index.builds, host)!;
+  const on = (id: string | null | undefined) => offered.find((b) => b.id === id);
+  const a = on(asked.a) ?? on(def.a)!;
+  const b = [on(asked.b), on(def.b), on(def.a), ...offered].find((x) => x && x !== a)!;
+  return { host, offered, a, b };
 }
 
 export interface SeriesCatalogue {
@@ -70,6 +126,14 @@ export const pairFile = (a: CompareBuild, b: CompareBuild) => `${a.slug}_vs_${b.
 export function sharesRun(a: BuildShard, b: BuildShard): boolean {
   const runs = new Map(a.rows.filter((r) => r[1] === 0).map((r) => [r[0], r[7]]));
   return b.rows.some((r) => r[1] === 0 && runs.get(r[0]) === r[7]);
+}
+
+/**
+ * What the page says of a pair before its tables when none of its values could be paired: the two builds
+ * were never measured in one run on the machine (the project never divides values of two runs).
+ */
+export function neverPairedText(a: CompareBuild, b: CompareBuild): string {
+  return `${a.label} and ${b.label} were never measured in the same run on this machine, so no change between them is computed: each value is listed with its own run, without a ratio.`;
 }
 
 // ------------------------------------------------------------------ one row of the comparison
@@ -330,16 +394,20 @@ export function compareLayout(rows: readonly CompareRow[], hosts: readonly [stri
 const sideWords = (s: Side | null, unit: string, method: string) =>
   !s || s.median === null ? (s && s.status !== 'measured' ? s.status : 'not measured') : `${quantity(s.median, unit, method)} (n=${s.n})`;
 
-/** A run as a table names it: by id and time; in the main questions' view by its time only (the id is in the full list's disclosure). */
-const runWords = (run: string, questions: boolean) => (questions ? `the run of ${runDate(run)}` : `run ${run} (${runDate(run)})`);
+/**
+ * A run as a table names it: by id and time; in the main questions' view by its time only (the id is in the
+ * full list's disclosure); a run of a machine that was not quiet says so.
+ */
+const runWords = (run: string, questions: boolean, indicative: ReadonlySet<string>) =>
+  `${questions ? `the run of ${runDate(run)}` : `run ${run} (${runDate(run)})`}${indicative.has(run) ? ` (${INDICATIVE_TEXT})` : ''}`;
 
 /** One row of values from different runs, in words: each value with its run, no pair, no ratio. */
-function apartHtml(r: CompareRow, names: readonly [string, string], hosts: readonly [string, string], questions = false): string {
+function apartHtml(r: CompareRow, names: readonly [string, string], hosts: readonly [string, string], questions: boolean, indicative: ReadonlySet<string>): string {
   const why = hosts[0] !== hosts[1] ? 'different hosts' : 'different runs';
   return tag('li', { [questions ? 'data-question' : 'data-key']: r.key, 'data-relation': r.relation },
     questions ? tag('span', { class: 'what' }, esc(`${r.config}: ${r.what}`)) : [tag('span', { class: 'what' }, esc(plainWhat(r.what))), r.config ? esc(`; ${r.config}`) : '', tag('span', { class: 'muted' }, esc(` (${r.params || 'no parameters'})`))].join(''), ': ',
-    esc(`${names[0]}: ${sideWords(r.a, r.unit, r.method)}, measured in ${runWords(r.a!.run, questions)} only; `),
-    esc(`${names[1]}: ${sideWords(r.b, r.unit, r.method)}, in ${runWords(r.b!.run, questions)}; `),
+    esc(`${names[0]}: ${sideWords(r.a, r.unit, r.method)}, measured in ${runWords(r.a!.run, questions, indicative)} only; `),
+    esc(`${names[1]}: ${sideWords(r.b, r.unit, r.method)}, in ${runWords(r.b!.run, questions, indicative)}; `),
     tag('strong', {}, esc(`not compared: ${why}`)), '.',
   );
 }
@@ -348,15 +416,18 @@ function apartHtml(r: CompareRow, names: readonly [string, string], hosts: reado
  * The tables of a comparison (names: A's and B's as the headers say them), then the rows of values from
  * different runs listed apart: the same HTML in the static page and after every change of selection.
  */
-/** `machine` puts a host id into words (the page's machine descriptions); the id itself where it has none. */
-export function compareTablesHtml(rows: readonly CompareRow[], names: readonly [string, string], hosts: readonly [string, string], machine: (host: string) => string = (h) => h, questions = false): string {
+/**
+ * `machine` puts a host id into words (the page's machine descriptions); the id itself where it has none.
+ * `indicative`: runs of a machine that was not quiet (CompareIndex.indicative), said so wherever a run is named.
+ */
+export function compareTablesHtml(rows: readonly CompareRow[], names: readonly [string, string], hosts: readonly [string, string], machine: (host: string) => string = (h) => h, questions = false, indicative: ReadonlySet<string> = new Set()): string {
   const { parts, apart, neither } = compareLayout(rows, hosts);
   const head = tag('thead', {}, tag('tr', {},
     tag('th', { scope: 'col' }, 'Series'), tag('th', { scope: 'col', class: 'num' }, esc(`A: ${names[0]}`)), tag('th', { scope: 'col', class: 'num' }, esc(`B: ${names[1]}`)), tag('th', { scope: 'col', class: 'num' }, 'B vs A')));
   const caption = (p: ComparePart, i: number) =>
     p.run === null
       ? `Deterministic counts on ${machine(p.host)}`
-      : `${i === 0 ? 'Measured' : 'Timing values measured'} in ${runWords(p.run, questions)} on ${machine(p.host)}${i === 0 && parts.length > 1 ? '; the tables below hold the timing values of other runs' : ''}`;
+      : `${i === 0 ? 'Measured' : 'Timing values measured'} in ${runWords(p.run, questions, indicative)} on ${machine(p.host)}${i === 0 && parts.length > 1 ? '; the tables below hold the timing values of other runs' : ''}`;
   const tables = parts.map((p, i) =>
     tag('div', { class: 'table-scroll cmp-scroll', tabindex: 0, role: 'region', 'aria-label': i === 0 ? 'Comparison of A and B' : `Comparison of A and B, run ${p.run}` },
       tag('table', { class: 'cmp', ...p.attrs, ...(i > 0 ? { 'data-apart': p.run ?? p.host } : {}) }, tag('caption', { class: 'muted' }, esc(caption(p, i))), head, tag('tbody', {}, compareRowsHtml(p.rows, questions)))),
@@ -365,7 +436,7 @@ export function compareTablesHtml(rows: readonly CompareRow[], names: readonly [
     ? tag('section', { class: 'cmp-apart', 'data-compare-apart': '' },
         tag('h2', {}, 'Measured in different runs: not compared'),
         tag('p', { class: 'muted' }, esc(`The same machine measuring the same build hours apart moves by more than a run's intervals, so these values are not put side by side and no ratio is given.`)),
-        tag('ul', {}, apart.map((r) => apartHtml(r, names, hosts, questions)).join('')))
+        tag('ul', {}, apart.map((r) => apartHtml(r, names, hosts, questions, indicative)).join('')))
     : '';
   const neitherNote = neither.length ? tag('p', { class: 'muted', 'data-compare-neither': '' }, esc(`Measured in neither build: ${neither.map((r) => `${plainWhat(r.what)}${r.config ? `; ${r.config}` : ''}`).join(' · ')}.`)) : '';
   return tables.join('') + apartList + neitherNote;

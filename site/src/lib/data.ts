@@ -189,8 +189,11 @@ export const knownHosts = (): Host[] =>
     return [...byId.values()];
   });
 
-/** The readable name of a machine id on this build's data (machines.ts machineLabel): what every page shows. */
-export const machineOf = (id: string, own?: Host | null) => machineLabel(id, knownHosts(), own);
+/**
+ * The readable name of a machine id on this build's data (machines.ts machineLabel): what every page shows; in
+ * a local build (npm start) the machine that ran it says so (machines.ts localNote).
+ */
+export const machineOf = (id: string, own?: Host | null) => machineLabel(id, knownHosts(), own, loadSummary()?.runs ?? []);
 
 /** One page per host and UTC year (the time series' own split), every run of it; hosts and years in order. */
 export function runArchive(): { host: string; year: number; runs: RunIndexEntry[] }[] {

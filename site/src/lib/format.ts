@@ -210,6 +210,9 @@ export const PAIRING_TEXT: Record<Comparison['pairing'], string> = {
 /** The label of a comparison between values of two different runs (no pairing possible). */
 export const INDEPENDENT_TEXT = 'independent: different runs';
 
+/** Said of a value, a run or a machine whose run was not quiet (only a local build, npm start, has such runs). */
+export const INDICATIVE_TEXT = 'not quiet: indicative';
+
 /** A ratio interval as changes: "+4.9% to +8.7%". */
 export function pctRange(iv: Pick<CoverageInterval, 'low' | 'high'>): string {
   if (iv.high >= MULTIPLE_FROM) return `${sig(iv.low)}× to ${sig(iv.high)}×`;

@@ -59,7 +59,7 @@ test('the home chart, compare and known issues open on the project machine, not 
   assert.equal(journeyPayload(summaryOf([...contrib, ...project])).defaults?.host, HOSTS.project);
   assert.equal(pickDefault([] as Journey[], RUNS), null);
 
-  const builds = [HOSTS.contrib, HOSTS.project].flatMap((host) => [...versions, ...(host === HOSTS.contrib ? ['3.6.0'] : [])].map((version) => ({ id: `${host}/${version}`, host, version, variant: 'default', slug: version })));
+  const builds = [HOSTS.contrib, HOSTS.project].flatMap((host) => [...versions, ...(host === HOSTS.contrib ? ['3.6.0'] : [])].map((version) => ({ id: `${host}/${version}`, host, version, library: 'openssl' as const, variant: 'default', slug: version, label: version })));
   assert.deepEqual(defaultPair(builds, RUNS), { a: `${HOSTS.project}/3.4.1`, b: `${HOSTS.project}/3.5.7` });
 
   const c = COMPLAINTS[0]!;

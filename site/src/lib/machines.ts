@@ -8,6 +8,7 @@ import { compareSeries, compareVersions, LIBRARY_NAMES } from '../../../catalogu
 import { DETERMINISTIC_METHODS, compareRounds } from '../../../scripts/stats.ts';
 import { entryRounds } from './claims.ts';
 import { CPU_FLAGS, CPU_FLAG_TEXT, flagState } from './cpu-flags.ts';
+import { INDICATIVE_TEXT } from './format.ts';
 import { isProjectHost } from './hosts.ts';
 
 // ------------------------------------------------------------------ naming a machine
@@ -18,29 +19,45 @@ export interface MachineLabel {
   name: string;
   /** describeMachine of its host record; null where no record is at hand */
   description: string | null;
-  /** not one of the project's machines (hosts.ts isProjectHost): a submission, shown only where a visitor chooses it */
+  /** not one of the project's machines (hosts.ts isProjectHost) nor a local build's own: a submission, shown only where a visitor chooses it */
   contributed: boolean;
-  /** what a reader sees: the description, else the id; a contributed machine's says so */
+  /** what a reader sees: the description, else the id; a contributed machine's says so, as does a local build's own */
   text: string;
 }
-
-/** Added to the name of every contributed machine, wherever its figures are shown. */
-export const CONTRIBUTED_NOTE = 'contributed machine, not the project’s';
 
 /**
  * The readable name of a machine id: describeMachine of its host record, taken from the file's own record
  * (`own`, e.g. a hypothesis or MTU result) or from the summary's hosts. One helper for every page.
  */
-export function machineLabel(id: string, hosts: readonly Host[] | null | undefined, own?: Host | null): MachineLabel {
+/** Added to the name of every contributed machine, wherever its figures are shown. */
+export const CONTRIBUTED_NOTE = 'contributed machine, not the project’s';
+
+export function machineLabel(id: string, hosts: readonly Host[] | null | undefined, own?: Host | null, runs: readonly LocalRun[] = []): MachineLabel {
   const host = own?.id === id ? own : hosts?.find((h) => h.id === id);
   const description = host ? describeMachine(host) : null;
-  const contributed = !isProjectHost(id);
-  return { id, name: nameOfMachine(id), description, contributed, text: `${description ?? id}${contributed ? ` (${CONTRIBUTED_NOTE})` : ''}` };
+  const local = localNote(id, runs);
+  const contributed = !isProjectHost(id) && !local;
+  const note = local ?? (contributed ? CONTRIBUTED_NOTE : null);
+  return { id, name: nameOfMachine(id), description, contributed, text: `${description ?? id}${note ? ` (${note})` : ''}` };
 }
 
 /** A map id -> readable name for the browser scripts (the pages embed it; the scripts never import schema/). */
-export const machineTexts = (hosts: readonly Host[] | null | undefined): Record<string, string> =>
-  Object.fromEntries((hosts ?? []).map((h) => [h.id, machineLabel(h.id, hosts).text]));
+export const machineTexts = (hosts: readonly Host[] | null | undefined, runs: readonly LocalRun[] = []): Record<string, string> =>
+  Object.fromEntries((hosts ?? []).map((h) => [h.id, machineLabel(h.id, hosts, null, runs).text]));
+
+/** What a summary's runs say of a machine in a local build (npm start). */
+export type LocalRun = { host: string; quiet: boolean; local?: boolean };
+
+/**
+ * How a local build (npm start) names the machine that ran it, beside its description: "this computer", and
+ * where a run of it behind the summary was not quiet, that its figures are indicative. Null for any other
+ * machine and in the committed site (no run is local there).
+ */
+export function localNote(id: string, runs: readonly LocalRun[]): string | null {
+  const mine = runs.filter((r) => r.host === id && r.local);
+  if (!mine.length) return null;
+  return mine.some((r) => !r.quiet) ? `this computer, ${INDICATIVE_TEXT}` : 'this computer';
+}
 
 // ------------------------------------------------------------------ one machine at a glance
 

@@ -1,8 +1,8 @@
-// Compare page: any two builds. Loads only what the pair needs (the host's series catalogue, one file per
+// Compare page: a machine, then any two of its builds. Loads only what the pair needs (the host's series catalogue, one file per
 // build, the pair file when both measured something in the same run), then filters, sorts, draws the
 // largest changes and keeps the whole view in the address.
 import {
-  compareCsv, compareJson, compareLayout, compareTablesHtml, curatedRows, filterRows, forestRows, forestRuns, joinRows, pairFile, sharesRun,
+  buildsOn, compareCsv, compareJson, compareLayout, compareTablesHtml, curatedRows, filterRows, forestRows, forestRuns, joinRows, neverPairedText, pairFile, selectPair, sharesRun,
   type BuildShard, type CompareBuild, type CompareFilter, type CompareIndex, type CompareRow, type PairShard, type SeriesCatalogue,
 } from '../lib/compare-view.ts';
 import { forestSvg } from '../lib/forest-chart.ts';
@@ -31,30 +31,40 @@ async function start(el: HTMLElement): Promise<void> {
   const machine = (h: string) => machines[h] ?? h;
   const ids = index.builds.map((b) => b.id);
   const byId = (id: string) => index.builds.find((b) => b.id === id)!;
+  const indicative = new Set(index.indicative);
   const q = new URLSearchParams(location.search);
-  const pick = (v: string | null, fallback: string) => (v && ids.includes(v) ? v : fallback);
-  let a = pick(q.get('a'), el.dataset.a!);
-  let b = pick(q.get('b'), el.dataset.b!);
+  // the address's pair, else the page's (a build of another machine than A's is not kept: selectPair)
+  const first = selectPair(index, { a: q.get('a') ?? el.dataset.a, b: q.get('b') ?? el.dataset.b })!;
+  let a = first.a.id;
+  let b = first.b.id;
   const filter: CompareFilter = { benchmark: q.get('bench') ?? '', text: q.get('q') ?? '', significantOnly: q.get('sig') === '1', sort: q.get('sort') === 'name' ? 'name' : 'change' };
 
+  const selM = el.querySelector<HTMLSelectElement>('select[name=m]')!;
   const selA = el.querySelector<HTMLSelectElement>('select[name=a]')!;
   const selB = el.querySelector<HTMLSelectElement>('select[name=b]')!;
   const benchSel = el.querySelector<HTMLSelectElement>('select[name=bench]')!;
   const sortSel = el.querySelector<HTMLSelectElement>('select[name=sort]')!;
   const text = el.querySelector<HTMLInputElement>('input[name=q]')!;
   const sig = el.querySelector<HTMLInputElement>('input[name=sig]')!;
-  const name = (x: CompareBuild) => `${x.version}${x.variant === 'default' ? '' : ` (${x.variant})`}`;
-  for (const s of [selA, selB]) {
-    const hosts = [...new Set(index.builds.map((x) => x.host))];
-    s.replaceChildren(
-      ...hosts.map((h) => {
-        const g = document.createElement('optgroup');
-        g.label = machine(h);
-        g.append(...index.builds.filter((x) => x.host === h).map((x) => new Option(`${name(x)} · ${machine(h)}`, x.id)));
-        return g;
-      }),
-    );
-  }
+  const name = (x: CompareBuild) => x.label;
+  selM.replaceChildren(...index.machines.filter((h) => buildsOn(index, h).length >= 2).map((h) => new Option(machine(h), h)));
+  /** Both build lists offer every build of the machine, grouped by library. */
+  let offeredHost = '';
+  const offer = (host: string) => {
+    offeredHost = host;
+    const offered = buildsOn(index, host);
+    for (const s of [selA, selB])
+      s.replaceChildren(
+        ...[...new Set(offered.map((x) => x.library))].map((lib) => {
+          const g = document.createElement('optgroup');
+          g.label = index.libraryNames[lib] ?? lib;
+          g.append(...offered.filter((x) => x.library === lib).map((x) => new Option(x.label, x.id)));
+          return g;
+        }),
+      );
+    selM.value = host;
+  };
+  offer(first.host);
   // the default view shows the main questions; a permalink (any parameter) opens every series as it was shared
   const all = el.querySelector<HTMLDetailsElement>('[data-compare-all]')!;
   if (location.search.length > 1) all.open = true;
@@ -63,16 +73,18 @@ async function start(el: HTMLElement): Promise<void> {
   sortSel.value = filter.sort;
 
   let rows: CompareRow[] = [];
+  let shared = false;
   let generation = 0;
   const blobs: string[] = [];
 
   /** Fetch what the pair needs and join it; then draw. */
   const load = async () => {
     const mine = ++generation;
-    selA.value = a;
-    selB.value = b;
     const A = byId(a);
     const B = byId(b);
+    if (offeredHost !== A.host) offer(A.host);
+    selA.value = a;
+    selB.value = b;
     status.textContent = `Loading ${name(A)} and ${name(B)}…`;
     try {
       const [catA, catB, shardA, shardB] = await Promise.all([
@@ -83,7 +95,8 @@ async function start(el: HTMLElement): Promise<void> {
       ]);
       let pair: PairShard | null = null;
       let reversed = false;
-      if (A.host === B.host && A.id !== B.id && sharesRun(shardA, shardB)) {
+      shared = sharesRun(shardA, shardB);
+      if (A.id !== B.id && shared) {
         // pair files are written older build first
         const [first, second] = ids.indexOf(A.id) < ids.indexOf(B.id) ? [A, B] : [B, A];
         reversed = first !== A;
@@ -108,13 +121,16 @@ async function start(el: HTMLElement): Promise<void> {
     const shown = filterRows(rows, filter);
     const curated = curatedRows(rows, filter);
     const hosts: [string, string] = [A.host, B.host];
-    const names: [string, string] = [`${name(A)} · ${machine(A.host)}`, `${name(B)} · ${machine(B.host)}`];
-    el.querySelector('[data-compare-curated]')!.innerHTML = curated.length ? compareTablesHtml(curated, names, hosts, machine, true) : '';
-    el.querySelector('[data-compare-tables]')!.innerHTML = compareTablesHtml(shown, names, hosts, machine);
+    const names: [string, string] = [name(A), name(B)];
+    el.querySelector('[data-compare-curated]')!.innerHTML = curated.length ? compareTablesHtml(curated, names, hosts, machine, true, indicative) : '';
+    el.querySelector('[data-compare-tables]')!.innerHTML = compareTablesHtml(shown, names, hosts, machine, false, indicative);
+    const note = el.querySelector<HTMLElement>('[data-pair-note]')!;
+    note.hidden = shared;
+    note.replaceChildren(strong('Not compared: '), neverPairedText(A, B));
     if (!curated.length) all.open = true;
     all.querySelector('summary')!.textContent = `Every series of this pair (${shown.length === rows.length ? rows.length : `${shown.length} of ${rows.length}`}), with filters and sorting`;
     el.querySelector('[data-pair-title]')!.innerHTML = '';
-    el.querySelector('[data-pair-title]')!.append(strong('A: '), `${name(A)} on ${machine(A.host)} · `, strong('B: '), `${name(B)} on ${machine(B.host)}`);
+    el.querySelector('[data-pair-title]')!.append(strong('A: '), `${name(A)} · `, strong('B: '), `${name(B)} · on ${machine(A.host)}`);
 
     // the changes of the first table only: one host, the timing values of one run
     const layout = compareLayout(curated.length ? curated : shown, hosts);
@@ -131,7 +147,7 @@ async function start(el: HTMLElement): Promise<void> {
 
     const paired = rows.filter((r) => r.relation === 'paired').length;
     const significant = shown.filter((r) => r.significant).length;
-    const independent = A.host !== B.host ? 'different machines, so every value is independent (no ratios)' : paired === 0 ? 'no series was measured in the same run, so every value is independent (no ratios)' : `${paired} series paired by round`;
+    const independent = paired === 0 ? 'no series was measured in the same run, so every value is independent (no ratios)' : `${paired} series paired by round`;
     const apart = layout.apart.length ? `; ${layout.apart.length} measured in different runs, listed apart without a comparison` : '';
     status.textContent = `Showing ${shown.length} of ${rows.length} series (${significant} significant changes); ${independent}${apart}.`;
 
@@ -156,8 +172,20 @@ async function start(el: HTMLElement): Promise<void> {
     el.dataset.drawn = `${a} ${b}`;
   };
 
-  selA.addEventListener('change', () => ((a = selA.value), void load()));
-  selB.addEventListener('change', () => ((b = selB.value), void load()));
+  selM.addEventListener('change', () => {
+    const next = selectPair(index, { host: selM.value })!;
+    [a, b] = [next.a.id, next.b.id];
+    void load();
+  });
+  const choose = (side: 'a' | 'b', id: string) => {
+    const next = selectPair(index, side === 'a' ? { a: id, b } : { a, b: id });
+    if (!next) return;
+    // choosing B's build as A (or A's as B) swaps them
+    [a, b] = next[side].id === (side === 'a' ? b : a) ? [b, a] : [next.a.id, next.b.id];
+    void load();
+  };
+  selA.addEventListener('change', () => choose('a', selA.value));
+  selB.addEventListener('change', () => choose('b', selB.value));
   el.querySelector('[data-swap]')!.addEventListener('click', () => {
     [a, b] = [b, a];
     void load();

@@ -1,11 +1,11 @@
 // The compare page's data, one small file per need (see compare-view.ts): a host's series catalogue
 // (series.json), one file per build, one per pair of builds measured in the same run.
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { loadDetailed, loadOpenSSLSummary } from '../../../../lib/data.ts';
+import { loadDetailed, loadSummary } from '../../../../lib/data.ts';
 import { compareFiles } from '../../../../lib/compare-data.ts';
 
 export const getStaticPaths = (() => {
-  const summary = loadOpenSSLSummary();
+  const summary = loadSummary();
   if (!summary) return [];
   const f = compareFiles(summary, loadDetailed());
   const split = (id: string) => {
