@@ -9,7 +9,7 @@
 // s_server runs in its own process group under the parent-death guard (runner/child-guard.ts): a
 // signal to the run, or its death, never leaves a server listening.
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../net.ts';
 import { join } from 'node:path';
 import type { Params, RunMode } from '../../schema/index.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
@@ -79,17 +79,6 @@ export interface STimeConfig {
   cert: 'rsa2048' | 'ecdsa-p256';
   /** 'server': only s_server is limited to `proto`; 'both': s_time and s_client get -tls1_2/-tls1_3 too */
   forced: 'server' | 'both';
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function exec(bin: string, args: string[], env: Record<string, string>, input: string | undefined, timeoutMs: number): Promise<{ code: number; out: string }> {

@@ -1,0 +1,50 @@
+// nginx and HAProxy built against a real OpenSSL build: one short connection and one resumed connection
+// each, through the same build's s_client verifying the chain to the root and the host name.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { SERVERS } from '../../catalogue/servers.ts';
+import { appEnv, findCached } from '../build.ts';
+import { runGuarded } from '../child-guard.ts';
+import { CERT_HOSTNAME, certFiles } from '../certs.ts';
+import { ensureCerts } from '../handshake/handshake.ts';
+import { needs } from '../integration-needs.ts';
+import { buildServer } from './server-build.ts';
+import { RESPONSE_BODY, startServer } from './servers.ts';
+
+const lib = findCached('3.5.7', 'default');
+const dir = mkdtempSync(join(tmpdir(), 'servers-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('real servers against OpenSSL 3.5.7', { skip: needs(lib, 'OpenSSL 3.5.7 is not built') }, () => {
+  for (const release of SERVERS)
+    it(`${release.server} ${release.version}: builds statically, answers over TLS 1.3 with the chain verified, resumes a session`, { timeout: 900_000 }, async () => {
+      await ensureCerts({ record: lib!.record, prefix: lib!.prefix });
+      const built = await buildServer(release, lib!);
+      assert.ok(built.ok, built.ok ? '' : built.reason);
+      const work = mkdtempSync(join(dir, `${release.server}-`));
+      const server = await startServer(release.server, built.binary, work, 'ecdsa-p256');
+      try {
+        const session = join(work, 'session.pem');
+        const client = (resume: boolean) =>
+          runGuarded(
+            join(lib!.prefix, 'bin', 'openssl'),
+            ['s_client', '-connect', `127.0.0.1:${server.port}`, '-servername', CERT_HOSTNAME, '-verify_hostname', CERT_HOSTNAME, '-CAfile', certFiles('ecdsa-p256').root, '-verify_return_error', '-ign_eof', resume ? '-sess_in' : '-sess_out', session],
+            { timeoutMs: 30_000, env: appEnv(lib!.prefix), input: `GET / HTTP/1.0\r\nHost: ${CERT_HOSTNAME}\r\n\r\n` },
+          );
+        const first = await client(false);
+        assert.equal(first.code, 0, first.stderr);
+        assert.match(first.stdout, /Verify return code: 0 \(ok\)/);
+        assert.match(first.stdout, /^New, TLSv1\.3/m);
+        assert.ok(first.stdout.includes(RESPONSE_BODY.trim()), first.stdout.slice(-500));
+        const second = await client(true);
+        assert.equal(second.code, 0, second.stderr);
+        assert.match(second.stdout, /^Reused, TLSv1\.3/m, 'the second connection resumed the first one\'s session');
+        assert.ok(second.stdout.includes(RESPONSE_BODY.trim()));
+      } finally {
+        await server.stop();
+      }
+    });
+});

@@ -1,0 +1,86 @@
+// Starting a real server (nginx, HAProxy) built by server-build.ts on loopback: one worker, one thread,
+// TLS with the observatory's certificate chain (runner/certs.ts: the leaf and its intermediate CA sent, the
+// client trusts the root), serving one small static response.
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServerName } from '../../catalogue/servers.ts';
+import { spawnServer, stopGroup } from '../child-guard.ts';
+import { certFiles, type Cert } from '../certs.ts';
+import { freePort, listening } from '../net.ts';
+
+/** The body every server answers with. */
+export const RESPONSE_BODY = 'observatory\n';
+
+export interface RunningServer {
+  port: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** The configuration file of one server in `dir` for `port`, its chain and key. */
+export function serverConfig(server: ServerName, dir: string, port: number, cert: Cert): { file: string; text: string } {
+  const files = certFiles(cert);
+  if (server === 'nginx') {
+    mkdirSync(join(dir, 'www'), { recursive: true });
+    writeFileSync(join(dir, 'www', 'index.html'), RESPONSE_BODY);
+    const text = `daemon off;
+master_process off;
+worker_processes 1;
+error_log ${join(dir, 'error.log')} warn;
+pid ${join(dir, 'nginx.pid')};
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${join(dir, 'tmp')};
+  proxy_temp_path ${join(dir, 'tmp')};
+  fastcgi_temp_path ${join(dir, 'tmp')};
+  uwsgi_temp_path ${join(dir, 'tmp')};
+  scgi_temp_path ${join(dir, 'tmp')};
+  server {
+    listen 127.0.0.1:${port} ssl;
+    ssl_certificate ${join(dir, 'chain.pem')};
+    ssl_certificate_key ${files.key};
+    ssl_session_cache shared:tls:1m;
+    location / { root ${join(dir, 'www')}; }
+  }
+}
+`;
+    // nginx sends the certificate file's certificates in order: the leaf, then its intermediate CA
+    writeFileSync(join(dir, 'chain.pem'), readFileSync(files.chain, 'utf8') + readFileSync(files.intermediate, 'utf8'));
+    return { file: join(dir, 'nginx.conf'), text };
+  }
+  // HAProxy reads the leaf, the chain and the key from one file
+  const pem = join(dir, 'server.pem');
+  writeFileSync(pem, readFileSync(files.chain, 'utf8') + readFileSync(files.intermediate, 'utf8') + readFileSync(files.key, 'utf8'));
+  const text = `global
+  nbthread 1
+defaults
+  mode http
+  timeout connect 5s
+  timeout client 30s
+  timeout server 30s
+frontend tls
+  bind 127.0.0.1:${port} ssl crt ${pem}
+  http-request return status 200 content-type text/plain string "${RESPONSE_BODY.trim()}"
+`;
+  return { file: join(dir, 'haproxy.cfg'), text };
+}
+
+/** Start a server in `dir` and wait until it accepts connections. */
+export async function startServer(server: ServerName, binary: string, dir: string, cert: Cert): Promise<RunningServer> {
+  let last = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    mkdirSync(join(dir, 'tmp'), { recursive: true });
+    const config = serverConfig(server, dir, port, cert);
+    writeFileSync(config.file, config.text);
+    const args = server === 'nginx' ? ['-p', dir, '-c', config.file] : ['-db', '-f', config.file];
+    const child = spawnServer(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d: Buffer) => (last += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (last += d.toString()));
+    if (await listening(port)) return { port, process: child, stop: () => stopGroup(child) };
+    await stopGroup(child);
+  }
+  throw new Error(`${server} did not start: ${last.slice(-800)}`);
+}
