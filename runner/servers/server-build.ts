@@ -16,6 +16,7 @@ import { cacheRoot, obtainArchive } from '../sources.ts';
 
 /** Bump when a recipe changes: cached results of the old one are built again. */
 export const SERVER_RECIPE = 1;
+// (a failure's reason changed its wording only: recipe 1 results stay valid)
 
 export interface LibraryBuild {
   record: Pick<Build, 'id' | 'library' | 'version' | 'variant'>;
@@ -116,8 +117,11 @@ export async function buildServer(release: ServerRelease, lib: LibraryBuild, log
     for (const [cmd, ...args] of recipe.commands) await runLogged(cmd!, args, src, out, programEnv());
   } catch (e) {
     out.end();
-    const tail = readFileSync(logPath, 'utf8').trim().split('\n').slice(-12).join('\n');
-    return fail(`${(e as Error).message}\n${tail}`);
+    const text = readFileSync(logPath, 'utf8');
+    // the first compiler error says why (against 4.0: "invalid use of incomplete typedef ASN1_INTEGER"), the tail where make stopped
+    const firstError = text.split('\n').find((l) => /\berror:/.test(l))?.trim();
+    const tail = text.trim().split('\n').slice(-12).join('\n');
+    return fail(`${(e as Error).message}${firstError ? `: ${firstError}` : ''}\n${tail}`);
   }
   out.end();
   const binary = join(dir, recipe.binary);
