@@ -15,7 +15,7 @@ import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library,
 import { CPU_FLAG_NAMES } from '../../../schema/machine.ts';
 import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
 import { DETERMINISTIC_METHODS, compareRounds, measuredRounds, median, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
-import { coverageText, fractionText } from './format.ts';
+import { coverageText, fractionText, runWords } from './format.ts';
 
 // ------------------------------------------------------------------ frontmatter format
 
@@ -548,7 +548,7 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
     const same = sameRunSides(p, host, data.runs ?? []);
     if (!same) return result('not-measured', `${absent.join(' and ')} ${absent.length > 1 ? 'have' : 'has'} no result for this series on this host yet`, { missing: absent });
     [a, b] = same;
-    note = ` (in run ${a.runId}, which measured both; the summary has no entry for ${absent.join(' and ')})`;
+    note = ` (in the ${runWords(a.runId)}, which measured both; the summary has no entry for ${absent.join(' and ')})`;
   } else {
     for (const [e, bl] of [[ea, p.a.build], [eb, p.b.build]] as const) {
       // unsupported or failed is an answer, not a pending measurement: it leaves the claim undecided
@@ -561,10 +561,10 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
       const same = sameRunSides(p, host, data.runs ?? []);
       if (!same) {
         const bandOf = band(p.test, a.higherIsBetter);
-        return result('not-shown', `the two figures come from different runs (${a.runId} and ${b.runId}) and no run measured both; no ratio is computed across runs`, { band: bandOf, higherIsBetter: a.higherIsBetter });
+        return result('not-shown', `the two figures come from different runs (the ${runWords(a.runId)} and the ${runWords(b.runId)}) and no run measured both; no ratio is computed across runs`, { band: bandOf, higherIsBetter: a.higherIsBetter });
       }
       [a, b] = same;
-      note = ` (in run ${a.runId}, which measured both; the tables show each figure from its own best run)`;
+      note = ` (in the ${runWords(a.runId)}, which measured both; the tables show each figure from its own best run)`;
     }
   }
   if (a.unit !== b.unit) throw new Error(`claim comparison ${p.label} compares ${a.unit} with ${b.unit}: series of different units`);

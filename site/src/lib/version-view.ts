@@ -402,9 +402,5 @@ export function significantFirst<T extends { entry: Entry }>(rows: readonly T[])
     .map((x) => x.r);
 }
 
-/** A build variant in words for titles: "no-ml-kem" -> "built without ML-KEM". */
-export function variantText(variant: string): string {
-  if (variant === 'default') return '';
-  const m = /^no-(.+)$/.exec(variant);
-  return m ? `built without ${m[1]!.toUpperCase()}` : `${variant} build`;
-}
+/** A build variant in words for titles (the catalogue's words): "no-ml-kem" -> "built without ML-KEM". */
+export { variantWords as variantText } from '../../../catalogue/index.ts';
