@@ -21,7 +21,7 @@ test('OpenSSL references: newest 3.x LTS, newest 3.x and newest release, each bu
 
 test('configurations in words, shared parameters left out', () => {
   const params = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'X25519', serverGroups: 'X25519', resume: 'ticket', side: 'server', threads: 1 };
-  assert.equal(configText(params), 'TLS 1.3, ecdsa-p256, groups X25519, resumed (ticket), server, 1 thread');
+  assert.equal(configText(params), 'TLS 1.3, ECDSA P-256, groups X25519, resumed (ticket), server, 1 thread');
   assert.equal(configText(params, ['proto', 'cert', 'clientGroups', 'serverGroups', 'threads']), 'resumed (ticket), server');
   assert.equal(configText({ ...params, threads: 4 }, ['proto', 'cert', 'clientGroups', 'serverGroups']), 'resumed (ticket), server, 4 threads');
   assert.equal(configText({ clientGroups: 'default', serverGroups: 'X25519' }), 'groups default → X25519');

@@ -8,6 +8,7 @@ import { LIBRARY_NAMES, SERIES, buildLabel, buildSlug, compareReleases, compareS
 import type { Entry } from './model.ts';
 import { pct } from './format.ts';
 import { BULK_KEY, handshakeKey } from './reference-keys.ts';
+import { algorithmName, certName } from './version-view.ts';
 import { NO_VERIFICATION_WORDS } from '../../../runner/handshake/output.ts';
 
 export type SummaryBuild = Build & { host: string };
@@ -142,7 +143,15 @@ const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) =>
 ];
 
 /** Row prefixes where one table holds more than one measure. */
-const METRIC_WORDS: Record<string, string> = { 'handshakes-per-second-wall': 'Handshakes per wall second', 'cpu-per-handshake': 'CPU per handshake' };
+const METRIC_WORDS: Record<string, string> = {
+  'handshakes-per-second-wall': 'Handshakes per wall second',
+  'cpu-per-handshake': 'CPU per handshake',
+  'instructions-per-handshake': 'Instructions per handshake',
+  'heap-per-connection': 'Heap per connection',
+};
+/** A metric in a row label (the cipher and the rest are in configText): AEAD seal metrics by what they divide by. */
+const metricWords = (metric: string): string =>
+  METRIC_WORDS[metric] ?? (metric.endsWith('-seal-cpu') ? 'Payload per CPU-second' : metric.endsWith('-seal') ? 'Payload per wall second' : metric.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase()));
 
 /**
  * The figures the page opens with: the same work on every library (TLS 1.3, ECDSA P-256, X25519 pinned on both
@@ -174,7 +183,8 @@ export function configText(params: Entry['params'], omit: readonly string[] = []
   const parts: string[] = [];
   const proto = get('proto');
   if (proto) parts.push(PROTO[proto] ?? proto);
-  for (const k of ['cert', 'cipher', 'algorithm']) if (get(k)) parts.push(get(k)!);
+  if (get('cert')) parts.push(certName(get('cert')!));
+  for (const k of ['cipher', 'algorithm']) if (get(k)) parts.push(k === 'algorithm' ? algorithmName(get(k)!) : get(k)!);
   const cg = get('clientGroups');
   const sg = get('serverGroups');
   if (cg || sg) parts.push(cg === sg || !sg ? `groups ${cg}` : `groups ${cg ?? 'default'} → ${sg}`);
@@ -260,7 +270,7 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
       id: s.id,
       title: s.title,
       about: s.about,
-      rows: rowsOf.map((e) => ({ key: e.key, label: (metrics.size > 1 ? `${METRIC_WORDS[e.metric] ?? e.metric}: ` : '') + configText(e.params, rowsOf.length > 1 ? shared : []), cells: columns.map((c) => cellOf(c, e.key)) })),
+      rows: rowsOf.map((e) => ({ key: e.key, label: (metrics.size > 1 ? `${metricWords(e.metric)}: ` : '') + configText(e.params, rowsOf.length > 1 ? shared : []), cells: columns.map((c) => cellOf(c, e.key)) })),
     });
   }
 
@@ -337,7 +347,7 @@ function costsOfVerification(entries: readonly Entry[], columns: readonly Librar
     const { verify: _, ...params } = ctl.params;
     const chainKey = entries.find((e) => e.benchmark === ctl.benchmark && e.metric === ctl.metric && p(e, 'verify') === undefined && sameParams(e.params, params))?.key;
     return {
-      label: `${METRIC_WORDS[ctl.metric] ?? ctl.metric}: ${configText(params)}`,
+      label: `${metricWords(ctl.metric)}: ${configText(params)}`,
       metric: ctl.metric,
       unit: ctl.unit,
       cells: columns.map((c) => {

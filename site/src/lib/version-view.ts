@@ -3,7 +3,7 @@
 // thread before many, library defaults before pinned groups). Pure functions, unit-tested.
 import type { Params } from '../../../schema/index.ts';
 import { seriesNote } from '../../../runner/handshake/handshake.ts';
-import { isNoisy, significant } from './format.ts';
+import { gist, isNoisy, significant } from './format.ts';
 import { groupBy, type Entry } from './model.ts';
 
 /** A short, stable id of a series key (FNV-1a, 32 bits): rows carry it instead of the 150-character key. */
@@ -203,7 +203,7 @@ export interface BenchmarkGroup {
 
 /** A library's error dump ("...:error:0A080106:SSL routines:...") adds nothing a reader can use on a page; the downloads keep it whole. */
 export function reasonText(reason: string | undefined): string {
-  return reason ? reason.replace(/:\s*[0-9A-F]{8,}:error:[\s\S]*$/, '') : '';
+  return reason ? gist(reason.replace(/:\s*(?:[0-9A-F]{8,}:)?error:[0-9A-F]{8}:[\s\S]*$/, '').replace(/:\s*\(the library queued no error\)$/, ''), 200) : '';
 }
 
 /** Index of the first ": " outside parentheses, or -1. */
@@ -326,6 +326,8 @@ const CERT_PREFERENCE = VALUE_ORDER.cert!;
 const CERT_NAME: Record<string, string> = { 'ecdsa-p256': 'ECDSA P-256', rsa2048: 'RSA-2048' };
 /** A certificate key as a reader names it: "ecdsa-p256" -> "ECDSA P-256". */
 export const certName = (cert: string): string => CERT_NAME[cert] ?? cert;
+/** A cipher as a reader names it: "aes-128-gcm" -> "AES-128-GCM", "chacha20-poly1305" -> "ChaCha20-Poly1305". */
+export const algorithmName = (a: string): string => a.toUpperCase().replace('CHACHA', 'ChaCha').replace('POLY', 'Poly');
 
 function pick(entries: readonly Entry[], match: (e: Entry) => boolean, prefer: (e: Entry) => number = () => 0): Entry | undefined {
   return entries.filter(match).sort((a, b) => prefer(a) - prefer(b) || compareEntries(a, b))[0];
