@@ -354,9 +354,18 @@ export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: 
   for (const groups of ['default', 'X25519'])
     for (const side of ['client', 'server'])
       add(pick(entries, (e) => e.metric === 'cpu-per-handshake' && hs(e) && p(e, 'side') === side && groupsAre(e, groups)), (e) => `Handshake CPU time, ${side} side, ${groupsWords(e)}`);
-  add(pick(entries, (e) => e.metric === 'instructions-per-handshake' && hs(e), groupsPref), (e) => `Instructions per handshake, both sides, ${groupsWords(e)}`);
+  // in the order of a visitor's questions: CPU per side (above), handshakes per second, bulk, heap, bytes, instructions
+  add(pick(entries, (e) => e.metric === 'handshakes-per-cpu-second' && hs(e), groupsPref), (e) => `Handshakes per CPU-second, client + server, ${groupsWords(e)}`);
+  const bulk = () => {
+    for (const [algorithm, name] of [['aes-128-gcm', 'AES-128-GCM'], ['chacha20-poly1305', 'ChaCha20-Poly1305']])
+      add(pick(entries, (e) => e.benchmark === 'aead' && p(e, 'algorithm') === algorithm, (e) => cpuFirst(e) * 1e9 + largestBuffer(e)), (e) => `${name} seal, ${sizeText(p(e, 'bytes'))} records`);
+  };
+  if (rows.length) bulk();
   for (const side of ['client', 'server'])
     add(pick(entries, (e) => e.metric === 'heap-per-connection' && hs(e) && p(e, 'side') === side, groupsPref), (e) => `Heap per connection, ${side} side, ${groupsWords(e)}`);
+  for (const side of ['client', 'server'])
+    add(pick(entries, (e) => e.metric === 'bytes-sent' && hs(e) && p(e, 'side') === side, groupsPref), (e) => `Bytes sent per handshake, ${side} side, ${groupsWords(e)}`);
+  add(pick(entries, (e) => e.metric === 'instructions-per-handshake' && hs(e), groupsPref), (e) => `Instructions per handshake, both sides, ${groupsWords(e)}`);
   // versions measured only by the known-issues run have its TLS 1.2 handshake, not the plain TLS 1.3 one:
   // their page opens with it and with the complaint operations (on the others, those are in the full tables)
   const knownIssuesOnly = !rows.some((r) => r.entry.metric === 'cpu-per-handshake');
@@ -378,8 +387,7 @@ export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: 
   if (!rows.some((r) => r.entry.metric === 'ssl-ctx-new')) op('ctx-new', () => 'SSL_CTX_new and SSL_CTX_free, one call');
   op('aead-reinit', (e) => `AES-128-GCM seal of a ${p(e, 'bytes')}-byte record, context keyed once`);
   if (knownIssuesOnly) add(pick(entries, (e) => e.benchmark === 'known-issues' && e.metric === 'heap-per-connection' && p(e, 'op') === 'dtls-handshake' && p(e, 'side') === 'server'), () => 'DTLS heap per connection, server side');
-  for (const [algorithm, name] of [['aes-128-gcm', 'AES-128-GCM'], ['chacha20-poly1305', 'ChaCha20-Poly1305']])
-    add(pick(entries, (e) => e.benchmark === 'aead' && p(e, 'algorithm') === algorithm, (e) => cpuFirst(e) * 1e9 + largestBuffer(e)), (e) => `${name} seal, ${sizeText(p(e, 'bytes'))} records`);
+  bulk();
   const speed = (metric: string, title: string, prefer?: (e: Entry) => number) =>
     add(pick(entries, (e) => e.benchmark === 'speed' && e.metric === metric, prefer), (e) => (p(e, 'bytes') === undefined ? title : `${title}, ${sizeText(p(e, 'bytes'))} buffers`));
   speed('rsa2048-sign', 'RSA-2048 signatures');
@@ -391,18 +399,32 @@ export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: 
   return { rows, cert };
 }
 
-/** Changes the data shows (higher or lower, against either reference) first, largest first; the rest keep their order. */
-export function significantFirst<T extends { entry: Entry }>(rows: readonly T[]): T[] {
-  const size = (r: T) =>
-    Math.max(
-      ...[r.entry.vsPreviousSeries, r.entry.vsBaseline].filter((c) => significant(c)).map((c) => Math.abs(Math.log(c!.ratio))),
-      -1,
-    );
-  return rows
-    .map((r, i) => ({ r, i, s: size(r) }))
-    .sort((a, b) => Number(b.s >= 0) - Number(a.s >= 0) || (a.s >= 0 ? b.s - a.s : 0) || a.i - b.i)
-    .map((x) => x.r);
-}
-
 /** A build variant in words for titles (the catalogue's words): "no-ml-kem" -> "built without ML-KEM". */
 export { variantWords as variantText } from '../../../catalogue/index.ts';
+
+/** What the project has on the cause of a headline figure's change: write-ups naming its series and version, bisections of it into the series. */
+export interface Cause {
+  kind: 'write-up' | 'bisection';
+  id: string;
+  text: string;
+}
+
+/** Bisection metrics ("handshake-instructions:client:...") by the summary metric they follow. */
+const BISECT_METRIC: Record<string, string> = { 'handshake-instructions': 'instructions-per-handshake', 'handshake-heap': 'heap-per-connection' };
+
+export function causesOf(
+  entry: Entry,
+  writeups: readonly { id: string; title: string; versions: readonly string[]; seriesKeys: readonly string[] }[],
+  bisections: readonly { machine: string; slug: string; title: string; metricId: string }[],
+): Cause[] {
+  const side = p(entry, 'side');
+  return [
+    ...writeups.filter((w) => w.seriesKeys.includes(entry.key) && w.versions.includes(entry.version)).map((w) => ({ kind: 'write-up' as const, id: w.id, text: w.title })),
+    ...bisections
+      .filter((b) => {
+        const [metric, bSide] = b.metricId.split(':');
+        return BISECT_METRIC[metric ?? ''] === entry.metric && (side === undefined || side === 'both' || bSide === side);
+      })
+      .map((b) => ({ kind: 'bisection' as const, id: `${b.machine}/${b.slug}`, text: b.title })),
+  ];
+}
