@@ -238,3 +238,9 @@ test('a headline change links to the write-ups naming its series and version and
   ];
   assert.deepEqual(causesOf(e, w, b).map((c) => `${c.kind} ${c.id}`), ['write-up yes', 'bisection m/s1']);
 });
+
+test('an AEAD page shows the CPU-time table it calls primary before the wall-clock one, per cipher', () => {
+  const aead = (metric: string, algorithm: string) => entry({ benchmark: 'aead', metric, params: { algorithm, operation: 'seal', bytes: 16384 }, label: metric });
+  const sorted = [aead('aes-128-gcm-seal', 'aes-128-gcm'), aead('chacha20-poly1305-seal', 'chacha20-poly1305'), aead('aes-128-gcm-seal-cpu', 'aes-128-gcm'), aead('chacha20-poly1305-seal-cpu', 'chacha20-poly1305')].sort(compareEntries);
+  assert.deepEqual(sorted.map((e) => e.metric), ['aes-128-gcm-seal-cpu', 'aes-128-gcm-seal', 'chacha20-poly1305-seal-cpu', 'chacha20-poly1305-seal']);
+});

@@ -85,7 +85,9 @@ export function compareEntries(a: Entry, b: Entry): number {
     rank(BENCHMARK_ORDER, a.benchmark) - rank(BENCHMARK_ORDER, b.benchmark) ||
     a.benchmark.localeCompare(b.benchmark) ||
     rank(METRIC_ORDER, a.metric) - rank(METRIC_ORDER, b.metric) ||
-    a.metric.localeCompare(b.metric) ||
+    // "x-cpu" (CPU time, the primary measure) before its wall-clock twin "x"
+    a.metric.replace(/-cpu$/, '').localeCompare(b.metric.replace(/-cpu$/, '')) ||
+    Number(!a.metric.endsWith('-cpu')) - Number(!b.metric.endsWith('-cpu')) ||
     compareParams(a.params, b.params) ||
     a.key.localeCompare(b.key)
   );
