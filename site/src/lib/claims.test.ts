@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { DetailedIterations, Run, Summary, runFilePath, type CpuFlags, type Method, type Unit } from '../../../schema/index.ts';
 import { aggregate } from '../../../scripts/aggregate.ts';
 import * as claimsModule from './claims.ts';
-import { Claim, ClaimTest, MEASURED_NUMBER, WriteupSeries, crossCheck, evaluateClaim, expectationText, resultText, tally, type ClaimData } from './claims.ts';
+import { Claim, ClaimTest, MEASURED_NUMBER, WriteupSeries, crossCheck, evaluateClaim, expectationText, changeWords, resultText, tally, type ClaimData } from './claims.ts';
 
 // ------------------------------------------------------------------ synthetic runs, aggregated for real
 
@@ -428,7 +428,15 @@ test('share: one function\'s instructions as a fraction of the whole handshake',
 test('results in words: paired change with its interval, coverage and rounds', () => {
   const d = data(run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }]));
   const c = evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] }), S, d).hosts[0]!.comparisons[0]!;
-  assert.match(resultText(c), /^\+\d+(\.\d+)?% \(\+\d+(\.\d+)?% to \+\d+(\.\d+)?%; covers 9\d\.\d%; 8 paired rounds\)$/);
+  assert.match(resultText(c), /^\+\d+(\.\d+)?% higher \(better\) \(\+\d+(\.\d+)?% to \+\d+(\.\d+)?%; covers 9\d\.\d%; 8 paired rounds\)$/);
+});
+
+test('a change is worded with its sign: fewer handshakes per second is worse, less CPU is better, no change shown says nothing', () => {
+  const iv = (low: number, high: number) => ({ low, high, coverage: 0.968, kind: 'order-statistic' as const });
+  assert.equal(changeWords({ ratio: 0.697, interval: iv(0.647, 0.769), pairing: 'paired-rounds', higherIsBetter: true }), 'lower (worse)');
+  assert.equal(changeWords({ ratio: 0.8, interval: iv(0.7, 0.9), pairing: 'paired-rounds', higherIsBetter: false }), 'lower (better)');
+  assert.equal(changeWords({ ratio: 1.2, interval: null, pairing: 'deterministic', higherIsBetter: false }), 'higher (worse)');
+  assert.equal(changeWords({ ratio: 0.9, interval: iv(0.8, 1.1), pairing: 'paired-rounds', higherIsBetter: true }), '');
 });
 
 test('figures marked not comparable across versions are compared only when the test says so on purpose', () => {

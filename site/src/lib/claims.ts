@@ -740,6 +740,19 @@ export function expectationText(test: ClaimTest, higherIsBetter: boolean | null 
 }
 
 /** A comparison's measured result in words and numbers from the data, e.g. "+84.2% (+80.1% to +88%; covers 96.8%; 8 paired rounds)". */
+/**
+ * The first build's or series' change in words beside its sign (issue 28: never the sign alone): "lower
+ * (worse)", "higher (better)"; "" where the data shows no change (the interval spans none) or the metric has
+ * no better direction.
+ */
+export function changeWords(c: Pick<ComparisonResult, 'ratio' | 'interval' | 'pairing' | 'higherIsBetter'>): string {
+  if (c.ratio === null || c.ratio === 1) return '';
+  const shown = c.pairing === 'deterministic' || (c.interval !== null && (c.interval.low > 1 || c.interval.high < 1));
+  if (!shown) return '';
+  const dir = c.ratio > 1 ? 'higher' : 'lower';
+  return c.higherIsBetter === null ? dir : `${dir} (${(c.ratio > 1) === c.higherIsBetter ? 'better' : 'worse'})`;
+}
+
 export function resultText(c: ComparisonResult): string {
   const share = c.test.expect === 'share';
   const value = (r: number) => (share ? `${Number((r * 100).toPrecision(3)).toLocaleString('en-US')}%` : changeText(r));
@@ -747,7 +760,7 @@ export function resultText(c: ComparisonResult): string {
   if (c.zero === 'b') return 'a positive count against zero (exact counts)';
   if (c.zero === 'a') return 'zero against a positive count (exact counts)';
   if (c.ratio === null) return '';
-  const of = share ? ' of the second' : '';
+  const of = share ? ' of the second' : ` ${changeWords(c)}`.trimEnd();
   if (c.pairing === 'deterministic') return `${value(c.ratio)}${of} (exact counts)`;
   const iv = c.interval;
   if (!iv) return `${value(c.ratio)}${of}`;

@@ -92,7 +92,8 @@ test('at a glance: one bar per build for the same pinned work, the comparison as
   assert.equal(g.bars.length, v!.columns.length);
   const bar = (slug: string) => g.bars.find((b) => b.column.slug === slug)!;
   assert.equal(bar('3.5.7').note, null);
-  assert.equal(bar('aws-lc-5.12.0').note, '−40.0% vs 3.5.7');
+  assert.equal(bar('aws-lc-5.12.0').note, '−40.0% vs 3.5.7, lower (better)');
+  assert.equal(bar('aws-lc-5.12.0').tone, 'better');
   assert.equal(bar('wolfssl-5.9.4').note, 'no difference shown vs 3.5.7');
   assert.equal(bar('boringssl-44-boring-sys-5.4.0').value, null);
   assert.equal(bar('boringssl-44-boring-sys-5.4.0').missing, 'not measured');

@@ -6,9 +6,9 @@
 import type { Build, Summary } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../catalogue/index.ts';
 import type { Entry } from './model.ts';
-import { pct } from './format.ts';
+import { gist, pct, verdictTone, verdictWords } from './format.ts';
 import { BULK_KEY, handshakeKey } from './reference-keys.ts';
-import { algorithmName, certName } from './version-view.ts';
+import { algorithmName, certName, reasonText } from './version-view.ts';
 import { NO_VERIFICATION_WORDS } from '../../../runner/handshake/output.ts';
 
 export type SummaryBuild = Build & { host: string };
@@ -57,7 +57,7 @@ export interface LibraryGlance {
   title: string;
   /** the unit the values are drawn in (values already scaled to it) */
   unit: string;
-  bars: { column: LibraryColumn; entry: Entry | null; value: number | null; note: string | null; missing: string | null }[];
+  bars: { column: LibraryColumn; entry: Entry | null; value: number | null; note: string | null; tone: 'better' | 'worse' | 'neutral' | null; missing: string | null }[];
   /** the other library furthest ahead of / behind the newest OpenSSL of the run, where the difference is shown */
   best: { column: LibraryColumn; comparison: NonNullable<Entry['vsOpenSSL']> } | null;
   worst: { column: LibraryColumn; comparison: NonNullable<Entry['vsOpenSSL']> } | null;
@@ -164,11 +164,10 @@ const GLANCE: { id: string; key: string; title: string; unit: string; scale: num
   { id: 'aes-gcm', key: BULK_KEY, title: 'AES-128-GCM seal of 16 KiB records, payload per second of CPU time', unit: 'MB/s', scale: 1e-6 },
 ];
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** A bar's comparison with OpenSSL in a few words: the change where the run shows one, else why there is none. */
-function glanceNote(c: NonNullable<Entry['vsOpenSSL']>): string {
-  if (c.verdict === 'higher' || c.verdict === 'lower') return `${pct(c.ratio)} vs ${c.against}`;
+function glanceNote(c: NonNullable<Entry['vsOpenSSL']>, higherIsBetter: boolean): string {
+  if (c.verdict === 'higher' || c.verdict === 'lower') return `${pct(c.ratio)} vs ${c.against}, ${verdictWords(c, higherIsBetter)}`;
   if (c.verdict === 'within-threshold') return `${pct(c.ratio)} vs ${c.against}, within the threshold`;
   if (c.verdict === 'no-difference-shown') return `no difference shown vs ${c.against}`;
   return `too few rounds to compare with ${c.against}`;
@@ -312,9 +311,10 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
             column,
             entry,
             value: measured,
-            note: c ? glanceNote(c) : null,
+            note: c ? glanceNote(c, entry!.higherIsBetter) : null,
+            tone: c ? verdictTone(c, entry!.higherIsBetter) : null,
             // a bar's line holds about 70 characters: the reason in full is in the tables below
-            missing: measured !== null ? null : !entry ? 'not measured' : entry.status === 'measured' ? 'no value' : clip(`${entry.status}${entry.reason ? `: ${entry.reason}` : ''}`, 70),
+            missing: measured !== null ? null : !entry ? 'not measured' : entry.status === 'measured' ? 'no value' : gist(`${entry.status}${entry.reason ? `: ${reasonText(entry.reason)}` : ''}`, 70),
           };
         }),
         best: best && { column: best.column, comparison: best.comparison },
