@@ -221,7 +221,7 @@ test("a version page's headline rows follow a visitor's questions: handshake CPU
     t.startsWith('Handshake CPU time') ? 0 : t.startsWith('Handshakes per') ? 1 : / seal, /.test(t) ? 2 : t.startsWith('Heap') ? 3 : t.startsWith('Bytes') ? 4 : 5;
   const kinds = h.rows.map((r) => kind(r.title));
   assert.deepEqual(kinds, [...kinds].sort((a, b) => a - b), h.rows.map((r) => r.title).join(' | '));
-  for (const k of [0, 1, 2, 3]) assert.ok(kinds.includes(k), `no row of kind ${k}: ${h.rows.map((r) => r.title).join(' | ')}`);
+  for (const k of [0, 1, 2, 3] as const) assert.ok(kinds.includes(k), `no row of kind ${k}: ${h.rows.map((r) => r.title).join(' | ')}`);
   assert.notEqual(h.rows[0]!.title, 'SSL_CTX_new, one call');
 });
 
