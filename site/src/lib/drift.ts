@@ -7,7 +7,7 @@
 // the years it shows, never the whole history.
 import type { StepChange, Timeseries } from '../../../schema/index.ts';
 import { axisScale, tickText } from './chart-text.ts';
-import { num } from './format.ts';
+import { num, runWords } from './format.ts';
 import { defaultHost } from './hosts.ts';
 
 // ---------------------------------------------------------------- shards
@@ -420,7 +420,7 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
   const whiskers = pts.length <= 400;
   for (const p of pts) {
     const cls = ['pt', p.quiet ? '' : 'notquiet', out.has(p) ? 'out' : ''].filter(Boolean).join(' ');
-    const text = `${day(p.t)}: ${num(p.median)} ${metric.unit}${p.low !== null && p.high !== null ? ` [${num(p.low)} – ${num(p.high)}]` : ''}, n=${p.n}, ${p.mode} run${p.quiet ? '' : ' (not quiet: left out of the band)'}${out.has(p) ? ' (outside the band)' : ''}`;
+    const text = `${day(p.t)}: ${num(p.median)} ${metric.unit}${p.low !== null && p.high !== null ? ` [${num(p.low)} – ${num(p.high)}]` : ''}, n=${p.n}, ${runWords(p.runId)}${p.quiet ? '' : ' (not quiet: left out of the band)'}${out.has(p) ? ' (outside the band)' : ''}`;
     const iv = whiskers && p.low !== null && p.high !== null ? `<line class="iv" x1="${f(X(p.t))}" x2="${f(X(p.t))}" y1="${f(Y(p.low))}" y2="${f(Y(p.high))}"/>` : '';
     parts.push(`<g class="${cls}"><title>${esc(text)}</title>${iv}<circle cx="${f(X(p.t))}" cy="${f(Y(p.median))}" r="3.5"/></g>`);
   }

@@ -309,7 +309,7 @@ const LOCAL_PATH = /(?:\/(?:work|tmp|home|root|var\/tmp|run\/user)\/|~\/)[^\s'"`
  * `max` characters and cut only between words. The full text goes behind a disclosure.
  */
 export function gist(text: string, max = 160): string {
-  const clean = (text.trim().split('\n')[0] ?? '').replace(LOCAL_PATH, '…').replace(/\s+/g, ' ').trim();
+  const clean = (text.trim().split('\n')[0] ?? '').replace(LOCAL_PATH, (m) => `…${/[.]$/.test(m) ? '.' : ''}`).replace(/\s+/g, ' ').trim();
   const end = /[.!?](?=\s+[A-Z(]|$)/.exec(clean);
   const first = end ? clean.slice(0, end.index + 1) : clean;
   if (first.length <= max) return first;
