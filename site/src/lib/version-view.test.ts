@@ -177,10 +177,13 @@ test('a version measured only by the known-issues run opens with its TLS 1.2 han
     ki('cpu-per-op', { op: 'aead-reinit', cipher: 'aes-128-gcm', bytes: 16 }),
     ki('instructions-per-op', { op: 'pkey-pem', key: 'rsa2048', encoding: 'pkcs8-pem' }, 'instructions'),
     ki('heap-per-connection', { op: 'dtls-handshake', side: 'server' }, 'bytes'),
+    // bytes on the wire of a TLS 1.3 handshake with pinned groups: after the handshake CPU, never before it
+    entry({ metric: 'bytes-sent', unit: 'bytes', method: 'wire-bytes', params: { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'P-256', serverGroups: 'P-256', resume: 'none', threads: 1, clientCtx: 'shared', side: 'client' }, label: 'bytes' }),
   ];
   assert.deepEqual(headlines(entries).rows.map((r) => r.title), [
     'Handshake CPU time, client side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
     'Handshake CPU time, server side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
+    'Bytes sent per handshake, client side, groups P-256',
     'Decoding an RSA-2048 private key, PKCS#8 PEM',
     'Loading a CA bundle of 200 certificates',
     'AES-128-GCM seal of a 16-byte record, context keyed once',
@@ -194,7 +197,7 @@ test('a version measured only by the known-issues run opens with its TLS 1.2 han
   // a version with the plain TLS 1.3 handshake opens with it; the complaint operations stay in the full tables
   const tls13 = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared' };
   const full = [...entries, entry({ metric: 'cpu-per-handshake', params: { ...tls13, side: 'client' }, label: 'client 1.3' })];
-  assert.deepEqual(headlines(full).rows.map((r) => r.title), ['Handshake CPU time, client side, library-default groups']);
+  assert.deepEqual(headlines(full).rows.map((r) => r.title), ['Handshake CPU time, client side, library-default groups', 'Bytes sent per handshake, client side, groups P-256']);
 });
 
 test('changes of ten times or more read as multiples, smaller ones as percentages', () => {
