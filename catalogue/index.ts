@@ -417,8 +417,31 @@ export function buildSlug(b: Named): string {
   return `${lib}${b.version}${b.variant === 'default' ? '' : `-${b.variant}`}`;
 }
 
-/** How pages and logs name a build: "3.5.7", "3.5.7 (no-ml-kem)", "AWS-LC 5.12.0". OpenSSL goes by its number alone. */
+/** What a variant leaves out, in words (each variant's `what` above says how it is built). */
+const VARIANT_WORDS: Record<string, string> = {
+  'no-ml-kem': 'built without ML-KEM',
+  // wolfSSL's WOLFSSL_PERFORMANCE turned off: SP maths (sp, sp-asm) and the Intel assembly (intelasm, aesni)
+  'no-perf-options': 'without its SP-math, assembly and AES-NI options',
+};
+
+/** A variant in words: "" for the default, "no-ml-kem" -> "built without ML-KEM". */
+export function variantWords(variant: string): string {
+  if (variant === 'default') return '';
+  const m = /^no-(.+)$/.exec(variant);
+  return VARIANT_WORDS[variant] ?? (m ? `built without ${m[1]!.toUpperCase()}` : `${variant} build`);
+}
+
+/** A release's number as readers know it: BoringSSL makes no releases, so its identifier is read as its API version. */
+export function versionWords(b: Named): string {
+  const m = b.library === 'boringssl' ? /^(\d+)-boring-sys-/.exec(b.version) : null;
+  return m ? `API ${m[1]}` : b.version;
+}
+
+/**
+ * How pages and logs name a build: "3.5.7", "3.5.7 built without ML-KEM", "AWS-LC 5.12.0", "BoringSSL API 44",
+ * "wolfSSL 5.9.4 without its SP-math, assembly and AES-NI options". OpenSSL goes by its number alone.
+ */
 export function buildLabel(b: Named): string {
   const lib = b.library && b.library !== 'openssl' ? `${LIBRARY_NAMES[b.library]} ` : '';
-  return `${lib}${b.version}${b.variant === 'default' ? '' : ` (${b.variant})`}`;
+  return `${lib}${versionWords(b)}${b.variant === 'default' ? '' : ` ${variantWords(b.variant)}`}`;
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { DetailedIterations, Run, Summary, runFilePath, type CpuFlags, type Method, type Unit } from '../../../schema/index.ts';
 import { aggregate } from '../../../scripts/aggregate.ts';
 import * as claimsModule from './claims.ts';
-import { Claim, ClaimTest, MEASURED_NUMBER, WriteupSeries, crossCheck, evaluateClaim, expectationText, resultText, tally, type ClaimData } from './claims.ts';
+import { Claim, ClaimTest, MEASURED_NUMBER, WriteupSeries, crossCheck, evaluateClaim, expectationText, changeWords, resultText, tally, type ClaimData } from './claims.ts';
 
 // ------------------------------------------------------------------ synthetic runs, aggregated for real
 
@@ -141,11 +141,11 @@ test('figures the summary took from two runs are compared inside a run behind th
   assert.equal(c.runId, 'seeds');
   assert.equal(r.verdict, 'confirmed', r.reason);
   assert.ok(Math.abs(c.ratio! - 1) < 0.001, `ratio ${c.ratio} is the seeds run's, not 300/100`);
-  assert.match(c.reason, /in run seeds, which measured both/);
+  assert.match(c.reason, /in the run of seeds, which measured both/);
   // without the run files the comparison is not made
   const without = evaluateClaim(claim({ tests: [cmp(RATE, ['3.4.1', '3.4.0'], 'same')] }), S, { summary: d.summary, detailed: d.detailed });
   assert.equal(without.verdict, 'not-shown');
-  assert.match(without.reason, /different runs \(big and seeds\) and no run measured both/);
+  assert.match(without.reason, /different runs \(the run of big and the run of seeds\) and no run measured both/);
 });
 
 test('not shown: figures from different runs are never divided', () => {
@@ -155,7 +155,7 @@ test('not shown: figures from different runs are never divided', () => {
   );
   const r = evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] }), S, d);
   assert.equal(r.verdict, 'not-shown');
-  assert.match(r.reason, /different runs \(r1 and r2\)/);
+  assert.match(r.reason, /different runs \(the run of r1 and the run of r2\)/);
   assert.equal(r.hosts[0]!.comparisons[0]!.ratio, null);
 });
 
@@ -313,7 +313,7 @@ test('a build the summary has no entry for is looked up in a run behind it that 
   assert.equal(r.verdict, 'confirmed', r.reason);
   const c = r.hosts[0]!.comparisons[0]!;
   assert.equal(c.runId, 'both');
-  assert.match(c.reason, /in run both, which measured both; the summary has no entry for 3\.0\.2/);
+  assert.match(c.reason, /in the run of both, which measured both; the summary has no entry for 3\.0\.2/);
   // without the run files it is not measured yet, and says which build is missing
   const without = evaluateClaim(claim({ tests: [t] }), S, { summary: d.summary, detailed: d.detailed });
   assert.equal(without.verdict, 'not-measured');
@@ -428,7 +428,15 @@ test('share: one function\'s instructions as a fraction of the whole handshake',
 test('results in words: paired change with its interval, coverage and rounds', () => {
   const d = data(run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }]));
   const c = evaluateClaim(claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'higher')] }), S, d).hosts[0]!.comparisons[0]!;
-  assert.match(resultText(c), /^\+\d+(\.\d+)?% \(\+\d+(\.\d+)?% to \+\d+(\.\d+)?%; covers 9\d\.\d%; 8 paired rounds\)$/);
+  assert.match(resultText(c), /^\+\d+(\.\d+)?% higher \(better\) \(\+\d+(\.\d+)?% to \+\d+(\.\d+)?%; covers 9\d\.\d%; 8 paired rounds\)$/);
+});
+
+test('a change is worded with its sign: fewer handshakes per second is worse, less CPU is better, no change shown says nothing', () => {
+  const iv = (low: number, high: number) => ({ low, high, coverage: 0.968, kind: 'order-statistic' as const });
+  assert.equal(changeWords({ ratio: 0.697, interval: iv(0.647, 0.769), pairing: 'paired-rounds', higherIsBetter: true }), 'lower (worse)');
+  assert.equal(changeWords({ ratio: 0.8, interval: iv(0.7, 0.9), pairing: 'paired-rounds', higherIsBetter: false }), 'lower (better)');
+  assert.equal(changeWords({ ratio: 1.2, interval: null, pairing: 'deterministic', higherIsBetter: false }), 'higher (worse)');
+  assert.equal(changeWords({ ratio: 0.9, interval: iv(0.8, 1.1), pairing: 'paired-rounds', higherIsBetter: true }), '');
 });
 
 test('figures marked not comparable across versions are compared only when the test says so on purpose', () => {
@@ -517,7 +525,7 @@ test('a claim names another library by its slug, a variant after "+"; OpenSSL re
   assert.deepEqual(parseBuild('boringssl-44-boring-sys-5.4.0'), { library: 'boringssl', version: '44-boring-sys-5.4.0', variant: 'default' });
   assert.deepEqual(parseBuild('3.5.7+no-ml-kem'), { library: 'openssl', version: '3.5.7', variant: 'no-ml-kem' });
   assert.equal(buildName(parseBuild('aws-lc-5.12.0')), 'AWS-LC 5.12.0');
-  assert.equal(buildName(parseBuild('3.5.7+no-ml-kem')), '3.5.7 (no-ml-kem)');
+  assert.equal(buildName(parseBuild('3.5.7+no-ml-kem')), '3.5.7 built without ML-KEM');
   for (const ok of ['aws-lc-5.12.0', 'wolfssl-5.9.4+no-perf-options', 'boringssl-44-boring-sys-5.4.0', '3.5.7']) assert.ok(BuildRef.safeParse(ok).success, ok);
   for (const bad of ['libressl-4.0.0', 'aws-lc', 'aws-lc-x', 'rustls-0.23.37']) assert.ok(!BuildRef.safeParse(bad).success, bad);
 });

@@ -15,7 +15,7 @@ import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library,
 import { CPU_FLAG_NAMES } from '../../../schema/machine.ts';
 import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
 import { DETERMINISTIC_METHODS, compareRounds, measuredRounds, median, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
-import { coverageText, fractionText } from './format.ts';
+import { coverageText, fractionText, runWords } from './format.ts';
 
 // ------------------------------------------------------------------ frontmatter format
 
@@ -548,7 +548,7 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
     const same = sameRunSides(p, host, data.runs ?? []);
     if (!same) return result('not-measured', `${absent.join(' and ')} ${absent.length > 1 ? 'have' : 'has'} no result for this series on this host yet`, { missing: absent });
     [a, b] = same;
-    note = ` (in run ${a.runId}, which measured both; the summary has no entry for ${absent.join(' and ')})`;
+    note = ` (in the ${runWords(a.runId)}, which measured both; the summary has no entry for ${absent.join(' and ')})`;
   } else {
     for (const [e, bl] of [[ea, p.a.build], [eb, p.b.build]] as const) {
       // unsupported or failed is an answer, not a pending measurement: it leaves the claim undecided
@@ -561,10 +561,10 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
       const same = sameRunSides(p, host, data.runs ?? []);
       if (!same) {
         const bandOf = band(p.test, a.higherIsBetter);
-        return result('not-shown', `the two figures come from different runs (${a.runId} and ${b.runId}) and no run measured both; no ratio is computed across runs`, { band: bandOf, higherIsBetter: a.higherIsBetter });
+        return result('not-shown', `the two figures come from different runs (the ${runWords(a.runId)} and the ${runWords(b.runId)}) and no run measured both; no ratio is computed across runs`, { band: bandOf, higherIsBetter: a.higherIsBetter });
       }
       [a, b] = same;
-      note = ` (in run ${a.runId}, which measured both; the tables show each figure from its own best run)`;
+      note = ` (in the ${runWords(a.runId)}, which measured both; the tables show each figure from its own best run)`;
     }
   }
   if (a.unit !== b.unit) throw new Error(`claim comparison ${p.label} compares ${a.unit} with ${b.unit}: series of different units`);
@@ -740,6 +740,19 @@ export function expectationText(test: ClaimTest, higherIsBetter: boolean | null 
 }
 
 /** A comparison's measured result in words and numbers from the data, e.g. "+84.2% (+80.1% to +88%; covers 96.8%; 8 paired rounds)". */
+/**
+ * The first build's or series' change in words beside its sign (issue 28: never the sign alone): "lower
+ * (worse)", "higher (better)"; "" where the data shows no change (the interval spans none) or the metric has
+ * no better direction.
+ */
+export function changeWords(c: Pick<ComparisonResult, 'ratio' | 'interval' | 'pairing' | 'higherIsBetter'>): string {
+  if (c.ratio === null || c.ratio === 1) return '';
+  const shown = c.pairing === 'deterministic' || (c.interval !== null && (c.interval.low > 1 || c.interval.high < 1));
+  if (!shown) return '';
+  const dir = c.ratio > 1 ? 'higher' : 'lower';
+  return c.higherIsBetter === null ? dir : `${dir} (${(c.ratio > 1) === c.higherIsBetter ? 'better' : 'worse'})`;
+}
+
 export function resultText(c: ComparisonResult): string {
   const share = c.test.expect === 'share';
   const value = (r: number) => (share ? `${Number((r * 100).toPrecision(3)).toLocaleString('en-US')}%` : changeText(r));
@@ -747,7 +760,7 @@ export function resultText(c: ComparisonResult): string {
   if (c.zero === 'b') return 'a positive count against zero (exact counts)';
   if (c.zero === 'a') return 'zero against a positive count (exact counts)';
   if (c.ratio === null) return '';
-  const of = share ? ' of the second' : '';
+  const of = share ? ' of the second' : ` ${changeWords(c)}`.trimEnd();
   if (c.pairing === 'deterministic') return `${value(c.ratio)}${of} (exact counts)`;
   const iv = c.interval;
   if (!iv) return `${value(c.ratio)}${of}`;

@@ -33,7 +33,7 @@ test('every build the machine measured is offered, every library and variant, an
   assert.ok(sel.offered.every((b) => b.host === H));
   // OpenSSL first, a build's default before its variants; labels name the library
   assert.equal(sel.offered[0]!.library, 'openssl');
-  assert.equal(sel.offered.find((b) => b.slug === 'wolfssl-5.9.4-no-perf-options')!.label, 'wolfSSL 5.9.4 (no-perf-options)');
+  assert.equal(sel.offered.find((b) => b.slug === 'wolfssl-5.9.4-no-perf-options')!.label, 'wolfSSL 5.9.4 without its SP-math, assembly and AES-NI options');
   // the default pair: the newest 3.4 against the newest 3.5
   assert.deepEqual([sel.a.id, sel.b.id], [`${H}/3.4.1`, `${H}/3.5.7`]);
 });

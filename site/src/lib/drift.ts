@@ -7,7 +7,7 @@
 // the years it shows, never the whole history.
 import type { StepChange, Timeseries } from '../../../schema/index.ts';
 import { axisScale, tickText } from './chart-text.ts';
-import { num } from './format.ts';
+import { num, runWords } from './format.ts';
 import { defaultHost } from './hosts.ts';
 
 // ---------------------------------------------------------------- shards
@@ -311,8 +311,10 @@ const KIND_TEXT: Record<StepChange['kind'], string> = {
 };
 const KIND_LETTER: Record<StepChange['kind'], string> = { harness: 'H', kernel: 'K', microcode: 'M', compiler: 'C', build: 'B', os: 'OS', cpu: 'CPU' };
 export const markerLetters = (m: DriftMarker) => [...new Set(m.changes.map((c) => KIND_LETTER[c.kind]))].join('');
+/** A commit as git abbreviates it (the full hash is in the run files); other values whole. */
+const shortRef = (v: string | null | undefined) => (v == null ? 'unknown' : v.replace(/\b([0-9a-f]{7})[0-9a-f]{33}\b/g, '$1'));
 export const markerText = (m: DriftMarker) =>
-  m.changes.map((c) => `${KIND_TEXT[c.kind]}${c.build ? ` of ${c.build}` : ''}: ${c.from ?? 'unknown'} → ${c.to ?? 'unknown'}`).join('; ');
+  m.changes.map((c) => `${KIND_TEXT[c.kind]}${c.build ? ` of ${c.build}` : ''}: ${shortRef(c.from)} → ${shortRef(c.to)}`).join('; ');
 export const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 const signedPct = (r: number) => `${r >= 0 ? '+' : '−'}${Math.abs(r * 100).toFixed(Math.abs(r) < 0.001 ? 2 : 1)}%`;
 
@@ -420,7 +422,7 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
   const whiskers = pts.length <= 400;
   for (const p of pts) {
     const cls = ['pt', p.quiet ? '' : 'notquiet', out.has(p) ? 'out' : ''].filter(Boolean).join(' ');
-    const text = `${day(p.t)}: ${num(p.median)} ${metric.unit}${p.low !== null && p.high !== null ? ` [${num(p.low)} – ${num(p.high)}]` : ''}, n=${p.n}, ${p.mode} run ${p.runId}${p.quiet ? '' : ' (not quiet: left out of the band)'}${out.has(p) ? ' (outside the band)' : ''}`;
+    const text = `${day(p.t)}: ${num(p.median)} ${metric.unit}${p.low !== null && p.high !== null ? ` [${num(p.low)} – ${num(p.high)}]` : ''}, n=${p.n}, ${runWords(p.runId)}${p.quiet ? '' : ' (not quiet: left out of the band)'}${out.has(p) ? ' (outside the band)' : ''}`;
     const iv = whiskers && p.low !== null && p.high !== null ? `<line class="iv" x1="${f(X(p.t))}" x2="${f(X(p.t))}" y1="${f(Y(p.low))}" y2="${f(Y(p.high))}"/>` : '';
     parts.push(`<g class="${cls}"><title>${esc(text)}</title>${iv}<circle cx="${f(X(p.t))}" cy="${f(Y(p.median))}" r="3.5"/></g>`);
   }

@@ -276,3 +276,49 @@ export function csvCell(v: unknown): string {
 export function toCsv(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
   return [columns.map(csvCell).join(','), ...rows.map((r) => r.map(csvCell).join(','))].join('\r\n') + '\r\n';
 }
+
+/** "20261123T075524Z-quick-2b60" -> "2026-11-23 07:55 UTC" (the run's start), or the id itself. */
+export function runDate(runId: string): string {
+  const m = /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z/.exec(runId);
+  return m ? date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`) : runId;
+}
+
+/**
+ * A run as readers see it: "full run of 2026-11-23 00:34 UTC". Its id stays in links (href) and in the
+ * "Where these figures come from" disclosures, never in the text (site/tests/plain-words.test.ts).
+ */
+export function runWords(runId: string): string {
+  const mode = /^\d{8}T\d{6}Z-([a-z]+)-/.exec(runId)?.[1];
+  return `${mode ? `${mode} run` : 'run'} of ${runDate(runId)}`;
+}
+
+/** Text up to the first `sep` outside parentheses, so "x (a; b); c" gives "x (a; b)" and never loses a closing parenthesis. */
+export function clauseBefore(text: string, sep = ';'): string {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
+    else if (c === sep && depth === 0) return text.slice(0, i).trim();
+  }
+  return text.trim();
+}
+
+/** Machine-local paths in recorded text (a build directory, a temp file): they mean nothing to a reader. */
+const LOCAL_PATH = /(?:\/(?:work|tmp|home|root|var\/tmp|run\/user)\/|~\/)[^\s'"`,;:)]*/g;
+
+/**
+ * A recorded note or a library's error for readers: its first sentence, local paths replaced by "…", at most
+ * `max` characters and cut only between words. The full text goes behind a disclosure.
+ */
+export function gist(text: string, max = 160): string {
+  const clean = (text.trim().split('\n')[0] ?? '').replace(LOCAL_PATH, (m) => `…${/[.]$/.test(m) ? '.' : ''}`).replace(/\s+/g, ' ').trim();
+  const end = /[.!?](?=\s+[A-Z(]|$)/.exec(clean);
+  const first = end ? clean.slice(0, end.index + 1) : clean;
+  if (first.length <= max) return first;
+  const cut = first.slice(0, max + 1).replace(/\s+\S*$/, '');
+  return `${(cut || first.slice(0, max)).replace(/[\s,;:]+$/, '')} …`;
+}
+
+/** Whether gist() left something out, so the full text needs a disclosure. */
+export const gistShortens = (text: string, max = 160): boolean => gist(text, max) !== text.replace(/\s+/g, ' ').trim();

@@ -21,7 +21,7 @@ test('OpenSSL references: newest 3.x LTS, newest 3.x and newest release, each bu
 
 test('configurations in words, shared parameters left out', () => {
   const params = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'X25519', serverGroups: 'X25519', resume: 'ticket', side: 'server', threads: 1 };
-  assert.equal(configText(params), 'TLS 1.3, ecdsa-p256, groups X25519, resumed (ticket), server, 1 thread');
+  assert.equal(configText(params), 'TLS 1.3, ECDSA P-256, groups X25519, resumed (ticket), server, 1 thread');
   assert.equal(configText(params, ['proto', 'cert', 'clientGroups', 'serverGroups', 'threads']), 'resumed (ticket), server');
   assert.equal(configText({ ...params, threads: 4 }, ['proto', 'cert', 'clientGroups', 'serverGroups']), 'resumed (ticket), server, 4 threads');
   assert.equal(configText({ clientGroups: 'default', serverGroups: 'X25519' }), 'groups default → X25519');
@@ -92,7 +92,8 @@ test('at a glance: one bar per build for the same pinned work, the comparison as
   assert.equal(g.bars.length, v!.columns.length);
   const bar = (slug: string) => g.bars.find((b) => b.column.slug === slug)!;
   assert.equal(bar('3.5.7').note, null);
-  assert.equal(bar('aws-lc-5.12.0').note, '−40.0% vs 3.5.7');
+  assert.equal(bar('aws-lc-5.12.0').note, '−40.0% vs 3.5.7, lower (better)');
+  assert.equal(bar('aws-lc-5.12.0').tone, 'better');
   assert.equal(bar('wolfssl-5.9.4').note, 'no difference shown vs 3.5.7');
   assert.equal(bar('boringssl-44-boring-sys-5.4.0').value, null);
   assert.equal(bar('boringssl-44-boring-sys-5.4.0').missing, 'not measured');

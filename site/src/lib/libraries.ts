@@ -6,8 +6,9 @@
 import type { Build, Summary } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../catalogue/index.ts';
 import type { Entry } from './model.ts';
-import { pct } from './format.ts';
+import { gist, pct, verdictTone, verdictWords } from './format.ts';
 import { BULK_KEY, handshakeKey } from './reference-keys.ts';
+import { algorithmName, certName, reasonText } from './version-view.ts';
 import { NO_VERIFICATION_WORDS } from '../../../runner/handshake/output.ts';
 import { defaultHost, type HostRun } from './hosts.ts';
 
@@ -57,7 +58,7 @@ export interface LibraryGlance {
   title: string;
   /** the unit the values are drawn in (values already scaled to it) */
   unit: string;
-  bars: { column: LibraryColumn; entry: Entry | null; value: number | null; note: string | null; missing: string | null }[];
+  bars: { column: LibraryColumn; entry: Entry | null; value: number | null; note: string | null; tone: 'better' | 'worse' | 'neutral' | null; missing: string | null }[];
   /** the other library furthest ahead of / behind the newest OpenSSL of the run, where the difference is shown */
   best: { column: LibraryColumn; comparison: NonNullable<Entry['vsOpenSSL']> } | null;
   worst: { column: LibraryColumn; comparison: NonNullable<Entry['vsOpenSSL']> } | null;
@@ -143,7 +144,15 @@ const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) =>
 ];
 
 /** Row prefixes where one table holds more than one measure. */
-const METRIC_WORDS: Record<string, string> = { 'handshakes-per-second-wall': 'Handshakes per wall second', 'cpu-per-handshake': 'CPU per handshake' };
+const METRIC_WORDS: Record<string, string> = {
+  'handshakes-per-second-wall': 'Handshakes per wall second',
+  'cpu-per-handshake': 'CPU per handshake',
+  'instructions-per-handshake': 'Instructions per handshake',
+  'heap-per-connection': 'Heap per connection',
+};
+/** A metric in a row label (the cipher and the rest are in configText): AEAD seal metrics by what they divide by. */
+const metricWords = (metric: string): string =>
+  METRIC_WORDS[metric] ?? (metric.endsWith('-seal-cpu') ? 'Payload per CPU-second' : metric.endsWith('-seal') ? 'Payload per wall second' : metric.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase()));
 
 /**
  * The figures the page opens with: the same work on every library (TLS 1.3, ECDSA P-256, X25519 pinned on both
@@ -156,11 +165,10 @@ const GLANCE: { id: string; key: string; title: string; unit: string; scale: num
   { id: 'aes-gcm', key: BULK_KEY, title: 'AES-128-GCM seal of 16 KiB records, payload per second of CPU time', unit: 'MB/s', scale: 1e-6 },
 ];
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** A bar's comparison with OpenSSL in a few words: the change where the run shows one, else why there is none. */
-function glanceNote(c: NonNullable<Entry['vsOpenSSL']>): string {
-  if (c.verdict === 'higher' || c.verdict === 'lower') return `${pct(c.ratio)} vs ${c.against}`;
+function glanceNote(c: NonNullable<Entry['vsOpenSSL']>, higherIsBetter: boolean): string {
+  if (c.verdict === 'higher' || c.verdict === 'lower') return `${pct(c.ratio)} vs ${c.against}, ${verdictWords(c, higherIsBetter)}`;
   if (c.verdict === 'within-threshold') return `${pct(c.ratio)} vs ${c.against}, within the threshold`;
   if (c.verdict === 'no-difference-shown') return `no difference shown vs ${c.against}`;
   return `too few rounds to compare with ${c.against}`;
@@ -175,7 +183,8 @@ export function configText(params: Entry['params'], omit: readonly string[] = []
   const parts: string[] = [];
   const proto = get('proto');
   if (proto) parts.push(PROTO[proto] ?? proto);
-  for (const k of ['cert', 'cipher', 'algorithm']) if (get(k)) parts.push(get(k)!);
+  if (get('cert')) parts.push(certName(get('cert')!));
+  for (const k of ['cipher', 'algorithm']) if (get(k)) parts.push(k === 'algorithm' ? algorithmName(get(k)!) : get(k)!);
   const cg = get('clientGroups');
   const sg = get('serverGroups');
   if (cg || sg) parts.push(cg === sg || !sg ? `groups ${cg}` : `groups ${cg ?? 'default'} → ${sg}`);
@@ -267,7 +276,7 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
       id: s.id,
       title: s.title,
       about: s.about,
-      rows: rowsOf.map((e) => ({ key: e.key, label: (metrics.size > 1 ? `${METRIC_WORDS[e.metric] ?? e.metric}: ` : '') + configText(e.params, rowsOf.length > 1 ? shared : []), cells: columns.map((c) => cellOf(c, e.key)) })),
+      rows: rowsOf.map((e) => ({ key: e.key, label: (metrics.size > 1 ? `${metricWords(e.metric)}: ` : '') + configText(e.params, rowsOf.length > 1 ? shared : []), cells: columns.map((c) => cellOf(c, e.key)) })),
     });
   }
 
@@ -309,9 +318,10 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
             column,
             entry,
             value: measured,
-            note: c ? glanceNote(c) : null,
+            note: c ? glanceNote(c, entry!.higherIsBetter) : null,
+            tone: c ? verdictTone(c, entry!.higherIsBetter) : null,
             // a bar's line holds about 70 characters: the reason in full is in the tables below
-            missing: measured !== null ? null : !entry ? 'not measured' : entry.status === 'measured' ? 'no value' : clip(`${entry.status}${entry.reason ? `: ${entry.reason}` : ''}`, 70),
+            missing: measured !== null ? null : !entry ? 'not measured' : entry.status === 'measured' ? 'no value' : gist(`${entry.status}${entry.reason ? `: ${reasonText(entry.reason)}` : ''}`, 70),
           };
         }),
         best: best && { column: best.column, comparison: best.comparison },
@@ -344,7 +354,7 @@ function costsOfVerification(entries: readonly Entry[], columns: readonly Librar
     const { verify: _, ...params } = ctl.params;
     const chainKey = entries.find((e) => e.benchmark === ctl.benchmark && e.metric === ctl.metric && p(e, 'verify') === undefined && sameParams(e.params, params))?.key;
     return {
-      label: `${METRIC_WORDS[ctl.metric] ?? ctl.metric}: ${configText(params)}`,
+      label: `${metricWords(ctl.metric)}: ${configText(params)}`,
       metric: ctl.metric,
       unit: ctl.unit,
       cells: columns.map((c) => {

@@ -5,7 +5,8 @@
 // run of a host, so their rows may come from several runs of it, each row naming its run. No table or chart
 // ever holds two hosts. Pure: the home page's script uses it too.
 import { DETERMINISTIC_METHODS } from '../../../scripts/stats.ts';
-import { date } from './format.ts';
+// the words for a run live with the other words (format.ts, which the browser scripts can load); re-exported for the pages
+export { runDate, runWords } from './format.ts';
 
 /** CPU time, wall clock and every tool's own timing: values that move between runs. */
 export const isTiming = (method: string) => !(DETERMINISTIC_METHODS as readonly string[]).includes(method);
@@ -48,12 +49,6 @@ export function splitByRun<T>(rows: readonly T[], of: (t: T) => RunOf): RunPart<
       ...runs.slice(1).map((run) => ({ host, timingRun: run, main: false, rows: list.filter((r) => isTiming(of(r).method) && of(r).runId === run) })),
     ];
   });
-}
-
-/** "20261123T075524Z-quick-2b60" -> "2026-11-23 07:55 UTC" (the run's start), or the id itself. */
-export function runDate(runId: string): string {
-  const m = /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z/.exec(runId);
-  return m ? date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`) : runId;
 }
 
 /**

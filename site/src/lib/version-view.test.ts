@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { BENCHMARK_TITLE, benchmarkSummaries, compareEntries, groupEntries, splitAround, headlines, keyId, significantFirst, splitLabels, variantText } from './version-view.ts';
+import { BENCHMARK_TITLE, benchmarkSummaries, causesOf, compareEntries, groupEntries, splitAround, headlines, keyId, splitLabels, variantText } from './version-view.ts';
 import { metricNote, PERCENTILE_NOTE, seriesNote, TLS13_CLIENT_HEAP_NOTE } from '../../../runner/handshake/handshake.ts';
 import { intervalLabel, pct, pctRange, quantity, quantityRange, sig, toCsv, verdictWords } from './format.ts';
 import { entriesOf } from './model.ts';
@@ -155,7 +155,7 @@ test('series a build cannot measure are listed once per reason, not as a row eac
   assert.equal(g!.count, 5);
 });
 
-test('headline figures of the fixture: handshake CPU per side with defaults and pinned X25519, significant changes first', () => {
+test('headline figures of the fixture: handshake CPU per side with defaults and pinned X25519', () => {
   const entries = entriesOf(fixture, 'obs-fixture-host', '3.5.7', 'default');
   const h = headlines(entries);
   assert.equal(h.cert, 'ecdsa-p256');
@@ -163,9 +163,6 @@ test('headline figures of the fixture: handshake CPU per side with defaults and 
   for (const t of ['Handshake CPU time, client side, library-default groups', 'Handshake CPU time, server side, library-default groups', 'Handshake CPU time, client side, groups pinned to X25519', 'Handshake CPU time, server side, groups pinned to X25519'])
     assert.ok(titles.includes(t), `${t} missing from ${titles.join(' | ')}`);
   assert.ok(titles.some((t) => t.startsWith('AES-128-GCM seal')), 'the AEAD program is a headline');
-  const sorted = significantFirst(h.rows);
-  const sig = sorted.map((r) => r.entry.vsPreviousSeries?.verdict === 'higher' || r.entry.vsPreviousSeries?.verdict === 'lower' || r.entry.vsBaseline?.verdict === 'higher' || r.entry.vsBaseline?.verdict === 'lower');
-  assert.deepEqual(sig, [...sig].sort((a, b) => Number(b) - Number(a)));
 });
 
 test('a version measured only by the known-issues run opens with its TLS 1.2 handshake and the complaint operations', () => {
@@ -180,10 +177,13 @@ test('a version measured only by the known-issues run opens with its TLS 1.2 han
     ki('cpu-per-op', { op: 'aead-reinit', cipher: 'aes-128-gcm', bytes: 16 }),
     ki('instructions-per-op', { op: 'pkey-pem', key: 'rsa2048', encoding: 'pkcs8-pem' }, 'instructions'),
     ki('heap-per-connection', { op: 'dtls-handshake', side: 'server' }, 'bytes'),
+    // bytes on the wire of a TLS 1.3 handshake with pinned groups: after the handshake CPU, never before it
+    entry({ metric: 'bytes-sent', unit: 'bytes', method: 'wire-bytes', params: { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'P-256', serverGroups: 'P-256', resume: 'none', threads: 1, clientCtx: 'shared', side: 'client' }, label: 'bytes' }),
   ];
   assert.deepEqual(headlines(entries).rows.map((r) => r.title), [
     'Handshake CPU time, client side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
     'Handshake CPU time, server side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
+    'Bytes sent per handshake, client side, groups P-256',
     'Decoding an RSA-2048 private key, PKCS#8 PEM',
     'Loading a CA bundle of 200 certificates',
     'AES-128-GCM seal of a 16-byte record, context keyed once',
@@ -197,7 +197,7 @@ test('a version measured only by the known-issues run opens with its TLS 1.2 han
   // a version with the plain TLS 1.3 handshake opens with it; the complaint operations stay in the full tables
   const tls13 = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared' };
   const full = [...entries, entry({ metric: 'cpu-per-handshake', params: { ...tls13, side: 'client' }, label: 'client 1.3' })];
-  assert.deepEqual(headlines(full).rows.map((r) => r.title), ['Handshake CPU time, client side, library-default groups']);
+  assert.deepEqual(headlines(full).rows.map((r) => r.title), ['Handshake CPU time, client side, library-default groups', 'Bytes sent per handshake, client side, groups P-256']);
 });
 
 test('changes of ten times or more read as multiples, smaller ones as percentages', () => {
@@ -216,4 +216,34 @@ test('key ids are short and stable; variants read as words', () => {
   assert.equal(ids.size, new Set(fixture.entries.map((e) => e.key)).size, 'no collision in the fixture');
   assert.equal(variantText('no-ml-kem'), 'built without ML-KEM');
   assert.equal(variantText('default'), '');
+});
+
+test("a version page's headline rows follow a visitor's questions: handshake CPU per side, handshakes per second, bulk, heap, bytes, then the rest", () => {
+  const h = headlines(entriesOf(fixture, 'obs-fixture-host', '3.5.7', 'default'));
+  const kind = (t: string) =>
+    t.startsWith('Handshake CPU time') ? 0 : t.startsWith('Handshakes per') ? 1 : / seal, /.test(t) ? 2 : t.startsWith('Heap') ? 3 : t.startsWith('Bytes') ? 4 : 5;
+  const kinds = h.rows.map((r) => kind(r.title));
+  assert.deepEqual(kinds, [...kinds].sort((a, b) => a - b), h.rows.map((r) => r.title).join(' | '));
+  for (const k of [0, 1, 2, 3] as const) assert.ok(kinds.includes(k), `no row of kind ${k}: ${h.rows.map((r) => r.title).join(' | ')}`);
+  assert.notEqual(h.rows[0]!.title, 'SSL_CTX_new, one call');
+});
+
+test('a headline change links to the write-ups naming its series and version and to bisections of its metric and side', () => {
+  const e = entriesOf(fixture, 'obs-fixture-host', '3.5.7', 'default').find((x) => x.metric === 'instructions-per-handshake')!;
+  const w = [
+    { id: 'yes', title: 'Names it', versions: ['3.4.1', '3.5.7'], seriesKeys: [e.key] },
+    { id: 'other-version', title: 'Other version', versions: ['3.4.1'], seriesKeys: [e.key] },
+    { id: 'other-key', title: 'Other key', versions: ['3.5.7'], seriesKeys: ['x'] },
+  ];
+  const b = [
+    { machine: 'm', slug: 's1', title: 'instructions', metricId: 'handshake-instructions:client:ecdsa-p256:default' },
+    { machine: 'm', slug: 's2', title: 'heap', metricId: 'handshake-heap:server:ecdsa-p256:X25519' },
+  ];
+  assert.deepEqual(causesOf(e, w, b).map((c) => `${c.kind} ${c.id}`), ['write-up yes', 'bisection m/s1']);
+});
+
+test('an AEAD page shows the CPU-time table it calls primary before the wall-clock one, per cipher', () => {
+  const aead = (metric: string, algorithm: string) => entry({ benchmark: 'aead', metric, params: { algorithm, operation: 'seal', bytes: 16384 }, label: metric });
+  const sorted = [aead('aes-128-gcm-seal', 'aes-128-gcm'), aead('chacha20-poly1305-seal', 'chacha20-poly1305'), aead('aes-128-gcm-seal-cpu', 'aes-128-gcm'), aead('chacha20-poly1305-seal-cpu', 'chacha20-poly1305')].sort(compareEntries);
+  assert.deepEqual(sorted.map((e) => e.metric), ['aes-128-gcm-seal-cpu', 'aes-128-gcm-seal', 'chacha20-poly1305-seal-cpu', 'chacha20-poly1305-seal']);
 });

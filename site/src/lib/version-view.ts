@@ -3,7 +3,7 @@
 // thread before many, library defaults before pinned groups). Pure functions, unit-tested.
 import type { Params } from '../../../schema/index.ts';
 import { isPlainHandshake, seriesNote } from '../../../runner/handshake/handshake.ts';
-import { isNoisy, significant } from './format.ts';
+import { gist, isNoisy, significant } from './format.ts';
 import { groupBy, type Entry } from './model.ts';
 
 /** A short, stable id of a series key (FNV-1a, 32 bits): rows carry it instead of the 150-character key. */
@@ -85,7 +85,9 @@ export function compareEntries(a: Entry, b: Entry): number {
     rank(BENCHMARK_ORDER, a.benchmark) - rank(BENCHMARK_ORDER, b.benchmark) ||
     a.benchmark.localeCompare(b.benchmark) ||
     rank(METRIC_ORDER, a.metric) - rank(METRIC_ORDER, b.metric) ||
-    a.metric.localeCompare(b.metric) ||
+    // "x-cpu" (CPU time, the primary measure) before its wall-clock twin "x"
+    a.metric.replace(/-cpu$/, '').localeCompare(b.metric.replace(/-cpu$/, '')) ||
+    Number(!a.metric.endsWith('-cpu')) - Number(!b.metric.endsWith('-cpu')) ||
     compareParams(a.params, b.params) ||
     a.key.localeCompare(b.key)
   );
@@ -203,7 +205,7 @@ export interface BenchmarkGroup {
 
 /** A library's error dump ("...:error:0A080106:SSL routines:...") adds nothing a reader can use on a page; the downloads keep it whole. */
 export function reasonText(reason: string | undefined): string {
-  return reason ? reason.replace(/:\s*[0-9A-F]{8,}:error:[\s\S]*$/, '') : '';
+  return reason ? gist(reason.replace(/:\s*(?:[0-9A-F]{8,}:)?error:[0-9A-F]{8}:[\s\S]*$/, '').replace(/:\s*\(the library queued no error\)$/, ''), 200) : '';
 }
 
 /** Index of the first ": " outside parentheses, or -1. */
@@ -325,6 +327,8 @@ const CERT_PREFERENCE = VALUE_ORDER.cert!;
 const CERT_NAME: Record<string, string> = { 'ecdsa-p256': 'ECDSA P-256', rsa2048: 'RSA-2048' };
 /** A certificate key as a reader names it: "ecdsa-p256" -> "ECDSA P-256". */
 export const certName = (cert: string): string => CERT_NAME[cert] ?? cert;
+/** A cipher as a reader names it: "aes-128-gcm" -> "AES-128-GCM", "chacha20-poly1305" -> "ChaCha20-Poly1305". */
+export const algorithmName = (a: string): string => a.toUpperCase().replace('CHACHA', 'ChaCha').replace('POLY', 'Poly');
 
 function pick(entries: readonly Entry[], match: (e: Entry) => boolean, prefer: (e: Entry) => number = () => 0): Entry | undefined {
   return entries.filter(match).sort((a, b) => prefer(a) - prefer(b) || compareEntries(a, b))[0];
@@ -351,9 +355,6 @@ export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: 
   for (const groups of ['default', 'X25519'])
     for (const side of ['client', 'server'])
       add(pick(entries, (e) => e.metric === 'cpu-per-handshake' && hs(e) && p(e, 'side') === side && groupsAre(e, groups)), (e) => `Handshake CPU time, ${side} side, ${groupsWords(e)}`);
-  add(pick(entries, (e) => e.metric === 'instructions-per-handshake' && hs(e), groupsPref), (e) => `Instructions per handshake, both sides, ${groupsWords(e)}`);
-  for (const side of ['client', 'server'])
-    add(pick(entries, (e) => e.metric === 'heap-per-connection' && hs(e) && p(e, 'side') === side, groupsPref), (e) => `Heap per connection, ${side} side, ${groupsWords(e)}`);
   // versions measured only by the known-issues run have its TLS 1.2 handshake, not the plain TLS 1.3 one:
   // their page opens with it and with the complaint operations (on the others, those are in the full tables)
   const knownIssuesOnly = !rows.some((r) => r.entry.metric === 'cpu-per-handshake');
@@ -363,6 +364,18 @@ export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: 
         pick(entries, (e) => e.metric === 'cpu-per-handshake' && p(e, 'resume') === 'none' && p(e, 'threads') === 1 && p(e, 'clientCtx') === 'shared' && p(e, 'side') === side && groupsAre(e, 'default')),
         (e) => `Handshake CPU time, ${side} side, TLS ${p(e, 'proto')}${p(e, 'cipher') ? ` ${p(e, 'cipher')}` : ''}, ${certName(String(p(e, 'cert')))} certificate`,
       );
+  // in the order of a visitor's questions: CPU per side (above), handshakes per second, bulk, heap, bytes, instructions
+  add(pick(entries, (e) => e.metric === 'handshakes-per-cpu-second' && hs(e), groupsPref), (e) => `Handshakes per CPU-second, client + server, ${groupsWords(e)}`);
+  const bulk = () => {
+    for (const [algorithm, name] of [['aes-128-gcm', 'AES-128-GCM'], ['chacha20-poly1305', 'ChaCha20-Poly1305']])
+      add(pick(entries, (e) => e.benchmark === 'aead' && p(e, 'algorithm') === algorithm, (e) => cpuFirst(e) * 1e9 + largestBuffer(e)), (e) => `${name} seal, ${sizeText(p(e, 'bytes'))} records`);
+  };
+  if (rows.length) bulk();
+  for (const side of ['client', 'server'])
+    add(pick(entries, (e) => e.metric === 'heap-per-connection' && hs(e) && p(e, 'side') === side, groupsPref), (e) => `Heap per connection, ${side} side, ${groupsWords(e)}`);
+  for (const side of ['client', 'server'])
+    add(pick(entries, (e) => e.metric === 'bytes-sent' && hs(e) && p(e, 'side') === side, groupsPref), (e) => `Bytes sent per handshake, ${side} side, ${groupsWords(e)}`);
+  add(pick(entries, (e) => e.metric === 'instructions-per-handshake' && hs(e), groupsPref), (e) => `Instructions per handshake, both sides, ${groupsWords(e)}`);
   add(pick(entries, (e) => e.metric === 'ssl-ctx-new'), () => 'SSL_CTX_new, one call');
   // the known-issues operations (issue 16), CPU time per call or record, on pages without the handshake figures
   const op = (id: string, title: (e: Entry) => string) => {
@@ -375,8 +388,7 @@ export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: 
   if (!rows.some((r) => r.entry.metric === 'ssl-ctx-new')) op('ctx-new', () => 'SSL_CTX_new and SSL_CTX_free, one call');
   op('aead-reinit', (e) => `AES-128-GCM seal of a ${p(e, 'bytes')}-byte record, context keyed once`);
   if (knownIssuesOnly) add(pick(entries, (e) => e.benchmark === 'known-issues' && e.metric === 'heap-per-connection' && p(e, 'op') === 'dtls-handshake' && p(e, 'side') === 'server'), () => 'DTLS heap per connection, server side');
-  for (const [algorithm, name] of [['aes-128-gcm', 'AES-128-GCM'], ['chacha20-poly1305', 'ChaCha20-Poly1305']])
-    add(pick(entries, (e) => e.benchmark === 'aead' && p(e, 'algorithm') === algorithm, (e) => cpuFirst(e) * 1e9 + largestBuffer(e)), (e) => `${name} seal, ${sizeText(p(e, 'bytes'))} records`);
+  bulk();
   const speed = (metric: string, title: string, prefer?: (e: Entry) => number) =>
     add(pick(entries, (e) => e.benchmark === 'speed' && e.metric === metric, prefer), (e) => (p(e, 'bytes') === undefined ? title : `${title}, ${sizeText(p(e, 'bytes'))} buffers`));
   speed('rsa2048-sign', 'RSA-2048 signatures');
@@ -388,22 +400,32 @@ export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: 
   return { rows, cert };
 }
 
-/** Changes the data shows (higher or lower, against either reference) first, largest first; the rest keep their order. */
-export function significantFirst<T extends { entry: Entry }>(rows: readonly T[]): T[] {
-  const size = (r: T) =>
-    Math.max(
-      ...[r.entry.vsPreviousSeries, r.entry.vsBaseline].filter((c) => significant(c)).map((c) => Math.abs(Math.log(c!.ratio))),
-      -1,
-    );
-  return rows
-    .map((r, i) => ({ r, i, s: size(r) }))
-    .sort((a, b) => Number(b.s >= 0) - Number(a.s >= 0) || (a.s >= 0 ? b.s - a.s : 0) || a.i - b.i)
-    .map((x) => x.r);
+/** A build variant in words for titles (the catalogue's words): "no-ml-kem" -> "built without ML-KEM". */
+export { variantWords as variantText } from '../../../catalogue/index.ts';
+
+/** What the project has on the cause of a headline figure's change: write-ups naming its series and version, bisections of it into the series. */
+export interface Cause {
+  kind: 'write-up' | 'bisection';
+  id: string;
+  text: string;
 }
 
-/** A build variant in words for titles: "no-ml-kem" -> "built without ML-KEM". */
-export function variantText(variant: string): string {
-  if (variant === 'default') return '';
-  const m = /^no-(.+)$/.exec(variant);
-  return m ? `built without ${m[1]!.toUpperCase()}` : `${variant} build`;
+/** Bisection metrics ("handshake-instructions:client:...") by the summary metric they follow. */
+const BISECT_METRIC: Record<string, string> = { 'handshake-instructions': 'instructions-per-handshake', 'handshake-heap': 'heap-per-connection' };
+
+export function causesOf(
+  entry: Entry,
+  writeups: readonly { id: string; title: string; versions: readonly string[]; seriesKeys: readonly string[] }[],
+  bisections: readonly { machine: string; slug: string; title: string; metricId: string }[],
+): Cause[] {
+  const side = p(entry, 'side');
+  return [
+    ...writeups.filter((w) => w.seriesKeys.includes(entry.key) && w.versions.includes(entry.version)).map((w) => ({ kind: 'write-up' as const, id: w.id, text: w.title })),
+    ...bisections
+      .filter((b) => {
+        const [metric, bSide] = b.metricId.split(':');
+        return BISECT_METRIC[metric ?? ''] === entry.metric && (side === undefined || side === 'both' || bSide === side);
+      })
+      .map((b) => ({ kind: 'bisection' as const, id: `${b.machine}/${b.slug}`, text: b.title })),
+  ];
 }

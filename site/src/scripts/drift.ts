@@ -1,7 +1,7 @@
 // Drift page: draws the selected host, metric, build and range from the shards (site/src/lib/drift.ts
 // does the work, as it did for the first chart at build time); the selection lives in the URL.
 import { RANGES, driftSentences, driftSvg, driftView, recentRows, resolveSelection, shardsFor, type DriftIndex, type DriftRunsShard, type DriftSelection, type DriftValuesShard } from '../lib/drift.ts';
-import { num } from '../lib/format.ts';
+import { num, runWords } from '../lib/format.ts';
 
 type ClientIndex = DriftIndex & { repo: string | null; published: string[] };
 
@@ -83,7 +83,7 @@ function start(el: HTMLElement): void {
         cell(r.changed || '—');
         const file = cell('');
         const href = published.has(r.runId) ? `${runsBase}/${encodeURIComponent(sel.host)}/${encodeURIComponent(r.runId)}.json.br` : index.repo ? `${index.repo}/raw/main/data/${r.path}` : null;
-        if (href) file.append(Object.assign(document.createElement('a'), { href, textContent: r.runId }));
+        if (href) file.append(Object.assign(document.createElement('a'), { href, textContent: runWords(r.runId) }));
         else file.append(Object.assign(document.createElement('code'), { textContent: `data/${r.path}` }), ' in the repository');
         return tr;
       }),

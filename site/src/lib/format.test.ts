@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { clauseBefore, gist, gistShortens, runWords } from './format.ts';
+
+test('a label cut at its first clause keeps its parentheses whole', () => {
+  assert.equal(clauseBefore("seal of 1024-byte records (CLOCK_THREAD_CPUTIME_ID; median of several windows); more"), 'seal of 1024-byte records (CLOCK_THREAD_CPUTIME_ID; median of several windows)');
+  assert.equal(clauseBefore('no clause at all'), 'no clause at all');
+});
+
+test('a recorded note for readers: its first line and sentence, no local paths, never cut inside a word', () => {
+  const linker = "CPU capabilities of 5.9.4/default unknown: compiling cpucaps against wolfSSL 5.9.4 failed:\nIn file included from /root/.cache/x/include/wolfssl/openssl/compat_types.h:29,\n/work/main/runner/cpucaps/cpucaps.c:13: undefined";
+  assert.equal(gist(linker), 'CPU capabilities of 5.9.4/default unknown: compiling cpucaps against wolfSSL 5.9.4 failed:');
+  assert.ok(gistShortens(linker));
+  assert.equal(gist('built in /tmp/build-123/x and /work/main/y. Second sentence.'), 'built in … and ….');
+  const long = `${'abcdefgh '.repeat(30)}end`;
+  const g = gist(long, 50);
+  assert.ok(g.length <= 52 && g.endsWith(' …'), g);
+  assert.ok(long.startsWith(g.slice(0, -2)) && long[g.length - 2] === ' ', `cut inside a word: ${g}`);
+  assert.equal(gistShortens('Short.'), false);
+});
+
+test('a run in words: its mode and start, not its id', () => {
+  assert.equal(runWords('20261126T133121Z-full-819f'), 'full run of 2026-11-26 13:31 UTC');
+  assert.equal(runWords('20261123T054811Z-sequential-d9b5'), 'sequential run of 2026-11-23 05:48 UTC');
+});
