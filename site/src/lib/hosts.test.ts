@@ -96,7 +96,7 @@ test('takeover: a contributed lookalike with better coverage and the only data o
 
   // where the project machine measured the view: unchanged, its own figures
   assert.equal(journeyPayload(summary).defaults?.host, PROJECT);
-  const build = (host: string, version: string) => ({ id: `${host}/${version}`, host, version, variant: 'default', slug: version });
+  const build = (host: string, version: string) => ({ id: `${host}/${version}`, host, version, library: 'openssl' as const, variant: 'default', slug: version, label: version });
   const both = [build(LOOK, '3.3.0'), build(LOOK, '3.4.1'), build(LOOK, '3.5.7'), build(LOOK, '3.6.0'), build(PROJECT, '3.4.1'), build(PROJECT, '3.5.7')];
   assert.deepEqual(defaultPair(both, runs), { a: `${PROJECT}/3.4.1`, b: `${PROJECT}/3.5.7` });
 
