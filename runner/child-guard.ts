@@ -51,11 +51,7 @@ export function spawnGroup(cmd: string, args: string[], options: SpawnOptions): 
 
 function killChild(child: ChildProcess, group: boolean): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(group ? -child.pid : child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
+  signal(group ? -child.pid : child.pid, 'SIGKILL');
 }
 
 export function killGuarded(): void {

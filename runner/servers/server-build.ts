@@ -16,7 +16,6 @@ import { cacheRoot, obtainArchive } from '../sources.ts';
 
 /** Bump when a recipe changes: cached results of the old one are built again. */
 export const SERVER_RECIPE = 1;
-// (a failure's reason changed its wording only: recipe 1 results stay valid)
 
 export interface LibraryBuild {
   record: Pick<Build, 'id' | 'library' | 'version' | 'variant'>;

@@ -1,9 +1,9 @@
 // The bisections of OpenSSL's history (data/bisect/<machine>/*.json, runner/bisect/): which commits moved a
 // deterministic figure between two releases, as a waterfall from one release's figure to the other's.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BisectReport, bisectReportName } from '../../../schema/index.ts';
-import { dataDir, parseWith, SiteDataError } from './data.ts';
+import { dataDir, parseWith, readJson, SiteDataError } from './data.ts';
 
 export const UPSTREAM = 'https://github.com/openssl/openssl';
 /** A commit on GitHub: the ids are upstream's (the snapshots and mirrors carry the same commits). */
@@ -24,13 +24,7 @@ export function loadBisections(root = join(dataDir(), 'bisect')): BisectFile[] {
   for (const machine of readdirSync(root).sort())
     for (const name of readdirSync(join(root, machine)).filter((n) => n.endsWith('.json')).sort()) {
       const file = join(root, machine, name);
-      let json: unknown;
-      try {
-        json = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (e) {
-        throw new SiteDataError(`${file}: not valid JSON (${(e as Error).message})`);
-      }
-      const report = parseWith(BisectReport, json, file);
+      const report = parseWith(BisectReport, readJson(file), file);
       if (report.host.id !== machine) throw new SiteDataError(`${file}: measured on ${report.host.id}, filed under ${machine}`);
       if (bisectReportName(report) !== name) throw new SiteDataError(`${file}: should be named ${bisectReportName(report)}`);
       out.push({ machine, slug: name.replace(/\.json$/, ''), report });

@@ -30,7 +30,8 @@ export function usingFixtureData(): boolean {
   return Boolean(process.env.OBSERVATORY_DATA_DIR);
 }
 
-function readJson(file: string): unknown {
+/** A data file's JSON; a file that does not parse fails the build naming it. */
+export function readJson(file: string): unknown {
   const text = readFileSync(file, 'utf8');
   try {
     return JSON.parse(text);

@@ -1,9 +1,9 @@
 // OpenSSL's development branch watched night by night (data/master/<machine>/nights.json,
 // runner/bisect/master-watch.ts): the nights a deterministic figure moved, and the commits named.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MasterWatch, type MasterChange, type MasterNight } from '../../../schema/index.ts';
-import { dataDir, parseWith, SiteDataError } from './data.ts';
+import { dataDir, parseWith, readJson, SiteDataError } from './data.ts';
 
 export interface MasterFile {
   machine: string;
@@ -18,13 +18,7 @@ export function loadMasterWatches(root = join(dataDir(), 'master')): MasterFile[
     .filter((machine) => existsSync(join(root, machine, 'nights.json')))
     .map((machine) => {
       const file = join(root, machine, 'nights.json');
-      let json: unknown;
-      try {
-        json = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (e) {
-        throw new SiteDataError(`${file}: not valid JSON (${(e as Error).message})`);
-      }
-      const watch = parseWith(MasterWatch, json, file);
+      const watch = parseWith(MasterWatch, readJson(file), file);
       if (watch.host.id !== machine) throw new SiteDataError(`${file}: measured on ${watch.host.id}, filed under ${machine}`);
       return { machine, watch };
     });
