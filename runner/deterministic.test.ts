@@ -13,6 +13,7 @@ import { executeRun, journalPath, newRunId, type RunPlan } from './run.ts';
 import { describeHost } from './host.ts';
 import { benchmarkSources } from './deterministic.ts';
 import { seededRandom } from '../scripts/stats.ts';
+import { standInEvidence } from './stand-in-evidence.ts';
 
 process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'deterministic-test-cache-'));
 
@@ -108,13 +109,17 @@ test('deterministic tasks run first, several at once, and never while a timed ta
 test('a later run with the same key reuses the stored outcomes byte for byte and says so; another binary, harness revision or benchmark source measures again', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'det-src-'));
   const out = mkdtempSync(join(tmpdir(), 'runs-'));
-  const go = async (b: BuildUnderTest[], p: RunPlan, seed: number, reuse = true) => {
+  const go = async (b: BuildUnderTest[], p: RunPlan, seed: number, reuse = true, noisy: number[] = []) => {
     const log: { task: string; build: string; start: number; end: number }[] = [];
-    const { run } = await executeRun(p, b, [toy(dir, log, { seed })], out, { progress: () => {} }, [], undefined, { deterministicJobs: 2, reuse });
+    const { run } = await executeRun(p, b, [toy(dir, log, { seed })], out, { progress: () => {} }, [], standInEvidence(noisy).recorder, { deterministicJobs: 2, reuse });
     return { run, measured: log.filter((l) => l.task !== 'cpu').map((l) => `${l.task}@${l.build}`).sort() };
   };
+  // a run that is not quiet is not data: its counts are not offered for reuse
+  const noisyPlan = plan(builds('d'));
+  const noisy = await go(builds('d'), noisyPlan, 1, true, [noisyPlan.warmupRounds]);
+  assert.equal(noisy.run.quiet?.quiet, false);
   const first = await go(builds('d'), plan(builds('d')), 1);
-  assert.equal(first.measured.length, 4);
+  assert.equal(first.measured.length, 4, 'nothing was stored by the run that was not quiet');
   const firstInstr = first.run.series.find((s) => s.metric === 'instr' && s.buildId === 'b34')!;
 
   // same key: nothing deterministic runs; values identical; the series name the run they came from

@@ -9,7 +9,8 @@ import { standInBuild } from './stand-in-build.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
 import { executeRun, journalPath, newRunId, readJournal, resumePlan, roundOrder, type RunPlan } from './run.ts';
 import { describeHost } from './host.ts';
-import type { EvidenceRecorder, Sample } from './quiet.ts';
+import { standInEvidence } from './stand-in-evidence.ts';
+import type { Sample } from './quiet.ts';
 
 const build = standInBuild;
 // journals live in the build cache: a scratch one unless the test runner gave one
@@ -202,41 +203,9 @@ test('a failed task is run once more; both attempts are in the notes', async () 
   assert.equal(run.notes.length, 3, 'one note per failed task');
 });
 
-/** Evidence from a stand-in: rounds are quiet unless listed in `noisy`. */
-function fakeEvidence(noisy: number[] = [], exclusive = true) {
-  const calls = { before: 0, rounds: [] as number[], tasksEnded: 0, watches: 0, stopped: 0 };
-  const snap = (quiet: boolean) => ({
-    at: new Date().toISOString(),
-    windowSeconds: 1,
-    loadAverage: [0.1, 0.1, 0.1] as [number, number, number],
-    stealPercent: 0,
-    iowaitPercent: 0,
-    otherBusyPercent: quiet ? 0 : 50,
-    busiestOthers: quiet ? [] : [{ pid: 9, command: 'cc1', cpuPercent: 50 }],
-    governor: null,
-    boost: null,
-    quiet,
-    reasons: quiet ? [] : ['processes outside this run used 50% of one CPU'],
-  });
-  const recorder: EvidenceRecorder = {
-    exclusive,
-    thresholds: { maxStealPercent: 2 },
-    before: async () => (calls.before++, snap(true)),
-    sample: () => ({}) as Sample,
-    round: (_since, round) => (calls.rounds.push(round), { ...snap(!noisy.includes(round)), round }),
-    watchRound: () => {
-      calls.watches++;
-      let stopped = false;
-      const stop = () => void (stopped || ((stopped = true), calls.stopped++));
-      return { taskEnded: () => void calls.tasksEnded++, finish: (round) => (stop(), recorder.round({} as Sample, round)), stop };
-    },
-  };
-  return { recorder, calls };
-}
-
 test('quiet-host evidence: before the run and every round, in the run file; one noisy measured round marks the run', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
-  const quiet = fakeEvidence();
+  const quiet = standInEvidence();
   const { run } = await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], quiet.recorder);
   assert.equal(quiet.calls.before, 1);
   assert.deepEqual(quiet.calls.rounds, [0, 1, 2]);
@@ -245,11 +214,11 @@ test('quiet-host evidence: before the run and every round, in the run file; one 
   assert.equal(run.quiet?.quiet, true);
   assert.equal(run.quiet?.exclusive, true);
   assert.deepEqual(run.quiet?.rounds.map((r) => r.round), [0, 1, 2]);
-  const noisy = fakeEvidence([2]);
+  const noisy = standInEvidence([2]);
   const r2 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], noisy.recorder)).run;
   assert.equal(r2.quiet?.quiet, false);
   assert.deepEqual(r2.quiet?.rounds.find((r) => r.round === 2)?.reasons, ['processes outside this run used 50% of one CPU']);
-  const shared = fakeEvidence([], false);
+  const shared = standInEvidence([], false);
   const r3 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], shared.recorder)).run;
   assert.equal(r3.quiet?.quiet, false, 'a run that did not hold the host lock is never quiet');
 });
@@ -257,12 +226,12 @@ test('quiet-host evidence: before the run and every round, in the run file; one 
 test('quiet-host evidence of a run of deterministic tasks only: its phase is watched like a round, no timed round is wanted, a noisy phase marks the run', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
   const counts: Benchmark = { id: 'toy', description: 'instruction counts only', tasks: () => [{ id: 'count', oncePerRun: true, run: async () => [{ spec: spec('count'), value: 7 }] }] };
-  const quiet = fakeEvidence();
+  const quiet = standInEvidence();
   const { run } = await executeRun(plan(builds), builds, [counts], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], quiet.recorder);
   assert.equal(run.quiet?.quiet, true, run.notes.join('\n'));
   assert.equal(run.quiet?.deterministic?.length, 1);
   assert.ok(!run.notes.some((n) => /no quiet-host evidence/.test(n)), run.notes.join('\n'));
-  const noisy = fakeEvidence([plan(builds).warmupRounds]);
+  const noisy = standInEvidence([plan(builds).warmupRounds]);
   const r2 = (await executeRun(plan(builds), builds, [counts], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], noisy.recorder)).run;
   assert.equal(r2.quiet?.quiet, false, 'a noisy deterministic phase');
 });
@@ -272,7 +241,7 @@ test('resume keeps the evidence already recorded and adds its own session', asyn
   const builds = [build('3.5.7', 'b35')];
   const p = plan(builds);
   // what a first session leaves when killed in round 1: its session, the window before, round 0 and its evidence, one task of round 1
-  const first = fakeEvidence([0]).recorder;
+  const first = standInEvidence([0]).recorder;
   const at = '2026-01-01T00:00:01.000Z';
   const task = (round: number, t: string) => JSON.stringify({ round, buildId: 'b35', benchmark: 'toy', task: t, at, outcomes: [{ spec: spec(t), value: 1 }] });
   mkdirSync(join(journalPath(p), '..'), { recursive: true });
@@ -288,7 +257,7 @@ test('resume keeps the evidence already recorded and adds its own session', asyn
       task(1, 'fast'),
     ].join('\n') + '\n',
   );
-  const second = fakeEvidence([], false);
+  const second = standInEvidence([], false);
   const { run } = await executeRun(p, builds, [toyBenchmark([])], out, { progress: () => {} }, [], second.recorder);
   assert.equal(second.calls.before, 0, 'the window before the run is not taken again');
   assert.deepEqual(second.calls.rounds, [1, 2], 'round 0 kept its evidence; round 1 is covered from the resume on');

@@ -327,6 +327,14 @@ export async function executeRun(
     if (!sources.has(bench.id)) sources.set(bench.id, bench.source ? benchmarkSourcesSha256(bench.source) : undefined);
     return sources.get(bench.id);
   };
+  /** the reuse-cache key of a deterministic task, or undefined when its binary or sources cannot be hashed */
+  const keyOf = (build: BuildUnderTest, bench: Benchmark, task: Task): ReuseKey | undefined => {
+    const binary = build.binarySha256;
+    const sourcesSha256 = sourcesOf(bench);
+    return binary && sourcesSha256
+      ? { machine: plan.host.id, binarySha256: binary, benchmark: bench.id, task: task.id, mode: plan.mode, harnessRevision: plan.harness.revision ?? 1, sourcesSha256 }
+      : undefined;
+  };
   const deterministic = builds.flatMap((build) =>
     benchmarks.flatMap((bench) =>
       prepared.get(`${build.record.id}|${bench.id}`) !== null ? [] : tasksOf(bench, build).filter((t) => t.oncePerRun).map((task) => ({ build, bench, task })),
@@ -344,12 +352,7 @@ export async function executeRun(
       await inParallel(todo, jobs, async ({ build, bench, task }) => {
         const label = `${bench.id}/${task.id} ${buildLabel(build.record)}`;
         const entry: JournalEntry = { round: plan.warmupRounds, buildId: build.record.id, benchmark: bench.id, task: task.id, at: '', deterministic: true };
-        const binary = build.binarySha256;
-        const sourcesSha256 = sourcesOf(bench);
-        const key: ReuseKey | undefined =
-          binary && sourcesSha256
-            ? { machine: plan.host.id, binarySha256: binary, benchmark: bench.id, task: task.id, mode: plan.mode, harnessRevision: plan.harness.revision ?? 1, sourcesSha256 }
-            : undefined;
+        const key = keyOf(build, bench, task);
         const stored = key && options.reuse !== false ? findStored(key) : undefined;
         if (stored && key) {
           entry.outcomes = stored.outcomes;
@@ -361,7 +364,6 @@ export async function executeRun(
           await attempt(task, entry, cb);
         }
         entry.at = new Date().toISOString();
-        if (key && !stored && entry.outcomes && entry.error === undefined) store(key, plan.runId, entry.at, entry.outcomes);
         journal(entry);
         done.push(entry);
         watch?.taskEnded();
@@ -482,6 +484,13 @@ export async function executeRun(
   };
   const run = assembleRun(lastRound === totalRounds - 1 && !until ? plan : { ...plan, rounds: measured }, done, notes, recorded, stopping);
   const path = writeRunFile(outDir, run);
+  // only a quiet run's measurements are offered for reuse: a run that is not data is never cited by one that is
+  if (run.quiet?.quiet)
+    for (const { build, bench, task } of deterministic) {
+      const entry = done.find((e) => e.deterministic && !e.reusedFrom && e.buildId === build.record.id && e.benchmark === bench.id && e.task === task.id);
+      const key = keyOf(build, bench, task);
+      if (key && entry?.outcomes && entry.error === undefined) store(key, plan.runId, entry.at, entry.outcomes);
+    }
   rmSync(jpath);
   return { path, run };
 }

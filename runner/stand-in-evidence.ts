@@ -1,0 +1,34 @@
+// Quiet-host evidence from a stand-in, for tests of the run loop: every snapshot is quiet unless its round
+// is listed in `noisy`; `calls` counts what the run asked of it.
+import type { EvidenceRecorder, Sample } from './quiet.ts';
+
+export function standInEvidence(noisy: number[] = [], exclusive = true) {
+  const calls = { before: 0, rounds: [] as number[], tasksEnded: 0, watches: 0, stopped: 0 };
+  const snap = (quiet: boolean) => ({
+    at: new Date().toISOString(),
+    windowSeconds: 1,
+    loadAverage: [0.1, 0.1, 0.1] as [number, number, number],
+    stealPercent: 0,
+    iowaitPercent: 0,
+    otherBusyPercent: quiet ? 0 : 50,
+    busiestOthers: quiet ? [] : [{ pid: 9, command: 'cc1', cpuPercent: 50 }],
+    governor: null,
+    boost: null,
+    quiet,
+    reasons: quiet ? [] : ['processes outside this run used 50% of one CPU'],
+  });
+  const recorder: EvidenceRecorder = {
+    exclusive,
+    thresholds: { maxStealPercent: 2 },
+    before: async () => (calls.before++, snap(true)),
+    sample: () => ({}) as Sample,
+    round: (_since, round) => (calls.rounds.push(round), { ...snap(!noisy.includes(round)), round }),
+    watchRound: () => {
+      calls.watches++;
+      let stopped = false;
+      const stop = () => void (stopped || ((stopped = true), calls.stopped++));
+      return { taskEnded: () => void calls.tasksEnded++, finish: (round) => (stop(), recorder.round({} as Sample, round)), stop };
+    },
+  };
+  return { recorder, calls };
+}
