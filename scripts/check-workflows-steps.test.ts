@@ -246,7 +246,13 @@ function origin() {
   const work = scratch('publish-');
   const bare = join(work, 'origin.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
-  const seed = gitRepo(join(work, 'seed'), { [`data/runs/${A}/2026/11/old.json.br`]: 'accepted', 'data/summary.json': '1', 'scripts/aggregate.ts': 'code' });
+  const seed = gitRepo(join(work, 'seed'), {
+    [`data/runs/${A}/2026/11/old.json.br`]: 'accepted',
+    [`data/master/${A}/nights.json`]: 'nights on main',
+    [`data/bisect/${A}/old.json`]: 'a published bisection',
+    'data/summary.json': '1',
+    'scripts/aggregate.ts': 'code',
+  });
   seed('push', '-q', bare, 'HEAD:main');
   const clone = (name: string, depth = false) => {
     execFileSync('git', ['clone', '-q', ...(depth ? ['--depth', '1'] : []), `file://${bare}`, join(work, name)]);
@@ -320,6 +326,49 @@ test("publish prepare: each artifact may bring only its own host's machines' fil
   assert.match(r.log, /artifact bench-obs-a-hypothesis refused: it holds data\/summary\.json;/);
   assert.match(r.log, /artifact something-else refused: not a bench-<host>-run/);
   assert.deepEqual(r.out, { refused: 'bench-obs-a-hypothesis bench-obs-b-run bench-obs-c-run something-else', new: '3' });
+});
+
+test("publish prepare: a master artifact brings its machine's nights file (main's is replaced: publish-hosts checks it only grew) and new bisection reports, nothing else", () => {
+  const { clone, work } = origin();
+  clone('checkout');
+  const checkout = join(work, 'checkout');
+  const r = take(work, {
+    [`bench-obs-a-master/data/master/${A}/nights.json`]: 'tonight',
+    [`bench-obs-a-master/data/bisect/${A}/new.json`]: 'a new bisection',
+    [`bench-obs-a-master/data/bisect/${A}/old.json`]: 'a runner trying to rewrite a published bisection',
+    [`bench-obs-a-master/data/master/${A}/nights.json.tmp`]: 'a killed write',
+    // a master artifact holds nothing else, and the other artifacts hold no master files
+    [`bench-obs-b-master/data/master/${B}/extra.json`]: 'stray',
+    [`bench-obs-a-run/data/master/${A}/nights.json`]: 'nights in a run artifact',
+    [`bench-obs-b-hypothesis/data/bisect/${B}/r.json`]: 'a bisection in a hypothesis artifact',
+  });
+  assert.equal(r.status, 0, r.log);
+  assert.equal(readFileSync(join(checkout, `data/master/${A}/nights.json`), 'utf8'), 'tonight');
+  assert.equal(readFileSync(join(checkout, `data/bisect/${A}/old.json`), 'utf8'), 'a published bisection');
+  assert.deepEqual(untracked(checkout), [`data/bisect/${A}/new.json`]);
+  assert.match(r.log, /artifact bench-obs-b-master refused: it holds data\/master\/obs-b\.neoverse-v1-7d04aa\/extra\.json; the artifact of obs-b may hold only data\/master\/obs-b\.<cpu>-<fingerprint>\/nights\.json or data\/bisect\/obs-b\.<cpu>-<fingerprint>\/<report>\.json files/);
+  assert.match(r.log, /artifact bench-obs-a-run refused: it holds data\/master;/);
+  assert.match(r.log, /artifact bench-obs-b-hypothesis refused: it holds data\/bisect;/);
+  assert.deepEqual(r.out, { refused: 'bench-obs-a-run bench-obs-b-hypothesis bench-obs-b-master', new: '2' });
+});
+
+test("bench.yml collects master's night: the rewritten nights file and new bisection reports, not a killed write", () => {
+  const dir = scratch('bench-master-');
+  gitRepo(dir, { '.gitignore': readFileSync(join(import.meta.dirname, '..', '.gitignore'), 'utf8'), [`data/master/${A}/nights.json`]: 'old', [`data/bisect/${A}/old.json`]: 'old', [`data/runs/${A}/old.json.br`]: 'old' });
+  for (const f of [`data/master/${A}/nights.json`, `data/master/${A}/nights.json.tmp`, `data/bisect/${A}/new.json`, `data/runs/${A}/new.json.br`]) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    writeFileSync(join(dir, f), 'new');
+  }
+  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, "Collect master's night")], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  assert.equal(r.status, 0, r.stderr);
+  const found = execFileSync('find', ['outbox', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').sort();
+  assert.deepEqual(found, [`outbox/master/data/bisect/${A}/new.json`, `outbox/master/data/master/${A}/nights.json`]);
+  // the night is measured after the run is uploaded, and bisected in a step of its own that may be stopped
+  const steps = yaml.slice(yaml.indexOf('\n  bench:\n')).split('\n').filter((l) => /^      - (name|uses|run):/.test(l));
+  const index = (pattern: RegExp) => steps.findIndex((l) => pattern.test(l));
+  assert.ok(index(/Collect the new run/) < index(/Master tonight/) && index(/Master tonight/) < index(/Bisect master's pending/) && index(/Bisect master's pending/) < index(/Collect master's night/), steps.join('\n'));
+  assert.match(yaml, /name: bench-\$\{\{ matrix\.host\.id \}\}-master\n/);
+  assert.match(stepScript(yaml, 'Master tonight'), /--bisect-later/);
 });
 
 test('a leftover *.tmp (a write killed before its rename) is ignored: publish takes the rest of the artifact, bench and validate --untracked do not collect it', async () => {
@@ -408,6 +457,17 @@ test('publish: prepare commits and bundles as the bot; the write job checks that
   assert.deepEqual(again.out, { result: 'nothing' });
 });
 
+test("publish push: master's nights rewritten and a new bisection report of a planned host's machine are pushed", () => {
+  const o = origin();
+  const prep = o.clone('prep');
+  o.clone('pusher', true);
+  const bundle = prepared(prep, join(o.work, 'prep'), { [`data/master/${A}/nights.json`]: 'tonight', [`data/bisect/${A}/new.json`]: 'a new bisection', 'data/summary.json': '2' });
+  const r = runStep(publishYaml, 'Check the prepared commit and push it', join(o.work, 'pusher'), { BUNDLE: bundle, HOSTS: PLANNED, FINAL: 'false' });
+  assert.equal(r.status, 0, r.log);
+  assert.deepEqual(r.out, { result: 'pushed' });
+  assert.equal(execFileSync('git', ['--git-dir', o.bare, 'show', `main:data/master/${A}/nights.json`], { encoding: 'utf8' }), 'tonight');
+});
+
 test('publish push: main moved before or during the push: "moved" so the next attempt prepares again; on the final attempt a failure', () => {
   // prepared on an older main than the push job checked out
   const a = origin();
@@ -458,6 +518,10 @@ test('publish push: a prepared commit that touches anything but new run files of
     ['symbolic link', { [`data/runs/${A}/2026/11/link.json.br`]: 'symlink:/etc/passwd' }, /has mode 120000/],
     ['two commits', { [`data/runs/${A}/2026/11/new.json.br`]: 'new' }, /not one commit on top of main/, { extraCommit: true }],
     ['hosts registry', { 'data/hosts.json': '{}' }, /A data\/hosts\.json/],
+    ['a published bisection rewritten', { [`data/bisect/${A}/old.json`]: 'rewritten' }, /M data\/bisect\/obs-a\.amd-epyc-3fa2c1\/old\.json/],
+    ['a master file other than the nights', { [`data/master/${A}/notes.json`]: 'x' }, /A data\/master\/obs-a\.amd-epyc-3fa2c1\/notes\.json/],
+    ['nights one folder down', { [`data/master/${A}/x/nights.json`]: 'x' }, /not <machine>\/nights\.json/],
+    ["an unplanned host's nights", { 'data/master/obs-z.amd-epyc-3fa2c1/nights.json': 'x' }, /host obs-z was not planned/],
   ];
   const o = origin();
   const prep = o.clone('prep');

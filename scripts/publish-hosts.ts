@@ -1,16 +1,20 @@
 // `npm run -s publish:hosts -- --hosts JSON [--root DIR] [--summary FILE]`: publish.yml's decision, host by
 // host, after each host's artifacts were taken into the checkout (new files under data/runs/ and
-// data/hypothesis/). Each planned host's new files are validated on their own (--runner rules): a host whose
-// files pass is published; a host whose files fail is refused, named with its problems, and its files are
-// removed from the checkout so the commit leaves them out; a planned host with no new file is missing (its
+// data/hypothesis/; master's nights file rewritten and new bisection reports, data/master/ and data/bisect/).
+// Each planned host's files are validated on their own (--runner rules; scripts/validate-master.ts for
+// master's): a host whose files pass is published; a host whose files fail is refused, named with its
+// problems, and its files are taken out of the checkout (main's version restored) so the commit leaves them
+// out; a planned host with no new file is missing (its
 // machine offline, its run failed or killed). One host never holds back another.
 // Prints one line per host; in GitHub Actions also writes `published`, `refused` and `missing` (host ids,
 // space-separated) to $GITHUB_OUTPUT. Exit status 0 whatever the outcome (the workflow decides), 2 on bad usage.
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nameOfMachine } from '../schema/machine.ts';
 import { FOLDERS, formatProblems, formatSummary, logLine, mdText, untrackedRuns, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
+import { masterChanges, validateMasterFiles } from './validate-master.ts';
 
 export type HostStatus = 'published' | 'refused' | 'missing';
 export interface HostOutcome {
@@ -48,13 +52,18 @@ export function decideHosts(planned: readonly string[], changed: readonly Change
   ];
 }
 
+/** Several reports of one host's files as one. */
+export function joinReports(reports: readonly Report[]): Report {
+  return { ok: reports.every((r) => r.ok), mode: 'runner', files: reports.flatMap((r) => r.files), problems: reports.flatMap((r) => r.problems) };
+}
+
 const ids = (outcomes: readonly HostOutcome[], status: HostStatus) => outcomes.filter((o) => o.status === status).map((o) => o.host);
 
 /** One line per host for the log (untrusted text escaped: logLine). */
 export function describeOutcomes(outcomes: readonly HostOutcome[]): string[] {
   return outcomes.map((o) =>
     o.status === 'published'
-      ? `published ${o.host}: ${o.files.length} new file(s)`
+      ? `published ${o.host}: ${o.files.length} new or extended file(s)`
       : o.status === 'missing'
         ? `missing ${o.host}: no new run (machine offline, run failed or killed); the other hosts are published without it`
         : logLine(`refused ${o.host}: ${o.report && !o.report.ok ? 'its files fail validation' : 'not a host of this run'}; left out, the other hosts are published\n${o.report ? formatProblems(o.report) : ''}`.trimEnd()),
@@ -75,8 +84,19 @@ function main(): void {
     process.exit(values.help ? 0 : 2);
   }
   const root = values.root;
-  const outcomes = decideHosts(planned, untrackedRuns(root, FOLDERS.runner), (files) => validateSubmission({ root, changed: files, mode: 'runner' }));
-  for (const o of outcomes) if (o.status === 'refused') for (const f of o.files) rmSync(join(root, f), { force: true });
+  const master = masterChanges(root);
+  const isMaster = (f: ChangedFile) => master.some((m) => m.path === f.path);
+  const outcomes = decideHosts(planned, [...untrackedRuns(root, FOLDERS.runner), ...master], (files) => {
+    const runs = files.filter((f) => !isMaster(f));
+    const masters = files.filter(isMaster);
+    return joinReports([...(runs.length ? [validateSubmission({ root, changed: runs, mode: 'runner' })] : []), ...(masters.length ? [validateMasterFiles(root, masters)] : [])]);
+  });
+  for (const o of outcomes)
+    if (o.status === 'refused')
+      for (const f of o.files) {
+        if (master.some((m) => m.path === f && m.status !== 'added')) execFileSync('git', ['-C', root, 'checkout', '-q', 'HEAD', '--', f]);
+        else rmSync(join(root, f), { force: true });
+      }
   const warn = process.env.GITHUB_ACTIONS === 'true' ? '::error::' : '';
   for (const line of describeOutcomes(outcomes)) console.log(line.startsWith('refused') ? `${warn}${line}` : line);
   if (values.summary) {
