@@ -227,6 +227,9 @@ export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RE
 
 export const libraryOf = (v: Pick<CatalogueVersion, 'library'>): Library => v.library ?? 'openssl';
 
+/** The catalogue's release of a build (its library and version), if it has it. */
+export const cataloguedRelease = (b: { library: Library; version: string }): CatalogueVersion | undefined => allReleases().find((v) => libraryOf(v) === b.library && v.version === b.version);
+
 /**
  * One build to make or measure: a catalogued release (its `library` is set for every library but
  * OpenSSL; libraryOf(version) reads it) and a variant of it. What resolveBuildSpec returns, what

@@ -30,7 +30,8 @@ import {
   DataFileError,
   describeIssues,
 } from '../schema/index.ts';
-import { BASELINE_VERSION, comparedWith, compareReleases, compareVersions } from '../catalogue/index.ts';
+import { BASELINE_VERSION, cataloguedRelease, comparedWith, compareReleases, compareVersions } from '../catalogue/index.ts';
+import { registeredSeries } from '../runner/series-registry.ts';
 import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, measuredRounds, describe, significant, SUMMARY_DIGITS } from './stats.ts';
 import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from './history.ts';
 
@@ -168,6 +169,17 @@ export function observedOf(observed: NonNullable<RunSeries['observed']>, build: 
 }
 
 /**
+ * A series' label in today's words: the runner's registry (runner/series-registry.ts) says what a key
+ * measures as the runner words it now, so older runs read like new ones; a series the runner no longer
+ * writes keeps the label its run recorded. The key, not the label, identifies the series: the words may
+ * change, what is measured may not.
+ */
+export function currentLabel(build: Build, s: Pick<RunSeries, 'key' | 'label'>): string {
+  const known = cataloguedRelease(build);
+  return (known && registeredSeries({ library: build.library, version: build.version, series: known.series, variant: build.variant }).get(s.key)?.label) ?? s.label;
+}
+
+/**
  * `runs` in path order. `hosts`: the description of each host to publish (default: the newest among
  * `runs`); the aggregation passes the newest of all runs, also of those it did not need to open.
  */
@@ -201,7 +213,7 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
       key: s.key,
       benchmark: s.benchmark,
       metric: s.metric,
-      label: s.label,
+      label: currentLabel(build, s),
       unit: s.unit,
       method: s.method,
       higherIsBetter: s.higherIsBetter,

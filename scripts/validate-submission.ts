@@ -20,7 +20,7 @@ import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResul
 import { seriesKey, type SeriesSpec } from '../runner/benchmark.ts';
 import { BENCHMARKS } from '../runner/benchmarks.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
-import { LIBRARY_NAMES, allReleases, libraryOf, variantAllowed } from '../catalogue/index.ts';
+import { LIBRARY_NAMES, cataloguedRelease, variantAllowed } from '../catalogue/index.ts';
 import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 import { loadHistory } from './history.ts';
 import { checkProvenance } from './provenance.ts';
@@ -289,9 +289,6 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
     if (run.harness.gitDirty || run.harness.gitCommit === 'unknown') add(['harness'], 'run from a clean checkout of a known commit, so the numbers can be traced to the harness code');
   }
 }
-
-/** The catalogue's release of a build, if it has it. */
-const cataloguedRelease = (b: Pick<Build, 'library' | 'version'>) => allReleases().find((v) => libraryOf(v) === b.library && v.version === b.version);
 
 /** What the series check compares with the runner's registry: the key gives benchmark, metric and params. */
 const SPEC_FIELDS = ['unit', 'method', 'higherIsBetter', 'comparability'] as const;

@@ -3,14 +3,15 @@
 // (commit-build.ts) and measured by our programs. Writes one report (schema/bisect.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { BisectReport, bisectReportName, type BisectFunctionChange, type Host } from '../../schema/index.ts';
 import { listCached } from '../build.ts';
 import { VERSIONS, compareSeries } from '../../catalogue/index.ts';
+import { BISECT_METRIC, bisectMetricWords } from '../../catalogue/words.ts';
 import { releaseCommit, releaseSteps, releaseTag } from './releases.ts';
 import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandshake, type HandshakeConfig } from '../handshake/handshake.ts';
 import type { Profile, ProfileKind } from '../causes/callgrind.ts';
 import { CERTS } from '../certs.ts';
+import { commandLine } from '../cli.ts';
 import { describeHost, hostId } from '../host.ts';
 import { harnessInfo } from '../run.ts';
 import { bisect, relativeDifference } from './bisect.ts';
@@ -53,11 +54,10 @@ export interface Metric {
   cfg: HandshakeConfig;
 }
 
-const METRIC = /^handshake-(instructions|heap):(client|server):([a-z0-9-]+):([A-Za-z0-9:_-]+)$/;
 const METRIC_FORMS = 'handshake-instructions:<client|server>:<cert>:<groups> or handshake-heap:<client|server>:<cert>:<groups>';
 
 export function parseMetric(id: string): Metric {
-  const m = METRIC.exec(id);
+  const m = BISECT_METRIC.exec(id);
   if (!m) throw new Error(`unknown metric "${id}": expected ${METRIC_FORMS}`);
   const kind = m[1] as Metric['kind'];
   const side = m[2] as Side;
@@ -65,10 +65,8 @@ export function parseMetric(id: string): Metric {
   const groups = m[4]!;
   if (!cert) throw new Error(`unknown certificate "${m[3]}" in "${id}" (known: ${CERTS.join(', ')})`);
   const cfg = baseConfig({ cert, clientGroups: groups, serverGroups: groups });
-  const shape = `full TLS 1.3 handshake, ${cert} certificate, groups ${groups} on both sides`;
-  return kind === 'instructions'
-    ? { id, kind, side, cfg, unit: 'instructions', what: `instructions the ${side} spends per ${shape} (callgrind, fixed-seed RNG, its own SSL calls only)` }
-    : { id, kind, side, cfg: { ...cfg, mode: 'memory' }, unit: 'bytes', what: `heap bytes the ${side} holds per live connection after a ${shape} (CRYPTO_set_mem_functions)` };
+  const what = bisectMetricWords(id)!;
+  return kind === 'instructions' ? { id, kind, side, cfg, unit: 'instructions', what } : { id, kind, side, cfg: { ...cfg, mode: 'memory' }, unit: 'bytes', what };
 }
 
 /** Handshakes counted per instruction measurement, and connections held per heap measurement. */
@@ -268,25 +266,19 @@ export async function runBisection(o: {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values: v, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      repo: { type: 'string' },
-      'repo-url': { type: 'string' },
-      metric: { type: 'string', default: 'handshake-instructions:client:ecdsa-p256:default' },
-      budget: { type: 'string', default: '40' },
-      threshold: { type: 'string', default: '0.002' },
-      out: { type: 'string' },
-      all: { type: 'boolean' },
-      'host-id': { type: 'string' },
-      help: { type: 'boolean' },
-    },
+  const cli = commandLine('bisect', HELP, {
+    repo: { type: 'string' },
+    'repo-url': { type: 'string' },
+    metric: { type: 'string', default: 'handshake-instructions:client:ecdsa-p256:default' },
+    budget: { type: 'string', default: '40' },
+    threshold: { type: 'string', default: '0.002' },
+    out: { type: 'string' },
+    all: { type: 'boolean' },
+    'host-id': { type: 'string' },
   });
-  if (v.help) {
-    console.log(HELP);
-    process.exit(0);
-  }
-  const fail = (m: string) => (console.error(`bisect: ${m}\n\n${HELP}`), process.exit(64));
+  const { values: v, positionals } = cli;
+  // typed here: a call of a function declared never-returning narrows what follows it
+  const fail: (message: string) => never = cli.fail;
   if (!v.repo) fail('--repo is required');
   if (v.all ? positionals.length !== 0 : positionals.length !== 2) fail(v.all ? '--all takes no <from> <to>' : 'give <from> and <to>');
   if (v.all && v.out && v.out !== '-') fail('--all writes one report per step into data/bisect/<machine>/; --out only takes - (print)');

@@ -6,8 +6,8 @@
 // data/master/<machine>/nights.json (schema/master-watch.ts) and data/bisect/<machine>/.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { MasterWatch, bisectReportName, type BisectReport, type MasterChange, type MasterNight } from '../../schema/index.ts';
+import { commandLine } from '../cli.ts';
 import { describeHost, hostId } from '../host.ts';
 import { relativeDifference } from './bisect.ts';
 import { ensureChains, measureCommit, originOf, parseMetric, runBisection, type Metric } from './bisect-cli.ts';
@@ -141,29 +141,23 @@ function save(file: string, state: MasterWatch): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values: v, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      repo: { type: 'string' },
-      'repo-url': { type: 'string' },
-      ref: { type: 'string', default: 'master' },
-      metric: { type: 'string', multiple: true },
-      threshold: { type: 'string', default: '0.002' },
-      budget: { type: 'string', default: '40' },
-      replay: { type: 'boolean' },
-      'bisect-later': { type: 'boolean' },
-      'bisect-pending': { type: 'boolean' },
-      'every-days': { type: 'string', default: '7' },
-      out: { type: 'string' },
-      'host-id': { type: 'string' },
-      help: { type: 'boolean' },
-    },
+  const cli = commandLine('master-watch', HELP, {
+    repo: { type: 'string' },
+    'repo-url': { type: 'string' },
+    ref: { type: 'string', default: 'master' },
+    metric: { type: 'string', multiple: true },
+    threshold: { type: 'string', default: '0.002' },
+    budget: { type: 'string', default: '40' },
+    replay: { type: 'boolean' },
+    'bisect-later': { type: 'boolean' },
+    'bisect-pending': { type: 'boolean' },
+    'every-days': { type: 'string', default: '7' },
+    out: { type: 'string' },
+    'host-id': { type: 'string' },
   });
-  if (v.help) {
-    console.log(HELP);
-    process.exit(0);
-  }
-  const fail = (m: string): never => (console.error(`master-watch: ${m}\n\n${HELP}`), process.exit(64));
+  const { values: v, positionals } = cli;
+  // typed here: a call of a function declared never-returning narrows what follows it
+  const fail: (message: string) => never = cli.fail;
   if (!v.repo) fail('--repo is required');
   if (v.replay ? positionals.length !== 2 : positionals.length !== 0) fail(v.replay ? '--replay takes FROM and TO' : 'no positional arguments without --replay');
   const threshold = Number(v.threshold);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Library, Params, RunMode } from '../../schema/index.ts';
+import { certName, groupsWords, resumeWords } from '../../catalogue/words.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { CERTS, CERT_HOSTNAME, certDir, ensureCerts as ensureSharedCerts, type Cert } from '../certs.ts';
 import { runGuarded, stderrTail, type ProgramResult } from '../child-guard.ts';
@@ -181,9 +182,8 @@ export async function countInstructions(
 
 // ------------------------------------------------------------------ series
 
+/** "TLS 1.3 ECDSA P-256, default groups, full handshake": the configuration in a label's words (catalogue/words.ts). */
 export function describeConfig(c: HandshakeConfig): string {
-  const groups = c.clientGroups === c.serverGroups ? `groups ${c.clientGroups}` : `client groups ${c.clientGroups}, server groups ${c.serverGroups}`;
-  const resume = c.resume === 'none' ? 'new' : `resumed (${c.resume})`;
   const extra = [
     c.threads > 1 ? `${c.threads} threads, shared SSL_CTX` : '',
     c.mode === 'ctx-per-conn' ? 'new client SSL_CTX per connection' : '',
@@ -191,10 +191,10 @@ export function describeConfig(c: HandshakeConfig): string {
   ]
     .filter(Boolean)
     .join(', ');
-  return `TLS ${c.proto} ${c.cert} ${groups}, ${resume}${extra ? `, ${extra}` : ''}`;
+  return `TLS ${c.proto} ${certName(c.cert)}, ${groupsWords(c.clientGroups, c.serverGroups)}, ${resumeWords(c.resume)}${extra ? `, ${extra}` : ''}`;
 }
 
-const DEFAULT_NOTE = '"default" = the version\'s own groups (3.5+ sends X25519MLKEM768+X25519 shares)';
+const DEFAULT_NOTE = '"default groups" = each version\'s own (3.5+ sends X25519MLKEM768+X25519)';
 
 export function configParams(c: HandshakeConfig, side: 'client' | 'server' | 'both'): Params {
   return {

@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { freePort } from '../net.ts';
 import { join } from 'node:path';
 import type { Params, RunMode } from '../../schema/index.ts';
+import { certName } from '../../catalogue/words.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
 import { runGuarded, spawnServer, stopGroup } from '../child-guard.ts';
@@ -148,7 +149,7 @@ export function sTimeSpec(cfg: STimeConfig, resume: 'none' | 'reuse'): SeriesSpe
   return {
     benchmark: 's-time',
     metric: 'connections-per-client-user-second',
-    label: `openssl s_time against s_server over loopback, ${resume === 'none' ? 'new sessions' : 'session reuse (-reuse)'}: connections per second of CLIENT user CPU only (no server, kernel or system time); ${forced}; ${cfg.cert}, default groups`,
+    label: `openssl s_time against s_server over loopback, ${resume === 'none' ? 'new sessions' : 'session reuse (-reuse)'}: connections per second of CLIENT user CPU only (no server, kernel or system time); ${forced}; ${certName(cfg.cert)} certificate, default groups`,
     unit: 'connections/s',
     method: 'client-user-cpu',
     higherIsBetter: true,

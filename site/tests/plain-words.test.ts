@@ -18,6 +18,12 @@ test('readerText drops disclosures, scripts and attributes, keeps visible text',
     '40-hex hash: 0123456789abcdef0123456789abcdef01234567',
   ]);
   assert.deepEqual(violations('<td>1,500 handshakes/s, handshake/s</td>'), []);
+  // the runner's spelling of parameters: in prose a finding, in a command fine
+  assert.deepEqual(violations('<th>TLS 1.3 rsa2048 groups default, new</th><code>npm run bisect -- handshake-instructions:client:ecdsa-p256:default</code>'), [
+    'certificate id: rsa2048',
+    "groups in the runner's words: groups default",
+  ]);
+  assert.deepEqual(violations('<th>TLS 1.3 RSA-2048, default groups, full handshake</th>'), []);
 });
 
 test('no page shows a series key, run id or hash outside a disclosure', () => {

@@ -1,6 +1,7 @@
 // What a reader sees of a built page, and the raw internals it must not show (issue 28, point 3): series
 // keys (benchmark/metric[param=value,...]), run ids and 40-hex hashes belong inside a
-// <details> disclosure ("Where these figures come from"), attributes, scripts or styles.
+// <details> disclosure ("Where these figures come from"), attributes, scripts or styles; parameter values
+// in the runner's spelling ("rsa2048", "groups default") only in commands.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './browser.ts';
@@ -17,6 +18,11 @@ export const PATTERNS: { name: string; re: RegExp }[] = [
   { name: 'parameters of a key', re: /\[[a-zA-Z]+=[^\]\s]*(?:,[a-zA-Z]+=[^\]\s]*)*\]/g },
   { name: 'run id', re: /\b\d{8}T\d{6}Z-[a-z]+-[0-9a-f]{4}\b/g },
   { name: '40-hex hash', re: /\b[0-9a-f]{40}\b/g },
+];
+/** Parameter values as the runner spells them, which prose names otherwise (catalogue/words.ts); commands in <code> may spell them. */
+export const PROSE_PATTERNS: { name: string; re: RegExp }[] = [
+  { name: 'certificate id', re: /(?<![\w:/-])(?:rsa2048|ecdsa-p256|mldsa65)(?![\w-])/g },
+  { name: 'groups in the runner\'s words', re: /\bgroups default\b/g },
 ];
 
 /** Visible text of a page: without <details> (nested ones too), scripts, styles, tags and attribute values. */
@@ -52,6 +58,8 @@ export function pages(dir: string): string[] {
 
 export function violations(html: string): string[] {
   const text = readerText(html);
-  return PATTERNS.flatMap(({ name, re }) => [...text.matchAll(re)].map((m) => `${name}: ${m[0].slice(0, 80)}`));
+  const prose = readerText(html.replace(/<(code|pre)\b[\s\S]*?<\/\1\s*>/gi, ' '));
+  const found = (t: string, patterns: typeof PATTERNS) => patterns.flatMap(({ name, re }) => [...t.matchAll(re)].map((m) => `${name}: ${m[0].slice(0, 80)}`));
+  return [...found(text, PATTERNS), ...found(prose, PROSE_PATTERNS)];
 }
 

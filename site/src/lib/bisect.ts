@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BisectReport, bisectReportName } from '../../../schema/index.ts';
 import { dataDir, parseWith, readJson, SiteDataError } from './data.ts';
+import { bisectMetricWords } from '../../../catalogue/words.ts';
 
 export const UPSTREAM = 'https://github.com/openssl/openssl';
 /** A commit on GitHub: the ids are upstream's (the snapshots and mirrors carry the same commits). */
@@ -27,7 +28,8 @@ export function loadBisections(root = join(dataDir(), 'bisect')): BisectFile[] {
       const report = parseWith(BisectReport, readJson(file), file);
       if (report.host.id !== machine) throw new SiteDataError(`${file}: measured on ${report.host.id}, filed under ${machine}`);
       if (bisectReportName(report) !== name) throw new SiteDataError(`${file}: should be named ${bisectReportName(report)}`);
-      out.push({ machine, slug: name.replace(/\.json$/, ''), report });
+      // the metric in today's words (catalogue/words.ts); the report keeps those of its day
+      out.push({ machine, slug: name.replace(/\.json$/, ''), report: { ...report, metric: { ...report.metric, what: bisectMetricWords(report.metric.id) ?? report.metric.what } } });
     }
   return out;
 }

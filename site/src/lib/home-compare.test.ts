@@ -38,7 +38,7 @@ test('a label splits at its first semicolon outside parentheses', () => {
     config: 'TLS 1.3 ecdsa-p256, new',
   });
   assert.deepEqual(labelParts('ML-KEM-768 encapsulations per second'), { what: 'ML-KEM-768 encapsulations per second', config: '' });
-  assert.equal(configText('cert=ecdsa-p256, clientCtx=shared, proto=1.3, resume=none, threads=1'), 'TLS 1.3, ECDSA P-256 certificate, new handshakes, one shared client SSL_CTX, 1 thread');
+  assert.equal(configText('cert=ecdsa-p256, clientCtx=shared, proto=1.3, resume=none, threads=1'), 'TLS 1.3, ECDSA P-256 certificate, full handshake, one shared client SSL_CTX, 1 thread');
 });
 
 const pt = (version: string, run: string, prev: JourneyPoint['prev'] = null): JourneyPoint => ({

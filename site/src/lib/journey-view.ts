@@ -1,6 +1,7 @@
 // The home chart's data types and the logic shared by the build and the browser script.
 // Runtime imports only from format.ts (pure): this file is bundled into the page's script.
 import { VERDICT_TEXT, coverageText, pct, pctRange } from './format.ts';
+import { paramWords } from '../../../catalogue/words.ts';
 
 export const GROUP_MODES = ['default', 'X25519'] as const;
 export type GroupMode = (typeof GROUP_MODES)[number];
@@ -196,28 +197,16 @@ const unitWords = (unit: string) => unit.replace(/^us\//, 'µs per ').replace(/^
 
 // ------------------------------------------------------------------ configuration in words
 
-const PARAM_WORDS: Record<string, (v: string) => string> = {
-  proto: (v) => `TLS ${v}`,
-  cert: (v) => (v === 'rsa2048' ? 'RSA-2048 certificate' : v === 'ecdsa-p256' ? 'ECDSA P-256 certificate' : `${v} certificate`),
-  clientCtx: (v) => (v === 'shared' ? 'one shared client SSL_CTX' : v === 'per-connection' ? 'a new client SSL_CTX per connection' : `client context ${v}`),
-  resume: (v) => (v === 'none' ? 'new handshakes' : v === 'ticket' ? 'resumed with a ticket' : v === 'session-id' ? 'resumed by session ID' : `resumption ${v}`),
-  threads: (v) => (v === '1' ? '1 thread' : `${v} threads`),
-  cipher: (v) => `cipher ${v}`,
-  layer: (v) => (v === 'message' ? 'counted as a handshake message' : v === 'record' ? 'counted as a TLS record' : `layer ${v}`),
-  function: (v) => (v === 'all' ? 'all functions' : `inside ${v}`),
-};
-
-/** "cert=ecdsa-p256, clientCtx=shared, proto=1.3, resume=none, threads=1" -> "TLS 1.3, ECDSA P-256 certificate, ...". */
+/** "cert=ecdsa-p256, clientCtx=shared, proto=1.3, resume=none, threads=1" -> "TLS 1.3, ECDSA P-256 certificate, ..." (catalogue/words.ts). */
 export function configText(config: string): string {
   if (!config || config === '(no parameters)') return 'no parameters';
-  const parts = config.split(', ').map((kv) => {
-    const i = kv.indexOf('=');
-    const [k, v] = i < 0 ? [kv, ''] : [kv.slice(0, i), kv.slice(i + 1)];
-    return { k, text: PARAM_WORDS[k]?.(v) ?? kv };
-  });
-  const order = ['proto', 'cert', 'cipher', 'resume', 'clientCtx', 'threads'];
-  parts.sort((a, b) => (order.indexOf(a.k) + 1 || 99) - (order.indexOf(b.k) + 1 || 99));
-  return parts.map((p) => p.text).join(', ');
+  const params = Object.fromEntries(
+    config.split(', ').map((kv) => {
+      const i = kv.indexOf('=');
+      return i < 0 ? [kv, ''] : [kv.slice(0, i), kv.slice(i + 1)];
+    }),
+  );
+  return paramWords(params).join(', ');
 }
 
 // ------------------------------------------------------------------ changes between steps

@@ -21,10 +21,10 @@ test('OpenSSL references: newest 3.x LTS, newest 3.x and newest release, each bu
 
 test('configurations in words, shared parameters left out', () => {
   const params = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'X25519', serverGroups: 'X25519', resume: 'ticket', side: 'server', threads: 1 };
-  assert.equal(configText(params), 'TLS 1.3, ECDSA P-256, groups X25519, resumed (ticket), server, 1 thread');
-  assert.equal(configText(params, ['proto', 'cert', 'clientGroups', 'serverGroups', 'threads']), 'resumed (ticket), server');
-  assert.equal(configText({ ...params, threads: 4 }, ['proto', 'cert', 'clientGroups', 'serverGroups']), 'resumed (ticket), server, 4 threads');
-  assert.equal(configText({ clientGroups: 'default', serverGroups: 'X25519' }), 'groups default → X25519');
+  assert.equal(configText(params), 'TLS 1.3, ECDSA P-256 certificate, groups X25519, resumed with a ticket, server side, 1 thread');
+  assert.equal(configText(params, ['proto', 'cert', 'clientGroups', 'serverGroups', 'threads']), 'resumed with a ticket, server side');
+  assert.equal(configText({ ...params, threads: 4 }, ['proto', 'cert', 'clientGroups', 'serverGroups']), 'resumed with a ticket, server side, 4 threads');
+  assert.equal(configText({ clientGroups: 'default', serverGroups: 'X25519' }), 'client default groups, server groups X25519');
 });
 
 test('the view of the fixture: OpenSSL references of the libraries run, every other library build, an unsupported cell with its reason', () => {

@@ -8,7 +8,8 @@ import { LIBRARY_NAMES, SERIES, buildLabel, buildSlug, compareReleases, compareS
 import type { Entry } from './model.ts';
 import { gist, pct, verdictTone, verdictWords } from './format.ts';
 import { BULK_KEY, handshakeKey } from './reference-keys.ts';
-import { algorithmName, certName, reasonText } from './version-view.ts';
+import { reasonText } from './version-view.ts';
+import { paramWords } from '../../../catalogue/words.ts';
 import { NO_VERIFICATION_WORDS } from '../../../runner/handshake/output.ts';
 import { defaultHost, type HostRun } from './hosts.ts';
 
@@ -28,7 +29,7 @@ export interface LibraryColumn {
 
 export interface LibraryRow {
   key: string;
-  /** the configuration in words: "TLS 1.3, ecdsa-p256, X25519, new session, server" */
+  /** the configuration in words: "TLS 1.3, ECDSA P-256 certificate, groups X25519, full handshake, server side" */
   label: string;
   /** one per column: the entry, or null where that build has none for this key */
   cells: (Entry | null)[];
@@ -83,7 +84,7 @@ export interface LibrariesHostView {
 
 /** One figure's verification cost on every column: the chain's value minus the control's, both from one run. */
 export interface VerificationCost {
-  /** the configuration of the pair in words ("TLS 1.3, ecdsa-p256, X25519, new handshakes") */
+  /** the configuration of the pair in words ("TLS 1.3, ECDSA P-256 certificate, groups X25519, full handshake") */
   label: string;
   metric: string;
   unit: string;
@@ -174,31 +175,9 @@ function glanceNote(c: NonNullable<Entry['vsOpenSSL']>, higherIsBetter: boolean)
   return `too few rounds to compare with ${c.against}`;
 }
 
-const PROTO: Record<string, string> = { '1.2': 'TLS 1.2', '1.3': 'TLS 1.3' };
-const RESUME: Record<string, string> = { none: 'new session', ticket: 'resumed (ticket)', 'session-id': 'resumed (session id)' };
-
-/** A configuration in words, parameters the section title already says left out. */
+/** A configuration in words (catalogue/words.ts), parameters the section title already says left out; the AEAD operation and AAD size are in the metric's words. */
 export function configText(params: Entry['params'], omit: readonly string[] = []): string {
-  const get = (k: string) => (omit.includes(k) || params[k] === undefined ? undefined : String(params[k]));
-  const parts: string[] = [];
-  const proto = get('proto');
-  if (proto) parts.push(PROTO[proto] ?? proto);
-  if (get('cert')) parts.push(certName(get('cert')!));
-  for (const k of ['cipher', 'algorithm']) if (get(k)) parts.push(k === 'algorithm' ? algorithmName(get(k)!) : get(k)!);
-  const cg = get('clientGroups');
-  const sg = get('serverGroups');
-  if (cg || sg) parts.push(cg === sg || !sg ? `groups ${cg}` : `groups ${cg ?? 'default'} → ${sg}`);
-  const resume = get('resume');
-  if (resume) parts.push(RESUME[resume] ?? resume);
-  if (get('clientCtx') && get('clientCtx') !== 'shared') parts.push(`client context ${get('clientCtx')}`);
-  if (get('bytes')) parts.push(`${get('bytes')}-byte records`);
-  if (get('layer')) parts.push(`${get('layer')} layer`);
-  if (get('side')) parts.push(get('side') === 'both' ? 'client + server' : get('side')!);
-  const threads = get('threads');
-  if (threads) parts.push(threads === '1' ? '1 thread' : `${threads} threads`);
-  const known = new Set(['proto', 'cert', 'cipher', 'algorithm', 'clientGroups', 'serverGroups', 'resume', 'clientCtx', 'bytes', 'layer', 'side', 'threads', 'operation', 'aadBytes']);
-  for (const [k, v] of Object.entries(params).sort()) if (!known.has(k) && !omit.includes(k)) parts.push(`${k}=${String(v)}`);
-  return parts.join(', ') || 'no parameters';
+  return paramWords(params, [...omit, 'operation', 'aadBytes']).join(', ');
 }
 
 /**

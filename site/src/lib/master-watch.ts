@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MasterWatch, type MasterChange, type MasterNight } from '../../../schema/index.ts';
 import { dataDir, parseWith, readJson, SiteDataError } from './data.ts';
+import { bisectMetricWords } from '../../../catalogue/words.ts';
 
 export interface MasterFile {
   machine: string;
@@ -20,7 +21,8 @@ export function loadMasterWatches(root = join(dataDir(), 'master')): MasterFile[
       const file = join(root, machine, 'nights.json');
       const watch = parseWith(MasterWatch, readJson(file), file);
       if (watch.host.id !== machine) throw new SiteDataError(`${file}: measured on ${watch.host.id}, filed under ${machine}`);
-      return { machine, watch };
+      // the metrics in today's words (catalogue/words.ts); the file keeps those of its nights
+      return { machine, watch: { ...watch, metrics: watch.metrics.map((m) => ({ ...m, what: bisectMetricWords(m.id) ?? m.what })) } };
     });
 }
 

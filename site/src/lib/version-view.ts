@@ -18,13 +18,14 @@ export function keyId(key: string): string {
 
 // ------------------------------------------------------------------ order
 
-const BENCHMARK_ORDER = ['handshake', 'aead', 'known-issues', 'speed', 's-time'];
+const BENCHMARK_ORDER = ['handshake', 'servers', 'aead', 'known-issues', 'speed', 's-time'];
 export const BENCHMARK_TITLE: Record<string, string> = {
   handshake: 'TLS handshakes, in one process',
   aead: 'AEAD throughput, one EVP program for every version',
   'known-issues': 'Known issues: the operations behind reported complaints',
   speed: "Primitives, each version's own openssl speed",
   's-time': 'openssl s_time over loopback',
+  servers: 'Real servers: nginx and HAProxy built against this version',
 };
 export const benchmarkTitle = (b: string): string => BENCHMARK_TITLE[b] ?? `Benchmark ${b}`;
 
@@ -324,11 +325,8 @@ const p = (e: Entry, k: string) => e.params[k];
 const PLAIN_HANDSHAKE = (e: Entry) => isPlainHandshake(e.params);
 const groupsAre = (e: Entry, g: string) => p(e, 'clientGroups') === g && p(e, 'serverGroups') === g;
 const CERT_PREFERENCE = VALUE_ORDER.cert!;
-const CERT_NAME: Record<string, string> = { 'ecdsa-p256': 'ECDSA P-256', rsa2048: 'RSA-2048' };
-/** A certificate key as a reader names it: "ecdsa-p256" -> "ECDSA P-256". */
-export const certName = (cert: string): string => CERT_NAME[cert] ?? cert;
-/** A cipher as a reader names it: "aes-128-gcm" -> "AES-128-GCM", "chacha20-poly1305" -> "ChaCha20-Poly1305". */
-export const algorithmName = (a: string): string => a.toUpperCase().replace('CHACHA', 'ChaCha').replace('POLY', 'Poly');
+import { algorithmName, certName } from '../../../catalogue/words.ts';
+export { algorithmName, certName };
 
 function pick(entries: readonly Entry[], match: (e: Entry) => boolean, prefer: (e: Entry) => number = () => 0): Entry | undefined {
   return entries.filter(match).sort((a, b) => prefer(a) - prefer(b) || compareEntries(a, b))[0];

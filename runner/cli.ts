@@ -1,0 +1,31 @@
+// The shape every command shares: options parsed by node:util's parseArgs (unknown options refused),
+// --help answered with the usage text and nothing else done, and a usage error said with the usage text
+// and exit status 64 (exit-codes.ts EXIT.usage).
+import { parseArgs } from 'node:util';
+import { EXIT } from './exit-codes.ts';
+
+type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string; default?: string | boolean | string[] | boolean[] }>;
+
+/** Report a usage error the way every command does, and exit 64. */
+export function usageError(name: string, help: string, message: string): never {
+  console.error(`${name}: ${message}\n\n${help}`);
+  process.exit(EXIT.usage);
+}
+
+/**
+ * The command line of command `name`: its values and positionals, and `fail` for a usage error found later.
+ * `--help` (or -h) prints `help` and exits 0 before anything else happens.
+ */
+export function commandLine<const O extends Options>(name: string, help: string, options: O, args: string[] = process.argv.slice(2)) {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(help);
+    process.exit(0);
+  }
+  const fail = (message: string): never => usageError(name, help, message);
+  try {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options });
+    return { values, positionals, fail };
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+}
