@@ -110,7 +110,7 @@ export async function stopGroup(child: ChildProcess, waitMs = 5_000): Promise<vo
 }
 
 /** The direct children of `pid` (the program a group leader runs), from /proc; none when unreadable. */
-function childPids(pid: number): number[] {
+export function childPids(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {

@@ -13,6 +13,7 @@ import { ensureCerts } from '../handshake/handshake.ts';
 import { needs } from '../integration-needs.ts';
 import { buildServer } from './server-build.ts';
 import { RESPONSE_BODY, startServer } from './servers.ts';
+import { loadWindow } from './server-load.ts';
 
 const lib = findCached('3.5.7', 'default');
 const dir = mkdtempSync(join(tmpdir(), 'servers-'));
@@ -43,6 +44,27 @@ describe('real servers against OpenSSL 3.5.7', { skip: needs(lib, 'OpenSSL 3.5.7
         assert.equal(second.code, 0, second.stderr);
         assert.match(second.stdout, /^Reused, TLSv1\.3/m, 'the second connection resumed the first one\'s session');
         assert.ok(second.stdout.includes(RESPONSE_BODY.trim()));
+      } finally {
+        await server.stop();
+      }
+    });
+
+  for (const release of SERVERS)
+    it(`${release.server} ${release.version}: a window of short and of resumed connections from s_time, the server's CPU per connection from /proc`, { timeout: 900_000 }, async () => {
+      const built = await buildServer(release, lib!);
+      assert.ok(built.ok, built.ok ? '' : built.reason);
+      const work = mkdtempSync(join(dir, `${release.server}-load-`));
+      const server = await startServer(release.server, built.binary, work, 'ecdsa-p256', 1);
+      try {
+        const client = { prefix: lib!.prefix, cpu: 0 };
+        const short = await loadWindow(server, client, 'short', '1.3', 2);
+        assert.ok(short.connections > 20, `${short.connections} connections in 2 s`);
+        assert.equal(short.full, short.connections, 'every short connection is a full handshake');
+        assert.ok(short.serverCpuPerConnection > 20e-6 && short.serverCpuPerConnection < 0.05, `${short.serverCpuPerConnection * 1e6} µs of server CPU per connection`);
+        assert.ok(short.clientCpuSeconds > 0.1, `client CPU ${short.clientCpuSeconds} s`);
+        const resumed = await loadWindow(server, client, 'resumed', '1.3', 2);
+        assert.ok(resumed.resumed >= 0.9 * resumed.connections, `${resumed.resumed} of ${resumed.connections} connections resumed`);
+        assert.ok(resumed.serverCpuPerConnection < short.serverCpuPerConnection, 'a resumption costs the server less than a full handshake');
       } finally {
         await server.stop();
       }

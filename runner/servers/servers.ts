@@ -67,8 +67,8 @@ frontend tls
   return { file: join(dir, 'haproxy.cfg'), text };
 }
 
-/** Start a server in `dir` and wait until it accepts connections. */
-export async function startServer(server: ServerName, binary: string, dir: string, cert: Cert): Promise<RunningServer> {
+/** Start a server in `dir` and wait until it accepts connections; with `cpu`, pinned to that CPU (taskset execs the server: same pid). */
+export async function startServer(server: ServerName, binary: string, dir: string, cert: Cert, cpu?: number): Promise<RunningServer> {
   let last = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
@@ -76,7 +76,7 @@ export async function startServer(server: ServerName, binary: string, dir: strin
     const config = serverConfig(server, dir, port, cert);
     writeFileSync(config.file, config.text);
     const args = server === 'nginx' ? ['-p', dir, '-c', config.file] : ['-db', '-f', config.file];
-    const child = spawnServer(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = cpu === undefined ? spawnServer(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] }) : spawnServer('/usr/bin/taskset', ['-c', String(cpu), binary, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d: Buffer) => (last += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (last += d.toString()));
     if (await listening(port)) return { port, process: child, stop: () => stopGroup(child) };
