@@ -21,7 +21,8 @@ export const PATTERNS: { name: string; re: RegExp }[] = [
 ];
 /** Parameter values as the runner spells them, which prose names otherwise (catalogue/words.ts); commands in <code> may spell them. */
 export const PROSE_PATTERNS: { name: string; re: RegExp }[] = [
-  { name: 'certificate id', re: /(?<![\w:/-])(?:rsa2048|ecdsa-p256|mldsa65)(?![\w-])/g },
+  // not in a command ("openssl speed rsa2048") or a file name ("mldsa65.crt")
+  { name: 'certificate id', re: /(?<![\w:/-])(?<!openssl speed )(?:rsa2048|ecdsa-p256|mldsa65)(?![\w-])(?!\.(?:crt|key)\b)/g },
   { name: 'groups in the runner\'s words', re: /\bgroups default\b/g },
 ];
 

@@ -62,8 +62,8 @@ test('thread scaling: configurations run with more threads are shown at every th
   assert.ok(threads, 'a thread-scaling section');
   assert.deepEqual(v!.sections.map((s) => s.id).slice(0, 2), ['cpu', 'threads']);
   const labels = threads.rows.map((r) => r.label);
-  assert.ok(labels.some((l) => /^CPU per handshake: .*server, 1 thread$/.test(l)), labels.join(' | '));
-  assert.ok(labels.some((l) => /^CPU per handshake: .*server, 2 threads$/.test(l)), labels.join(' | '));
+  assert.ok(labels.some((l) => /^CPU per handshake: .*server side, 1 thread$/.test(l)), labels.join(' | '));
+  assert.ok(labels.some((l) => /^CPU per handshake: .*server side, 2 threads$/.test(l)), labels.join(' | '));
   assert.ok(labels.some((l) => /^Handshakes per wall second: .*2 threads$/.test(l)), labels.join(' | '));
   // the single-threaded CPU table keeps only one thread
   assert.ok(v!.sections[0]!.rows.every((r) => !r.key.includes('threads=2')));
