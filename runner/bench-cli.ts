@@ -12,7 +12,8 @@ import { describeHost, hostId } from './host.ts';
 import { lockHostForMeasurement } from './host-lock.ts';
 import { hostEvidence } from './quiet.ts';
 import { DEFAULT_PRECISION } from './until-decided.ts';
-import { executeRun, harnessInfo, journalDir, journalPath, newRunId, readJournal, resumableRun, resumePlan, type RunPlan } from './run.ts';
+import { executeRun, harnessInfo, newRunId } from './run.ts';
+import { journalDir, journalPath, readJournal, resumableRun, resumePlan, type RunPlan } from './run/journal.ts';
 
 export const QUICK_VERSIONS = ['3.4', '3.5'];
 /**

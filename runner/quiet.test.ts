@@ -179,6 +179,20 @@ test('the run is quiet only if it held the lock and every measured round was qui
   assert.equal(summarizeEvidence({}, true, ok, rounds.slice(0, 2), [1, 2]).quiet, false, 'a measured round without evidence');
 });
 
+test('the deterministic phase decides too: a noisy phase, or one that measured and left no evidence, makes the run not quiet', () => {
+  const snap = { at: new Date().toISOString(), windowSeconds: 10, loadAverage: [1, 1, 1] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: null, boost: null };
+  const ok = { ...snap, quiet: true, reasons: [] };
+  const rounds = [0, 1, 2].map((round) => ({ ...ok, round }));
+  const phase = { ...ok, round: 1 };
+  assert.equal(summarizeEvidence({}, true, ok, rounds, [1, 2], [], [phase], true).quiet, true);
+  assert.equal(summarizeEvidence({}, true, ok, rounds, [1, 2], [], [{ ...phase, quiet: false, reasons: ['x'] }], true).quiet, false, 'a noisy deterministic phase');
+  const killed = summarizeEvidence({}, true, ok, rounds, [1, 2], [], [], true);
+  assert.equal(killed.quiet, false, 'the phase measured and was killed before its evidence');
+  assert.equal(killed.deterministic, undefined, 'no evidence is made up for it');
+  assert.equal(summarizeEvidence({}, true, ok, rounds, [1, 2], [], [], false).quiet, true, 'a phase that only reused stored results needs no evidence');
+  assert.equal(summarizeEvidence({}, true, ok, rounds, [1, 2]).quiet, true, 'nor does a run without a deterministic phase');
+});
+
 test('a round the host disturbed is dropped and measured again, until the run\'s limit of repeats is spent', async () => {
   // every state is one sample: [start, end] of each attempt; attempts alternate stolen / clean as listed
   // each attempt: 1000 ticks of the run, 1000 idle, or 800 idle and 200 stolen (10% of all CPUs)

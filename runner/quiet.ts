@@ -372,7 +372,11 @@ export async function measureUndisturbed(
   }
 }
 
-/** The run file's verdict: exclusive, quiet before the start and in every measured round. */
+/**
+ * The run file's verdict: exclusive, quiet before the start, in every measured round, and in the
+ * deterministic phase. `deterministicMeasured`: that phase measured something (it did not only reuse
+ * stored results), so it must have left evidence; a run killed in it has none and is not quiet.
+ */
 export function summarizeEvidence(
   thresholds: Record<string, number>,
   exclusive: boolean,
@@ -381,9 +385,11 @@ export function summarizeEvidence(
   measuredRounds: number[],
   repeated: RoundSnapshot[] = [],
   deterministic: RoundSnapshot[] = [],
+  deterministicMeasured = false,
 ): QuietEvidence {
   const byRound = new Map(rounds.map((r) => [r.round, r]));
-  const quiet = exclusive && before.quiet && measuredRounds.every((r) => byRound.get(r)?.quiet === true) && deterministic.every((d) => d.quiet);
+  const deterministicQuiet = deterministic.every((d) => d.quiet) && (!deterministicMeasured || deterministic.length > 0);
+  const quiet = exclusive && before.quiet && measuredRounds.every((r) => byRound.get(r)?.quiet === true) && deterministicQuiet;
   const order = (x: RoundSnapshot, y: RoundSnapshot) => x.round - y.round;
   return {
     thresholds,

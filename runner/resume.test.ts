@@ -13,7 +13,8 @@ process.env.OBSERVATORY_CACHE = cache;
 after(() => rmSync(cache, { recursive: true, force: true }));
 const { buildLabel } = await import('../catalogue/index.ts');
 const { describeHost } = await import('./host.ts');
-const { executeRun, journalPath, newRunId, readJournal, resumableRun, resumePlan, AUTO_RESUME_HOURS } = await import('./run.ts');
+const { executeRun, newRunId } = await import('./run.ts');
+const { journalPath, readJournal, resumableRun, resumePlan, AUTO_RESUME_HOURS } = await import('./run/journal.ts');
 const { standInBuild } = await import('./stand-in-build.ts');
 
 /** The toy benchmark both sessions run: each call appends a line to `calls` and takes a little time. */

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { readRunFile, runFileName } from '../schema/index.ts';
 import { standInBuild } from './stand-in-build.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
-import { executeRun, journalPath, newRunId, readJournal, resumePlan, roundOrder, type RunPlan } from './run.ts';
+import { executeRun, newRunId } from './run.ts';
+import { journalPath, readJournal, resumePlan, type RunPlan } from './run/journal.ts';
+import { roundOrder } from './run/tasks.ts';
 import { describeHost } from './host.ts';
 import { standInEvidence } from './stand-in-evidence.ts';
 import type { Sample } from './quiet.ts';
@@ -234,6 +236,26 @@ test('quiet-host evidence of a run of deterministic tasks only: its phase is wat
   const noisy = standInEvidence([plan(builds).warmupRounds]);
   const r2 = (await executeRun(plan(builds), builds, [counts], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], noisy.recorder)).run;
   assert.equal(r2.quiet?.quiet, false, 'a noisy deterministic phase');
+});
+
+test('a run killed in its deterministic phase after its last task, before the evidence: resumed, it is not quiet and says why', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const counts: Benchmark = { id: 'toy', description: 'instruction counts only', tasks: () => [{ id: 'count', oncePerRun: true, run: async () => [{ spec: spec('count'), value: 7 }] }] };
+  const p = plan(builds);
+  const first = standInEvidence().recorder;
+  const at = '2026-01-01T00:00:01.000Z';
+  const task = (buildId: string) => JSON.stringify({ round: p.warmupRounds, buildId, benchmark: 'toy', task: 'count', at, deterministic: true, outcomes: [{ spec: spec('count'), value: 7 }] });
+  mkdirSync(join(journalPath(p), '..'), { recursive: true });
+  writeFileSync(
+    journalPath(p),
+    [JSON.stringify({ plan: p }), JSON.stringify({ kind: 'session', at, exclusive: true }), JSON.stringify({ kind: 'quiet-before', thresholds: first.thresholds, snapshot: await first.before(() => {}) }), task('b34'), task('b35')].join('\n') + '\n',
+  );
+  const second = standInEvidence();
+  const { run } = await executeRun(p, builds, [counts], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], second.recorder);
+  assert.deepEqual(second.calls.rounds, [], 'nothing left to run: no window is closed, the phase\'s evidence cannot come late');
+  assert.equal(run.quiet?.deterministic, undefined);
+  assert.equal(run.quiet?.quiet, false, 'the phase measured, and its evidence is missing');
+  assert.ok(run.notes.includes('no quiet-host evidence for the deterministic phase (the run was killed in it): the run counts as not quiet'), run.notes.join('\n'));
 });
 
 test('resume keeps the evidence already recorded and adds its own session', async () => {

@@ -20,7 +20,7 @@
 // function of the journal up to the look's round, so a resumed run takes the same decisions.
 import type { Build, Series } from '../schema/index.ts';
 import { seriesKey } from './benchmark.ts';
-import type { JournalEntry } from './run.ts';
+import type { JournalEntry } from './run/journal.ts';
 import { alphaAt, lookSchedule, ratioInterval, type LookSchedule } from '../scripts/hypothesis/sequential.ts';
 import { EQUIVALENCE_MARGIN } from '../scripts/hypothesis/verdict.ts';
 import { median } from '../scripts/stats.ts';

@@ -47,7 +47,7 @@ import {
 import type { Build as BuildRecord, CpuFlags, RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec, Task } from '../../runner/benchmark.ts';
 import { measures, seriesKey } from '../../runner/benchmark.ts';
-import type { JournalEntry } from '../../runner/run.ts';
+import type { JournalEntry } from '../../runner/run/journal.ts';
 import { alphaAt, lookSchedule, ratioInterval, type LookSchedule } from '../hypothesis/sequential.ts';
 import { DETERMINISTIC_METHODS, median } from '../stats.ts';
 import { resolveBuildSpec } from '../../catalogue/index.ts';

@@ -12,7 +12,8 @@ import { cpuCapabilities } from '../../runner/cpucaps/cpucaps.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { hostEvidence } from '../../runner/quiet.ts';
-import { executeRun, harnessInfo, newRunId, type RunPlan } from '../../runner/run.ts';
+import { executeRun, harnessInfo, newRunId } from '../../runner/run.ts';
+import type { RunPlan } from '../../runner/run/journal.ts';
 import { buildName, type Build } from '../../site/src/lib/claims.ts';
 import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, planTasks, readWriteup, verdictReport, wantedKeys } from './reproduce-lib.ts';
 

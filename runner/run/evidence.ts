@@ -1,0 +1,37 @@
+// What a run's journal says about the host and the time: the run file's quiet-host verdict (Run.quiet,
+// decided by runner/quiet.ts summarizeEvidence) and each phase's wall time (Run.phases).
+import type { Run } from '../../schema/index.ts';
+import { summarizeEvidence } from '../quiet.ts';
+import type { EvidenceLine, JournalEntry, RunPlan } from './journal.ts';
+
+/** Run.quiet from the journaled evidence, or undefined for a run recorded without it. */
+export function quietOf(plan: RunPlan, entries: JournalEntry[], evidence: EvidenceLine[], notes: string[]): Run['quiet'] {
+  const before = evidence.find((e) => e.kind === 'quiet-before');
+  if (!before) return undefined;
+  const sessions = evidence.filter((e) => e.kind === 'session');
+  const rounds = evidence.flatMap((e) => (e.kind === 'quiet-round' ? [e.snapshot] : []));
+  const deterministic = evidence.flatMap((e) => (e.kind === 'quiet-deterministic' ? [e.snapshot] : []));
+  // the measured rounds that ran a timed task (a run of deterministic tasks only has none; a run measured
+  // until decided may run more rounds than its minimum, or skip none): each must carry its evidence
+  const measured = [...new Set(entries.filter((e) => !e.deterministic && e.round >= plan.warmupRounds).map((e) => e.round))].sort((a, b) => a - b);
+  const missing = measured.filter((r) => !rounds.some((x) => x.round === r));
+  if (missing.length) notes.push(`no quiet-host evidence for round(s) ${missing.join(', ')} (the run was killed between a round's last task and its evidence): the run counts as not quiet`);
+  const deterministicRan = entries.some((e) => e.deterministic && !e.reusedFrom);
+  if (deterministicRan && deterministic.length === 0) notes.push('no quiet-host evidence for the deterministic phase (the run was killed in it): the run counts as not quiet');
+  const exclusive = sessions.length > 0 && sessions.every((s) => s.exclusive);
+  return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured, [], deterministic, deterministicRan);
+}
+
+/** Run.phases from the journal: each phase's seconds summed over the sessions; undefined for a journal without them. */
+export function phasesOf(entries: JournalEntry[], evidence: EvidenceLine[]): Run['phases'] {
+  const lines = evidence.flatMap((e) => (e.kind === 'phase' ? [e] : []));
+  if (!lines.length) return undefined;
+  const seconds = (phase: string) => lines.filter((l) => l.phase === phase).reduce((a, l) => a + l.seconds, 0);
+  const det = entries.filter((e) => e.deterministic);
+  const jobs = Math.max(1, ...lines.flatMap((l) => (l.phase === 'deterministic' ? [l.jobs] : [])));
+  return {
+    prepare: { seconds: seconds('prepare') },
+    deterministic: { seconds: seconds('deterministic'), jobs, tasks: det.length, reused: det.filter((e) => e.reusedFrom).length },
+    timed: { seconds: seconds('timed'), rounds: new Set(entries.filter((e) => !e.deterministic).map((e) => e.round)).size },
+  };
+}

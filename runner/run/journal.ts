@@ -1,0 +1,164 @@
+// A run's plan and its journal (the plan is the journal's header), and resuming a killed run.
+//
+// Journal: <cache>/journals/<machine id>/<runId>.partial.jsonl, in the build cache (OBSERVATORY_CACHE),
+// outside any checkout: actions/checkout cleans the workspace before the next job, the cache stays.
+// Line 1 is the header (everything but the values), each
+// further line one finished task of one build in one round, or a piece of quiet-host evidence
+// (runner/quiet.ts: the window before the run, each round with its windows, and whether each session
+// held the host lock). A killed run is resumed with --resume <runId>, or by the next `npm run bench` of the
+// same request on the same machine (resumableRun): finished (round, build, benchmark, task) entries and
+// the evidence already recorded are kept, and finished tasks are skipped, so a kill loses at most the
+// task in flight.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Build, Host, Run, RunMode, Series } from '../../schema/index.ts';
+import type { Outcome } from '../benchmark.ts';
+import type { CheckedSnapshot, RoundSnapshot } from '../quiet.ts';
+import { buildLabel } from '../../catalogue/index.ts';
+import { cacheRoot } from '../sources.ts';
+import type { TaskCost } from '../night-plan.ts';
+
+export interface RunPlan {
+  runId: string;
+  mode: RunMode;
+  host: Host;
+  benchmarks: string[];
+  /** measured rounds; with maxRounds, the fewest (the first look) */
+  rounds: number;
+  /** measure until decided (runner/until-decided.ts), at most this many measured rounds; absent: exactly `rounds` */
+  maxRounds?: number;
+  /** with maxRounds: the relative half-width below which a series is precise enough (default DEFAULT_PRECISION) */
+  precision?: number;
+  /** with maxRounds: minutes a session may take; the warm-up round plans what fits (runner/night-plan.ts) */
+  budgetMinutes?: number;
+  warmupRounds: number;
+  builds: Build[];
+  startedAt: string;
+  harness: Run['harness'];
+  /** npm run reproduce: the write-up this run reproduces */
+  reproduces?: string;
+}
+
+export interface JournalEntry {
+  round: number;
+  buildId: string;
+  benchmark: string;
+  task: string;
+  at: string;
+  outcomes?: Outcome[];
+  error?: string;
+  /** why the first attempt failed, when the task was run a second time */
+  firstAttempt?: string;
+  /** wall seconds the task took (timed tasks) */
+  seconds?: number;
+  /** a deterministic task (the deterministic phase; its round is the first measured one) */
+  deterministic?: true;
+  /** its outcomes came from the reuse cache, not from running it */
+  reusedFrom?: NonNullable<Series['reusedFrom']>;
+}
+
+/** Quiet-host evidence lines (they carry a `kind`; task entries have none, as in journals written before). */
+export type EvidenceLine =
+  | { kind: 'session'; at: string; exclusive: boolean }
+  | { kind: 'quiet-before'; thresholds: Record<string, number>; snapshot: CheckedSnapshot }
+  | { kind: 'quiet-round'; snapshot: RoundSnapshot }
+  | { kind: 'quiet-deterministic'; snapshot: RoundSnapshot }
+  /** one session's wall time in one phase (a resumed run has several per phase, summed in the run file) */
+  | { kind: 'phase'; phase: 'prepare' | 'timed'; seconds: number }
+  | { kind: 'phase'; phase: 'deterministic'; seconds: number; jobs: number }
+  /** the tasks a night with a time budget left out after its warm-up round (kept on resume) */
+  | { kind: 'night-plan'; leftOut: TaskCost[] };
+
+export interface Journal {
+  plan: RunPlan;
+  entries: JournalEntry[];
+  evidence: EvidenceLine[];
+}
+
+/** Where a machine's unfinished runs are journaled: the build cache, which outlives the checkout. */
+export const journalDir = (machineId: string): string => join(cacheRoot(), 'journals', machineId);
+
+export function journalPath(plan: Pick<RunPlan, 'host' | 'runId'>): string {
+  return join(journalDir(plan.host.id), `${plan.runId}.partial.jsonl`);
+}
+
+/** A killed run older than this is not resumed by itself (it would span days); --resume still can. */
+export const AUTO_RESUME_HOURS = 72;
+
+/** What a new `npm run bench` asks for, to find a killed run that asked for the same. */
+export interface RunRequest {
+  mode: RunMode;
+  benchmarks: string[];
+  rounds: number;
+  maxRounds?: number;
+  /** buildLabel of each requested build */
+  builds: string[];
+}
+
+/**
+ * The newest unfinished run of this machine that asked for what `want` asks (same mode, benchmarks,
+ * rounds and builds), started less than AUTO_RESUME_HOURS ago: the run a new bench job continues
+ * instead of starting over. Unreadable journals are skipped.
+ */
+export function resumableRun(machineId: string, want: RunRequest, now = new Date()): { runId: string; plan: RunPlan } | undefined {
+  const dir = journalDir(machineId);
+  if (!existsSync(dir)) return undefined;
+  const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+  const found: RunPlan[] = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.partial.jsonl'))) {
+    let plan: RunPlan;
+    try {
+      plan = readJournal(join(dir, name)).plan;
+    } catch {
+      continue;
+    }
+    const age = (now.getTime() - Date.parse(plan.startedAt)) / 3600_000;
+    if (plan.mode !== want.mode || plan.rounds !== want.rounds || (plan.maxRounds ?? null) !== (want.maxRounds ?? null) || !same(plan.benchmarks, want.benchmarks) || !same(plan.builds.map(buildLabel), want.builds)) continue;
+    if (age >= 0 && age < AUTO_RESUME_HOURS) found.push(plan);
+  }
+  const newest = found.sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
+  return newest ? { runId: newest.runId, plan: newest } : undefined;
+}
+
+export function readJournal(path: string): Journal {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const header = lines.shift();
+  if (!header) throw new Error(`${path}: empty journal`);
+  const plan = JSON.parse(header).plan as RunPlan;
+  const entries: JournalEntry[] = [];
+  const evidence: EvidenceLine[] = [];
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    let parsed: JournalEntry | EvidenceLine;
+    try {
+      parsed = JSON.parse(line) as JournalEntry | EvidenceLine;
+    } catch {
+      // only the last line can be torn by a kill; anything else is corruption worth stopping for
+      if (i !== lines.length - 1 && lines.slice(i + 1).some((l) => l.trim())) throw new Error(`${path}:${i + 2}: unreadable journal line`);
+      return;
+    }
+    if ('kind' in parsed) evidence.push(parsed);
+    else entries.push(parsed);
+  });
+  return { plan, entries, evidence };
+}
+
+/**
+ * The plan to resume with: refused when the checkout moved since the run started (another commit, or
+ * uncommitted changes where there were none), because one run must not mix two harness versions,
+ * unless `allowMoved`. Every resume is recorded with the checkout it resumed from.
+ */
+export function resumePlan(plan: RunPlan, now: Run['harness'], allowMoved: boolean, at = new Date()): RunPlan {
+  const started = plan.harness;
+  const moved = now.gitCommit !== started.gitCommit || (now.gitDirty && !started.gitDirty);
+  if (moved && !allowMoved) {
+    const what = (h: Run['harness']) => `${h.gitCommit}${h.gitDirty ? ' with uncommitted changes' : ''}`;
+    throw new Error(
+      `cannot resume ${plan.runId}: it started from commit ${what(started)}, the checkout is now at ${what(now)}. ` +
+        `One run must not mix two versions of the harness: check out ${started.gitCommit} to resume, ` +
+        'or pass --allow-moved-checkout to resume anyway (the run file then records both commits).',
+    );
+  }
+  const resumedAt = [...(started.resumedAt ?? []), { at: at.toISOString(), gitCommit: now.gitCommit, gitDirty: now.gitDirty }];
+  return { ...plan, harness: { ...started, resumedAt } };
+}
