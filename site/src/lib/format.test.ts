@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clauseBefore, gist, gistShortens, runWords } from './format.ts';
+import { clauseBefore, gist, gistShortens, noteWords, runWords } from './format.ts';
 
 test('a label cut at its first clause keeps its parentheses whole', () => {
   assert.equal(clauseBefore("seal of 1024-byte records (CLOCK_THREAD_CPUTIME_ID; median of several windows); more"), 'seal of 1024-byte records (CLOCK_THREAD_CPUTIME_ID; median of several windows)');
@@ -22,4 +22,14 @@ test('a recorded note for readers: its first line and sentence, no local paths, 
 test('a run in words: its mode and start, not its id', () => {
   assert.equal(runWords('20261126T133121Z-full-819f'), 'full run of 2026-11-26 13:31 UTC');
   assert.equal(runWords('20261123T054811Z-sequential-d9b5'), 'sequential run of 2026-11-23 05:48 UTC');
+});
+
+test("a run note's task and build in words: the task path as words, the build by its name; an id the run lacks stays", () => {
+  const note = 'round 0: handshake/timing/tls1.3/rsa2048/default/ticket/t1/handshake on build d8eb39f8f7758c5f failed on the first attempt (server handshake failed); the second attempt succeeded';
+  const names = (id: string) => (id === 'd8eb39f8f7758c5f' ? 'wolfSSL 5.9.4' : null);
+  assert.equal(
+    noteWords(note, names),
+    'round 0: the handshake task (timing, TLS 1.3, RSA-2048, default groups, resumed with a ticket, 1 thread, handshake) on wolfSSL 5.9.4 failed on the first attempt (server handshake failed); the second attempt succeeded',
+  );
+  assert.equal(noteWords(note.replace('d8eb39f8f7758c5f', '0123456789abcdef'), names), note.replace('d8eb39f8f7758c5f', '0123456789abcdef'));
 });

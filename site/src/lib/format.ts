@@ -1,6 +1,7 @@
 // Formatting shared by pages and the client scripts. No numbers are invented here: a missing value
 // is always the words "not measured", never 0.
 import type { Comparison, CoverageInterval, Method, Stats, Unit } from '../../../schema/index.ts';
+import { certName } from '../../../catalogue/words.ts';
 
 export const NOT_MEASURED = 'not measured';
 
@@ -318,6 +319,20 @@ export function gist(text: string, max = 160): string {
   if (first.length <= max) return first;
   const cut = first.slice(0, max + 1).replace(/\s+\S*$/, '');
   return `${(cut || first.slice(0, max)).replace(/[\s,;:]+$/, '')} …`;
+}
+
+const TASK_WORDS: Record<string, string> = { 'tls1.3': 'TLS 1.3', 'tls1.2': 'TLS 1.2', t1: '1 thread', t2: '2 threads', t4: '4 threads', none: 'full handshake', ticket: 'resumed with a ticket', 'session-id': 'resumed by session ID', default: 'default groups' };
+
+/**
+ * A run note in a reader's words (the runner writes "<benchmark>/<task path> on build <id>"): the task's
+ * path as words in parentheses, the build by its name (`buildName`, null for an id the run does not have).
+ */
+export function noteWords(note: string, buildName: (id: string) => string | null): string {
+  return note
+    .replace(/\b([a-z][a-z-]*)\/([A-Za-z0-9.:_-]+(?:\/[A-Za-z0-9.:_-]+)*) on build ([0-9a-f]{16})\b/g, (m, bench: string, task: string, id: string) => {
+      const name = buildName(id);
+      return name ? `the ${bench} task (${task.split('/').map((t) => TASK_WORDS[t] ?? certName(t)).join(', ')}) on ${name}` : m;
+    });
 }
 
 /** Whether gist() left something out, so the full text needs a disclosure. */
