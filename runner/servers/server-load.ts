@@ -99,3 +99,84 @@ export async function loadWindow(server: RunningServer, client: LoadClient, work
   const window = { wallSeconds, serverCpuSeconds, clientCpuSeconds };
   return { workload, proto, connections: s.connections, full: s.full, resumed: s.reused, ...window, serverCpuPerConnection: serverCpuSeconds / s.connections, bound: boundBy(window) };
 }
+
+// ------------------------------------------------------------------ instructions per connection
+
+/** Connections made in the two counted servers: the difference of their counts is what `MANY - FEW` connections cost. */
+export const FEW = 10;
+export const MANY = 40;
+
+/** `n` connections one after another, each a client process of the reference build: a small GET, read to the end, close. */
+async function connections(port: number, client: LoadClient, workload: Workload, proto: '1.2' | '1.3', n: number, dir: string): Promise<void> {
+  const session = join(dir, 'session.pem');
+  const openssl = join(client.prefix, 'bin', 'openssl');
+  for (let i = 0; i < n; i++) {
+    // a resumed connection takes the session of the one before; the first one makes it (it is counted as full: the pair's difference removes it)
+    const resume = workload === 'resumed' ? (i === 0 ? ['-sess_out', session] : ['-sess_in', session, '-sess_out', session]) : [];
+    const r = await runGuarded(openssl, ['s_client', '-connect', `127.0.0.1:${port}`, proto === '1.2' ? '-tls1_2' : '-tls1_3', '-quiet', '-ign_eof', ...resume], {
+      env: appEnv(client.prefix),
+      timeoutMs: 60_000,
+      input: 'GET / HTTP/1.0\r\nHost: observatory.test\r\n\r\n',
+    });
+    if (r.code !== 0) throw new Error(`s_client connection ${i + 1} of ${n} exited with ${r.code}: ${r.stderr.slice(-300)}`);
+  }
+}
+
+/** The callgrind total of a file ("totals:" or "summary:" line). */
+export function callgrindTotal(text: string, where: string): number {
+  const m = /^(?:totals|summary):\s+(\d+)/m.exec(text);
+  if (!m) throw new Error(`${where}: no totals line in the callgrind output`);
+  return Number(m[1]);
+}
+
+/**
+ * Instructions the server executes per connection of a workload: two servers run under callgrind, one given
+ * FEW connections and one MANY, and stopped cleanly (SIGTERM: callgrind writes its counts at exit); their
+ * totals' difference divided by MANY - FEW leaves out start-up and shut-down. The server's random numbers are
+ * not fixed, so counts vary a little between runs (the cryptography runs in constant time, the rest does not).
+ */
+export async function instructionsPerConnection(
+  start: (under: string[]) => Promise<RunningServer>,
+  client: LoadClient,
+  workload: Workload,
+  proto: '1.2' | '1.3',
+  dir: string,
+): Promise<number> {
+  const totals: number[] = [];
+  for (const n of [FEW, MANY]) {
+    const out = join(dir, `callgrind-${n}.out`);
+    const server = await start(['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`]);
+    try {
+      await connections(server.port, client, workload, proto, n, dir);
+      await stopCleanly(server);
+    } finally {
+      await server.stop();
+    }
+    totals.push(callgrindTotal(readFileSync(out, 'utf8'), `${n} connections`));
+  }
+  return (totals[1]! - totals[0]!) / (MANY - FEW);
+}
+
+/**
+ * Stop the server program so that it exits by itself (callgrind writes its counts at exit): SIGTERM, and
+ * where a server under valgrind has not acted on it after a few seconds (nginx sometimes does not), SIGQUIT
+ * (graceful) and SIGINT; wait for its group leader to exit.
+ */
+async function stopCleanly(server: RunningServer, waitMs = 20_000): Promise<void> {
+  const leader = server.process;
+  if (leader.exitCode !== null || leader.signalCode !== null) return;
+  let done = false;
+  const exited = new Promise<void>((resolve) => leader.once('exit', () => ((done = true), resolve())));
+  const pid = serverPid(server);
+  for (const sig of ['SIGTERM', 'SIGQUIT', 'SIGINT', 'SIGTERM'] as const) {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      break; // it is gone
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, waitMs / 4))]);
+    if (done) return;
+  }
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 1000))]);
+  if (!done) throw new Error(`the server did not exit within ${waitMs / 1000} s of SIGTERM, SIGQUIT and SIGINT`);
+}

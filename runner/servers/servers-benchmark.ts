@@ -3,6 +3,7 @@
 // every build), one worker and one thread each, server and client pinned to different CPUs. A series is the
 // server's CPU time per connection for one workload; the window's connection rate and who limited it
 // (boundBy) are recorded beside it, since the rate is the server's figure only when the server was saturated.
+// Beside it, in the deterministic phase, the server's instructions per connection under callgrind.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../be
 import { findCached } from '../build.ts';
 import { ensureCerts } from '../handshake/handshake.ts';
 import { buildServer, serverRecipe, type ServerBuild } from './server-build.ts';
-import { loadWindow, type Workload } from './server-load.ts';
+import { FEW, MANY, instructionsPerConnection, loadWindow, type Workload } from './server-load.ts';
 import { startServer } from './servers.ts';
 
 /** The client's library build: one OpenSSL release for every server build, so differences are the servers'. */
@@ -52,6 +53,18 @@ export function serverSpec(release: ServerRelease, s: Shape): SeriesSpec {
   };
 }
 
+/** The same shape's instructions per connection on the server (callgrind, difference of two connection counts). */
+export function serverInstructionsSpec(release: ServerRelease, s: Shape): SeriesSpec {
+  const cpu = serverSpec(release, s);
+  return {
+    ...cpu,
+    metric: 'server-instructions-per-connection',
+    label: `${SERVER_NAMES[release.server]} ${release.version}: instructions the server executes per connection (valgrind callgrind; ${MANY} connections minus ${FEW}, so start-up and shut-down cancel; its random numbers are not fixed); ${WORKLOAD_WORDS[s.workload]}; TLS ${s.proto} ${certName(s.cert)}, default groups; client openssl s_client ${CLIENT_VERSION}`,
+    unit: 'instructions',
+    method: 'instruction-count',
+  };
+}
+
 /** Seconds of load per window. */
 const WINDOW_SECONDS: Record<RunMode, number> = { quick: 2, full: 5 };
 
@@ -68,7 +81,7 @@ async function measure(release: ServerRelease, built: ServerBuild, s: Shape, mod
   const cpus = availableParallelism();
   const work = mkdtempSync(join(tmpdir(), `${release.server}-`));
   // the server on the last CPU, the client on the first: never on one CPU together
-  const server = await startServer(release.server, built.binary, work, s.cert, cpus - 1);
+  const server = await startServer(release.server, built.binary, work, s.cert, { cpu: cpus - 1 });
   try {
     const w = await loadWindow(server, { prefix: clientOf().prefix, cpu: 0 }, s.workload, s.proto, WINDOW_SECONDS[mode]);
     const observed = {
@@ -87,6 +100,18 @@ async function measure(release: ServerRelease, built: ServerBuild, s: Shape, mod
   }
 }
 
+async function countInstructions(release: ServerRelease, built: ServerBuild, s: Shape): Promise<Outcome> {
+  const spec = serverInstructionsSpec(release, s);
+  if (!built.ok) return { spec, status: 'unsupported', reason: built.reason };
+  const work = mkdtempSync(join(tmpdir(), `${release.server}-callgrind-`));
+  try {
+    const start = (under: string[]) => startServer(release.server, built.binary, mkdtempSync(join(work, 'server-')), s.cert, { under, startMs: 120_000 });
+    return { spec, value: await instructionsPerConnection(start, { prefix: clientOf().prefix, cpu: 0 }, s.workload, s.proto, work) };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 export const serversBenchmark: Benchmark = {
   id: 'servers',
   libraries: ['openssl', 'aws-lc'],
@@ -99,16 +124,21 @@ export const serversBenchmark: Benchmark = {
     for (const release of SERVERS) if (!('unsupported' in serverRecipe(release, build, '/nonexistent'))) await buildServer(release, build);
   },
   tasks(build: BuildUnderTest, mode: RunMode): Task[] {
+    const task = (release: ServerRelease, s: Shape, spec: SeriesSpec, how: (built: ServerBuild) => Promise<Outcome>, oncePerRun: boolean): Task => ({
+      id: `${release.server}/${spec.metric === 'server-instructions-per-connection' ? 'instructions/' : ''}${s.workload}/tls${s.proto}/${s.cert}`,
+      produces: [spec],
+      ...(oncePerRun ? { oncePerRun } : {}),
+      run: async () => {
+        const recipe = serverRecipe(release, build, '/nonexistent');
+        if ('unsupported' in recipe) return [{ spec, status: 'unsupported' as const, reason: recipe.unsupported }];
+        return [await how(await buildServer(release, build))];
+      },
+    });
     return SERVERS.flatMap((release) =>
-      serverShapes(mode).map((s) => ({
-        id: `${release.server}/${s.workload}/tls${s.proto}/${s.cert}`,
-        produces: [serverSpec(release, s)],
-        run: async () => {
-          const recipe = serverRecipe(release, build, '/nonexistent');
-          if ('unsupported' in recipe) return [{ spec: serverSpec(release, s), status: 'unsupported' as const, reason: recipe.unsupported }];
-          return [await measure(release, await buildServer(release, build), s, mode)];
-        },
-      })),
+      serverShapes(mode).flatMap((s) => [
+        task(release, s, serverSpec(release, s), (built) => measure(release, built, s, mode), false),
+        task(release, s, serverInstructionsSpec(release, s), (built) => countInstructions(release, built, s), true),
+      ]),
     );
   },
 };

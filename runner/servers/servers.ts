@@ -67,8 +67,17 @@ frontend tls
   return { file: join(dir, 'haproxy.cfg'), text };
 }
 
-/** Start a server in `dir` and wait until it accepts connections; with `cpu`, pinned to that CPU (taskset execs the server: same pid). */
-export async function startServer(server: ServerName, binary: string, dir: string, cert: Cert, cpu?: number): Promise<RunningServer> {
+export interface StartOptions {
+  /** pinned to this CPU (taskset execs the server: same pid) */
+  cpu?: number;
+  /** a command the server runs under, e.g. valgrind and its options (it must exec the server in its own pid) */
+  under?: string[];
+  /** how long to wait for it to accept connections (a server under valgrind starts slowly) */
+  startMs?: number;
+}
+
+/** Start a server in `dir` and wait until it accepts connections. */
+export async function startServer(server: ServerName, binary: string, dir: string, cert: Cert, opts: StartOptions = {}): Promise<RunningServer> {
   let last = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
@@ -76,10 +85,11 @@ export async function startServer(server: ServerName, binary: string, dir: strin
     const config = serverConfig(server, dir, port, cert);
     writeFileSync(config.file, config.text);
     const args = server === 'nginx' ? ['-p', dir, '-c', config.file] : ['-db', '-f', config.file];
-    const child = cpu === undefined ? spawnServer(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] }) : spawnServer('/usr/bin/taskset', ['-c', String(cpu), binary, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, ...rest] = [...(opts.cpu === undefined ? [] : ['/usr/bin/taskset', '-c', String(opts.cpu)]), ...(opts.under ?? []), binary, ...args];
+    const child = spawnServer(command!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d: Buffer) => (last += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (last += d.toString()));
-    if (await listening(port)) return { port, process: child, stop: () => stopGroup(child) };
+    if (await listening(port, opts.startMs)) return { port, process: child, stop: () => stopGroup(child) };
     await stopGroup(child);
   }
   throw new Error(`${server} did not start: ${last.slice(-800)}`);
