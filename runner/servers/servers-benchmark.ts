@@ -100,7 +100,7 @@ async function measure(release: ServerRelease, built: ServerBuild, s: Shape, mod
   }
 }
 
-async function countInstructions(release: ServerRelease, built: ServerBuild, s: Shape): Promise<Outcome> {
+async function serverInstructions(release: ServerRelease, built: ServerBuild, s: Shape): Promise<Outcome> {
   const spec = serverInstructionsSpec(release, s);
   if (!built.ok) return { spec, status: 'unsupported', reason: built.reason };
   const work = mkdtempSync(join(tmpdir(), `${release.server}-callgrind-`));
@@ -137,7 +137,7 @@ export const serversBenchmark: Benchmark = {
     return SERVERS.flatMap((release) =>
       serverShapes(mode).flatMap((s) => [
         task(release, s, serverSpec(release, s), (built) => measure(release, built, s, mode), false),
-        task(release, s, serverInstructionsSpec(release, s), (built) => countInstructions(release, built, s), true),
+        task(release, s, serverInstructionsSpec(release, s), (built) => serverInstructions(release, built, s), true),
       ]),
     );
   },
