@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { Run, parseRunFile, DataFileError, writeRunFile, encodeRunFile } from '../schema/index.ts';
 import { aggregate, aggregateSkipping, EXIT_SKIPPED, observedOf, writeAll } from './aggregate.ts';
+import { registeredSeries } from '../runner/series-registry.ts';
+import { seriesKey } from '../runner/benchmark.ts';
 
 /** A small valid run, written out by hand as test data. */
 const snapshot = (at: string) => ({
@@ -378,4 +380,18 @@ test('npm run aggregate -- --local-host needs a machine id', () => {
   const r = spawnSync(process.execPath, [join(import.meta.dirname, 'aggregate.ts'), '--local-host'], { encoding: 'utf8' });
   assert.equal(r.status, 64);
   assert.match(r.stderr, /--local-host needs a machine id/);
+});
+
+test("labels are the runner's registry's current words; a key the runner does not write keeps its run's label", () => {
+  const run = testRun('r1', { '3.4.1': [1, 2, 3, 4, 5, 6], '3.5.7': [1, 2, 3, 4, 5, 6] });
+  const spec = [...registeredSeries({ library: 'openssl', version: '3.5.7', series: '3.5', variant: 'default' }).values()].find((s) => s.benchmark === 'handshake' && s.metric === 'cpu-per-handshake')!;
+  const old = 'Client CPU per handshake; TLS 1.3 ecdsa-p256 groups default, new';
+  const first = run.series[0]!;
+  const relabelled = { ...run, series: [{ ...first, ...spec, key: seriesKey(spec), label: old }, ...run.series.slice(1)] };
+  const { summary } = aggregate([{ run: relabelled, path: 'runs/box/r1.json' }]);
+  const e = summary.entries.find((x) => x.key === seriesKey(spec))!;
+  assert.equal(e.label, spec.label);
+  assert.notEqual(e.label, old);
+  const other = summary.entries.find((x) => x.key !== seriesKey(spec))!;
+  assert.equal(other.label, run.series.find((s) => s.key === other.key)!.label, 'a toy series is in no registry: its own label');
 });
