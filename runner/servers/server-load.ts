@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appEnv } from '../build.ts';
 import { childPids, runGuarded } from '../child-guard.ts';
+import { CERT_HOSTNAME } from '../certs.ts';
 import { parseSTime, type STimeSection } from '../s-time/s-time.ts';
 import type { RunningServer } from './servers.ts';
 
@@ -116,7 +117,7 @@ async function connections(port: number, client: LoadClient, workload: Workload,
     const r = await runGuarded(openssl, ['s_client', '-connect', `127.0.0.1:${port}`, proto === '1.2' ? '-tls1_2' : '-tls1_3', '-quiet', '-ign_eof', ...resume], {
       env: appEnv(client.prefix),
       timeoutMs: 60_000,
-      input: 'GET / HTTP/1.0\r\nHost: observatory.test\r\n\r\n',
+      input: `GET / HTTP/1.0\r\nHost: ${CERT_HOSTNAME}\r\n\r\n`,
     });
     if (r.code !== 0) throw new Error(`s_client connection ${i + 1} of ${n} exited with ${r.code}: ${r.stderr.slice(-300)}`);
   }

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './browser.ts';
+import { CERTS } from '../../runner/certs.ts';
 
 /** Every `benchmark/metric` of the data's series keys, longest first, so a unit such as `handshake/s` is not read as a key. */
 function keyHeads(): string[] {
@@ -22,7 +23,7 @@ export const PATTERNS: { name: string; re: RegExp }[] = [
 /** Parameter values as the runner spells them, which prose names otherwise (catalogue/words.ts); commands in <code> may spell them. */
 export const PROSE_PATTERNS: { name: string; re: RegExp }[] = [
   // not in a command ("openssl speed rsa2048") or a file name ("mldsa65.crt")
-  { name: 'certificate id', re: /(?<![\w:/-])(?<!openssl speed )(?:rsa2048|ecdsa-p256|mldsa65)(?![\w-])(?!\.(?:crt|key)\b)/g },
+  { name: 'certificate id', re: new RegExp(`(?<![\\w:/-])(?<!openssl speed )(?:${CERTS.map(esc).join('|')})(?![\\w-])(?!\\.(?:crt|key)\\b)`, 'g') },
   { name: 'groups in the runner\'s words', re: /\bgroups default\b/g },
 ];
 

@@ -24,16 +24,6 @@ export function coverageText(coverage: number): string {
   return `${(Math.floor(coverage * 1000) / 10).toFixed(1)}%`;
 }
 
-/** The interval of a median with what it is: "12 – 15 (96.9% interval)" or "12 – 15 (range, covers 75.0%)". */
-export function ciText(stats: Stats | null): string {
-  if (!stats) return NOT_MEASURED;
-  if (stats.deterministic) return 'deterministic';
-  const iv = stats.interval;
-  if (!iv) return `no interval (n=${stats.n})`;
-  const what = iv.kind === 'range' ? `range, covers ${coverageText(iv.coverage)}` : `${coverageText(iv.coverage)} interval`;
-  return `${num(iv.low)} – ${num(iv.high)} (${what})`;
-}
-
 /** A fraction as a percentage, up to three significant digits: 0.005 -> "0.5%", 0.1 -> "10%" (thresholds, limits). */
 export const fractionText = (x: number): string => `${Number((x * 100).toPrecision(3)).toLocaleString('en-US')}%`;
 
