@@ -350,6 +350,13 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
 }
 
 /**
+ * Attempts at measured rounds the host disturbed that a run drops and measures again (measureUndisturbed
+ * here, the bench run loop in runner/run.ts); past it a disturbed round is kept and the run is not quiet.
+ * A limit per run, so that a host that stays loud ends the run instead of repeating rounds for ever.
+ */
+export const MAX_REPEATED_ROUNDS = 10;
+
+/**
  * Measures round `round` until the host leaves it undisturbed. A disturbed attempt is handed to `drop`
  * (which discards what it measured) and added to `repeated`; once `repeated` holds `maxRepeated`
  * attempts (a limit for the whole run), a disturbed round is kept as it is. (Waiting for a quiet idle

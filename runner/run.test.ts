@@ -216,9 +216,13 @@ test('quiet-host evidence: before the run and every round, in the run file; one 
   assert.equal(run.quiet?.quiet, true);
   assert.equal(run.quiet?.exclusive, true);
   assert.deepEqual(run.quiet?.rounds.map((r) => r.round), [0, 1, 2]);
-  const noisy = standInEvidence([2]);
+  // round 2 disturbed in every attempt: measured again twice (the limit: min(10, its 2 rounds)), then kept
+  const noisy = standInEvidence([2, 2, 2]);
   const r2 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], noisy.recorder)).run;
   assert.equal(r2.quiet?.quiet, false);
+  assert.deepEqual(noisy.calls.rounds, [0, 1, 2, 2, 2]);
+  assert.equal(r2.quiet?.repeated?.length, 2);
+  assert.equal(r2.quiet?.thresholds.maxRepeatedRounds, 2);
   assert.deepEqual(r2.quiet?.rounds.find((r) => r.round === 2)?.reasons, ['processes outside this run used 50% of one CPU']);
   const shared = standInEvidence([], false);
   const r3 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], shared.recorder)).run;
@@ -305,4 +309,56 @@ test('a benchmark is not run on a library it does not list: one note per benchma
   // three rounds (one warm-up) of two tasks, from toy-all only
   assert.equal(calls.filter((c) => c.endsWith('@5.12.0')).length, 6);
   assert.equal(calls.filter((c) => c.endsWith('@3.5.7')).length, 12);
+});
+
+test('a measured round the host disturbed is dropped before anything uses it and measured again; the warm-up round is not', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const calls: string[] = [];
+  const noisy = standInEvidence([0, 1]);
+  const progress: string[] = [];
+  const { run } = await executeRun(plan(builds), builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: (m) => progress.push(m) }, [], noisy.recorder);
+  assert.deepEqual(noisy.calls.rounds, [0, 1, 1, 2], 'round 1 twice, the warm-up once');
+  assert.equal(calls.length, 4 * 4, 'four rounds of four tasks ran');
+  assert.equal(run.quiet?.quiet, true, 'every round the run kept is quiet (the warm-up decides nothing)');
+  assert.deepEqual(run.quiet?.repeated?.map((r) => [r.round, r.quiet]), [[1, false]]);
+  assert.deepEqual(run.quiet?.rounds.map((r) => [r.round, r.quiet]), [[0, false], [1, true], [2, true]]);
+  const fast = run.series.find((x) => x.buildId === 'b35' && x.metric === 'fast')!;
+  // values are the call count when the task ran: round 1's kept values come from its second attempt (calls 9-12)
+  const round1 = fast.iterations.filter((it) => it.round === 1).map((it) => it.value);
+  assert.equal(round1.length, 1);
+  assert.ok(round1[0]! > 8 && round1[0]! <= 12, `round 1's value ${round1[0]} is from the second attempt`);
+  assert.ok(run.notes.some((n) => /^measured round 1 was disturbed by the host \(processes outside this run used 50% of one CPU\): what it measured was dropped/.test(n)), run.notes.join('\n'));
+  assert.ok(progress.some((m) => /round 1 was disturbed by the host/.test(m)));
+});
+
+test('resuming in a repeated round: the disturbed attempt\'s entries are dropped from the journal, only the rest runs', async () => {
+  const builds = [build('3.5.7', 'b35')];
+  const p = plan(builds);
+  const first = standInEvidence([1]).recorder;
+  const at = '2026-01-01T00:00:01.000Z';
+  const task = (round: number, t: string, value: number) => JSON.stringify({ round, buildId: 'b35', benchmark: 'toy', task: t, at, outcomes: [{ spec: spec(t), value }] });
+  mkdirSync(join(journalPath(p), '..'), { recursive: true });
+  writeFileSync(
+    journalPath(p),
+    [
+      JSON.stringify({ plan: p }),
+      JSON.stringify({ kind: 'session', at, exclusive: true }),
+      JSON.stringify({ kind: 'quiet-before', thresholds: first.thresholds, snapshot: await first.before(() => {}) }),
+      task(0, 'fast', 1),
+      task(0, 'pq', 1),
+      JSON.stringify({ kind: 'quiet-round', snapshot: first.round({} as Sample, 0) }),
+      task(1, 'fast', 1000),
+      task(1, 'pq', 1000),
+      JSON.stringify({ kind: 'round-repeated', snapshot: first.round({} as Sample, 1) }),
+      task(1, 'fast', 5),
+    ].join('\n') + '\n',
+  );
+  assert.deepEqual(readJournal(journalPath(p)).entries.filter((e) => e.round === 1).map((e) => e.outcomes?.[0] && 'value' in e.outcomes[0] ? e.outcomes[0].value : null), [5]);
+  const calls: string[] = [];
+  const { run } = await executeRun(p, builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder);
+  assert.deepEqual(calls, ['pq@3.5.7', 'fast@3.5.7', 'pq@3.5.7'], "round 1's pq, then round 2");
+  const values = run.series.flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value));
+  assert.ok(!values.includes(1000), 'nothing of the disturbed attempt reaches the run file');
+  assert.equal(run.quiet?.quiet, true);
+  assert.equal(run.quiet?.repeated?.length, 1);
 });

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { writeFileDurably, writeRunFile, type Run, type RunMode } from '../schema/index.ts';
 import { wantedTasks, type Benchmark, type BuildUnderTest, type Task } from './benchmark.ts';
-import type { EvidenceRecorder } from './quiet.ts';
+import { MAX_REPEATED_ROUNDS, type EvidenceRecorder } from './quiet.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { availableParallelism } from 'node:os';
@@ -94,10 +94,11 @@ export async function executeRun(
   }
   const journal = (line: JournalEntry | EvidenceLine) => appendFileSync(jpath, JSON.stringify(line) + '\n');
   const record = (line: EvidenceLine) => (journal(line), recorded.push(line));
+  const maxRepeated = Math.min(MAX_REPEATED_ROUNDS, plan.rounds);
   if (evidence) {
     record({ kind: 'session', at: new Date().toISOString(), exclusive: evidence.exclusive });
     if (!recorded.some((e) => e.kind === 'quiet-before'))
-      record({ kind: 'quiet-before', thresholds: evidence.thresholds, snapshot: await evidence.before(cb.progress) });
+      record({ kind: 'quiet-before', thresholds: { ...evidence.thresholds, maxRepeatedRounds: maxRepeated }, snapshot: await evidence.before(cb.progress) });
   }
   const finished = new Set(done.map((e) => `${e.round}|${e.buildId}|${e.benchmark}|${e.task}`));
 
@@ -177,6 +178,12 @@ export async function executeRun(
     for (const t of night.leftOut) leftOut.set(`${t.benchmark}|${t.task}`, t);
     if (night.leftOut.length) cb.progress(`the ${plan.budgetMinutes}-minute budget leaves out ${night.leftOut.length} task(s) for the next night: ${night.leftOut.map((t) => `${t.benchmark}/${t.task}`).join(', ')}`);
   };
+  /**
+   * A disturbed measured round is measured again (never the warm-up, which decides nothing) while the
+   * run has repeated fewer than maxRepeated rounds and, with a time budget, the round fits again.
+   */
+  const mayRepeat = (round: number, seconds: number) =>
+    round >= plan.warmupRounds && recorded.filter((e) => e.kind === 'round-repeated').length < maxRepeated && (deadline === undefined || clock() + seconds * 1000 <= deadline);
   const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => timedOf(b, x).length), 0) * builds.length, 0);
   const totalSteps = tasksPerRound * totalRounds;
   let lastRound = totalRounds - 1;
@@ -218,6 +225,16 @@ export async function executeRun(
       }
       if (watch && ranThisRound && !recorded.some((e) => e.kind === 'quiet-round' && e.snapshot.round === round)) {
         const snapshot = watch.finish(round);
+        if (!snapshot.quiet && mayRepeat(round, (clock() - roundStarted) / 1000)) {
+          // the host disturbed a measured round: drop what it measured before anything (a look, the run
+          // file) uses it, and measure the round again; the decision reads /proc only, never the values
+          record({ kind: 'round-repeated', snapshot });
+          for (let i = done.length - 1; i >= 0; i--) if (done[i]!.round === round && !done[i]!.deterministic) done.splice(i, 1);
+          for (const key of [...finished]) if (key.startsWith(`${round}|`)) finished.delete(key);
+          cb.progress(`  round ${round} was disturbed by the host (${snapshot.reasons.join('; ')}): its measurements are dropped and the round measured again`);
+          round--;
+          continue;
+        }
         record({ kind: 'quiet-round', snapshot });
         if (!snapshot.quiet) cb.progress(`  round ${round} was NOT quiet: ${snapshot.reasons.join('; ')}`);
       }

@@ -1,5 +1,6 @@
 // Quiet-host evidence from a stand-in, for tests of the run loop: every snapshot is quiet unless its round
-// is listed in `noisy`; `calls` counts what the run asked of it.
+// is listed in `noisy`, once per attempt it spoils (a round listed twice is noisy in its first two
+// attempts: the run loop measures a disturbed round again); `calls` counts what the run asked of it.
 import type { EvidenceRecorder, Sample } from './quiet.ts';
 
 export function standInEvidence(noisy: number[] = [], exclusive = true) {
@@ -22,7 +23,11 @@ export function standInEvidence(noisy: number[] = [], exclusive = true) {
     thresholds: { maxStealPercent: 2 },
     before: async () => (calls.before++, snap(true)),
     sample: () => ({}) as Sample,
-    round: (_since, round) => (calls.rounds.push(round), { ...snap(!noisy.includes(round)), round }),
+    round: (_since, round) => {
+      const attempt = calls.rounds.filter((r) => r === round).length;
+      calls.rounds.push(round);
+      return { ...snap(noisy.filter((r) => r === round).length <= attempt), round };
+    },
     watchRound: () => {
       calls.watches++;
       let stopped = false;

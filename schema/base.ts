@@ -252,7 +252,7 @@ export const QuietEvidence = z.object({
     .array(RoundEvidence)
     .max(1000)
     .optional()
-    .describe('attempts at a round that the host disturbed, whose measurements were dropped before anything used them and the round measured again (the hypothesis test)'),
+    .describe('attempts at a measured round that the host disturbed, whose measurements were dropped before anything used them and the round measured again (the hypothesis test, and benchmark runs since 2026-11-27); at most thresholds.maxRepeatedRounds per run'),
   deterministic: z
     .array(RoundEvidence)
     .max(100)

@@ -10,6 +10,7 @@ export function quietOf(plan: RunPlan, entries: JournalEntry[], evidence: Eviden
   if (!before) return undefined;
   const sessions = evidence.filter((e) => e.kind === 'session');
   const rounds = evidence.flatMap((e) => (e.kind === 'quiet-round' ? [e.snapshot] : []));
+  const repeated = evidence.flatMap((e) => (e.kind === 'round-repeated' ? [e.snapshot] : []));
   const deterministic = evidence.flatMap((e) => (e.kind === 'quiet-deterministic' ? [e.snapshot] : []));
   // the measured rounds that ran a timed task (a run of deterministic tasks only has none; a run measured
   // until decided may run more rounds than its minimum, or skip none): each must carry its evidence
@@ -18,8 +19,9 @@ export function quietOf(plan: RunPlan, entries: JournalEntry[], evidence: Eviden
   if (missing.length) notes.push(`no quiet-host evidence for round(s) ${missing.join(', ')} (the run was killed between a round's last task and its evidence): the run counts as not quiet`);
   const deterministicRan = entries.some((e) => e.deterministic && !e.reusedFrom);
   if (deterministicRan && deterministic.length === 0) notes.push('no quiet-host evidence for the deterministic phase (the run was killed in it): the run counts as not quiet');
+  for (const r of repeated) notes.push(`measured round ${r.round - plan.warmupRounds + 1} was disturbed by the host (${r.reasons.join('; ')}): what it measured was dropped before anything used it and the round measured again`);
   const exclusive = sessions.length > 0 && sessions.every((s) => s.exclusive);
-  return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured, [], deterministic, deterministicRan);
+  return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured, repeated, deterministic, deterministicRan);
 }
 
 /** Run.phases from the journal: each phase's seconds summed over the sessions; undefined for a journal without them. */

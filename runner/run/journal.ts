@@ -8,7 +8,8 @@
 // held the host lock). A killed run is resumed with --resume <runId>, or by the next `npm run bench` of the
 // same request on the same machine (resumableRun): finished (round, build, benchmark, task) entries and
 // the evidence already recorded are kept, and finished tasks are skipped, so a kill loses at most the
-// task in flight.
+// task in flight. A `round-repeated` line drops the timed entries of its round written before it (the
+// attempt the host disturbed, runner/run.ts), so a resumed run never sees them.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Build, Host, Run, RunMode, Series } from '../../schema/index.ts';
@@ -62,6 +63,8 @@ export type EvidenceLine =
   | { kind: 'session'; at: string; exclusive: boolean }
   | { kind: 'quiet-before'; thresholds: Record<string, number>; snapshot: CheckedSnapshot }
   | { kind: 'quiet-round'; snapshot: RoundSnapshot }
+  /** an attempt at a measured round that the host disturbed: the round's timed entries journaled before this line are dropped and the round is measured again */
+  | { kind: 'round-repeated'; snapshot: RoundSnapshot }
   | { kind: 'quiet-deterministic'; snapshot: RoundSnapshot }
   /** one session's wall time in one phase (a resumed run has several per phase, summed in the run file) */
   | { kind: 'phase'; phase: 'prepare' | 'timed'; seconds: number }
@@ -137,8 +140,12 @@ export function readJournal(path: string): Journal {
       if (i !== lines.length - 1 && lines.slice(i + 1).some((l) => l.trim())) throw new Error(`${path}:${i + 2}: unreadable journal line`);
       return;
     }
-    if ('kind' in parsed) evidence.push(parsed);
-    else entries.push(parsed);
+    if (!('kind' in parsed)) return void entries.push(parsed);
+    evidence.push(parsed);
+    if (parsed.kind === 'round-repeated') {
+      const round = parsed.snapshot.round;
+      for (let j = entries.length - 1; j >= 0; j--) if (entries[j]!.round === round && !entries[j]!.deterministic) entries.splice(j, 1);
+    }
   });
   return { plan, entries, evidence };
 }

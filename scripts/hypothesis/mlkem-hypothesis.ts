@@ -22,7 +22,7 @@ import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandsha
 import { describeShares } from '../../runner/handshake/output.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { lockHostForMeasurement } from '../../runner/host-lock.ts';
-import { hostEvidence, measureUndisturbed, summarizeEvidence, type RoundSnapshot } from '../../runner/quiet.ts';
+import { hostEvidence, MAX_REPEATED_ROUNDS, measureUndisturbed, summarizeEvidence, type RoundSnapshot } from '../../runner/quiet.ts';
 import { harnessInfo, newRunId } from '../../runner/run.ts';
 import { roundOrder } from '../../runner/run/tasks.ts';
 import { claimKey, claimOutcome, conclusion, decompose, instructionLine, pairedRatios, testableClaims } from './analysis.ts';
@@ -46,8 +46,6 @@ const MAX_HANDSHAKES = 20_000;
 /** the first look: fewer rounds give a t interval with too few degrees of freedom to decide anything */
 const FIRST_LOOK = 6;
 const MAX_ROUNDS = 1000;
-/** disturbed rounds measured again in one run (a tenth of a 10-minute budget's rounds) */
-const MAX_REPEATED_ROUNDS = 10;
 
 interface ConfigDef {
   id: string;
