@@ -275,3 +275,13 @@ test('a change of harness revision is a harness step named by its title; a commi
   const stepped = { ...a, harness: { gitCommit: 'abc1234', gitDirty: false, revision: 2 } };
   assert.deepEqual(stepChanges(a, stepped).map((c) => [c.kind, c.to]), [['harness', `abc1234 (harness step 2: ${step.title})`]]);
 });
+
+test("a run's record counts the measured rounds the host disturbed and the run measured again, and stays quiet", () => {
+  const keySets = new Map<string, string[]>();
+  const run = makeRun({ runId: 'again', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] });
+  const disturbed = { ...run.quiet!.rounds[0]!, quiet: false, reasons: ['CPU steal was 4.78% of all CPUs over the 8 s window (limit 2%)'] };
+  const repeated = recordOf({ ...run, quiet: { ...run.quiet!, repeated: [disturbed] } }, 'p', 1, keySets);
+  assert.equal(repeated.repeatedRounds, 1);
+  assert.equal(repeated.quiet, true, 'the attempt dropped is not a reason: the rounds kept are quiet');
+  assert.equal('repeatedRounds' in recordOf(run, 'p', 1, keySets), false, 'absent when none, so older records are unchanged');
+});

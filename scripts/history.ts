@@ -136,6 +136,7 @@ export function recordOf(run: Run, path: string, bytes: number, keySets: Map<str
     finishedAt: run.finishedAt,
     quiet: reasons.length === 0,
     quietReasons: reasons.length > MAX_REASONS ? [...reasons.slice(0, MAX_REASONS), `and ${reasons.length - MAX_REASONS} more (see the run file)`] : reasons,
+    ...(run.quiet?.repeated?.length ? { repeatedRounds: run.quiet.repeated.length } : {}),
     benchmarks: run.plan.benchmarks,
     rounds: run.plan.rounds,
     warmupRounds: run.plan.warmupRounds,

@@ -148,6 +148,8 @@ export interface RunIndexEntry {
   benchmarks: string[];
   quiet: boolean;
   quietReasons: string[];
+  /** measured rounds the host disturbed, dropped and measured again */
+  repeatedRounds: number;
   /** path relative to data/ */
   path: string;
   bytes: number;
@@ -162,7 +164,7 @@ export const loadRunIndex = (): RunIndexEntry[] =>
       .flatMap((t) =>
         t.runs.map((r) => ({
           host: t.host, runId: r.runId, mode: r.mode, startedAt: r.startedAt, finishedAt: r.finishedAt, builds: r.builds.length, series: r.series, benchmarks: r.benchmarks,
-          quiet: r.quiet, quietReasons: r.quietReasons, path: r.path, bytes: r.bytes, inSummary: inSummary.has(r.runId),
+          quiet: r.quiet, quietReasons: r.quietReasons, repeatedRounds: r.repeatedRounds ?? 0, path: r.path, bytes: r.bytes, inSummary: inSummary.has(r.runId),
         })),
       )
       .sort((a, b) => (a.startedAt > b.startedAt ? -1 : a.startedAt < b.startedAt ? 1 : a.runId < b.runId ? -1 : 1));
