@@ -62,6 +62,13 @@ next bench of the same request on this machine resumes it by itself (or --resume
                        series first (plain TLS 1.3 handshakes' CPU time, instructions, heap), and lists
                        the rest in the run file (plan.leftOut) for the next night; no round starts that
                        would end after the budget (runner/night-plan.ts)
+  --full-warmup        the warm-up round runs every timed task on every build. Without it the warm-up is
+                       short where this machine's earlier quiet runs recorded the tasks' times (median
+                       seconds of their measured rounds, per benchmark, task, build, mode and harness
+                       revision: runner/task-times.ts): for each benchmark and build it runs only the first
+                       task in run order (or those without a recorded time), and the budget's plan takes
+                       the others' seconds from the records; the run file says which (plan.warmup). A
+                       resumed run keeps the warm-up it started with
   --host-id NAME       the name of this machine (default: $OBSERVATORY_HOST_ID or the hostname); its folder
                        in data/runs/ is the name plus the hardware fingerprint
   --out DIR            where runs go (default: data/runs)
@@ -109,6 +116,7 @@ async function main(): Promise<void> {
         'no-wait': { type: 'boolean' },
         'deterministic-jobs': { type: 'string' },
         'no-reuse': { type: 'boolean' },
+        'full-warmup': { type: 'boolean' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -236,6 +244,7 @@ async function main(): Promise<void> {
   const { path, run } = await executeRun(plan, builds, benchmarks, outDir, { progress: (m) => console.log(m) }, notes, evidence, {
     deterministicJobs,
     reuse: values['no-reuse'] !== true,
+    shortWarmup: values['full-warmup'] !== true,
   });
   lock.release();
   if (run.quiet && !run.quiet.quiet) console.log('\nthe host was NOT quiet during this run (see quiet in the run file): its numbers stay out of the default views');

@@ -14,6 +14,7 @@ import { describeHost } from './host.ts';
 import { planNight } from './night-plan.ts';
 import { seededRandom } from '../scripts/stats.ts';
 import { normal } from '../scripts/hypothesis/synthetic.ts';
+import { standInEvidence } from './stand-in-evidence.ts';
 
 process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'night-plan-cache-'));
 
@@ -90,6 +91,70 @@ test('--budget-minutes: the headline task is measured, the task that does not fi
   assert.equal(cheap.stopped?.reason, 'budget');
   assert.ok(run.plan.rounds > 6 && run.plan.rounds < 60, `measured until the budget: ${run.plan.rounds} rounds`);
   assert.ok(run.notes.some((n) => /5-minute budget ended after measured round \d+/.test(n)), run.notes.join('\n'));
+});
+
+test('a short warm-up plans the night from the times a quiet run of the same request recorded: the tasks it did not warm are kept or left out by those', async () => {
+  let now = 0;
+  const rand = seededRandom(5);
+  const calls: string[] = [];
+  const truth: Record<string, number> = { '3.4.1': 100, '3.5.7': 130 };
+  const bench: Benchmark = {
+    id: 'syn',
+    description: 'a headline task first, then a slow and a cheap one',
+    tasks: (b) =>
+      (
+        [
+          ['hs', 10, 'cpu-per-handshake', PLAIN, 0.01],
+          ['slow', 30, 'bulk', {}, 0.01],
+          ['cheap', 2, 'noisy', {}, 0.3],
+        ] as const
+      ).map(([id, seconds, metric, params, sigma]) => ({
+        id,
+        produces: [spec(metric, params)],
+        run: async () => {
+          now += seconds * 1000;
+          calls.push(`${id}@${b.record.version}`);
+          return [{ spec: spec(metric, params), value: truth[b.record.version]! * Math.exp(sigma * normal(rand)) }];
+        },
+      })),
+  };
+  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
+  const host = Math.random().toString(16).slice(2, 8); // a machine of its own: no task times from before
+  const night = (budgetMinutes: number): RunPlan => ({
+    runId: newRunId('full'),
+    mode: 'full',
+    host: describeHost(`short-warmup-night-${host}`),
+    benchmarks: ['syn'],
+    rounds: 6,
+    maxRounds: 12,
+    precision: 0.001,
+    budgetMinutes,
+    warmupRounds: 1,
+    builds: builds.map((b) => b.record),
+    startedAt: new Date().toISOString(),
+    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version, revision: 2 },
+  });
+  const run = (p: RunPlan) => executeRun(p, builds, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder, { clock: () => now, shortWarmup: true });
+  // the first night has time for everything: a whole warm-up round, every task measured, times recorded
+  const first = (await run(night(60))).run;
+  assert.equal(first.plan.warmup, 'whole-round');
+  assert.equal(first.plan.leftOut, undefined);
+  assert.equal(first.quiet?.quiet, true);
+  // a shorter night of the same request: round 0 warms each build with hs (20 s in all); the plan takes
+  // slow (2 x 30 s a round) and cheap (2 x 2 s) from the first night's records; 280 s are left: hs (120 s
+  // for 6 rounds) is kept first, slow (360 s) no longer fits, cheap (24 s) does
+  calls.length = 0;
+  now = 0;
+  const { run: second } = await run(night(5));
+  assert.deepEqual(calls.slice(0, 2), ['hs@3.4.1', 'hs@3.5.7'], 'round 0 ran the first task of each build');
+  assert.ok(!calls.some((c) => c.startsWith('slow@')), 'slow was left out on its recorded time, never run');
+  assert.deepEqual(second.plan.leftOut, [{ benchmark: 'syn', task: 'slow', headline: false, secondsPerRound: 60 }]);
+  assert.equal(second.plan.warmup, 'short');
+  assert.deepEqual(second.plan.warmupTimesFrom, [first.runId]);
+  assert.ok(second.notes.some((n) => n.startsWith('a short warm-up round: round 0 ran 2 of the 6 timed tasks') && n.endsWith('; 2 of them were left out by the budget')), second.notes.join('\n'));
+  const cheap = second.series.find((s) => s.metric === 'noisy' && s.buildId === 'b35')!;
+  assert.ok(cheap.iterations.length >= 6 && cheap.iterations.every((i) => !i.warmup), 'cheap is measured, without a warm-up iteration');
+  assert.ok(now <= 5 * 60_000, `the run ended within the budget (${now / 1000} s)`);
 });
 
 test('the real handshake benchmark declares a headline series of every headline metric, in both modes', async () => {

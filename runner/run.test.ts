@@ -1,7 +1,8 @@
 // The run loop on an in-memory benchmark: interleaving, journal, resume after a kill, unsupported series.
 import { test } from 'node:test';
+import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRunFile, runFileName } from '../schema/index.ts';
@@ -13,6 +14,7 @@ import { roundOrder } from './run/tasks.ts';
 import { describeHost } from './host.ts';
 import { standInEvidence } from './stand-in-evidence.ts';
 import type { Sample } from './quiet.ts';
+import { findTaskTime, taskTimeKey, taskTimesDir } from './task-times.ts';
 
 const build = standInBuild;
 // journals live in the build cache: a scratch one unless the test runner gave one
@@ -361,4 +363,179 @@ test('resuming in a repeated round: the disturbed attempt\'s entries are dropped
   assert.ok(!values.includes(1000), 'nothing of the disturbed attempt reaches the run file');
   assert.equal(run.quiet?.quiet, true);
   assert.equal(run.quiet?.repeated?.length, 1);
+});
+
+// ---------------------------------------------------------------- the warm-up round: whole or short
+
+/** A plan on a machine of its own (each test, and each test process, its own task-time records), at a harness revision. */
+const OWN = randomBytes(3).toString('hex');
+const warmPlan = (builds: BuildUnderTest[], machine: string, revision = 1): RunPlan => ({
+  ...plan(builds),
+  host: describeHost(`${machine}-${OWN}`),
+  harness: { gitCommit: 'unknown', gitDirty: true, node: process.version, revision },
+});
+
+/** Progress lines, and the tasks a run's warm-up round ran in them (task@version, in run order). */
+function progressLog(killAt?: string) {
+  const lines: string[] = [];
+  return {
+    lines,
+    cb: {
+      progress: (m: string) => {
+        // a kill just before a task starts: the journal keeps what finished, as after a SIGKILL
+        if (killAt && m.endsWith(killAt)) throw new Error('SIMULATED KILL');
+        lines.push(m);
+      },
+    },
+    warmedUp: () => lines.flatMap((l) => /\] warm-up toy\/(\S+) (\S+)$/.exec(l)?.slice(1, 3).join('@') ?? []),
+  };
+}
+
+/** A run of the toy benchmark asking for a short warm-up (as npm run bench does); quiet unless a round is noisy. */
+async function toyRun(p: RunPlan, builds: BuildUnderTest[], o: { noisy?: number[]; shortWarmup?: boolean } = {}) {
+  const log = progressLog();
+  const { run } = await executeRun(p, builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence(o.noisy ?? []).recorder, { shortWarmup: o.shortWarmup ?? true });
+  return { run, warmed: log.warmedUp() };
+}
+
+const ALL_FOUR = ['fast@3.4.1', 'fast@3.5.7', 'pq@3.4.1', 'pq@3.5.7'];
+
+test('a quiet run records the median seconds of each timed task\'s measured rounds, keyed by machine, benchmark, task, build, mode and harness revision', async () => {
+  let now = 0;
+  const b35 = build('3.5.7', 'b35');
+  const took = [100, 1, 5, 3]; // the warm-up round, then three measured rounds
+  let n = 0;
+  const bench: Benchmark = {
+    id: 'toy',
+    description: 'one task of known times, one that always fails, one that fails once',
+    tasks: () => [
+      { id: 'a', run: async () => ((now += took[n++]! * 1000), [{ spec: spec('a'), value: 1 }]) },
+      { id: 'broken', run: async () => ((now += 7000), Promise.reject(new Error('broken'))) },
+      { id: 'count', oncePerRun: true, run: async () => [{ spec: spec('count'), value: 7 }] },
+    ],
+  };
+  const p = { ...warmPlan([b35], 'times-host', 3), rounds: 3 };
+  const { run } = await executeRun(p, [b35], [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder, { clock: () => now });
+  assert.equal(run.quiet?.quiet, true);
+  const a = findTaskTime(taskTimeKey(p, 'toy', 'a', 'b35'));
+  assert.deepEqual([a?.seconds, a?.rounds, a?.runId], [3, 3, p.runId], 'the median of 1, 5 and 3 s: not the 100 s warm-up');
+  assert.equal(a?.key.machine, p.host.id);
+  assert.equal(findTaskTime(taskTimeKey(p, 'toy', 'broken', 'b35')), undefined, 'a task that failed has no time');
+  assert.equal(findTaskTime(taskTimeKey(p, 'toy', 'count', 'b35')), undefined, 'a deterministic task is not timed');
+  assert.equal(findTaskTime(taskTimeKey({ ...p, mode: 'full' }, 'toy', 'a', 'b35')), undefined, 'another mode');
+  assert.equal(findTaskTime(taskTimeKey({ ...p, harness: { ...p.harness, revision: 4 } }, 'toy', 'a', 'b35')), undefined, 'another harness revision');
+  assert.equal(findTaskTime(taskTimeKey(p, 'toy', 'a', 'b34')), undefined, 'another build');
+  assert.equal(findTaskTime(taskTimeKey({ ...p, host: describeHost('times-host-2') }, 'toy', 'a', 'b35')), undefined, 'another machine');
+});
+
+test('short warm-up: the second quiet run of the same request runs one task per benchmark and build in round 0, and its run file says where the other times came from', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const first = await toyRun(warmPlan(builds, 'warm-second'), builds);
+  assert.deepEqual(first.warmed, ALL_FOUR, 'a first run: no recorded time, a whole warm-up round');
+  assert.equal(first.run.plan.warmup, 'whole-round');
+  assert.equal(first.run.plan.warmupTimesFrom, undefined);
+  assert.ok(first.run.notes.includes('a whole warm-up round: round 0 ran every timed task on every build (4 in all), because no quiet run of this machine had recorded the time of any of them for these builds, this mode and harness revision (runner/task-times.ts)'), first.run.notes.join('\n'));
+  const calls: string[] = [];
+  const log = progressLog();
+  const p = warmPlan(builds, 'warm-second');
+  const { run } = await executeRun(p, builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence().recorder, { shortWarmup: true });
+  assert.deepEqual(log.warmedUp(), ['fast@3.4.1', 'fast@3.5.7'], 'round 0: the first task in run order on each build');
+  assert.equal(calls.length, 2 + 2 * 4, 'then every task in each measured round');
+  assert.equal(run.plan.warmup, 'short');
+  assert.deepEqual(run.plan.warmupTimesFrom, [first.run.runId]);
+  assert.ok(run.notes.some((n) => n.startsWith('a short warm-up round: round 0 ran 2 of the 4 timed tasks of the builds, counting each task once per build') && n.includes(`the quiet run ${first.run.runId}`)), run.notes.join('\n'));
+  const fast35 = run.series.find((s) => s.metric === 'fast' && s.buildId === 'b35')!;
+  assert.deepEqual(fast35.iterations.map((i) => i.warmup), [true, false, false]);
+  const pq35 = run.series.find((s) => s.metric === 'pq' && s.buildId === 'b35')!;
+  assert.deepEqual(pq35.iterations.map((i) => [i.round, i.warmup]), [[1, false], [2, false]], 'not warmed: its measured rounds only');
+  assert.equal(pq35.status, 'measured');
+});
+
+test('after a run that was not quiet the warm-up is a whole round: such a run records no time', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const noisy = await toyRun(warmPlan(builds, 'warm-noisy'), builds, { noisy: [1, 1, 1] });
+  assert.equal(noisy.run.quiet?.quiet, false);
+  assert.ok(!existsSync(taskTimesDir(noisy.run.host.id)), 'nothing recorded');
+  const next = await toyRun(warmPlan(builds, 'warm-noisy'), builds);
+  assert.deepEqual(next.warmed, ALL_FOUR);
+  assert.equal(next.run.plan.warmup, 'whole-round');
+  const third = await toyRun(warmPlan(builds, 'warm-noisy'), builds);
+  assert.deepEqual([third.warmed, third.run.plan.warmupTimesFrom], [['fast@3.4.1', 'fast@3.5.7'], [next.run.runId]], 'the quiet run after it recorded them');
+});
+
+test('a new harness revision warms up with a whole round', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  await toyRun(warmPlan(builds, 'warm-revision', 1), builds);
+  const revised = await toyRun(warmPlan(builds, 'warm-revision', 2), builds);
+  assert.deepEqual(revised.warmed, ALL_FOUR);
+  assert.equal(revised.run.plan.warmup, 'whole-round');
+  const back = await toyRun(warmPlan(builds, 'warm-revision', 1), builds);
+  assert.deepEqual(back.warmed, ['fast@3.4.1', 'fast@3.5.7'], 'the times of revision 1 are still there for revision 1');
+});
+
+test('a new build is warmed with all its tasks, the builds with recorded times with one task each', async () => {
+  const [b34, b35, b36] = [build('3.4.1', 'b34'), build('3.5.7', 'b35'), build('3.6.0', 'b36')];
+  const first = await toyRun(warmPlan([b34, b35], 'warm-build'), [b34, b35]);
+  const next = await toyRun(warmPlan([b34, b36], 'warm-build'), [b34, b36]);
+  assert.deepEqual(next.warmed, ['fast@3.4.1', 'fast@3.6.0', 'pq@3.6.0']);
+  assert.equal(next.run.plan.warmup, 'short');
+  assert.deepEqual(next.run.plan.warmupTimesFrom, [first.run.runId]);
+  assert.ok(next.run.notes.some((n) => n.startsWith('a short warm-up round: round 0 ran 3 of the 4 timed tasks')), next.run.notes.join('\n'));
+});
+
+test('--full-warmup: a whole warm-up round even with every time recorded', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  await toyRun(warmPlan(builds, 'warm-full'), builds);
+  const full = await toyRun(warmPlan(builds, 'warm-full'), builds, { shortWarmup: false });
+  assert.deepEqual(full.warmed, ALL_FOUR);
+  assert.equal(full.run.plan.warmup, 'whole-round');
+  assert.ok(full.run.notes.some((n) => n.startsWith('a whole warm-up round: round 0 ran every timed task on every build (4 in all), as asked (--full-warmup')), full.run.notes.join('\n'));
+});
+
+test('a run killed in its warm-up round keeps the warm-up it chose when resumed, whatever the records say by then', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const machine = 'warm-resume';
+  const recorder = (await toyRun(warmPlan(builds, machine), builds)).run;
+  const killedIn = async (p: RunPlan, shortWarmup: boolean, killAt: string) => {
+    const log = progressLog(killAt);
+    await assert.rejects(executeRun(p, builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence().recorder, { shortWarmup }), /SIMULATED KILL/);
+    return log.warmedUp();
+  };
+  const resumed = async (p: RunPlan, shortWarmup: boolean) => {
+    const log = progressLog();
+    const { run } = await executeRun(resumePlan(p, p.harness, false), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence().recorder, { shortWarmup });
+    return { run, warmed: log.warmedUp() };
+  };
+
+  // short: killed before its second warm-up task; the records are gone when it resumes
+  const short = warmPlan(builds, machine);
+  assert.deepEqual(await killedIn(short, true, 'warm-up toy/fast 3.5.7'), ['fast@3.4.1']);
+  rmSync(taskTimesDir(short.host.id), { recursive: true });
+  const r1 = await resumed(short, true);
+  assert.deepEqual(r1.warmed, ['fast@3.5.7'], 'the rest of the short warm-up, not a whole round');
+  assert.equal(r1.run.plan.warmup, 'short');
+  assert.deepEqual(r1.run.plan.warmupTimesFrom, [recorder.runId]);
+
+  // whole (--full-warmup): killed after its first task; resumed by a bench that would warm up short
+  const whole = warmPlan(builds, machine);
+  assert.ok(findTaskTime(taskTimeKey(whole, 'toy', 'pq', 'b35')), 'r1 was quiet and recorded the times again');
+  assert.deepEqual(await killedIn(whole, false, 'warm-up toy/fast 3.5.7'), ['fast@3.4.1']);
+  const r2 = await resumed(whole, true);
+  assert.deepEqual(r2.warmed, ['fast@3.5.7', 'pq@3.4.1', 'pq@3.5.7'], 'the rest of the whole round');
+  assert.equal(r2.run.plan.warmup, 'whole-round');
+});
+
+test('a journal written before the warm-up was journaled, with timed tasks in it, resumes as the whole round it was', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const machine = 'warm-old-journal';
+  await toyRun(warmPlan(builds, machine), builds);
+  const p = warmPlan(builds, machine);
+  const at = '2026-01-01T00:00:01.000Z';
+  mkdirSync(join(journalPath(p), '..'), { recursive: true });
+  writeFileSync(journalPath(p), [JSON.stringify({ plan: p }), JSON.stringify({ round: 0, buildId: 'b34', benchmark: 'toy', task: 'fast', at, seconds: 1, outcomes: [{ spec: spec('fast'), value: 1 }] })].join('\n') + '\n');
+  const log = progressLog();
+  const { run } = await executeRun(p, builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], undefined, { shortWarmup: true });
+  assert.deepEqual(log.warmedUp(), ['fast@3.5.7', 'pq@3.4.1', 'pq@3.5.7']);
+  assert.equal(run.plan.warmup, 'whole-round');
+  assert.ok(run.notes.some((n) => n.endsWith('the run was resumed from a journal written before the warm-up was chosen')), run.notes.join('\n'));
 });

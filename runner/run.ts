@@ -4,7 +4,9 @@
 //
 // Phases: the benchmarks are prepared, then every deterministic task (oncePerRun: instruction and call
 // counts) runs once, several at a time and never beside a timed task, or is taken from the reuse cache
-// (runner/deterministic.ts); then the timed rounds. The run file records each phase's wall time.
+// (runner/deterministic.ts); then the timed rounds, the first of them a warm-up round that may run only
+// some of the timed tasks (runner/run/warmup.ts). The run file records each phase's wall time. A quiet
+// run records how long each timed task took (runner/task-times.ts) for the warm-ups of later runs.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -21,6 +23,8 @@ import { journalDir, journalPath, readJournal, type EvidenceLine, type JournalEn
 import { attempt, roundOrder, runsOn } from './run/tasks.ts';
 import { offerForReuse, reuseKeys, runDeterministicPhase } from './run/deterministic-phase.ts';
 import { assembleRun } from './run/assemble.ts';
+import { chooseWarmup, timesFrom, type WarmupChoice, type WarmupPair } from './run/warmup.ts';
+import { recordTaskTimes } from './task-times.ts';
 
 export function newRunId(mode: RunMode | 'sequential', now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -59,6 +63,12 @@ export interface RunOptions {
   deterministicJobs?: number;
   /** false: measure every deterministic task, even with a stored result for its key (--no-reuse) */
   reuse?: boolean;
+  /**
+   * true (npm run bench, unless --full-warmup): a short warm-up round where this machine's quiet runs
+   * recorded the tasks' times (runner/run/warmup.ts). Default: a whole warm-up round, every timed task on
+   * every build (npm run reproduce sizes its looks from the warm-up round's wall time).
+   */
+  shortWarmup?: boolean;
 }
 
 /**
@@ -162,6 +172,27 @@ export async function executeRun(
   const timedOf = (b: Benchmark, x: BuildUnderTest) => tasksOf(b, x).filter((t) => !t.oncePerRun);
   const planned = recorded.find((e) => e.kind === 'night-plan');
   const leftOut = new Map((planned?.kind === 'night-plan' ? planned.leftOut : []).map((t) => [`${t.benchmark}|${t.task}`, t]));
+  // the warm-up: chosen once, before round 0, and journaled so that a resumed run keeps the choice
+  const journaledWarmup = recorded.find((e) => e.kind === 'warmup');
+  let warmupChoice: WarmupChoice | undefined = journaledWarmup?.kind === 'warmup' ? journaledWarmup : undefined;
+  if (!warmupChoice && plan.warmupRounds > 0) {
+    const pairs: WarmupPair[] = benchmarks.flatMap((bench) => {
+      const ids = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => timedOf(bench, b).map((t) => t.id)))];
+      return builds
+        .filter((b) => runsOn(bench, b) && prepared.get(`${b.record.id}|${bench.id}`) === null)
+        .map((b) => ({ benchmark: bench.id, buildId: b.record.id, tasks: ids.filter((id) => timedOf(bench, b).some((t) => t.id === id)) }))
+        .filter((p) => p.tasks.length > 0);
+    });
+    if (pairs.length) {
+      // a journal from before the choice was journaled that ran timed tasks ran a whole round
+      const total = pairs.reduce((n, p) => n + p.tasks.length, 0);
+      warmupChoice = done.some((e) => !e.deterministic) ? { warmup: 'whole-round', reason: 'journal', warmed: total, notWarmed: [] } : chooseWarmup(plan, pairs, options.shortWarmup === true);
+      record({ kind: 'warmup', ...warmupChoice });
+    }
+  }
+  const notWarmed = new Map((warmupChoice?.notWarmed ?? []).map((n) => [`${n.benchmark}|${n.task}|${n.buildId}`, n]));
+  if (warmupChoice?.warmup === 'short')
+    cb.progress(`short warm-up: round 0 runs ${warmupChoice.warmed} of ${warmupChoice.warmed + notWarmed.size} timed task(s); the others' times come from ${timesFrom(warmupChoice).join(', ')} (--full-warmup runs them all)`);
   /** after the warm-up: keep the tasks whose minimum rounds fit in the time left, headline series first */
   const planTheNight = (now: number) => {
     const costs: TaskCost[] = benchmarks.flatMap((bench) => {
@@ -170,7 +201,10 @@ export async function executeRun(
         benchmark: bench.id,
         task: id,
         headline: tasks.some((t) => t.id === id && (t.produces ?? []).some(isHeadline)),
-        secondsPerRound: done.filter((e) => e.round < plan.warmupRounds && !e.deterministic && e.benchmark === bench.id && e.task === id).reduce((a, e) => a + (e.seconds ?? 0), 0),
+        // the warm-up's time of the task on the builds that ran it, the recorded time on those that did not
+        secondsPerRound:
+          done.filter((e) => e.round < plan.warmupRounds && !e.deterministic && e.benchmark === bench.id && e.task === id).reduce((a, e) => a + (e.seconds ?? 0), 0) +
+          [...notWarmed.values()].filter((n) => n.benchmark === bench.id && n.task === id).reduce((a, n) => a + n.seconds, 0),
       }));
     });
     const night = planNight(costs, plan.rounds, (deadline! - now) / 1000);
@@ -207,6 +241,7 @@ export async function executeRun(
             const task = runsOn(bench, build) ? timedOf(bench, build).find((t) => t.id === taskId) : undefined;
             if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
             if (until?.skip(buildId, bench.id, taskId) || leftOut.has(`${bench.id}|${taskId}`)) continue;
+            if (warmup && notWarmed.has(`${bench.id}|${taskId}|${buildId}`)) continue;
             if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
             const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.maxRounds ? `${plan.rounds}-${plan.maxRounds}` : plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
             const elapsed = (Date.now() - started) / 1000;
@@ -271,8 +306,12 @@ export async function executeRun(
   };
   const run = assembleRun(lastRound === totalRounds - 1 && !until ? plan : { ...plan, rounds: measured }, done, notes, recorded, stopping);
   const path = writeRunFile(outDir, run);
-  // only a quiet run's measurements are offered for reuse: a run that is not data is never cited by one that is
-  if (run.quiet?.quiet) offerForReuse(plan, deterministic, done, keyOf);
+  // only a quiet run's measurements are offered for reuse, and only its task times recorded: a run that is
+  // not data is never cited by one that is
+  if (run.quiet?.quiet) {
+    offerForReuse(plan, deterministic, done, keyOf);
+    recordTaskTimes(plan, done);
+  }
   rmSync(jpath);
   return { path, run };
 }

@@ -291,6 +291,18 @@ export const Run = z
       benchmarks: z.array(safeId).min(1),
       rounds: z.int().positive().max(1000),
       warmupRounds: z.int().nonnegative().max(100),
+      warmup: z
+        .enum(['whole-round', 'short'])
+        .optional()
+        .describe(
+          "which tasks the warm-up round ran (runner/run/warmup.ts): whole-round, every timed task on every build; short, for each benchmark and build only the first task in run order when earlier quiet runs of this machine had recorded every task's time (else the tasks without one), the night plan taking the others' seconds per round from those records (runner/task-times.ts). Absent in runs from before the choice and in runs without a warm-up or a timed task: a whole round",
+        ),
+      warmupTimesFrom: z
+        .array(safeId)
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('a short warm-up: the quiet runs whose recorded task times stood in for the tasks it did not run'),
       order: z.array(z.array(safeId)).describe('build ids in the order each round ran them'),
       maxRounds: z
         .int()
@@ -303,7 +315,7 @@ export const Run = z
         .array(z.object({ benchmark: safeId, task: shortText(300), headline: z.boolean(), secondsPerRound: nonNegative }))
         .max(10000)
         .optional()
-        .describe('timed tasks the time budget left out after the warm-up round, for the next night, with the seconds one round of each took there'),
+        .describe('timed tasks the time budget left out after the warm-up round, for the next night, with the seconds one round of each took there (on a build a short warm-up did not run it on: its recorded time, see warmup)'),
       stopping: z
         .object({
           minRounds: z.int().positive().max(1000),
@@ -344,6 +356,8 @@ export const Run = z
       if (s.status !== 'measured' && !s.reason)
         ctx.addIssue({ code: 'custom', path: ['series', i, 'reason'], message: `${s.status} series must say why` });
     });
+    if ((run.plan.warmup === 'short') !== (run.plan.warmupTimesFrom !== undefined))
+      ctx.addIssue({ code: 'custom', path: ['plan', 'warmupTimesFrom'], message: 'a short warm-up says which runs its task times came from, and only a short one' });
   });
 export type Run = z.infer<typeof Run>;
 

@@ -22,6 +22,18 @@ test('a run refers only to its own builds; a measured series has a measured iter
   ]);
 });
 
+test('the warm-up a run chose: absent in older files (a whole round); a short one names the runs its task times came from, and only a short one', () => {
+  const run = makeTestRun();
+  assert.equal(run.plan.warmup, undefined);
+  const withPlan = (plan: Partial<ReturnType<typeof makeTestRun>['plan']>) => issues(Run.safeParse({ ...run, plan: { ...run.plan, ...plan } }));
+  assert.deepEqual(withPlan({ warmup: 'whole-round' }), []);
+  assert.deepEqual(withPlan({ warmup: 'short', warmupTimesFrom: ['20261122T040846Z-full-b88e'] }), []);
+  const rule = 'plan.warmupTimesFrom: a short warm-up says which runs its task times came from, and only a short one';
+  assert.deepEqual(withPlan({ warmup: 'short' }), [rule]);
+  assert.deepEqual(withPlan({ warmup: 'whole-round', warmupTimesFrom: ['20261122T040846Z-full-b88e'] }), [rule]);
+  assert.deepEqual(withPlan({ warmupTimesFrom: ['20261122T040846Z-full-b88e'] }), [rule]);
+});
+
 test('numbers are finite; ids keep to a path-safe alphabet; free text carries no control characters', () => {
   for (const bad of [NaN, Infinity, -Infinity]) assert.equal(finite.safeParse(bad).success, false, String(bad));
   assert.equal(finite.safeParse(5e-324).success, true, 'tiny but finite: plausibility is the validator\'s job');

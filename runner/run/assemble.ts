@@ -1,5 +1,6 @@
 // Journal -> run file: the series of every journaled task (values, failures and their notes), the plan
-// as run, how a run measured until decided stopped, the quiet-host evidence and the phase times.
+// as run, how a run measured until decided stopped, the warm-up it chose, the quiet-host evidence and
+// the phase times.
 import { bySeriesKeyThenBuild, Run, type Iteration, type Series } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
 import type { LookSchedule } from '../../scripts/hypothesis/sequential.ts';
@@ -7,6 +8,7 @@ import type { TaskCost } from '../night-plan.ts';
 import { phasesOf, quietOf } from './evidence.ts';
 import type { EvidenceLine, JournalEntry, RunPlan } from './journal.ts';
 import { failureOf, roundOrder } from './tasks.ts';
+import { timesFrom, warmupNote } from './warmup.ts';
 
 /** How a run measured until decided stopped, for its run file. */
 export interface Stopping {
@@ -70,6 +72,8 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
       if (stopped) s.stopped = stopped;
     }
   const ordered = [...series.values()].sort(bySeriesKeyThenBuild);
+  const warmup = evidence.find((e) => e.kind === 'warmup');
+  if (warmup?.kind === 'warmup') notes.push(warmupNote(warmup, stopping?.leftOut));
   const totalRounds = plan.warmupRounds + plan.rounds;
   const quiet = quietOf(plan, entries, evidence, notes);
   const phases = phasesOf(entries, evidence);
@@ -101,6 +105,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
           }
         : {}),
       warmupRounds: plan.warmupRounds,
+      ...(warmup?.kind === 'warmup' ? { warmup: warmup.warmup, ...(warmup.warmup === 'short' ? { warmupTimesFrom: timesFrom(warmup) } : {}) } : {}),
       order: Array.from({ length: totalRounds }, (_, r) =>
         roundOrder(
           plan.builds.map((b) => b.id),

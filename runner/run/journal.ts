@@ -5,8 +5,9 @@
 // Line 1 is the header (everything but the values), each
 // further line one finished task of one build in one round, or a piece of quiet-host evidence
 // (runner/quiet.ts: the window before the run, each round with its windows, and whether each session
-// held the host lock). A killed run is resumed with --resume <runId>, or by the next `npm run bench` of the
-// same request on the same machine (resumableRun): finished (round, build, benchmark, task) entries and
+// held the host lock), the warm-up chosen before round 0, or the night's plan. A killed run is resumed
+// with --resume <runId>, or by the next `npm run bench` of the same request on the same machine
+// (resumableRun): finished (round, build, benchmark, task) entries and
 // the evidence already recorded are kept, and finished tasks are skipped, so a kill loses at most the
 // task in flight. A `round-repeated` line drops the timed entries of its round written before it (the
 // attempt the host disturbed, runner/run.ts), so a resumed run never sees them.
@@ -18,6 +19,7 @@ import type { CheckedSnapshot, RoundSnapshot } from '../quiet.ts';
 import { buildLabel } from '../../catalogue/index.ts';
 import { cacheRoot } from '../sources.ts';
 import type { TaskCost } from '../night-plan.ts';
+import type { WarmupChoice } from './warmup.ts';
 
 export interface RunPlan {
   runId: string;
@@ -70,7 +72,9 @@ export type EvidenceLine =
   | { kind: 'phase'; phase: 'prepare' | 'timed'; seconds: number }
   | { kind: 'phase'; phase: 'deterministic'; seconds: number; jobs: number }
   /** the tasks a night with a time budget left out after its warm-up round (kept on resume) */
-  | { kind: 'night-plan'; leftOut: TaskCost[] };
+  | { kind: 'night-plan'; leftOut: TaskCost[] }
+  /** which timed tasks the warm-up round runs, chosen before it (runner/run/warmup.ts; kept on resume) */
+  | ({ kind: 'warmup' } & WarmupChoice);
 
 export interface Journal {
   plan: RunPlan;

@@ -1,0 +1,108 @@
+// How long each timed task takes on this machine (issue 32: a full night in under two hours), so that a
+// run's warm-up round need not run every task to plan the night (runner/night-plan.ts). At the end of a
+// quiet run, every timed task of every build that ran in a measured round gets a record: the median wall
+// seconds of its measured (non-warm-up) rounds, with the run it came from, in
+// <cache>/task-times/<machine id>/<key>.json, in the build cache beside the reuse cache of
+// deterministic results (runner/deterministic.ts). A later run replaces the record of the same key.
+//
+// The key (all of it must match for a record to stand in for a warm-up):
+//   - the machine id (the folder): other hardware takes other times;
+//   - the benchmark and the task id;
+//   - the build id (a hash of everything that changes the binary: runner/build.ts);
+//   - the run mode (quick and full run the same task for different lengths);
+//   - the harness revision (catalogue/harness-steps.ts).
+// Rounds whose task failed, or failed once and was run again, are not counted (their time is not the
+// task's); a task with no such round gets no record. Only a quiet run writes (see executeRun), as only a
+// quiet run's deterministic results are offered for reuse: a run that is not data times nothing either.
+// runner/run/warmup.ts decides from these records which tasks a warm-up round runs.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileDurably, type RunMode } from '../schema/index.ts';
+import { median } from '../scripts/stats.ts';
+import { cacheRoot } from './sources.ts';
+import type { JournalEntry, RunPlan } from './run/journal.ts';
+import { failureOf } from './run/tasks.ts';
+
+export interface TaskTimeKey {
+  machine: string;
+  benchmark: string;
+  task: string;
+  buildId: string;
+  mode: RunMode;
+  harnessRevision: number;
+}
+
+export interface TaskTime {
+  key: TaskTimeKey;
+  /** sha256 of the key, the file's name */
+  keySha256: string;
+  /** the median wall seconds of one measured round of the task on the build */
+  seconds: number;
+  /** the measured rounds the median is of */
+  rounds: number;
+  /** the quiet run that measured them */
+  runId: string;
+  recordedAt: string;
+}
+
+/** The key of a task of a build in a run of this plan (a plan without a harness revision is revision 1). */
+export const taskTimeKey = (plan: Pick<RunPlan, 'host' | 'mode' | 'harness'>, benchmark: string, task: string, buildId: string): TaskTimeKey => ({
+  machine: plan.host.id,
+  benchmark,
+  task,
+  buildId,
+  mode: plan.mode,
+  harnessRevision: plan.harness.revision ?? 1,
+});
+
+/** The key's hash: of its fields in a fixed order, so it does not depend on how the object was built. */
+export function taskTimeKeySha256(k: TaskTimeKey): string {
+  return createHash('sha256')
+    .update(JSON.stringify([k.machine, k.benchmark, k.task, k.buildId, k.mode, k.harnessRevision]))
+    .digest('hex');
+}
+
+export const taskTimesDir = (machine: string): string => join(cacheRoot(), 'task-times', machine);
+const pathOf = (k: TaskTimeKey) => join(taskTimesDir(k.machine), `${taskTimeKeySha256(k)}.json`);
+
+/** The time recorded under this key, or undefined (none, unreadable, or recorded under another key). */
+export function findTaskTime(k: TaskTimeKey): TaskTime | undefined {
+  const path = pathOf(k);
+  if (!existsSync(path)) return undefined;
+  try {
+    const t = JSON.parse(readFileSync(path, 'utf8')) as TaskTime;
+    return t.keySha256 === taskTimeKeySha256(k) && typeof t.seconds === 'number' && Number.isFinite(t.seconds) && t.seconds >= 0 && typeof t.runId === 'string' ? t : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The time of each timed task of each build in a finished run: the median seconds of its measured rounds
+ * that ran it cleanly (no failure, no second attempt), keyed as above.
+ */
+export function taskTimesOf(plan: RunPlan, entries: readonly JournalEntry[]): { key: TaskTimeKey; seconds: number; rounds: number }[] {
+  const rounds = new Map<string, { benchmark: string; task: string; buildId: string; seconds: number[] }>();
+  for (const e of entries) {
+    if (e.deterministic || e.round < plan.warmupRounds || e.seconds === undefined) continue;
+    if (e.firstAttempt !== undefined || failureOf(e.outcomes, e.error) !== undefined) continue;
+    const id = JSON.stringify([e.benchmark, e.task, e.buildId]);
+    const t = rounds.get(id) ?? { benchmark: e.benchmark, task: e.task, buildId: e.buildId, seconds: [] };
+    t.seconds.push(e.seconds);
+    rounds.set(id, t);
+  }
+  return [...rounds.values()].map((t) => ({ key: taskTimeKey(plan, t.benchmark, t.task, t.buildId), seconds: median(t.seconds), rounds: t.seconds.length }));
+}
+
+/** Record the task times of a finished run (a quiet run only: see executeRun); returns how many. */
+export function recordTaskTimes(plan: RunPlan, entries: readonly JournalEntry[], now = new Date()): number {
+  const times = taskTimesOf(plan, entries);
+  if (!times.length) return 0;
+  mkdirSync(taskTimesDir(plan.host.id), { recursive: true });
+  for (const { key, seconds, rounds } of times) {
+    const record: TaskTime = { key, keySha256: taskTimeKeySha256(key), seconds, rounds, runId: plan.runId, recordedAt: now.toISOString() };
+    writeFileDurably(pathOf(key), JSON.stringify(record) + '\n');
+  }
+  return times.length;
+}
