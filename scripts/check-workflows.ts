@@ -17,6 +17,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { commandLine, openingComment } from '../runner/cli.ts';
 import { get, parseWorkflowYaml, scalars, YamlSubsetError, type YamlNode, type YamlScalar } from './workflow-yaml.ts';
 
 export const ACTIONLINT_VERSION = 'v1.7.12';
@@ -288,6 +289,8 @@ export function findActionlint(root: string): string | null {
 }
 
 function main(): void {
+  const cli = commandLine('test:workflows', openingComment(import.meta.url), {});
+  if (cli.positionals.length) cli.fail(`takes no arguments, not ${cli.positionals.join(' ')}`);
   const root = process.cwd();
   const dir = join(root, '.github', 'workflows');
   const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
