@@ -78,7 +78,8 @@ interface Record_ {
   simulations: Record<string, Sim>;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
+// the upper median (of an even count, the higher middle value), not stats.ts median: the recorded figures were computed so
+const upperMedian = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
 
 /**
  * How the archived real full run stores in the runner's format (brotli 11), in the simulation's (brotli 9) and in
@@ -114,7 +115,7 @@ export function record(label: string, simDir: string, file: string, note: string
     options: state.options,
     nightsDone: state.nightsDone,
     generation: {
-      secondsPerNight: { median: median(nights.map((n) => n.seconds)), max: Math.max(...nights.map((n) => n.seconds)) },
+      secondsPerNight: { median: upperMedian(nights.map((n) => n.seconds)), max: Math.max(...nights.map((n) => n.seconds)) },
       runBytesPerHost: { first: Math.round(nights[0]!.runBytes / hosts), last: Math.round(nights.at(-1)!.runBytes / hosts) },
       runJsonBytesPerHost: { first: Math.round(nights[0]!.runJsonBytes / hosts), last: Math.round(nights.at(-1)!.runJsonBytes / hosts) },
     },

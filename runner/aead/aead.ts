@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { describeIssues, type Build, type Library, type RunMode } from '../../schema/index.ts';
+import { median } from '../../scripts/stats.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { parseProgramJson, runGuarded, stderrTail } from '../child-guard.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -127,12 +128,6 @@ export function aeadSpec(cipher: AeadCipher, bytes: number, aadBytes: number): S
     params: { algorithm: cipher, operation: 'seal', bytes, aadBytes },
     comparability: { acrossVersions: true },
   };
-}
-
-export function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(v.length / 2);
-  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
 }
 
 /** Median rates over the repetitions of one size: per thread-CPU second and per wall-clock second. */
