@@ -1,10 +1,17 @@
 // The shape every command shares: options parsed by node:util's parseArgs (unknown options refused),
 // --help answered with the usage text and nothing else done, and a usage error said with the usage text
 // and exit status 64 (exit-codes.ts EXIT.usage).
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXIT } from './exit-codes.ts';
 
 type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string; default?: string | boolean | string[] | boolean[] }>;
+
+/** The opening comment of the file at `url` (a command's import.meta.url), for a command whose usage it is. */
+export function openingComment(url: string): string {
+  const lines = readFileSync(new URL(url), 'utf8').split('\n');
+  return lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).join('\n').replace(/^\/\/ ?/gm, '');
+}
 
 /** Report a usage error the way every command does, and exit 64. */
 export function usageError(name: string, help: string, message: string): never {

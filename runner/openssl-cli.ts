@@ -1,7 +1,6 @@
 // `npm run openssl -- <command>`: list, fetch, build, path and clean builds of OpenSSL and the other TLS libraries.
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   DEFAULT_MATRIX,
   LIBRARY_NAMES,
@@ -21,6 +20,7 @@ import {
 import { buildMany, buildsDir, cleanStaleTemps, findCached, listCached, releaseName, type BuildRequest } from './build.ts';
 import { acquireHostLock, lockDir } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
+import { commandLine, usageError } from './cli.ts';
 import { SERVERS, SERVER_NAMES } from '../catalogue/servers.ts';
 import { buildServer } from './servers/server-build.ts';
 
@@ -56,10 +56,14 @@ Each command takes --help.`,
   clean: 'usage: npm run openssl -- clean [--all]\n  Removes interrupted build directories, temporary files of killed processes and logs of failed builds\n  (never those of a build still running); --all removes the whole cache.',
 };
 
+/** A failure that is not a usage error (the catalogue, the host lock): exit status 2, as before commandLine. */
 function fail(message: string): never {
   console.error(`error: ${message}`);
   process.exit(2);
 }
+
+/** The usage error of the command being run (exit 64); set once the command is known. */
+let usage: (message: string) => never = (message) => usageError('openssl', HELP['']!, message);
 
 /**
  * Build specs ("3.5", "3.5.7:no-ml-kem", "aws-lc", "wolfssl:no-perf-options") into requests; a spec
@@ -69,7 +73,7 @@ function buildRequests(specs: string[], variants: string[] | undefined): BuildRe
   try {
     return specs.flatMap((spec) => (spec.includes(':') || !variants?.length ? [spec] : variants.map((variant) => `${spec}:${variant}`)).map(resolveBuildSpec));
   } catch (e) {
-    fail((e as Error).message);
+    usage((e as Error).message);
   }
 }
 
@@ -77,7 +81,7 @@ function resolveAll(specs: string[]): CatalogueVersion[] {
   try {
     return specs.map((spec) => resolveBuildSpec(spec).version);
   } catch (e) {
-    fail((e as Error).message);
+    usage((e as Error).message);
   }
 }
 
@@ -89,28 +93,15 @@ async function main(): Promise<void> {
     console.log(HELP['']);
     return;
   }
-  if (!(command in HELP)) fail(`unknown command "${command}"\n${HELP['']}`);
-  const { values, positionals } = (() => {
-    try {
-      return parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          help: { type: 'boolean', short: 'h' },
-          json: { type: 'boolean' },
-          all: { type: 'boolean' },
-          variant: { type: 'string', multiple: true },
-          kind: { type: 'string' },
-        },
-      });
-    } catch (e) {
-      fail(`${(e as Error).message}\n${HELP[command]}`);
-    }
-  })();
-  if (values.help) {
-    console.log(HELP[command]);
-    return;
-  }
+  if (!(command in HELP)) usage(command.startsWith('-') ? `unknown option ${command}: the command comes first` : `unknown command "${command}"`);
+  const cli = commandLine(`openssl ${command}`, HELP[command]!, {
+    json: { type: 'boolean' },
+    all: { type: 'boolean' },
+    variant: { type: 'string', multiple: true },
+    kind: { type: 'string' },
+  }, rest);
+  const { values, positionals } = cli;
+  usage = cli.fail;
   const problems = validateCatalogue();
   if (problems.length) fail(`the catalogue is inconsistent:\n  ${problems.join('\n  ')}`);
 
@@ -147,7 +138,7 @@ async function main(): Promise<void> {
       return;
     }
     case 'fetch': {
-      if (!positionals.length && !values.all) fail(`fetch needs at least one version, or --all\n${HELP.fetch}`);
+      if (!positionals.length && !values.all) usage('fetch needs at least one version, or --all');
       const kind = values.kind as CatalogueVersion['sources'][number]['kind'] | undefined;
       let failed = 0;
       for (const v of values.all ? allReleases() : resolveAll(positionals)) {
@@ -194,8 +185,8 @@ async function main(): Promise<void> {
     }
     case 'path': {
       const [spec] = positionals;
-      if (!spec) fail(`path needs a version\n${HELP.path}`);
-      if ((values.variant?.length ?? 0) > 1) fail('path takes one --variant');
+      if (!spec) usage('path needs a version');
+      if ((values.variant?.length ?? 0) > 1) usage('path takes one --variant');
       const { version: v, variant } = buildRequests([spec], values.variant)[0]!;
       const hit = findCached(v, variant);
       if (!hit) {

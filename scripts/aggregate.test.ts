@@ -379,7 +379,7 @@ test('a local build prefers the local machine\'s quiet run to its not-quiet one 
 test('npm run aggregate -- --local-host needs a machine id', () => {
   const r = spawnSync(process.execPath, [join(import.meta.dirname, 'aggregate.ts'), '--local-host'], { encoding: 'utf8' });
   assert.equal(r.status, 64);
-  assert.match(r.stderr, /--local-host needs a machine id/);
+  assert.match(r.stderr, /'--local-host <value>' argument missing/);
 });
 
 test("labels are the runner's registry's current words; a key the runner does not write keeps its run's label", () => {

@@ -33,6 +33,7 @@ import {
 import { BASELINE_VERSION, cataloguedRelease, comparedWith, compareReleases, compareVersions } from '../catalogue/index.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
 import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, measuredRounds, describe, significant, SUMMARY_DIGITS } from './stats.ts';
+import { commandLine } from '../runner/cli.ts';
 import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from './history.ts';
 
 export { quietReasons };
@@ -521,21 +522,11 @@ the summary too, after its quiet ones, marked so the site calls their values ind
 Never for the committed data/: without it only quiet runs count.`;
 
 if (import.meta.main) {
-  const args = process.argv.slice(2);
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(HELP);
-    process.exit(0);
-  }
-  const at = args.indexOf('--local-host');
-  const localHost = at >= 0 ? args[at + 1] : undefined;
-  const rest = at >= 0 ? args.filter((_, i) => i !== at && i !== at + 1) : args;
-  const unknown = rest.filter((a) => a.startsWith('-') && a !== '--rebuild');
-  if (unknown.length || (at >= 0 && (!localHost || localHost.startsWith('-')))) {
-    console.error(`aggregate: ${unknown.length ? `unknown option ${unknown.join(', ')}` : '--local-host needs a machine id'}\n\n${HELP}`);
-    process.exit(64);
-  }
-  const rebuild = rest.includes('--rebuild');
-  const dataDir = rest.find((a) => !a.startsWith('--')) ?? 'data';
+  const cli = commandLine('aggregate', HELP, { rebuild: { type: 'boolean' }, 'local-host': { type: 'string' } });
+  const { rebuild = false, 'local-host': localHost } = cli.values;
+  if (localHost !== undefined && (!localHost || localHost.startsWith('-'))) cli.fail('--local-host needs a machine id');
+  if (cli.positionals.length > 1) cli.fail(`one DATA_DIR, not ${cli.positionals.join(' ')}`);
+  const dataDir = cli.positionals[0] ?? 'data';
   try {
     const r = writeAll(dataDir, { rebuild, localHost });
     for (const i of r.ignored) console.log(`rebuilt from the run files: ${i}`);

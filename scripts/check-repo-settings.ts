@@ -5,7 +5,7 @@
 // without it, it says so and checks nothing. Exit status: 0 every setting holds, 1 one does not,
 // 2 some could not be read with this token (and none failed).
 import { execFileSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../runner/cli.ts';
 
 export type Api = (path: string) => Promise<{ status: number; body: unknown }>;
 export type Outcome = 'ok' | 'fail' | 'unknown';
@@ -151,21 +151,15 @@ export function formatFindings(findings: Finding[]): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { repo: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help) {
-    console.log('npm run check:repo-settings [-- --repo owner/name]   (needs GITHUB_TOKEN; see docs/runners.md)');
-    return;
-  }
+  const cli = commandLine('check:repo-settings', 'usage: npm run check:repo-settings [-- --repo owner/name]   (needs GITHUB_TOKEN; see docs/runners.md)', { repo: { type: 'string' } });
+  const { values } = cli;
   const token = process.env.GITHUB_TOKEN;
   if (!token) {
     console.log('skipped: GITHUB_TOKEN is not set, so the repository settings docs/runners.md requires were not checked. Set it (a token with admin read access to the repository and its organization\'s runner groups) and run again.');
     return;
   }
   const repo = repoName(values.repo);
-  if (!repo) {
-    console.error('error: name the repository with --repo owner/name (or GITHUB_REPOSITORY)');
-    process.exit(2);
-  }
+  if (!repo) return cli.fail('name the repository with --repo owner/name (or GITHUB_REPOSITORY)');
   const findings = await checkRepoSettings(repo, githubApi(token));
   console.log(`${repo}:\n${formatFindings(findings)}`);
   process.exit(exitStatus(findings));

@@ -111,13 +111,13 @@ for (const [name, expected] of Object.entries(FLAGGED)) {
   });
 }
 
-test('the workflow reader gives the same tree as YAML for the forms workflows use, and refuses the rest with the line', () => {
+test('the workflow reader keeps every scalar as written, with its line, and refuses what the rules would have to resolve, with the line', () => {
   const plain = (n: YamlNode): unknown => (n.kind === 'scalar' ? n.value : n.kind === 'seq' ? n.items.map(plain) : Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)])));
   const text = [
     'a: plain # comment',
     "b: 'it''s # not a comment'",
     'c: "x\\ty"',
-    'd: [one, "two, three", {k: v}, ${{ x }}]',
+    "d: [one, \"two, three\", {k: v}, '${{ x }}']",
     'e:',
     '- same-indent item',
     '- k: v',
@@ -141,16 +141,19 @@ test('the workflow reader gives the same tree as YAML for the forms workflows us
     f: 'folded text',
     g: { h: 'a plain continued scalar' },
   });
-  const refused: [string, RegExp][] = [
-    ['a: &x 1\nb: *x', /anchors, aliases and tags/],
-    ['a: !!str 1', /anchors, aliases and tags/],
-    ['<<: {a: 1}', /merge keys/],
-    ['a: 1\n---\nb: 2', /several YAML documents/],
-    ['a: [1,\n  2]', /does not end on its line/],
-    ['a: 1\na: 2', /appears twice/],
-    ['a:\n\t- x', /tab/],
+  assert.deepEqual(plain(parseWorkflowYaml('x: false\ny: ~\nz: 010\non:\n')), { x: 'false', y: '~', z: '010', on: '' }, 'scalars are the text written');
+  const lines = parseWorkflowYaml('a:\n  b: |\n    text\n  c:\n  d: [x, y]\n');
+  assert.deepEqual([get(lines, 'a'), get(get(lines, 'a'), 'b'), get(get(lines, 'a'), 'c'), get(get(lines, 'a'), 'd')].map((n) => n?.line), [2, 2, 4, 5]);
+  const refused: [string, RegExp, number][] = [
+    ['a: 1\nb: &x 1\nc: *x', /anchors, aliases and tags/, 2],
+    ['a: 1\nb: !!str 1', /anchors, aliases and tags/, 2],
+    ['a: 1\n<<: {a: 1}', /merge keys/, 2],
+    ['a: 1\n---\nb: 2', /multiple documents/, 2],
+    ['a: 1\na: 2', /keys must be unique/, 2],
+    ['a:\n\t- x', /Tabs are not allowed/, 2],
   ];
-  for (const [yaml, message] of refused) assert.throws(() => parseWorkflowYaml(yaml), (e: Error) => e instanceof YamlSubsetError && message.test(e.message), yaml);
+  for (const [yaml, message, line] of refused)
+    assert.throws(() => parseWorkflowYaml(yaml), (e: Error) => e instanceof YamlSubsetError && message.test(e.message) && e.line === line, yaml);
 });
 
 test("the project's workflows follow the rules, and only bench.yml uses self-hosted runners", () => {

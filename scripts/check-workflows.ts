@@ -12,54 +12,42 @@
 //     be resolved (a matrix of literal labels can), and uses no secrets and no write permission;
 //   - a job that can push (contents: write) is in no concurrency group (a newer pending run would cancel it);
 //   - every `npm run <script>` / `npm test` in a `run:` step names a script that package.json has.
-// The rules read the workflows with workflow-yaml.ts, which refuses YAML it does not read (anchors,
-// aliases, tags...) rather than guess; actionlint parses the YAML itself.
+// The rules read the workflows with the yaml package (workflow-yaml.ts), refusing anchors, aliases, tags
+// and merge keys rather than guess how GitHub resolves them; actionlint parses the YAML itself.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { get, parseWorkflowYaml, scalars, YamlSubsetError, type YamlNode, type YamlScalar } from './workflow-yaml.ts';
+import { commandLine, openingComment } from '../runner/cli.ts';
+import { get, parseWorkflowYaml, scalars, YamlSubsetError, type YamlMap, type YamlNode, type YamlScalar } from './workflow-yaml.ts';
 
 export const ACTIONLINT_VERSION = 'v1.7.12';
 export const INSTALL_HINT = `GOBIN="$PWD/.cache/tools/bin" go install github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}`;
 
-interface Line {
-  no: number;
-  indent: number;
-  text: string;
-}
-
-function lines(yaml: string): Line[] {
-  return yaml.split('\n').map((raw, i) => ({ no: i + 1, indent: raw.length - raw.trimStart().length, text: raw.trim() }));
-}
-
-/** Every `run:` script with the line it starts on (block scalars `|` and `>` included). */
-export function runScripts(yaml: string): { line: number; script: string }[] {
-  const all = lines(yaml);
+/** Every `run:` script with the line of its key, as GitHub reads it (a block scalar without its final newlines). */
+export function runScripts(workflow: string | YamlNode): { line: number; script: string }[] {
   const out: { line: number; script: string }[] = [];
-  all.forEach((l, i) => {
-    const m = /^(-\s+)?run:\s*(.*)$/.exec(l.text);
-    if (!m) return;
-    const value = m[2]!;
-    if (!/^[|>][-+]?$/.test(value)) return void out.push({ line: l.no, script: value });
-    const keyIndent = l.indent + (m[1]?.length ?? 0);
-    const body: string[] = [];
-    for (const next of all.slice(i + 1)) {
-      if (next.text !== '' && next.indent <= keyIndent) break;
-      body.push(next.text);
-    }
-    // a folded scalar (>) joins its lines with spaces; a blank line stays a line break
-    const script = value.startsWith('>') ? body.join('\n').replace(/([^\n])\n(?=[^\n])/g, '$1 ') : body.join('\n');
-    out.push({ line: l.no, script: script.replace(/\n+$/, '') });
-  });
+  const walk = (n: YamlNode): void => {
+    if (n.kind === 'seq') n.items.forEach(walk);
+    if (n.kind === 'map')
+      for (const e of n.entries) {
+        if (e.key === 'run' && e.value.kind === 'scalar') out.push({ line: e.line, script: e.value.value.replace(/\n+$/, '') });
+        else walk(e.value);
+      }
+  };
+  walk(typeof workflow === 'string' ? parseWorkflowYaml(workflow) : workflow);
   return out;
 }
 
 /** The `run:` script of the step with this `name:` (for tests that execute a step's shell). */
 export function stepScript(yaml: string, name: string): string {
-  const nameLine = yaml.split('\n').findIndex((l) => l.trim() === `- name: ${name}`);
-  const script = runScripts(yaml).find((s) => s.line > nameLine + 1 && nameLine >= 0);
-  if (!script) throw new Error(`no step named "${name}" with a run: script`);
-  return script.script;
+  const tree = parseWorkflowYaml(yaml);
+  const steps = (get(tree, 'jobs')?.kind === 'map' ? (get(tree, 'jobs') as YamlMap).entries : []).flatMap((job) => {
+    const list = get(job.value, 'steps');
+    return list?.kind === 'seq' ? list.items : [];
+  });
+  const run = steps.map((step) => (get(step, 'name')?.kind === 'scalar' && (get(step, 'name') as YamlScalar).value === name ? get(step, 'run') : undefined)).find((r) => r?.kind === 'scalar');
+  if (run?.kind !== 'scalar') throw new Error(`no step named "${name}" with a run: script`);
+  return run.value.replace(/\n+$/, '');
 }
 
 /** npm scripts a shell script runs: `npm run [-s] name`, `npm run-script name`, `npm test`. */
@@ -271,8 +259,8 @@ export function checkWorkflows(files: { file: string; yaml: string }[], scripts:
     const writes = [get(w.tree, 'permissions'), ...jobsOf(w).map((j) => get(j.value, 'permissions'))].filter(grantsWrite);
     for (const p of writes) at(p!.line, 'a workflow that pull requests reach gets read-only permissions');
   }
-  for (const { file, yaml } of files) {
-    for (const { line, script } of runScripts(yaml)) {
+  for (const { file, tree } of workflows) {
+    for (const { line, script } of runScripts(tree)) {
       for (const name of npmScriptsUsed(script)) if (!scripts.has(name)) problems.push(`${file}:${line}: runs npm script "${name}", which package.json does not define`);
     }
   }
@@ -288,6 +276,8 @@ export function findActionlint(root: string): string | null {
 }
 
 function main(): void {
+  const cli = commandLine('test:workflows', openingComment(import.meta.url), {});
+  if (cli.positionals.length) cli.fail(`takes no arguments, not ${cli.positionals.join(' ')}`);
   const root = process.cwd();
   const dir = join(root, '.github', 'workflows');
   const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();

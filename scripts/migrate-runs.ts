@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { deepStrictEqual } from 'node:assert/strict';
 import { join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, openingComment } from '../runner/cli.ts';
 import { DataFileError, listRunFiles, machineId, parseRunFilePath, readRunText, writeRunFile, type Host, type Run } from '../schema/index.ts';
 
 export interface Moved {
@@ -131,11 +131,7 @@ function removeEmptyDirs(dir: string): boolean {
 export const outsideLayout = (to: string) => listRunFiles(to).filter((p) => !parseRunFilePath(p)).map((p) => join(to, p));
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { to: { type: 'string', default: 'data' }, manifest: { type: 'string' }, 'machine-ids': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help) {
-    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 13).join('\n').replace(/^\/\/ ?/gm, ''));
-    process.exit(0);
-  }
+  const { values, positionals } = commandLine('migrate-runs', openingComment(import.meta.url), { to: { type: 'string', default: 'data' }, manifest: { type: 'string' }, 'machine-ids': { type: 'boolean' } });
   if (values['machine-ids']) {
     const relabelled = assignMachineIds(values.to).map((m) => ({ ...m, from: relative('.', m.from), to: relative('.', m.to) }));
     for (const m of relabelled) console.log(`${m.from} -> ${m.to}`);

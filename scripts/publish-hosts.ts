@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine } from '../runner/cli.ts';
 import { nameOfMachine } from '../schema/machine.ts';
 import { FOLDERS, formatProblems, formatSummary, logLine, mdText, untrackedRuns, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
 import { masterChanges, validateMasterFiles } from './validate-master.ts';
@@ -70,8 +70,11 @@ export function describeOutcomes(outcomes: readonly HostOutcome[]): string[] {
   );
 }
 
+const HELP = 'usage: npm run -s publish:hosts -- --hosts \'[{"id": "obs-a", "arch": "x64"}]\' [--root DIR] [--summary FILE]';
+
 function main(): void {
-  const { values } = parseArgs({ options: { hosts: { type: 'string' }, root: { type: 'string', default: '.' }, summary: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const cli = commandLine('publish:hosts', HELP, { hosts: { type: 'string' }, root: { type: 'string', default: '.' }, summary: { type: 'string' } });
+  const { values } = cli;
   let planned: string[] | null = null;
   try {
     const parsed: unknown = JSON.parse(values.hosts ?? '');
@@ -79,10 +82,7 @@ function main(): void {
   } catch {
     planned = null;
   }
-  if (values.help || !planned) {
-    console.log('usage: npm run -s publish:hosts -- --hosts \'[{"id": "obs-a", "arch": "x64"}]\' [--root DIR] [--summary FILE]');
-    process.exit(values.help ? 0 : 2);
-  }
+  if (!planned) return cli.fail('--hosts needs a JSON list of hosts with their ids');
   const root = values.root;
   const master = masterChanges(root);
   const isMaster = (f: ChangedFile) => master.some((m) => m.path === f.path);

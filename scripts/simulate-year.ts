@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, openingComment } from '../runner/cli.ts';
 import { Series as SeriesSchema, bySeriesKeyThenBuild, encodeRunFile, readRunFile, runFilePath, type Build, type Host, type Run, type RunRecord, type Series } from '../schema/index.ts';
 import { derive, writeDerived } from './aggregate.ts';
 import { readTimeseries, recordOf, serializeTimeseries } from './history.ts';
@@ -682,28 +682,23 @@ export function machine(): Record<string, unknown> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      out: { type: 'string' },
-      nights: { type: 'string', default: '365' },
-      hosts: { type: 'string', default: '4' },
-      rounds: { type: 'string', default: '6' },
-      'series-every-months': { type: 'string', default: '6' },
-      scale: { type: 'string', default: '1' },
-      start: { type: 'string', default: '2027-01-01T00:00:00.000Z' },
-      'checkpoint-every': { type: 'string', default: '30' },
-      'push-every': { type: 'string', default: '7' },
-      phases: { type: 'string', default: 'generate,aggregate,pushes,repack,site' },
-      results: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+  const cli = commandLine('simulate-year', openingComment(import.meta.url), {
+    out: { type: 'string' },
+    nights: { type: 'string', default: '365' },
+    hosts: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '6' },
+    'series-every-months': { type: 'string', default: '6' },
+    scale: { type: 'string', default: '1' },
+    start: { type: 'string', default: '2027-01-01T00:00:00.000Z' },
+    'checkpoint-every': { type: 'string', default: '30' },
+    'push-every': { type: 'string', default: '7' },
+    phases: { type: 'string', default: 'generate,aggregate,pushes,repack,site' },
+    results: { type: 'string' },
   });
-  if (values.help || !values.out) {
-    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 16).join('\n').replace(/^\/\/ ?/gm, ''));
-    process.exit(values.help ? 0 : 2);
-  }
+  const { values } = cli;
+  if (!values.out) return cli.fail('--out DIR is required');
   const out = values.out;
-  if (relative(join(REPO, 'data'), out).split('/')[0] !== '..') throw new Error('--out must not be inside data/');
+  if (relative(join(REPO, 'data'), out).split('/')[0] !== '..') cli.fail('--out must not be inside data/');
   const o: SimOptions = {
     out,
     nights: Number(values.nights),

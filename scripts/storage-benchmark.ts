@@ -6,7 +6,7 @@
 //   node scripts/storage-benchmark.ts markdown [--file docs/benchmarks/storage-simulation.json] > docs/benchmarks/storage-simulation.md
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandLine, openingComment } from '../runner/cli.ts';
 import { gzipSync } from 'node:zlib';
 import { encodeRunFile, parseRunFile, readRunText } from '../schema/index.ts';
 import { loadTemplate, machine, releasedSeries, SIM_RUN_FILE_QUALITY, synthesizeRun } from './simulate-year.ts';
@@ -78,7 +78,8 @@ interface Record_ {
   simulations: Record<string, Sim>;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
+// the upper median (of an even count, the higher middle value), not stats.ts median: the recorded figures were computed so
+const upperMedian = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
 
 /**
  * How the archived real full run stores in the runner's format (brotli 11), in the simulation's (brotli 9) and in
@@ -114,7 +115,7 @@ export function record(label: string, simDir: string, file: string, note: string
     options: state.options,
     nightsDone: state.nightsDone,
     generation: {
-      secondsPerNight: { median: median(nights.map((n) => n.seconds)), max: Math.max(...nights.map((n) => n.seconds)) },
+      secondsPerNight: { median: upperMedian(nights.map((n) => n.seconds)), max: Math.max(...nights.map((n) => n.seconds)) },
       runBytesPerHost: { first: Math.round(nights[0]!.runBytes / hosts), last: Math.round(nights.at(-1)!.runBytes / hosts) },
       runJsonBytesPerHost: { first: Math.round(nights[0]!.runJsonBytes / hosts), last: Math.round(nights.at(-1)!.runJsonBytes / hosts) },
     },
@@ -225,11 +226,9 @@ export function markdown(rec: Record_): string {
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, sim: { type: 'string' }, note: { type: 'string' }, about: { type: 'string' }, file: { type: 'string', default: FILE } } });
+  const cli = commandLine('storage-benchmark', openingComment(import.meta.url), { label: { type: 'string' }, sim: { type: 'string' }, note: { type: 'string' }, about: { type: 'string' }, file: { type: 'string', default: FILE } });
+  const { values, positionals } = cli;
   if (positionals[0] === 'record' && values.label && values.sim && values.note) record(values.label, values.sim, values.file, values.note, values.about);
   else if (positionals[0] === 'markdown') process.stdout.write(markdown(JSON.parse(readFileSync(values.file, 'utf8'))));
-  else {
-    console.error(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 5).join('\n').replace(/^\/\/ ?/gm, ''));
-    process.exit(2);
-  }
+  else cli.fail(positionals[0] === 'record' ? 'record needs --label, --sim and --note' : 'give record or markdown');
 }

@@ -1,4 +1,4 @@
-// `npm run submit -- [--host-id ID] [--resume RUNID] [versions...]`: a contributor's full benchmark run,
+// `npm run submit -- [--host-id ID] [--resume RUNID] [--no-wait] [versions...]`: a contributor's full benchmark run,
 // checked with the same validator as the pull-request check, then the git steps to submit it.
 //
 // It refuses early what the pull-request check would refuse late (after the whole benchmark): a dirty
@@ -6,9 +6,9 @@
 // machine (schema/machine.ts): the run is published as that machine, never compared with the other.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { describeMachine, safeId, type Run } from '../schema/index.ts';
 import { describeHost, hostId as defaultHostId } from '../runner/host.ts';
+import { commandLine, openingComment } from '../runner/cli.ts';
 import { lockHostForMeasurement } from '../runner/host-lock.ts';
 import { formatProblems, untrackedRuns, validateSubmission } from './validate-submission.ts';
 import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
@@ -73,10 +73,9 @@ export function submit(argv: string[], io: SubmitIo): string {
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(0, 5).join('\n').replace(/^\/\/ ?/gm, ''));
-    return;
-  }
+  // the bench options a submission refuses are known here so that submit() can say why
+  const refused = Object.fromEntries(BENCH_OPTIONS_REFUSED.map((k) => [k, { type: k === 'quick' ? ('boolean' as const) : ('string' as const) }]));
+  commandLine('submit', openingComment(import.meta.url), { 'host-id': { type: 'string' }, resume: { type: 'string' }, full: { type: 'boolean' }, 'no-wait': { type: 'boolean' }, ...refused });
   // the whole submission measures: hold the host lock (the bench it runs takes part in it); --no-wait fails if it is taken
   const argv = process.argv.slice(2).filter((a) => a !== '--no-wait');
   await lockHostForMeasurement(`npm run submit -- ${argv.join(' ')}`.trim(), argv.length !== process.argv.length - 2);

@@ -630,16 +630,16 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   assert.match(ok.stdout, /needs review: data\/runs\/test-host-a\.[^/]+\/.*belongs to alice \(account 1001, data\/hosts\.json\).*account id was not given/);
   assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', '1001').status, 0);
   assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', '6666').status, 1, 'another account under the same login');
-  assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', 'x1').status, 2, 'an account id that is no number is a usage error');
-  assert.equal(cli('--base', 'HEAD~1', '--author-id', '1001').status, 2, 'an account id without its login is a usage error');
+  assert.equal(cli('--base', 'HEAD~1', '--author', 'alice', '--author-id', 'x1').status, 64, 'an account id that is no number is a usage error');
+  assert.equal(cli('--base', 'HEAD~1', '--author-id', '1001').status, 64, 'an account id without its login is a usage error');
   writeAt(root, 'data/summary.json', '{}');
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'sneaky');
   const bad = cli('--base', 'HEAD~2');
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /data\/summary\.json: \$: only files under data\/runs\//);
-  assert.equal(cli().status, 2, 'no files and no --base is a usage error');
-  assert.equal(cli('--base', 'HEAD~2', '--author', 'not a login').status, 2, 'an author that is no GitHub login is a usage error');
+  assert.equal(cli().status, 64, 'no files and no --base is a usage error');
+  assert.equal(cli('--base', 'HEAD~2', '--author', 'not a login').status, 64, 'an author that is no GitHub login is a usage error');
 });
 
 test('CLI: a file name or parameter value with a newline cannot start a workflow command in the log (issue 30 item 8)', () => {

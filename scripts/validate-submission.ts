@@ -15,7 +15,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
+import { commandLine, openingComment } from '../runner/cli.ts';
 import { DataFileError, githubLogin, hardwareText, HostRegistry, HypothesisResult, Run, decodeRunBytes, describeMachine, listRunFiles, machineId, misplacedRun, readRunFile, safeId, RUN_FILE_SUFFIX, type Build, type Unit } from '../schema/index.ts';
 import { seriesKey, type SeriesSpec } from '../runner/benchmark.ts';
 import { BENCHMARKS } from '../runner/benchmarks.ts';
@@ -766,36 +767,24 @@ export function formatProblems(report: Report): string {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      base: { type: 'string' },
-      untracked: { type: 'boolean', default: false },
-      root: { type: 'string', default: '.' },
-      'accepted-root': { type: 'string' },
-      runner: { type: 'boolean', default: false },
-      author: { type: 'string' },
-      'author-id': { type: 'string' },
-      summary: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+  const cli = commandLine('validate', openingComment(import.meta.url), {
+    base: { type: 'string' },
+    untracked: { type: 'boolean', default: false },
+    root: { type: 'string', default: '.' },
+    'accepted-root': { type: 'string' },
+    runner: { type: 'boolean', default: false },
+    author: { type: 'string' },
+    'author-id': { type: 'string' },
+    summary: { type: 'string' },
   });
+  const { values, positionals } = cli;
+  const fail: (message: string) => never = cli.fail;
   const sources = [values.base !== undefined, values.untracked, positionals.length > 0].filter(Boolean).length;
-  if (values.help || sources !== 1) {
-    const header = readFileSync(new URL(import.meta.url), 'utf8').split('\n');
-    console.log(header.slice(0, header.findIndex((l) => !l.startsWith('//'))).join('\n').replace(/^\/\/ ?/gm, ''));
-    if (!values.help) console.error('error: give exactly one of --base REF, --untracked or file paths');
-    process.exit(values.help ? 0 : 2);
-  }
-  if (values.author !== undefined && !githubLogin.safeParse(values.author).success) {
-    console.error(`error: --author ${JSON.stringify(values.author)} is not a GitHub login`);
-    process.exit(2);
-  }
+  if (sources !== 1) fail('give exactly one of --base REF, --untracked or file paths');
+  if (values.author !== undefined && !githubLogin.safeParse(values.author).success) fail(`--author ${JSON.stringify(values.author)} is not a GitHub login`);
   const authorId = values['author-id'] === undefined ? undefined : Number(values['author-id']);
-  if (authorId !== undefined && (values.author === undefined || !/^[1-9][0-9]{0,15}$/.test(values['author-id']!))) {
-    console.error(`error: --author-id ${JSON.stringify(values['author-id'])} must be a GitHub account id (a positive number), given with --author`);
-    process.exit(2);
-  }
+  if (authorId !== undefined && (values.author === undefined || !/^[1-9][0-9]{0,15}$/.test(values['author-id']!)))
+    fail(`--author-id ${JSON.stringify(values['author-id'])} must be a GitHub account id (a positive number), given with --author`);
   const changed = values.base
     ? changedSince(values.root, values.base)
     : values.untracked

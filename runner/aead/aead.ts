@@ -7,7 +7,8 @@
 // turns across the sizes, with the program pinned to one CPU (aead.c says why).
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import type { Build, Library, RunMode } from '../../schema/index.ts';
+import { describeIssues, type Build, type Library, type RunMode } from '../../schema/index.ts';
+import { median } from '../../scripts/stats.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { parseProgramJson, runGuarded, stderrTail } from '../child-guard.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -88,10 +89,7 @@ export type AeadOutput = z.infer<typeof AeadOutput>;
 export function parseAeadOutput(text: string, expect: { build: Pick<Build, 'library' | 'version'>; cipher: AeadCipher; sizes: number[] }, where: string): AeadOutput {
   const json = parseProgramJson(text, `${where} (aead)`);
   const parsed = AeadOutput.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new Error(`${where}: unexpected aead output:\n  ${issues.join('\n  ')}`);
-  }
+  if (!parsed.success) throw new Error(`${where}: unexpected aead output:\n${describeIssues(parsed.error, 5)}`);
   const out = parsed.data;
   // a static binary says which library it carries: refuse numbers from another build
   const wrong = libraryMismatch(out.library, expect.build);
@@ -130,12 +128,6 @@ export function aeadSpec(cipher: AeadCipher, bytes: number, aadBytes: number): S
     params: { algorithm: cipher, operation: 'seal', bytes, aadBytes },
     comparability: { acrossVersions: true },
   };
-}
-
-export function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(v.length / 2);
-  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
 }
 
 /** Median rates over the repetitions of one size: per thread-CPU second and per wall-clock second. */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Library, Params, RunMode } from '../../schema/index.ts';
+import { median } from '../../scripts/stats.ts';
 import { certName, groupsWords, resumeWords } from '../../catalogue/words.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { CERTS, CERT_HOSTNAME, certDir, ensureCerts as ensureSharedCerts, type Cert } from '../certs.ts';
@@ -464,8 +465,8 @@ export async function runTask(d: TaskDef, binary: string, build: Pick<BuildUnder
       counts.push(again.instructionsPerHandshake);
     }
     counts.sort((a, b) => a - b);
-    const median = counts[Math.floor(counts.length / 2)]!;
-    return [{ spec: instructionSpec(d.cfg), value: median, observed: { ...observed, rng: `not fixed: ${r.out.rngNotFixed}`.slice(0, 200), instructionCounts: counts.map((c) => Math.round(c)).join(','), instructionSpread: (counts.at(-1)! - counts[0]!) / median } }];
+    const mid = median(counts);
+    return [{ spec: instructionSpec(d.cfg), value: mid, observed: { ...observed, rng: `not fixed: ${r.out.rngNotFixed}`.slice(0, 200), instructionCounts: counts.map((c) => Math.round(c)).join(','), instructionSpread: (counts.at(-1)! - counts[0]!) / mid } }];
   }
   const cfg = d.kind === 'ctx-new' ? baseConfig() : d.cfg;
   const r = d.kind === 'ctx-new' ? await execCtxNew(binary, d.count) : await runHandshake(binary, cfg, d.count);

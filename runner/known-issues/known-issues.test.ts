@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { DEFAULT_MATRIX } from '../../catalogue/index.ts';
-import { Series } from '../../schema/index.ts';
+import { Series, describeIssues } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
 import { causesMatrix } from '../causes/causes.ts';
 import { handshakeMatrix, specsOf } from '../handshake/handshake.ts';
@@ -194,6 +194,6 @@ test('every series the benchmark emits is a valid run-file series (labels, units
   for (const [task, specs] of Object.entries(taskSpecs()))
     for (const spec of specs) {
       const r = Series.safeParse({ ...spec, key: seriesKey(spec), buildId: 'b-111w', status: 'measured', iterations: [{ round: 1, value: 1, at: '2026-01-01T00:00:00Z', warmup: false }] });
-      assert.ok(r.success, `${task} ${seriesKey(spec)}: ${r.success ? '' : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      assert.ok(r.success, `${task} ${seriesKey(spec)}: ${r.success ? '' : describeIssues(r.error)}`);
     }
 });

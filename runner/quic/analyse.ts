@@ -4,10 +4,10 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { MtuResults, type Build } from '../../schema/index.ts';
 import type { ClientHelloEntry, HelloRetryEntry, QuicHandshakeEntry, ServerFlightEntry } from '../../schema/mtu.ts';
 import { findCached } from '../build.ts';
+import { commandLine } from '../cli.ts';
 import { describeHost, hostId } from '../host.ts';
 import { lockHostForMeasurement } from '../host-lock.ts';
 import { harnessInfo } from '../run.ts';
@@ -111,26 +111,22 @@ export function observations(qh: QuicHandshakeEntry[]): string[] {
   return out;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      out: { type: 'string', default: join('data', 'mtu') },
-      'host-id': { type: 'string' },
-      versions: { type: 'string' },
-      'no-wait': { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    console.log(`usage: npm run mtu -- [--out DIR] [--host-id NAME] [--versions 3.4.1,3.5.7] [--no-wait]
+const HELP = `usage: npm run mtu -- [--out DIR] [--host-id NAME] [--versions 3.4.1,3.5.7] [--no-wait]
 
 Measures, on every cached default build of the listed versions (default: ${VERSIONS.join(', ')}), the
 sizes that decide whether a TLS or QUIC handshake fits a path's MTU (ClientHello, server flight,
 HelloRetryRequest, QUIC Initial datagrams) and writes DIR/<machine>.json (default data/mtu). Sizes only,
 no timing; holds the host's measurement lock (--no-wait: fail if another measurement has it).
-  --host-id NAME   the name of this machine (default $OBSERVATORY_HOST_ID or the hostname)`);
-    return;
-  }
+  --host-id NAME   the name of this machine (default $OBSERVATORY_HOST_ID or the hostname)`;
+
+async function main(): Promise<void> {
+  const { values, positionals, fail } = commandLine('mtu', HELP, {
+    out: { type: 'string', default: join('data', 'mtu') },
+    'host-id': { type: 'string' },
+    versions: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+  });
+  if (positionals.length) fail(`takes no arguments, not ${positionals.join(' ')}`);
   // measuring: hold the host lock (runner/host-lock.ts); --no-wait fails if another measurement has it
   await lockHostForMeasurement(`npm run mtu -- ${process.argv.slice(2).join(' ')}`.trim(), values['no-wait'] === true);
   const versions = values.versions ? values.versions.split(',') : VERSIONS;

@@ -3,6 +3,7 @@
 // fixture all go through them.
 import type { ClaimOutcome, GapDecomposition, GapPart, HypothesisResult } from '../../schema/index.ts';
 import { CERT_NAMES } from '../../schema/index.ts';
+import { median } from '../stats.ts';
 import { CLAIMS, DECOMPOSITION, GAP_PARTS, type Claim, type Side } from './claims.ts';
 import { differenceInterval, type CpuLine } from './sequential.ts';
 import { EQUIVALENCE_MARGIN, combine, instructionVerdict, signedPct, type LineResult } from './verdict.ts';
@@ -56,16 +57,10 @@ export function instructionLine(claim: Claim, cert: string, counts: readonly Ins
 
 // ------------------------------------------------------------------ claims
 
-function median(values: number[]): number | null {
-  if (!values.length) return null;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
 /** Median CPU µs per handshake of one configuration on one side, over measured blocks. */
 export function medianCost(blocks: readonly Block[], config: string, cert: string, side: Side): number | null {
-  return median(blocks.filter((b) => !b.warmup && b.config === config && b.cert === cert).map((b) => sideCost(b, side)));
+  const costs = blocks.filter((b) => !b.warmup && b.config === config && b.cert === cert).map((b) => sideCost(b, side));
+  return costs.length ? median(costs) : null;
 }
 
 const SIDE_WORDS: Record<Side, string> = { client: "the client's CPU", server: "the server's CPU", both: 'client + server CPU' };

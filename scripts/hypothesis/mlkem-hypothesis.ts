@@ -12,7 +12,6 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { HypothesisResult, type HypothesisMode } from '../../schema/index.ts';
 import type { BuildUnderTest } from '../../runner/benchmark.ts';
 import { buildMany, findCached } from '../../runner/build.ts';
@@ -20,6 +19,7 @@ import { pinnableCpu } from '../../runner/host.ts';
 import { resolveVersion } from '../../catalogue/index.ts';
 import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandshake, type Cert, type HandshakeConfig } from '../../runner/handshake/handshake.ts';
 import { describeShares } from '../../runner/handshake/output.ts';
+import { commandLine } from '../../runner/cli.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { hostEvidence, MAX_REPEATED_ROUNDS, measureUndisturbed, summarizeEvidence, type RoundSnapshot } from '../../runner/quiet.ts';
@@ -117,36 +117,29 @@ const USAGE = `usage: npm run test:mlkem-hypothesis -- [--budget MINUTES | --qui
   Exit 0 when it measured (whatever the verdicts), 1 when a required configuration could not be measured.`;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: 'boolean' },
-      full: { type: 'boolean' },
-      budget: { type: 'string' },
-      rounds: { type: 'string' },
-      handshakes: { type: 'string' },
-      'host-id': { type: 'string' },
-      out: { type: 'string' },
-      'no-wait': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+  const cli = commandLine('test:mlkem-hypothesis', USAGE, {
+    quick: { type: 'boolean' },
+    full: { type: 'boolean' },
+    budget: { type: 'string' },
+    rounds: { type: 'string' },
+    handshakes: { type: 'string' },
+    'host-id': { type: 'string' },
+    out: { type: 'string' },
+    'no-wait': { type: 'boolean' },
   });
-  if (values.help) {
-    log(USAGE);
-    return 0;
-  }
-  if (values.full) {
-    console.error('error: --full is gone: the default run is sequential and stops when every claim is decided (--budget MINUTES sets its time limit)');
-    return 2;
-  }
+  const { values } = cli;
+  const usageError: (message: string) => never = cli.fail;
+  if (cli.positionals.length) usageError(`takes no arguments, not ${cli.positionals.join(' ')}`);
+  if (values.full) usageError('--full is gone: the default run is sequential and stops when every claim is decided (--budget MINUTES sets its time limit)');
   const mode: HypothesisMode = values.quick ? 'quick' : 'sequential';
-  if (values.rounds && mode !== 'quick') return usageError('--rounds is for --quick; a sequential run chooses its rounds (--budget limits its time)');
-  if (values.budget && mode === 'quick') return usageError('--budget is for the sequential (default) run; --quick runs a fixed number of rounds');
+  if (values.rounds && mode !== 'quick') usageError('--rounds is for --quick; a sequential run chooses its rounds (--budget limits its time)');
+  if (values.budget && mode === 'quick') usageError('--budget is for the sequential (default) run; --quick runs a fixed number of rounds');
   const rounds = values.rounds ? Number(values.rounds) : MODES.quick.rounds;
-  if (!Number.isInteger(rounds) || rounds < 3) return usageError('--rounds must be a whole number >= 3');
+  if (!Number.isInteger(rounds) || rounds < 3) usageError('--rounds must be a whole number >= 3');
   const budgetMinutes = values.budget ? Number(values.budget) : DEFAULT_BUDGET_MINUTES;
-  if (!(budgetMinutes > 0 && budgetMinutes <= 24 * 60)) return usageError('--budget must be a number of minutes, above 0 and at most a day');
+  if (!(budgetMinutes > 0 && budgetMinutes <= 24 * 60)) usageError('--budget must be a number of minutes, above 0 and at most a day');
   const fixedHandshakes = values.handshakes ? Number(values.handshakes) : null;
-  if (fixedHandshakes !== null && (!Number.isInteger(fixedHandshakes) || fixedHandshakes < 1)) return usageError('--handshakes must be a whole number >= 1');
+  if (fixedHandshakes !== null && (!Number.isInteger(fixedHandshakes) || fixedHandshakes < 1)) usageError('--handshakes must be a whole number >= 1');
   const settings = MODES[mode];
   const outDir = values.out ?? join('data', 'hypothesis');
   const startedAt = new Date().toISOString();
@@ -458,11 +451,6 @@ async function main(): Promise<number> {
     return 1;
   }
   return 0;
-}
-
-function usageError(msg: string): number {
-  console.error(`error: ${msg}\n${USAGE}`);
-  return 2;
 }
 
 process.exitCode = await main();

@@ -44,7 +44,7 @@ import {
   type TestVerdict,
   type Verdict,
 } from '../../site/src/lib/claims.ts';
-import type { Build as BuildRecord, CpuFlags, RunMode } from '../../schema/index.ts';
+import { describeIssues, type Build as BuildRecord, type CpuFlags, type RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec, Task } from '../../runner/benchmark.ts';
 import { measures, seriesKey } from '../../runner/benchmark.ts';
 import type { JournalEntry } from '../../runner/run/journal.ts';
@@ -59,7 +59,7 @@ export function parseWriteup(text: string, where: string): WriteupFrontmatter {
   const m = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
   if (!m) throw new Error(`${where}: no frontmatter (a block between two lines of ---)`);
   const parsed = WriteupFrontmatter.safeParse(parseYaml(m[1]!));
-  if (!parsed.success) throw new Error(`${where}: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new Error(`${where}:\n${describeIssues(parsed.error, 5)}`);
   return parsed.data;
 }
 

@@ -4,11 +4,11 @@
 // aggregated and submitted like any run; its notes say it is a reproduction and how it stopped.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { BENCHMARKS } from '../../runner/benchmarks.ts';
 import { binarySha256, buildMany, type BuildRequest } from '../../runner/build.ts';
 import { buildLabel, resolveBuildSpec } from '../../catalogue/index.ts';
 import { cpuCapabilities } from '../../runner/cpucaps/cpucaps.ts';
+import { commandLine } from '../../runner/cli.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { hostEvidence } from '../../runner/quiet.ts';
@@ -47,34 +47,26 @@ Writes a run file (data/runs/<machine>/...) that can be aggregated and submitted
 A verdict from a machine that was busy while it measured is not data: the run records how quiet the host
 was (runner/quiet.ts), and says so at the end.`;
 
-function fail(msg: string): never {
+/** A failure that is not a usage error: exit status 2. */
+function failure(msg: string): never {
   console.error(`error: ${msg}`);
   process.exit(2);
 }
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      allowPositionals: true,
-      options: {
-        'budget-minutes': { type: 'string' },
-        'host-id': { type: 'string' },
-        out: { type: 'string' },
-        'no-wait': { type: 'boolean' },
-        list: { type: 'boolean' },
-        plan: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    fail(`${(e as Error).message}\n\n${HELP}`);
-  }
-  const { values, positionals } = args;
+  const cli = commandLine('reproduce', HELP, {
+    'budget-minutes': { type: 'string' },
+    'host-id': { type: 'string' },
+    out: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+    list: { type: 'boolean' },
+    plan: { type: 'boolean' },
+  });
+  const { values, positionals } = cli;
+  const fail: (message: string) => never = cli.fail;
   const slugs = readdirSync(WRITEUPS).filter((f) => f.endsWith('.md')).map((f) => f.replace(/\.md$/, '')).sort();
-  if (values.help) return (console.log(HELP), 0);
   if (values.list) return (console.log(slugs.join('\n')), 0);
-  if (positionals.length !== 1) fail(`name one write-up (known: ${slugs.join(', ')})\n\n${HELP}`);
+  if (positionals.length !== 1) fail(`name one write-up (known: ${slugs.join(', ')})`);
   const slug = positionals[0]!;
   const file = join(WRITEUPS, `${slug}.md`);
   if (!existsSync(file)) fail(`no write-up ${slug} (known: ${slugs.join(', ')})`);
@@ -92,7 +84,7 @@ async function main(): Promise<number> {
   }
   const taskPlan = planTasks(needs.keys, needs.builds, BENCHMARKS);
   if (taskPlan.missing.length) console.error(`no benchmark produces ${taskPlan.missing.join(', ')}: the comparisons of these series stay not measured`);
-  if (!taskPlan.benchmarks.length) fail('no benchmark produces any series the claims compare');
+  if (!taskPlan.benchmarks.length) failure('no benchmark produces any series the claims compare');
   console.log(
     `measuring ${taskPlan.tasks} task(s) of ${taskPlan.benchmarks.join(', ')} (${taskPlan.mode} mode)${taskPlan.undeclared.length ? `; ${taskPlan.undeclared.length} series come from benchmarks run whole (their tasks do not declare their series)` : ''}`,
   );
@@ -106,14 +98,14 @@ async function main(): Promise<number> {
   try {
     requests = needs.builds.map((b) => resolveBuildSpec(buildSpec(b)));
   } catch (e) {
-    fail((e as Error).message);
+    failure((e as Error).message);
   }
   const command = `npm run reproduce -- ${process.argv.slice(2).join(' ')}`.trim();
   const noWait = values['no-wait'] === true;
   if (noWait) (await lockHostForMeasurement(command, true)).release();
   const { built, failed } = await buildMany(requests, (v, variant, step) => console.log(`build ${v}/${variant}: ${step}`));
   for (const f of failed) console.error(`build of ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log: ${f.log})` : ''}`);
-  if (!built.length) fail('no build is available: nothing to measure');
+  if (!built.length) failure('no build is available: nothing to measure');
   const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix, binarySha256: binarySha256(b.build.dir) })));
 
   const timed = taskPlan.timed;

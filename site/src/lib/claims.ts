@@ -53,7 +53,6 @@ export const BuildRef = z
   );
 
 export const EXPECTATIONS = ['higher', 'lower', 'better', 'worse', 'same', 'between', 'share', 'magnitude'] as const;
-export type Expectation = (typeof EXPECTATIONS)[number];
 
 export const ClaimTest = z
   .object({

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DataFileError, DetailedIterations, HypothesisResult, Summary, Timeseries, misplacedRun, readRunFile, type Host, type Run } from '../../../schema/index.ts';
+import { DataFileError, DetailedIterations, describeIssues, HypothesisResult, Summary, Timeseries, misplacedRun, readRunFile, type Host, type Run } from '../../../schema/index.ts';
 import type { z } from 'zod';
 import { driftShards } from './drift.ts';
 import { machineLabel } from './machines.ts';
@@ -40,15 +40,9 @@ export function readJson(file: string): unknown {
   }
 }
 
-function describe(error: z.ZodError): string {
-  const lines = error.issues.slice(0, 10).map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
-  if (error.issues.length > 10) lines.push(`  ... and ${error.issues.length - 10} more`);
-  return lines.join('\n');
-}
-
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new SiteDataError(`${file} does not match its schema:\n${describe(parsed.error)}`);
+  if (!parsed.success) throw new SiteDataError(`${file} does not match its schema:\n${describeIssues(parsed.error, 10)}`);
   return parsed.data;
 }
 

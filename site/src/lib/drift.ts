@@ -6,6 +6,7 @@
 // changes between consecutive runs; per host, year, metric and build, the nightly medians. A page loads
 // the years it shows, never the whole history.
 import type { StepChange, Timeseries } from '../../../schema/index.ts';
+import { median } from '../../../scripts/stats.ts';
 import { axisScale, tickText } from './chart-text.ts';
 import { num, runWords } from './format.ts';
 import { defaultHost } from './hosts.ts';
@@ -186,12 +187,6 @@ export const MIN_BAND_NIGHTS = 5;
 /** Control limits at 3 robust standard deviations (1.4826 x MAD estimates sigma for normal noise). */
 export const BAND_SIGMAS = 3;
 
-function medianOf(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
 /**
  * The view of one build's values: runs and changes of the years loaded (merged), the points of this build,
  * markers where something changed that can move this build's values (any host-level change, and a
@@ -229,8 +224,8 @@ export function driftView(runShards: readonly DriftRunsShard[], valueShards: rea
     const pts = points.filter((p) => p.t >= begin && p.t < end);
     if (!pts.length) continue;
     const quiet = pts.filter((p) => p.quiet);
-    const center = quiet.length ? medianOf(quiet.map((p) => p.median)) : null;
-    const halfWidth = center !== null && quiet.length >= MIN_BAND_NIGHTS ? BAND_SIGMAS * 1.4826 * medianOf(quiet.map((p) => Math.abs(p.median - center))) : null;
+    const center = quiet.length ? median(quiet.map((p) => p.median)) : null;
+    const halfWidth = center !== null && quiet.length >= MIN_BAND_NIGHTS ? BAND_SIGMAS * 1.4826 * median(quiet.map((p) => Math.abs(p.median - center))) : null;
     const prev = [...segments].reverse().find((s) => s.center !== null);
     segments.push({
       from: pts[0]!.t,

@@ -84,8 +84,6 @@ export function date(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** Intervals carry their own coverage (below 95% when n is small): the label does not claim 95%. */
-export const CI_LABEL = 'interval of the median';
 export const CI_LONG = 'distribution-free interval of the median, with its exact coverage';
 
 // ------------------------------------------------------------------ human units (issue 13)
@@ -170,22 +168,6 @@ export function quantityRange(low: number, high: number, unit: Unit | string, me
   const s = scaleFor(scalesOf(unit, method), Math.max(Math.abs(low), Math.abs(high)));
   const exact = exactUnit(unit, method);
   return `${formatIn(low, s, exact)}–${formatIn(high, s, exact)}${s.suffix ? ` ${s.suffix}` : ''}`;
-}
-
-/** The unit as a reader writes it (for headers): "us/handshake" -> "µs per handshake". */
-export function unitText(unit: Unit | string, method?: Method | string): string {
-  const map: Record<string, string> = {
-    'bytes/s': 'bytes per second (shown as kB/s, MB/s, GB/s)',
-    'ops/s': 'operations per second',
-    'handshakes/s': 'handshakes per second',
-    'connections/s': 'connections per second',
-    'us/op': 'µs per operation',
-    'us/handshake': 'µs per handshake',
-    instructions: 'instructions',
-    bytes: method === 'wire-bytes' ? 'bytes' : 'bytes (shown as KiB, MiB)',
-    count: 'count',
-  };
-  return map[unit] ?? unit;
 }
 
 /** What an interval is, in words: "96.9% interval" or "range, covers 75.0%". Never "95% CI" unless it is one. */

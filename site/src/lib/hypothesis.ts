@@ -1,5 +1,6 @@
 // What the hypothesis page shows of a results file (schema/hypothesis.ts), precomputed at build time.
 import { CERT_NAMES, type ClaimOutcome, type GapPart, type HypothesisResult } from '../../../schema/index.ts';
+import { median } from '../../../scripts/stats.ts';
 import { num, pct } from './format.ts';
 
 /** Verdict words as the page prints them; GLOSSARY explains each. */
@@ -61,12 +62,7 @@ export function pickPublished<T extends { result: HypothesisResult }>(files: rea
   return [...byHost.values()].sort((a, b) => a.result.host.id.localeCompare(b.result.host.id));
 }
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
+const medianOrNull = (values: number[]): number | null => (values.length ? median(values) : null);
 
 export interface ConfigCost {
   config: string;
@@ -83,7 +79,7 @@ export function configCosts(r: HypothesisResult): ConfigCost[] {
   for (const c of r.configurations) {
     for (const cert of certs) {
       const blocks = r.blocks.filter((b) => b.config === c.id && b.cert === cert && !b.warmup);
-      out.push({ config: c.id, cert, clientUs: median(blocks.map((b) => b.clientUs)), serverUs: median(blocks.map((b) => b.serverUs)), blocks: blocks.length });
+      out.push({ config: c.id, cert, clientUs: medianOrNull(blocks.map((b) => b.clientUs)), serverUs: medianOrNull(blocks.map((b) => b.serverUs)), blocks: blocks.length });
     }
   }
   return out;

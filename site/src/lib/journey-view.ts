@@ -245,8 +245,6 @@ export function changeCell(point: JourneyPoint, ref: JourneyPoint | undefined, w
   return { kind: 'paired', text: pct(c.ratio), significant, tone, verdict: c.verdict, detail: `${pct(c.ratio)} vs ${ref.version}${interval}; ${how}: ${VERDICT_TEXT[c.verdict]}` };
 }
 
-export const CHANGE_MARK: Record<'better' | 'worse', string> = { better: '▲', worse: '▼' };
-
 /** The mark beside a significant change: an arrow in the direction of the value (up = higher). */
 export function changeMark(c: ChangeCell): string {
   if (!c.significant) return '';

@@ -4,7 +4,7 @@
 // round: scripts/aggregate.ts). Rows exist only for configurations another library was run on (measured,
 // unsupported or failed), so the page never shows OpenSSL alone under a libraries heading.
 import type { Build, Summary } from '../../../schema/index.ts';
-import { LIBRARY_NAMES, SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../catalogue/index.ts';
+import { SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../catalogue/index.ts';
 import type { Entry } from './model.ts';
 import { gist, pct, verdictTone, verdictWords } from './format.ts';
 import { BULK_KEY, handshakeKey } from './reference-keys.ts';
@@ -361,8 +361,6 @@ export const NOT_MEASURED_LIBRARIES: { name: string; why: string }[] = [
     why: 'its source is in the registries, but it has no OpenSSL-like TLS API for our C programs to call; measuring it through rustls-ffi with a small adapter of its own is future work.',
   },
 ];
-
-export const libraryName = (l: Entry['library']) => LIBRARY_NAMES[l];
 
 /** The page's sentence on certificate verification, from what the measured handshakes recorded (observed.peerVerification). */
 export function verificationText(views: readonly LibrariesHostView[]): string {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
-import { Summary } from '../../../schema/index.ts';
+import { Summary, describeIssues } from '../../../schema/index.ts';
 import { Claim, MEASURED_NUMBER, evaluateClaims } from './claims.ts';
 import { WriteupFrontmatter, barGeometry, namesOtherLibraries, scaleFor, scaled, seriesCharts } from './writeups.ts';
 
@@ -17,7 +17,7 @@ test('every write-up matches the format, with claims, and no measured number in 
   for (const f of files) {
     const { frontmatter, content } = read(f);
     const parsed = WriteupFrontmatter.safeParse(frontmatter);
-    assert.ok(parsed.success, `${f}: ${parsed.success ? '' : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    assert.ok(parsed.success, `${f}: ${parsed.success ? '' : describeIssues(parsed.error)}`);
     // the body: numbers with units, percentages or multipliers belong to the data, not to the prose
     const lines = content.split('\n').filter((l) => MEASURED_NUMBER.test(l.replace(/`[^`]*`/g, '')));
     assert.deepEqual(lines, [], `${f}: prose with a measured number`);
