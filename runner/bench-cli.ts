@@ -2,7 +2,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { RunMode } from '../schema/index.ts';
 import { BENCHMARKS, DEFAULT_BENCHMARKS } from './benchmarks.ts';
 import { binarySha256, buildMany, releaseOfRecord, type BuildRequest } from './build.ts';
@@ -11,6 +10,7 @@ import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
 import { lockHostForMeasurement } from './host-lock.ts';
 import { hostEvidence } from './quiet.ts';
+import { commandLine } from './cli.ts';
 import { DEFAULT_PRECISION } from './until-decided.ts';
 import { executeRun, harnessInfo, newRunId } from './run.ts';
 import { journalDir, journalPath, readJournal, resumableRun, resumePlan, type RunPlan } from './run/journal.ts';
@@ -90,76 +90,67 @@ own tools or internals (handshake, aead), and the run says which it skipped for 
 Measuring holds the host lock exclusively (one measurement per machine; builds wait for it), and the
 run records how quiet the machine was before it started and in every round (runner/quiet.ts).`;
 
+/** A failure that is not a usage error (a resume that cannot be, nothing built): exit 2. */
 function fail(msg: string): never {
   console.error(`error: ${msg}`);
   process.exit(2);
 }
 
 async function main(): Promise<void> {
-  let args;
-  try {
-    args = parseArgs({
-      allowPositionals: true,
-      options: {
-        quick: { type: 'boolean' },
-        full: { type: 'boolean' },
-        benchmarks: { type: 'string' },
-        rounds: { type: 'string' },
-        'max-rounds': { type: 'string' },
-        precision: { type: 'string' },
-        'budget-minutes': { type: 'string' },
-        'host-id': { type: 'string' },
-        out: { type: 'string' },
-        resume: { type: 'string' },
-        'no-resume': { type: 'boolean' },
-        'allow-moved-checkout': { type: 'boolean' },
-        'no-wait': { type: 'boolean' },
-        'deterministic-jobs': { type: 'string' },
-        'no-reuse': { type: 'boolean' },
-        'full-warmup': { type: 'boolean' },
-        list: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    fail(`${(e as Error).message}\n\n${HELP}`);
-  }
-  const { values, positionals } = args;
-  if (values.help) return console.log(HELP);
+  const { values, positionals, fail: usage } = commandLine('bench', HELP, {
+    quick: { type: 'boolean' },
+    full: { type: 'boolean' },
+    benchmarks: { type: 'string' },
+    rounds: { type: 'string' },
+    'max-rounds': { type: 'string' },
+    precision: { type: 'string' },
+    'budget-minutes': { type: 'string' },
+    'host-id': { type: 'string' },
+    out: { type: 'string' },
+    resume: { type: 'string' },
+    'no-resume': { type: 'boolean' },
+    'allow-moved-checkout': { type: 'boolean' },
+    'no-wait': { type: 'boolean' },
+    'deterministic-jobs': { type: 'string' },
+    'no-reuse': { type: 'boolean' },
+    'full-warmup': { type: 'boolean' },
+    list: { type: 'boolean' },
+  });
   if (values.list) {
     for (const b of BENCHMARKS) console.log(`${b.id.padEnd(12)} ${b.description}`);
     return;
   }
-  if (values.quick && values.full) fail('choose one of --quick and --full');
+  if (values.quick && values.full) usage('choose one of --quick and --full');
   const outDir = values.out ?? join('data', 'runs');
 
   // what a new run would be, checked before anything else
   const mode: RunMode = values.full ? 'full' : 'quick';
   const specs = positionals.length ? positionals : mode === 'full' ? DEFAULT_MATRIX : QUICK_VERSIONS;
-  let wantedBuilds: BuildRequest[];
-  try {
-    wantedBuilds = specs.map(resolveBuildSpec);
-  } catch (e) {
-    fail((e as Error).message);
-  }
+  const wantedBuilds: BuildRequest[] = (() => {
+    try {
+      return specs.map(resolveBuildSpec);
+    } catch (e) {
+      return usage((e as Error).message);
+    }
+  })();
   const wanted = values.benchmarks ? values.benchmarks.split(',').map((s) => s.trim()) : DEFAULT_BENCHMARKS;
   const unknown = wanted.filter((w) => !BENCHMARKS.some((b) => b.id === w));
-  if (unknown.length) fail(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}`);
+  if (unknown.length) usage(`unknown benchmark(s) ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.id).join(', ')}`);
   const rounds = values.rounds ? Number(values.rounds) : ROUNDS[mode].rounds;
-  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1000) fail(`--rounds must be a whole number from 1 to 1000, not ${values.rounds}`);
-  if (values.rounds && values['max-rounds']) fail('--rounds N measures exactly N rounds, --max-rounds M until decided: choose one');
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 1000) usage(`--rounds must be a whole number from 1 to 1000, not ${values.rounds}`);
+  if (values.rounds && values['max-rounds']) usage('--rounds N measures exactly N rounds, --max-rounds M until decided: choose one');
   const factor = DEFAULT_BUDGET_FACTOR[mode];
   const maxRounds = values['max-rounds'] ? Number(values['max-rounds']) : values.rounds || factor === null ? undefined : factor * rounds;
   if (maxRounds !== undefined && (!Number.isInteger(maxRounds) || maxRounds < Math.max(3, rounds) || maxRounds > 1000))
-    fail(`--max-rounds must be a whole number from ${Math.max(3, rounds)} (the ${mode} rounds) to 1000, not ${values['max-rounds']}`);
+    usage(`--max-rounds must be a whole number from ${Math.max(3, rounds)} (the ${mode} rounds) to 1000, not ${values['max-rounds']}`);
   const precision = values.precision ? Number(values.precision) : DEFAULT_PRECISION;
-  if (!(precision > 0 && precision < 1)) fail(`--precision must be a fraction between 0 and 1, e.g. 0.02, not ${values.precision}`);
-  if (values.precision && maxRounds === undefined) fail('--precision applies to a run measured until decided (--full, or --max-rounds)');
+  if (!(precision > 0 && precision < 1)) usage(`--precision must be a fraction between 0 and 1, e.g. 0.02, not ${values.precision}`);
+  if (values.precision && maxRounds === undefined) usage('--precision applies to a run measured until decided (--full, or --max-rounds)');
   const budgetMinutes = values['budget-minutes'] ? Number(values['budget-minutes']) : undefined;
-  if (budgetMinutes !== undefined && !(budgetMinutes > 0 && budgetMinutes <= 7 * 24 * 60)) fail(`--budget-minutes must be a number of minutes above 0, not ${values['budget-minutes']}`);
-  if (budgetMinutes !== undefined && maxRounds === undefined) fail('--budget-minutes applies to a run measured until decided (--full, or --max-rounds)');
+  if (budgetMinutes !== undefined && !(budgetMinutes > 0 && budgetMinutes <= 7 * 24 * 60)) usage(`--budget-minutes must be a number of minutes above 0, not ${values['budget-minutes']}`);
+  if (budgetMinutes !== undefined && maxRounds === undefined) usage('--budget-minutes applies to a run measured until decided (--full, or --max-rounds)');
   const deterministicJobs = values['deterministic-jobs'] ? Number(values['deterministic-jobs']) : availableParallelism();
-  if (!Number.isInteger(deterministicJobs) || deterministicJobs < 1 || deterministicJobs > 4096) fail(`--deterministic-jobs must be a whole number from 1 to 4096, not ${values['deterministic-jobs']}`);
+  if (!Number.isInteger(deterministicJobs) || deterministicJobs < 1 || deterministicJobs > 4096) usage(`--deterministic-jobs must be a whole number from 1 to 4096, not ${values['deterministic-jobs']}`);
   const host = describeHost(hostId(values['host-id']));
 
   // a killed run of the same request on this machine is continued, not started over (a nightly job

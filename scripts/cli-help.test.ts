@@ -27,8 +27,6 @@ const commands = [
   }),
   ...['scripts/simulate-year.ts', 'scripts/storage-benchmark.ts', 'scripts/migrate-runs.ts'].map((file) => ({ name: file, file, runAs: new RegExp(`node ${file}`) })),
 ];
-/** runner/bench-cli.ts is not on runner/cli.ts yet: its usage errors exit 2. */
-const NOT_ON_COMMAND_LINE = new Set(['bench']);
 
 const run = (file: string, args: string[], cache: string) =>
   spawnSync(process.execPath, [join(root, file), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, GITHUB_TOKEN: '', OBSERVATORY_CACHE: cache }, timeout: 60_000 });
@@ -57,7 +55,7 @@ test('every command refuses an unknown option with exit status 64 and its usage'
   const cache = mkdtempSync(join(tmpdir(), 'cli-help-cache-'));
   try {
     const before = dataStatus();
-    for (const { name, file, runAs } of commands.filter((c) => !NOT_ON_COMMAND_LINE.has(c.name))) {
+    for (const { name, file, runAs } of commands) {
       const r = run(file, ['--no-such-option'], cache);
       assert.equal(r.status, EXIT.usage, `${name} --no-such-option: exit ${r.status}\n${r.stderr}`);
       assert.match(r.stderr, /--no-such-option/, `${name}: the error does not name the option`);
