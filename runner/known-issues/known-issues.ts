@@ -5,7 +5,8 @@
 // - heap per live DTLS connection, every round (allocator hooks, deterministic in practice);
 // - once per run, under valgrind callgrind with the fixed-seed RNG: instructions per operation, and
 //   the library's lock, RCU and atomic calls and pthread's lock calls per operation, from two runs
-//   with n and 2n repetitions (callgrind counts calls outside the collected region too).
+//   with n and 2n repetitions (callgrind counts calls outside the collected region too); for the TLS 1.3
+//   full and resumed handshakes also by class of the calling function (lock-classes.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

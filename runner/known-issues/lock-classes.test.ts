@@ -273,3 +273,15 @@ test('series: one per operation, kind and class, beside the unchanged kind serie
   assert.deepEqual(taskSpecs()['calls/tls13-resumed-handshake']!.map(seriesKey), callgrindSpecs('tls13-resumed-handshake').map(seriesKey));
   assert.equal(taskSpecs()['cpu/tls13-resumed-handshake'], undefined, 'its CPU time is the handshake benchmark\'s');
 });
+
+test('every calls-by-class series the page reads (Complaint.lockClassOps) is emitted by the benchmark', () => {
+  const emitted = new Set(Object.values(taskSpecs()).flat().map(seriesKey));
+  const withClasses = COMPLAINTS.filter((c) => c.lockClassOps);
+  assert.deepEqual(withClasses.map((c) => c.id), ['lock-contention']);
+  for (const c of withClasses)
+    for (const op of c.lockClassOps!)
+      for (const k of CLASSED_KINDS) {
+        assert.ok(emitted.has(seriesKey(lockSpec(OP_DEFS[op], k))), `${op} ${k} total`);
+        for (const cls of LOCK_CLASSES) assert.ok(emitted.has(seriesKey(lockClassSpec(OP_DEFS[op], k, cls))), `${op} ${k} ${cls}`);
+      }
+});
