@@ -5,8 +5,9 @@
 import type { Params } from '../../schema/index.ts';
 import { seriesKey, type SeriesSpec } from '../benchmark.ts';
 import { baseConfig, instructionSpec, pin, timingSpecs, type HandshakeConfig } from '../handshake/handshake.ts';
+import { LOCK_CLASS_TEXT, type ClassedKind, type LockClass } from './lock-classes.ts';
 
-/** Operations of known_issues.c, plus two handshakes run by the handshake program. */
+/** Operations of known_issues.c, plus three handshakes run by the handshake program. */
 export const OPS = [
   'pkey-pem',
   'pkey-der',
@@ -19,6 +20,7 @@ export const OPS = [
   'aead-new-ctx',
   'dtls-handshake',
   'tls13-handshake',
+  'tls13-resumed-handshake',
   'tls12-aes128-sha-handshake',
 ] as const;
 export type OpId = (typeof OPS)[number];
@@ -36,6 +38,8 @@ export interface OpDef {
 
 /** TLS 1.3 full handshake, ECDSA P-256 certificate, X25519 pinned: the handshake benchmark's pinned configuration. */
 export const TLS13_PINNED = baseConfig(pin('1.3', 'ecdsa-p256', 'X25519'));
+/** The same configuration resumed from session tickets (the client resumes from the newest ticket it holds). */
+export const TLS13_PINNED_RESUMED: HandshakeConfig = { ...TLS13_PINNED, resume: 'ticket' };
 /** TLS 1.2 AES128-SHA (RSA key transport), the configuration of openssl/openssl#23388. */
 export const TLS12_AES128_SHA = baseConfig({ proto: '1.2', cert: 'rsa2048', cipher: 'AES128-SHA' });
 
@@ -83,6 +87,13 @@ export const OP_DEFS: Record<OpId, OpDef> = {
     per: 'handshake',
     params: { proto: '1.3', cert: 'ecdsa-p256', group: 'X25519' },
     handshake: TLS13_PINNED,
+  },
+  'tls13-resumed-handshake': {
+    id: 'tls13-resumed-handshake',
+    what: 'a resumed TLS 1.3 handshake (session ticket, X25519 key share), ECDSA P-256 certificate, both sides, one shared SSL_CTX per side',
+    per: 'handshake',
+    params: { proto: '1.3', cert: 'ecdsa-p256', group: 'X25519', resume: 'ticket' },
+    handshake: TLS13_PINNED_RESUMED,
   },
   'tls12-aes128-sha-handshake': {
     id: 'tls12-aes128-sha-handshake',
@@ -157,6 +168,27 @@ export function lockSpec(op: OpDef, kind: LockKind): SeriesSpec {
   };
 }
 
+/** The operations whose lock and atomic calls are also counted by class of caller (lock-classes.ts): a full and a resumed TLS 1.3 handshake. */
+export const LOCK_CLASS_OPS = ['tls13-handshake', 'tls13-resumed-handshake'] as const satisfies OpId[];
+
+/**
+ * Calls of one kind (library-locks or atomic) whose immediate caller is in one class. The classes of a
+ * kind sum to that kind's lockSpec value for the same operation.
+ */
+export function lockClassSpec(op: OpDef, kind: ClassedKind, cls: LockClass): SeriesSpec {
+  const calls = kind === 'library-locks' ? 'Library lock calls (read, write, RCU)' : 'Library atomic calls';
+  return {
+    benchmark: BENCH,
+    metric: 'lock-calls-by-class',
+    label: `${calls} ${perText(op)} by class of immediate caller: ${LOCK_CLASS_TEXT[cls]}, in ${op.id} (callgrind; inline atomics, e.g. most refcounts, are not calls: not counted)`,
+    unit: 'count',
+    method: 'call-count',
+    higherIsBetter: false,
+    params: { ...opParams(op), lock: kind, class: cls },
+    comparability: { acrossVersions: true },
+  };
+}
+
 export function heapSpec(side: 'client' | 'server'): SeriesSpec {
   const op = OP_DEFS['dtls-handshake'];
   return {
@@ -201,6 +233,8 @@ export interface Complaint {
   statusWhat: string;
   /** the write-up (site/src/content/writeups/<id>.md) */
   writeup: string;
+  /** operations whose lock and atomic calls the page also shows by class of caller (lockClassSpec) */
+  lockClassOps?: OpId[];
 }
 
 const gh = (repo: string, n: number, subject: string, kind: 'issues' | 'pull' = 'issues'): UpstreamRef => ({
@@ -277,11 +311,12 @@ export const COMPLAINTS: Complaint[] = [
       gh('openssl/openssl', 23370, 'crypto/core_namemap.c locking excessively'),
     ],
     measures:
-      "The library's lock, RCU and atomic calls and pthread's lock calls per handshake (TLS 1.3 ECDSA P-256 X25519, and #23388's TLS 1.2 AES128-SHA), counted by callgrind: the closest a 2-core machine gets to the contention these reports describe. The handshake benchmark's thread-scaling series show the contention itself where a host has more cores.",
+      "The library's lock, RCU and atomic calls and pthread's lock calls per handshake (TLS 1.3 ECDSA P-256 X25519, full and resumed from a ticket, and #23388's TLS 1.2 AES128-SHA), counted by callgrind: the closest a 2-core machine gets to the contention these reports describe. For the TLS 1.3 handshakes the library's lock and atomic calls are also split by the part of the library that makes them (the calling function's name). Inline atomics, such as most reference counts in 3.x, are not function calls: callgrind does not count them. The handshake benchmark's thread-scaling series show the contention itself where a host has more cores.",
     ops: ['tls13-handshake', 'tls12-aes128-sha-handshake'],
     statusKey: key(lockSpec(OP_DEFS['tls13-handshake'], 'library-locks')),
     statusWhat: 'library lock acquisitions per TLS 1.3 handshake',
     writeup: 'known-issue-lock-contention',
+    lockClassOps: [...LOCK_CLASS_OPS],
   },
   {
     id: 'aead-tiny-records',

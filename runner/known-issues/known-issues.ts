@@ -5,7 +5,8 @@
 // - heap per live DTLS connection, every round (allocator hooks, deterministic in practice);
 // - once per run, under valgrind callgrind with the fixed-seed RNG: instructions per operation, and
 //   the library's lock, RCU and atomic calls and pthread's lock calls per operation, from two runs
-//   with n and 2n repetitions (callgrind counts calls outside the collected region too).
+//   with n and 2n repetitions (callgrind counts calls outside the collected region too); for the TLS 1.3
+//   full and resumed handshakes also by class of the calling function (lock-classes.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +18,9 @@ import { compileAgainst } from '../compile.ts';
 import { cacheRoot } from '../sources.ts';
 import { configArgs, ensureCerts, exec, handshakeBinary, runHandshake, timingOutcomes, timingSpecs } from '../handshake/handshake.ts';
 import { hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput } from '../handshake/output.ts';
-import { parseCallgrindCalls, perOperation, type CallProfile } from './callgrind-calls.ts';
-import { LOCK_KINDS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockSpec, type OpDef, type OpId } from './complaints.ts';
+import { namedCounts, parseCallgrindCalls, perOperation, perOperationByClass, type CallProfile } from './callgrind-calls.ts';
+import { LOCK_CLASS_OPS, LOCK_KINDS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockClassSpec, lockSpec, type OpDef, type OpId } from './complaints.ts';
+import { CLASSED_KINDS, LOCK_CLASSES } from './lock-classes.ts';
 import { parseRunOutput, type ProgramOp, type RunOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
@@ -45,6 +47,7 @@ export const PLAN: Record<OpId | 'dtls-heap', { quick: number; full: number; cal
   'dtls-handshake': { quick: 100, full: 300, callgrind: 3 },
   'dtls-heap': { quick: 50, full: 200, callgrind: 0 },
   'tls13-handshake': { quick: 0, full: 0, callgrind: 3 },
+  'tls13-resumed-handshake': { quick: 0, full: 0, callgrind: 3 },
   'tls12-aes128-sha-handshake': { quick: 300, full: 1000, callgrind: 3 },
 };
 /** Untimed repetitions before the measured ones under valgrind: the first call pays for lazy initialisation. */
@@ -121,7 +124,22 @@ async function runProgram(binary: string, op: ProgramOp, count: number, version:
   return p;
 }
 
-export async function cpuTask(build: BuildUnderTest, id: Exclude<OpId, 'tls13-handshake'>, mode: RunMode): Promise<Outcome[]> {
+/** Operations counted under callgrind only: their CPU time and instructions are the handshake benchmark's series. */
+type CountedOnly = 'tls13-handshake' | 'tls13-resumed-handshake';
+const COUNTED_ONLY: OpId[] = ['tls13-handshake', 'tls13-resumed-handshake'] satisfies CountedOnly[];
+const classed = (id: OpId) => (LOCK_CLASS_OPS as readonly OpId[]).includes(id);
+
+/** The series a callgrind task emits: instructions (unless the handshake benchmark counts them), lock kinds, and lock classes. */
+export function callgrindSpecs(id: OpId): SeriesSpec[] {
+  const op = OP_DEFS[id];
+  return [
+    ...(COUNTED_ONLY.includes(id) ? [] : [instructionsSpec(op)]),
+    ...LOCK_KINDS.map((k) => lockSpec(op, k)),
+    ...(classed(id) ? CLASSED_KINDS.flatMap((k) => LOCK_CLASSES.map((c) => lockClassSpec(op, k, c))) : []),
+  ];
+}
+
+export async function cpuTask(build: BuildUnderTest, id: Exclude<OpId, CountedOnly>, mode: RunMode): Promise<Outcome[]> {
   const op = OP_DEFS[id];
   const count = PLAN[id][mode];
   if (op.handshake) {
@@ -182,8 +200,8 @@ export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Ou
   const op = OP_DEFS[id];
   const n = PLAN[id].callgrind;
   const version = build.record.version;
-  const withInstructions = id !== 'tls13-handshake'; // the handshake benchmark counts that one (same binary, same arguments)
-  const specs = [...(withInstructions ? [instructionsSpec(op)] : []), ...LOCK_KINDS.map((k) => lockSpec(op, k))];
+  const withInstructions = !COUNTED_ONLY.includes(id); // the handshake benchmark counts those (same binary, same arguments)
+  const specs = callgrindSpecs(id);
   const binary = op.handshake ? handshakeBinary(build) : knownIssuesBinary(build);
   const argsFor = (count: number) => (op.handshake ? configArgs(op.handshake, count) : programArgs(id as ProgramOp, count, CALLGRIND_WARMUP));
   const runs: CallgrindRun[] = [];
@@ -197,6 +215,7 @@ export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Ou
       if (p.kind === 'unsupported' || p.kind === 'failed') return fail(specs, p.kind, p.reason);
       if (p.kind !== 'run' || !p.out.underValgrind || !p.out.deterministicRng) return fail(specs, 'failed', `${where}: not run under valgrind with the fixed-seed RNG`);
       if (p.out.handshakes !== count) throw new Error(`${where}: ${p.out.handshakes} handshakes counted, asked for ${count}`);
+      if (p.out.negotiated.resumed !== (op.handshake.resume !== 'none')) return fail(specs, 'failed', `${where}: resumed ${p.out.negotiated.resumed}, asked for resume=${op.handshake.resume}`);
       checkVersion(p.out.openssl, version);
       cap = p.out.ia32cap;
     } else {
@@ -214,23 +233,36 @@ export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Ou
   const out: Outcome[] = [];
   if (withInstructions) out.push({ spec: instructionsSpec(op), value: large.profile.instructions / (2 * n), observed });
   for (const k of LOCK_KINDS) out.push({ spec: lockSpec(op, k), value: locks[k], observed });
+  if (classed(id)) {
+    const by = perOperationByClass(small.profile, large.profile, n, `callgrind ${id} on ${version}`);
+    for (const k of CLASSED_KINDS) {
+      const sum = LOCK_CLASSES.reduce((a, c) => a + by.counts[k][c], 0);
+      if (Math.abs(sum - locks[k]) > 1e-9) throw new Error(`callgrind ${id} on ${version}: ${k} by class sums to ${sum}, the total is ${locks[k]}`);
+      for (const c of LOCK_CLASSES) {
+        const callers = by.callers[k][c];
+        const via = by.via[k][c];
+        out.push({
+          spec: lockClassSpec(op, k, c),
+          value: by.counts[k][c],
+          observed: { ...observed, ...(callers.length ? { callers: namedCounts(callers) } : {}), ...(via?.length ? { via: namedCounts(via) } : {}) },
+        });
+      }
+    }
+  }
   return out;
 }
 
 // ------------------------------------------------------------------ tasks
 
-const TIMED: Exclude<OpId, 'tls13-handshake'>[] = ['pkey-pem', 'pkey-der', 'pkey-pem-p256', 'pkey-der-p256', 'x509-der', 'ctx-new', 'ca-bundle', 'aead-reinit', 'aead-new-ctx', 'dtls-handshake', 'tls12-aes128-sha-handshake'];
-const COUNTED: OpId[] = [...TIMED, 'tls13-handshake'];
+const TIMED: Exclude<OpId, CountedOnly>[] = ['pkey-pem', 'pkey-der', 'pkey-pem-p256', 'pkey-der-p256', 'x509-der', 'ctx-new', 'ca-bundle', 'aead-reinit', 'aead-new-ctx', 'dtls-handshake', 'tls12-aes128-sha-handshake'];
+const COUNTED: OpId[] = [...TIMED, ...COUNTED_ONLY];
 
 /** Every series the benchmark can emit, per task id (for tests: keys unique, none shared with the handshake benchmark's matrix). */
 export function taskSpecs(): Record<string, SeriesSpec[]> {
   const out: Record<string, SeriesSpec[]> = {};
   for (const id of TIMED) out[`cpu/${id}`] = OP_DEFS[id].handshake ? timingSpecs(OP_DEFS[id].handshake!) : [cpuSpec(OP_DEFS[id])];
   out['heap/dtls'] = [heapSpec('client'), heapSpec('server')];
-  for (const id of COUNTED) {
-    const op = OP_DEFS[id];
-    out[`calls/${id}`] = [...(id === 'tls13-handshake' ? [] : [instructionsSpec(op)]), ...LOCK_KINDS.map((k) => lockSpec(op, k))];
-  }
+  for (const id of COUNTED) out[`calls/${id}`] = callgrindSpecs(id);
   return out;
 }
 

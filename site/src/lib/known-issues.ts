@@ -1,7 +1,9 @@
 // What the "Known issues" page shows, computed from summary.json at build time: per complaint of
 // runner/known-issues/complaints.ts, its status series across versions on one host and the status.
 import type { Summary, SummaryEntry } from '../../../schema/index.ts';
-import { COMPLAINTS, type Complaint } from '../../../runner/known-issues/complaints.ts';
+import { COMPLAINTS, OP_DEFS, lockClassSpec, lockSpec, type Complaint, type OpId } from '../../../runner/known-issues/complaints.ts';
+import { CLASSED_KINDS, LOCK_CLASSES, LOCK_CLASS_TEXT, type ClassedKind, type LockClass } from '../../../runner/known-issues/lock-classes.ts';
+import { seriesKey } from '../../../runner/benchmark.ts';
 import { compareVersions } from '../../../catalogue/index.ts';
 import { computeStatus, type RegressionStatus } from './regression-status.ts';
 import { defaultHost } from './hosts.ts';
@@ -33,6 +35,33 @@ export interface KnownIssueRow {
   status: RegressionStatus;
   /** the runs the points come from: more than one means the versions were not interleaved with each other */
   runs: string[];
+  /** the complaint's lock and atomic calls by class of caller (Complaint.lockClassOps), one table per operation and kind */
+  lockClasses: LockClassTable[];
+}
+
+export interface LockClassCell {
+  value: number | null;
+  /** why there is no value: "not measured", or unsupported/failed with the reason */
+  missing: string | null;
+  /** the class's immediate callers as the run observed them ("name count, ..."), and for a helper class the helper's callers */
+  callers: string | null;
+  via: string | null;
+}
+
+export interface LockClassTable {
+  op: OpId;
+  kind: ClassedKind;
+  /** "full TLS 1.3 handshake", in words */
+  title: string;
+  versions: string[];
+  /** the classes with a call in at least one version, in the table's order (LOCK_CLASSES) */
+  rows: { cls: LockClass; text: string; cells: LockClassCell[] }[];
+  /** the classes measured with no call in any version */
+  zero: LockClass[];
+  /** the kind's total per version (the lock-calls-per-op series the classes sum to) */
+  total: (number | null)[];
+  /** any class value on this host: false means the table is "not measured yet" */
+  measured: boolean;
 }
 
 const defaultEntries = (summary: Summary, key: string) => summary.entries.filter((e) => e.key === key && e.variant === 'default');
@@ -52,6 +81,42 @@ export function hostVersions(summary: Summary | null, host: string | null): { ve
   return [...seen].map(([version, series]) => ({ version, series })).sort((a, b) => compareVersions(a.version, b.version));
 }
 
+const cellOf = (e: SummaryEntry | undefined): LockClassCell => {
+  if (!e) return { value: null, missing: 'not measured', callers: null, via: null };
+  const v = entryValue(e).median;
+  const text = (k: string) => (typeof e.observed?.[k] === 'string' ? (e.observed[k] as string) : null);
+  return { value: v, missing: v !== null ? null : e.status === 'measured' ? 'not measured' : `${e.status}${e.reason ? `: ${e.reason}` : ''}`, callers: text('callers'), via: text('via') };
+};
+
+const OP_TITLE: Partial<Record<OpId, string>> = { 'tls13-handshake': 'full TLS 1.3 handshake', 'tls13-resumed-handshake': 'resumed TLS 1.3 handshake (session ticket)' };
+
+/** Per operation and kind, the calls of each class by version on one host, from the lock-calls-by-class series. */
+export function lockClassTables(summary: Summary | null, host: string | null, ops: OpId[]): LockClassTable[] {
+  const versions = hostVersions(summary, host).map((v) => v.version);
+  const find = (key: string, version: string) => (summary && host ? summary.entries.find((e) => e.key === key && e.variant === 'default' && e.host === host && e.version === version) : undefined);
+  const tables: LockClassTable[] = [];
+  for (const op of ops)
+    for (const kind of CLASSED_KINDS) {
+      const all = LOCK_CLASSES.map((cls) => {
+        const key = seriesKey(lockClassSpec(OP_DEFS[op], kind, cls));
+        return { cls, text: LOCK_CLASS_TEXT[cls], cells: versions.map((v) => cellOf(find(key, v))) };
+      });
+      const measured = all.some((r) => r.cells.some((c) => c.value !== null));
+      const totalKey = seriesKey(lockSpec(OP_DEFS[op], kind));
+      tables.push({
+        op,
+        kind,
+        title: OP_TITLE[op] ?? op,
+        versions,
+        rows: all.filter((r) => r.cells.some((c) => c.value !== null && c.value > 0)),
+        zero: all.filter((r) => r.cells.some((c) => c.value !== null) && r.cells.every((c) => c.value === null || c.value === 0)).map((r) => r.cls),
+        total: versions.map((v) => cellOf(find(totalKey, v)).value),
+        measured,
+      });
+    }
+  return tables;
+}
+
 export function knownIssueRows(summary: Summary | null): KnownIssueRow[] {
   const host = pickHost(summary);
   const versions = hostVersions(summary, host);
@@ -68,6 +133,7 @@ export function knownIssueRows(summary: Summary | null): KnownIssueRow[] {
     const higherIsBetter = first?.higherIsBetter ?? false;
     const status = computeStatus(points, { higherIsBetter });
     const runs = [...new Set(points.filter((p) => p.value !== null).map((p) => p.runId ?? 'unknown'))];
-    return { complaint, host: entries.length ? host : null, unit: first?.unit ?? null, label: first?.label ?? null, method: first?.method ?? null, higherIsBetter, points, status, runs };
+    const lockClasses = complaint.lockClassOps ? lockClassTables(summary, host, complaint.lockClassOps) : [];
+    return { complaint, host: entries.length ? host : null, unit: first?.unit ?? null, label: first?.label ?? null, method: first?.method ?? null, higherIsBetter, points, status, runs, lockClasses };
   });
 }
