@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { BisectReport, MasterNight } from '../../schema/index.ts';
-import { bisectChange, previousFigure, snapshots, watchNight, type WatchDeps } from './master-watch.ts';
+import { bisectChange, bisectPending, previousFigure, snapshots, watchNight, type WatchDeps } from './master-watch.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'master-watch-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -100,4 +100,20 @@ test('measured now, bisected later: a change without a bisector is pending, and 
   assert.deepEqual([change.pending, change.why, bisected.length], [true, 'not bisected yet', 0]);
   const done = await bisectChange(change, c(2), bisect!);
   assert.deepEqual([done.pending, done.why, done.culprits.map((x) => x.commit), done.report], [undefined, undefined, [c(2)], `${c(1).slice(0, 12)}..${c(2).slice(0, 12)}-m.json`]);
+});
+
+test('bisecting pending changes with --metric bisects only those metrics; the others stay pending', async () => {
+  const figures = { [c(1)]: 10, [c(2)]: 20 };
+  const bisected: string[][] = [];
+  const { bisect, ...measureOnly } = deps(figures, bisected);
+  const state = { threshold: 0.002, nights: [] as MasterNight[] };
+  for (const n of [1, 2]) state.nights.push(await watchNight(state, { commit: c(n), at: 'x', replay: true }, ['m', 'other'], { ...measureOnly, measure: async (commit) => ({ value: figures[commit]! }) }));
+  const told: string[] = [];
+  await bisectPending(state.nights, bisect!, new Set(['m']), (_night, change) => told.push(change.metric));
+  const [m, other] = state.nights[1]!.changes;
+  assert.deepEqual(told, ['m']);
+  assert.deepEqual([m!.pending, m!.culprits.map((x) => x.commit)], [undefined, [c(2)]]);
+  assert.deepEqual([other!.metric, other!.pending, other!.why], ['other', true, 'not bisected yet'], 'left as it was');
+  await bisectPending(state.nights, bisect!, undefined, (_night, change) => told.push(change.metric));
+  assert.deepEqual(told, ['m', 'other'], 'without --metric every pending change');
 });

@@ -32,7 +32,7 @@ again. With --replay, the same for the first-parent snapshot of the branch every
   --replay FROM TO   replay history between two commits, tags or branches of --ref
   --bisect-later     measure only: changes are recorded as pending (bisections take builds; a night's
                      measuring takes seconds per commit)
-  --bisect-pending   bisect every pending change of the file, then stop
+  --bisect-pending   bisect every pending change of the file (with --metric: only those metrics'), then stop
   --every-days N     days between replayed snapshots (default 7)
   --out FILE         the state file (default data/master/<machine>/nights.json)
   --host-id NAME     the machine's name (default $OBSERVATORY_HOST_ID or the hostname)`;
@@ -125,6 +125,24 @@ export async function bisectChange(change: MasterChange, commit: string, bisect:
   }
 }
 
+/**
+ * --bisect-pending: bisect every pending change of the nights, in order, each with its own metric; with
+ * `only` (the --metric given), the changes of other metrics stay pending. `bisected` is told after each.
+ */
+export async function bisectPending(
+  nights: MasterNight[],
+  bisect: NonNullable<WatchDeps['bisect']>,
+  only: ReadonlySet<string> | undefined,
+  bisected: (night: MasterNight, change: MasterChange) => void,
+): Promise<void> {
+  for (const night of nights)
+    for (const [i, change] of night.changes.entries()) {
+      if (!change.pending || (only && !only.has(change.metric))) continue;
+      night.changes[i] = await bisectChange(change, night.commit, bisect);
+      bisected(night, night.changes[i]!);
+    }
+}
+
 function load(file: string, fresh: () => MasterWatch): MasterWatch {
   if (!existsSync(file)) return fresh();
   try {
@@ -190,7 +208,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       return r.value === null ? { value: null, reason: r.reason } : { value: r.value };
     },
     bisect: async (from, to, id) => {
-      const report = await runBisection({ repo, repoUrl, from: from.slice(0, 12), to: to.slice(0, 12), metric: metrics.get(id)!, budget, threshold, host: machine, log: (s) => console.error(`  ${s}`) });
+      const report = await runBisection({ repo, repoUrl, from: from.slice(0, 12), to: to.slice(0, 12), metric: metrics.get(id) ?? parseMetric(id), budget, threshold, host: machine, log: (s) => console.error(`  ${s}`) });
       const out = join('data', 'bisect', machine.id, bisectReportName(report));
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
@@ -202,13 +220,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   };
   if (v['bisect-pending']) {
-    for (const night of state.nights)
-      for (const [i, change] of night.changes.entries()) {
-        if (!change.pending) continue;
-        night.changes[i] = await bisectChange(change, night.commit, deps.bisect!);
-        save(file, state);
-        console.error(`${night.commit.slice(0, 10)} ${change.metric}: ${night.changes[i]!.culprits.map((x) => x.commit.slice(0, 10)).join(', ') || night.changes[i]!.why || 'no single commit'}`);
-      }
+    await bisectPending(state.nights, deps.bisect!, v.metric ? new Set(metrics.keys()) : undefined, (night, change) => {
+      save(file, state);
+      console.error(`${night.commit.slice(0, 10)} ${change.metric}: ${change.culprits.map((x) => x.commit.slice(0, 10)).join(', ') || change.why || 'no single commit'}`);
+    });
     console.error(`builds: ${builds.built} built, ${builds.cached} cached, ${builds.failed} did not build; ${file}`);
     process.exit(0);
   }
