@@ -18,12 +18,12 @@
 // compiler, which is the same one) and valgrind's and the C library's versions; a change of either is a
 // harness step to declare (a new revision), which invalidates every entry.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileDurably, type RunMode } from '../schema/index.ts';
+import type { RunMode } from '../schema/index.ts';
 import type { Outcome } from './benchmark.ts';
-import { cacheRoot } from './sources.ts';
+import { keyedRecords } from './keyed-records.ts';
 
 export interface ReuseKey {
   machine: string;
@@ -46,32 +46,24 @@ export interface StoredOutcomes {
 
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
-/** The key's hash: of its fields in a fixed order, so it does not depend on how the object was built. */
-export function keySha256(k: ReuseKey): string {
-  return sha256(JSON.stringify([k.machine, k.binarySha256, k.benchmark, k.task, k.mode, k.harnessRevision, k.sourcesSha256]));
-}
+const records = keyedRecords<ReuseKey, Omit<StoredOutcomes, 'key' | 'keySha256'>>(
+  'deterministic',
+  (k) => [k.machine, k.binarySha256, k.benchmark, k.task, k.mode, k.harnessRevision, k.sourcesSha256],
+  (r) => Array.isArray(r.outcomes),
+);
 
-export const reuseDir = (machine: string): string => join(cacheRoot(), 'deterministic', machine);
-const reusePath = (k: ReuseKey) => join(reuseDir(k.machine), `${keySha256(k)}.json`);
+/** The key's hash (runner/keyed-records.ts), the file's name and what a reusing series cites. */
+export const keySha256 = (k: ReuseKey): string => records.keySha256(k);
+
+export const reuseDir = (machine: string): string => records.dir(machine);
 
 /** The outcomes a run stored under this key, or undefined (none, unreadable, or stored under another key). */
-export function findStored(k: ReuseKey): StoredOutcomes | undefined {
-  const path = reusePath(k);
-  if (!existsSync(path)) return undefined;
-  try {
-    const stored = JSON.parse(readFileSync(path, 'utf8')) as StoredOutcomes;
-    return stored.keySha256 === keySha256(k) && Array.isArray(stored.outcomes) ? stored : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const findStored = (k: ReuseKey): StoredOutcomes | undefined => records.find(k) as StoredOutcomes | undefined;
 
 /** Keep a task's outcomes for later runs: only a clean result (no series failed; unsupported is a result). */
 export function store(k: ReuseKey, runId: string, measuredAt: string, outcomes: Outcome[]): boolean {
   if (!outcomes.length || outcomes.some((o) => 'status' in o && o.status === 'failed')) return false;
-  mkdirSync(reuseDir(k.machine), { recursive: true });
-  const record: StoredOutcomes = { key: k, keySha256: keySha256(k), runId, measuredAt, outcomes };
-  writeFileDurably(reusePath(k), JSON.stringify(record) + '\n');
+  records.write(k, { runId, measuredAt, outcomes });
   return true;
 }
 

@@ -15,12 +15,9 @@
 // task's); a task with no such round gets no record. Only a quiet run writes (see executeRun), as only a
 // quiet run's deterministic results are offered for reuse: a run that is not data times nothing either.
 // runner/run/warmup.ts decides from these records which tasks a warm-up round runs.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeFileDurably, type RunMode } from '../schema/index.ts';
+import type { RunMode } from '../schema/index.ts';
 import { median } from '../scripts/stats.ts';
-import { cacheRoot } from './sources.ts';
+import { keyedRecords } from './keyed-records.ts';
 import type { JournalEntry, RunPlan } from './run/journal.ts';
 import { failureOf } from './run/tasks.ts';
 
@@ -56,27 +53,16 @@ export const taskTimeKey = (plan: Pick<RunPlan, 'host' | 'mode' | 'harness'>, be
   harnessRevision: plan.harness.revision ?? 1,
 });
 
-/** The key's hash: of its fields in a fixed order, so it does not depend on how the object was built. */
-export function taskTimeKeySha256(k: TaskTimeKey): string {
-  return createHash('sha256')
-    .update(JSON.stringify([k.machine, k.benchmark, k.task, k.buildId, k.mode, k.harnessRevision]))
-    .digest('hex');
-}
+const records = keyedRecords<TaskTimeKey, Omit<TaskTime, 'key' | 'keySha256'>>(
+  'task-times',
+  (k) => [k.machine, k.benchmark, k.task, k.buildId, k.mode, k.harnessRevision],
+  (t) => typeof t.seconds === 'number' && Number.isFinite(t.seconds) && t.seconds >= 0 && typeof t.runId === 'string',
+);
 
-export const taskTimesDir = (machine: string): string => join(cacheRoot(), 'task-times', machine);
-const pathOf = (k: TaskTimeKey) => join(taskTimesDir(k.machine), `${taskTimeKeySha256(k)}.json`);
+export const taskTimesDir = (machine: string): string => records.dir(machine);
 
 /** The time recorded under this key, or undefined (none, unreadable, or recorded under another key). */
-export function findTaskTime(k: TaskTimeKey): TaskTime | undefined {
-  const path = pathOf(k);
-  if (!existsSync(path)) return undefined;
-  try {
-    const t = JSON.parse(readFileSync(path, 'utf8')) as TaskTime;
-    return t.keySha256 === taskTimeKeySha256(k) && typeof t.seconds === 'number' && Number.isFinite(t.seconds) && t.seconds >= 0 && typeof t.runId === 'string' ? t : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const findTaskTime = (k: TaskTimeKey): TaskTime | undefined => records.find(k) as TaskTime | undefined;
 
 /**
  * The time of each timed task of each build in a finished run: the median seconds of its measured rounds
@@ -99,10 +85,6 @@ export function taskTimesOf(plan: RunPlan, entries: readonly JournalEntry[]): { 
 export function recordTaskTimes(plan: RunPlan, entries: readonly JournalEntry[], now = new Date()): number {
   const times = taskTimesOf(plan, entries);
   if (!times.length) return 0;
-  mkdirSync(taskTimesDir(plan.host.id), { recursive: true });
-  for (const { key, seconds, rounds } of times) {
-    const record: TaskTime = { key, keySha256: taskTimeKeySha256(key), seconds, rounds, runId: plan.runId, recordedAt: now.toISOString() };
-    writeFileDurably(pathOf(key), JSON.stringify(record) + '\n');
-  }
+  for (const { key, seconds, rounds } of times) records.write(key, { seconds, rounds, runId: plan.runId, recordedAt: now.toISOString() });
   return times.length;
 }
