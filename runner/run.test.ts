@@ -13,7 +13,7 @@ import { journalPath, readJournal, resumePlan, type RunPlan } from './run/journa
 import { roundOrder } from './run/tasks.ts';
 import { describeHost } from './host.ts';
 import { standInEvidence } from './stand-in-evidence.ts';
-import type { Sample } from './quiet.ts';
+import type { EvidenceRecorder, Sample } from './quiet.ts';
 import { findTaskTime, taskTimeKey, taskTimesDir } from './task-times.ts';
 
 const build = standInBuild;
@@ -207,6 +207,16 @@ test('a failed task is run once more; both attempts are in the notes', async () 
   assert.equal(run.notes.length, 3, 'one note per failed task');
 });
 
+/** What a first session leaves in the journal when killed: its plan, its session, the window before, then `lines` (entries or evidence). */
+async function killedJournal(p: RunPlan, first: EvidenceRecorder, lines: object[]): Promise<void> {
+  mkdirSync(join(journalPath(p), '..'), { recursive: true });
+  const preamble = [{ plan: p }, { kind: 'session', at: JOURNAL_AT, exclusive: true }, { kind: 'quiet-before', thresholds: first.thresholds, snapshot: await first.before(() => {}) }];
+  writeFileSync(journalPath(p), [...preamble, ...lines].map((l) => JSON.stringify(l) + '\n').join(''));
+}
+const JOURNAL_AT = '2026-01-01T00:00:01.000Z';
+/** A finished timed task of build b35 in a journal. */
+const journalTask = (round: number, t: string, value = 1) => ({ round, buildId: 'b35', benchmark: 'toy', task: t, at: JOURNAL_AT, outcomes: [{ spec: spec(t), value }] });
+
 test('quiet-host evidence: before the run and every round, in the run file; one noisy measured round marks the run', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
   const quiet = standInEvidence();
@@ -248,14 +258,8 @@ test('a run killed in its deterministic phase after its last task, before the ev
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
   const counts: Benchmark = { id: 'toy', description: 'instruction counts only', tasks: () => [{ id: 'count', oncePerRun: true, run: async () => [{ spec: spec('count'), value: 7 }] }] };
   const p = plan(builds);
-  const first = standInEvidence().recorder;
-  const at = '2026-01-01T00:00:01.000Z';
-  const task = (buildId: string) => JSON.stringify({ round: p.warmupRounds, buildId, benchmark: 'toy', task: 'count', at, deterministic: true, outcomes: [{ spec: spec('count'), value: 7 }] });
-  mkdirSync(join(journalPath(p), '..'), { recursive: true });
-  writeFileSync(
-    journalPath(p),
-    [JSON.stringify({ plan: p }), JSON.stringify({ kind: 'session', at, exclusive: true }), JSON.stringify({ kind: 'quiet-before', thresholds: first.thresholds, snapshot: await first.before(() => {}) }), task('b34'), task('b35')].join('\n') + '\n',
-  );
+  const task = (buildId: string) => ({ round: p.warmupRounds, buildId, benchmark: 'toy', task: 'count', at: JOURNAL_AT, deterministic: true, outcomes: [{ spec: spec('count'), value: 7 }] });
+  await killedJournal(p, standInEvidence().recorder, [task('b34'), task('b35')]);
   const second = standInEvidence();
   const { run } = await executeRun(p, builds, [counts], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], second.recorder);
   assert.deepEqual(second.calls.rounds, [], 'nothing left to run: no window is closed, the phase\'s evidence cannot come late');
@@ -270,21 +274,7 @@ test('resume keeps the evidence already recorded and adds its own session', asyn
   const p = plan(builds);
   // what a first session leaves when killed in round 1: its session, the window before, round 0 and its evidence, one task of round 1
   const first = standInEvidence([0]).recorder;
-  const at = '2026-01-01T00:00:01.000Z';
-  const task = (round: number, t: string) => JSON.stringify({ round, buildId: 'b35', benchmark: 'toy', task: t, at, outcomes: [{ spec: spec(t), value: 1 }] });
-  mkdirSync(join(journalPath(p), '..'), { recursive: true });
-  writeFileSync(
-    journalPath(p),
-    [
-      JSON.stringify({ plan: p }),
-      JSON.stringify({ kind: 'session', at, exclusive: true }),
-      JSON.stringify({ kind: 'quiet-before', thresholds: first.thresholds, snapshot: await first.before(() => {}) }),
-      task(0, 'fast'),
-      task(0, 'pq'),
-      JSON.stringify({ kind: 'quiet-round', snapshot: first.round({} as Sample, 0) }),
-      task(1, 'fast'),
-    ].join('\n') + '\n',
-  );
+  await killedJournal(p, first, [journalTask(0, 'fast'), journalTask(0, 'pq'), { kind: 'quiet-round', snapshot: first.round({} as Sample, 0) }, journalTask(1, 'fast')]);
   const second = standInEvidence([], false);
   const { run } = await executeRun(p, builds, [toyBenchmark([])], out, { progress: () => {} }, [], second.recorder);
   assert.equal(second.calls.before, 0, 'the window before the run is not taken again');
@@ -337,24 +327,15 @@ test('resuming in a repeated round: the disturbed attempt\'s entries are dropped
   const builds = [build('3.5.7', 'b35')];
   const p = plan(builds);
   const first = standInEvidence([1]).recorder;
-  const at = '2026-01-01T00:00:01.000Z';
-  const task = (round: number, t: string, value: number) => JSON.stringify({ round, buildId: 'b35', benchmark: 'toy', task: t, at, outcomes: [{ spec: spec(t), value }] });
-  mkdirSync(join(journalPath(p), '..'), { recursive: true });
-  writeFileSync(
-    journalPath(p),
-    [
-      JSON.stringify({ plan: p }),
-      JSON.stringify({ kind: 'session', at, exclusive: true }),
-      JSON.stringify({ kind: 'quiet-before', thresholds: first.thresholds, snapshot: await first.before(() => {}) }),
-      task(0, 'fast', 1),
-      task(0, 'pq', 1),
-      JSON.stringify({ kind: 'quiet-round', snapshot: first.round({} as Sample, 0) }),
-      task(1, 'fast', 1000),
-      task(1, 'pq', 1000),
-      JSON.stringify({ kind: 'round-repeated', snapshot: first.round({} as Sample, 1) }),
-      task(1, 'fast', 5),
-    ].join('\n') + '\n',
-  );
+  await killedJournal(p, first, [
+    journalTask(0, 'fast'),
+    journalTask(0, 'pq'),
+    { kind: 'quiet-round', snapshot: first.round({} as Sample, 0) },
+    journalTask(1, 'fast', 1000),
+    journalTask(1, 'pq', 1000),
+    { kind: 'round-repeated', snapshot: first.round({} as Sample, 1) },
+    journalTask(1, 'fast', 5),
+  ]);
   assert.deepEqual(readJournal(journalPath(p)).entries.filter((e) => e.round === 1).map((e) => e.outcomes?.[0] && 'value' in e.outcomes[0] ? e.outcomes[0].value : null), [5]);
   const calls: string[] = [];
   const { run } = await executeRun(p, builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder);
@@ -530,9 +511,8 @@ test('a journal written before the warm-up was journaled, with timed tasks in it
   const machine = 'warm-old-journal';
   await toyRun(warmPlan(builds, machine), builds);
   const p = warmPlan(builds, machine);
-  const at = '2026-01-01T00:00:01.000Z';
   mkdirSync(join(journalPath(p), '..'), { recursive: true });
-  writeFileSync(journalPath(p), [JSON.stringify({ plan: p }), JSON.stringify({ round: 0, buildId: 'b34', benchmark: 'toy', task: 'fast', at, seconds: 1, outcomes: [{ spec: spec('fast'), value: 1 }] })].join('\n') + '\n');
+  writeFileSync(journalPath(p), [JSON.stringify({ plan: p }), JSON.stringify({ ...journalTask(0, 'fast'), buildId: 'b34', seconds: 1 })].join('\n') + '\n');
   const log = progressLog();
   const { run } = await executeRun(p, builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], undefined, { shortWarmup: true });
   assert.deepEqual(log.warmedUp(), ['fast@3.5.7', 'pq@3.4.1', 'pq@3.5.7']);

@@ -19,7 +19,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_PRECISION, UntilDecided } from './until-decided.ts';
 import { planNight, type TaskCost } from './night-plan.ts';
 import { isHeadline } from './handshake/handshake.ts';
-import { journalDir, journalPath, readJournal, type EvidenceLine, type JournalEntry, type RunPlan } from './run/journal.ts';
+import { dropRound, journalDir, journalPath, readJournal, type EvidenceLine, type JournalEntry, type RunPlan } from './run/journal.ts';
 import { attempt, roundOrder, runsOn } from './run/tasks.ts';
 import { offerForReuse, reuseKeys, runDeterministicPhase } from './run/deterministic-phase.ts';
 import { assembleRun } from './run/assemble.ts';
@@ -264,7 +264,7 @@ export async function executeRun(
           // the host disturbed a measured round: drop what it measured before anything (a look, the run
           // file) uses it, and measure the round again; the decision reads /proc only, never the values
           record({ kind: 'round-repeated', snapshot });
-          for (let i = done.length - 1; i >= 0; i--) if (done[i]!.round === round && !done[i]!.deterministic) done.splice(i, 1);
+          dropRound(done, round);
           for (const key of [...finished]) if (key.startsWith(`${round}|`)) finished.delete(key);
           cb.progress(`  round ${round} was disturbed by the host (${snapshot.reasons.join('; ')}): its measurements are dropped and the round measured again`);
           round--;

@@ -31,54 +31,50 @@ const commands = [
 const run = (file: string, args: string[], cache: string) =>
   spawnSync(process.execPath, [join(root, file), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, GITHUB_TOKEN: '', OBSERVATORY_CACHE: cache }, timeout: 60_000 });
 const dataStatus = () => execFileSync('git', ['-C', root, 'status', '--porcelain', '--untracked-files=all', '--', 'data'], { encoding: 'utf8' });
+/** Runs `fn` with an empty build cache and fails when it changed data/ or wrote into that cache. */
+function withoutSideEffects(who: string, fn: (cache: string) => void): void {
+  const cache = mkdtempSync(join(tmpdir(), 'cli-help-cache-'));
+  try {
+    const before = dataStatus();
+    fn(cache);
+    assert.equal(dataStatus(), before, `${who} changed data/`);
+    assert.deepEqual(readdirSync(cache), [], `${who} wrote into the build cache`);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
 
 test('every command answers --help with its usage on stdout, exit 0, and changes nothing', () => {
   const names = commands.map((c) => c.name);
   for (const expected of ['openssl', 'aggregate', 'validate', 'submit', 'mtu', 'test:workflows', 'test:mlkem-hypothesis', 'scripts/migrate-runs.ts']) assert.ok(names.includes(expected), `${expected} not found in ${names.join(', ')}`);
-  const cache = mkdtempSync(join(tmpdir(), 'cli-help-cache-'));
-  try {
-    const before = dataStatus();
+  withoutSideEffects('a --help', (cache) => {
     for (const { name, file, runAs } of commands) {
       const r = run(file, ['--help'], cache);
       assert.equal(r.status, 0, `${name} --help: exit ${r.status}\n${r.stderr}`);
       assert.match(r.stdout, runAs, `${name}: --help did not print its usage`);
       assert.equal(r.stderr, '', `${name}: --help wrote to stderr`);
     }
-    assert.equal(dataStatus(), before, 'a --help changed data/');
-    assert.deepEqual(readdirSync(cache), [], 'a --help wrote into the build cache');
-  } finally {
-    rmSync(cache, { recursive: true, force: true });
-  }
+  });
 });
 
 test('every command refuses an unknown option with exit status 64 and its usage', () => {
-  const cache = mkdtempSync(join(tmpdir(), 'cli-help-cache-'));
-  try {
-    const before = dataStatus();
+  withoutSideEffects('a refused command', (cache) => {
     for (const { name, file, runAs } of commands) {
       const r = run(file, ['--no-such-option'], cache);
       assert.equal(r.status, EXIT.usage, `${name} --no-such-option: exit ${r.status}\n${r.stderr}`);
       assert.match(r.stderr, /--no-such-option/, `${name}: the error does not name the option`);
       assert.match(r.stderr, runAs, `${name}: the error does not show the usage`);
     }
-    assert.equal(dataStatus(), before, 'a refused command changed data/');
-    assert.deepEqual(readdirSync(cache), [], 'a refused command wrote into the build cache');
-  } finally {
-    rmSync(cache, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a subcommand of npm run openssl answers its own --help and refuses an unknown option', () => {
-  const cache = mkdtempSync(join(tmpdir(), 'cli-help-cache-'));
-  try {
+  withoutSideEffects('an openssl subcommand', (cache) => {
     const help = run('runner/openssl-cli.ts', ['build', '--help'], cache);
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /^usage: npm run openssl -- build/);
     const bad = run('runner/openssl-cli.ts', ['list', '--no-such-option'], cache);
     assert.equal(bad.status, EXIT.usage, bad.stderr);
     assert.match(bad.stderr, /usage: npm run openssl -- list/);
-    assert.deepEqual(readdirSync(cache), []);
-  } finally {
-    rmSync(cache, { recursive: true, force: true });
-  }
+  });
 });

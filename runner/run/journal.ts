@@ -146,12 +146,14 @@ export function readJournal(path: string): Journal {
     }
     if (!('kind' in parsed)) return void entries.push(parsed);
     evidence.push(parsed);
-    if (parsed.kind === 'round-repeated') {
-      const round = parsed.snapshot.round;
-      for (let j = entries.length - 1; j >= 0; j--) if (entries[j]!.round === round && !entries[j]!.deterministic) entries.splice(j, 1);
-    }
+    if (parsed.kind === 'round-repeated') dropRound(entries, parsed.snapshot.round);
   });
   return { plan, entries, evidence };
+}
+
+/** Drop, in place, the timed entries of a round the host disturbed (a `round-repeated` line); deterministic ones stay. */
+export function dropRound(entries: JournalEntry[], round: number): void {
+  for (let j = entries.length - 1; j >= 0; j--) if (entries[j]!.round === round && !entries[j]!.deterministic) entries.splice(j, 1);
 }
 
 /**
