@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { HostSnapshot, MAX_QUIET_WINDOWS, RoundEvidence } from '../schema/index.ts';
 import {
+  CALM_PROBE_SECONDS,
   checkSnapshot,
   hostEvidence,
   measureUndisturbed,
@@ -206,7 +207,8 @@ test('a round the host disturbed is dropped and measured again, until the run\'s
     states.push(at(c.user, c.idle, c.steal));
   }
   const src = source(states);
-  const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100 });
+  let probes = 0; // the calm probe between a dropped attempt and the next (no time passes in it here)
+  const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, spin: async () => void probes++ });
   const repeated: Parameters<typeof measureUndisturbed>[3]['repeated'] = [];
   const measured: string[] = [];
   const dropped: number[] = [];
@@ -224,6 +226,7 @@ test('a round the host disturbed is dropped and measured again, until the run\'s
   assert.match(two.reasons[0]!, /^CPU steal was 10% of all CPUs/);
   assert.deepEqual(measured, ['round 1', 'round 1', 'round 2', 'round 2']);
   assert.deepEqual(dropped, [1, 2]);
+  assert.equal(probes, 2, 'the host was given time to calm down after each dropped attempt');
   assert.deepEqual(repeated.map((r) => [r.round, r.quiet]), [[1, false], [2, false]]);
   assert.deepEqual(summarizeEvidence({}, true, one, [one, two], [1, 2], repeated).repeated?.length, 2);
   assert.equal(summarizeEvidence({}, true, one, [one], [1], []).repeated, undefined, 'no field when nothing was measured again');
@@ -314,6 +317,38 @@ test('a two-minute burst of one CPU inside a 30-minute round fails the round, al
   const evidence = summarizeEvidence(rec.thresholds, true, { ...r, quiet: true, reasons: [] }, [r], [3]);
   assert.equal(evidence.quiet, false);
   assert.equal(evidence.thresholds.maxWindowSeconds, MAX_WINDOW_SECONDS);
+});
+
+test('loud(): nothing until a closed window breaks a limit, then that window\'s reasons, which stay', () => {
+  const { rec, advance } = timeline((s) => (s >= 20 && s < 30 ? 1 : 0));
+  const watch = rec.watchRound();
+  advance(watch, 20, 5);
+  assert.equal(watch.loud(), undefined, 'four quiet windows');
+  advance(watch, 4, 5);
+  assert.equal(watch.loud(), undefined, 'the burst is in the open window: not judged yet');
+  advance(watch, 1, 5);
+  assert.match(watch.loud()![0]!, /^processes outside this run used 100% of one CPU over the 5 s window/);
+  advance(watch, 30, 5);
+  assert.match(watch.loud()![0]!, /100% of one CPU/, 'the first loud window is kept');
+  watch.stop();
+});
+
+test('calm(): keeps a CPU busy in windows until one is free of steal, or the time is up', async () => {
+  const at = (user: number, idle: number, steal: number): Machine => ({ cpu: [user, 0, 0, idle, 0, 0, 0, steal], load: 0.5, procs: RUN(user, 0) });
+  // windows of 10 s on 2 CPUs (2000 ticks): stolen (10% of all CPUs), stolen, clean
+  const states = [at(0, 0, 0), at(1000, 800, 200), at(2000, 1600, 400), at(3000, 2600, 400)];
+  const src = source(states);
+  const spins: number[] = [];
+  const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, spin: async (ms) => void (spins.push(ms), src.i++) });
+  const log: string[] = [];
+  assert.deepEqual(await rec.calm((m) => log.push(m)), { waitedSeconds: 30, calm: true });
+  assert.deepEqual(spins, [CALM_PROBE_SECONDS * 1000, CALM_PROBE_SECONDS * 1000, CALM_PROBE_SECONDS * 1000]);
+  assert.equal(log.length, 2);
+  assert.match(log[0]!, /waiting for the host to calm down before measuring again: CPU steal was 10% of all CPUs/);
+  // a storm that does not end: gives up once the time is up, and says so
+  const storm = source([0, 1, 2, 3, 4, 5].map((i) => at(1000 * i, 800 * i, 200 * i)));
+  const rec2 = hostEvidence({ exclusive: true, logicalCpus: 2, source: storm, root: 100, spin: async () => void storm.i++ });
+  assert.deepEqual(await rec2.calm(() => {}, 20), { waitedSeconds: 20, calm: false });
 });
 
 test('a quiet round in windows passes; tasks close windows once they are 5 s long, the timer within long tasks', () => {

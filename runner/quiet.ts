@@ -254,6 +254,8 @@ export function roundEvidence(whole: Snapshot, windows: QuietWindow[], round: nu
 export interface RoundWatch {
   /** a task ended: closes the open window if it is MIN_WINDOW_SECONDS long */
   taskEnded(): void;
+  /** the reasons of the first window closed so far that broke a limit (the round cannot be quiet whatever follows), or undefined */
+  loud(): string[] | undefined;
   /** the round's evidence: the round as a whole and its windows; stops the timer */
   finish(round: number): RoundSnapshot;
   /** stops the timer without evidence (a round that ran nothing, or one that failed) */
@@ -270,6 +272,27 @@ export interface EvidenceRecorder {
   round(since: Sample, round: number): RoundSnapshot;
   /** starts watching a round in windows of at most MAX_WINDOW_SECONDS */
   watchRound(): RoundWatch;
+  /**
+   * Before a disturbed round is measured again: keeps one CPU busy in windows of CALM_PROBE_SECONDS until
+   * one is quiet or `maxSeconds` have passed (steal shows only while a CPU wants to run, so an idle wait
+   * cannot see a storm end). Says how long it waited and whether the host calmed down; measures nothing.
+   */
+  calm(log: (m: string) => void, maxSeconds?: number): Promise<{ waitedSeconds: number; calm: boolean }>;
+}
+
+/** One window of the calm probe (above): as long as the windows of a round, so it judges the same way. */
+export const CALM_PROBE_SECONDS = 8;
+/** How long a run waits at most for a host storm to pass before measuring a disturbed round again. */
+export const MAX_CALM_WAIT_SECONDS = 300;
+
+/** Keeps this thread busy for `ms`, in slices that let timers and signals through. */
+async function spinFor(ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const slice = Math.min(end, Date.now() + 50);
+    while (Date.now() < slice);
+    await new Promise((r) => setImmediate(r));
+  }
 }
 
 /** Calls `fn` every `ms` until the returned function is called; never keeps the process alive. */
@@ -292,6 +315,8 @@ export interface RecorderOptions {
   sleep?: (ms: number) => Promise<void>;
   /** the timer that closes windows within a long task (tests drive it by hand) */
   every?: Every;
+  /** the calm probe's busy wait (tests pass a stand-in) */
+  spin?: (ms: number) => Promise<void>;
 }
 
 export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
@@ -299,9 +324,18 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
   const logicalCpus = opts.logicalCpus ?? cpus().length;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const timer = opts.every ?? every;
+  const spin = opts.spin ?? spinFor;
   return {
     exclusive,
-    thresholds: { ...QUIET_THRESHOLDS, beforeWindowSeconds: windowSeconds, settleSeconds, maxWindowSeconds: MAX_WINDOW_SECONDS, minWindowSeconds: MIN_WINDOW_SECONDS },
+    thresholds: {
+      ...QUIET_THRESHOLDS,
+      beforeWindowSeconds: windowSeconds,
+      settleSeconds,
+      maxWindowSeconds: MAX_WINDOW_SECONDS,
+      minWindowSeconds: MIN_WINDOW_SECONDS,
+      calmProbeSeconds: CALM_PROBE_SECONDS,
+      maxCalmWaitSeconds: MAX_CALM_WAIT_SECONDS,
+    },
     async before(log) {
       const deadline = source.now() + settleSeconds * 1000;
       for (;;) {
@@ -321,21 +355,36 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
       const s = snapshotBetween(since, takeSample(source), root);
       return { ...s, ...checkSnapshot(s, 'round', logicalCpus), round };
     },
+    async calm(log, maxSeconds = MAX_CALM_WAIT_SECONDS) {
+      const started = source.now();
+      for (;;) {
+        const a = takeSample(source);
+        await spin(CALM_PROBE_SECONDS * 1000);
+        const w = windowBetween(a, takeSample(source), root, logicalCpus);
+        const waitedSeconds = round2((source.now() - started) / 1000);
+        if (w.quiet || waitedSeconds >= maxSeconds) return { waitedSeconds, calm: w.quiet };
+        log(`  waiting for the host to calm down before measuring again: ${w.reasons.join('; ')}`);
+      }
+    },
     watchRound() {
       const start = takeSample(source);
       const windows: QuietWindow[] = [];
       let open = start; // where the open window starts
       let before = start; // where the window before it started (a short last window joins it)
+      let loud: string[] | undefined;
       const closeIfLonger = (seconds: number) => {
         if (source.now() - open.atMs < seconds * 1000 || windows.length >= MAX_QUIET_WINDOWS - 1) return;
         const end = takeSample(source);
-        windows.push(windowBetween(open, end, root, logicalCpus));
+        const window = windowBetween(open, end, root, logicalCpus);
+        windows.push(window);
+        if (!window.quiet) loud ??= window.reasons;
         [before, open] = [open, end];
       };
       // the timer closes a window early enough that a short last window joined to it stays within the maximum
       const stop = timer(() => closeIfLonger(MAX_WINDOW_SECONDS - MIN_WINDOW_SECONDS), 1000);
       return {
         taskEnded: () => closeIfLonger(MIN_WINDOW_SECONDS),
+        loud: () => loud,
         finish(round) {
           stop();
           const end = takeSample(source);
@@ -359,15 +408,15 @@ export const MAX_REPEATED_ROUNDS = 10;
 /**
  * Measures round `round` until the host leaves it undisturbed. A disturbed attempt is handed to `drop`
  * (which discards what it measured) and added to `repeated`; once `repeated` holds `maxRepeated`
- * attempts (a limit for the whole run), a disturbed round is kept as it is. (Waiting for a quiet idle
- * window first does not help: steal shows only while the run uses the CPU.) Returns the kept snapshot.
- * The decision reads /proc only, never the measured values.
+ * attempts (a limit for the whole run), a disturbed round is kept as it is. Before each new attempt the
+ * host is given time to calm down (EvidenceRecorder.calm: a busy probe, since steal shows only while a
+ * CPU wants to run). Returns the kept snapshot. The decision reads /proc only, never the measured values.
  */
 export async function measureUndisturbed(
-  recorder: Pick<EvidenceRecorder, 'sample' | 'round'>,
+  recorder: Pick<EvidenceRecorder, 'sample' | 'round' | 'calm'>,
   round: number,
   measure: () => Promise<void>,
-  o: { drop: (disturbed: RoundSnapshot) => void; repeated: RoundSnapshot[]; maxRepeated: number },
+  o: { drop: (disturbed: RoundSnapshot) => void; repeated: RoundSnapshot[]; maxRepeated: number; log?: (m: string) => void },
 ): Promise<RoundSnapshot> {
   for (;;) {
     const since = recorder.sample();
@@ -376,6 +425,7 @@ export async function measureUndisturbed(
     if (snapshot.quiet || o.repeated.length >= o.maxRepeated) return snapshot;
     o.repeated.push(snapshot);
     o.drop(snapshot);
+    await recorder.calm(o.log ?? (() => {}));
   }
 }
 

@@ -323,6 +323,32 @@ test('a measured round the host disturbed is dropped before anything uses it and
   assert.ok(progress.some((m) => /round 1 was disturbed by the host/.test(m)));
 });
 
+test('a measured round is cut short at its first loud window and measured again, even when its evidence at the end reads quiet', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const calls: string[] = [];
+  // watch 1 is round 1's first attempt: loud from its first task on; its snapshot at the end is quiet
+  const loud = standInEvidence([], true, [1]);
+  const { run } = await executeRun(plan(builds), builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], loud.recorder);
+  assert.equal(calls.length, 4 + 1 + 4 + 4, 'the warm-up, one task of the cut attempt, round 1 again, round 2');
+  assert.equal(run.quiet?.quiet, true);
+  assert.deepEqual(run.quiet?.repeated?.map((r) => [r.round, r.quiet, r.reasons]), [[1, false, ['cut short after 1 task(s), at its first window that broke a limit', 'steal 9% of all CPUs over the 8 s window']]]);
+  const round1 = run.series.flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value));
+  assert.equal(round1.length, 3, 'round 1 of fast on both builds and pq on 3.5.7');
+  assert.ok(!round1.includes(5), "the cut attempt's one value (call 5) is not in the run file");
+  assert.equal(loud.calls.calms, 1, 'the run waited for the host to calm down once, before the repeat');
+});
+
+test('a loud window past the limit of repeats does not cut the round: it runs whole and is kept, the run not quiet', async () => {
+  const builds = [build('3.5.7', 'b35')];
+  const calls: string[] = [];
+  // rounds 1 and 2 disturbed in every attempt: the limit is min(10, 2 rounds) = 2 repeats
+  const loud = standInEvidence([1, 1, 1, 2, 2], true, [1, 2, 3, 4, 5]);
+  const { run } = await executeRun(plan(builds), builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], loud.recorder);
+  assert.equal(run.quiet?.repeated?.length, 2);
+  assert.equal(run.quiet?.quiet, false);
+  assert.equal(calls.length, 2 + 1 + 1 + 2 + 2, 'the warm-up, two cut attempts of round 1, then rounds 1 and 2 whole');
+});
+
 test('resuming in a repeated round: the disturbed attempt\'s entries are dropped from the journal, only the rest runs', async () => {
   const builds = [build('3.5.7', 'b35')];
   const p = plan(builds);

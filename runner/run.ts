@@ -221,6 +221,7 @@ export async function executeRun(
   const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => timedOf(b, x).length), 0) * builds.length, 0);
   const totalSteps = tasksPerRound * totalRounds;
   let lastRound = totalRounds - 1;
+  let lastRoundSeconds: number | undefined; // the last round measured whole: a repeat's estimate
   for (let round = 0; round < totalRounds; round++) {
     const roundStarted = clock();
     const order = roundOrder(
@@ -230,8 +231,13 @@ export async function executeRun(
     const warmup = round < plan.warmupRounds;
     const watch = evidence?.watchRound();
     let ranThisRound = false;
+    let tasksRun = 0;
+    // set when a window of this round broke a limit and the round will be measured again: the rest of
+    // the attempt is not measured. A cut attempt is always repeated, never kept, whatever its evidence
+    // says once a short last window has joined the loud one.
+    let cutShort: string[] | undefined;
     try {
-      for (const bench of benchmarks) {
+      measuring: for (const bench of benchmarks) {
         // interleave at task level: one task runs on every build before the next task starts
         const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => timedOf(bench, b).map((t) => t.id)))];
         for (const taskId of taskIds)
@@ -255,18 +261,31 @@ export async function executeRun(
             entry.at = new Date().toISOString();
             journal(entry);
             done.push(entry);
+            tasksRun++;
             watch?.taskEnded();
+            const loud = watch?.loud();
+            if (loud) {
+              const soFar = (clock() - roundStarted) / 1000;
+              if (mayRepeat(round, lastRoundSeconds ?? soFar * Math.max(1, tasksPerRound / tasksRun))) {
+                cutShort = loud;
+                break measuring;
+              }
+            }
           }
       }
       if (watch && ranThisRound && !recorded.some((e) => e.kind === 'quiet-round' && e.snapshot.round === round)) {
         const snapshot = watch.finish(round);
-        if (!snapshot.quiet && mayRepeat(round, (clock() - roundStarted) / 1000)) {
+        if (cutShort || (!snapshot.quiet && mayRepeat(round, (clock() - roundStarted) / 1000))) {
           // the host disturbed a measured round: drop what it measured before anything (a look, the run
           // file) uses it, and measure the round again; the decision reads /proc only, never the values
-          record({ kind: 'round-repeated', snapshot });
+          const disturbed = cutShort ? { ...snapshot, quiet: false, reasons: [`cut short after ${tasksRun} task(s), at its first window that broke a limit`, ...cutShort] } : snapshot;
+          record({ kind: 'round-repeated', snapshot: disturbed });
           dropRound(done, round);
           for (const key of [...finished]) if (key.startsWith(`${round}|`)) finished.delete(key);
-          cb.progress(`  round ${round} was disturbed by the host (${snapshot.reasons.join('; ')}): its measurements are dropped and the round measured again`);
+          cb.progress(`  round ${round} was disturbed by the host (${disturbed.reasons.join('; ')}): its measurements are dropped and the round measured again`);
+          // a storm lasts minutes: measuring again at once would spend the run's repeats inside it
+          const waited = await evidence!.calm(cb.progress);
+          if (waited.waitedSeconds > 0) cb.progress(`  waited ${Math.round(waited.waitedSeconds)} s for the host to calm down${waited.calm ? '' : ' (it did not: measuring again anyway)'}`);
           round--;
           continue;
         }
@@ -279,6 +298,7 @@ export async function executeRun(
     if (deadline !== undefined && !planned && round === plan.warmupRounds - 1) planTheNight(clock());
     let decided = until?.afterRound(round, done) ?? false;
     const roundSeconds = (clock() - roundStarted) / 1000;
+    if (!warmup) lastRoundSeconds = roundSeconds;
     // the next round runs the tasks still in the rounds: this round's time of those is its estimate
     const nextRound = () =>
       done.filter((e) => e.round === round && !e.deterministic && !until?.skip(e.buildId, e.benchmark, e.task) && !leftOut.has(`${e.benchmark}|${e.task}`)).reduce((a, e) => a + (e.seconds ?? 0), 0);

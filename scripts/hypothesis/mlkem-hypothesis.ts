@@ -299,7 +299,7 @@ async function main(): Promise<number> {
       log(`round ${r}: disturbed by the host (${disturbed.reasons.join('; ')}): its blocks are dropped and the round is measured again`);
     };
     const maxRepeated = r === 0 || mode === 'quick' ? 0 : MAX_REPEATED_ROUNDS;
-    roundEvidence.push(await measureUndisturbed(evidence, r, () => runRound(r, ids), { drop: dropRound, repeated, maxRepeated }));
+    roundEvidence.push(await measureUndisturbed(evidence, r, () => runRound(r, ids), { drop: dropRound, repeated, maxRepeated, log }));
   };
 
   const warmStart = Date.now();
