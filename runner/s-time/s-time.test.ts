@@ -7,7 +7,7 @@ import { seriesKey } from '../benchmark.ts';
 import { CASES, FIXTURE_DIR } from './capture-fixtures.ts';
 import { parseBrief, parseSTime, S_TIME_TLS13_REUSE, sTimeConfigs, sTimeOutcomes, sTimeSpec, type STimeConfig, type STimeRun } from './s-time.ts';
 
-type Fixture = STimeRun & STimeConfig & { version: string };
+type Fixture = STimeRun & STimeConfig & { version: string; www?: string };
 const fixtures = readdirSync(FIXTURE_DIR).flatMap((v) =>
   readdirSync(join(FIXTURE_DIR, v)).map((f) => ({ name: f.replace(/\.json$/, ''), f: JSON.parse(readFileSync(join(FIXTURE_DIR, v, f), 'utf8')) as Fixture })),
 );
@@ -49,6 +49,24 @@ describe('s_time parser on captured output', () => {
       }
     });
   }
+
+  it('bytes read: none without -www; with it, every version reads s_server\'s status page, the total and the per-connection figure agreeing', () => {
+    const www = fixtures.filter((x) => x.f.www);
+    assert.equal(new Set(www.map((x) => x.f.version)).size, new Set(fixtures.map((x) => x.f.version)).size, 'a -www capture from every version');
+    for (const { name, f } of fixtures) {
+      const out = parseSTime(f.stime, name);
+      for (const s of [out.new!, out.reuse!]) {
+        if (!f.www) assert.deepEqual([s.bytesRead, s.bytesPerConnection], [0, 0], `${f.version} ${name}`);
+        else {
+          // the status page lists the ciphers, a few KB; s_time's per-connection figure is the total over the count, rounded down
+          assert.ok(s.bytesPerConnection > 2000 && s.bytesPerConnection < 20000, `${f.version} ${name}: ${s.bytesPerConnection} bytes per connection`);
+          assert.equal(s.bytesPerConnection, Math.floor(s.bytesRead / s.connections));
+        }
+      }
+    }
+    const f = www[0]!.f;
+    assert.throws(() => parseSTime(f.stime.replace(/ (\d+) bytes read per connection/, ' 1 bytes read per connection'), 'x'), /x: new section reads \d+ bytes in \d+ connections but 1 per connection/);
+  });
 
   it('refuses text that is not s_time output, and inconsistent counts', () => {
     assert.throws(() => parseSTime('connect: Connection refused', 'x'), /x: not s_time output/);

@@ -27,14 +27,17 @@ export interface STimeSection {
   /** progress marks: '*' = a full handshake, 'r' = s_time saw the session reused */
   full: number;
   reused: number;
+  /** what s_time read from its connections (with -www: the response, headers included), all of them and per connection (rounded down) */
+  bytesRead: number;
+  bytesPerConnection: number;
 }
 export interface STimeOutput {
   new?: STimeSection;
   reuse?: STimeSection;
 }
 
-const USER = /^(\d+) connections in ([\d.]+)s; ([\d.]+) connections\/user sec, bytes read \d+$/;
-const REAL = /^(\d+) connections in (\d+) real seconds, \d+ bytes read per connection$/;
+const USER = /^(\d+) connections in ([\d.]+)s; ([\d.]+) connections\/user sec, bytes read (\d+)$/;
+const REAL = /^(\d+) connections in (\d+) real seconds, (\d+) bytes read per connection$/;
 
 function section(lines: string[], name: string, where: string): STimeSection {
   const user = lines.map((l) => USER.exec(l)).find(Boolean);
@@ -48,8 +51,13 @@ function section(lines: string[], name: string, where: string): STimeSection {
     realSeconds: Number(real[2]),
     full: [...marks].filter((c) => c === '*').length,
     reused: [...marks].filter((c) => c === 'r').length,
+    bytesRead: Number(user[4]),
+    bytesPerConnection: Number(real[3]),
   };
   if (Number(real[1]) !== s.connections) throw new Error(`${where}: ${name} section counts ${s.connections} and ${real[1]} connections`);
+  // s_time prints the per-connection figure as the total divided by the count in integers
+  if (s.connections > 0 && Math.floor(s.bytesRead / s.connections) !== s.bytesPerConnection)
+    throw new Error(`${where}: ${name} section reads ${s.bytesRead} bytes in ${s.connections} connections but ${s.bytesPerConnection} per connection`);
   if (s.full + s.reused !== s.connections) throw new Error(`${where}: ${name} section has ${s.full + s.reused} progress marks for ${s.connections} connections`);
   return s;
 }
@@ -126,15 +134,15 @@ export async function sTimeHasProtocolOptions(prefix: string): Promise<boolean> 
   return /^\s*-tls1_2\s/m.test(r.out);
 }
 
-/** One comparison run: server up, one s_client check, s_time for `seconds` per section, server killed. */
-export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number): Promise<STimeRun> {
+/** One comparison run: server up, one s_client check, s_time for `seconds` per section, server killed. With `www`, s_time GETs that path from each connection (the fixtures' byte counts). */
+export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number, www?: string): Promise<STimeRun> {
   const { server, port } = await startServer(prefix, cfg);
   try {
     const bin = join(prefix, 'bin', 'openssl');
     const env = appEnv(prefix);
     const flag = cfg.forced === 'both' ? [cfg.proto === '1.2' ? '-tls1_2' : '-tls1_3'] : [];
     const brief = await exec(bin, ['s_client', '-connect', `127.0.0.1:${port}`, '-brief', ...flag], env, '', 30_000);
-    const st = await exec(bin, ['s_time', '-connect', `127.0.0.1:${port}`, '-time', String(seconds), ...flag], env, undefined, (4 * seconds + 60) * 1000);
+    const st = await exec(bin, ['s_time', '-connect', `127.0.0.1:${port}`, '-time', String(seconds), ...(www ? ['-www', www] : []), ...flag], env, undefined, (4 * seconds + 60) * 1000);
     return { port, brief: brief.out, stime: st.out, exitCode: st.code };
   } finally {
     await stopGroup(server);

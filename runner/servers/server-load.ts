@@ -10,13 +10,20 @@ import { appEnv } from '../build.ts';
 import { childPids, runGuarded } from '../child-guard.ts';
 import { CERT_HOSTNAME } from '../certs.ts';
 import { parseSTime, type STimeSection } from '../s-time/s-time.ts';
-import type { RunningServer } from './servers.ts';
+import { BULK_BYTES, BULK_PATH, bulkBody, type RunningServer } from './servers.ts';
 
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks per second. */
 export const TICKS_PER_SECOND = 100;
 
-/** What a client connection does: a full TLS handshake, a small GET, close; or the same resuming the session of the connection before. */
-export type Workload = 'short' | 'resumed';
+/**
+ * What a client connection does: a full TLS handshake, a small GET, close; or the same resuming the session
+ * of the connection before; or, bulk, a resumed connection that reads a BULK_BYTES response (the record
+ * layer's throughput, the handshake a small share).
+ */
+export type Workload = 'short' | 'resumed' | 'bulk';
+
+/** The path a workload's connections GET. */
+export const workloadPath = (workload: Workload): string => (workload === 'bulk' ? BULK_PATH : '/');
 
 /** A line of /proc/<pid>/stat: the process's own CPU (utime + stime) and its waited-for children's (cutime + cstime), in seconds. */
 export function statCpuSeconds(stat: string): { own: number; children: number } {
@@ -60,6 +67,8 @@ export interface LoadWindow {
   connections: number;
   full: number;
   resumed: number;
+  /** what the client read per connection (s_time's figure: the response with its headers, averaged) */
+  bytesPerConnection: number;
   wallSeconds: number;
   serverCpuSeconds: number;
   clientCpuSeconds: number;
@@ -81,7 +90,7 @@ export interface LoadClient {
 export async function loadWindow(server: RunningServer, client: LoadClient, workload: Workload, proto: '1.2' | '1.3', seconds: number): Promise<LoadWindow> {
   const pid = serverPid(server);
   const openssl = join(client.prefix, 'bin', 'openssl');
-  const args = ['s_time', '-connect', `127.0.0.1:${server.port}`, '-www', '/', '-time', String(seconds), workload === 'short' ? '-new' : '-reuse', proto === '1.2' ? '-tls1_2' : '-tls1_3'];
+  const args = ['s_time', '-connect', `127.0.0.1:${server.port}`, '-www', workloadPath(workload), '-time', String(seconds), workload === 'short' ? '-new' : '-reuse', proto === '1.2' ? '-tls1_2' : '-tls1_3'];
   // bash's own stat after waiting for s_time: cutime + cstime are the client's CPU
   const script = '/usr/bin/taskset -c "$1" "${@:2}"; status=$?; read -r stat < /proc/$$/stat; echo "client-stat: $stat" >&2; exit $status';
   const before = cpuOf(pid);
@@ -96,9 +105,12 @@ export async function loadWindow(server: RunningServer, client: LoadClient, work
   const parsed = parseSTime(r.stdout, where);
   const s: STimeSection | undefined = workload === 'short' ? parsed.new : parsed.reuse;
   if (!s || s.connections === 0) throw new Error(`${where}: no connections counted`);
+  // s_time counts a connection whose response was cut short like any other: only the bytes tell
+  if (workload === 'bulk' && s.bytesRead < s.connections * BULK_BYTES)
+    throw new Error(`${where}: ${s.connections} connections read ${s.bytesRead} bytes, ${s.bytesPerConnection} per connection: less than the ${BULK_BYTES}-byte body each`);
   const clientCpuSeconds = statCpuSeconds(stat).children;
   const window = { wallSeconds, serverCpuSeconds, clientCpuSeconds };
-  return { workload, proto, connections: s.connections, full: s.full, resumed: s.reused, ...window, serverCpuPerConnection: serverCpuSeconds / s.connections, bound: boundBy(window) };
+  return { workload, proto, connections: s.connections, full: s.full, resumed: s.reused, bytesPerConnection: s.bytesPerConnection, ...window, serverCpuPerConnection: serverCpuSeconds / s.connections, bound: boundBy(window) };
 }
 
 // ------------------------------------------------------------------ instructions per connection
@@ -106,20 +118,42 @@ export async function loadWindow(server: RunningServer, client: LoadClient, work
 /** Connections made in the two counted servers: the difference of their counts is what `MANY - FEW` connections cost. */
 export const FEW = 10;
 export const MANY = 40;
+/**
+ * The same for bulk, fewer: each connection moves BULK_BYTES through the server under callgrind (with these
+ * counts a bulk task took 13 to 18 s against 3.5.7; 10 and 40 would take about five times as long).
+ * HAProxy's bulk count varies more than nginx's: 3.5% between two runs against 3.5.7, nginx's under 0.01%.
+ */
+export const BULK_FEW = 2;
+export const BULK_MANY = 8;
 
-/** `n` connections one after another, each a client process of the reference build: a small GET, read to the end, close. */
+export const connectionCounts = (workload: Workload): [number, number] => (workload === 'bulk' ? [BULK_FEW, BULK_MANY] : [FEW, MANY]);
+
+/**
+ * Whether what s_client -quiet printed is the bulk response: headers, then exactly the bulk body (an HTTP/1.0
+ * response ends when the server closes, so a short read would not fail the client).
+ */
+export function checkBulkResponse(stdout: string, where: string): void {
+  const head = stdout.indexOf('\r\n\r\n');
+  if (!/^HTTP\/1\.[01] 200 /.test(stdout) || head < 0) throw new Error(`${where}: not a 200 response: ${JSON.stringify(stdout.slice(0, 200))}`);
+  const body = stdout.slice(head + 4);
+  if (body.length !== BULK_BYTES || body !== bulkBody().toString('latin1')) throw new Error(`${where}: read ${body.length} body bytes, not the ${BULK_BYTES}-byte bulk body`);
+}
+
+/** `n` connections one after another, each a client process of the reference build: a GET (workloadPath), read to the end, close. */
 async function connections(port: number, client: LoadClient, workload: Workload, proto: '1.2' | '1.3', n: number, dir: string): Promise<void> {
   const session = join(dir, 'session.pem');
   const openssl = join(client.prefix, 'bin', 'openssl');
   for (let i = 0; i < n; i++) {
     // a resumed connection takes the session of the one before; the first one makes it (it is counted as full: the pair's difference removes it)
-    const resume = workload === 'resumed' ? (i === 0 ? ['-sess_out', session] : ['-sess_in', session, '-sess_out', session]) : [];
+    const resume = workload !== 'short' ? (i === 0 ? ['-sess_out', session] : ['-sess_in', session, '-sess_out', session]) : [];
     const r = await runGuarded(openssl, ['s_client', '-connect', `127.0.0.1:${port}`, proto === '1.2' ? '-tls1_2' : '-tls1_3', '-quiet', '-ign_eof', ...resume], {
       env: appEnv(client.prefix),
       timeoutMs: 60_000,
-      input: `GET / HTTP/1.0\r\nHost: ${CERT_HOSTNAME}\r\n\r\n`,
+      maxBuffer: 2 * BULK_BYTES,
+      input: `GET ${workloadPath(workload)} HTTP/1.0\r\nHost: ${CERT_HOSTNAME}\r\n\r\n`,
     });
     if (r.code !== 0) throw new Error(`s_client connection ${i + 1} of ${n} exited with ${r.code}: ${r.stderr.slice(-300)}`);
+    if (workload === 'bulk') checkBulkResponse(r.stdout, `s_client connection ${i + 1} of ${n}`);
   }
 }
 
@@ -132,9 +166,10 @@ export function callgrindTotal(text: string, where: string): number {
 
 /**
  * Instructions the server executes per connection of a workload: two servers run under callgrind, one given
- * FEW connections and one MANY, and stopped cleanly (SIGTERM: callgrind writes its counts at exit); their
- * totals' difference divided by MANY - FEW leaves out start-up and shut-down. The server's random numbers are
- * not fixed, so counts vary a little between runs (the cryptography runs in constant time, the rest does not).
+ * FEW connections and one MANY (BULK_FEW and BULK_MANY for bulk), and stopped cleanly (SIGTERM: callgrind
+ * writes its counts at exit); their totals' difference divided by MANY - FEW leaves out start-up and
+ * shut-down. The server's random numbers are not fixed, so counts vary a little between runs (the
+ * cryptography runs in constant time, the rest does not).
  */
 export async function instructionsPerConnection(
   start: (under: string[]) => Promise<RunningServer>,
@@ -144,7 +179,8 @@ export async function instructionsPerConnection(
   dir: string,
 ): Promise<number> {
   const totals: number[] = [];
-  for (const n of [FEW, MANY]) {
+  const [few, many] = connectionCounts(workload);
+  for (const n of [few, many]) {
     const out = join(dir, `callgrind-${n}.out`);
     const server = await start(['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`]);
     try {
@@ -155,7 +191,7 @@ export async function instructionsPerConnection(
     }
     totals.push(callgrindTotal(readFileSync(out, 'utf8'), `${n} connections`));
   }
-  return (totals[1]! - totals[0]!) / (MANY - FEW);
+  return (totals[1]! - totals[0]!) / (many - few);
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Benchmark, BuildUnderTest, Outcome, SeriesSpec, Task } from '../be
 import { findCached } from '../build.ts';
 import { ensureCerts } from '../handshake/handshake.ts';
 import { buildServer, serverRecipe, type ServerBuild } from './server-build.ts';
-import { FEW, MANY, instructionsPerConnection, loadWindow, type Workload } from './server-load.ts';
+import { connectionCounts, instructionsPerConnection, loadWindow, type Workload } from './server-load.ts';
 import { startServer } from './servers.ts';
 
 /** The client's library build: one OpenSSL release for every server build, so differences are the servers'. */
@@ -28,23 +28,33 @@ interface Shape {
   cert: ServerCert;
 }
 
-/** Quick: TLS 1.3 with ECDSA, short and resumed. Full: also TLS 1.2 and RSA-2048. */
+/** Quick: TLS 1.3 with ECDSA, short, resumed and bulk. Full: also TLS 1.2 and RSA-2048. */
 export function serverShapes(mode: RunMode): Shape[] {
   const protos: Proto[] = mode === 'quick' ? ['1.3'] : ['1.3', '1.2'];
   const certs: ServerCert[] = mode === 'quick' ? ['ecdsa-p256'] : ['ecdsa-p256', 'rsa2048'];
-  return protos.flatMap((proto) => certs.flatMap((cert) => (['short', 'resumed'] as const).map((workload) => ({ workload, proto, cert }))));
+  return protos.flatMap((proto) => certs.flatMap((cert) => (['short', 'resumed', 'bulk'] as const).map((workload) => ({ workload, proto, cert }))));
 }
 
 const WORKLOAD_WORDS: Record<Workload, string> = {
   short: 'short connections (a full handshake, a small GET, close)',
   resumed: 'resumed connections (the session of the connection before, a small GET, close)',
+  bulk: 'resumed connections each receiving a 4 MiB response (the session of the connection before, a GET of a 4 MiB body, read to the end, close)',
 };
+
+/** What the server does to answer: for bulk HAProxy relays the body (it cannot answer 4 MiB itself). */
+function serverWords(release: ServerRelease, workload: Workload): string {
+  const name = `${SERVER_NAMES[release.server]} ${release.version}`;
+  if (workload !== 'bulk') return name;
+  return release.server === 'nginx'
+    ? `${name} serving a 4 MiB static file`
+    : `${name} relaying a 4 MiB response from a plain-HTTP backend on the client's CPU (the backend's CPU is not counted)`;
+}
 
 export function serverSpec(release: ServerRelease, s: Shape): SeriesSpec {
   return {
     benchmark: 'servers',
     metric: 'server-cpu-per-connection',
-    label: `${SERVER_NAMES[release.server]} ${release.version}: server CPU time per connection (its one worker's user + system time over the window, /proc); ${WORKLOAD_WORDS[s.workload]}; TLS ${s.proto} ${certName(s.cert)}, default groups; client openssl s_time ${CLIENT_VERSION}`,
+    label: `${serverWords(release, s.workload)}: server CPU time per connection (its one worker's user + system time over the window, /proc); ${WORKLOAD_WORDS[s.workload]}; TLS ${s.proto} ${certName(s.cert)}, default groups; client openssl s_time ${CLIENT_VERSION}`,
     unit: 'us/op',
     method: 'cpu-time-server',
     higherIsBetter: false,
@@ -56,10 +66,11 @@ export function serverSpec(release: ServerRelease, s: Shape): SeriesSpec {
 /** The same shape's instructions per connection on the server (callgrind, difference of two connection counts). */
 export function serverInstructionsSpec(release: ServerRelease, s: Shape): SeriesSpec {
   const cpu = serverSpec(release, s);
+  const [few, many] = connectionCounts(s.workload);
   return {
     ...cpu,
     metric: 'server-instructions-per-connection',
-    label: `${SERVER_NAMES[release.server]} ${release.version}: instructions the server executes per connection (valgrind callgrind; ${MANY} connections minus ${FEW}, so start-up and shut-down cancel; its random numbers are not fixed); ${WORKLOAD_WORDS[s.workload]}; TLS ${s.proto} ${certName(s.cert)}, default groups; client openssl s_client ${CLIENT_VERSION}`,
+    label: `${serverWords(release, s.workload)}: instructions the server executes per connection (valgrind callgrind; ${many} connections minus ${few}, so start-up and shut-down cancel; its random numbers are not fixed); ${WORKLOAD_WORDS[s.workload]}; TLS ${s.proto} ${certName(s.cert)}, default groups; client openssl s_client ${CLIENT_VERSION}`,
     unit: 'instructions',
     method: 'instruction-count',
   };
@@ -81,7 +92,8 @@ async function measure(release: ServerRelease, built: ServerBuild, s: Shape, mod
   const cpus = availableParallelism();
   const work = mkdtempSync(join(tmpdir(), `${release.server}-`));
   // the server on the last CPU, the client on the first: never on one CPU together
-  const server = await startServer(release.server, built.binary, work, s.cert, { cpu: cpus - 1 });
+  // the bulk backend HAProxy relays from runs on the client's CPU, off the server's
+  const server = await startServer(release.server, built.binary, work, s.cert, { cpu: cpus - 1, ...(s.workload === 'bulk' ? { bulk: { backendCpu: 0 } } : {}) });
   try {
     const w = await loadWindow(server, { prefix: clientOf().prefix, cpu: 0 }, s.workload, s.proto, WINDOW_SECONDS[mode]);
     const observed = {
@@ -90,8 +102,9 @@ async function measure(release: ServerRelease, built: ServerBuild, s: Shape, mod
       serverBusy: Math.round(w.bound.serverBusy * 1000) / 1000,
       clientBusy: Math.round(w.bound.clientBusy * 1000) / 1000,
       boundBy: w.bound.by,
+      ...(s.workload === 'bulk' ? { bytesPerConnection: w.bytesPerConnection } : {}),
     };
-    if (s.workload === 'resumed' && w.resumed < 0.9 * w.connections)
+    if (s.workload !== 'short' && w.resumed < 0.9 * w.connections)
       return { spec, status: 'failed', reason: `only ${w.resumed} of ${w.connections} connections resumed`, observed };
     return { spec, value: w.serverCpuPerConnection * 1e6, observed };
   } finally {
@@ -105,7 +118,8 @@ async function serverInstructions(release: ServerRelease, built: ServerBuild, s:
   if (!built.ok) return { spec, status: 'unsupported', reason: built.reason };
   const work = mkdtempSync(join(tmpdir(), `${release.server}-callgrind-`));
   try {
-    const start = (under: string[]) => startServer(release.server, built.binary, mkdtempSync(join(work, 'server-')), s.cert, { under, startMs: 120_000 });
+    const bulk = s.workload === 'bulk' ? { bulk: { backendCpu: 0 } } : {};
+    const start = (under: string[]) => startServer(release.server, built.binary, mkdtempSync(join(work, 'server-')), s.cert, { under, startMs: 120_000, ...bulk });
     return { spec, value: await instructionsPerConnection(start, { prefix: clientOf().prefix, cpu: 0 }, s.workload, s.proto, work) };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -116,7 +130,7 @@ export const serversBenchmark: Benchmark = {
   id: 'servers',
   libraries: ['openssl', 'aws-lc'],
   source: import.meta.url,
-  description: `nginx and HAProxy built against the build, loaded over loopback by openssl s_time ${CLIENT_VERSION}: the server's CPU time per connection (short and resumed connections)`,
+  description: `nginx and HAProxy built against the build, loaded over loopback by openssl s_time ${CLIENT_VERSION}: the server's CPU time per connection (short, resumed, and resumed connections receiving a 4 MiB response)`,
   async prepare(build: BuildUnderTest) {
     clientOf();
     await ensureCerts(build);

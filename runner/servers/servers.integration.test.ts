@@ -1,5 +1,6 @@
 // nginx and HAProxy built against a real OpenSSL build: one short connection and one resumed connection
-// each, through the same build's s_client verifying the chain to the root and the host name.
+// each, through the same build's s_client verifying the chain to the root and the host name; windows of
+// short, resumed and bulk connections; instructions per connection under callgrind.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { CERT_HOSTNAME, certFiles } from '../certs.ts';
 import { ensureCerts } from '../handshake/handshake.ts';
 import { needs } from '../integration-needs.ts';
 import { buildServer } from './server-build.ts';
-import { RESPONSE_BODY, startServer } from './servers.ts';
+import { BULK_BYTES, RESPONSE_BODY, startServer } from './servers.ts';
 import { instructionsPerConnection, loadWindow } from './server-load.ts';
 
 const lib = findCached('3.5.7', 'default');
@@ -50,7 +51,7 @@ describe('real servers against OpenSSL 3.5.7', { skip: needs(lib, 'OpenSSL 3.5.7
     });
 
   for (const release of SERVERS)
-    it(`${release.server} ${release.version}: a window of short and of resumed connections from s_time, the server's CPU per connection from /proc`, { timeout: 900_000 }, async () => {
+    it(`${release.server} ${release.version}: a window of short, of resumed and of bulk connections from s_time, the server's CPU per connection from /proc`, { timeout: 900_000 }, async () => {
       const built = await buildServer(release, lib!);
       assert.ok(built.ok, built.ok ? '' : built.reason);
       const work = mkdtempSync(join(dir, `${release.server}-load-`));
@@ -66,6 +67,17 @@ describe('real servers against OpenSSL 3.5.7', { skip: needs(lib, 'OpenSSL 3.5.7
         assert.ok(resumed.resumed >= 0.9 * resumed.connections, `${resumed.resumed} of ${resumed.connections} connections resumed`);
         assert.ok(resumed.serverCpuPerConnection > 20e-6 && resumed.serverCpuPerConnection < 0.05, `${resumed.serverCpuPerConnection * 1e6} µs of server CPU per resumed connection`);
         // CPU time over 2-second windows is too noisy to order the two (TLS 1.3 resumption still does a key exchange); the instruction counts below do
+        // bulk on a server started for it (HAProxy's relay from its backend on the client's CPU): 4 MiB per connection costs the server far more than a small answer
+        const bulkServer = await startServer(release.server, built.binary, mkdtempSync(join(dir, `${release.server}-bulk-`)), 'ecdsa-p256', { cpu: 1, bulk: { backendCpu: 0 } });
+        try {
+          const bulk = await loadWindow(bulkServer, client, 'bulk', '1.3', 2);
+          assert.ok(bulk.bytesPerConnection >= BULK_BYTES && bulk.bytesPerConnection < BULK_BYTES + 1024, `${bulk.bytesPerConnection} bytes per bulk connection`);
+          assert.ok(bulk.resumed >= 0.9 * bulk.connections, `${bulk.resumed} of ${bulk.connections} bulk connections resumed`);
+          assert.ok(bulk.serverCpuPerConnection > resumed.serverCpuPerConnection, `${bulk.serverCpuPerConnection * 1e6} µs of server CPU per bulk connection, ${resumed.serverCpuPerConnection * 1e6} per resumed one`);
+          console.log(`${release.server}: server CPU per connection, short ${(short.serverCpuPerConnection * 1e6).toFixed(0)} µs, resumed ${(resumed.serverCpuPerConnection * 1e6).toFixed(0)} µs, bulk ${(bulk.serverCpuPerConnection * 1e6).toFixed(0)} µs (${bulk.connections} connections, server busy ${bulk.bound.serverBusy.toFixed(2)}, client busy ${bulk.bound.clientBusy.toFixed(2)})`);
+        } finally {
+          await bulkServer.stop();
+        }
       } finally {
         await server.stop();
       }
@@ -82,5 +94,18 @@ describe('real servers against OpenSSL 3.5.7', { skip: needs(lib, 'OpenSSL 3.5.7
       const resumed = await instructionsPerConnection(start, client, 'resumed', '1.3', work);
       assert.ok(short > 1e5 && short < 1e8, `${short} instructions per short connection`);
       assert.ok(resumed > 1e5 && resumed < short, `${resumed} instructions per resumed connection, ${short} per short one`);
+    });
+
+  for (const release of SERVERS)
+    it(`${release.server} ${release.version}: instructions per bulk connection under callgrind, the body read and checked`, { timeout: 1_800_000 }, async () => {
+      const built = await buildServer(release, lib!);
+      assert.ok(built.ok, built.ok ? '' : built.reason);
+      const work = mkdtempSync(join(dir, `${release.server}-callgrind-bulk-`));
+      const start = (under: string[]) => startServer(release.server, built.binary, mkdtempSync(join(work, 'server-')), 'ecdsa-p256', { under, startMs: 120_000, bulk: { backendCpu: 0 } });
+      const started = performance.now();
+      const bulk = await instructionsPerConnection(start, { prefix: lib!.prefix, cpu: 0 }, 'bulk', '1.3', work);
+      console.log(`${release.server}: ${Math.round(bulk)} instructions per bulk connection, the task took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      // encrypting 4 MiB is some millions of instructions at least, far more than a handshake
+      assert.ok(bulk > 2e6 && bulk < 1e10, `${bulk} instructions per bulk connection`);
     });
 });
