@@ -3,12 +3,10 @@
 // another build.
 import type { Build } from '../schema/index.ts';
 import { listCached, requireBuilds, type CachedBuild } from './build.ts';
-import { buildSlug } from '../catalogue/index.ts';
-
-const PREFIX = { openssl: 'OpenSSL', 'aws-lc': 'AWS-LC', boringssl: 'BoringSSL', wolfssl: 'wolfSSL' } as const;
+import { buildSlug, LIBRARY_NAMES } from '../catalogue/index.ts';
 
 /** Any library our programs can report ("OpenSSL 3.5.7 1 Jul 2025", "AWS-LC 5.12.0", "BoringSSL API 44", "wolfSSL 5.9.4"). */
-export const LIBRARY_VERSION_PATTERN = /^(OpenSSL|AWS-LC|BoringSSL|wolfSSL) \S+/;
+export const LIBRARY_VERSION_PATTERN = new RegExp(`^(${Object.values(LIBRARY_NAMES).join('|')}) \\S+`);
 
 /**
  * Null when `reported` is the library of `build`, else why not. BoringSSL has no release numbers and
@@ -17,7 +15,7 @@ export const LIBRARY_VERSION_PATTERN = /^(OpenSSL|AWS-LC|BoringSSL|wolfSSL) \S+/
  */
 export function libraryMismatch(reported: string, build: Pick<Build, 'library' | 'version'>): string | null {
   const library = build.library ?? 'openssl'; // records written before the library dimension are OpenSSL
-  const prefix = PREFIX[library];
+  const prefix = LIBRARY_NAMES[library];
   const ok =
     library === 'openssl'
       ? reported.startsWith(`OpenSSL ${build.version} `)

@@ -7,7 +7,7 @@
 // turns across the sizes, with the program pinned to one CPU (aead.c says why).
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { describeIssues, type Build, type Library, type RunMode } from '../../schema/index.ts';
+import { describeIssues, Library, type Build, type RunMode } from '../../schema/index.ts';
 import { median } from '../../scripts/stats.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { parseProgramJson, runGuarded, stderrTail } from '../child-guard.ts';
@@ -19,8 +19,6 @@ import { pinnableCpu } from '../host.ts';
 
 export const AEAD_SOURCE = fileURLToPath(new URL('./aead.c', import.meta.url));
 export const AEAD_SOURCES = [AEAD_SOURCE, ...['errors', 'library'].map((n) => fileURLToPath(new URL(`../c-common/${n}.c`, import.meta.url)))];
-/** The libraries aead.c compiles against (c-common/library.h). */
-export const AEAD_LIBRARIES: Library[] = ['openssl', 'aws-lc', 'boringssl', 'wolfssl'];
 export const AEAD_CIPHERS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305'] as const;
 export type AeadCipher = (typeof AEAD_CIPHERS)[number];
 
@@ -157,7 +155,7 @@ export const aeadBinary = (b: BuildUnderTest): string => compileAgainst(b, AEAD_
 export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = aeadBinary): Benchmark {
   return {
     id: 'aead',
-    libraries: AEAD_LIBRARIES,
+    libraries: Library.options, // aead.c compiles against every library c-common/library.h knows
     description: 'AES-128/256-GCM and ChaCha20-Poly1305 seal throughput per thread-CPU second (and per wall second), one EVP program for every version, tag per record',
     async prepare(build) {
       compile(build);

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Library, Params, RunMode } from '../../schema/index.ts';
+import { Library, type Params, type RunMode } from '../../schema/index.ts';
 import { median } from '../../scripts/stats.ts';
 import { certName, groupsWords, resumeWords } from '../../catalogue/words.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
@@ -22,8 +22,6 @@ const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
 const common = (n: string) => here(`../c-common/${n}.c`);
 export const HANDSHAKE_SOURCES = [here('./handshake.c'), here('./hs_util.c'), ...['keygen', 'json', 'errors', 'library', 'certs'].map(common)];
 
-/** The libraries handshake.c compiles against (c-common/library.h). */
-export const HANDSHAKE_LIBRARIES: Library[] = ['openssl', 'aws-lc', 'boringssl', 'wolfssl'];
 
 export { CERTS, certDir, type Cert };
 export type Proto = '1.2' | '1.3';
@@ -494,7 +492,7 @@ async function execCtxNew(binary: string, count: number): Promise<ParsedOutput> 
 export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = handshakeMatrix): Benchmark {
   return {
     id: 'handshake',
-    libraries: HANDSHAKE_LIBRARIES,
+    libraries: Library.options, // handshake.c compiles against every library c-common/library.h knows
     source: import.meta.url,
     description:
       'TLS 1.2/1.3 handshakes in-process over a BIO pair: client and server CPU per handshake, bytes, ClientHello, heap per connection, instruction counts, thread scaling, SSL_CTX_new cost',

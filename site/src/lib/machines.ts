@@ -180,7 +180,7 @@ export interface FindingRow {
 }
 
 const buildName = (e: Pick<SummaryEntry, 'library' | 'version' | 'variant'>) =>
-  `${e.library === 'openssl' ? 'OpenSSL' : LIBRARY_NAMES[e.library]} ${e.version}${e.variant === 'default' ? '' : ` (${e.variant})`}`;
+  `${LIBRARY_NAMES[e.library]} ${e.version}${e.variant === 'default' ? '' : ` (${e.variant})`}`;
 /** The summary's `against`: the reference's version, with its variant where not default (scripts/aggregate.ts). */
 const againstKey = (e: Pick<SummaryEntry, 'version' | 'variant'>) => `${e.version}${e.variant === 'default' ? '' : `+${e.variant}`}`;
 
