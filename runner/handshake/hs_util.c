@@ -59,15 +59,22 @@ void die_usage(const char *fmt, ...) {
 
 /* ------------------------------------------------------------------ heap accounting */
 /* Every block carries a 16-byte header with its size and the side that was running when it was
- * allocated, so bytes held can be split between client, server and the harness (BIO pair). */
+ * allocated, so bytes held can be split between client, server and the harness (BIO pair). The side
+ * word carries a mark in its high bits: a block the library got from plain malloc or strdup and hands
+ * to OPENSSL_free (a bug some development commits had, e.g. master between 2025-02-05 and 2025-02-12,
+ * fixed by dfd177b776) is passed to free() untouched instead of aborting the program; it was never
+ * counted, so nothing is subtracted. (The 16 bytes before a glibc block are its chunk header: readable,
+ * and its size word never has these bits set.) */
 int mem_side = SIDE_HARNESS;
 static long long live_bytes[3];
+#define HOOK_MARK ((size_t)0x0b5e << 48)
+#define OURS(p) (((p)[1] & ~(size_t)0xff) == HOOK_MARK)
 
 static void *hook_malloc(size_t n, const char *file, int line) {
     (void)file, (void)line;
     size_t *p = malloc(n + 16);
     if (p == NULL) return NULL;
-    p[0] = n, p[1] = (size_t)mem_side;
+    p[0] = n, p[1] = HOOK_MARK | (size_t)mem_side;
     live_bytes[mem_side] += (long long)n;
     return (char *)p + 16;
 }
@@ -76,7 +83,9 @@ static void hook_free(void *q, const char *file, int line) {
     (void)file, (void)line;
     if (q == NULL) return;
     size_t *p = (size_t *)((char *)q - 16);
-    live_bytes[p[1]] -= (long long)p[0];
+    if (!OURS(p)) { free(q); return; }
+    live_bytes[p[1] & 0xff] -= (long long)p[0];
+    p[1] = 0; /* a second free of the block is then glibc's to catch */
     free(p);
 }
 
@@ -84,12 +93,13 @@ static void *hook_realloc(void *q, size_t n, const char *file, int line) {
     if (q == NULL) return hook_malloc(n, file, line);
     if (n == 0) { hook_free(q, file, line); return NULL; }
     size_t *p = (size_t *)((char *)q - 16);
-    size_t old = p[0], side = p[1];
+    if (!OURS(p)) return realloc(q, n); /* a foreign block stays foreign and uncounted */
+    size_t old = p[0], side = p[1] & 0xff;
     p = realloc(p, n + 16);
     if (p == NULL) return NULL;
     live_bytes[side] -= (long long)old;
     live_bytes[mem_side] += (long long)n;
-    p[0] = n, p[1] = (size_t)mem_side;
+    p[0] = n, p[1] = HOOK_MARK | (size_t)mem_side;
     return (char *)p + 16;
 }
 
