@@ -59,7 +59,7 @@ export function serverInstructionsSpec(release: ServerRelease, s: Shape): Series
   return {
     ...cpu,
     metric: 'server-instructions-per-connection',
-    label: `${SERVER_NAMES[release.server]} ${release.version}: instructions the server executes per connection (valgrind callgrind; ${MANY} connections minus ${FEW}, so start-up and shut-down cancel; its random numbers are not fixed); ${WORKLOAD_WORDS[s.workload]}; TLS ${s.proto} ${certName(s.cert)}, default groups; client openssl s_client ${CLIENT_VERSION}`,
+    label: `${SERVER_NAMES[release.server]} ${release.version}: server instructions per connection (callgrind, ${MANY} connections minus ${FEW}; random numbers not fixed); ${WORKLOAD_WORDS[s.workload]}; TLS ${s.proto} ${certName(s.cert)}, default groups; client openssl s_client ${CLIENT_VERSION}`,
     unit: 'instructions',
     method: 'instruction-count',
   };
