@@ -38,7 +38,7 @@ export function serverShapes(mode: RunMode): Shape[] {
 const WORKLOAD_WORDS: Record<Workload, string> = {
   short: 'short connections (a full handshake, a small GET, close)',
   resumed: 'resumed connections (the session of the connection before, a small GET, close)',
-  bulk: 'resumed connections each receiving a 4 MiB response (the session of the connection before, a GET of a 4 MiB body, read to the end, close)',
+  bulk: 'resumed connections each reading a 4 MiB response',
 };
 
 /** What the server does to answer: for bulk HAProxy relays the body (it cannot answer 4 MiB itself). */
@@ -46,8 +46,8 @@ function serverWords(release: ServerRelease, workload: Workload): string {
   const name = `${SERVER_NAMES[release.server]} ${release.version}`;
   if (workload !== 'bulk') return name;
   return release.server === 'nginx'
-    ? `${name} serving a 4 MiB static file`
-    : `${name} relaying a 4 MiB response from a plain-HTTP backend on the client's CPU (the backend's CPU is not counted)`;
+    ? `${name}, serving a static file`
+    : `${name}, relaying from a plain-HTTP backend on the client's CPU (not counted)`;
 }
 
 export function serverSpec(release: ServerRelease, s: Shape): SeriesSpec {
@@ -70,7 +70,7 @@ export function serverInstructionsSpec(release: ServerRelease, s: Shape): Series
   return {
     ...cpu,
     metric: 'server-instructions-per-connection',
-    label: `${serverWords(release, s.workload)}: instructions the server executes per connection (valgrind callgrind; ${many} connections minus ${few}, so start-up and shut-down cancel; its random numbers are not fixed); ${WORKLOAD_WORDS[s.workload]}; TLS ${s.proto} ${certName(s.cert)}, default groups; client openssl s_client ${CLIENT_VERSION}`,
+    label: `${serverWords(release, s.workload)}: server instructions per connection (callgrind, ${many} connections minus ${few}; random numbers not fixed); ${WORKLOAD_WORDS[s.workload]}; TLS ${s.proto} ${certName(s.cert)}, default groups; client openssl s_client ${CLIENT_VERSION}`,
     unit: 'instructions',
     method: 'instruction-count',
   };

@@ -350,12 +350,14 @@ describe('fixture: interactions', () => {
     assert.ok(offered.every((v) => v.startsWith('obs-fixture-host/')), offered.join(' '));
     for (const id of ['aws-lc-5.12.0', 'boringssl-44-boring-sys-5.4.0', 'wolfssl-5.9.4', 'wolfssl-5.9.4-no-perf-options', '3.5.7-no-ml-kem']) assert.ok(offered.includes(`obs-fixture-host/${id}`), id);
     assert.deepEqual(await page.$$eval('select[name=b] optgroup', (gs) => gs.map((g) => (g as HTMLOptGroupElement).label)), ['OpenSSL', 'AWS-LC', 'BoringSSL', 'wolfSSL']);
-    // AWS-LC was measured in one run with 3.5.7: paired ratios
+    // AWS-LC was measured in one run with 3.5.7 (and in the servers run with 3.0.22, 3.4.1 and 3.5.7): paired ratios
+    await page.selectOption('select[name=a]', 'obs-fixture-host/1.1.1w');
+    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/1.1.1w obs-fixture-host/3.5.7');
     await page.selectOption('select[name=b]', 'obs-fixture-host/aws-lc-5.12.0');
-    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/3.4.1 obs-fixture-host/aws-lc-5.12.0');
-    // ... but never with 3.4.1: said in words, no ratio
+    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/1.1.1w obs-fixture-host/aws-lc-5.12.0');
+    // ... but never with 1.1.1w: said in words, no ratio
     assert.ok(await page.locator('[data-pair-note]').isVisible());
-    assert.match(await page.locator('[data-pair-note]').innerText(), /3\.4\.1 and AWS-LC 5\.12\.0 were never measured in the same run/);
+    assert.match(await page.locator('[data-pair-note]').innerText(), /1\.1\.1w and AWS-LC 5\.12\.0 were never measured in the same run/);
     assert.equal(await page.locator('[data-compare-root] [data-ratio]').count(), 0);
     await page.selectOption('select[name=a]', 'obs-fixture-host/3.5.7');
     await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/3.5.7 obs-fixture-host/aws-lc-5.12.0');

@@ -11,11 +11,12 @@ import { conclusion } from '../../scripts/hypothesis/analysis.ts';
 import { helloBytes } from '../src/lib/mtu.ts';
 import { benchmarkPagePath, versionBenchmarkPages, versionPages, versionSlug } from '../src/lib/model.ts';
 import { keyId, reasonText, writeupOnly } from '../src/lib/version-view.ts';
-import { num, quantity, runWords, VERDICT_SHORT, VERDICT_TEXT } from '../src/lib/format.ts';
+import { num, quantity, quantityRange, runWords, VERDICT_SHORT, VERDICT_TEXT } from '../src/lib/format.ts';
 import { CPU_FLAG_TEXT, CPU_FLAGS } from '../src/lib/cpu-flags.ts';
 import { knownIssueRows } from '../src/lib/known-issues.ts';
 import { openSSLOnly } from '../src/lib/data.ts';
 import { librariesView } from '../src/lib/libraries.ts';
+import { MEASURE_COMMAND, serversView } from '../src/lib/servers.ts';
 import { serve, type StaticServer } from './server.ts';
 import {
   ARTIFACTS, axe, crawl, entryRows, resultFiles, expectedEntries, expectedMedians, launch, plotted, readSummary, screenshots, selection, tableRuns, transferSize,
@@ -80,7 +81,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   test(`[${name}] every page loads without console errors, failed requests or broken internal links`, async () => {
     const { pages, problems } = await crawl(page, server.origin);
     assert.deepEqual(problems, []);
-    for (const must of ['/', '/versions', '/compare', '/libraries', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs'])
+    for (const must of ['/', '/versions', '/compare', '/libraries', '/servers', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs'])
       assert.ok(pages.some((p) => p.url.replace(/\/$/, '') === must.replace(/\/$/, '') || (must === '/' && p.url === '/')), `${must} not reachable from home`);
     console.log(`[${name}] crawled ${pages.length} pages`);
   });
@@ -501,6 +502,67 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     if (name === 'fixture') assert.ok(unsupported > 0, 'the fixture has an unsupported cell (BoringSSL, TLS 1.3 stateful resumption)');
   });
 
+  test(`[${name}] the servers page shows each machine's servers figures as summary.json holds them, the builds a server could not use with their reasons, or says it was not measured`, async () => {
+    await page.goto(`${server.origin}/servers`, { waitUntil: 'networkidle' });
+    const machines = serversView(full);
+    if (machines.length === 0) {
+      assert.match(await page.locator('main').innerText(), /Not measured yet/);
+      return;
+    }
+    let rows = 0;
+    for (const m of machines) {
+      const section = page.locator(`section[data-servers-host="${m.host}"]`);
+      assert.equal(await section.count(), 1, `${m.host}: one section`);
+      assert.match(await section.locator('[data-logical-cpus]').innerText(), m.logicalCpus === null ? /does not say/ : new RegExp(`has ${m.logicalCpus} logical CPUs?: thread scaling beyond ${m.logicalCpus} threads? cannot be measured`));
+      const tables = section.locator('table[data-server-table]');
+      if (m.tables.length === 0) {
+        const text = await section.innerText();
+        assert.match(text, /Not measured yet on this machine/, `${m.host}: says it was not measured`);
+        assert.ok(text.includes(MEASURE_COMMAND), `${m.host}: gives the command`);
+        assert.equal(await tables.count(), 0, `${m.host}: no empty table`);
+        continue;
+      }
+      assert.equal(await tables.count(), m.tables.length, `${m.host}: one table per server, workload, shape and run`);
+      // the tables in the page's order (servers, then workloads short, resumed, bulk, other), each row the data's
+      const shown = await tables.evaluateAll((ts) => ts.map((t) => [t.getAttribute('data-server'), t.getAttribute('data-workload')]));
+      assert.deepEqual(shown, m.tables.map((t) => [t.shape.server, t.shape.workload]));
+      for (const [i, t] of m.tables.entries()) {
+        const trs = tables.nth(i).locator('tbody > tr');
+        assert.equal(await trs.count(), t.rows.length);
+        for (const [j, r] of t.rows.entries()) {
+          const tr = trs.nth(j);
+          assert.equal(await tr.getAttribute('data-version'), r.build.version);
+          assert.equal(await tr.getAttribute('data-library'), r.build.library);
+          const cpu = r.cpu?.status === 'measured' && r.cpu.stats ? String(r.cpu.stats.median) : null;
+          assert.equal(await tr.locator('td[data-cpu]').count() ? await tr.locator('td[data-cpu]').getAttribute('data-cpu') : null, cpu, `${m.host} ${t.shape.server} ${t.shape.workload} ${r.name}: CPU`);
+          if (cpu !== null) {
+            assert.equal((await tr.locator('td[data-cpu]').innerText()).trim(), quantity(r.cpu!.stats!.median, r.cpu!.unit, r.cpu!.method));
+            const iv = r.cpu!.stats!.interval;
+            if (iv) assert.ok((await tr.locator('td[data-interval]').innerText()).includes(quantityRange(iv.low, iv.high, r.cpu!.unit, r.cpu!.method)), `${r.name}: interval`);
+          }
+          const ins = r.instructions?.status === 'measured' && r.instructions.stats ? String(r.instructions.stats.median) : null;
+          assert.equal(await tr.locator('td[data-instructions]').count() ? await tr.locator('td[data-instructions]').getAttribute('data-instructions') : null, ins, `${r.name}: instructions`);
+          assert.equal(await tr.locator('td[data-bound]').getAttribute('data-bound'), r.bound?.by ?? null, `${r.name}: what limited the rate`);
+          rows++;
+        }
+      }
+      for (const u of m.unusable) {
+        const li = section.locator(`[data-unusable="${u.server}"] li[data-unusable-build="${u.build.library}-${u.build.version}-${u.build.variant}"]`);
+        assert.equal(await li.count(), 1, `${m.host}: ${u.server} on ${u.name} is listed as unusable`);
+        if (u.reason) assert.ok((await li.innerText()).includes(reasonText(u.reason)), `${u.server} on ${u.name}: the recorded reason`);
+      }
+      assert.equal(await section.locator('[data-upgrades] > li').count(), m.upgrades.length, `${m.host}: one upgrade sentence per server and workload with a 3.0 build and a newer one`);
+    }
+    if (name === 'fixture') {
+      const m = machines.find((x) => x.tables.length > 0);
+      assert.ok(m && rows > 0, 'the fixture has servers tables');
+      assert.deepEqual([...new Set(m.tables.filter((t) => t.shape.server === 'nginx').map((t) => t.shape.workload))], ['short', 'resumed', 'bulk']);
+      assert.ok(m.unusable.some((u) => u.server === 'nginx' && u.build.library === 'aws-lc'), 'nginx refused for AWS-LC, with the recipe\'s reason');
+      assert.ok(m.tables.some((t) => t.shape.server === 'haproxy' && t.rows.some((r) => r.build.library === 'aws-lc')), 'HAProxy with AWS-LC');
+      assert.ok(m.upgrades.length > 0, 'an upgrade sentence');
+    }
+  });
+
   test(`[${name}] the MTU page charts the measured ClientHello sizes, and unsupported groups as words`, async () => {
     const files = resultFiles(dirname(summaryFile), 'mtu').map((f) => MtuResults.parse(f.value));
     await page.goto(`${server.origin}/mtu`, { waitUntil: 'networkidle' });
@@ -535,7 +597,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   });
 
   test(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {
-    const paths = ['/', '/versions', '/compare', '/libraries', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs', '/contributing'];
+    const paths = ['/', '/versions', '/compare', '/libraries', '/servers', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs', '/contributing'];
     if (summary) {
       const v = summary.entries[0];
       if (v) paths.push(`/versions/${versionSlug(v.version, v.variant)}`);
@@ -555,7 +617,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   });
 
   test(`[${name}] screenshots at desktop and phone width`, async () => {
-    const paths = ['/', '/versions', '/compare', '/libraries', '/methodology', '/runs', '/hypothesis', '/mtu'];
+    const paths = ['/', '/versions', '/compare', '/libraries', '/servers', '/methodology', '/runs', '/hypothesis', '/mtu'];
     if (summary?.entries[0]) paths.push(`/versions/${versionSlug(summary.entries[0].version, summary.entries[0].variant)}`);
     const files = await screenshots(page, server.origin, paths, join(ARTIFACTS, name));
     assert.equal(files.length, paths.length * 2);

@@ -71,11 +71,12 @@ test('the fixture loads: the run behind the summary, the history of every run fr
     'runs/obs-fixture-host/2026/11/20261122T010000Z-full-a2e4.json.br',
     'runs/obs-fixture-host/2026/11/20261122T030000Z-full-l1b5.json.br',
     'runs/obs-fixture-host/2026/11/20261122T040000Z-quick-q2r9.json.br',
-  ], 'the four quiet runs behind the summary (the not-quiet one feeds nothing)');
+    'runs/obs-fixture-host/2026/11/20261122T050000Z-full-s3v8.json.br',
+  ], 'the five quiet runs behind the summary (the not-quiet one feeds nothing)');
   const index = withData(fixture, loadRunIndex);
-  assert.equal(index.length, 29);
-  assert.equal(index[0]!.runId, '20261122T040000Z-quick-q2r9', 'newest first');
-  assert.deepEqual(index.filter((r) => r.inSummary).map((r) => r.runId), ['20261122T040000Z-quick-q2r9', '20261122T030000Z-full-l1b5', '20261122T010000Z-full-a2e4', '20261122T000000Z-full-f1x7']);
+  assert.equal(index.length, 30);
+  assert.equal(index[0]!.runId, '20261122T050000Z-full-s3v8', 'newest first');
+  assert.deepEqual(index.filter((r) => r.inSummary).map((r) => r.runId), ['20261122T050000Z-full-s3v8', '20261122T040000Z-quick-q2r9', '20261122T030000Z-full-l1b5', '20261122T010000Z-full-a2e4', '20261122T000000Z-full-f1x7']);
   assert.ok(index.some((r) => r.runId === '20261122T020000Z-full-b5y1' && !r.quiet && r.quietReasons.length > 0), 'the not-quiet run is indexed with its reasons');
   // one SYNTHETIC hypothesis result (site/tests/fixtures/make-hypothesis-fixture.ts) for the page's rendering test
   const hyp = withData(fixture, () => loadResults('hypothesis', HypothesisResult));
@@ -86,7 +87,7 @@ test('the fixture loads: the run behind the summary, the history of every run fr
 
 test('run downloads: the runs behind the summary from the site, the others from the repository when it is known', () => {
   const index = withData(fixture, loadRunIndex);
-  const [current, older] = [index.find((r) => r.runId === '20261122T000000Z-full-f1x7')!, index[5]!];
+  const [current, older] = [index.find((r) => r.runId === '20261122T000000Z-full-f1x7')!, index[6]!];
   const before = process.env.OBSERVATORY_REPO_URL;
   try {
     delete process.env.OBSERVATORY_REPO_URL;

@@ -68,9 +68,9 @@ test('ranges load only the years they show; the default is the project machine o
   const host = index.hosts[0]!;
   assert.deepEqual(rangeOf(host, '90').years, [2026]);
   assert.deepEqual(rangeOf(host, 'all').years, [2025, 2026]);
-  // the quick nights, the full run and the fixture's four later runs (AEAD only, a not-quiet one, the other libraries, 3.4.0), in both years
+  // the quick nights, the full run and the fixture's five later runs (AEAD only, a not-quiet one, the other libraries, 3.4.0, the servers), in both years
   assert.equal(host.runs, 2 * fixture.runs.length);
-  assert.equal(fixture.runs.length, DRIFT_NIGHTS + 5);
+  assert.equal(fixture.runs.length, DRIFT_NIGHTS + 6);
   assert.equal(resolveSelection(index, { build: 'no-such', metric: 'handshake-ecdsa-tls13-x25519' })!.metric, 'handshake-ecdsa-tls13-x25519');
   assert.equal(resolveSelection({ metrics: [], hosts: [] }), null, 'nothing to show without a time series');
 });
