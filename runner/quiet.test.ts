@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { HostSnapshot, MAX_QUIET_WINDOWS, RoundEvidence } from '../schema/index.ts';
 import {
   CALM_PROBE_SECONDS,
+  CALM_QUIET_WINDOWS,
   checkSnapshot,
   hostEvidence,
   measureUndisturbed,
@@ -226,7 +227,7 @@ test('a round the host disturbed is dropped and measured again, until the run\'s
   assert.match(two.reasons[0]!, /^CPU steal was 10% of all CPUs/);
   assert.deepEqual(measured, ['round 1', 'round 1', 'round 2', 'round 2']);
   assert.deepEqual(dropped, [1, 2]);
-  assert.equal(probes, 2, 'the host was given time to calm down after each dropped attempt');
+  assert.equal(probes, 2 * CALM_QUIET_WINDOWS, 'the host was given time to calm down after each dropped attempt');
   assert.deepEqual(repeated.map((r) => [r.round, r.quiet]), [[1, false], [2, false]]);
   assert.deepEqual(summarizeEvidence({}, true, one, [one, two], [1, 2], repeated).repeated?.length, 2);
   assert.equal(summarizeEvidence({}, true, one, [one], [1], []).repeated, undefined, 'no field when nothing was measured again');
@@ -335,14 +336,20 @@ test('loud(): nothing until a closed window breaks a limit, then that window\'s 
 
 test('calm(): keeps a CPU busy in windows until one is free of steal, or the time is up', async () => {
   const at = (user: number, idle: number, steal: number): Machine => ({ cpu: [user, 0, 0, idle, 0, 0, 0, steal], load: 0.5, procs: RUN(user, 0) });
-  // windows of 10 s on 2 CPUs (2000 ticks): stolen (10% of all CPUs), stolen, clean
-  const states = [at(0, 0, 0), at(1000, 800, 200), at(2000, 1600, 400), at(3000, 2600, 400)];
+  // windows of 10 s on 2 CPUs (2000 ticks): stolen (10% of all CPUs), clean, stolen, then clean four times
+  const steps = [true, false, true, false, false, false, false];
+  const states = [at(0, 0, 0)];
+  for (const [i, stolen] of steps.entries()) {
+    const s = states[i]!.cpu;
+    states.push(at(s[0]! + 1000, s[3]! + (stolen ? 800 : 1000), s[7]! + (stolen ? 200 : 0)));
+  }
   const src = source(states);
   const spins: number[] = [];
   const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, spin: async (ms) => void (spins.push(ms), src.i++) });
   const log: string[] = [];
-  assert.deepEqual(await rec.calm((m) => log.push(m)), { waitedSeconds: 30, calm: true });
-  assert.deepEqual(spins, [CALM_PROBE_SECONDS * 1000, CALM_PROBE_SECONDS * 1000, CALM_PROBE_SECONDS * 1000]);
+  assert.deepEqual(await rec.calm((m) => log.push(m)), { waitedSeconds: 70, calm: true }, 'one quiet window inside the storm is not enough');
+  assert.deepEqual(spins, Array(7).fill(CALM_PROBE_SECONDS * 1000));
+  assert.equal(CALM_QUIET_WINDOWS, 4);
   assert.equal(log.length, 2);
   assert.match(log[0]!, /waiting for the host to calm down before measuring again: CPU steal was 10% of all CPUs/);
   // a storm that does not end: gives up once the time is up, and says so

@@ -274,14 +274,17 @@ export interface EvidenceRecorder {
   watchRound(): RoundWatch;
   /**
    * Before a disturbed round is measured again: keeps one CPU busy in windows of CALM_PROBE_SECONDS until
-   * one is quiet or `maxSeconds` have passed (steal shows only while a CPU wants to run, so an idle wait
-   * cannot see a storm end). Says how long it waited and whether the host calmed down; measures nothing.
+   * CALM_QUIET_WINDOWS of them in a row are quiet or `maxSeconds` have passed (steal shows only while a CPU
+   * wants to run, so an idle wait cannot see a storm end; a storm has quiet windows inside it, so one is
+   * not enough). Says how long it waited and whether the host calmed down; measures nothing.
    */
   calm(log: (m: string) => void, maxSeconds?: number): Promise<{ waitedSeconds: number; calm: boolean }>;
 }
 
 /** One window of the calm probe (above): as long as the windows of a round, so it judges the same way. */
 export const CALM_PROBE_SECONDS = 8;
+/** Quiet probe windows in a row that end the wait (on the Intel Xeon VM, storms of steal left single quiet 8-s windows inside them). */
+export const CALM_QUIET_WINDOWS = 4;
 /** How long a run waits at most for a host storm to pass before measuring a disturbed round again. */
 export const MAX_CALM_WAIT_SECONDS = 300;
 
@@ -334,6 +337,7 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
       maxWindowSeconds: MAX_WINDOW_SECONDS,
       minWindowSeconds: MIN_WINDOW_SECONDS,
       calmProbeSeconds: CALM_PROBE_SECONDS,
+      calmQuietWindows: CALM_QUIET_WINDOWS,
       maxCalmWaitSeconds: MAX_CALM_WAIT_SECONDS,
     },
     async before(log) {
@@ -357,13 +361,16 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
     },
     async calm(log, maxSeconds = MAX_CALM_WAIT_SECONDS) {
       const started = source.now();
+      let quietInARow = 0;
       for (;;) {
         const a = takeSample(source);
         await spin(CALM_PROBE_SECONDS * 1000);
         const w = windowBetween(a, takeSample(source), root, logicalCpus);
+        quietInARow = w.quiet ? quietInARow + 1 : 0;
         const waitedSeconds = round2((source.now() - started) / 1000);
-        if (w.quiet || waitedSeconds >= maxSeconds) return { waitedSeconds, calm: w.quiet };
-        log(`  waiting for the host to calm down before measuring again: ${w.reasons.join('; ')}`);
+        const calm = quietInARow >= CALM_QUIET_WINDOWS;
+        if (calm || waitedSeconds >= maxSeconds) return { waitedSeconds, calm };
+        if (!w.quiet) log(`  waiting for the host to calm down before measuring again: ${w.reasons.join('; ')}`);
       }
     },
     watchRound() {

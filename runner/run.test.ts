@@ -13,7 +13,7 @@ import { journalPath, readJournal, resumePlan, type RunPlan } from './run/journa
 import { roundOrder } from './run/tasks.ts';
 import { describeHost } from './host.ts';
 import { standInEvidence } from './stand-in-evidence.ts';
-import type { EvidenceRecorder, Sample } from './quiet.ts';
+import { MAX_REPEATED_ROUNDS, type EvidenceRecorder, type Sample } from './quiet.ts';
 import { findTaskTime, taskTimeKey, taskTimesDir } from './task-times.ts';
 
 const build = standInBuild;
@@ -228,13 +228,13 @@ test('quiet-host evidence: before the run and every round, in the run file; one 
   assert.equal(run.quiet?.quiet, true);
   assert.equal(run.quiet?.exclusive, true);
   assert.deepEqual(run.quiet?.rounds.map((r) => r.round), [0, 1, 2]);
-  // round 2 disturbed in every attempt: measured again twice (the limit: min(10, its 2 rounds)), then kept
-  const noisy = standInEvidence([2, 2, 2]);
+  // round 2 disturbed in every attempt: measured again MAX_REPEATED_ROUNDS times (a limit per run, whatever its rounds), then kept
+  const noisy = standInEvidence(Array(MAX_REPEATED_ROUNDS + 1).fill(2));
   const r2 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], noisy.recorder)).run;
   assert.equal(r2.quiet?.quiet, false);
-  assert.deepEqual(noisy.calls.rounds, [0, 1, 2, 2, 2]);
-  assert.equal(r2.quiet?.repeated?.length, 2);
-  assert.equal(r2.quiet?.thresholds.maxRepeatedRounds, 2);
+  assert.deepEqual(noisy.calls.rounds, [0, 1, ...Array(MAX_REPEATED_ROUNDS + 1).fill(2)]);
+  assert.equal(r2.quiet?.repeated?.length, MAX_REPEATED_ROUNDS);
+  assert.equal(r2.quiet?.thresholds.maxRepeatedRounds, MAX_REPEATED_ROUNDS);
   assert.deepEqual(r2.quiet?.rounds.find((r) => r.round === 2)?.reasons, ['processes outside this run used 50% of one CPU']);
   const shared = standInEvidence([], false);
   const r3 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], shared.recorder)).run;
@@ -341,12 +341,13 @@ test('a measured round is cut short at its first loud window and measured again,
 test('a loud window past the limit of repeats does not cut the round: it runs whole and is kept, the run not quiet', async () => {
   const builds = [build('3.5.7', 'b35')];
   const calls: string[] = [];
-  // rounds 1 and 2 disturbed in every attempt: the limit is min(10, 2 rounds) = 2 repeats
-  const loud = standInEvidence([1, 1, 1, 2, 2], true, [1, 2, 3, 4, 5]);
+  // rounds 1 and 2 disturbed in every attempt: the limit is MAX_REPEATED_ROUNDS repeats
+  const n = MAX_REPEATED_ROUNDS;
+  const loud = standInEvidence([...Array(n + 1).fill(1), 2], true, Array.from({ length: n + 2 }, (_, i) => i + 1));
   const { run } = await executeRun(plan(builds), builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], loud.recorder);
-  assert.equal(run.quiet?.repeated?.length, 2);
+  assert.equal(run.quiet?.repeated?.length, n);
   assert.equal(run.quiet?.quiet, false);
-  assert.equal(calls.length, 2 + 1 + 1 + 2 + 2, 'the warm-up, two cut attempts of round 1, then rounds 1 and 2 whole');
+  assert.equal(calls.length, 2 + n + 2 + 2, 'the warm-up, the cut attempts of round 1 (one task each), then rounds 1 and 2 whole');
 });
 
 test('resuming in a repeated round: the disturbed attempt\'s entries are dropped from the journal, only the rest runs', async () => {
@@ -460,7 +461,7 @@ test('short warm-up: the second quiet run of the same request runs one task per 
 
 test('after a run that was not quiet the warm-up is a whole round: such a run records no time', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
-  const noisy = await toyRun(warmPlan(builds, 'warm-noisy'), builds, { noisy: [1, 1, 1] });
+  const noisy = await toyRun(warmPlan(builds, 'warm-noisy'), builds, { noisy: Array(MAX_REPEATED_ROUNDS + 1).fill(1) });
   assert.equal(noisy.run.quiet?.quiet, false);
   assert.ok(!existsSync(taskTimesDir(noisy.run.host.id)), 'nothing recorded');
   const next = await toyRun(warmPlan(builds, 'warm-noisy'), builds);

@@ -104,7 +104,9 @@ export async function executeRun(
   }
   const journal = (line: JournalEntry | EvidenceLine) => appendFileSync(jpath, JSON.stringify(line) + '\n');
   const record = (line: EvidenceLine) => (journal(line), recorded.push(line));
-  const maxRepeated = Math.min(MAX_REPEATED_ROUNDS, plan.rounds);
+  // a limit per run, whatever its rounds: an attempt is cut at its first loud window, so a repeat costs
+  // little, and a short run on a host with storms of steal needs as many as a long one
+  const maxRepeated = MAX_REPEATED_ROUNDS;
   if (evidence) {
     record({ kind: 'session', at: new Date().toISOString(), exclusive: evidence.exclusive });
     if (!recorded.some((e) => e.kind === 'quiet-before'))
