@@ -69,7 +69,7 @@ export function apartTablesHtml(lines: readonly Journey[]): string {
       const us = axisScale(lines[0]?.unit ?? '', lines[0]?.method, Math.max(0, ...lines.flatMap((l) => of(l).map((p) => p.median ?? 0))));
       const head = tag('tr', {}, tag('th', { scope: 'col' }, 'Version'), ...lines.map((l) => tag('th', { scope: 'col', class: 'num' }, esc(GROUP_SHORT[l.groups]))));
       const body = versions.map((v) => tag('tr', { 'data-version': v }, tag('th', { scope: 'row' }, esc(v)), ...lines.map((l) => valueTd(l, of(l).find((p) => p.version === v), us))));
-      const caption = `Measured in another run, ${run} (${runDate(run)}): medians in ${us.suffix}, not compared with the chart and table above`;
+      const caption = `Measured in another run (${runDate(run)}): medians in ${us.suffix}, not compared with the chart and table above`;
       return tag('table', { class: 'steps apart', 'data-apart': run, ...runAttrs(pointRuns(lines, of)) }, tag('caption', {}, esc(caption)), tag('thead', {}, head), tag('tbody', {}, ...body));
     })
     .join('');
