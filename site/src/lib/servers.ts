@@ -4,7 +4,7 @@
 // recorded; and what an upgrade from the 3.0 LTS series to the newest build measured changes, in sentences made
 // from the numbers. Pure functions: no file access here.
 import type { Host, Summary, SummaryEntry } from '../../../schema/index.ts';
-import { LIBRARY_NAMES, buildLabel, compareReleases, compareVersions } from '../../../catalogue/index.ts';
+import { LIBRARY_NAMES, buildLabel, buildSlug, compareReleases, compareVersions } from '../../../catalogue/index.ts';
 import { SERVERS, SERVER_NAMES } from '../../../catalogue/servers.ts';
 import { certName } from '../../../catalogue/words.ts';
 import { projectFirst, rankHosts, type HostRun } from './hosts.ts';
@@ -45,7 +45,6 @@ export const serverName = (s: string): string => (SERVER_NAMES as Record<string,
 type BuildOf = Pick<SummaryEntry, 'library' | 'version' | 'variant'>;
 /** "OpenSSL 3.5.7", "AWS-LC 5.12.0". */
 export const libraryBuildName = (b: BuildOf): string => (b.library === 'openssl' ? `${LIBRARY_NAMES.openssl} ${buildLabel(b)}` : buildLabel(b));
-const buildKey = (b: BuildOf) => `${b.library}\u0000${b.version}\u0000${b.variant}`;
 const param = (e: SummaryEntry, k: string): string => (e.params[k] === undefined ? '' : String(e.params[k]));
 
 /** Who limited a window's connection rate, as the run observed it (servers-benchmark.ts measure: observed). */
@@ -195,7 +194,7 @@ export function serversMachine(summary: Summary | null, host: string, hostRecord
   for (const e of entries) {
     const shape = shapeOf(e);
     const g = shapes.get(shapeId(shape)) ?? shapes.set(shapeId(shape), { shape, builds: new Map() }).get(shapeId(shape))!;
-    const b = g.builds.get(buildKey(e)) ?? g.builds.set(buildKey(e), { build: { library: e.library, version: e.version, variant: e.variant }, cpu: null, instructions: null }).get(buildKey(e))!;
+    const b = g.builds.get(buildSlug(e)) ?? g.builds.set(buildSlug(e), { build: { library: e.library, version: e.version, variant: e.variant }, cpu: null, instructions: null }).get(buildSlug(e))!;
     if (e.metric === CPU_METRIC) b.cpu = e;
     else b.instructions = e;
   }
@@ -207,7 +206,7 @@ export function serversMachine(summary: Summary | null, host: string, hostRecord
     for (const b of [...builds.values()].sort((x, y) => compareBuilds(x.build, y.build))) {
       const unsupported = [b.cpu, b.instructions].find((e) => e?.status === 'unsupported');
       if (unsupported && [b.cpu, b.instructions].every((e) => !e || e.status === 'unsupported')) {
-        const id = `${shape.server}|${shape.serverVersion}|${buildKey(b.build)}`;
+        const id = `${shape.server}|${shape.serverVersion}|${buildSlug(b.build)}`;
         if (!unusable.has(id))
           unusable.set(id, { server: shape.server, serverVersion: shape.serverVersion, build: b.build, name: libraryBuildName(b.build), status: unsupported.status, reason: unsupported.reason ?? null });
         continue;
