@@ -57,11 +57,13 @@ next bench of the same request on this machine resumes it by itself (or --resume
                        or precise enough; a task whose series are all decided leaves the rounds
   --precision P        with --max-rounds: a series whose interval's relative half-width is below P is
                        precise enough (default ${DEFAULT_PRECISION}, i.e. ±${DEFAULT_PRECISION * 100}%)
-  --budget-minutes B   with measuring until decided: the run (a session of it) takes at most B minutes; after
-                       the warm-up round it keeps the timed tasks whose minimum rounds fit, the headline
-                       series first (plain TLS 1.3 handshakes' CPU time, instructions, heap), and lists
-                       the rest in the run file (plan.leftOut) for the next night; no round starts that
-                       would end after the budget (runner/night-plan.ts)
+  --budget-minutes B   with measuring until decided: the run takes at most B minutes (a resumed run counts
+                       what its earlier sessions spent); after the warm-up round it keeps the timed tasks
+                       whose minimum rounds and one round in reserve (for a round the host disturbs) fit,
+                       the headline series first (plain TLS 1.3 handshakes, and the series the tracker
+                       follows: scripts/history.ts HEADLINE_METRICS), and lists the rest in the run file
+                       (plan.leftOut) for the next night; no round starts that would end after the budget
+                       (runner/night-plan.ts)
   --full-warmup        the warm-up round runs every timed task on every build. Without it the warm-up is
                        short where this machine's earlier quiet runs recorded the tasks' times (median
                        seconds of their measured rounds, per benchmark, task, build, mode and harness

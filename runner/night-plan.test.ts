@@ -11,7 +11,9 @@ import type { Benchmark, SeriesSpec } from './benchmark.ts';
 import { executeRun, newRunId } from './run.ts';
 import type { RunPlan } from './run/journal.ts';
 import { describeHost } from './host.ts';
-import { planNight } from './night-plan.ts';
+import { isNightHeadline, planNight, RESERVE_ROUNDS } from './night-plan.ts';
+import { aeadCpuSpec, aeadSpec } from './aead/aead.ts';
+import { ALGORITHMS, speedSpec } from './speed/speed.ts';
 import { seededRandom } from '../scripts/stats.ts';
 import { normal } from '../scripts/hypothesis/synthetic.ts';
 import { standInEvidence } from './stand-in-evidence.ts';
@@ -20,9 +22,25 @@ process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'night-plan-cache-'
 
 test('the plan keeps headline tasks first, then whatever else still fits, in run order', () => {
   const t = (task: string, headline: boolean, secondsPerRound: number) => ({ benchmark: 'b', task, headline, secondsPerRound });
-  const { kept, leftOut } = planNight([t('slow', false, 60), t('hs', true, 20), t('cheap', false, 4), t('hs2', true, 50)], 6, 300);
+  const { kept, leftOut } = planNight([t('slow', false, 60), t('hs', true, 20), t('cheap', false, 4), t('hs2', true, 50)], 6, 300, 0);
   assert.deepEqual(kept.map((x) => x.task), ['hs', 'cheap'], 'hs (120 s) first; hs2 (300 s more) does not fit, cheap (24 s) still does');
   assert.deepEqual(leftOut.map((x) => x.task), ['hs2', 'slow']);
+  // with a round in reserve each task needs 7 rounds: cheap (4 s) no longer fits beside hs (20 s) in 165 s
+  assert.deepEqual(planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165).kept.map((x) => x.task), ['hs']);
+  assert.deepEqual(planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165, 0).kept.map((x) => x.task), ['hs', 'cheap']);
+  assert.equal(RESERVE_ROUNDS, 1);
+});
+
+test("the night's headline: the tracker's AEAD and openssl speed series come first, their neighbours do not", () => {
+  const alg = (id: string) => ALGORITHMS.find((a) => a.id === id)!;
+  assert.ok(isNightHeadline(aeadSpec('aes-128-gcm', 16384, 13)), 'AES-128-GCM, 16 KiB records (tracked)');
+  assert.ok(isNightHeadline(aeadSpec('chacha20-poly1305', 16384, 13)), 'ChaCha20-Poly1305, 16 KiB records (tracked)');
+  assert.ok(!isNightHeadline(aeadCpuSpec('aes-256-gcm', 16384, 13)), 'AES-256-GCM is not tracked');
+  assert.ok(isNightHeadline(speedSpec(alg('rsa2048'), 'sign', undefined, '3.5.7', '3.5')));
+  assert.ok(isNightHeadline(speedSpec(alg('ml-kem-768'), 'encaps', undefined, '3.5.7', '3.5')));
+  assert.ok(isNightHeadline(speedSpec(alg('sha256'), 'digest', 16384, '3.5.7', '3.5')));
+  assert.ok(!isNightHeadline(speedSpec(alg('aes-128-gcm'), 'encrypt', 16384, '3.5.7', '3.5')), 'speed AES-128-GCM is not tracked');
+  assert.ok(!isNightHeadline(speedSpec(alg('rsa4096'), 'sign', undefined, '3.5.7', '3.5')));
 });
 
 const PLAIN = { proto: '1.3', resume: 'none', threads: 1, clientCtx: 'shared' };
@@ -164,4 +182,99 @@ test('the real handshake benchmark declares a headline series of every headline 
     const metrics = new Set(tasks.flatMap((t) => (t.produces ?? []).filter(isHeadline).map((s) => s.metric)));
     assert.deepEqual([...metrics].sort(), [...HEADLINE_METRICS].sort(), mode);
   }
+});
+
+test('a budgeted night keeps a round in reserve: a round the host disturbs is measured again and the night still reaches its minimum rounds', async () => {
+  let now = 0;
+  const rand = seededRandom(3);
+  const truth: Record<string, number> = { '3.4.1': 100, '3.5.7': 130 };
+  const bench: Benchmark = {
+    id: 'syn',
+    description: 'a headline task and a cheap one',
+    tasks: (b) =>
+      (
+        [
+          ['hs', 10, 'cpu-per-handshake', PLAIN],
+          ['mid', 3, 'other', {}],
+        ] as const
+      ).map(([id, seconds, metric, params]) => ({
+        id,
+        produces: [spec(metric, params)],
+        run: async () => {
+          now += seconds * 1000;
+          return [{ spec: spec(metric, params), value: truth[b.record.version]! * Math.exp(0.3 * normal(rand)) }];
+        },
+      })),
+  };
+  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
+  const plan: RunPlan = {
+    runId: newRunId('full'),
+    mode: 'full',
+    host: describeHost(`reserve-night-${Math.random().toString(16).slice(2, 8)}`),
+    benchmarks: ['syn'],
+    rounds: 6,
+    maxRounds: 12,
+    precision: 0.001,
+    budgetMinutes: 3.25,
+    warmupRounds: 1,
+    builds: builds.map((b) => b.record),
+    startedAt: new Date().toISOString(),
+    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
+  };
+  // warm-up 26 s of 195: 169 s left. Without the reserve both tasks fit 6 rounds (156 s) and the repeat of
+  // round 2 (26 s more) would leave the sixth round unstarted; with it, mid is left out (7 x 26 s > 169 s)
+  const { run } = await executeRun(plan, builds, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence([2]).recorder, { clock: () => now });
+  assert.deepEqual(run.plan.leftOut?.map((t) => t.task), ['mid']);
+  assert.equal(run.quiet?.repeated?.length, 1, 'round 2 was measured again');
+  const hs = run.series.find((s) => s.metric === 'cpu-per-handshake' && s.buildId === 'b35')!;
+  assert.ok(new Set(hs.iterations.filter((i) => !i.warmup).map((i) => i.round)).size >= 6, 'at least six measured rounds: enough for a verdict');
+  assert.ok(now <= 3.25 * 60_000, `within the budget (${now / 1000} s)`);
+});
+
+test("a budget is the night's: a resumed run counts the time its killed session spent, and ends within the budget of both", async () => {
+  let now = 0;
+  let calls = 0;
+  const rand = seededRandom(17);
+  const bench: Benchmark = {
+    id: 'syn',
+    description: 'one headline task that never decides (equal builds, noisy)',
+    tasks: () => [
+      {
+        id: 'hs',
+        produces: [spec('cpu-per-handshake', PLAIN)],
+        run: async () => {
+          // the first session is killed in round 4: its task never ends
+          if (++calls === 9) await new Promise(() => {});
+          now += 10_000;
+          return [{ spec: spec('cpu-per-handshake', PLAIN), value: 100 * Math.exp(0.3 * normal(rand)) }];
+        },
+      },
+    ],
+  };
+  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
+  const plan: RunPlan = {
+    runId: newRunId('full'),
+    mode: 'full',
+    host: describeHost(`budget-resume-${Math.random().toString(16).slice(2, 8)}`),
+    benchmarks: ['syn'],
+    rounds: 6,
+    maxRounds: 12,
+    precision: 0.001,
+    budgetMinutes: 3,
+    warmupRounds: 1,
+    builds: builds.map((b) => b.record),
+    startedAt: new Date().toISOString(),
+    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
+  };
+  const out = mkdtempSync(join(tmpdir(), 'runs-'));
+  void executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, { clock: () => now });
+  while (calls < 9) await new Promise((r) => setTimeout(r, 5));
+  const spent = now; // warm-up and rounds 1-3: 80 s of the 180
+  assert.equal(spent, 80_000);
+  // the next process: a clock of its own
+  now = 0;
+  const { run } = await executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, { clock: () => now });
+  assert.ok(spent + now <= 3 * 60_000, `both sessions together within the 3-minute budget (${(spent + now) / 1000} s)`);
+  assert.equal(run.plan.rounds, 8, 'rounds 4-8 fit the 100 s left; a fresh 180 s would have reached the 12-round limit');
+  assert.ok(run.notes.some((n) => /3-minute budget ended after measured round 8/.test(n)), run.notes.join('\n'));
 });

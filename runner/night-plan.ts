@@ -1,10 +1,25 @@
 // A night's plan with a time budget (issue 32, item 4; --budget-minutes). The warm-up round times every
 // timed task (summed over the builds), or, where it is short, the tasks it does not run take the times
 // earlier quiet runs of this machine recorded (runner/run/warmup.ts, runner/task-times.ts); then, before the first measured round, the run keeps the tasks
-// whose minimum rounds fit in the time left: the tasks of headline series first (what the version pages
-// open with: handshake.ts isHeadline), then the others in run order, each kept when it still fits. The
-// tasks left out are not run again; the run file lists them with their time per round, for the next night.
-// Once measuring, a round that would end after the budget is not started (until-decided.ts finalLook).
+// whose minimum rounds, and RESERVE_ROUNDS more, fit in the time left: the tasks of headline series first
+// (isNightHeadline: what the version pages open with, and what the tracker follows night by night), then
+// the others in run order, each kept when it still fits. The tasks left out are not run again; the run
+// file lists them with their time per round, for the next night. Once measuring, a round that would end
+// after the budget is not started (until-decided.ts finalLook).
+import { HEADLINE_METRICS } from '../scripts/history.ts';
+import { seriesKey, type SeriesSpec } from './benchmark.ts';
+import { isHeadline } from './handshake/handshake.ts';
+
+/**
+ * Rounds of time kept free beyond the minimum: a round the host disturbs is measured again
+ * (run.ts mayRepeat), and without this room one repeat leaves a budgeted night short of its minimum
+ * rounds, too few for any verdict. Unused, the room goes to rounds measured until decided.
+ */
+export const RESERVE_ROUNDS = 1;
+
+const TRACKED = new Set(HEADLINE_METRICS.map((m) => m.key));
+/** What the site needs first: a version page's opening handshake figures (handshake.ts isHeadline) or a series the tracker follows night by night (scripts/history.ts HEADLINE_METRICS). */
+export const isNightHeadline = (spec: SeriesSpec): boolean => isHeadline(spec) || TRACKED.has(seriesKey(spec));
 
 export interface TaskCost {
   benchmark: string;
@@ -14,13 +29,13 @@ export interface TaskCost {
   secondsPerRound: number;
 }
 
-export function planNight(tasks: readonly TaskCost[], minRounds: number, secondsLeft: number): { kept: TaskCost[]; leftOut: TaskCost[] } {
+export function planNight(tasks: readonly TaskCost[], minRounds: number, secondsLeft: number, reserveRounds = RESERVE_ROUNDS): { kept: TaskCost[]; leftOut: TaskCost[] } {
   const order = [...tasks.filter((t) => t.headline), ...tasks.filter((t) => !t.headline)];
   const kept: TaskCost[] = [];
   const leftOut: TaskCost[] = [];
   let used = 0;
   for (const t of order) {
-    const cost = t.secondsPerRound * minRounds;
+    const cost = t.secondsPerRound * (minRounds + reserveRounds);
     if (used + cost <= secondsLeft) {
       kept.push(t);
       used += cost;

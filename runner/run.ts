@@ -17,8 +17,7 @@ import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_PRECISION, UntilDecided } from './until-decided.ts';
-import { planNight, type TaskCost } from './night-plan.ts';
-import { isHeadline } from './handshake/handshake.ts';
+import { isNightHeadline, planNight, type TaskCost } from './night-plan.ts';
 import { dropRound, journalDir, journalPath, readJournal, type EvidenceLine, type JournalEntry, type RunPlan } from './run/journal.ts';
 import { attempt, roundOrder, runsOn } from './run/tasks.ts';
 import { offerForReuse, reuseKeys, runDeterministicPhase } from './run/deterministic-phase.ts';
@@ -116,7 +115,11 @@ export async function executeRun(
 
   const clock = options.clock ?? Date.now;
   const prepareStarted = clock();
-  const deadline = plan.budgetMinutes !== undefined ? prepareStarted + plan.budgetMinutes * 60_000 : undefined;
+  // a budget is the night's, not a session's: a resumed run counts the seconds its earlier sessions spent
+  // preparing, in the deterministic phase and on timed tasks (a disturbed attempt's dropped tasks aside)
+  const spentBefore =
+    recorded.reduce((s, e) => s + (e.kind === 'phase' && e.phase !== 'timed' ? e.seconds : 0), 0) + done.reduce((s, e) => s + (e.deterministic ? 0 : (e.seconds ?? 0)), 0);
+  const deadline = plan.budgetMinutes !== undefined ? prepareStarted + (plan.budgetMinutes * 60 - spentBefore) * 1000 : undefined;
   const prepared = new Map<string, string | null>(); // build|benchmark -> error or null
   for (const build of builds)
     for (const bench of benchmarks) {
@@ -202,7 +205,7 @@ export async function executeRun(
       return [...new Set(tasks.map((t) => t.id))].map((id) => ({
         benchmark: bench.id,
         task: id,
-        headline: tasks.some((t) => t.id === id && (t.produces ?? []).some(isHeadline)),
+        headline: tasks.some((t) => t.id === id && (t.produces ?? []).some(isNightHeadline)),
         // the warm-up's time of the task on the builds that ran it, the recorded time on those that did not
         secondsPerRound:
           done.filter((e) => e.round < plan.warmupRounds && !e.deterministic && e.benchmark === bench.id && e.task === id).reduce((a, e) => a + (e.seconds ?? 0), 0) +
