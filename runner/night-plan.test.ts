@@ -278,3 +278,51 @@ test("a budget is the night's: a resumed run counts the time its killed session 
   assert.equal(run.plan.rounds, 8, 'rounds 4-8 fit the 100 s left; a fresh 180 s would have reached the 12-round limit');
   assert.ok(run.notes.some((n) => /3-minute budget ended after measured round 8/.test(n)), run.notes.join('\n'));
 });
+
+test('a run resumed after its budget has run out finishes the round it was killed in, keeps every round, and stops there', async () => {
+  let now = 0;
+  let calls = 0;
+  const rand = seededRandom(23);
+  const bench: Benchmark = {
+    id: 'syn',
+    description: 'one headline task; the first session overruns its budget in round 3 and is killed',
+    tasks: () => [
+      {
+        id: 'hs',
+        produces: [spec('cpu-per-handshake', PLAIN)],
+        run: async () => {
+          calls++;
+          if (calls === 8) await new Promise(() => {});
+          now += calls === 7 ? 150_000 : 10_000;
+          return [{ spec: spec('cpu-per-handshake', PLAIN), value: 100 * Math.exp(0.3 * normal(rand)) }];
+        },
+      },
+    ],
+  };
+  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
+  const plan: RunPlan = {
+    runId: newRunId('full'),
+    mode: 'full',
+    host: describeHost(`budget-overrun-${Math.random().toString(16).slice(2, 8)}`),
+    benchmarks: ['syn'],
+    rounds: 6,
+    maxRounds: 12,
+    precision: 0.001,
+    budgetMinutes: 3,
+    warmupRounds: 1,
+    builds: builds.map((b) => b.record),
+    startedAt: new Date().toISOString(),
+    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
+  };
+  const out = mkdtempSync(join(tmpdir(), 'runs-'));
+  void executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, { clock: () => now });
+  while (calls < 8) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(now, 210_000, 'the killed session spent 210 s of the 180');
+  now = 0;
+  const { run } = await executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, { clock: () => now });
+  assert.equal(now, 10_000, 'only the task in flight ran again');
+  assert.equal(run.plan.rounds, 3, 'rounds 1-3 measured, not cut back to the first round the journal replays');
+  const hs = run.series.find((s) => s.buildId === 'b35')!;
+  assert.deepEqual([...new Set(hs.iterations.map((i) => i.round))], [0, 1, 2, 3]);
+  assert.ok(run.notes.some((n) => /3-minute budget ended after measured round 3/.test(n)), run.notes.join('\n'));
+});

@@ -307,7 +307,8 @@ export async function executeRun(
     // the next round runs the tasks still in the rounds: this round's time of those is its estimate
     const nextRound = () =>
       done.filter((e) => e.round === round && !e.deterministic && !until?.skip(e.buildId, e.benchmark, e.task) && !leftOut.has(`${e.benchmark}|${e.task}`)).reduce((a, e) => a + (e.seconds ?? 0), 0);
-    if (!decided && until && deadline !== undefined && round >= plan.warmupRounds && clock() + nextRound() * 1000 > deadline) {
+    // (only after a round this session measured in: the rounds a resumed run replays from its journal are not ended again)
+    if (!decided && until && deadline !== undefined && ranThisRound && round >= plan.warmupRounds && clock() + nextRound() * 1000 > deadline) {
       until.finalLook(round, done);
       notes.push(`the ${plan.budgetMinutes}-minute budget ended after measured round ${round - plan.warmupRounds + 1}: one last look spent the alpha left, and the series still open stopped for the budget`);
       decided = true;
