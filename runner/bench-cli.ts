@@ -28,7 +28,7 @@ export const ROUNDS: Record<RunMode, { rounds: number; warmupRounds: number }> =
 /**
  * --full measures until decided (runner/until-decided.ts): its round count is the minimum, and this many
  * times it the budget (--max-rounds overrides). Twice: a full matrix whose every series ran to the budget
- * (13 rounds with the warm-up) still fits the submission's size caps (scripts/validate-submission.ts SIZE,
+ * (13 rounds with the warm-up) still fits the submission's size caps (checks/validate-submission.ts SIZE,
  * sized for 7 rounds with room for about twice that). --quick keeps its fixed rounds unless --max-rounds is
  * given: at 3 rounds an interval is too wide to decide anything early, so a budget would only lengthen it.
  */
@@ -61,7 +61,7 @@ next bench of the same request on this machine resumes it by itself (or --resume
                        what its earlier sessions spent); after the warm-up round it keeps the timed tasks
                        whose minimum rounds and one round in reserve (for a round the host disturbs) fit,
                        the headline series first (plain TLS 1.3 handshakes, and the series the tracker
-                       follows: scripts/history.ts HEADLINE_METRICS), and lists the rest in the run file
+                       follows: analysis/history.ts HEADLINE_METRICS), and lists the rest in the run file
                        (plan.leftOut) for the next night; no round starts that would end after the budget
                        (runner/night-plan.ts)
   --full-warmup        the warm-up round runs every timed task on every build. Without it the warm-up is

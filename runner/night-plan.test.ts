@@ -14,8 +14,8 @@ import { describeHost } from './host.ts';
 import { isNightHeadline, planNight, RESERVE_ROUNDS } from './night-plan.ts';
 import { aeadCpuSpec, aeadSpec } from './aead/aead.ts';
 import { ALGORITHMS, speedSpec } from './speed/speed.ts';
-import { seededRandom } from '../scripts/stats.ts';
-import { normal } from '../scripts/hypothesis/synthetic.ts';
+import { seededRandom } from '../analysis/stats.ts';
+import { normal } from '../experiments/hypothesis/synthetic.ts';
 import { standInEvidence } from './stand-in-evidence.ts';
 
 process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'night-plan-cache-'));

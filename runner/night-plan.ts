@@ -6,7 +6,7 @@
 // the others in run order, each kept when it still fits. The tasks left out are not run again; the run
 // file lists them with their time per round, for the next night. Once measuring, a round that would end
 // after the budget is not started (until-decided.ts finalLook).
-import { HEADLINE_METRICS } from '../scripts/history.ts';
+import { HEADLINE_METRICS } from '../analysis/history.ts';
 import { seriesKey, type SeriesSpec } from './benchmark.ts';
 import { isHeadline } from './handshake/handshake.ts';
 
@@ -18,7 +18,7 @@ import { isHeadline } from './handshake/handshake.ts';
 export const RESERVE_ROUNDS = 1;
 
 const TRACKED = new Set(HEADLINE_METRICS.map((m) => m.key));
-/** What the site needs first: a version page's opening handshake figures (handshake.ts isHeadline) or a series the tracker follows night by night (scripts/history.ts HEADLINE_METRICS). */
+/** What the site needs first: a version page's opening handshake figures (handshake.ts isHeadline) or a series the tracker follows night by night (analysis/history.ts HEADLINE_METRICS). */
 export const isNightHeadline = (spec: SeriesSpec): boolean => isHeadline(spec) || TRACKED.has(seriesKey(spec));
 
 export interface TaskCost {

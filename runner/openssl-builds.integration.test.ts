@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { appEnv, buildMany, damage, installedHashes } from './build.ts';
 import { programEnv } from './child-guard.ts';
 import { readFileSync } from 'node:fs';
-import { provenanceProblems } from '../scripts/provenance.ts';
+import { provenanceProblems } from '../checks/provenance.ts';
 import { resolveVersion } from '../catalogue/index.ts';
 
 const wanted = [

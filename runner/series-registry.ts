@@ -1,5 +1,5 @@
 // The runner's registry of series: every series a benchmark declares for its tasks (Task.produces) on a
-// build, in either mode. The submission check (scripts/validate-submission.ts) takes each submitted
+// build, in either mode. The submission check (checks/validate-submission.ts) takes each submitted
 // series' benchmark, metric, label, unit, method, params and comparability from here, not from the file:
 // a file cannot invent a benchmark (evil/pwn), a metric, parameters, or a unit whose bounds are looser.
 import type { Build } from '../schema/index.ts';

@@ -16,7 +16,7 @@
 // quiet run's deterministic results are offered for reuse: a run that is not data times nothing either.
 // runner/run/warmup.ts decides from these records which tasks a warm-up round runs.
 import type { RunMode } from '../schema/index.ts';
-import { median } from '../scripts/stats.ts';
+import { median } from '../analysis/stats.ts';
 import { keyedRecords } from './keyed-records.ts';
 import type { JournalEntry, RunPlan } from './run/journal.ts';
 import { failureOf } from './run/tasks.ts';

@@ -14,9 +14,9 @@ import { journalPath, type JournalEntry, type RunPlan } from './run/journal.ts';
 import { roundOrder } from './run/tasks.ts';
 import { describeHost } from './host.ts';
 import { UntilDecided, decides } from './until-decided.ts';
-import { seededRandom } from '../scripts/stats.ts';
-import { ALPHA } from '../scripts/hypothesis/sequential.ts';
-import { normal } from '../scripts/hypothesis/synthetic.ts';
+import { seededRandom } from '../analysis/stats.ts';
+import { ALPHA } from '../analysis/sequential.ts';
+import { normal } from '../experiments/hypothesis/synthetic.ts';
 
 process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'until-decided-cache-'));
 

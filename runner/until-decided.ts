@@ -1,6 +1,6 @@
 // Measure until decided (issue 32, item 1): instead of a fixed number of rounds, a run keeps measuring
 // while some timed series is undecided, up to a round budget, with the sequential design of the
-// hypothesis test (scripts/hypothesis/sequential.ts, reused): before the first round it declares its
+// hypothesis test (analysis/sequential.ts, reused): before the first round it declares its
 // looks (after minRounds, growing by about 1.3x, ending at maxRounds) and spends alpha = 0.05 over them
 // (linear spending, union bound). At a look, a timed series of a build is
 //   - decided when each of its paired comparisons in this run, with the previous release and with 1.1.1w
@@ -21,9 +21,9 @@
 import type { Build, Series } from '../schema/index.ts';
 import { seriesKey } from './benchmark.ts';
 import type { JournalEntry } from './run/journal.ts';
-import { alphaAt, lookSchedule, ratioInterval, type LookSchedule } from '../scripts/hypothesis/sequential.ts';
-import { EQUIVALENCE_MARGIN } from '../scripts/hypothesis/verdict.ts';
-import { median } from '../scripts/stats.ts';
+import { alphaAt, lookSchedule, ratioInterval, type LookSchedule } from '../analysis/sequential.ts';
+import { EQUIVALENCE_MARGIN } from '../analysis/verdict.ts';
+import { median } from '../analysis/stats.ts';
 import { comparedWith } from '../catalogue/index.ts';
 
 /** Relative half-width of a series' interval below which it is precise enough (--precision). */

@@ -8,7 +8,7 @@
 // everything else is still written, and the exit status is EXIT_SKIPPED (3) instead of 0. Only quiet runs
 // feed the summary (a local build, --local-host, adds the not-quiet runs of the machine that ran npm start); each series comes from the quiet run of its host that outranks the others for it
 // (SELECTION: measured, then full, then newest), and detailed-iterations.json holds the iterations behind the summary. History (every run) lives in the
-// run files and the time-series files (scripts/history.ts), whose records let the aggregation choose the
+// run files and the time-series files (analysis/history.ts), whose records let the aggregation choose the
 // runs behind the summary without opening years of files.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,9 +32,9 @@ import {
 } from '../schema/index.ts';
 import { BASELINE_VERSION, cataloguedRelease, comparedWith, compareReleases, compareVersions } from '../catalogue/index.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
-import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, measuredRounds, describe, significant, SUMMARY_DIGITS } from './stats.ts';
+import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, measuredRounds, describe, significant, SUMMARY_DIGITS } from '../analysis/stats.ts';
 import { commandLine } from '../runner/cli.ts';
-import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from './history.ts';
+import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from '../analysis/history.ts';
 
 export { quietReasons };
 
@@ -405,7 +405,7 @@ export interface Derived {
   skipped: SkippedFile[];
   /** records of the run files used */
   records: RunRecord[];
-  /** time-series files left as they are (scripts/history.ts loadHistory) */
+  /** time-series files left as they are (analysis/history.ts loadHistory) */
   frozen: ReadonlySet<string>;
 }
 
@@ -414,7 +414,7 @@ const reasonOf = (path: string, e: Error) => (e.message.startsWith(`${path}: `) 
 
 /**
  * The derived files from the records of every run file (in path order), opening only the runs behind
- * the summary through `loadRun`. The aggregation and scripts/simulate-year.ts both come through here.
+ * the summary through `loadRun`. The aggregation and tools/simulate-year.ts both come through here.
  * `unreadable`: run files the caller could not read (listed in the summary's `skipped`). A file outside
  * the layout, a repeated run id, a run that cannot be opened any more or one the aggregation fails on
  * is skipped too, and the runs behind the summary are chosen again without it.

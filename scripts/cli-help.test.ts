@@ -13,10 +13,10 @@ const scripts: Record<string, string> = JSON.parse(readFileSync(join(root, 'pack
 
 /** The program a script runs: `node <file>`, or the one a shell wrapper execs (not the wrapper: it installs dependencies first). */
 function program(cmd: string): string | null {
-  const direct = /^node ((?:runner|scripts)\/\S+\.ts)$/.exec(cmd)?.[1];
+  const direct = /^node ([a-z-]+\/\S+\.ts)$/.exec(cmd)?.[1];
   if (direct) return direct;
   const wrapper = /^bash (scripts\/\S+\.sh)$/.exec(cmd)?.[1];
-  return wrapper ? (/^exec \S*node ((?:runner|scripts)\/\S+\.ts) "\$@"$/m.exec(readFileSync(join(root, wrapper), 'utf8'))?.[1] ?? null) : null;
+  return wrapper ? (/^exec \S*node ([a-z-]+\/\S+\.ts) "\$@"$/m.exec(readFileSync(join(root, wrapper), 'utf8'))?.[1] ?? null) : null;
 }
 
 // each command with the words its usage shows to run it
@@ -25,7 +25,7 @@ const commands = [
     const file = program(cmd);
     return file ? [{ name, file, runAs: new RegExp(`npm run (-s )?${name.replace(/[:.]/g, '\\$&')}\\b`) }] : [];
   }),
-  ...['scripts/simulate-year.ts', 'scripts/storage-benchmark.ts', 'scripts/migrate-runs.ts'].map((file) => ({ name: file, file, runAs: new RegExp(`node ${file}`) })),
+  ...['tools/simulate-year.ts', 'tools/storage-benchmark.ts', 'tools/migrate-runs.ts'].map((file) => ({ name: file, file, runAs: new RegExp(`node ${file}`) })),
 ];
 
 const run = (file: string, args: string[], cache: string) =>
@@ -46,7 +46,7 @@ function withoutSideEffects(who: string, fn: (cache: string) => void): void {
 
 test('every command answers --help with its usage on stdout, exit 0, and changes nothing', () => {
   const names = commands.map((c) => c.name);
-  for (const expected of ['openssl', 'aggregate', 'validate', 'submit', 'mtu', 'test:workflows', 'test:mlkem-hypothesis', 'scripts/migrate-runs.ts']) assert.ok(names.includes(expected), `${expected} not found in ${names.join(', ')}`);
+  for (const expected of ['openssl', 'aggregate', 'validate', 'submit', 'mtu', 'test:workflows', 'test:mlkem-hypothesis', 'tools/migrate-runs.ts']) assert.ok(names.includes(expected), `${expected} not found in ${names.join(', ')}`);
   withoutSideEffects('a --help', (cache) => {
     for (const { name, file, runAs } of commands) {
       const r = run(file, ['--help'], cache);

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeAll } from './aggregate.ts';
-import { listTimeseriesFiles } from './history.ts';
+import { listTimeseriesFiles } from '../analysis/history.ts';
 
 test('data/summary.json, data/detailed-iterations.json, data/timeseries/ and data/schema/ are derived from data/runs/', () => {
   assert.ok(existsSync('data/summary.json'), 'data/summary.json is missing: run npm run aggregate');

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listRunFiles, type DetailedIterations, type Summary } from '../schema/index.ts';
 import { jsonSchemas } from './aggregate.ts';
-import { readTimeseries } from './history.ts';
+import { readTimeseries } from '../analysis/history.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const DATA = join(ROOT, 'data');

@@ -4,9 +4,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decideHosts, describeOutcomes, hostOfFile } from './publish-hosts.ts';
-import { validateSubmission, type ChangedFile } from './validate-submission.ts';
+import { validateSubmission, type ChangedFile } from '../checks/validate-submission.ts';
 import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
-import { masterNight, masterWatch } from './fixtures/master/nights.ts';
+import { masterNight, masterWatch } from '../checks/fixtures/master/nights.ts';
 
 after(removeScratch);
 const NOW = new Date('2026-11-21T00:00:00Z');

@@ -1,7 +1,7 @@
 // `npm run -s publish:hosts -- --hosts JSON [--root DIR] [--summary FILE]`: publish.yml's decision, host by
 // host, after each host's artifacts were taken into the checkout (new files under data/runs/ and
 // data/hypothesis/; master's nights file rewritten and new bisection reports, data/master/ and data/bisect/).
-// Each planned host's files are validated on their own (--runner rules; scripts/validate-master.ts for
+// Each planned host's files are validated on their own (--runner rules; checks/validate-master.ts for
 // master's): a host whose files pass is published; a host whose files fail is refused, named with its
 // problems, and its files are taken out of the checkout (main's version restored) so the commit leaves them
 // out; a planned host with no new file is missing (its
@@ -13,8 +13,8 @@ import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandLine } from '../runner/cli.ts';
 import { nameOfMachine } from '../schema/machine.ts';
-import { FOLDERS, formatProblems, formatSummary, logLine, mdText, untrackedRuns, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
-import { masterChanges, validateMasterFiles } from './validate-master.ts';
+import { FOLDERS, formatProblems, formatSummary, logLine, mdText, untrackedRuns, validateSubmission, type ChangedFile, type Report } from '../checks/validate-submission.ts';
+import { masterChanges, validateMasterFiles } from '../checks/validate-master.ts';
 
 export type HostStatus = 'published' | 'refused' | 'missing';
 export interface HostOutcome {

@@ -9,7 +9,7 @@ const ROOT = join(import.meta.dirname, '..');
 test('the tier of a test file is in its name', () => {
   assert.equal(tierOf('runner/speed/speed.test.ts'), 'unit');
   assert.equal(tierOf('runner/openssl-builds.integration.test.ts'), 'integration');
-  assert.equal(tierOf('scripts/hypothesis/mlkem-hypothesis.e2e.test.ts'), 'e2e');
+  assert.equal(tierOf('experiments/hypothesis/mlkem-hypothesis.e2e.test.ts'), 'e2e');
   assert.equal(tierOf('runner/speed/speed.ts'), null);
 });
 
@@ -22,6 +22,6 @@ test('no unit test looks for a real OpenSSL build; the hypothesis test is end to
     const scratchCache = /process\.env\.OBSERVATORY_CACHE = /.test(text);
     if (!scratchCache) assert.doesNotMatch(text, /\b(findCached|requireBuilds)\(/, `${f} uses a real build: name it *.integration.test.ts`);
   }
-  assert.deepEqual(testFiles(ROOT, 'e2e'), ['scripts/hypothesis/mlkem-hypothesis.e2e.test.ts']);
+  assert.deepEqual(testFiles(ROOT, 'e2e'), ['experiments/hypothesis/mlkem-hypothesis.e2e.test.ts']);
   assert.ok(testFiles(ROOT, 'integration').includes('runner/openssl-builds.integration.test.ts'));
 });

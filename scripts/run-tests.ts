@@ -1,5 +1,5 @@
-// `node scripts/run-tests.ts unit|integration|e2e`: run one tier of the tests under schema/, runner/
-// and scripts/, chosen by file name:
+// `node scripts/run-tests.ts unit|integration|e2e`: run one tier of the tests under the folders
+// tsconfig.json type-checks (catalogue/, schema/, runner/, analysis/, scripts/, ...), chosen by file name:
 //   *.test.ts              unit: fixtures and stand-ins only, no OpenSSL build, no network; under a
 //                          minute on 2 cores. Runs with OBSERVATORY_CACHE on an empty scratch folder,
 //                          so a unit test can never reach (or fill) the real build cache.
@@ -8,14 +8,15 @@
 //   *.e2e.test.ts          end to end: the ML-KEM hypothesis test, which builds and measures
 // The site's tests (site/) belong to npm run test:site, which builds the site first.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { TIER_VARIABLE } from '../runner/integration-needs.ts';
 
 export type Tier = 'unit' | 'integration' | 'e2e';
 export const TIERS: Tier[] = ['unit', 'integration', 'e2e'];
-const ROOTS = ['catalogue', 'schema', 'runner', 'scripts'];
+/** The folders holding the project's TypeScript (and so its tests): tsconfig.json's include, the one list. */
+const ROOTS: string[] = JSON.parse(readFileSync(new URL('../tsconfig.json', import.meta.url), 'utf8')).include;
 
 /** The tier of a test file, or null for a file that is not a test. */
 export function tierOf(file: string): Tier | null {

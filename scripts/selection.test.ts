@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Run, runFilePath, type RunRecord, type Series } from '../schema/index.ts';
 import { aggregate, derive, selectRuns } from './aggregate.ts';
-import { recordOf } from './history.ts';
-import { seededRandom } from './stats.ts';
+import { recordOf } from '../analysis/history.ts';
+import { seededRandom } from '../analysis/stats.ts';
 
 const KEYS = ['toy/a', 'toy/b'] as const;
 type Status = Series['status'];

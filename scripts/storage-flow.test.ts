@@ -9,7 +9,7 @@ import { parseRunFilePath, type Build } from '../schema/index.ts';
 import { executeRun, newRunId } from '../runner/run.ts';
 import { describeHost } from '../runner/host.ts';
 import { writeAll } from './aggregate.ts';
-import { validateSubmission } from './validate-submission.ts';
+import { validateSubmission } from '../checks/validate-submission.ts';
 import { resolveVersion } from '../catalogue/index.ts';
 import { REGISTERED, handshakeKey } from './fixtures/submissions/test-run.ts';
 import { standInBuild } from '../runner/stand-in-build.ts';

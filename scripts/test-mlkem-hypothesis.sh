@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
-exec node_modules/.bin/node scripts/hypothesis/mlkem-hypothesis.ts "$@"
+exec node_modules/.bin/node experiments/hypothesis/mlkem-hypothesis.ts "$@"

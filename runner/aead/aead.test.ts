@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { VERSIONS } from '../../catalogue/index.ts';
 import type { BuildUnderTest } from '../benchmark.ts';
 import { AEAD_CIPHERS, AEAD_PLAN, aeadArgs, aeadOutcomes, aeadRates, createAeadBenchmark, parseAeadOutput } from './aead.ts';
-import { median } from '../../scripts/stats.ts';
+import { median } from '../../analysis/stats.ts';
 import { AEAD_FIXTURES_DIR } from './capture.ts';
 
 const dirs = existsSync(AEAD_FIXTURES_DIR) ? readdirSync(AEAD_FIXTURES_DIR).sort() : [];

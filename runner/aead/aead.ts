@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { describeIssues, Library, type Build, type RunMode } from '../../schema/index.ts';
-import { median } from '../../scripts/stats.ts';
+import { median } from '../../analysis/stats.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { parseProgramJson, runGuarded, stderrTail } from '../child-guard.ts';
 import { EXIT } from '../exit-codes.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Library, type Params, type RunMode } from '../../schema/index.ts';
-import { median } from '../../scripts/stats.ts';
+import { median } from '../../analysis/stats.ts';
 import { certName, groupsWords, resumeWords } from '../../catalogue/words.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
 import { CERTS, CERT_HOSTNAME, certDir, ensureCerts as ensureSharedCerts, type Cert } from '../certs.ts';

@@ -3,7 +3,7 @@
 // the phase times.
 import { bySeriesKeyThenBuild, Run, type Iteration, type Series } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
-import type { LookSchedule } from '../../scripts/hypothesis/sequential.ts';
+import type { LookSchedule } from '../../analysis/sequential.ts';
 import type { TaskCost } from '../night-plan.ts';
 import { phasesOf, quietOf } from './evidence.ts';
 import type { EvidenceLine, JournalEntry, RunPlan } from './journal.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { DetailedIterations, Summary, type SummaryEntry } from '../../schema/index.ts';
 import { buildSlug } from '../../catalogue/index.ts';
-import { SUMMARY_DIGITS, compareRounds, significant } from '../../scripts/stats.ts';
+import { SUMMARY_DIGITS, compareRounds, significant } from '../../analysis/stats.ts';
 import { MEASURED_NUMBER, entryRounds } from '../src/lib/claims.ts';
 import { pct, quantity } from '../src/lib/format.ts';
 import { ARTIFACTS, REPO, launch } from './browser.ts';

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { HypothesisResult, MtuResults, Timeseries, type Summary } from '../../schema/index.ts';
 import { driftShards, driftView, resolveSelection, shardsFor, type DriftSelection } from '../src/lib/drift.ts';
 import { pickPublished } from '../src/lib/hypothesis.ts';
-import { conclusion } from '../../scripts/hypothesis/analysis.ts';
+import { conclusion } from '../../experiments/hypothesis/analysis.ts';
 import { helloBytes } from '../src/lib/mtu.ts';
 import { benchmarkPagePath, versionBenchmarkPages, versionPages, versionSlug } from '../src/lib/model.ts';
 import { keyId, reasonText, writeupOnly } from '../src/lib/version-view.ts';

@@ -5,7 +5,7 @@
 // equivalence, or a range) and a practical threshold; or, for a study's claim, the magnitude the study
 // quotes with a tolerance the same in both directions. Every comparison stays inside one run: the two
 // entries must come from the same run (where summary.json took them from two, or has no entry for one
-// side, a run behind it that measured both is used instead), their rounds are paired as scripts/stats.ts
+// side, a run behind it that measured both is used instead), their rounds are paired as analysis/stats.ts
 // pairs them, and a verdict needs an interval covering at least summary.statistics.minCoverageForVerdict.
 // Deterministic metrics (instruction counts, bytes) compare exactly. A claim is decided by its deciding
 // tests (role: decides) on the comparisons that were measured; supporting tests are shown beside it.
@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Run, type Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { CPU_FLAG_NAMES } from '../../../schema/machine.ts';
 import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
-import { DETERMINISTIC_METHODS, compareRounds, measuredRounds, median, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
+import { DETERMINISTIC_METHODS, compareRounds, measuredRounds, median, valuesByRound, type RoundValues } from '../../../analysis/stats.ts';
 import { coverageText, fractionText, runWords } from './format.ts';
 
 // ------------------------------------------------------------------ frontmatter format

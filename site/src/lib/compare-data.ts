@@ -2,7 +2,7 @@
 // (formats in compare-view.ts). Pairs are compared with the aggregation's own function, round by round,
 // only where both builds measured the series in the same run.
 import type { DetailedIterations, Summary, SummaryEntry } from '../../../schema/index.ts';
-import { DETERMINISTIC_METHODS, SUMMARY_DIGITS, compareRounds, significant, valuesByRound, type RoundValues } from '../../../scripts/stats.ts';
+import { DETERMINISTIC_METHODS, SUMMARY_DIGITS, compareRounds, significant, valuesByRound, type RoundValues } from '../../../analysis/stats.ts';
 import { LIBRARY_NAMES, buildLabel, buildSlug, compareReleases } from '../../../catalogue/index.ts';
 import { labelParts } from './chart-text.ts';
 import { rankHosts, type HostRun } from './hosts.ts';

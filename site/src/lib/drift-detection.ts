@@ -1,10 +1,10 @@
-// Change detection on the drift view's CPU-time series, per machine: the detector of scripts/changepoint.ts,
+// Change detection on the drift view's CPU-time series, per machine: the detector of analysis/changepoint.ts,
 // tuned and evaluated on that machine's own noise (the rounds of its committed runs and the spread between
 // its quiet nights), and what it finds in the nights measured so far.
 import type { DetailedIterations } from '../../../schema/index.ts';
-import { detectSteps, errorRates, EVALUATION, noiseModel, reported, simulate, tune, type DetectedStep, type DetectorOptions, type ErrorRates, type NoiseModel } from '../../../scripts/changepoint.ts';
-import { HEADLINE_METRICS } from '../../../scripts/history.ts';
-import { median } from '../../../scripts/stats.ts';
+import { detectSteps, errorRates, EVALUATION, noiseModel, reported, simulate, tune, type DetectedStep, type DetectorOptions, type ErrorRates, type NoiseModel } from '../../../analysis/changepoint.ts';
+import { HEADLINE_METRICS } from '../../../analysis/history.ts';
+import { median } from '../../../analysis/stats.ts';
 import { slugOfBuildName, type DriftRunsShard, type DriftValuesShard } from './drift.ts';
 
 /** The followed metrics measured in CPU time (handshakes per CPU-second, openssl speed's user time): not counts, not wall clock. */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Timeseries, type RunRecord } from '../../../schema/index.ts';
-import { HEADLINE_METRICS } from '../../../scripts/history.ts';
+import { HEADLINE_METRICS } from '../../../analysis/history.ts';
 import { COMPILER_CHANGE, DRIFT_NIGHTS, KERNEL_CHANGE, NOT_QUIET } from '../../tests/fixtures/drift-history.ts';
 import { MIN_BAND_NIGHTS, compareBuildNames, driftSentences, driftShards, driftSvg, driftView, rangeOf, recentRows, resolveSelection, shardsFor, ticks } from './drift.ts';
 

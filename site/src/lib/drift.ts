@@ -6,7 +6,7 @@
 // changes between consecutive runs; per host, year, metric and build, the nightly medians. A page loads
 // the years it shows, never the whole history.
 import type { StepChange, Timeseries } from '../../../schema/index.ts';
-import { median } from '../../../scripts/stats.ts';
+import { median } from '../../../analysis/stats.ts';
 import { axisScale, tickText } from './chart-text.ts';
 import { num, runWords } from './format.ts';
 import { defaultHost } from './hosts.ts';

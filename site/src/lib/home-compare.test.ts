@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DetailedIterations, Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { compareRounds, DETERMINISTIC_METHODS, SUMMARY_DIGITS, significant, valuesByRound } from '../../../scripts/stats.ts';
+import { compareRounds, DETERMINISTIC_METHODS, SUMMARY_DIGITS, significant, valuesByRound } from '../../../analysis/stats.ts';
 import { axisScale, labelParts, pctTick } from './chart-text.ts';
 import { journeyInit, journeyPayload, splitJourneys, writeupRefs } from './model.ts';
 import { countsFor, headline, headlineRule, homeView, type HomeView } from './home.ts';

@@ -1,6 +1,6 @@
 // What the hypothesis page shows of a results file (schema/hypothesis.ts), precomputed at build time.
 import { CERT_NAMES, type ClaimOutcome, type GapPart, type HypothesisResult } from '../../../schema/index.ts';
-import { median } from '../../../scripts/stats.ts';
+import { median } from '../../../analysis/stats.ts';
 import { num, pct } from './format.ts';
 
 /** Verdict words as the page prints them; GLOSSARY explains each. */

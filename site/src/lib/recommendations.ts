@@ -8,7 +8,7 @@
 // Pure functions: no file access here.
 import type { Comparison, DetailedIterations, HypothesisResult, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { LIBRARY_NAMES, LIBRARY_RELEASES, SERIES, buildLabel, buildSlug, compareReleases, compareVersions, type ReleaseSeries } from '../../../catalogue/index.ts';
-import { SUMMARY_DIGITS, compareRounds, significant as toDigits } from '../../../scripts/stats.ts';
+import { SUMMARY_DIGITS, compareRounds, significant as toDigits } from '../../../analysis/stats.ts';
 import { comparable, entryRounds } from './claims.ts';
 import { VERDICT_LABEL, certName } from './hypothesis.ts';
 import { BULK_KEY, handshakeKey } from './reference-keys.ts';

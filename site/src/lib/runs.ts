@@ -4,7 +4,7 @@
 // run measured get a table of their own. Deterministic counts (DETERMINISTIC_METHODS) are the same in every
 // run of a host, so their rows may come from several runs of it, each row naming its run. No table or chart
 // ever holds two hosts. Pure: the home page's script uses it too.
-import { DETERMINISTIC_METHODS } from '../../../scripts/stats.ts';
+import { DETERMINISTIC_METHODS } from '../../../analysis/stats.ts';
 // the words for a run live with the other words (format.ts, which the browser scripts can load); re-exported for the pages
 export { runDate, runWords } from './format.ts';
 

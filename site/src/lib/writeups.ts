@@ -28,7 +28,7 @@
 //   studies: [{ id, title, short, by, url?, setup, cannotReproduce? }]
 //   upstream: [{ kind: pull | issue, number, title (as on GitHub, checked), note }]
 //   commits: [{ id, note, checked }]  only ids checked against OpenSSL's history, saying how
-//   reproduce: "npm run reproduce -- <this write-up's slug>"   (scripts/reproduce: a verdict per claim on the reader's machine)
+//   reproduce: "npm run reproduce -- <this write-up's slug>"   (experiments/reproduce: a verdict per claim on the reader's machine)
 //
 // expect: higher | lower | better | worse (by the metric's direction) | same (within the threshold) |
 // between (a relative change in range) | share (the first as a fraction of the second) | magnitude (a

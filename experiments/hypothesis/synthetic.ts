@@ -3,10 +3,10 @@
 // stop, keep its error rate, say "undecided" when the budget ends) and for the site's rendering fixture
 // (site/tests/fixtures/make-hypothesis-fixture.ts). Nothing here is a measurement.
 import { HypothesisResult } from '../../schema/index.ts';
-import { seededRandom } from '../stats.ts';
+import { seededRandom } from '../../analysis/stats.ts';
 import { claimKey, claimOutcome, conclusion, decompose, instructionLine, pairedRatios, testableClaims } from './analysis.ts';
-import { ALPHA, SequentialTest, SPENDING_METHOD, lookSchedule } from './sequential.ts';
-import { EQUIVALENCE_MARGIN, INSTRUCTION_THRESHOLD } from './verdict.ts';
+import { ALPHA, SequentialTest, SPENDING_METHOD, lookSchedule } from '../../analysis/sequential.ts';
+import { EQUIVALENCE_MARGIN, INSTRUCTION_THRESHOLD } from '../../analysis/verdict.ts';
 
 type Block = HypothesisResult['blocks'][number];
 
@@ -153,6 +153,6 @@ export function syntheticResult(model: CostModel, maxRounds: number): Hypothesis
     instructionCounts,
     claims: outcomes,
     decomposition,
-    notes: ['SYNTHETIC: drawn from a model with known costs (scripts/hypothesis/synthetic.ts), not a measurement'],
+    notes: ['SYNTHETIC: drawn from a model with known costs (experiments/hypothesis/synthetic.ts), not a measurement'],
   });
 }

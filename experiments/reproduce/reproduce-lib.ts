@@ -8,7 +8,7 @@
 // nothing (speed: its series come from what `openssl speed` prints) is run whole, and only when a needed
 // key names it and no declaring task produces the key.
 //
-// When to stop: the sequential paired design of the hypothesis test (scripts/hypothesis/sequential.ts),
+// When to stop: the sequential paired design of the hypothesis test (analysis/sequential.ts),
 // reused, not copied. Every build runs every wanted task once per round, in an order that rotates each
 // round (the run loop's roundOrder); a comparison's evidence is the ratio of its two values in the same
 // round. The warm-up round times a round; from it and the time budget the run declares, before the first
@@ -48,8 +48,8 @@ import { describeIssues, type Build as BuildRecord, type CpuFlags, type RunMode 
 import type { Benchmark, BuildUnderTest, SeriesSpec, Task } from '../../runner/benchmark.ts';
 import { measures, seriesKey } from '../../runner/benchmark.ts';
 import type { JournalEntry } from '../../runner/run/journal.ts';
-import { alphaAt, lookSchedule, ratioInterval, type LookSchedule } from '../hypothesis/sequential.ts';
-import { DETERMINISTIC_METHODS, median } from '../stats.ts';
+import { alphaAt, lookSchedule, ratioInterval, type LookSchedule } from '../../analysis/sequential.ts';
+import { DETERMINISTIC_METHODS, median } from '../../analysis/stats.ts';
 import { resolveBuildSpec } from '../../catalogue/index.ts';
 
 // ------------------------------------------------------------------ the write-up

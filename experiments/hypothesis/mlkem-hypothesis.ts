@@ -28,8 +28,8 @@ import { roundOrder } from '../../runner/run/tasks.ts';
 import { claimKey, claimOutcome, conclusion, decompose, instructionLine, pairedRatios, testableClaims } from './analysis.ts';
 import { ALWAYS_MEASURED } from './claims.ts';
 import { finalReport, lookTable, minutes } from './report.ts';
-import { ALPHA, SequentialTest, fixedSchedule, lookSchedule, type LookSchedule } from './sequential.ts';
-import { EQUIVALENCE_MARGIN, INSTRUCTION_THRESHOLD } from './verdict.ts';
+import { ALPHA, SequentialTest, fixedSchedule, lookSchedule, type LookSchedule } from '../../analysis/sequential.ts';
+import { EQUIVALENCE_MARGIN, INSTRUCTION_THRESHOLD } from '../../analysis/verdict.ts';
 
 const ECDH_ONLY = 'X25519:P-256:P-384';
 const CERTS: Cert[] = ['rsa2048', 'ecdsa-p256'];

@@ -3,10 +3,10 @@
 // fixture all go through them.
 import type { ClaimOutcome, GapDecomposition, GapPart, HypothesisResult } from '../../schema/index.ts';
 import { CERT_NAMES } from '../../schema/index.ts';
-import { median } from '../stats.ts';
+import { median } from '../../analysis/stats.ts';
 import { CLAIMS, DECOMPOSITION, GAP_PARTS, type Claim, type Side } from './claims.ts';
-import { differenceInterval, type CpuLine } from './sequential.ts';
-import { EQUIVALENCE_MARGIN, combine, instructionVerdict, signedPct, type LineResult } from './verdict.ts';
+import { differenceInterval, type CpuLine } from '../../analysis/sequential.ts';
+import { EQUIVALENCE_MARGIN, combine, instructionVerdict, signedPct, type LineResult } from '../../analysis/verdict.ts';
 
 type Block = HypothesisResult['blocks'][number];
 type InstructionCount = HypothesisResult['instructionCounts'][number];

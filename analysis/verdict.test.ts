@@ -2,11 +2,11 @@
 // on synthetic paired blocks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { claimKey, claimOutcome, fmtUs, instructionLine, medianCost, pairedRatios } from './analysis.ts';
-import { CLAIMS } from './claims.ts';
+import { claimKey, claimOutcome, fmtUs, instructionLine, medianCost, pairedRatios } from '../experiments/hypothesis/analysis.ts';
+import { CLAIMS } from '../experiments/hypothesis/claims.ts';
 import { SequentialTest, fixedSchedule } from './sequential.ts';
-import { syntheticRound, type CostModel } from './synthetic.ts';
-import { seededRandom } from '../stats.ts';
+import { syntheticRound, type CostModel } from '../experiments/hypothesis/synthetic.ts';
+import { seededRandom } from './stats.ts';
 import { combine, cpuVerdict, instructionVerdict, signedPct } from './verdict.ts';
 
 const ci = (low: number, high: number) => ({ low, high });

@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Run, listRunFiles, readRunFile } from '../schema/index.ts';
-import { writeAll } from './aggregate.ts';
+import { writeAll } from '../scripts/aggregate.ts';
 import { SYNTHETIC, finalPhase, hostState, loadTemplate, releasedSeries, synthesizeRun } from './simulate-year.ts';
 
 test('a synthetic run has the shape of a real full run and says it is synthetic', () => {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { seededRandom } from '../stats.ts';
+import { seededRandom } from '../../analysis/stats.ts';
 import { decompose } from './analysis.ts';
 import { DECOMPOSITION, GAP_PARTS } from './claims.ts';
 import { FIXTURE_MODEL, syntheticResult, syntheticRound, type CostModel } from './synthetic.ts';

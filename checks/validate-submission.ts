@@ -23,7 +23,7 @@ import { BENCHMARKS } from '../runner/benchmarks.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
 import { LIBRARY_NAMES, cataloguedRelease, variantAllowed } from '../catalogue/index.ts';
 import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
-import { loadHistory } from './history.ts';
+import { loadHistory } from '../analysis/history.ts';
 import { checkProvenance } from './provenance.ts';
 
 export interface Problem {
@@ -60,7 +60,7 @@ export interface Report {
 /**
  * Size caps, from the stored format (compact JSON, brotli quality 11): a full run of the default matrix with
  * two more release series (12 builds, 6 rounds, every default benchmark) is ~7.8 MB of JSON and ~0.22 MB
- * stored (scripts/submission-size.test.ts prints the figures); the caps leave about twice that for more
+ * stored (checks/submission-size.test.ts prints the figures); the caps leave about twice that for more
  * rounds or benchmarks, and no more: a file beyond them is not one run of the matrix, and its pull request
  * is told how to split it.
  */
@@ -90,7 +90,7 @@ export const LIMITS = {
   maxKeysPerRun: 1000,
   // What a pull request may add to data/summary.json (one entry per machine, build and series key): a
   // full run of the default matrix with two more release series on a new machine adds about 9 MB
-  // (scripts/submission-size.test.ts); twice that, so that 100 MB, GitHub's limit for one file, is
+  // (checks/submission-size.test.ts); twice that, so that 100 MB, GitHub's limit for one file, is
   // several pull requests away and each of them is seen.
   maxSummaryGrowthBytes: 20 * 1024 * 1024,
 };

@@ -1,7 +1,7 @@
 // The sub-hypotheses of the ML-KEM key-share test, one claim per side where the sides differ. Each is
 // a ratio numerator / denominator of CPU time per handshake on one side (verdict.ts says how a claim
 // of each kind is decided). Configuration ids are those of mlkem-hypothesis.ts.
-import type { ClaimKind } from './verdict.ts';
+import type { ClaimKind } from '../../analysis/verdict.ts';
 
 export type Side = 'client' | 'server' | 'both';
 

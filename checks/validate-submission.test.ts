@@ -10,10 +10,10 @@ import { encodeRunFile, listRunFiles, type HostRegistry, type Run } from '../sch
 import { resolveVersion } from '../catalogue/index.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
 import type { Unit } from '../schema/index.ts';
-import { aggregateSkipping } from './aggregate.ts';
+import { aggregateSkipping } from '../scripts/aggregate.ts';
 import { BOUNDS, LIMITS, SUMMARY_ENTRY_BYTES, checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
-import { REGISTERED, handshakeKey, makeTestRun, registeredSeriesOf, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
-import { HOSTILE, hostilePath } from './fixtures/submissions/hostile.ts';
+import { REGISTERED, handshakeKey, makeTestRun, registeredSeriesOf, removeScratch, runPath, scratchRoot, writeAt } from '../scripts/fixtures/submissions/test-run.ts';
+import { HOSTILE, hostilePath } from '../scripts/fixtures/submissions/hostile.ts';
 
 after(removeScratch);
 
@@ -477,14 +477,14 @@ test('any file outside data/runs/, or a change to an accepted run, is rejected',
   const root = scratchRoot([makeTestRun({ seed: 9 })]);
   writeAt(root, runPath(run), JSON.stringify(run));
   const changed: ChangedFile[] = [
-    ...added(runPath(run), 'data/summary.json', '.github/workflows/bench.yml', 'scripts/validate-submission.ts'),
+    ...added(runPath(run), 'data/summary.json', '.github/workflows/bench.yml', 'checks/validate-submission.ts'),
     { path: runPath(makeTestRun({ seed: 9 })), status: 'modified' },
     { path: 'data/runs/test-host-a/gone.json', status: 'deleted' },
   ];
   const r = validateSubmission({ root, changed, mode: 'submission', now: NOW });
   assert.equal(r.ok, false);
   const byFile = new Map(r.problems.map((p) => [p.file, p.message]));
-  for (const f of ['data/summary.json', '.github/workflows/bench.yml', 'scripts/validate-submission.ts']) assert.match(byFile.get(f) ?? '', /only files under data\/runs\//, f);
+  for (const f of ['data/summary.json', '.github/workflows/bench.yml', 'checks/validate-submission.ts']) assert.match(byFile.get(f) ?? '', /only files under data\/runs\//, f);
   assert.match(byFile.get(runPath(makeTestRun({ seed: 9 }))) ?? '', /^modified: runs already accepted are never changed/);
   assert.match(byFile.get('data/runs/test-host-a/gone.json') ?? '', /^deleted/);
   assert.deepEqual(r.files.map((f) => f.problems), [[]], 'the run file itself is fine');
@@ -712,7 +712,7 @@ test('random damage to a valid run never crashes the validator: it answers with 
 test("another library's build is checked against its own pin: a catalogued crate passes, other bytes do not", () => {
   const run = makeTestRun();
   const awslc = { library: 'aws-lc' as const, version: '5.12.0', series: '5.12', source: { kind: 'crate' as const, name: 'aws-lc-sys-0.47.0.crate', sha256: '8bfbe32ac36b3c428696ce315464181bc4029d689fd58e3f2a4e58c252242f52' },
-    // as the cmake recipe records it (scripts/provenance.ts holds a build to its recipe)
+    // as the cmake recipe records it (checks/provenance.ts holds a build to its recipe)
     versionString: 'AWS-LC 5.12.0', configureArgs: ['-DCMAKE_BUILD_TYPE=Release', '-DBUILD_SHARED_LIBS=OFF', '-DBUILD_TESTING=OFF', '-DBUILD_TOOL=OFF', '-DDISABLE_GO=ON', '-DDISABLE_PERL=ON'], cflags: '-Wall -O3 -DNDEBUG' };
   const withBuild = (b: Partial<Run['builds'][number]>): Run => ({ ...run, builds: [{ ...run.builds[0]!, ...b }, ...run.builds.slice(1)] });
   const buildProblems = (r: Report) => problems(r).filter((p) => JSON.stringify(p).includes('builds'));

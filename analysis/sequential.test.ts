@@ -3,9 +3,9 @@
 // budget runs out. Also the t quantiles and the schedule it rests on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seededRandom } from '../stats.ts';
+import { seededRandom } from './stats.ts';
 import { ALPHA, SequentialTest, lookSchedule, ratioInterval, tCritical } from './sequential.ts';
-import { normal } from './synthetic.ts';
+import { normal } from '../experiments/hypothesis/synthetic.ts';
 import { cpuVerdict, type ClaimKind, type LineVerdict } from './verdict.ts';
 
 test('t critical values match the tables', () => {

@@ -1,9 +1,9 @@
 // The storage benchmark record (docs/benchmarks/storage-simulation.json and .md) from the state files of
-// scripts/simulate-year.ts runs. Every figure in the Markdown is rendered from the JSON.
+// tools/simulate-year.ts runs. Every figure in the Markdown is rendered from the JSON.
 //
-//   node scripts/storage-benchmark.ts record --label 3y4h --sim DIR|STATE.json --note "what else the machine did"
+//   node tools/storage-benchmark.ts record --label 3y4h --sim DIR|STATE.json --note "what else the machine did"
 //        [--about "what this simulation is for"] [--file docs/benchmarks/storage-simulation.json]
-//   node scripts/storage-benchmark.ts markdown [--file docs/benchmarks/storage-simulation.json] > docs/benchmarks/storage-simulation.md
+//   node tools/storage-benchmark.ts markdown [--file docs/benchmarks/storage-simulation.json] > docs/benchmarks/storage-simulation.md
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandLine, openingComment } from '../runner/cli.ts';
@@ -129,7 +129,7 @@ export function record(label: string, simDir: string, file: string, note: string
   };
   const rec: Record_ = existsSync(file)
     ? JSON.parse(readFileSync(file, 'utf8'))
-    : { about: 'scripts/simulate-year.ts: synthetic nightly full runs committed night by night into a scratch repository; see storage-simulation.md', calibration: calibration(), simulations: {} };
+    : { about: 'tools/simulate-year.ts: synthetic nightly full runs committed night by night into a scratch repository; see storage-simulation.md', calibration: calibration(), simulations: {} };
   rec.calibration = calibration();
   rec.simulations[label] = sim;
   writeFileSync(file, JSON.stringify(rec, null, 1) + '\n');
@@ -146,8 +146,8 @@ export function markdown(rec: Record_): string {
   const L: string[] = [];
   L.push('# Storage simulation: years of nightly runs', '');
   L.push(
-    'Rendered by `node scripts/storage-benchmark.ts markdown` from [storage-simulation.json](storage-simulation.json), which',
-    '`scripts/simulate-year.ts` runs produced. It is a benchmark, not a test: it measures what the storage layout',
+    'Rendered by `node tools/storage-benchmark.ts markdown` from [storage-simulation.json](storage-simulation.json), which',
+    '`tools/simulate-year.ts` runs produced. It is a benchmark, not a test: it measures what the storage layout',
     '([docs/storage.md](../storage.md)) does after years of nightly commits.',
     '',
     'What the machine was doing while each simulation ran, as recorded with it:',

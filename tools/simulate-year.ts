@@ -3,7 +3,7 @@
 // as bench.yml would (the run files plus the derived files), and measures repository growth, the largest
 // file, the aggregation's time and memory, the site build and what each page transfers.
 //
-//   node scripts/simulate-year.ts --out DIR [--nights 365] [--hosts 4] [--phases generate,aggregate,site]
+//   node tools/simulate-year.ts --out DIR [--nights 365] [--hosts 4] [--phases generate,aggregate,site]
 //        [--rounds 6] [--series-every-months 6] [--scale 1] [--results FILE]
 //
 // Every run is shaped like the archived real full run (its series, parameters, iteration counts and
@@ -22,11 +22,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join, relative } from 'node:path';
 import { commandLine, openingComment } from '../runner/cli.ts';
 import { Series as SeriesSchema, bySeriesKeyThenBuild, encodeRunFile, readRunFile, runFilePath, type Build, type Host, type Run, type RunRecord, type Series } from '../schema/index.ts';
-import { derive, writeDerived } from './aggregate.ts';
-import { readTimeseries, recordOf, serializeTimeseries } from './history.ts';
-import { seededRandom } from './stats.ts';
+import { derive, writeDerived } from '../scripts/aggregate.ts';
+import { readTimeseries, recordOf, serializeTimeseries } from '../analysis/history.ts';
+import { seededRandom } from '../analysis/stats.ts';
 
-export const SYNTHETIC = 'SYNTHETIC: made by scripts/simulate-year.ts, not a measurement';
+export const SYNTHETIC = 'SYNTHETIC: made by tools/simulate-year.ts, not a measurement';
 const REPO = new URL('../', import.meta.url).pathname;
 const ARCHIVE = join(REPO, 'data/archive/contaminated/runs/obs-devbox-2c/2026/11');
 const TEMPLATE_FULL = '20261122T040846Z-full-b88e.json.br';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeRunFile } from '../schema/index.ts';
-import { loadTemplate, releasedSeries, synthesizeRun } from './simulate-year.ts';
+import { loadTemplate, releasedSeries, synthesizeRun } from '../tools/simulate-year.ts';
 import { LIMITS, summaryGrowth } from './validate-submission.ts';
 
 test('a full run with two more release series fits the caps with room for about as much again', () => {

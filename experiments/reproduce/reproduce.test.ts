@@ -12,9 +12,9 @@ import { BENCHMARKS } from '../../runner/benchmarks.ts';
 import { describeHost } from '../../runner/host.ts';
 import { executeRun, newRunId } from '../../runner/run.ts';
 import type { RunPlan } from '../../runner/run/journal.ts';
-import { seededRandom } from '../stats.ts';
+import { seededRandom } from '../../analysis/stats.ts';
 import type { Build } from '../../site/src/lib/claims.ts';
-import { ALPHA } from '../hypothesis/sequential.ts';
+import { ALPHA } from '../../analysis/sequential.ts';
 import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, parseWriteup, planTasks, reproduceCommand, standIn, verdictReport, wantedKeys } from './reproduce-lib.ts';
 
 const WRITEUPS = join(import.meta.dirname, '..', '..', 'site', 'src', 'content', 'writeups');

@@ -3,7 +3,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkRunFile } from './validate-submission.ts';
-import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
+import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from '../scripts/fixtures/submissions/test-run.ts';
 import { join } from 'node:path';
 import { listRunFiles, type Run } from '../schema/index.ts';
 

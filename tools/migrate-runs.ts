@@ -3,12 +3,12 @@
 // gzip files of the layout before brotli (.json.gz), losing nothing: each new file is read back and
 // compared value by value with the old one before the old one is removed.
 //
-//   node scripts/migrate-runs.ts [--to DIR] [--manifest FILE] [FILE...]
+//   node tools/migrate-runs.ts [--to DIR] [--manifest FILE] [FILE...]
 //     --to DIR         the folder whose runs/ receives the files (default: data)
 //     FILE...          old run files to move (default: every run file under DIR/runs/ outside the layout)
 //     --manifest FILE  record each move: old path, size, sha256 and git blob id of the old bytes, new path
-//                      (scripts/migrate-runs.test.ts proves from it that nothing changed)
-//   node scripts/migrate-runs.ts --machine-ids [--to DIR] [--manifest FILE]
+//                      (tools/migrate-runs.test.ts proves from it that nothing changed)
+//   node tools/migrate-runs.ts --machine-ids [--to DIR] [--manifest FILE]
 //                    gives the run, hypothesis and MTU files written before machine ids their machine id
 //                    (schema/machine.ts): host.name keeps the old id, host.id becomes <name>.<cpu>-<hash>,
 //                    and the file moves to that machine's folder; nothing else changes

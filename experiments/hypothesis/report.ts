@@ -1,9 +1,9 @@
 // What the hypothesis test prints: progress while it runs, the table and the conclusion at the end.
 import type { ClaimOutcome, HypothesisResult } from '../../schema/index.ts';
 import { certName, claimKey, fmtUs } from './analysis.ts';
-import type { CpuLine, LookRecord } from './sequential.ts';
+import type { CpuLine, LookRecord } from '../../analysis/sequential.ts';
 import { GAP_PARTS, type Claim } from './claims.ts';
-import { signedPct } from './verdict.ts';
+import { signedPct } from '../../analysis/verdict.ts';
 
 export const minutes = (s: number) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
 const ci = (l: { low: number; high: number } | null) => (l ? `[${signedPct(l.low)}, ${signedPct(l.high)}]` : '[no interval]');
