@@ -391,7 +391,7 @@ test('a leftover *.tmp (a write killed before its rename) is ignored: publish ta
   const c = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the new run')], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, FOLDER: 'runs' } });
   assert.equal(c.status, 0, c.stderr);
   assert.deepEqual(execFileSync('find', ['outbox', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).trim().split('\n'), [`outbox/runs/data/runs/${A}/2026/11/new.json.br`]);
-  const { untrackedRuns } = await import('./validate-submission.ts');
+  const { untrackedRuns } = await import('./submission/changes.ts');
   assert.deepEqual(untrackedRuns(dir).map((f) => f.path), [`data/runs/${A}/2026/11/new.json.br`]);
 });
 

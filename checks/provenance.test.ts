@@ -2,7 +2,7 @@
 // and must be refused through checkRunFile now.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkRunFile } from './validate-submission.ts';
+import { checkRunFile } from './submission/run-file.ts';
 import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from '../scripts/fixtures/submissions/test-run.ts';
 import { join } from 'node:path';
 import { listRunFiles, type Run } from '../schema/index.ts';

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeRunFile } from '../schema/index.ts';
 import { loadTemplate, releasedSeries, synthesizeRun } from '../tools/simulate-year.ts';
-import { LIMITS, summaryGrowth } from './validate-submission.ts';
+import { LIMITS } from './submission/limits.ts';
+import { summaryGrowth } from './validate-submission.ts';
 
 test('a full run with two more release series fits the caps with room for about as much again', () => {
   const night = 400; // 13 months: two new series after 4.0

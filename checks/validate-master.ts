@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import { BisectReport, MasterWatch, bisectReportName, type MasterChange } from '../schema/index.ts';
-import type { ChangedFile, FileReport, Problem, Report } from './validate-submission.ts';
+import type { ChangedFile, FileReport, Problem, Report } from './submission/report.ts';
 
 /** data/master/<machine>/nights.json or data/bisect/<machine>/<report>.json */
 const MASTER_PATH = /^data\/(?:master\/([A-Za-z0-9][A-Za-z0-9._-]*)\/nights\.json|bisect\/([A-Za-z0-9][A-Za-z0-9._-]*)\/([A-Za-z0-9][A-Za-z0-9._-]*\.json))$/;

@@ -11,7 +11,11 @@ import { resolveVersion } from '../catalogue/index.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
 import type { Unit } from '../schema/index.ts';
 import { aggregateSkipping } from '../scripts/aggregate.ts';
-import { BOUNDS, LIMITS, SUMMARY_ENTRY_BYTES, checkRunFile, duplicateKeys, formatSummary, parseNameStatus, validateSubmission, type ChangedFile, type Report } from './validate-submission.ts';
+import { BOUNDS, LIMITS, SUMMARY_ENTRY_BYTES } from './submission/limits.ts';
+import { checkRunFile, duplicateKeys } from './submission/run-file.ts';
+import { formatSummary, type ChangedFile, type Report } from './submission/report.ts';
+import { parseNameStatus } from './submission/changes.ts';
+import { validateSubmission } from './validate-submission.ts';
 import { REGISTERED, handshakeKey, makeTestRun, registeredSeriesOf, removeScratch, runPath, scratchRoot, writeAt } from '../scripts/fixtures/submissions/test-run.ts';
 import { HOSTILE, hostilePath } from '../scripts/fixtures/submissions/hostile.ts';
 

@@ -4,7 +4,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decideHosts, describeOutcomes, hostOfFile } from './publish-hosts.ts';
-import { validateSubmission, type ChangedFile } from '../checks/validate-submission.ts';
+import { validateSubmission } from '../checks/validate-submission.ts';
+import { type ChangedFile } from '../checks/submission/report.ts';
 import { makeTestRun, removeScratch, runPath, scratchRoot, writeAt } from './fixtures/submissions/test-run.ts';
 import { masterNight, masterWatch } from '../checks/fixtures/master/nights.ts';
 

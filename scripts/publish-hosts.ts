@@ -13,7 +13,10 @@ import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandLine } from '../runner/cli.ts';
 import { nameOfMachine } from '../schema/machine.ts';
-import { FOLDERS, formatProblems, formatSummary, logLine, mdText, untrackedRuns, validateSubmission, type ChangedFile, type Report } from '../checks/validate-submission.ts';
+import { FOLDERS } from '../checks/submission/limits.ts';
+import { formatProblems, formatSummary, logLine, mdText, type ChangedFile, type Report } from '../checks/submission/report.ts';
+import { untrackedRuns } from '../checks/submission/changes.ts';
+import { validateSubmission } from '../checks/validate-submission.ts';
 import { masterChanges, validateMasterFiles } from '../checks/validate-master.ts';
 
 export type HostStatus = 'published' | 'refused' | 'missing';

@@ -10,7 +10,9 @@ import { describeMachine, safeId, type Run } from '../schema/index.ts';
 import { describeHost, hostId as defaultHostId } from '../runner/host.ts';
 import { commandLine, openingComment } from '../runner/cli.ts';
 import { lockHostForMeasurement } from '../runner/host-lock.ts';
-import { formatProblems, untrackedRuns, validateSubmission } from '../checks/validate-submission.ts';
+import { formatProblems } from '../checks/submission/report.ts';
+import { untrackedRuns } from '../checks/submission/changes.ts';
+import { validateSubmission } from '../checks/validate-submission.ts';
 import { isReservedHostId, lookalikeOf, RESERVED_HOST_PREFIXES } from '../catalogue/hosts.ts';
 
 export interface SubmitIo {
