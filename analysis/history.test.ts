@@ -8,11 +8,10 @@ import { aggregate, selectRuns, writeAll } from '../scripts/aggregate.ts';
 import { HARNESS_STEPS } from '../catalogue/harness-steps.ts';
 import { HEADLINE_METRICS, loadHistory, quietReasons, readTimeseries, stepChanges, recordOf } from './history.ts';
 import { seededRandom } from './stats.ts';
+import { makeBuild, makeHost, makeQuietEvidence, makeRun, makeSeries } from '../schema/test-data.ts';
 
 const HS = HEADLINE_METRICS[0]!;
 const INSTR = HEADLINE_METRICS.find((m) => m.deterministic)!;
-
-const snapshot = (at: string) => ({ at, windowSeconds: 60, loadAverage: [0, 0, 0] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: null, boost: null });
 
 interface Spec {
   runId: string;
@@ -31,48 +30,26 @@ interface Spec {
   rate?: (version: string) => number;
 }
 
-function makeRun(s: Spec): Run {
+function runFromSpec(s: Spec): Run {
   const compiler = s.compiler ?? 'gcc 12.2.0';
-  const builds = s.versions.map((version) => ({
-    id: `b${version.replace(/\./g, '')}${compiler.length}`,
-    version,
-    series: version.startsWith('1.1.1') ? '1.1.1' : version.split('.').slice(0, 2).join('.'),
-    variant: 'default',
-    versionString: `OpenSSL ${version}`,
-    source: { kind: 'crate' as const, name: 'x.crate', sha256: 'a'.repeat(64) },
-    configureArgs: ['no-shared'],
-    compiler,
-    cflags: '-O3',
-    builtAt: s.startedAt,
-    buildSeconds: 60,
-  }));
-  const it = (v: number) => [0, 1, 2, 3, 4, 5].map((round) => ({ round, value: round === 0 ? 1 : v * (1 + round / 1000), at: s.startedAt, warmup: round === 0 }));
+  const builds = s.versions.map((version) => makeBuild({ id: `b${version.replace(/\./g, '')}${compiler.length}`, version, compiler, builtAt: s.startedAt }));
+  const values = (v: number) => [1, 2, 3, 4, 5].map((round) => v * (1 + round / 1000));
+  const measured = (key: string, v: number) => ({ key, buildId: '', values: values(v), warmup: 1, at: s.startedAt });
   const series = builds.flatMap((b) => [
-    { key: HS.key, benchmark: 'handshake', metric: 'handshakes-per-cpu-second', label: 'hs', unit: HS.unit, method: HS.method, higherIsBetter: true, params: {}, buildId: b.id, comparability: { acrossVersions: true }, status: 'measured' as const, iterations: it(s.rate?.(b.version) ?? 1000) },
-    { key: INSTR.key, benchmark: 'handshake', metric: 'instructions-per-handshake', label: 'instr', unit: INSTR.unit, method: INSTR.method, higherIsBetter: false, params: {}, buildId: b.id, comparability: { acrossVersions: true }, status: 'measured' as const, iterations: it(2e7) },
-    ...(s.keys ?? []).map((key) => ({ key, benchmark: 'toy', metric: 'rate', label: 'toy', unit: 'ops/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: {}, buildId: b.id, comparability: { acrossVersions: true }, status: 'measured' as const, iterations: it(50) })),
+    makeSeries({ ...measured(HS.key, s.rate?.(b.version) ?? 1000), benchmark: 'handshake', metric: 'handshakes-per-cpu-second', label: 'hs', unit: HS.unit, method: HS.method, buildId: b.id }),
+    makeSeries({ ...measured(INSTR.key, 2e7), benchmark: 'handshake', metric: 'instructions-per-handshake', label: 'instr', unit: INSTR.unit, method: INSTR.method, higherIsBetter: false, buildId: b.id }),
+    ...(s.keys ?? []).map((key) => makeSeries({ ...measured(key, 50), metric: 'rate', label: 'toy', buildId: b.id })),
   ]);
-  const quiet = s.quiet ?? true;
-  return Run.parse({
-    schemaVersion: 1,
-    kind: 'run',
+  return makeRun({
     runId: s.runId,
     mode: s.mode ?? 'full',
     startedAt: s.startedAt,
-    finishedAt: s.startedAt,
-    host: { id: s.host ?? 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: s.kernel ?? '6.1.0', os: 'Debian 12', virtualization: null, cpuGovernor: null, microcode: s.microcode === undefined ? '0x10' : s.microcode },
+    host: makeHost({ id: s.host ?? 'box', kernel: s.kernel ?? '6.1.0', os: 'Debian 12', microcode: s.microcode === undefined ? '0x10' : s.microcode }),
     harness: { gitCommit: s.commit ?? 'abcdef1', gitDirty: false, node: 'v24' },
-    plan: { benchmarks: ['handshake'], rounds: 5, warmupRounds: 1, order: [builds.map((b) => b.id)] },
+    plan: { benchmarks: ['handshake'] },
     builds,
     series,
-    notes: [],
-    quiet: {
-      thresholds: { otherBusyPercent: 10 },
-      exclusive: true,
-      before: { ...snapshot(s.startedAt), quiet: true, reasons: [] },
-      rounds: [{ ...snapshot(s.startedAt), round: 1, quiet, reasons: quiet ? [] : ['other processes used 85% of a CPU'] }],
-      quiet,
-    },
+    quiet: makeQuietEvidence(s.startedAt, { busyRounds: (s.quiet ?? true) ? [] : [1] }),
   });
 }
 
@@ -95,7 +72,7 @@ test('the records choose exactly the runs aggregate() would take series from (ra
       const versions = ['1.1.1w', '3.0.22', '3.4.1', '3.5.7'].filter(() => rand() < 0.7);
       if (!versions.length) versions.push('3.5.7');
       runs.push(
-        makeRun({
+        runFromSpec({
           runId: `t${trial}-r${i}`,
           host: pick(['a', 'b']),
           // a few runs share a start time: ties are broken by path order, as aggregate() does
@@ -123,14 +100,14 @@ test('the records choose exactly the runs aggregate() would take series from (ra
 });
 
 test('between equally ranked runs the first in path order is taken, as aggregate() takes it', () => {
-  const twin = (runId: string) => makeRun({ runId, startedAt: '2026-02-01T00:00:00.000Z', versions: ['3.5.7'], keys: ['toy/x'] });
+  const twin = (runId: string) => runFromSpec({ runId, startedAt: '2026-02-01T00:00:00.000Z', versions: ['3.5.7'], keys: ['toy/x'] });
   const dir = dataDir([twin('zz'), twin('aa')]);
   writeAll(dir);
   assert.deepEqual([...new Set(JSON.parse(read(dir, 'summary.json')).entries.map((e: { runId: string }) => e.runId))], ['aa']);
 });
 
 test('a nightly update reads only the new run and gives what a rebuild from the run files gives', () => {
-  const nights = [1, 2, 3].map((d) => makeRun({ runId: `n${d}`, startedAt: `2026-03-0${d}T02:00:00.000Z`, versions: ['3.4.1', '3.5.7'] }));
+  const nights = [1, 2, 3].map((d) => runFromSpec({ runId: `n${d}`, startedAt: `2026-03-0${d}T02:00:00.000Z`, versions: ['3.4.1', '3.5.7'] }));
   const dir = dataDir(nights.slice(0, 2));
   assert.equal(writeAll(dir).read, 2);
   writeRunFile(join(dir, 'runs'), nights[2]!);
@@ -146,7 +123,7 @@ test('a nightly update reads only the new run and gives what a rebuild from the 
 });
 
 test('earlier years stay as they are when a night adds a run; a run added to an earlier year rewrites from there', () => {
-  const run = (id: string, at: string) => makeRun({ runId: id, startedAt: at, versions: ['3.5.7'] });
+  const run = (id: string, at: string) => runFromSpec({ runId: id, startedAt: at, versions: ['3.5.7'] });
   const dir = dataDir([run('y1a', '2025-06-01T02:00:00.000Z'), run('y1b', '2025-12-31T02:00:00.000Z'), run('y2a', '2026-01-02T02:00:00.000Z')]);
   writeAll(dir);
   const old = join(dir, 'timeseries/box/2025.json');
@@ -161,17 +138,17 @@ test('earlier years stay as they are when a night adds a run; a run added to an 
   writeAll(fresh);
   assert.equal(derived(dir), derived(fresh));
   // a late run in the earlier year: both years are written again (the next year's first step change may move)
-  writeRunFile(join(dir, 'runs'), makeRun({ runId: 'y1c', startedAt: '2025-12-31T12:00:00.000Z', versions: ['3.5.7'], kernel: '6.9' }));
+  writeRunFile(join(dir, 'runs'), runFromSpec({ runId: 'y1c', startedAt: '2025-12-31T12:00:00.000Z', versions: ['3.5.7'], kernel: '6.9' }));
   assert.deepEqual([...loadHistory(dir, listRunFiles(dir)).frozen], []);
   writeAll(dir);
-  writeRunFile(join(fresh, 'runs'), makeRun({ runId: 'y1c', startedAt: '2025-12-31T12:00:00.000Z', versions: ['3.5.7'], kernel: '6.9' }));
+  writeRunFile(join(fresh, 'runs'), runFromSpec({ runId: 'y1c', startedAt: '2025-12-31T12:00:00.000Z', versions: ['3.5.7'], kernel: '6.9' }));
   writeAll(fresh, { rebuild: true });
   assert.equal(derived(dir), derived(fresh));
   assert.match(read(dir, 'timeseries/box/2026.json'), /"kind":"kernel","from":"6\.9","to":"6\.1\.0"/);
 });
 
 test('a time-series file that is broken, stale or missing is made again from the run files', () => {
-  const dir = dataDir([makeRun({ runId: 'n1', startedAt: '2026-03-01T02:00:00.000Z', versions: ['3.5.7'] })]);
+  const dir = dataDir([runFromSpec({ runId: 'n1', startedAt: '2026-03-01T02:00:00.000Z', versions: ['3.5.7'] })]);
   writeAll(dir);
   const good = derived(dir);
   const file = join(dir, 'timeseries/box/2026.json');
@@ -189,11 +166,11 @@ test('a time-series file that is broken, stale or missing is made again from the
 
 test('one file per host and year, runs oldest first, with headline medians and step changes', () => {
   const runs = [
-    makeRun({ runId: 'a1', startedAt: '2025-12-31T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], rate: (v) => (v === '3.5.7' ? 800 : 1000) }),
-    makeRun({ runId: 'a2', startedAt: '2026-01-01T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], kernel: '6.1.1', microcode: '0x11' }),
-    makeRun({ runId: 'a3', startedAt: '2026-01-02T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], kernel: '6.1.1', microcode: '0x11', compiler: 'gcc 13.1.0', commit: '1234567' }),
-    makeRun({ runId: 'a4', startedAt: '2026-01-03T23:00:00.000Z', versions: ['3.5.7'], kernel: '6.1.1', microcode: '0x11', compiler: 'gcc 13.1.0', commit: '1234567', quiet: false }),
-    makeRun({ runId: 'b1', host: 'other', startedAt: '2026-01-02T00:00:00.000Z', versions: ['3.5.7'] }),
+    runFromSpec({ runId: 'a1', startedAt: '2025-12-31T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], rate: (v) => (v === '3.5.7' ? 800 : 1000) }),
+    runFromSpec({ runId: 'a2', startedAt: '2026-01-01T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], kernel: '6.1.1', microcode: '0x11' }),
+    runFromSpec({ runId: 'a3', startedAt: '2026-01-02T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], kernel: '6.1.1', microcode: '0x11', compiler: 'gcc 13.1.0', commit: '1234567' }),
+    runFromSpec({ runId: 'a4', startedAt: '2026-01-03T23:00:00.000Z', versions: ['3.5.7'], kernel: '6.1.1', microcode: '0x11', compiler: 'gcc 13.1.0', commit: '1234567', quiet: false }),
+    runFromSpec({ runId: 'b1', host: 'other', startedAt: '2026-01-02T00:00:00.000Z', versions: ['3.5.7'] }),
   ];
   const dir = dataDir(runs);
   writeAll(dir);
@@ -228,7 +205,7 @@ test('one file per host and year, runs oldest first, with headline medians and s
 
 test('step changes name the build whose compiler or build changed', () => {
   const keySets = new Map<string, string[]>();
-  const a = recordOf(makeRun({ runId: 'x', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] }), 'p', 1, keySets);
+  const a = recordOf(runFromSpec({ runId: 'x', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] }), 'p', 1, keySets);
   const b = { ...a, builds: a.builds.map((x) => ({ ...x, id: 'rebuilt' })), host: { ...a.host, microcode: null } };
   assert.deepEqual(stepChanges(a, b), [
     { kind: 'microcode', from: '0x10', to: null },
@@ -250,14 +227,14 @@ test('a run file without quiet windows parses and is judged as before; a loud wi
   assert.deepEqual(quietReasons(committed).slice(0, 5), record.quietReasons.slice(0, 5));
   // a run file as the runner wrote it before windows
   const at = '2026-03-01T02:00:00.000Z';
-  const busy = makeRun({ runId: 'busy', startedAt: at, versions: ['3.5.7'], quiet: false });
-  const quiet = makeRun({ runId: 'quiet', startedAt: at, versions: ['3.5.7'] });
+  const busy = runFromSpec({ runId: 'busy', startedAt: at, versions: ['3.5.7'], quiet: false });
+  const quiet = runFromSpec({ runId: 'quiet', startedAt: at, versions: ['3.5.7'] });
   assert.ok(!JSON.stringify(busy).includes('"windows"'));
   assert.deepEqual(quietReasons(parseRunFile(JSON.stringify(busy), 'busy.json')), ['round 1: other processes used 85% of a CPU']);
   assert.deepEqual(quietReasons(parseRunFile(JSON.stringify(quiet), 'quiet.json')), []);
   // with windows: the runner names a loud window in its round's reasons; a round that leaves it out fails all the same
   const q = quiet.quiet!;
-  const loud = { ...snapshot(at), windowSeconds: 25, otherBusyPercent: 100, quiet: false, reasons: ['processes outside this run used 100% of one CPU over the 25 s window (limit 10%)'] };
+  const loud = { ...q.before, windowSeconds: 25, otherBusyPercent: 100, quiet: false, reasons: ['processes outside this run used 100% of one CPU over the 25 s window (limit 10%)'] };
   const { governor: _g, boost: _b, ...window } = loud;
   const withRound = (round: RoundEvidence) => parseRunFile(JSON.stringify({ ...quiet, quiet: { ...q, rounds: [round], quiet: round.quiet } }), 'w.json');
   const named = withRound({ ...q.rounds[0]!, quiet: false, reasons: [`window 1 of 1 (01:59:35-02:00:00 UTC): ${loud.reasons[0]}`], windows: [window] });
@@ -268,7 +245,7 @@ test('a run file without quiet windows parses and is judged as before; a loud wi
 
 test('a change of harness revision is a harness step named by its title; a commit change alone is not', () => {
   const keySets = new Map<string, string[]>();
-  const a = recordOf(makeRun({ runId: 'x', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] }), 'p', 1, keySets);
+  const a = recordOf(runFromSpec({ runId: 'x', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] }), 'p', 1, keySets);
   const sameRevision = { ...a, harness: { gitCommit: 'abc1234', gitDirty: false } };
   assert.deepEqual(stepChanges(a, sameRevision).map((c) => c.to), ['abc1234']);
   const step = HARNESS_STEPS.find((s) => s.revision === 2)!;
@@ -278,7 +255,7 @@ test('a change of harness revision is a harness step named by its title; a commi
 
 test("a run's record counts the measured rounds the host disturbed and the run measured again, and stays quiet", () => {
   const keySets = new Map<string, string[]>();
-  const run = makeRun({ runId: 'again', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] });
+  const run = runFromSpec({ runId: 'again', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] });
   const disturbed = { ...run.quiet!.rounds[0]!, quiet: false, reasons: ['CPU steal was 4.78% of all CPUs over the 8 s window (limit 2%)'] };
   const repeated = recordOf({ ...run, quiet: { ...run.quiet!, repeated: [disturbed] } }, 'p', 1, keySets);
   assert.equal(repeated.repeatedRounds, 1);

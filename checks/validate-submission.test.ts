@@ -18,6 +18,7 @@ import { parseNameStatus } from './submission/changes.ts';
 import { validateSubmission } from './validate-submission.ts';
 import { REGISTERED, handshakeKey, makeTestRun, registeredSeriesOf, removeScratch, runPath, scratchRoot, writeAt } from '../scripts/fixtures/submissions/test-run.ts';
 import { HOSTILE, hostilePath } from '../scripts/fixtures/submissions/hostile.ts';
+import { makeQuietEvidence } from '../schema/test-data.ts';
 
 after(removeScratch);
 
@@ -135,8 +136,8 @@ test('every committed run and hypothesis result passes the checks of meaning (se
 });
 
 test("a run written by the real run loop on this machine's host description passes", async () => {
-  const { executeRun, newRunId, harnessInfo } = await import('../runner/run.ts');
-  const { describeHost } = await import('../runner/host.ts');
+  const { executeRun, harnessInfo } = await import('../runner/run.ts');
+  const { standInPlan } = await import('../runner/stand-in-build.ts');
   const root = scratchRoot();
   const record = makeTestRun().builds[0]!;
   // a stand-in for the handshake benchmark (hashing in Node) writing one of its series: the point is the
@@ -156,11 +157,9 @@ test("a run written by the real run loop on this machine's host description pass
       },
     ],
   };
-  const plan = {
-    runId: newRunId('full'), mode: 'full' as const, host: describeHost('this-machine'), benchmarks: ['handshake'], rounds: 5, warmupRounds: 1,
-    builds: [record], startedAt: new Date().toISOString(), harness: { ...harnessInfo(), gitCommit: 'f97371a2c1d0e4b5a6978812345678900abcdef1', gitDirty: false },
-  };
-  const { path } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
+  const build = { record, prefix: '/nonexistent' };
+  const plan = standInPlan([build], { mode: 'full', hostName: 'this-machine', benchmarks: ['handshake'], rounds: 5, harness: { ...harnessInfo(), gitCommit: 'f97371a2c1d0e4b5a6978812345678900abcdef1', gitDirty: false } });
+  const { path } = await executeRun(plan, [build], [bench], join(root, 'data/runs'), { progress: () => {} });
   const r = validateSubmission({ root, changed: added(relative(root, path)), mode: 'submission' });
   assert.deepEqual(problems(r), []);
   assert.equal(r.files[0]?.run?.series[0]?.iterations.length, 6);
@@ -414,9 +413,8 @@ test('caps: series per build, distinct keys per run, and the growth of summary.j
 
 /** Quiet-host evidence for a test run: every check passed (the aggregation uses only quiet runs). */
 function quietRun(run: Run): Run {
-  const snapshot = { at: run.startedAt, windowSeconds: 1, loadAverage: [0, 0, 0] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: 'performance', boost: null, quiet: true, reasons: [] };
   const rounds = [...new Set(run.series.flatMap((s) => s.iterations.map((it) => it.round)))];
-  run.quiet = { thresholds: {}, exclusive: true, before: snapshot, rounds: rounds.map((round) => ({ ...snapshot, round })), quiet: true };
+  run.quiet = makeQuietEvidence(run.startedAt, { rounds, snapshot: { windowSeconds: 1, governor: 'performance' } });
   return run;
 }
 

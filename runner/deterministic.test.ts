@@ -7,11 +7,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { standInBuild } from './stand-in-build.ts';
+import { standInBuild, standInPlan } from './stand-in-build.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
-import { executeRun, newRunId } from './run.ts';
+import { executeRun } from './run.ts';
 import { journalPath, type RunPlan } from './run/journal.ts';
-import { describeHost } from './host.ts';
 import { benchmarkSources } from './deterministic.ts';
 import { seededRandom } from '../analysis/stats.ts';
 import { standInEvidence } from './stand-in-evidence.ts';
@@ -63,19 +62,8 @@ function toy(dir: string, log: { task: string; build: string; start: number; end
   };
 }
 
-function plan(builds: BuildUnderTest[], revision = 2): RunPlan {
-  return {
-    runId: newRunId('quick'),
-    mode: 'quick',
-    host: describeHost('det-host'),
-    benchmarks: ['toy'],
-    rounds: 2,
-    warmupRounds: 1,
-    builds: builds.map((b) => b.record),
-    startedAt: new Date().toISOString(),
-    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version, revision },
-  };
-}
+const plan = (builds: BuildUnderTest[], revision = 2): RunPlan =>
+  standInPlan(builds, { hostName: 'det-host', revision });
 
 const builds = (binary: string): BuildUnderTest[] => [
   { ...standInBuild('3.4.1', 'b34'), binarySha256: binary.repeat(64) },

@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { standInBuild } from './stand-in-build.ts';
+import { standInBuild, standInPlan } from './stand-in-build.ts';
 import type { Benchmark, SeriesSpec } from './benchmark.ts';
-import { executeRun, newRunId } from './run.ts';
+import { executeRun } from './run.ts';
 import type { RunPlan } from './run/journal.ts';
-import { describeHost } from './host.ts';
 import { isNightHeadline, planNight, RESERVE_ROUNDS } from './night-plan.ts';
 import { aeadCpuSpec, aeadSpec } from './aead/aead.ts';
 import { ALGORITHMS, speedSpec } from './speed/speed.ts';
@@ -55,6 +54,47 @@ const spec = (metric: string, params: SeriesSpec['params']): SeriesSpec => ({
   comparability: { acrossVersions: true },
 });
 
+const BUILDS = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
+
+/** Each test process measures on machines of its own: no task times recorded by another. */
+const OWN = Math.random().toString(16).slice(2, 8);
+
+/** A night of the syn benchmark on 3.4.1 and 3.5.7 with a time budget, measured until decided (6 to 12 rounds), on machine `name`. */
+const budgetedNight = (name: string, budgetMinutes: number, o: Parameters<typeof standInPlan>[1] = {}): RunPlan =>
+  standInPlan(BUILDS, { mode: 'full', hostName: `${name}-${OWN}`, benchmarks: ['syn'], rounds: 6, maxRounds: 12, precision: 0.001, budgetMinutes, ...o });
+
+/**
+ * A night whose one headline task never decides (equal builds, noisy) and can be killed: its `kill`-th call
+ * never returns, as a SIGKILLed session's task; `costOf(call)` is the milliseconds each call advances `clock`.
+ */
+function killableNight(kill: number, costOf: (call: number) => number, seed: number) {
+  const state = { now: 0, calls: 0 };
+  const rand = seededRandom(seed);
+  const bench: Benchmark = {
+    id: 'syn',
+    description: 'one headline task that never decides (equal builds, noisy)',
+    tasks: () => [
+      {
+        id: 'hs',
+        produces: [spec('cpu-per-handshake', PLAIN)],
+        run: async () => {
+          if (++state.calls === kill) await new Promise(() => {});
+          state.now += costOf(state.calls);
+          return [{ spec: spec('cpu-per-handshake', PLAIN), value: 100 * Math.exp(0.3 * normal(rand)) }];
+        },
+      },
+    ],
+  };
+  const out = mkdtempSync(join(tmpdir(), 'runs-'));
+  const session = (plan: RunPlan) => executeRun(plan, BUILDS, [bench], out, { progress: () => {} }, [], undefined, { clock: () => state.now });
+  /** the first session, killed in its `kill`-th task; resolves once it is stuck there */
+  const killedSession = async (plan: RunPlan) => {
+    void session(plan);
+    while (state.calls < kill) await new Promise((r) => setTimeout(r, 5));
+  };
+  return { state, session, killedSession };
+}
+
 test('--budget-minutes: the headline task is measured, the task that does not fit is left out and named, and the run ends within the budget', async () => {
   let now = 0;
   const rand = seededRandom(11);
@@ -81,22 +121,7 @@ test('--budget-minutes: the headline task is measured, the task that does not fi
         },
       })),
   };
-  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
-  const plan: RunPlan = {
-    runId: newRunId('full'),
-    mode: 'full',
-    host: describeHost('night-host'),
-    benchmarks: ['syn'],
-    rounds: 6,
-    maxRounds: 60,
-    precision: 0.001,
-    budgetMinutes: 5,
-    warmupRounds: 1,
-    builds: builds.map((b) => b.record),
-    startedAt: new Date().toISOString(),
-    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
-  };
-  const { run } = await executeRun(plan, builds, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], undefined, { clock: () => now });
+  const { run } = await executeRun(budgetedNight('night-host', 5, { maxRounds: 60 }), BUILDS, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], undefined, { clock: () => now });
   // warm-up: (30 + 10 + 2) s on 2 builds = 84 s; 216 s left: hs (20 s a round) and cheap (4 s) fit 6 rounds, slow (60 s) does not
   assert.deepEqual(run.plan.leftOut, [{ benchmark: 'syn', task: 'slow', headline: false, secondsPerRound: 60 }]);
   assert.equal(calls.get('slow@3.5.7'), 1, 'left out after its warm-up');
@@ -136,23 +161,8 @@ test('a short warm-up plans the night from the times a quiet run of the same req
         },
       })),
   };
-  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
-  const host = Math.random().toString(16).slice(2, 8); // a machine of its own: no task times from before
-  const night = (budgetMinutes: number): RunPlan => ({
-    runId: newRunId('full'),
-    mode: 'full',
-    host: describeHost(`short-warmup-night-${host}`),
-    benchmarks: ['syn'],
-    rounds: 6,
-    maxRounds: 12,
-    precision: 0.001,
-    budgetMinutes,
-    warmupRounds: 1,
-    builds: builds.map((b) => b.record),
-    startedAt: new Date().toISOString(),
-    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version, revision: 2 },
-  });
-  const run = (p: RunPlan) => executeRun(p, builds, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder, { clock: () => now, shortWarmup: true });
+  const night = (budgetMinutes: number) => budgetedNight('short-warmup-night', budgetMinutes, { revision: 2 });
+  const run = (p: RunPlan) => executeRun(p, BUILDS, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder, { clock: () => now, shortWarmup: true });
   // the first night has time for everything: a whole warm-up round, every task measured, times recorded
   const first = (await run(night(60))).run;
   assert.equal(first.plan.warmup, 'whole-round');
@@ -206,24 +216,9 @@ test('a budgeted night keeps a round in reserve: a round the host disturbs is me
         },
       })),
   };
-  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
-  const plan: RunPlan = {
-    runId: newRunId('full'),
-    mode: 'full',
-    host: describeHost(`reserve-night-${Math.random().toString(16).slice(2, 8)}`),
-    benchmarks: ['syn'],
-    rounds: 6,
-    maxRounds: 12,
-    precision: 0.001,
-    budgetMinutes: 3.25,
-    warmupRounds: 1,
-    builds: builds.map((b) => b.record),
-    startedAt: new Date().toISOString(),
-    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
-  };
   // warm-up 26 s of 195: 169 s left. Without the reserve both tasks fit 6 rounds (156 s) and the repeat of
   // round 2 (26 s more) would leave the sixth round unstarted; with it, mid is left out (7 x 26 s > 169 s)
-  const { run } = await executeRun(plan, builds, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence([2]).recorder, { clock: () => now });
+  const { run } = await executeRun(budgetedNight('reserve-night', 3.25), BUILDS, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence([2]).recorder, { clock: () => now });
   assert.deepEqual(run.plan.leftOut?.map((t) => t.task), ['mid']);
   assert.equal(run.quiet?.repeated?.length, 1, 'round 2 was measured again');
   const hs = run.series.find((s) => s.metric === 'cpu-per-handshake' && s.buildId === 'b35')!;
@@ -232,95 +227,29 @@ test('a budgeted night keeps a round in reserve: a round the host disturbs is me
 });
 
 test("a budget is the night's: a resumed run counts the time its killed session spent, and ends within the budget of both", async () => {
-  let now = 0;
-  let calls = 0;
-  const rand = seededRandom(17);
-  const bench: Benchmark = {
-    id: 'syn',
-    description: 'one headline task that never decides (equal builds, noisy)',
-    tasks: () => [
-      {
-        id: 'hs',
-        produces: [spec('cpu-per-handshake', PLAIN)],
-        run: async () => {
-          // the first session is killed in round 4: its task never ends
-          if (++calls === 9) await new Promise(() => {});
-          now += 10_000;
-          return [{ spec: spec('cpu-per-handshake', PLAIN), value: 100 * Math.exp(0.3 * normal(rand)) }];
-        },
-      },
-    ],
-  };
-  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
-  const plan: RunPlan = {
-    runId: newRunId('full'),
-    mode: 'full',
-    host: describeHost(`budget-resume-${Math.random().toString(16).slice(2, 8)}`),
-    benchmarks: ['syn'],
-    rounds: 6,
-    maxRounds: 12,
-    precision: 0.001,
-    budgetMinutes: 3,
-    warmupRounds: 1,
-    builds: builds.map((b) => b.record),
-    startedAt: new Date().toISOString(),
-    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
-  };
-  const out = mkdtempSync(join(tmpdir(), 'runs-'));
-  void executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, { clock: () => now });
-  while (calls < 9) await new Promise((r) => setTimeout(r, 5));
-  const spent = now; // warm-up and rounds 1-3: 80 s of the 180
+  // the first session is killed in round 4: its 9th task never ends
+  const { state, session, killedSession } = killableNight(9, () => 10_000, 17);
+  const plan = budgetedNight('budget-resume', 3);
+  await killedSession(plan);
+  const spent = state.now; // warm-up and rounds 1-3: 80 s of the 180
   assert.equal(spent, 80_000);
   // the next process: a clock of its own
-  now = 0;
-  const { run } = await executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, { clock: () => now });
-  assert.ok(spent + now <= 3 * 60_000, `both sessions together within the 3-minute budget (${(spent + now) / 1000} s)`);
+  state.now = 0;
+  const { run } = await session(plan);
+  assert.ok(spent + state.now <= 3 * 60_000, `both sessions together within the 3-minute budget (${(spent + state.now) / 1000} s)`);
   assert.equal(run.plan.rounds, 8, 'rounds 4-8 fit the 100 s left; a fresh 180 s would have reached the 12-round limit');
   assert.ok(run.notes.some((n) => /3-minute budget ended after measured round 8/.test(n)), run.notes.join('\n'));
 });
 
 test('a run resumed after its budget has run out finishes the round it was killed in, keeps every round, and stops there', async () => {
-  let now = 0;
-  let calls = 0;
-  const rand = seededRandom(23);
-  const bench: Benchmark = {
-    id: 'syn',
-    description: 'one headline task; the first session overruns its budget in round 3 and is killed',
-    tasks: () => [
-      {
-        id: 'hs',
-        produces: [spec('cpu-per-handshake', PLAIN)],
-        run: async () => {
-          calls++;
-          if (calls === 8) await new Promise(() => {});
-          now += calls === 7 ? 150_000 : 10_000;
-          return [{ spec: spec('cpu-per-handshake', PLAIN), value: 100 * Math.exp(0.3 * normal(rand)) }];
-        },
-      },
-    ],
-  };
-  const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
-  const plan: RunPlan = {
-    runId: newRunId('full'),
-    mode: 'full',
-    host: describeHost(`budget-overrun-${Math.random().toString(16).slice(2, 8)}`),
-    benchmarks: ['syn'],
-    rounds: 6,
-    maxRounds: 12,
-    precision: 0.001,
-    budgetMinutes: 3,
-    warmupRounds: 1,
-    builds: builds.map((b) => b.record),
-    startedAt: new Date().toISOString(),
-    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
-  };
-  const out = mkdtempSync(join(tmpdir(), 'runs-'));
-  void executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, { clock: () => now });
-  while (calls < 8) await new Promise((r) => setTimeout(r, 5));
-  assert.equal(now, 210_000, 'the killed session spent 210 s of the 180');
-  now = 0;
-  const { run } = await executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, { clock: () => now });
-  assert.equal(now, 10_000, 'only the task in flight ran again');
+  // the first session overruns its budget in round 3 (its 7th task takes 150 s) and is killed in its 8th
+  const { state, session, killedSession } = killableNight(8, (call) => (call === 7 ? 150_000 : 10_000), 23);
+  const plan = budgetedNight('budget-overrun', 3);
+  await killedSession(plan);
+  assert.equal(state.now, 210_000, 'the killed session spent 210 s of the 180');
+  state.now = 0;
+  const { run } = await session(plan);
+  assert.equal(state.now, 10_000, 'only the task in flight ran again');
   assert.equal(run.plan.rounds, 3, 'rounds 1-3 measured, not cut back to the first round the journal replays');
   const hs = run.series.find((s) => s.buildId === 'b35')!;
   assert.deepEqual([...new Set(hs.iterations.map((i) => i.round))], [0, 1, 2, 3]);

@@ -13,9 +13,9 @@ process.env.OBSERVATORY_CACHE = cache;
 after(() => rmSync(cache, { recursive: true, force: true }));
 const { buildLabel } = await import('../catalogue/index.ts');
 const { describeHost } = await import('./host.ts');
-const { executeRun, newRunId } = await import('./run.ts');
+const { executeRun } = await import('./run.ts');
 const { journalPath, readJournal, resumableRun, resumePlan, AUTO_RESUME_HOURS } = await import('./run/journal.ts');
-const { standInBuild } = await import('./stand-in-build.ts');
+const { standInBuild, standInPlan } = await import('./stand-in-build.ts');
 
 /** The toy benchmark both sessions run: each call appends a line to `calls` and takes a little time. */
 const TOY = (calls: string) => `{
@@ -32,19 +32,9 @@ const TOY = (calls: string) => `{
 }`;
 
 test('a run killed midway resumes in a new working directory and loses at most the task in flight', async () => {
-  const host = describeHost('resume-host');
   const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
-  const plan = {
-    runId: newRunId('full'),
-    mode: 'full' as const,
-    host,
-    benchmarks: ['toy'],
-    rounds: 2,
-    warmupRounds: 1,
-    builds: builds.map((b) => b.record),
-    startedAt: new Date().toISOString(),
-    harness: { gitCommit: 'a'.repeat(40), gitDirty: false, node: process.version },
-  };
+  const plan = standInPlan(builds, { mode: 'full', hostName: 'resume-host', harness: { gitCommit: 'a'.repeat(40), gitDirty: false, node: process.version } });
+  const { host } = plan;
   const request = { mode: plan.mode, benchmarks: plan.benchmarks, rounds: plan.rounds, builds: plan.builds.map((b) => buildLabel(b)) };
   // first night: a checkout of its own, killed after a few tasks
   const first = mkdtempSync(join(tmpdir(), 'checkout-1-'));
@@ -81,9 +71,8 @@ test('a run killed midway resumes in a new working directory and loses at most t
 });
 
 test('only a run of the same request, recent enough, is resumed by itself', () => {
-  const host = describeHost('resume-host-2');
-  const builds = [standInBuild('3.5.7', 'b35')];
-  const plan = { runId: newRunId('full'), mode: 'full' as const, host, benchmarks: ['toy'], rounds: 6, warmupRounds: 1, builds: builds.map((b) => b.record), startedAt: new Date().toISOString(), harness: { gitCommit: 'a'.repeat(40), gitDirty: false, node: 'v24' } };
+  const plan = standInPlan([standInBuild('3.5.7', 'b35')], { mode: 'full', hostName: 'resume-host-2', rounds: 6, harness: { gitCommit: 'a'.repeat(40), gitDirty: false, node: 'v24' } });
+  const { host } = plan;
   const request = { mode: plan.mode, benchmarks: ['toy'], rounds: 6, builds: ['3.5.7'] };
   // a journal as a killed run leaves it: the header only
   const jpath = journalPath(plan);

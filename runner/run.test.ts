@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRunFile, runFileName } from '../schema/index.ts';
-import { standInBuild } from './stand-in-build.ts';
+import { standInBuild, standInPlan } from './stand-in-build.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
-import { executeRun, newRunId } from './run.ts';
+import { executeRun } from './run.ts';
 import { journalPath, readJournal, resumePlan, type RunPlan } from './run/journal.ts';
 import { roundOrder } from './run/tasks.ts';
 import { describeHost } from './host.ts';
@@ -49,19 +49,7 @@ function toyBenchmark(calls: string[], dieAfter = Infinity): Benchmark {
   };
 }
 
-function plan(builds: BuildUnderTest[]): RunPlan {
-  return {
-    runId: newRunId('quick'),
-    mode: 'quick',
-    host: describeHost('test-host'),
-    benchmarks: ['toy'],
-    rounds: 2,
-    warmupRounds: 1,
-    builds: builds.map((b) => b.record),
-    startedAt: new Date().toISOString(),
-    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
-  };
-}
+const plan = (builds: BuildUnderTest[]): RunPlan => standInPlan(builds);
 
 test('rounds rotate the build order so no version always runs first', () => {
   assert.deepEqual(roundOrder(['a', 'b', 'c'], 0), ['a', 'b', 'c']);
@@ -377,11 +365,8 @@ test('resuming in a repeated round: the disturbed attempt\'s entries are dropped
 
 /** A plan on a machine of its own (each test, and each test process, its own task-time records), at a harness revision. */
 const OWN = randomBytes(3).toString('hex');
-const warmPlan = (builds: BuildUnderTest[], machine: string, revision = 1): RunPlan => ({
-  ...plan(builds),
-  host: describeHost(`${machine}-${OWN}`),
-  harness: { gitCommit: 'unknown', gitDirty: true, node: process.version, revision },
-});
+const warmPlan = (builds: BuildUnderTest[], machine: string, revision = 1): RunPlan =>
+  standInPlan(builds, { hostName: `${machine}-${OWN}`, revision });
 
 /** Progress lines, and the tasks a run's warm-up round ran in them (task@version, in run order). */
 function progressLog(killAt?: string) {

@@ -1,27 +1,44 @@
-// A build that was never built, for tests of the run loop and its users: the record of an OpenSSL release
-// with placeholder provenance, and no install prefix.
-import type { Build } from '../schema/index.ts';
+// Stand-ins for tests of the run loop and its users: a build that was never built (the record of an OpenSSL
+// release with placeholder provenance, schema/test-data.ts, and no install prefix), and the plan of a run of
+// such builds on this machine.
+import { makeBuild, seriesOfVersion } from '../schema/test-data.ts';
 import type { BuildUnderTest } from './benchmark.ts';
 import { recordedConfigureArgs } from './build.ts';
+import { describeHost } from './host.ts';
+import { newRunId } from './run.ts';
+import type { RunPlan } from './run/journal.ts';
 
-export const standInBuild = (version: string, id = `b-${version}`): BuildUnderTest => {
-  const series = version.split('.').slice(0, 2).join('.');
+export const standInBuild = (version: string, id = `b-${version}`): BuildUnderTest => ({
+  prefix: '/nonexistent',
+  record: makeBuild({
+    id,
+    version,
+    // what runner/build.ts records for the default recipe, so a stand-in run passes the provenance checks
+    configureArgs: recordedConfigureArgs(seriesOfVersion(version), 'default'),
+    compiler: 'cc (Debian 12.2.0-14+deb12u1) 12.2.0',
+    cflags: '-Wall -O3 -Wa,--noexecstack',
+    buildSeconds: 1,
+  }),
+});
+
+/**
+ * The plan of a run of `builds` starting now, from an unknown dirty checkout at harness `revision` (absent:
+ * none recorded): by default a quick run of the toy benchmark, one warm-up and two measured rounds, on this
+ * machine under the name `hostName`.
+ */
+export function standInPlan(builds: readonly BuildUnderTest[], o: Partial<RunPlan> & { hostName?: string; revision?: number } = {}): RunPlan {
+  const { hostName = 'test-host', revision, ...fields } = o;
+  const mode = o.mode ?? 'quick';
   return {
-    prefix: '/nonexistent',
-    record: {
-      id,
-      library: 'openssl',
-      version,
-      series,
-      variant: 'default',
-      versionString: `OpenSSL ${version}`,
-      source: { kind: 'crate', name: 'x.crate', sha256: 'a'.repeat(64) },
-      // what runner/build.ts records for the default recipe, so a stand-in run passes the provenance checks
-      configureArgs: recordedConfigureArgs(series, 'default'),
-      compiler: 'cc (Debian 12.2.0-14+deb12u1) 12.2.0',
-      cflags: '-Wall -O3 -Wa,--noexecstack',
-      builtAt: '2026-01-01T00:00:00.000Z',
-      buildSeconds: 1,
-    } satisfies Build,
+    runId: newRunId(mode),
+    mode,
+    host: describeHost(hostName),
+    benchmarks: ['toy'],
+    rounds: 2,
+    warmupRounds: 1,
+    builds: builds.map((b) => b.record),
+    startedAt: new Date().toISOString(),
+    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version, ...(revision === undefined ? {} : { revision }) },
+    ...fields,
   };
-};
+}

@@ -7,12 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { standInBuild } from './stand-in-build.ts';
+import { standInBuild, standInPlan } from './stand-in-build.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
 import { executeRun, newRunId } from './run.ts';
 import { journalPath, type JournalEntry, type RunPlan } from './run/journal.ts';
 import { roundOrder } from './run/tasks.ts';
-import { describeHost } from './host.ts';
 import { UntilDecided, decides } from './until-decided.ts';
 import { seededRandom } from '../analysis/stats.ts';
 import { ALPHA } from '../analysis/sequential.ts';
@@ -50,20 +49,7 @@ function synthetic(tasks: Record<string, { truth: Record<string, number>; sigma:
   };
 }
 
-const plan = (o: Partial<RunPlan>): RunPlan => ({
-  runId: newRunId('full'),
-  mode: 'full',
-  host: describeHost('until-decided-host'),
-  benchmarks: ['syn'],
-  rounds: 6,
-  maxRounds: 24,
-  precision: 0.001,
-  warmupRounds: 1,
-  builds: BUILDS.map((b) => b.record),
-  startedAt: new Date().toISOString(),
-  harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
-  ...o,
-});
+const plan = (o: Partial<RunPlan>): RunPlan => standInPlan(BUILDS, { mode: 'full', hostName: 'until-decided-host', benchmarks: ['syn'], rounds: 6, maxRounds: 24, precision: 0.001, ...o });
 
 const STEPS = { '1.1.1w': 100, '3.4.1': 120, '3.5.7': 144 };
 const FLAT = { '1.1.1w': 100, '3.4.1': 100, '3.5.7': 100 };

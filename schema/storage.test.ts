@@ -4,32 +4,19 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
-import { DataFileError, Run } from './base.ts';
+import { DataFileError } from './base.ts';
+import { makeBuild, makeHost, makeRun, makeSeries } from './test-data.ts';
 import { encodeRunFile, listRunFiles, parseRunFilePath, readRunFile, readRunText, runFilePath, writeRunFile } from './storage.ts';
 
-const run = Run.parse({
-  schemaVersion: 1,
-  kind: 'run',
+const run = makeRun({
   runId: '20260301T020000Z-full-ab12',
-  mode: 'full',
   startedAt: '2026-03-01T02:00:00.000Z',
   finishedAt: '2026-03-01T04:00:00.000Z',
-  host: { id: 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: {}, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null },
-  harness: { gitCommit: 'abcdef1', gitDirty: false, node: 'v24' },
-  plan: { benchmarks: ['toy'], rounds: 1, warmupRounds: 0, order: [['b1']] },
-  builds: [
-    {
-      id: 'b1', version: '3.5.7', series: '3.5', variant: 'default', versionString: 'OpenSSL 3.5.7', source: { kind: 'crate', name: 'x.crate', sha256: 'a'.repeat(64) },
-      configureArgs: [], compiler: 'gcc', cflags: '-O2', builtAt: '2026-03-01T01:00:00.000Z', buildSeconds: 1,
-    },
-  ],
-  series: [
-    {
-      key: 'toy/rate', benchmark: 'toy', metric: 'rate', label: 'toy', unit: 'ops/s', method: 'wall-clock-throughput', higherIsBetter: true, params: {}, buildId: 'b1',
-      comparability: { acrossVersions: true }, status: 'measured', iterations: [{ round: 0, value: 0.1 + 0.2, at: '2026-03-01T03:00:00.000Z', warmup: false }],
-    },
-  ],
+  host: makeHost({ cpuFlags: {} }),
+  builds: [makeBuild({ id: 'b1', configureArgs: [], cflags: '-O2', builtAt: '2026-03-01T01:00:00.000Z', buildSeconds: 1 })],
+  series: [makeSeries({ key: 'toy/rate', label: 'toy', buildId: 'b1', iterations: [{ round: 0, value: 0.1 + 0.2, at: '2026-03-01T03:00:00.000Z', warmup: false }] })],
   notes: ['é ünïcode'],
+  quiet: null,
 });
 const tmp = () => mkdtempSync(join(tmpdir(), 'storage-'));
 
@@ -104,9 +91,8 @@ test('damaged, oversized, non-UTF-8 and missing files are errors naming the file
 
 test('a run file and a journal are flushed to disk (fsync) before the rename that publishes them', async (t) => {
   const fs = (await import('node:fs')).default;
-  const { executeRun, newRunId } = await import('../runner/run.ts');
-  const { standInBuild } = await import('../runner/stand-in-build.ts');
-  const { describeHost } = await import('../runner/host.ts');
+  const { executeRun } = await import('../runner/run.ts');
+  const { standInBuild, standInPlan } = await import('../runner/stand-in-build.ts');
   const events: string[] = [];
   const { fsyncSync, renameSync } = fs;
   t.mock.method(fs, 'fsyncSync', (fd: number) => (events.push('fsync'), fsyncSync(fd)));
@@ -114,7 +100,7 @@ test('a run file and a journal are flushed to disk (fsync) before the rename tha
   const dir = mkdtempSync(join(tmpdir(), 'fsync-'));
   const build = standInBuild('3.5.7');
   const spec = { benchmark: 'toy', metric: 'm', label: 'toy', unit: 'ops/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: {}, comparability: { acrossVersions: true } };
-  const plan = { runId: newRunId('quick'), mode: 'quick' as const, host: describeHost('fsync-host'), benchmarks: ['toy'], rounds: 1, warmupRounds: 0, builds: [build.record], startedAt: new Date().toISOString(), harness: { gitCommit: 'unknown', gitDirty: true, node: process.version } };
+  const plan = standInPlan([build], { hostName: 'fsync-host', rounds: 1, warmupRounds: 0 });
   await executeRun(plan, [build], [{ id: 'toy', description: 'toy', tasks: () => [{ id: 't', run: async () => [{ spec, value: 1 }] }] }], dir, { progress: () => {} });
   // the journal's header, then the run file: each rename comes after an fsync of what it renames
   const renames = events.map((e, i) => [e, i] as const).filter(([e]) => e.startsWith('rename'));

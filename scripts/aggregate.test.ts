@@ -9,79 +9,26 @@ import { Run, parseRunFile, DataFileError, writeRunFile, encodeRunFile } from '.
 import { aggregate, aggregateSkipping, EXIT_SKIPPED, observedOf, writeAll } from './aggregate.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
 import { seriesKey } from '../runner/benchmark.ts';
-
-/** A small valid run, written out by hand as test data. */
-const snapshot = (at: string) => ({
-  at,
-  windowSeconds: 60,
-  loadAverage: [0.1, 0.1, 0.1] as [number, number, number],
-  stealPercent: 0,
-  iowaitPercent: 0,
-  otherBusyPercent: 1,
-  busiestOthers: [],
-  governor: null,
-  boost: null,
-});
+import { TEST_TIME, makeBuild, makeQuietEvidence, makeRun, makeSeries } from '../schema/test-data.ts';
 
 /** Quiet-host evidence as the runner records it: quiet, or with one busy round. */
-function evidence(at: string, busyRound?: number): Run['quiet'] {
-  const rounds = [1, 2].map((round) => ({
-    ...snapshot(at),
-    round,
-    quiet: round !== busyRound,
-    reasons: round === busyRound ? ['other processes used 85% of a CPU (limit 10%): cc1 (pid 4242)'] : [],
-  }));
-  return { thresholds: { otherBusyPercent: 10 }, exclusive: true, before: { ...snapshot(at), quiet: true, reasons: [] }, rounds, quiet: busyRound === undefined };
-}
+const evidence = (at: string, busyRound?: number): Run['quiet'] => makeQuietEvidence(at, { rounds: [1, 2], busyRounds: busyRound === undefined ? [] : [busyRound] });
 
 /** `values` by build: an OpenSSL version ("3.5.7") or another library's release ("aws-lc@5.12.0", "wolfssl@5.9.4:no-perf-options"). */
-function testRun(runId: string, values: Record<string, number[]>, startedAt = '2026-01-01T00:00:00.000Z', quiet: Run['quiet'] | null = evidence(startedAt)): Run {
+function testRun(runId: string, values: Record<string, number[]>, startedAt = TEST_TIME, quiet: Run['quiet'] | null = evidence(startedAt)): Run {
   const builds = Object.keys(values).map((name) => {
     const [lib, rest] = name.includes('@') ? name.split('@') as [string, string] : ['openssl', name];
     const [version, variant = 'default'] = rest.split(':') as [string, string?];
-    return { name, library: lib as Run['builds'][number]['library'], version, variant };
-  }).map(({ name, library, version, variant }) => ({
-    id: `id-${name.replace(/[.@:]/g, '')}`,
-    name,
-    library,
-    version,
-    series: version.startsWith('1.1.1') ? '1.1.1' : version.split('.').slice(0, 2).join('.'),
-    variant,
-    versionString: `${library} ${version}`,
-    source: { kind: 'crate' as const, name: 'x.crate', sha256: 'a'.repeat(64) },
-    configureArgs: ['no-shared'],
-    compiler: 'gcc',
-    cflags: '-O3',
-    builtAt: startedAt,
-    buildSeconds: 60,
-  }));
-  return Run.parse({
-    schemaVersion: 1,
-    kind: 'run',
+    const library = lib as Run['builds'][number]['library'];
+    return { name, build: makeBuild({ id: `id-${name.replace(/[.@:]/g, '')}`, library, version, variant, versionString: `${library} ${version}`, builtAt: startedAt }) };
+  });
+  return makeRun({
     runId,
-    mode: 'full',
     startedAt,
-    finishedAt: startedAt,
-    host: { id: 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null },
-    harness: { gitCommit: 'abcdef1', gitDirty: false, node: 'v24' },
-    plan: { benchmarks: ['toy'], rounds: 6, warmupRounds: 1, order: [builds.map((b) => b.id)] },
-    builds: builds.map(({ name: _, ...b }) => b),
-    series: builds.map((b) => ({
-      key: 'toy/rate',
-      benchmark: 'toy',
-      metric: 'rate',
-      label: 'toy rate',
-      unit: 'ops/s',
-      method: 'wall-clock-throughput',
-      higherIsBetter: true,
-      params: {},
-      buildId: b.id,
-      comparability: { acrossVersions: true },
-      status: 'measured',
-      iterations: [999, ...values[b.name]!].map((value, round) => ({ round, value, at: startedAt, warmup: round === 0 })),
-    })),
-    notes: [],
-    ...(quiet ? { quiet } : {}),
+    plan: { rounds: 6 },
+    builds: builds.map((b) => b.build),
+    series: builds.map(({ name, build }) => makeSeries({ key: 'toy/rate', label: 'toy rate', buildId: build.id, values: values[name]!, warmup: 999, at: startedAt })),
+    quiet,
   });
 }
 

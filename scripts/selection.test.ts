@@ -8,6 +8,7 @@ import { Run, runFilePath, type RunRecord, type Series } from '../schema/index.t
 import { aggregate, derive, selectRuns } from './aggregate.ts';
 import { recordOf } from '../analysis/history.ts';
 import { seededRandom } from '../analysis/stats.ts';
+import { makeBuild, makeHost, makeQuietEvidence, makeRun, makeSeries } from '../schema/test-data.ts';
 
 const KEYS = ['toy/a', 'toy/b'] as const;
 type Status = Series['status'];
@@ -26,64 +27,27 @@ interface RunSpec {
   reproduces?: string;
 }
 
-const snapshot = (at: string) => ({ at, windowSeconds: 60, loadAverage: [0, 0, 0] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: null, boost: null });
-
-function makeRun(s: RunSpec): Run {
-  const quiet = s.quiet ?? true;
-  const builds = s.versions.map((version) => ({
-    id: `b${version.replace(/\./g, '')}`,
-    version,
-    series: version.startsWith('1.1.1') ? '1.1.1' : version.split('.').slice(0, 2).join('.'),
-    variant: 'default',
-    versionString: `OpenSSL ${version}`,
-    source: { kind: 'crate' as const, name: 'x.crate', sha256: 'a'.repeat(64) },
-    configureArgs: ['no-shared'],
-    compiler: 'gcc',
-    cflags: '-O3',
-    builtAt: s.startedAt,
-    buildSeconds: 60,
-  }));
+function runFromSpec(s: RunSpec): Run {
+  const builds = s.versions.map((version) => makeBuild({ id: `b${version.replace(/\./g, '')}`, version, builtAt: s.startedAt }));
   const series = builds.flatMap((b) =>
     KEYS.map((key) => {
       const status = s.status?.(b.version, key) ?? 'measured';
       const values = [1, 2, 3, 4, 5, 6].map((round) => 100 + round + b.version.length);
-      return {
-        key,
-        benchmark: 'toy',
-        metric: key.slice(4),
-        label: key,
-        unit: 'ops/s',
-        method: 'wall-clock-throughput',
-        higherIsBetter: true,
-        params: {},
-        buildId: b.id,
-        comparability: { acrossVersions: true },
-        status,
-        ...(status === 'measured' ? {} : { reason: `${status} in ${s.runId}` }),
-        iterations: status === 'measured' ? [999, ...values].map((value, round) => ({ round, value, at: s.startedAt, warmup: round === 0 })) : [],
-      };
+      return status === 'measured'
+        ? makeSeries({ key, buildId: b.id, values, warmup: 999, at: s.startedAt })
+        : makeSeries({ key, buildId: b.id, status, reason: `${status} in ${s.runId}` });
     }),
   );
-  return Run.parse({
-    schemaVersion: 1,
-    kind: 'run',
+  const quiet = s.quiet ?? true;
+  return makeRun({
     runId: s.runId,
     mode: s.mode ?? 'full',
     startedAt: s.startedAt,
-    finishedAt: s.startedAt,
-    host: { id: s.host ?? 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null },
-    harness: { gitCommit: 'abcdef1', gitDirty: false, node: 'v24' },
-    plan: { benchmarks: ['toy'], rounds: 6, warmupRounds: 1, order: [builds.map((b) => b.id)], ...(s.reproduces ? { reproduces: s.reproduces } : {}) },
+    host: makeHost({ id: s.host ?? 'box' }),
+    plan: { benchmarks: ['toy'], rounds: 6, warmupRounds: 1, ...(s.reproduces ? { reproduces: s.reproduces } : {}) },
     builds,
     series,
-    notes: [],
-    quiet: {
-      thresholds: { maxOtherBusyPercent: 10 },
-      exclusive: true,
-      before: { ...snapshot(s.startedAt), quiet: true, reasons: [] },
-      rounds: [{ ...snapshot(s.startedAt), round: 1, quiet, reasons: quiet ? [] : ['processes outside this run used 85% of one CPU'] }],
-      quiet,
-    },
+    quiet: makeQuietEvidence(s.startedAt, { busyRounds: quiet ? [] : [1] }),
   });
 }
 
@@ -115,8 +79,8 @@ function assertRecordsAgree(runs: Run[], what: string): void {
 const versions = (n: number) => Array.from({ length: n }, (_, i) => `3.${i}.0`);
 
 test('a later nightly full run of 9 builds decides their rows; the other 8 of an earlier 17-build run keep theirs', () => {
-  const wide = makeRun({ runId: 'wide', startedAt: '2026-11-26T04:02:49.000Z', versions: versions(17) });
-  const nightly = makeRun({ runId: 'nightly', startedAt: '2026-11-27T02:00:00.000Z', versions: versions(9) });
+  const wide = runFromSpec({ runId: 'wide', startedAt: '2026-11-26T04:02:49.000Z', versions: versions(17) });
+  const nightly = runFromSpec({ runId: 'nightly', startedAt: '2026-11-27T02:00:00.000Z', versions: versions(9) });
   const runs = [wide, nightly];
   const r = rows(runs);
   for (const v of versions(17)) for (const key of KEYS) assert.equal(r[`${v} ${key}`], `${versions(9).includes(v) ? 'nightly' : 'wide'} measured`, `${v} ${key}`);
@@ -130,8 +94,8 @@ test('a later nightly full run of 9 builds decides their rows; the other 8 of an
 });
 
 test('a newer run whose series failed or is unsupported does not replace the older measured row', () => {
-  const older = makeRun({ runId: 'older', startedAt: '2026-11-01T02:00:00.000Z', versions: ['3.4.0', '3.5.0'] });
-  const newer = makeRun({
+  const older = runFromSpec({ runId: 'older', startedAt: '2026-11-01T02:00:00.000Z', versions: ['3.4.0', '3.5.0'] });
+  const newer = runFromSpec({
     runId: 'newer',
     startedAt: '2026-11-02T02:00:00.000Z',
     versions: ['3.4.0', '3.5.0', '3.6.0'],
@@ -148,14 +112,14 @@ test('a newer run whose series failed or is unsupported does not replace the old
   });
   assertRecordsAgree(runs, 'failed and unsupported');
   // and the other way round: a newer measured series replaces an older failed one
-  const fixed = makeRun({ runId: 'fixed', startedAt: '2026-11-03T02:00:00.000Z', versions: ['3.6.0'] });
+  const fixed = runFromSpec({ runId: 'fixed', startedAt: '2026-11-03T02:00:00.000Z', versions: ['3.6.0'] });
   assert.equal(rows([...runs, fixed])['3.6.0 toy/b'], 'fixed measured');
   assertRecordsAgree([...runs, fixed], 'failed, then measured');
 });
 
 test("a quick run never replaces a full run's measured row, but fills a build or key no full run measured", () => {
-  const full = makeRun({ runId: 'full', startedAt: '2026-11-01T02:00:00.000Z', versions: ['3.4.0', '3.5.0'], status: (v, key) => (v === '3.5.0' && key === 'toy/b' ? 'failed' : 'measured') });
-  const quick = makeRun({ runId: 'quick', mode: 'quick', startedAt: '2026-11-02T02:00:00.000Z', versions: ['3.4.0', '3.5.0', '3.6.0'] });
+  const full = runFromSpec({ runId: 'full', startedAt: '2026-11-01T02:00:00.000Z', versions: ['3.4.0', '3.5.0'], status: (v, key) => (v === '3.5.0' && key === 'toy/b' ? 'failed' : 'measured') });
+  const quick = runFromSpec({ runId: 'quick', mode: 'quick', startedAt: '2026-11-02T02:00:00.000Z', versions: ['3.4.0', '3.5.0', '3.6.0'] });
   const runs = [full, quick];
   assert.deepEqual(rows(runs), {
     '3.4.0 toy/a': 'full measured',
@@ -167,8 +131,8 @@ test("a quick run never replaces a full run's measured row, but fills a build or
   });
   assertRecordsAgree(runs, 'full then quick');
   // a newer full run takes back the rows it measures; a run that is not quiet takes nothing
-  const later = makeRun({ runId: 'later', startedAt: '2026-11-03T02:00:00.000Z', versions: ['3.6.0'] });
-  const busy = makeRun({ runId: 'busy', startedAt: '2026-11-04T02:00:00.000Z', versions: ['3.4.0', '3.6.0'], quiet: false });
+  const later = runFromSpec({ runId: 'later', startedAt: '2026-11-03T02:00:00.000Z', versions: ['3.6.0'] });
+  const busy = runFromSpec({ runId: 'busy', startedAt: '2026-11-04T02:00:00.000Z', versions: ['3.4.0', '3.6.0'], quiet: false });
   const r = rows([...runs, later, busy]);
   assert.equal(r['3.6.0 toy/a'], 'later measured');
   assert.equal(r['3.4.0 toy/a'], 'full measured');
@@ -176,8 +140,8 @@ test("a quick run never replaces a full run's measured row, but fills a build or
 });
 
 test("a reproduction of a write-up never replaces an ordinary run's measured row, even a quick one's, but fills what none measured", () => {
-  const nightly = makeRun({ runId: 'nightly', startedAt: '2026-11-01T02:00:00.000Z', mode: 'quick', versions: ['3.4.0', '3.5.0'] });
-  const repro = makeRun({ runId: 'repro', startedAt: '2026-11-02T02:00:00.000Z', versions: ['3.5.0', '3.6.0'], reproduces: 'some-writeup' });
+  const nightly = runFromSpec({ runId: 'nightly', startedAt: '2026-11-01T02:00:00.000Z', mode: 'quick', versions: ['3.4.0', '3.5.0'] });
+  const repro = runFromSpec({ runId: 'repro', startedAt: '2026-11-02T02:00:00.000Z', versions: ['3.5.0', '3.6.0'], reproduces: 'some-writeup' });
   const runs = [nightly, repro];
   const r = rows(runs);
   assert.equal(r['3.5.0 toy/a'], 'nightly measured', 'the newer full-mode reproduction does not take the row');
@@ -186,7 +150,7 @@ test("a reproduction of a write-up never replaces an ordinary run's measured row
 });
 
 test('runs that start at the same time: the first in path order (the smaller run id) decides', () => {
-  const twin = (runId: string) => makeRun({ runId, startedAt: '2026-11-01T02:00:00.000Z', versions: ['3.5.0'] });
+  const twin = (runId: string) => runFromSpec({ runId, startedAt: '2026-11-01T02:00:00.000Z', versions: ['3.5.0'] });
   assert.equal(rows([twin('zz'), twin('aa')])['3.5.0 toy/a'], 'aa measured');
   assertRecordsAgree([twin('zz'), twin('aa')], 'twins');
 });
@@ -203,7 +167,7 @@ test('selectRuns agrees with aggregate on random histories of failed, unsupporte
       if (!vs.length) vs.push('3.0.0');
       const status = new Map<string, Status>(vs.flatMap((v) => KEYS.map((k) => [`${v} ${k}`, pick(statuses)] as const)));
       runs.push(
-        makeRun({
+        runFromSpec({
           runId: `t${trial}-r${i}`,
           host: pick(['a', 'b']),
           // a few runs share a start time: ties are broken by path order

@@ -6,28 +6,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseRunFilePath, type Build } from '../schema/index.ts';
-import { executeRun, newRunId } from '../runner/run.ts';
-import { describeHost } from '../runner/host.ts';
+import { executeRun } from '../runner/run.ts';
 import { writeAll } from './aggregate.ts';
 import { validateSubmission } from '../checks/validate-submission.ts';
 import { resolveVersion } from '../catalogue/index.ts';
 import { REGISTERED, handshakeKey } from './fixtures/submissions/test-run.ts';
-import { standInBuild } from '../runner/stand-in-build.ts';
+import { standInBuild, standInPlan } from '../runner/stand-in-build.ts';
+import { loadRunIndex } from '../site/src/lib/data.ts';
 
 // a build of the catalogue, from the source bytes it pins (the validator checks the meaning)
 const CATALOGUED = resolveVersion('3.5');
 const PIN = CATALOGUED.sources[0]!;
-import { loadRunIndex } from '../site/src/lib/data.ts';
-
-/** the build options a real default build records */
-const RECIPE = standInBuild(CATALOGUED.version).record;
 
 test('a run written by the runner is in the layout, valid, aggregated and listed by the site', async () => {
   const root = mkdtempSync(join(tmpdir(), 'flow-'));
-  const record: Build = {
-    id: 'b357', library: 'openssl', version: CATALOGUED.version, series: '3.5', variant: 'default', versionString: `OpenSSL ${CATALOGUED.version}`, source: { kind: PIN.kind, name: PIN.file, sha256: PIN.sha256 },
-    configureArgs: RECIPE.configureArgs, compiler: RECIPE.compiler, cflags: RECIPE.cflags, builtAt: '2026-01-01T00:00:00.000Z', buildSeconds: 1,
-  };
+  const record: Build = { ...standInBuild(CATALOGUED.version, 'b357').record, source: { kind: PIN.kind, name: PIN.file, sha256: PIN.sha256 } };
   // a stand-in for the handshake benchmark writing one of its registered series (the validator takes
   // series from the runner's registry): the point is the file the run loop writes, not the number
   const bench = {
@@ -35,11 +28,9 @@ test('a run written by the runner is in the layout, valid, aggregated and listed
     description: 'a stand-in',
     tasks: () => [{ id: 'one', run: async () => [{ spec: REGISTERED.get(handshakeKey())!, value: 1000 }] }],
   };
-  const plan = {
-    runId: newRunId('quick'), mode: 'quick' as const, host: describeHost('flow-host'), benchmarks: ['handshake'], rounds: 2, warmupRounds: 1,
-    builds: [record], startedAt: new Date().toISOString(), harness: { gitCommit: 'abcdef1234567890abcdef1234567890abcdef12', gitDirty: false, node: process.version },
-  };
-  const { path, run } = await executeRun(plan, [{ record, prefix: '/nonexistent' }], [bench], join(root, 'data/runs'), { progress: () => {} });
+  const build = { record, prefix: '/nonexistent' };
+  const plan = standInPlan([build], { hostName: 'flow-host', benchmarks: ['handshake'], harness: { gitCommit: 'abcdef1234567890abcdef1234567890abcdef12', gitDirty: false, node: process.version } });
+  const { path, run } = await executeRun(plan, [build], [bench], join(root, 'data/runs'), { progress: () => {} });
   const rel = relative(join(root, 'data'), path);
   assert.deepEqual(parseRunFilePath(rel), { host: run.host.id, year: new Date(run.startedAt).getUTCFullYear(), month: new Date(run.startedAt).getUTCMonth() + 1, runId: run.runId });
   const report = validateSubmission({ root, changed: [{ path: `data/${rel}`, status: 'added' }], mode: 'runner' });

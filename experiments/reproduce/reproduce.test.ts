@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { standInBuild } from '../../runner/stand-in-build.ts';
+import { standInBuild, standInPlan } from '../../runner/stand-in-build.ts';
 import { seriesKey, wantedTasks, type Benchmark, type BuildUnderTest, type SeriesSpec, type Task } from '../../runner/benchmark.ts';
 import { BENCHMARKS } from '../../runner/benchmarks.ts';
-import { describeHost } from '../../runner/host.ts';
-import { executeRun, newRunId } from '../../runner/run.ts';
+import { executeRun } from '../../runner/run.ts';
 import type { RunPlan } from '../../runner/run/journal.ts';
 import { seededRandom } from '../../analysis/stats.ts';
 import type { Build } from '../../site/src/lib/claims.ts';
@@ -77,19 +76,8 @@ text
     'stand-in',
   );
 
-function planOf(builds: BuildUnderTest[], mode: 'quick' | 'full', timed: boolean): RunPlan {
-  return {
-    runId: newRunId(mode),
-    mode,
-    host: describeHost('test-host'),
-    benchmarks: ['toy'],
-    rounds: timed ? MAX_ROUNDS : 1,
-    warmupRounds: timed ? 1 : 0,
-    builds: builds.map((b) => b.record),
-    startedAt: new Date().toISOString(),
-    harness: { gitCommit: 'unknown', gitDirty: true, node: process.version },
-  };
-}
+const planOf = (builds: BuildUnderTest[], mode: 'quick' | 'full', timed: boolean): RunPlan =>
+  standInPlan(builds, { mode, rounds: timed ? MAX_ROUNDS : 1, warmupRounds: timed ? 1 : 0 });
 
 /** Run a reproduction of `w` on the stand-in benchmark with a driven clock; budget in seconds. */
 async function reproduce(w: ReturnType<typeof writeup>, bench: Benchmark, clock: { ms: number }, budget: number) {

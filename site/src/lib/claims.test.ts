@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { DetailedIterations, Run, Summary, runFilePath, type CpuFlags, type Method, type Unit } from '../../../schema/index.ts';
 import { aggregate } from '../../../scripts/aggregate.ts';
 import * as claimsModule from './claims.ts';
+import { TEST_TIME, makeBuild, makeHost, makeRun, makeSeries } from '../../../schema/test-data.ts';
 import { Claim, ClaimTest, MEASURED_NUMBER, WriteupSeries, crossCheck, evaluateClaim, expectationText, changeWords, resultText, tally, type ClaimData } from './claims.ts';
 
 // ------------------------------------------------------------------ synthetic runs, aggregated for real
@@ -20,61 +21,31 @@ interface SeriesSpec {
   values: Record<string, number[]>;
 }
 
-const at = '2026-01-01T00:00:00.000Z';
-const snapshot = { at, windowSeconds: 60, loadAverage: [0.1, 0.1, 0.1] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 1, busiestOthers: [], governor: null, boost: null };
-
 function run(runId: string, specs: SeriesSpec[], opts: { host?: string; flags?: CpuFlags; startedAt?: string } = {}): Run {
   const versions = [...new Set(specs.flatMap((s) => Object.keys(s.values)))];
-  const startedAt = opts.startedAt ?? at;
-  const builds = versions.map((version) => ({
-    id: `id-${version.replace(/\./g, '')}`,
-    version,
-    series: version.startsWith('1.1.1') ? '1.1.1' : version.split('.').slice(0, 2).join('.'),
-    variant: 'default',
-    versionString: `OpenSSL ${version}`,
-    source: { kind: 'crate' as const, name: 'x.crate', sha256: 'a'.repeat(64) },
-    configureArgs: ['no-shared'],
-    compiler: 'gcc',
-    cflags: '-O3',
-    builtAt: startedAt,
-    buildSeconds: 60,
-  }));
-  const rounds = Math.max(...specs.flatMap((s) => Object.values(s.values).map((v) => v.length)));
-  return Run.parse({
-    schemaVersion: 1,
-    kind: 'run',
+  const startedAt = opts.startedAt ?? TEST_TIME;
+  const builds = versions.map((version) => makeBuild({ id: `id-${version.replace(/\./g, '')}`, version, builtAt: startedAt }));
+  return makeRun({
     runId,
-    mode: 'full',
     startedAt,
-    finishedAt: startedAt,
-    host: { id: opts.host ?? 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: opts.flags ?? { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null },
-    harness: { gitCommit: 'abcdef1', gitDirty: false, node: 'v24' },
-    plan: { benchmarks: ['toy'], rounds, warmupRounds: 1, order: [builds.map((b) => b.id)] },
+    host: makeHost({ id: opts.host ?? 'box', cpuFlags: opts.flags ?? { aesni: true } }),
+    plan: { benchmarks: ['toy'] },
     builds,
     series: specs.flatMap((s) =>
-      Object.entries(s.values).map(([version, values]) => ({
-        key: s.key,
-        benchmark: 'toy',
-        metric: s.key.replace(/\W/g, '-'),
-        label: s.key,
-        unit: s.unit ?? 'ops/s',
-        method: s.method ?? 'cpu-time-both',
-        higherIsBetter: s.higherIsBetter ?? true,
-        params: {},
-        buildId: builds.find((b) => b.version === version)!.id,
-        comparability: s.comparability ?? { acrossVersions: true },
-        status: 'measured',
-        iterations: values.map((value, i) => ({ round: i + 1, value, at: startedAt, warmup: false })),
-      })),
+      Object.entries(s.values).map(([version, values]) =>
+        makeSeries({
+          key: s.key,
+          metric: s.key.replace(/\W/g, '-'),
+          unit: s.unit ?? 'ops/s',
+          method: s.method ?? 'cpu-time-both',
+          higherIsBetter: s.higherIsBetter ?? true,
+          buildId: builds.find((b) => b.version === version)!.id,
+          comparability: s.comparability ?? { acrossVersions: true },
+          values,
+          at: startedAt,
+        }),
+      ),
     ),
-    notes: [],
-    quiet: {
-      thresholds: { otherBusyPercent: 10 },
-      exclusive: true,
-      before: { ...snapshot, quiet: true, reasons: [] },
-      rounds: Array.from({ length: rounds }, (_, i) => ({ ...snapshot, round: i + 1, quiet: true, reasons: [] })),
-      quiet: true,
-    },
   });
 }
 
