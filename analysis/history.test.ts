@@ -8,7 +8,7 @@ import { aggregate, selectRuns, writeAll } from '../scripts/aggregate.ts';
 import { HARNESS_STEPS } from '../catalogue/harness-steps.ts';
 import { HEADLINE_METRICS, loadHistory, quietReasons, readTimeseries, stepChanges, recordOf } from './history.ts';
 import { seededRandom } from './stats.ts';
-import { makeBuild, makeHost, makeQuietEvidence, makeRun, makeSeries } from '../schema/test-data.ts';
+import { makeBuild, makeHost, makeQuietEvidence, makeRun, makeSeries, randomRunPlace } from '../schema/test-data.ts';
 
 const HS = HEADLINE_METRICS[0]!;
 const INSTR = HEADLINE_METRICS.find((m) => m.deterministic)!;
@@ -64,7 +64,6 @@ const derived = (dir: string) =>
 
 test('the records choose exactly the runs aggregate() would take series from (random histories)', () => {
   const rand = seededRandom(14);
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
   for (let trial = 0; trial < 40; trial++) {
     const runs: Run[] = [];
     const n = 2 + Math.floor(rand() * 8);
@@ -74,11 +73,7 @@ test('the records choose exactly the runs aggregate() would take series from (ra
       runs.push(
         runFromSpec({
           runId: `t${trial}-r${i}`,
-          host: pick(['a', 'b']),
-          // a few runs share a start time: ties are broken by path order, as aggregate() does
-          startedAt: `2026-0${1 + Math.floor(rand() * 3)}-01T00:00:00.000Z`,
-          mode: pick(['quick', 'full'] as const),
-          quiet: rand() < 0.8,
+          ...randomRunPlace(rand),
           versions,
           keys: ['toy/x', 'toy/y', 'toy/z'].filter(() => rand() < 0.5),
           rate: () => 100 + Math.floor(rand() * 100),

@@ -78,27 +78,15 @@ for (const [what, run, expected] of ATTACKS) {
 }
 
 test('a second compiler within one run is refused; each library is held to its own recipe', () => {
-  const two = changed((r) => {
-    r.builds.push({
-      ...r.builds[0]!,
-      id: 'b-nomlkem',
-      variant: 'no-ml-kem',
-      configureArgs: [...r.builds[0]!.configureArgs, 'no-ml-kem'],
-      compiler: 'gcc (Debian 14.2.0-19) 14.2.0',
-    });
-  });
+  /** the run with a no-ml-kem build of its build, recorded as the recipe gives it (and `o`) */
+  const withVariant = (o: Partial<Run['builds'][number]> = {}) =>
+    changed((r) => void r.builds.push({ ...r.builds[0]!, id: 'b-nomlkem', variant: 'no-ml-kem', configureArgs: [...r.builds[0]!.configureArgs, 'no-ml-kem'], ...o }));
+  const two = withVariant({ compiler: 'gcc (Debian 14.2.0-19) 14.2.0' });
   assert.ok(
     problems(two).some((p) => /\$\.builds\[1\]\.compiler: .*another compiler than/.test(p)),
     JSON.stringify(problems(two)),
   );
-  const variant = changed((r) => {
-    r.builds.push({
-      ...r.builds[0]!,
-      id: 'b-nomlkem',
-      variant: 'no-ml-kem',
-      configureArgs: [...r.builds[0]!.configureArgs, 'no-ml-kem'],
-    });
-  });
+  const variant = withVariant();
   assert.deepEqual(
     problems(variant).filter((p) => /builds\[1\]/.test(p)),
     [],

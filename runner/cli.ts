@@ -36,3 +36,17 @@ export function commandLine<const O extends Options>(name: string, help: string,
     return fail((e as Error).message);
   }
 }
+
+/**
+ * The command line of a try script (runner/<benchmark>/try.ts: a benchmark's tasks once per cached build,
+ * outside the run loop), whose usage is its opening comment: the versions, `--mode quick|full` (default
+ * quick) and `--only SUBSTRING`.
+ */
+export function tryCommandLine(url: string): { versions: string[]; mode: 'quick' | 'full'; only?: string } {
+  const name = new URL(url).pathname.split('/').slice(-3).join('/');
+  const { values, positionals, fail } = commandLine(name, openingComment(url), { mode: { type: 'string', default: 'quick' }, only: { type: 'string' } });
+  const mode = values.mode;
+  if (mode !== 'quick' && mode !== 'full') return fail(`--mode must be quick or full, not ${mode}`);
+  if (!positionals.length) return fail('name at least one version');
+  return { versions: positionals, mode, only: values.only };
+}

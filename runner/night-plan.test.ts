@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { standInBuild, standInPlan } from './stand-in-build.ts';
-import type { Benchmark, SeriesSpec } from './benchmark.ts';
+import { standInBuild, standInPlan, standInSpec } from './stand-in-build.ts';
+import type { Benchmark } from './benchmark.ts';
 import { executeRun } from './run.ts';
 import type { RunPlan } from './run/journal.ts';
 import { isNightHeadline, planNight, RESERVE_ROUNDS } from './night-plan.ts';
@@ -43,16 +43,6 @@ test("the night's headline: the tracker's AEAD and openssl speed series come fir
 });
 
 const PLAIN = { proto: '1.3', resume: 'none', threads: 1, clientCtx: 'shared' };
-const spec = (metric: string, params: SeriesSpec['params']): SeriesSpec => ({
-  benchmark: 'syn',
-  metric,
-  label: metric,
-  unit: 'us/handshake',
-  method: 'cpu-time-both',
-  higherIsBetter: false,
-  params,
-  comparability: { acrossVersions: true },
-});
 
 const BUILDS = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
 
@@ -76,11 +66,11 @@ function killableNight(kill: number, costOf: (call: number) => number, seed: num
     tasks: () => [
       {
         id: 'hs',
-        produces: [spec('cpu-per-handshake', PLAIN)],
+        produces: [standInSpec('cpu-per-handshake', PLAIN)],
         run: async () => {
           if (++state.calls === kill) await new Promise(() => {});
           state.now += costOf(state.calls);
-          return [{ spec: spec('cpu-per-handshake', PLAIN), value: 100 * Math.exp(0.3 * normal(rand)) }];
+          return [{ spec: standInSpec('cpu-per-handshake', PLAIN), value: 100 * Math.exp(0.3 * normal(rand)) }];
         },
       },
     ],
@@ -112,12 +102,12 @@ test('--budget-minutes: the headline task is measured, the task that does not fi
         ] as const
       ).map(([id, seconds, metric, params, sigma, differs]) => ({
         id,
-        produces: [spec(metric, params)],
+        produces: [standInSpec(metric, params)],
         run: async () => {
           now += seconds * 1000;
           calls.set(`${id}@${b.record.version}`, (calls.get(`${id}@${b.record.version}`) ?? 0) + 1);
           const base = differs ? truth[b.record.version]! : 100;
-          return [{ spec: spec(metric, params), value: base * Math.exp(sigma * normal(rand)) }];
+          return [{ spec: standInSpec(metric, params), value: base * Math.exp(sigma * normal(rand)) }];
         },
       })),
   };
@@ -153,11 +143,11 @@ test('a short warm-up plans the night from the times a quiet run of the same req
         ] as const
       ).map(([id, seconds, metric, params, sigma]) => ({
         id,
-        produces: [spec(metric, params)],
+        produces: [standInSpec(metric, params)],
         run: async () => {
           now += seconds * 1000;
           calls.push(`${id}@${b.record.version}`);
-          return [{ spec: spec(metric, params), value: truth[b.record.version]! * Math.exp(sigma * normal(rand)) }];
+          return [{ spec: standInSpec(metric, params), value: truth[b.record.version]! * Math.exp(sigma * normal(rand)) }];
         },
       })),
   };
@@ -209,10 +199,10 @@ test('a budgeted night keeps a round in reserve: a round the host disturbs is me
         ] as const
       ).map(([id, seconds, metric, params]) => ({
         id,
-        produces: [spec(metric, params)],
+        produces: [standInSpec(metric, params)],
         run: async () => {
           now += seconds * 1000;
-          return [{ spec: spec(metric, params), value: truth[b.record.version]! * Math.exp(0.3 * normal(rand)) }];
+          return [{ spec: standInSpec(metric, params), value: truth[b.record.version]! * Math.exp(0.3 * normal(rand)) }];
         },
       })),
   };

@@ -1,8 +1,8 @@
 // Stand-ins for tests of the run loop and its users: a build that was never built (the record of an OpenSSL
-// release with placeholder provenance, schema/test-data.ts, and no install prefix), and the plan of a run of
-// such builds on this machine.
+// release with placeholder provenance, schema/test-data.ts, and no install prefix), the plan of a run of
+// such builds on this machine, and a series of a synthetic benchmark.
 import { makeBuild, seriesOfVersion } from '../schema/test-data.ts';
-import type { BuildUnderTest } from './benchmark.ts';
+import type { BuildUnderTest, SeriesSpec } from './benchmark.ts';
 import { recordedConfigureArgs } from './build.ts';
 import { describeHost } from './host.ts';
 import { newRunId } from './run.ts';
@@ -42,3 +42,15 @@ export function standInPlan(builds: readonly BuildUnderTest[], o: Partial<RunPla
     ...fields,
   };
 }
+
+/** A series of the synthetic benchmark "syn": CPU time per handshake of both sides (lower is better), named by its metric. */
+export const standInSpec = (metric: string, params: SeriesSpec['params'] = {}): SeriesSpec => ({
+  benchmark: 'syn',
+  metric,
+  label: metric,
+  unit: 'us/handshake',
+  method: 'cpu-time-both',
+  higherIsBetter: false,
+  params,
+  comparability: { acrossVersions: true },
+});

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { standInBuild, standInPlan } from './stand-in-build.ts';
-import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
+import { standInBuild, standInPlan, standInSpec } from './stand-in-build.ts';
+import type { Benchmark, BuildUnderTest } from './benchmark.ts';
 import { executeRun, newRunId } from './run.ts';
 import { journalPath, type JournalEntry, type RunPlan } from './run/journal.ts';
 import { roundOrder } from './run/tasks.ts';
@@ -19,16 +19,6 @@ import { normal } from '../experiments/hypothesis/synthetic.ts';
 
 process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'until-decided-cache-'));
 
-const spec = (metric: string): SeriesSpec => ({
-  benchmark: 'syn',
-  metric,
-  label: metric,
-  unit: 'us/handshake',
-  method: 'cpu-time-both',
-  higherIsBetter: false,
-  params: {},
-  comparability: { acrossVersions: true },
-});
 
 const BUILDS: BuildUnderTest[] = [standInBuild('1.1.1w', 'b111'), standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
 
@@ -43,7 +33,7 @@ function synthetic(tasks: Record<string, { truth: Record<string, number>; sigma:
         id,
         run: async () => {
           calls.set(`${id}@${b.record.version}`, (calls.get(`${id}@${b.record.version}`) ?? 0) + 1);
-          return [{ spec: spec(id), value: t.truth[b.record.version]! * Math.exp(t.sigma * normal(rand)) }];
+          return [{ spec: standInSpec(id), value: t.truth[b.record.version]! * Math.exp(t.sigma * normal(rand)) }];
         },
       })),
   };
@@ -113,7 +103,7 @@ function simulate(ratio: number, sigma: number, rand: () => number, maxRounds = 
   let round = 0;
   for (; round < maxRounds; round++) {
     for (const [id, truth] of [['old', 100], ['new', 100 * ratio]] as const)
-      entries.push({ round, buildId: id, benchmark: 'syn', task: 't', at: '', outcomes: [{ spec: spec('t'), value: truth * Math.exp(sigma * normal(rand)) }] });
+      entries.push({ round, buildId: id, benchmark: 'syn', task: 't', at: '', outcomes: [{ spec: standInSpec('t'), value: truth * Math.exp(sigma * normal(rand)) }] });
     if (u.afterRound(round, entries)) break;
   }
   return { rounds: round + 1, verdict: u.comparisons.get('new|syn/t|old')?.verdict ?? null };
@@ -163,7 +153,7 @@ test('a run measured until decided and killed midway resumes to the same decisio
           const name = `${id}@${b.record.version}`;
           const k = (start.get(name) ?? 0) + (calls.get(name) ?? 0);
           calls.set(name, (calls.get(name) ?? 0) + 1);
-          return [{ spec: spec(id), value: valueOf(id, b.record.version, k) }];
+          return [{ spec: standInSpec(id), value: valueOf(id, b.record.version, k) }];
         },
       })),
   });
@@ -175,7 +165,7 @@ test('a run measured until decided and killed midway resumes to the same decisio
   assert.ok(later.length > 0, `some series decided after the first look and before the kill: ${JSON.stringify(whole.series.map((s) => [s.metric, s.buildId, s.stopped]))}`);
   const p2 = { ...p, runId: newRunId('full') };
   const kept = whole.series.flatMap((s) =>
-    s.iterations.filter((i) => i.round <= killedAt).map((i) => ({ round: i.round, buildId: s.buildId, benchmark: 'syn', task: s.metric, at: i.at, outcomes: [{ spec: spec(s.metric), value: i.value }] })),
+    s.iterations.filter((i) => i.round <= killedAt).map((i) => ({ round: i.round, buildId: s.buildId, benchmark: 'syn', task: s.metric, at: i.at, outcomes: [{ spec: standInSpec(s.metric), value: i.value }] })),
   );
   mkdirSync(join(journalPath(p2), '..'), { recursive: true });
   writeFileSync(journalPath(p2), [JSON.stringify({ plan: p2 }), ...kept.map((e) => JSON.stringify(e))].join('\n') + '\n');

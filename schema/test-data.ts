@@ -16,6 +16,10 @@ export function makeHost(o: Partial<Host> = {}): Host {
   return Host.parse({ id: 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null, ...o });
 }
 
+/** The machine of the site's synthetic fixtures (site/tests/fixtures: its runs and its hypothesis result), with these CPU flags. */
+export const fixtureHost = (cpuFlags: Host['cpuFlags']): Host =>
+  makeHost({ id: 'obs-fixture-host', arch: 'x86_64', cpuModel: 'Fixture CPU (synthetic data)', cpuFlags, memoryBytes: 2 ** 34, kernel: 'fixture', os: 'fixture' });
+
 /** A build of an OpenSSL release (`version`, default 3.5.7) with placeholder provenance; its series follows the version. */
 export function makeBuild(o: Partial<Build> = {}): Build {
   const version = o.version ?? '3.5.7';
@@ -86,6 +90,16 @@ export function makeQuietEvidence(at: string, o: { rounds?: readonly number[]; b
     rounds: rounds.map(round),
     quiet: busyRounds.length === 0,
   });
+}
+
+/**
+ * Where and when one run of a random history ran, for the tests of which run the aggregation takes each row
+ * from: host a or b, one of three start times (so a few runs share one: ties are broken by path order, as
+ * aggregate() does), quick or full, quiet four times in five.
+ */
+export function randomRunPlace(rand: () => number): Pick<Run, 'startedAt' | 'mode'> & { host: string; quiet: boolean } {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  return { host: pick(['a', 'b']), startedAt: `2026-0${1 + Math.floor(rand() * 3)}-01T00:00:00.000Z`, mode: pick(['quick', 'full'] as const), quiet: rand() < 0.8 };
 }
 
 type RunOverrides = Partial<Omit<Run, 'plan' | 'quiet'>> & Pick<Run, 'builds' | 'series'> & { plan?: Partial<Run['plan']>; quiet?: Run['quiet'] | null };

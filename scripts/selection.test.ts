@@ -8,7 +8,7 @@ import { Run, runFilePath, type RunRecord, type Series } from '../schema/index.t
 import { aggregate, derive, selectRuns } from './aggregate.ts';
 import { recordOf } from '../analysis/history.ts';
 import { seededRandom } from '../analysis/stats.ts';
-import { makeBuild, makeHost, makeQuietEvidence, makeRun, makeSeries } from '../schema/test-data.ts';
+import { makeBuild, makeHost, makeQuietEvidence, makeRun, makeSeries, randomRunPlace } from '../schema/test-data.ts';
 
 const KEYS = ['toy/a', 'toy/b'] as const;
 type Status = Series['status'];
@@ -169,11 +169,7 @@ test('selectRuns agrees with aggregate on random histories of failed, unsupporte
       runs.push(
         runFromSpec({
           runId: `t${trial}-r${i}`,
-          host: pick(['a', 'b']),
-          // a few runs share a start time: ties are broken by path order
-          startedAt: `2026-0${1 + Math.floor(rand() * 3)}-01T00:00:00.000Z`,
-          mode: pick(['quick', 'full'] as const),
-          quiet: rand() < 0.8,
+          ...randomRunPlace(rand),
           versions: vs,
           status: (v, k) => status.get(`${v} ${k}`)!,
         }),

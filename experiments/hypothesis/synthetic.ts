@@ -3,6 +3,7 @@
 // stop, keep its error rate, say "undecided" when the budget ends) and for the site's rendering fixture
 // (site/tests/fixtures/make-hypothesis-fixture.ts). Nothing here is a measurement.
 import { HypothesisResult } from '../../schema/index.ts';
+import { fixtureHost } from '../../schema/test-data.ts';
 import { seededRandom } from '../../analysis/stats.ts';
 import { claimKey, claimOutcome, conclusion, decompose, instructionLine, pairedRatios, testableClaims } from './analysis.ts';
 import { ALPHA, SequentialTest, SPENDING_METHOD, lookSchedule } from '../../analysis/sequential.ts';
@@ -103,18 +104,7 @@ export function syntheticResult(model: CostModel, maxRounds: number): Hypothesis
     status: 'measured' as const,
     observed: Object.fromEntries(certs.map((c) => [c, { negotiatedGroup: id === 'v35-default' ? 'X25519MLKEM768' : 'X25519', clientKeyShares: id.startsWith('v35') && id !== 'v35-ecdh' && id !== 'v35-no-ml-kem' ? 'X25519MLKEM768:1216,X25519:32' : 'X25519:32' }])),
   }));
-  const host = {
-    id: 'obs-fixture-host',
-    arch: 'x86_64',
-    cpuModel: 'Fixture CPU (synthetic data)',
-    cpuFlags: { aesni: true, avx2: true },
-    logicalCpus: 2,
-    memoryBytes: 2 ** 34,
-    kernel: 'fixture',
-    os: 'fixture',
-    virtualization: null,
-    cpuGovernor: null,
-  };
+  const host = fixtureHost({ aesni: true, avx2: true });
   const design: HypothesisResult['design'] = {
     protocol: 'TLS 1.3',
     resumption: 'none',

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { Series } from '../../schema/index.ts';
 import { seriesKey } from '../benchmark.ts';
 import { compareSeries } from '../../catalogue/index.ts';
+import { seriesOfVersion } from '../../schema/test-data.ts';
 import { CASES, FIXTURE_DIR, type Fixture } from './capture-fixtures.ts';
 import { checkVerification, handshakeMatrix, pin, specsOf, taskId, timingOutcomes, type HandshakeConfig } from './handshake.ts';
 import { describeShares, hiddenByValgrind, hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput, type HandshakeRunOutput } from './output.ts';
@@ -17,8 +18,7 @@ const allFixtures: { name: string; f: Fixture }[] = readdirSync(FIXTURE_DIR).fla
 );
 const fixtures = allFixtures.filter((x) => (x.f.library ?? 'openssl') === 'openssl');
 const libraryFixtures = allFixtures.filter((x) => (x.f.library ?? 'openssl') !== 'openssl');
-const series = (v: string) => (v.startsWith('1.1.1') ? '1.1.1' : v.split('.').slice(0, 2).join('.'));
-const atLeast35 = (v: string) => compareSeries(series(v), '3.5') >= 0;
+const atLeast35 = (v: string) => compareSeries(seriesOfVersion(v), '3.5') >= 0;
 
 describe('handshake output parser on captured fixtures', () => {
   it('has fixtures from 1.1.1, 3.x and 4.0, every case for every version', () => {

@@ -2,25 +2,14 @@
 //   node runner/handshake/try.ts 1.1.1w 4.0.3 [--mode quick|full] [--only SUBSTRING]
 // Prints one line per task and the elapsed time. Builds must be in the cache (npm run openssl -- build).
 import { requireBuilds } from '../build.ts';
+import { tryCommandLine } from '../cli.ts';
 import { createHandshakeBenchmark, handshakeMatrix, taskId } from './handshake.ts';
 
-const args = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  if (!v) throw new Error(`${name} needs a value`);
-  return v;
-};
-const mode = (opt('--mode') ?? 'quick') as 'quick' | 'full';
-if (mode !== 'quick' && mode !== 'full') throw new Error(`--mode must be quick or full, not ${String(mode)}`);
-const only = opt('--only');
-if (!args.length) throw new Error('usage: node runner/handshake/try.ts VERSION... [--mode quick|full] [--only SUBSTRING]');
+const { versions, mode, only } = tryCommandLine(import.meta.url);
 
 const bench = createHandshakeBenchmark((m) => handshakeMatrix(m).filter((d) => !only || taskId(d).includes(only)));
 const started = Date.now();
-for (const build of requireBuilds(args)) {
+for (const build of requireBuilds(versions)) {
   const t0 = Date.now();
   await bench.prepare!(build, mode);
   for (const task of bench.tasks(build, mode)) {
@@ -36,4 +25,4 @@ for (const build of requireBuilds(args)) {
   }
   console.log(`${build.record.version}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
-console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s for ${args.length} build(s), mode ${mode}`);
+console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s for ${versions.length} build(s), mode ${mode}`);

@@ -2,24 +2,13 @@
 //   node runner/known-issues/try.ts 1.1.1w 4.0.3 [--mode quick|full] [--only SUBSTRING]
 // Prints every value of every task. Builds must be in the cache (npm run openssl -- build).
 import { requireBuilds } from '../build.ts';
+import { tryCommandLine } from '../cli.ts';
 import { seriesKey } from '../benchmark.ts';
 import { knownIssuesBenchmark } from './known-issues.ts';
 
-const args = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  if (!v) throw new Error(`${name} needs a value`);
-  return v;
-};
-const mode = (opt('--mode') ?? 'quick') as 'quick' | 'full';
-if (mode !== 'quick' && mode !== 'full') throw new Error(`--mode must be quick or full, not ${String(mode)}`);
-const only = opt('--only');
-if (!args.length) throw new Error('usage: node runner/known-issues/try.ts VERSION... [--mode quick|full] [--only SUBSTRING]');
+const { versions, mode, only } = tryCommandLine(import.meta.url);
 
-for (const build of requireBuilds(args)) {
+for (const build of requireBuilds(versions)) {
   const t0 = Date.now();
   await knownIssuesBenchmark.prepare!(build, mode);
   for (const task of knownIssuesBenchmark.tasks(build, mode).filter((t) => !only || t.id.includes(only))) {

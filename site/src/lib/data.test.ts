@@ -7,16 +7,19 @@ import { HypothesisResult } from '../../../schema/index.ts';
 import { SiteDataError, listResultFiles, loadResults, loadRunIndex, loadRuns, loadSummary, runDownload } from './data.ts';
 
 const fixture = new URL('../../tests/fixtures/data/', import.meta.url).pathname;
-const withData = <T>(dir: string, fn: () => T): T => {
-  const before = process.env.OBSERVATORY_DATA_DIR;
-  process.env.OBSERVATORY_DATA_DIR = dir;
+/** `fn` run with the environment variable `name` set to `value` (undefined: unset), then as it was. */
+const withEnv = <T>(name: string, value: string | undefined, fn: () => T): T => {
+  const before = process.env[name];
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
   try {
     return fn();
   } finally {
-    if (before === undefined) delete process.env.OBSERVATORY_DATA_DIR;
-    else process.env.OBSERVATORY_DATA_DIR = before;
+    if (before === undefined) delete process.env[name];
+    else process.env[name] = before;
   }
 };
+const withData = <T>(dir: string, fn: () => T): T => withEnv('OBSERVATORY_DATA_DIR', dir, fn);
 
 test('an absent summary is "not measured yet" (null), not an error', () => {
   const dir = mkdtempSync(join(tmpdir(), 'site-data-'));
@@ -88,17 +91,13 @@ test('the fixture loads: the run behind the summary, the history of every run fr
 test('run downloads: the runs behind the summary from the site, the others from the repository when it is known', () => {
   const index = withData(fixture, loadRunIndex);
   const [current, older] = [index.find((r) => r.runId === '20261122T000000Z-full-f1x7')!, index[6]!];
-  const before = process.env.OBSERVATORY_REPO_URL;
-  try {
-    delete process.env.OBSERVATORY_REPO_URL;
+  withEnv('OBSERVATORY_REPO_URL', undefined, () => {
     assert.deepEqual(withData(fixture, () => runDownload(current)), { href: '/data/runs/obs-fixture-host/20261122T000000Z-full-f1x7.json.br', published: true });
     assert.equal(withData(fixture, () => runDownload(older)), null, 'no repository known: the page names the path');
-    process.env.OBSERVATORY_REPO_URL = 'https://github.com/o/r/';
-    assert.deepEqual(withData(fixture, () => runDownload(older)), { href: `https://github.com/o/r/raw/main/data/${older.path}`, published: false });
-  } finally {
-    if (before === undefined) delete process.env.OBSERVATORY_REPO_URL;
-    else process.env.OBSERVATORY_REPO_URL = before;
-  }
+  });
+  withEnv('OBSERVATORY_REPO_URL', 'https://github.com/o/r/', () =>
+    assert.deepEqual(withData(fixture, () => runDownload(older)), { href: `https://github.com/o/r/raw/main/data/${older.path}`, published: false }),
+  );
 });
 
 test('result files are found in sub-folders (data/hypothesis/<host>/<run>.json)', () => {

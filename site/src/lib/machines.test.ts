@@ -4,11 +4,10 @@ import type { Comparison, DetailedIterations, Host, Summary, SummaryEntry } from
 import { describeMachine } from '../../../schema/machine.ts';
 import { differingFeatures, findingCell, findings, machineCards, machineLabel, machineTexts, type FindingDef } from './machines.ts';
 import { entryRounds } from './claims.ts';
+import { makeHost, seriesOfVersion } from '../../../schema/test-data.ts';
 
-const host = (id: string, flags: Host['cpuFlags']): Host => ({
-  id, name: 'obs-box', arch: 'x64', cpuModel: 'AMD EPYC', cpuFlags: { aesni: true, pclmulqdq: true, avx2: true, avx512f: false, ...flags }, logicalCpus: 2,
-  memoryBytes: 1, kernel: 'k', os: 'o', virtualization: null, cpuGovernor: null,
-});
+const host = (id: string, flags: Host['cpuFlags']): Host =>
+  makeHost({ id, name: 'obs-box', cpuModel: 'AMD EPYC', cpuFlags: { aesni: true, pclmulqdq: true, avx2: true, avx512f: false, ...flags }, memoryBytes: 1, os: 'o' });
 const VAES = host('obs-box.amd-epyc-aaaaaa', { vaes: true, vpclmulqdq: true });
 const PLAIN = host('obs-box.amd-epyc-bbbbbb', { vaes: false, vpclmulqdq: false });
 const KEY = 'aead/x[bytes=16384]';
@@ -17,7 +16,7 @@ const OTHER = 'aead/y[bytes=16384]';
 const cmp = (against: string, ratio: number, verdict: Comparison['verdict']): Comparison => ({ against, ratio, pairing: 'paired-rounds', pairs: 6, interval: { low: ratio * 0.98, high: ratio * 1.02, coverage: 0.969, kind: 'order-statistic' }, verdict });
 const entry = (h: Host, runId: string, version: string, over: Partial<SummaryEntry> = {}): SummaryEntry =>
   ({
-    host: h.id, library: 'openssl', version, series: version.startsWith('1.1.1') ? '1.1.1' : version.split('.').slice(0, 2).join('.'), variant: 'default', key: KEY, benchmark: 'aead', metric: 'x',
+    host: h.id, library: 'openssl', version, series: seriesOfVersion(version), variant: 'default', key: KEY, benchmark: 'aead', metric: 'x',
     label: 'x', unit: 'bytes/s', method: 'cpu-time-thread', higherIsBetter: true, params: {}, comparability: { acrossVersions: true }, status: 'measured', runId,
     stats: { n: 6, median: 100, mean: 100, stdev: 1, min: 99, max: 101, cv: 0.01, deterministic: false, interval: null }, vsPreviousSeries: null, vsBaseline: null, vsOpenSSL: null, ...over,
   }) as SummaryEntry;
