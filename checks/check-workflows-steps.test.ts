@@ -260,7 +260,15 @@ function origin() {
   };
   const main = () => execFileSync('git', ['--git-dir', bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();
   const log = () => execFileSync('git', ['--git-dir', bare, 'log', '--format=%s', 'main'], { encoding: 'utf8' }).trim().split('\n');
-  return { work, bare, clone, main, log };
+  /** another checkout pushes a commit "meanwhile" to main */
+  const moveMain = () => {
+    const other = clone('other');
+    writeFileSync(join(work, 'other', 'README'), 'meanwhile');
+    other('add', '-A');
+    other('commit', '-qm', 'meanwhile');
+    other('push', '-q', 'origin', 'HEAD:main');
+  };
+  return { work, bare, clone, main, log, moveMain };
 }
 
 /** A prepared commit on top of the checkout's main, bundled as the prepare job bundles it. */
@@ -473,11 +481,7 @@ test('publish push: main moved before or during the push: "moved" so the next at
   const a = origin();
   const prep = a.clone('prep');
   const bundle = prepared(prep, join(a.work, 'prep'), { [`data/runs/${A}/2026/11/new.json.br`]: 'new' });
-  const other = a.clone('other');
-  writeFileSync(join(a.work, 'other', 'README'), 'meanwhile');
-  other('add', '-A');
-  other('commit', '-qm', 'meanwhile');
-  other('push', '-q', 'origin', 'HEAD:main');
+  a.moveMain();
   a.clone('pusher', true);
   const before = a.main();
   const r = runStep(publishYaml, 'Check the prepared commit and push it', join(a.work, 'pusher'), { BUNDLE: bundle, HOSTS: PLANNED, FINAL: 'false' });
@@ -492,11 +496,7 @@ test('publish push: main moved before or during the push: "moved" so the next at
   b.clone('pusher', true);
   const prep2 = b.clone('prep');
   const bundle2 = prepared(prep2, join(b.work, 'prep'), { [`data/runs/${A}/2026/11/new.json.br`]: 'new' });
-  const other2 = b.clone('other');
-  writeFileSync(join(b.work, 'other', 'README'), 'meanwhile');
-  other2('add', '-A');
-  other2('commit', '-qm', 'meanwhile');
-  other2('push', '-q', 'origin', 'HEAD:main');
+  b.moveMain();
   const raced = runStep(publishYaml, 'Check the prepared commit and push it', join(b.work, 'pusher'), { BUNDLE: bundle2, HOSTS: PLANNED, FINAL: 'false' });
   assert.equal(raced.status, 0, raced.log);
   assert.deepEqual(raced.out, { result: 'moved' });

@@ -56,6 +56,22 @@ function standIn(file: string, sha256: string): CatalogueVersion {
   return { version: '9.9.9', series: '9.9', sources: [{ kind: 'crate', package: 'openssl-src', ref: '999.0.0+9.9.9', file, sha256, root: 'openssl-9.9.9' }] };
 }
 
+/** A stand-in release pinned to a fresh archive `name` in the download cache, and the archive's sha256. */
+function standInRelease(name: string, extra = ''): { v: CatalogueVersion; sha256: string } {
+  const { sha256 } = makeArchive(name, extra);
+  return { v: standIn(name, sha256), sha256 };
+}
+
+/** Build (or take from the cache) the default variant of a stand-in release. */
+const buildStandIn = (v: CatalogueVersion) => buildOne({ version: v, variant: 'default' }, 1, () => {});
+
+/** The first build of a stand-in release, which has to succeed. */
+async function firstBuild(v: CatalogueVersion) {
+  const r = await buildStandIn(v);
+  if (!r.ok) throw new Error(r.error);
+  return r;
+}
+
 test('a source whose hash differs from its pin is refused and never built', async () => {
   const { sha256 } = makeArchive('altered.crate');
   const pinned = sha256.replace(/^./, (c) => (c === '0' ? '1' : '0'));
@@ -85,8 +101,7 @@ test('the cache key changes with the source, the options, the compiler and CFLAG
 });
 
 test('a build is recorded with its provenance and then served from the cache', async () => {
-  const { sha256 } = makeArchive('good.crate');
-  const v = standIn('good.crate', sha256);
+  const { v, sha256 } = standInRelease('good.crate');
   const steps: string[] = [];
   const first = await buildOne({ version: v, variant: 'default' }, 1, (_v, _var, step) => steps.push(step));
   assert.ok(first.ok, !first.ok ? first.error : '');
@@ -98,13 +113,12 @@ test('a build is recorded with its provenance and then served from the cache', a
   assert.equal(first.build.record.cflags, '-O2 -pthread');
   assert.equal(first.build.record.releaseDate, '1 Jan 2026');
   assert.ok(first.build.record.configureArgs.includes('no-shared'));
-  const second = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  const second = await buildStandIn(v);
   assert.ok(second.ok && second.cached);
 });
 
 test('an interrupted build is never taken as good, and the next build recovers', async () => {
-  const { sha256 } = makeArchive('slow.crate', '# slow variant\n');
-  const v = standIn('slow.crate', sha256);
+  const { v, sha256 } = standInRelease('slow.crate', '# slow variant\n');
   // run the build in a child process and kill it during make
   const script = `
     process.env.OBSERVATORY_CACHE = ${JSON.stringify(cache)};
@@ -116,7 +130,7 @@ test('an interrupted build is never taken as good, and the next build recovers',
   child.kill('SIGKILL');
   await new Promise((r) => child.on('close', r));
   assert.ok(!listCached().some((b) => b.record.source.sha256 === sha256), 'no complete entry after the kill');
-  const again = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  const again = await buildStandIn(v);
   assert.ok(again.ok && !again.cached, 'rebuilt from scratch');
 });
 
@@ -148,16 +162,13 @@ test('temporary files of dead processes are removed; those of live ones are left
 });
 
 test('a cached build whose recorded source is not the catalogue pin is refused, not used', async () => {
-  const { sha256 } = makeArchive('pinned.crate');
-  const v = standIn('pinned.crate', sha256);
-  const first = await buildOne({ version: v, variant: 'default' }, 1, () => {});
-  assert.ok(first.ok, !first.ok ? first.error : "");
-  if (!first.ok) return;
+  const { v } = standInRelease('pinned.crate');
+  const first = await firstBuild(v);
   // the entry's record says it was built from other bytes (a tampered or stale cache)
   const recordPath = join(first.build.dir, 'build.json');
   const record = JSON.parse(readFileSync(recordPath, 'utf8'));
   writeFileSync(recordPath, JSON.stringify({ ...record, source: { ...record.source, sha256: 'e'.repeat(64) } }));
-  const again = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  const again = await buildStandIn(v);
   assert.equal(again.ok, false);
   assert.match(!again.ok ? again.error : '', /made from pinned\.crate with sha256 e{64}, which is not the catalogue's pin \(pinned\.crate [0-9a-f]{64}\)\. Refusing to use it/);
 
@@ -174,34 +185,28 @@ test('a cached build whose recorded source is not the catalogue pin is refused, 
 });
 
 test('build.json records the sha256 of every installed file; a cached build whose files changed is rebuilt, not used', async () => {
-  const { sha256 } = makeArchive('hashed.crate');
-  const v = standIn('hashed.crate', sha256);
-  const first = await buildOne({ version: v, variant: 'default' }, 1, () => {});
-  assert.ok(first.ok, !first.ok ? first.error : '');
-  if (!first.ok) return;
+  const { v } = standInRelease('hashed.crate');
+  const first = await firstBuild(v);
   const recorded = JSON.parse(readFileSync(join(first.build.dir, 'build.json'), 'utf8')).installed as Record<string, string>;
   for (const f of ['bin/openssl', 'lib/libcrypto.a', 'lib/libssl.a']) assert.equal(recorded?.[f], sha256Of(join(first.build.prefix, f)), f);
   // a truncated openssl binary (a full disk, a killed copy, tampering): the entry no longer counts as a build
   const app = join(first.build.prefix, 'bin/openssl');
   writeFileSync(app, readFileSync(app).subarray(0, 10));
-  const again = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  const again = await buildStandIn(v);
   assert.ok(again.ok, !again.ok ? again.error : '');
   assert.equal(again.ok && again.cached, false, 'rebuilt');
   assert.equal(sha256Of(app), recorded['bin/openssl'], 'the rebuilt binary is whole again');
   // a library changed in place: the same
   writeFileSync(join(first.build.prefix, 'lib/libssl.a'), 'something else');
-  const third = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  const third = await buildStandIn(v);
   assert.equal(third.ok && third.cached, false);
-  const fourth = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  const fourth = await buildStandIn(v);
   assert.equal(fourth.ok && fourth.cached, true, 'a whole entry is served from the cache');
 });
 
 test('an entry built before hashes were recorded is adopted once if its files work, else rebuilt', async () => {
-  const { sha256 } = makeArchive('legacy.crate');
-  const v = standIn('legacy.crate', sha256);
-  const first = await buildOne({ version: v, variant: 'default' }, 1, () => {});
-  assert.ok(first.ok, !first.ok ? first.error : '');
-  if (!first.ok) return;
+  const { v } = standInRelease('legacy.crate');
+  const first = await firstBuild(v);
   const file = join(first.build.dir, 'build.json');
   const legacy = () => {
     const { installed: _, hashesRecordedAfterBuild: __, ...old } = JSON.parse(readFileSync(file, 'utf8'));
@@ -210,7 +215,7 @@ test('an entry built before hashes were recorded is adopted once if its files wo
   legacy();
   // the stand-in's libraries are not archives; a real build's are (an empty one is the magic line alone)
   for (const lib of ['libcrypto.a', 'libssl.a']) writeFileSync(join(first.build.prefix, 'lib', lib), '!<arch>\n');
-  const adopted = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  const adopted = await buildStandIn(v);
   assert.equal(adopted.ok && adopted.cached, true, 'served from the cache');
   const json = JSON.parse(readFileSync(file, 'utf8'));
   assert.equal(json.installed['bin/openssl'], sha256Of(join(first.build.prefix, 'bin/openssl')));
@@ -218,13 +223,12 @@ test('an entry built before hashes were recorded is adopted once if its files wo
   // a legacy entry whose app no longer runs is not adopted: rebuilt
   legacy();
   writeFileSync(join(first.build.prefix, 'bin/openssl'), '#!/bin/sh\nexit 1\n');
-  const rebuilt = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  const rebuilt = await buildStandIn(v);
   assert.equal(rebuilt.ok && rebuilt.cached, false, 'rebuilt');
 });
 
 test('builders of one key racing each other all get a whole install: none deletes another\'s entry', async () => {
-  const { sha256 } = makeArchive('raced.crate');
-  const v = standIn('raced.crate', sha256);
+  const { v } = standInRelease('raced.crate');
   const script = `
     process.env.OBSERVATORY_CACHE = ${JSON.stringify(cache)};
     const { buildOne } = await import(${JSON.stringify(new URL('./build.ts', import.meta.url).href)});
@@ -243,7 +247,7 @@ test('builders of one key racing each other all get a whole install: none delete
     assert.ok(r.ok, r.error);
     for (const f of ['bin/openssl', 'lib/libcrypto.a', 'lib/libssl.a']) assert.ok(existsSync(join(r.prefix!, f)), `${r.prefix}/${f} is gone`);
   }
-  const entry = await buildOne({ version: v, variant: 'default' }, 1, () => {});
+  const entry = await buildStandIn(v);
   assert.ok(entry.ok && entry.cached, 'one whole entry is left, served from the cache');
   if (!entry.ok) return;
   const name = entry.build.dir.split('/').at(-1)!;

@@ -1,8 +1,9 @@
-// TEST DATA: the one place tests of every tier (runner, scripts, site and its fixture) make the records of
+// TEST DATA: the one place the tests of every folder (and the site's synthetic fixtures) make the records of
 // a run file: hosts, builds, series, quiet-host evidence and whole runs. Each builder fills what a test does
 // not care about with fixed placeholder values, takes any field as an override, and checks what it returns
 // against the schema, so a builder that drifts from the schema fails loudly in the test that calls it.
-// It lives beside the schema because it depends on nothing else: every tier can import it.
+// It lives beside the schema and depends on nothing else, so runner, scripts, checks and site can all import
+// it; the run loop's stand-ins (a build under test, a run plan) build on it in runner/stand-in-build.ts.
 import { Build, Host, QuietEvidence, Run, Series, type HostSnapshot, type Iteration, type RoundEvidence } from './base.ts';
 
 /** The start of a test run when the test does not name one. */
