@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "hs_util.h" /* first: c-common/library.h must precede every library header */
+#include "../c-common/hs_util.h" /* first: c-common/library.h must precede every library header */
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #if defined(OBS_LIB_OPENSSL) && OPENSSL_VERSION_NUMBER < 0x30000000L

@@ -8,7 +8,7 @@
  * time of the calling thread is taken around the repetitions (or around each one, for operations
  * that need an untimed setup per repetition), and under valgrind callgrind collection is switched
  * on for exactly the same region, so instructions and call counts per operation come from the same
- * code as the CPU time. Output: one JSON object on stdout; exit codes as in ../handshake/hs_util.h. */
+ * code as the CPU time. Output: one JSON object on stdout; exit codes as in ../c-common/exit_codes.h. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -33,7 +33,7 @@
 #define CALLGRIND_TOGGLE_COLLECT
 #define RUNNING_ON_VALGRIND 0
 #endif
-#include "../handshake/hs_util.h"
+#include "../c-common/hs_util.h"
 #include "../c-common/keygen.h"
 
 #define CA_COUNT 200

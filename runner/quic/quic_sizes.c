@@ -15,7 +15,7 @@
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
-#include "sizes_util.h"
+#include "../c-common/sizes_util.h"
 
 static const char *mode = "?", *groups = "?", *cert = "-", *retry = "-";
 

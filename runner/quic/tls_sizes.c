@@ -14,7 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
-#include "sizes_util.h"
+#include "../c-common/sizes_util.h"
 
 static void header(const char *cg, const char *sg, const char *cert) {
     printf("{\"openssl\":");

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <openssl/evp.h>
 #include <openssl/x509.h>
-#include "../c-common/keygen.h"
-#include "../c-common/json.h"
+#include "keygen.h"
+#include "json.h"
 
 const char *lib_errors(void);     /* drains the error queue into a static string */
 void hex(const unsigned char *p, size_t n); /* a JSON string of hex digits on stdout */

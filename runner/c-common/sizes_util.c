@@ -1,5 +1,6 @@
 /* Shared by tls_sizes.c and quic_sizes.c: error text, JSON strings, keys and a certificate chain. */
 #include "sizes_util.h"
+#ifdef OBS_LIB_OPENSSL /* the QUIC and TLS size probes are OpenSSL-only */
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/crypto.h>
@@ -59,4 +60,4 @@ X509 *make_cert(const char *cn, EVP_PKEY *key, X509 *issuer, EVP_PKEY *issuer_ke
     if (!ok) X509_free(x);
     return ok ? x : NULL;
 }
-
+#endif

@@ -5,11 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "../c-common/library.h"
-#include "../c-common/exit_codes.h"
-#include "../c-common/json.h"
-#include "../c-common/errors.h"
-#include "../c-common/certs.h"
+#include "library.h"
+#include "exit_codes.h"
+#include "json.h"
+#include "errors.h"
+#include "certs.h"
 #include <openssl/ssl.h>
 
 /* ---- errors: one JSON object on stdout and the exit code of c-common/exit_codes.h */
