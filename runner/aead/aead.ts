@@ -4,7 +4,7 @@
 // versions. Two series per cipher and size: bytes per second of the measuring thread's CPU time (the
 // primary figure: a shared or virtual machine's other tenants are not in it) and bytes per wall-clock
 // second over the same records. Each is the median of the program's repetitions (AEAD_PLAN), which take
-// turns across the sizes, with the program pinned to one CPU (aead.c says why).
+// turns across the sizes, with the program pinned to one CPU (aead.c says why; a pin the kernel refuses fails the task).
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { describeIssues, Library, type Build, type RunMode } from '../../schema/index.ts';
@@ -60,8 +60,8 @@ const AeadOutput = z
     warmupSeconds: z.number().nonnegative(),
     cpuClock: z.literal('thread'),
     knownAnswer: z.literal('ok'),
-    /** present when asked to pin (--cpu): the CPU, or null where the kernel refused */
-    pinnedCpu: z.int().nonnegative().nullable().optional(),
+    /** present when asked to pin (--cpu): the CPU (a pin the kernel refuses fails the run: c-common/cpu.h) */
+    pinnedCpu: z.int().nonnegative().optional(),
     results: z
       .array(
         z
@@ -136,7 +136,7 @@ export function aeadRates(r: AeadOutput['results'][number]): { cpu: number; wall
 }
 
 export function aeadOutcomes(out: AeadOutput): Outcome[] {
-  const pinning = out.pinnedCpu === undefined ? {} : { observed: { pinnedCpu: out.pinnedCpu ?? 'not pinned: the kernel refused' } };
+  const pinning = out.pinnedCpu === undefined ? {} : { observed: { pinnedCpu: out.pinnedCpu } };
   return out.results.flatMap((r) => {
     const { cpu, wall } = aeadRates(r);
     return [

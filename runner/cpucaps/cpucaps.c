@@ -6,12 +6,14 @@
  * (3.0-3.4 two 64-bit words, 3.5+ five). 1.1.1 has no OPENSSL_info: the vector is read from the
  * library's own globals after its initialisation (OPENSSL_ia32cap_P on x86-64, OPENSSL_armcap_P on
  * arm64) and printed in 3.0's format. In every case the value has OPENSSL_ia32cap / OPENSSL_armcap
- * environment semantics, and an " env:..." suffix says when that variable was set.
+ * environment semantics, and an " env:..." suffix says when that variable was set. Errors: the
+ * convention of c-common/errors.h. OpenSSL only.
  */
+#include "../c-common/library.h" /* first: it must precede every library header */
+#include "../c-common/errors.h"
+#include "../c-common/program.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <openssl/crypto.h>
-#include <openssl/opensslv.h>
 
 #if OPENSSL_VERSION_NUMBER < 0x30000000L
 # if defined(__x86_64__) || defined(__i386__)
@@ -23,18 +25,20 @@ extern unsigned int OPENSSL_armcap_P;
 # endif
 #endif
 
-int main(void)
+const char PROGRAM_NAME[] = "cpucaps";
+const char PROGRAM_USAGE[] = "usage: cpucaps\n";
+
+int main(int argc, char **argv)
 {
-    if (!OPENSSL_init_crypto(0, NULL)) {
-        fprintf(stderr, "cpucaps: OPENSSL_init_crypto failed\n");
-        return 1;
-    }
+    (void)argv;
+    if (argc != 1)
+        die_usage("takes no arguments");
+    if (!OPENSSL_init_crypto(0, NULL))
+        die_failed("OPENSSL_init_crypto failed");
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L
     const char *settings = OPENSSL_info(OPENSSL_INFO_CPU_SETTINGS);
-    if (settings == NULL || settings[0] == '\0') {
-        fprintf(stderr, "cpucaps: the library reports no CPU settings\n");
-        return 1;
-    }
+    if (settings == NULL || settings[0] == '\0')
+        die_failed("the library reports no CPU settings");
     printf("%s\n", settings);
 #else
     const char *env;
