@@ -23,8 +23,7 @@ int gen_certs(const char *dir);
  * 2049-12-31 whatever the clock says. ext: X509v3 extensions as NULL-terminated "name", "value" pairs in
  * the config syntax. kind (keygen.h) picks the digest: ML-DSA signs the whole message, the others
  * SHA-256. NULL, with the library's error queued, when the library refuses. */
-X509 *make_cert(const char *kind, const char *org, const char *cn, long serial, EVP_PKEY *key, X509 *issuer, EVP_PKEY *issuer_key,
-                const char *const *ext);
+X509 *make_cert(const char *kind, const char *org, const char *cn, long serial, EVP_PKEY *key, X509 *issuer, EVP_PKEY *issuer_key, const char *const *ext);
 #endif
 
 #endif

@@ -24,8 +24,14 @@ static int det_bytes(unsigned char *buf, int num) {
     }
     return 1;
 }
-static int det_seed(const void *b, int n) { (void)b, (void)n; return 1; }
-static int det_add(const void *b, int n, double e) { (void)b, (void)n, (void)e; return 1; }
+static int det_seed(const void *b, int n) {
+    (void)b, (void)n;
+    return 1;
+}
+static int det_add(const void *b, int n, double e) {
+    (void)b, (void)n, (void)e;
+    return 1;
+}
 static int det_status(void) { return 1; }
 static RAND_METHOD det_method = { det_seed, det_bytes, NULL, det_add, det_bytes, det_status };
 

@@ -32,7 +32,10 @@ static void hook_free(void *q, const char *file, int line) {
     (void)file, (void)line;
     if (q == NULL) return;
     size_t *p = (size_t *)((char *)q - 16);
-    if (!OURS(p)) { free(q); return; }
+    if (!OURS(p)) {
+        free(q);
+        return;
+    }
     live_bytes[p[1] & 0xff] -= (long long)p[0];
     p[1] = 0; /* a second free of the block is then glibc's to catch */
     free(p);
@@ -40,7 +43,10 @@ static void hook_free(void *q, const char *file, int line) {
 
 static void *hook_realloc(void *q, size_t n, const char *file, int line) {
     if (q == NULL) return hook_malloc(n, file, line);
-    if (n == 0) { hook_free(q, file, line); return NULL; }
+    if (n == 0) {
+        hook_free(q, file, line);
+        return NULL;
+    }
     size_t *p = (size_t *)((char *)q - 16);
     if (!OURS(p)) return realloc(q, n); /* a foreign block stays foreign and uncounted */
     size_t old = p[0], side = p[1] & 0xff;
@@ -63,7 +69,8 @@ const char *mem_hooks_install(void) {
 #elif defined(OBS_LIB_BORINGSSL)
 const char *mem_hooks_install(void) {
     (void)hook_malloc, (void)hook_realloc;
-    return "BoringSSL has no CRYPTO_set_mem_functions (its allocator can only be replaced at link time), so the heap per connection cannot be split between client and server";
+    return "BoringSSL has no CRYPTO_set_mem_functions (its allocator can only be replaced at link time), so the heap per connection cannot be split between "
+           "client and server";
 }
 #else
 const char *mem_hooks_install(void) {

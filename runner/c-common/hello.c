@@ -5,7 +5,10 @@
 #include <strings.h>
 
 /* ------------------------------------------------------------------ groups */
-static const struct { int id; const char *names[4]; } GROUPS[] = {
+static const struct {
+    int id;
+    const char *names[4];
+} GROUPS[] = {
     { 0x0017, { "P-256", "secp256r1", "prime256v1", NULL } },
     { 0x0018, { "P-384", "secp384r1", NULL } },
     { 0x0019, { "P-521", "secp521r1", NULL } },

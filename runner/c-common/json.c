@@ -53,7 +53,8 @@ void jw_arr_close(void) {
 void jw_num(const char *key, double v) {
     if (!isfinite(v)) {
         fflush(stdout);
-        fprintf(stderr, "%s: the JSON number \"%s\" is %s, which JSON cannot write\n", PROGRAM_NAME, key ? key : "(array element)", isnan(v) ? "NaN" : "infinite");
+        fprintf(stderr, "%s: the JSON number \"%s\" is %s, which JSON cannot write\n", PROGRAM_NAME, key ? key : "(array element)",
+                isnan(v) ? "NaN" : "infinite");
         exit(EXIT_FAILED);
     }
     char text[32];

@@ -16,43 +16,37 @@
 #include <stdlib.h>
 
 #if OPENSSL_VERSION_NUMBER < 0x30000000L
-# if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__) || defined(__i386__)
 extern unsigned int OPENSSL_ia32cap_P[4];
-# elif defined(__aarch64__) || defined(__arm__)
+#elif defined(__aarch64__) || defined(__arm__)
 extern unsigned int OPENSSL_armcap_P;
-# else
-#  error "no capability vector known for this architecture in 1.1.1"
-# endif
+#else
+#error "no capability vector known for this architecture in 1.1.1"
+#endif
 #endif
 
 const char PROGRAM_NAME[] = "cpucaps";
 const char PROGRAM_USAGE[] = "usage: cpucaps\n";
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     (void)argv;
-    if (argc != 1)
-        die_usage("takes no arguments");
-    if (!OPENSSL_init_crypto(0, NULL))
-        die_failed("OPENSSL_init_crypto failed");
+    if (argc != 1) die_usage("takes no arguments");
+    if (!OPENSSL_init_crypto(0, NULL)) die_failed("OPENSSL_init_crypto failed");
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L
     const char *settings = OPENSSL_info(OPENSSL_INFO_CPU_SETTINGS);
-    if (settings == NULL || settings[0] == '\0')
-        die_failed("the library reports no CPU settings");
+    if (settings == NULL || settings[0] == '\0') die_failed("the library reports no CPU settings");
     printf("%s\n", settings);
 #else
     const char *env;
-# if defined(__x86_64__) || defined(__i386__)
-    printf("OPENSSL_ia32cap=0x%llx:0x%llx",
-           (unsigned long long)OPENSSL_ia32cap_P[0] | (unsigned long long)OPENSSL_ia32cap_P[1] << 32,
+#if defined(__x86_64__) || defined(__i386__)
+    printf("OPENSSL_ia32cap=0x%llx:0x%llx", (unsigned long long)OPENSSL_ia32cap_P[0] | (unsigned long long)OPENSSL_ia32cap_P[1] << 32,
            (unsigned long long)OPENSSL_ia32cap_P[2] | (unsigned long long)OPENSSL_ia32cap_P[3] << 32);
     env = getenv("OPENSSL_ia32cap");
-# else
+#else
     printf("OPENSSL_armcap=0x%x", OPENSSL_armcap_P);
     env = getenv("OPENSSL_armcap");
-# endif
-    if (env != NULL)
-        printf(" env:%s", env);
+#endif
+    if (env != NULL) printf(" env:%s", env);
     printf("\n");
 #endif
     return 0;

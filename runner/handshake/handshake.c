@@ -49,14 +49,15 @@ enum { VERIFY_CHAIN, VERIFY_NONE };
 static struct {
     const char *cert_dir, *cert, *cgroups, *sgroups, *cipher, *expect_group, *verify_host;
     int proto, resume, mode, count, threads, warmup, deterministic, cpu, count_side, verify;
-} C = { NULL, "ecdsa-p256", "default", "default", NULL, NULL, CERT_HOSTNAME, TLS1_3_VERSION, RES_NONE, MODE_HANDSHAKE, 100, 1, 2, 0, -1, SIDE_HARNESS, VERIFY_CHAIN };
+} C = { NULL,           "ecdsa-p256", "default", "default", NULL, NULL, CERT_HOSTNAME, TLS1_3_VERSION, RES_NONE,
+        MODE_HANDSHAKE, 100,          1,         2,         0,    -1,   SIDE_HARNESS,  VERIFY_CHAIN };
 
 static const char *const RESUME_NAMES[] = { "none", "ticket", "session-id" };
 static const char *const MODE_NAMES[] = { "handshake", "ctx-new", "ctx-per-conn", "memory" };
 static const char *const SIDE_NAMES[] = { "both", "client", "server" }; /* --count-side, indexed by SIDE_* */
 static const char *const VERIFY_NAMES[] = { "chain", "none" };
 static const char *rng_not_fixed; /* deterministic mode on a library whose RNG cannot be fixed: why */
-static int expect_id;  /* IANA id of the group every handshake must negotiate, 0 = not pinned */
+static int expect_id;             /* IANA id of the group every handshake must negotiate, 0 = not pinned */
 
 /* Which side's code runs now (heap accounting) and, with --count-side under callgrind, whether its
  * instructions are collected: only that side's calls inside the measured handshakes are. Without
@@ -99,8 +100,7 @@ static void configure(SSL_CTX *ctx, const char *side, const char *groups) {
      * root CA, its only trust anchor, and the server's name (client_ctx, connect_once); the server
      * asks for no client certificate; the output says what was verified (verification) */
     SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
-    if (!SSL_CTX_set_min_proto_version(ctx, C.proto) || !SSL_CTX_set_max_proto_version(ctx, C.proto))
-        die_unsupported("setting the protocol version");
+    if (!SSL_CTX_set_min_proto_version(ctx, C.proto) || !SSL_CTX_set_max_proto_version(ctx, C.proto)) die_unsupported("setting the protocol version");
     if (strcmp(groups, "default") != 0 && !SSL_CTX_set1_groups_list(ctx, groups)) {
         snprintf(what, sizeof(what), "%s groups \"%s\" not accepted by SSL_CTX_set1_groups_list", side, groups);
         die_unsupported(what);
@@ -199,13 +199,13 @@ struct worker {
     SSL_SESSION *sess;
     SSL_SESSION *fresh; /* SESSION_FROM_CALLBACK: the newest session the callback handed over */
     uint64_t ccpu, scpu;
-    long reads;    /* clock reads during the measured handshakes */
-    uint64_t wall; /* wall time of the measured handshakes */
+    long reads;               /* clock reads during the measured handshakes */
+    uint64_t wall;            /* wall time of the measured handshakes */
     uint64_t unmeasured_wall; /* wall time of handshakes inside the loop that are not measured (restart_chain) */
     double cbytes, sbytes;
     uint64_t *lat;
     int n;
-    char group[64]; /* what the first handshake negotiated; all later ones must match */
+    char group[64];        /* what the first handshake negotiated; all later ones must match */
     struct verification v; /* what the first full handshake's verification saw; all later ones must match */
     pthread_t thread;
 };
@@ -235,8 +235,12 @@ static const char *negotiated_group(SSL *s, int reused) {
     if (EVP_PKEY_id(k) == EVP_PKEY_EC) nid = EC_GROUP_get_curve_name(EC_KEY_get0_group(EVP_PKEY_get0_EC_KEY(k)));
     else nid = EVP_PKEY_id(k);
     EVP_PKEY_free(k);
-    return nid == NID_X25519 ? "X25519" : nid == NID_X448 ? "X448" : nid == NID_X9_62_prime256v1 ? "P-256"
-         : nid == NID_secp384r1 ? "P-384" : nid == NID_secp521r1 ? "P-521" : OBJ_nid2sn(nid);
+    return nid == NID_X25519             ? "X25519"
+           : nid == NID_X448             ? "X448"
+           : nid == NID_X9_62_prime256v1 ? "P-256"
+           : nid == NID_secp384r1        ? "P-384"
+           : nid == NID_secp521r1        ? "P-521"
+                                         : OBJ_nid2sn(nid);
 #endif
 }
 
@@ -273,7 +277,7 @@ static void probe_wire(BIO *peer_end, int write_p, struct probe *pr) {
 }
 #endif
 
-static int stack_len(STACK_OF(X509) *sk) { return sk ? (int)sk_X509_num(sk) : 0; }
+static int stack_len(STACK_OF(X509) * sk) { return sk ? (int)sk_X509_num(sk) : 0; }
 
 /* A full handshake's verification: the library's result must be X509_V_OK (SSL_VERIFY_PEER already
  * fails the handshake otherwise) and what it saw the same as in the first full handshake. */
@@ -289,7 +293,8 @@ static void check_verification(struct worker *w, SSL *cli) {
 #endif
     if (!w->v.seen) w->v = v;
     else if (memcmp(&w->v, &v, sizeof(v)) != 0)
-        die_failed("certificate verification changed between handshakes: %d callbacks to depth %d, then %d to depth %d", w->v.calls, w->v.depth, v.calls, v.depth);
+        die_failed("certificate verification changed between handshakes: %d callbacks to depth %d, then %d to depth %d", w->v.calls, w->v.depth, v.calls,
+                   v.depth);
 }
 
 /* Everything the library says about the handshake must be what was asked. */
@@ -297,13 +302,11 @@ static void verify(struct worker *w, SSL *cli, SSL *srv, int want_resumed) {
     if (SSL_version(cli) != C.proto || SSL_version(srv) != C.proto)
         die_failed("asked for %s, negotiated %s", C.proto == TLS1_3_VERSION ? "TLSv1.3" : "TLSv1.2", SSL_get_version(cli));
     int rc = SSL_session_reused(cli), rs = SSL_session_reused(srv);
-    if (want_resumed && (!rc || !rs))
-        die_failed("resumption (%s) asked but the session was not reused (client %d, server %d)", RESUME_NAMES[C.resume], rc, rs);
+    if (want_resumed && (!rc || !rs)) die_failed("resumption (%s) asked but the session was not reused (client %d, server %d)", RESUME_NAMES[C.resume], rc, rs);
     if (!want_resumed && (rc || rs)) die_failed("a full handshake was asked but the session was reused");
     if (C.verify == VERIFY_CHAIN && !rc) check_verification(w, cli);
     const char *g = negotiated_group(cli, rc);
-    if (expect_id && strcmp(g, "none") != 0 && group_id(g) != expect_id)
-        die_failed("group %s was pinned but %s was negotiated", group_name(expect_id), g);
+    if (expect_id && strcmp(g, "none") != 0 && group_id(g) != expect_id) die_failed("group %s was pinned but %s was negotiated", group_name(expect_id), g);
     if (want_resumed != (C.resume != RES_NONE)) return; /* the priming full handshake of a resumption run */
     if (!w->group[0]) snprintf(w->group, sizeof(w->group), "%s", g);
     else if (strcmp(w->group, g) != 0) die_failed("negotiated group changed between handshakes: %s then %s", w->group, g);
@@ -349,14 +352,16 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
         enter(SIDE_CLIENT);
         int r = cdone ? 1 : SSL_do_handshake(cli);
         CHARGE(cw);
-        if (r == 1) cdone = 1; else check_want(cli, r, "client handshake");
+        if (r == 1) cdone = 1;
+        else check_want(cli, r, "client handshake");
 #ifdef OBS_LIB_WOLFSSL
         if (pr) probe_wire(sb, 1, pr);
 #endif
         enter(SIDE_SERVER);
         r = sdone ? 1 : SSL_do_handshake(srv);
         CHARGE(sw);
-        if (r == 1) sdone = 1; else check_want(srv, r, "server handshake");
+        if (r == 1) sdone = 1;
+        else check_want(srv, r, "server handshake");
 #ifdef OBS_LIB_WOLFSSL
         if (pr) probe_wire(cb, 0, pr);
 #endif
@@ -680,29 +685,55 @@ static void run_handshakes(void) {
 
 /* ------------------------------------------------------------------ main */
 const char PROGRAM_NAME[] = "handshake";
-const char PROGRAM_USAGE[] =
-    "usage: handshake gen-certs DIR\n"
-    "       handshake run --cert-dir DIR [--cert rsa2048|ecdsa-p256|mldsa65] [--proto 1.2|1.3]\n"
-    "                 [--client-groups default|LIST] [--server-groups default|LIST] [--expect-group NAME]\n"
-    "                 [--resume none|ticket|session-id] [--count N] [--threads T] [--warmup N]\n"
-    "                 [--cipher STR] [--mode handshake|ctx-new|ctx-per-conn|memory] [--deterministic]\n"
-    "                 [--cpu N] [--count-side client|server] [--verify chain|none] [--verify-host NAME]\n";
+const char PROGRAM_USAGE[] = "usage: handshake gen-certs DIR\n"
+                             "       handshake run --cert-dir DIR [--cert rsa2048|ecdsa-p256|mldsa65] [--proto 1.2|1.3]\n"
+                             "                 [--client-groups default|LIST] [--server-groups default|LIST] [--expect-group NAME]\n"
+                             "                 [--resume none|ticket|session-id] [--count N] [--threads T] [--warmup N]\n"
+                             "                 [--cipher STR] [--mode handshake|ctx-new|ctx-per-conn|memory] [--deterministic]\n"
+                             "                 [--cpu N] [--count-side client|server] [--verify chain|none] [--verify-host NAME]\n";
 
 int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "gen-certs") == 0) return gen_certs(argv[2]) > 0 ? 0 : EXIT_FAILED;
     if (argc < 2 || strcmp(argv[1], "run") != 0) die_usage("expected gen-certs or run");
     static const char *const PROTOS[] = { "1.2", "1.3" };
-    enum { CERT_DIR = 256, CERT, PROTO, CLIENT_GROUPS, SERVER_GROUPS, EXPECT_GROUP, RESUME, MODE, CIPHER, COUNT, THREADS, WARMUP, CPU, COUNT_SIDE, VERIFY, VERIFY_HOST, DETERMINISTIC };
+    enum {
+        CERT_DIR = 256,
+        CERT,
+        PROTO,
+        CLIENT_GROUPS,
+        SERVER_GROUPS,
+        EXPECT_GROUP,
+        RESUME,
+        MODE,
+        CIPHER,
+        COUNT,
+        THREADS,
+        WARMUP,
+        CPU,
+        COUNT_SIDE,
+        VERIFY,
+        VERIFY_HOST,
+        DETERMINISTIC
+    };
     static const struct option OPTIONS[] = {
-        { "cert-dir", required_argument, NULL, CERT_DIR },   { "cert", required_argument, NULL, CERT },
-        { "proto", required_argument, NULL, PROTO },         { "client-groups", required_argument, NULL, CLIENT_GROUPS },
-        { "server-groups", required_argument, NULL, SERVER_GROUPS }, { "expect-group", required_argument, NULL, EXPECT_GROUP },
-        { "resume", required_argument, NULL, RESUME },       { "mode", required_argument, NULL, MODE },
-        { "cipher", required_argument, NULL, CIPHER },       { "count", required_argument, NULL, COUNT },
-        { "threads", required_argument, NULL, THREADS },     { "warmup", required_argument, NULL, WARMUP },
-        { "cpu", required_argument, NULL, CPU },             { "count-side", required_argument, NULL, COUNT_SIDE },
-        { "verify", required_argument, NULL, VERIFY },       { "verify-host", required_argument, NULL, VERIFY_HOST },
-        { "deterministic", no_argument, NULL, DETERMINISTIC }, { NULL, 0, NULL, 0 },
+        { "cert-dir", required_argument, NULL, CERT_DIR },
+        { "cert", required_argument, NULL, CERT },
+        { "proto", required_argument, NULL, PROTO },
+        { "client-groups", required_argument, NULL, CLIENT_GROUPS },
+        { "server-groups", required_argument, NULL, SERVER_GROUPS },
+        { "expect-group", required_argument, NULL, EXPECT_GROUP },
+        { "resume", required_argument, NULL, RESUME },
+        { "mode", required_argument, NULL, MODE },
+        { "cipher", required_argument, NULL, CIPHER },
+        { "count", required_argument, NULL, COUNT },
+        { "threads", required_argument, NULL, THREADS },
+        { "warmup", required_argument, NULL, WARMUP },
+        { "cpu", required_argument, NULL, CPU },
+        { "count-side", required_argument, NULL, COUNT_SIDE },
+        { "verify", required_argument, NULL, VERIFY },
+        { "verify-host", required_argument, NULL, VERIFY_HOST },
+        { "deterministic", no_argument, NULL, DETERMINISTIC },
+        { NULL, 0, NULL, 0 },
     };
     /* the options follow "run": getopt_long sees argv[1] as the program name */
     int c, n = argc - 1;

@@ -128,12 +128,12 @@ static void gen_inputs(const char *dir) {
 /* ------------------------------------------------------------------ operations */
 struct op {
     const char *name;
-    const char *per;               /* what one repetition is: call, handshake, connection */
-    void (*init)(void);            /* once, before the warm-up */
-    void *(*setup)(void);          /* per repetition, untimed (NULL: none) */
-    void (*run)(void *);           /* the measured operation */
-    void (*teardown)(void *);      /* per repetition, untimed */
-    void (*check)(void *);         /* once, on the last repetition's state before its teardown: did the operation do its job? */
+    const char *per;          /* what one repetition is: call, handshake, connection */
+    void (*init)(void);       /* once, before the warm-up */
+    void *(*setup)(void);     /* per repetition, untimed (NULL: none) */
+    void (*run)(void *);      /* the measured operation */
+    void (*teardown)(void *); /* per repetition, untimed */
+    void (*check)(void *);    /* once, on the last repetition's state before its teardown: did the operation do its job? */
 };
 
 static unsigned char *pem, *der, *cert;
@@ -204,8 +204,7 @@ static void bundle_check(void *ctx) {
     X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
     X509_STORE_CTX *sc = X509_STORE_CTX_new();
     X509_OBJECT *obj = X509_OBJECT_new();
-    int found = sc && obj && X509_STORE_CTX_init(sc, SSL_CTX_get_cert_store(c), NULL, NULL) &&
-                X509_STORE_CTX_get_by_subject(sc, X509_LU_X509, name, obj) == 1;
+    int found = sc && obj && X509_STORE_CTX_init(sc, SSL_CTX_get_cert_store(c), NULL, NULL) && X509_STORE_CTX_get_by_subject(sc, X509_LU_X509, name, obj) == 1;
     X509_OBJECT_free(obj);
     X509_STORE_CTX_free(sc);
     X509_NAME_free(name);
@@ -230,8 +229,7 @@ static void seal(EVP_CIPHER_CTX *c, const EVP_CIPHER *cipher, const unsigned cha
         die_failed("AES-128-GCM seal");
 }
 static void aead_reinit_init(void) {
-    if (!(aead_ctx = EVP_CIPHER_CTX_new()) || EVP_EncryptInit_ex(aead_ctx, EVP_aes_128_gcm(), NULL, KEY, iv) != 1)
-        die_failed("AES-128-GCM context");
+    if (!(aead_ctx = EVP_CIPHER_CTX_new()) || EVP_EncryptInit_ex(aead_ctx, EVP_aes_128_gcm(), NULL, KEY, iv) != 1) die_failed("AES-128-GCM context");
 }
 /* a context keyed once, a fresh IV per record: what a record layer (or libsrtp) does per packet */
 static void run_aead_reinit(void *unused) {
@@ -288,8 +286,7 @@ static unsigned int psk_server(SSL *s, const char *id, unsigned char *psk, unsig
 static SSL_CTX *dtls_ctx(int server) {
     SSL_CTX *c = SSL_CTX_new(server ? DTLS_server_method() : DTLS_client_method());
     if (!c) die_failed("SSL_CTX_new(DTLS)");
-    if (!SSL_CTX_set_min_proto_version(c, DTLS1_2_VERSION) || !SSL_CTX_set_max_proto_version(c, DTLS1_2_VERSION))
-        die_unsupported("DTLS 1.2 only");
+    if (!SSL_CTX_set_min_proto_version(c, DTLS1_2_VERSION) || !SSL_CTX_set_max_proto_version(c, DTLS1_2_VERSION)) die_unsupported("DTLS 1.2 only");
     if (!SSL_CTX_set_cipher_list(c, DTLS_CIPHER)) die_unsupported("cipher " DTLS_CIPHER);
     /* new handshakes only: no tickets, no session cache holding sessions across connections */
     SSL_CTX_set_options(c, SSL_OP_NO_TICKET | SSL_OP_NO_QUERY_MTU);
@@ -330,10 +327,12 @@ static void run_dtls(void *unused) {
         if (round > 50) die_failed("DTLS handshake made no progress in 50 rounds");
         mem_side = SIDE_CLIENT;
         int r = cdone ? 1 : SSL_do_handshake(cli);
-        if (r == 1) cdone = 1; else want(cli, r, "DTLS client handshake");
+        if (r == 1) cdone = 1;
+        else want(cli, r, "DTLS client handshake");
         mem_side = SIDE_SERVER;
         r = sdone ? 1 : SSL_do_handshake(srv);
-        if (r == 1) sdone = 1; else want(srv, r, "DTLS server handshake");
+        if (r == 1) sdone = 1;
+        else want(srv, r, "DTLS server handshake");
     }
     if (SSL_version(cli) != DTLS1_2_VERSION || SSL_session_reused(cli)) die_failed("expected a full DTLS 1.2 handshake, got %s", SSL_get_version(cli));
     const char *c = SSL_CIPHER_get_name(SSL_get_current_cipher(cli));
@@ -390,9 +389,8 @@ int main(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "run") != 0) die_usage("expected gen-inputs or run");
     enum { OP = 256, INPUTS, COUNT, WARMUP, DETERMINISTIC };
     static const struct option OPTIONS[] = {
-        { "op", required_argument, NULL, OP },         { "inputs", required_argument, NULL, INPUTS },
-        { "count", required_argument, NULL, COUNT },   { "warmup", required_argument, NULL, WARMUP },
-        { "deterministic", no_argument, NULL, DETERMINISTIC }, { NULL, 0, NULL, 0 },
+        { "op", required_argument, NULL, OP },         { "inputs", required_argument, NULL, INPUTS },         { "count", required_argument, NULL, COUNT },
+        { "warmup", required_argument, NULL, WARMUP }, { "deterministic", no_argument, NULL, DETERMINISTIC }, { NULL, 0, NULL, 0 },
     };
     /* the options follow "run": getopt_long sees argv[1] as the program name */
     int c, n = argc - 1;

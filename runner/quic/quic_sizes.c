@@ -238,8 +238,8 @@ int main(int argc, char **argv) {
         SSL_CTX_set_msg_callback_arg(sctx, "server");
         BIO_ADDR *client_addr = loopback(50000);
         int caps = BIO_DGRAM_CAP_HANDLES_DST_ADDR | BIO_DGRAM_CAP_HANDLES_SRC_ADDR;
-        if (!client_addr || !BIO_dgram_set_caps(sbio, caps) || !BIO_dgram_set0_local_addr(sbio, server_addr) ||
-            !BIO_dgram_set_caps(cbio, caps) || !BIO_dgram_set0_local_addr(cbio, client_addr))
+        if (!client_addr || !BIO_dgram_set_caps(sbio, caps) || !BIO_dgram_set0_local_addr(sbio, server_addr) || !BIO_dgram_set_caps(cbio, caps) ||
+            !BIO_dgram_set0_local_addr(cbio, client_addr))
             unsupported(library_errors());
         server_addr = loopback(4433);
         listener = SSL_new_listener(sctx, strcmp(retry, "retry") == 0 ? 0 : SSL_LISTENER_FLAG_NO_VALIDATE);
