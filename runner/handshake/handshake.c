@@ -49,8 +49,19 @@ enum { VERIFY_CHAIN, VERIFY_NONE };
 static struct {
     const char *cert_dir, *cert, *cgroups, *sgroups, *cipher, *expect_group, *verify_host;
     int proto, resume, mode, count, threads, warmup, deterministic, cpu, count_side, verify;
-} C = { NULL,           "ecdsa-p256", "default", "default", NULL, NULL, CERT_HOSTNAME, TLS1_3_VERSION, RES_NONE,
-        MODE_HANDSHAKE, 100,          1,         2,         0,    -1,   SIDE_HARNESS,  VERIFY_CHAIN };
+} C = { .cert = "ecdsa-p256",
+        .cgroups = "default",
+        .sgroups = "default",
+        .verify_host = CERT_HOSTNAME,
+        .proto = TLS1_3_VERSION,
+        .resume = RES_NONE,
+        .mode = MODE_HANDSHAKE,
+        .count = 100,
+        .threads = 1,
+        .warmup = 2,
+        .cpu = -1,
+        .count_side = SIDE_HARNESS,
+        .verify = VERIFY_CHAIN };
 
 static const char *const RESUME_NAMES[] = { "none", "ticket", "session-id" };
 static const char *const MODE_NAMES[] = { "handshake", "ctx-new", "ctx-per-conn", "memory" };
