@@ -1,5 +1,8 @@
-/* The one clock of the C programs under runner/. Inline: the handshake program reads it inside the
- * region whose instructions are counted, where a call would add to the count. */
+/* The one clock of the C programs under runner/, for a program's main file only (no c-common file
+ * includes it). Inline, and its state is that file's own (static): the handshake program reads the
+ * clock inside the region whose instructions are counted, where a call would add to the count, and
+ * with a global flag the compiler reloads it after every library call (two more instructions per
+ * handshake); a static one no library call can change. */
 #ifndef OBSERVATORY_CLOCK_H
 #define OBSERVATORY_CLOCK_H
 #include <stdint.h>
@@ -7,9 +10,9 @@
 
 /* Set in deterministic mode (instruction counts): no clock is read, every read gives 0, because a
  * read would change the count. */
-extern int clock_off;
+static int clock_off;
 /* Clock reads the calling thread made (what the harness adds to the time it measures). */
-extern __thread long clock_reads;
+static __thread long clock_reads;
 
 static inline uint64_t clock_ns(clockid_t id) {
     struct timespec t;

@@ -1,5 +1,0 @@
-/* See clock.h. */
-#include "clock.h"
-
-int clock_off;
-__thread long clock_reads;
