@@ -1,8 +1,9 @@
 // Compile one of our C programs against one library build (static), cached by source and build.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BuildUnderTest } from './benchmark.ts';
 import { cacheRoot } from './sources.ts';
 import { buildLabel } from '../catalogue/index.ts';
@@ -38,11 +39,22 @@ function withLocalHeaders(file: string, seen = new Set<string>()): string[] {
   return [file, ...includes.flatMap((h) => withLocalHeaders(h, seen))];
 }
 
+const C_COMMON = fileURLToPath(new URL('./c-common/', import.meta.url));
+
+/** Every .c file of runner/c-common, the one C library of our programs: each program gets all of them, so none can miss one. */
+export const cCommonSources = (): string[] =>
+  readdirSync(C_COMMON)
+    .filter((f) => f.endsWith('.c'))
+    .sort()
+    .map((f) => join(C_COMMON, f));
+
 /**
- * Returns the path of the binary. The same compiler flags for every version; the version differences
- * live in the C source behind OPENSSL_VERSION_NUMBER checks.
+ * Compiles one program (its own .c file, `program`, with all of runner/c-common) and returns the path of
+ * the binary. The same compiler flags for every version; the version differences live in the C source
+ * behind OPENSSL_VERSION_NUMBER checks.
  */
-export function compileAgainst(build: Linkable, sources: string[], name: string): string {
+export function compileAgainst(build: Linkable, program: string, name: string): string {
+  const sources = [program, ...cCommonSources()];
   const text = [...new Set(sources.flatMap((s) => withLocalHeaders(s)))].map((s) => readFileSync(s, 'utf8')).join('\n');
   const hash = createHash('sha256').update(text).update(build.record.id).digest('hex').slice(0, 12);
   const lib = build.record.library === 'openssl' ? '' : `${build.record.library}-`;

@@ -11,7 +11,7 @@
 //   - the benchmark's own sources (benchmarkSourcesSha256 below): the module it names in
 //     Benchmark.source, every file of runner/ that module imports, transitively, every other file in the
 //     folders of those (the C programs and headers the module compiles) and runner/c-common/, the C
-//     helpers every program includes. Tests (*.test.ts), fixtures/ and *.md do not count: they do not
+//     library every program is compiled with. Tests (*.test.ts), fixtures/ and *.md do not count: they do not
 //     change what is measured. schema/ and catalogue/ do not count either: a change of the library
 //     measured changes the binary, a change of the file format does not change a count.
 // Not in the key: the C compiler that builds the benchmark program (the build id covers the library's

@@ -29,9 +29,10 @@ need=()
 # The host lock and the benchmarks' process guard: flock and setpriv (util-linux). Instruction counts:
 # valgrind. Site tests: chromium. Workflow lint: shellcheck. The other TLS libraries (runner/recipes.ts
 # RECIPES tools): cmake and g++ for AWS-LC and BoringSSL, autoconf automake libtool for wolfSSL. Builds of
-# single commits of OpenSSL's history (runner/bisect/commit-build.ts): ccache.
+# single commits of OpenSSL's history (runner/bisect/commit-build.ts): ccache. The C programs' format
+# check in the unit tier (runner/c-common/format.test.ts; it fails in CI without it): clang-format.
 for pair in gcc:cc make:make perl:perl cargo:cargo apt:apt-get dpkg-dev:dpkg-source util-linux:flock util-linux:setpriv \
-  valgrind:valgrind chromium:chromium git:git shellcheck:shellcheck \
+  valgrind:valgrind chromium:chromium git:git shellcheck:shellcheck clang-format:clang-format \
   cmake:cmake g++:c++ autoconf:autoreconf automake:automake libtool:libtoolize ccache:ccache; do
   command -v "${pair#*:}" >/dev/null 2>&1 || need+=("${pair%%:*}")
 done

@@ -9,25 +9,21 @@
 
 #ifdef OBS_LIB_OPENSSL
 #include "keygen.h"
-#include <openssl/evp.h>
 #include <openssl/pem.h>
-#include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
 /* fixed validity, 2020-01-01 .. 2049-12-31, which contains the frozen clock of deterministic mode */
 #define CERT_NOT_BEFORE ((time_t)1577836800)
 #define CERT_NOT_AFTER ((time_t)2524607999)
 
-/* One certificate of the chain: subject cn with key, issued by (issuer, issuer_key), or self-signed
- * when issuer is NULL. ext: "name=value" X509v3 extensions in the config syntax, NULL-terminated. */
-static X509 *make_cert(const char *kind, const char *cn, long serial, EVP_PKEY *key, X509 *issuer, EVP_PKEY *issuer_key, const char *const *ext) {
+X509 *make_cert(const char *kind, const char *org, const char *cn, long serial, EVP_PKEY *key, X509 *issuer, EVP_PKEY *issuer_key, const char *const *ext) {
     X509 *x = X509_new();
     X509_NAME *name = X509_NAME_new();
     int ok = x && name && ASN1_INTEGER_set(X509_get_serialNumber(x), serial) && X509_set_version(x, 2) &&
-             X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0) &&
-             X509_set_subject_name(x, name) && X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) : name) &&
-             ASN1_TIME_set(X509_getm_notBefore(x), CERT_NOT_BEFORE) && ASN1_TIME_set(X509_getm_notAfter(x), CERT_NOT_AFTER) &&
-             X509_set_pubkey(x, key);
+             (!org || X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, (const unsigned char *)org, -1, -1, 0)) &&
+             X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0) && X509_set_subject_name(x, name) &&
+             X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) : name) && ASN1_TIME_set(X509_getm_notBefore(x), CERT_NOT_BEFORE) &&
+             ASN1_TIME_set(X509_getm_notAfter(x), CERT_NOT_AFTER) && X509_set_pubkey(x, key);
     X509V3_CTX v3;
     X509V3_set_ctx(&v3, issuer ? issuer : x, x, NULL, NULL, 0);
     for (int i = 0; ok && ext[i]; i += 2) {
@@ -56,22 +52,40 @@ static int write_pem(const char *dir, const char *kind, const char *suffix, X509
 /* A root CA (the client's only trust anchor), an intermediate CA and the server's leaf, all of one key
  * kind, as a public server's chain is; the leaf names CERT_HOSTNAME. Files: see certs.h. */
 static int write_chain(const char *dir, const char *kind) {
-    static const char *const ca_root[] = { "basicConstraints", "critical,CA:TRUE", "keyUsage", "critical,keyCertSign,cRLSign",
-                                           "subjectKeyIdentifier", "hash", NULL };
-    static const char *const ca_mid[] = { "basicConstraints", "critical,CA:TRUE,pathlen:0", "keyUsage", "critical,keyCertSign,cRLSign",
-                                          "subjectKeyIdentifier", "hash", "authorityKeyIdentifier", "keyid:always", NULL };
+    static const char *const ca_root[] = {
+        "basicConstraints", "critical,CA:TRUE", "keyUsage", "critical,keyCertSign,cRLSign", "subjectKeyIdentifier", "hash", NULL
+    };
+    static const char *const ca_mid[] = { "basicConstraints",
+                                          "critical,CA:TRUE,pathlen:0",
+                                          "keyUsage",
+                                          "critical,keyCertSign,cRLSign",
+                                          "subjectKeyIdentifier",
+                                          "hash",
+                                          "authorityKeyIdentifier",
+                                          "keyid:always",
+                                          NULL };
     /* RSA key exchange (TLS 1.2 AES128-SHA) needs keyEncipherment on an RSA leaf */
     const char *leaf_usage = strcmp(kind, "rsa2048") == 0 ? "critical,digitalSignature,keyEncipherment" : "critical,digitalSignature";
-    const char *const leaf[] = { "basicConstraints", "critical,CA:FALSE", "keyUsage", leaf_usage, "extendedKeyUsage", "serverAuth",
-                                 "subjectAltName", "DNS:" CERT_HOSTNAME, "subjectKeyIdentifier", "hash",
-                                 "authorityKeyIdentifier", "keyid:always", NULL };
+    const char *const leaf[] = { "basicConstraints",
+                                 "critical,CA:FALSE",
+                                 "keyUsage",
+                                 leaf_usage,
+                                 "extendedKeyUsage",
+                                 "serverAuth",
+                                 "subjectAltName",
+                                 "DNS:" CERT_HOSTNAME,
+                                 "subjectKeyIdentifier",
+                                 "hash",
+                                 "authorityKeyIdentifier",
+                                 "keyid:always",
+                                 NULL };
     char cn_root[80], cn_mid[80];
     snprintf(cn_root, sizeof(cn_root), "observatory %s root CA", kind);
     snprintf(cn_mid, sizeof(cn_mid), "observatory %s intermediate CA", kind);
     EVP_PKEY *kr = gen_key(kind), *km = kr ? gen_key(kind) : NULL, *kl = km ? gen_key(kind) : NULL;
-    X509 *root = kl ? make_cert(kind, cn_root, 1, kr, NULL, NULL, ca_root) : NULL;
-    X509 *mid = root ? make_cert(kind, cn_mid, 2, km, root, kr, ca_mid) : NULL;
-    X509 *srv = mid ? make_cert(kind, CERT_HOSTNAME, 3, kl, mid, km, leaf) : NULL;
+    X509 *root = kl ? make_cert(kind, NULL, cn_root, 1, kr, NULL, NULL, ca_root) : NULL;
+    X509 *mid = root ? make_cert(kind, NULL, cn_mid, 2, km, root, kr, ca_mid) : NULL;
+    X509 *srv = mid ? make_cert(kind, NULL, CERT_HOSTNAME, 3, kl, mid, km, leaf) : NULL;
     X509 *full[2] = { srv, mid };
     /* the key last: certs.ts takes a kind as made when its key file is there */
     int ok = srv && write_pem(dir, kind, "-root.crt", &root, 1, NULL) && write_pem(dir, kind, "-intermediate.crt", &mid, 1, NULL) &&

@@ -1,6 +1,12 @@
 /* See errors.h. */
 #include "library.h"
 #include "errors.h"
+#include "exit_codes.h"
+#include "json.h"
+#include "program.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <openssl/err.h>
 
@@ -42,3 +48,45 @@ const char *library_errors(void) {
     return err_len ? err_buf : "(the library queued no error)";
 }
 #endif
+
+static void die(int code, const char *msg) __attribute__((noreturn));
+static void die(int code, const char *msg) {
+    jw_abandon();
+    fflush(stdout);
+    fprintf(stderr, "%s: %s%s\n", PROGRAM_NAME, code == EXIT_UNSUPPORTED ? "unsupported: " : "", msg);
+    if (code == EXIT_USAGE) fputs(PROGRAM_USAGE, stderr);
+    jw_open(NULL);
+    if (code == EXIT_UNSUPPORTED) jw_bool("unsupported", 1), jw_str("reason", msg);
+    else jw_str("error", msg);
+    jw_str("openssl", library_version());
+    jw_close();
+    fflush(stdout);
+    exit(code);
+}
+
+void die_unsupported_because(const char *what, const char *reason) {
+    char msg[6000];
+    snprintf(msg, sizeof(msg), "%s: %s", what, reason);
+    die(EXIT_UNSUPPORTED, msg);
+}
+
+void die_unsupported(const char *what) { die_unsupported_because(what, library_errors()); }
+
+void die_failed(const char *fmt, ...) {
+    char what[1500], msg[6000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    snprintf(msg, sizeof(msg), "%s; library errors: %s", what, library_errors());
+    die(EXIT_FAILED, msg);
+}
+
+void die_usage(const char *fmt, ...) {
+    char msg[1500];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    die(EXIT_USAGE, msg);
+}

@@ -16,7 +16,7 @@ export const CPUCAPS_FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta
 function main(wanted: string[]) {
   mkdirSync(CPUCAPS_FIXTURES, { recursive: true });
   for (const b of requireBuilds(wanted)) {
-    const cpucaps = execFileSync(compileAgainst(b, [CPUCAPS_SOURCE], 'cpucaps'), [], { encoding: 'utf8', env: programEnv() });
+    const cpucaps = execFileSync(compileAgainst(b, CPUCAPS_SOURCE, 'cpucaps'), [], { encoding: 'utf8', env: programEnv() });
     const opensslInfo =
       compareSeries(b.record.series, '3.0') >= 0 ? execFileSync(join(b.prefix, 'bin', 'openssl'), ['info', '-cpusettings'], { encoding: 'utf8', env: programEnv(appEnv(b.prefix)) }) : null;
     writeFileSync(join(CPUCAPS_FIXTURES, `${b.record.version}.json`), JSON.stringify({ version: b.record.version, cpucaps, opensslInfo }, null, 1) + '\n');

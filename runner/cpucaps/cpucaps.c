@@ -6,49 +6,47 @@
  * (3.0-3.4 two 64-bit words, 3.5+ five). 1.1.1 has no OPENSSL_info: the vector is read from the
  * library's own globals after its initialisation (OPENSSL_ia32cap_P on x86-64, OPENSSL_armcap_P on
  * arm64) and printed in 3.0's format. In every case the value has OPENSSL_ia32cap / OPENSSL_armcap
- * environment semantics, and an " env:..." suffix says when that variable was set.
+ * environment semantics, and an " env:..." suffix says when that variable was set. Errors: the
+ * convention of c-common/errors.h. OpenSSL only.
  */
+#include "../c-common/library.h" /* first: it must precede every library header */
+#include "../c-common/errors.h"
+#include "../c-common/program.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <openssl/crypto.h>
-#include <openssl/opensslv.h>
 
 #if OPENSSL_VERSION_NUMBER < 0x30000000L
-# if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__) || defined(__i386__)
 extern unsigned int OPENSSL_ia32cap_P[4];
-# elif defined(__aarch64__) || defined(__arm__)
+#elif defined(__aarch64__) || defined(__arm__)
 extern unsigned int OPENSSL_armcap_P;
-# else
-#  error "no capability vector known for this architecture in 1.1.1"
-# endif
+#else
+#error "no capability vector known for this architecture in 1.1.1"
+#endif
 #endif
 
-int main(void)
-{
-    if (!OPENSSL_init_crypto(0, NULL)) {
-        fprintf(stderr, "cpucaps: OPENSSL_init_crypto failed\n");
-        return 1;
-    }
+const char PROGRAM_NAME[] = "cpucaps";
+const char PROGRAM_USAGE[] = "usage: cpucaps\n";
+
+int main(int argc, char **argv) {
+    (void)argv;
+    if (argc != 1) die_usage("takes no arguments");
+    if (!OPENSSL_init_crypto(0, NULL)) die_failed("OPENSSL_init_crypto failed");
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L
     const char *settings = OPENSSL_info(OPENSSL_INFO_CPU_SETTINGS);
-    if (settings == NULL || settings[0] == '\0') {
-        fprintf(stderr, "cpucaps: the library reports no CPU settings\n");
-        return 1;
-    }
+    if (settings == NULL || settings[0] == '\0') die_failed("the library reports no CPU settings");
     printf("%s\n", settings);
 #else
     const char *env;
-# if defined(__x86_64__) || defined(__i386__)
-    printf("OPENSSL_ia32cap=0x%llx:0x%llx",
-           (unsigned long long)OPENSSL_ia32cap_P[0] | (unsigned long long)OPENSSL_ia32cap_P[1] << 32,
+#if defined(__x86_64__) || defined(__i386__)
+    printf("OPENSSL_ia32cap=0x%llx:0x%llx", (unsigned long long)OPENSSL_ia32cap_P[0] | (unsigned long long)OPENSSL_ia32cap_P[1] << 32,
            (unsigned long long)OPENSSL_ia32cap_P[2] | (unsigned long long)OPENSSL_ia32cap_P[3] << 32);
     env = getenv("OPENSSL_ia32cap");
-# else
+#else
     printf("OPENSSL_armcap=0x%x", OPENSSL_armcap_P);
     env = getenv("OPENSSL_armcap");
-# endif
-    if (env != NULL)
-        printf(" env:%s", env);
+#endif
+    if (env != NULL) printf(" env:%s", env);
     printf("\n");
 #endif
     return 0;

@@ -13,7 +13,7 @@ test('on real 1.1.1w: the record names the vector, and OPENSSL_ia32cap masks the
   const caps = await cpuCapabilities(build);
   assert.match(caps, /^OPENSSL_ia32cap=0x[0-9a-f]+:0x[0-9a-f]+$/);
   // hide AES-NI (bit 57 of the first word): the library must report it gone, and say why
-  const masked = execFileSync(compileAgainst(build, [CPUCAPS_SOURCE], 'cpucaps'), [], { encoding: 'utf8', env: { ...process.env, OPENSSL_ia32cap: '~0x200000000000000' } }).trim();
+  const masked = execFileSync(compileAgainst(build, CPUCAPS_SOURCE, 'cpucaps'), [], { encoding: 'utf8', env: { ...process.env, OPENSSL_ia32cap: '~0x200000000000000' } }).trim();
   const first = (s: string) => BigInt(s.replace(/^OPENSSL_ia32cap=/, '').split(/[: ]/)[0]!);
   assert.equal(first(masked), first(caps) & ~0x200000000000000n);
   assert.match(masked, / env:~0x200000000000000$/);

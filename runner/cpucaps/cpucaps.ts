@@ -18,7 +18,7 @@ export function parseCpuCapabilities(text: string, where: string): string {
 }
 
 export async function cpuCapabilities(build: BuildUnderTest): Promise<string> {
-  const binary = compileAgainst(build, [CPUCAPS_SOURCE], 'cpucaps');
+  const binary = compileAgainst(build, CPUCAPS_SOURCE, 'cpucaps');
   const where = `cpucaps on ${build.record.version}/${build.record.variant}`;
   const r = await runGuarded(binary, [], { timeoutMs: 30_000 });
   if (r.code !== 0) throw new Error(`${where}: exit ${r.code}: ${stderrTail(r.stderr)}`);

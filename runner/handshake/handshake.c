@@ -4,18 +4,28 @@
  * Client and server talk over a BIO pair, driven alternately from one thread; the time of every SSL
  * call is added to the side that made it (see connect_once for how). Every handshake is checked:
  * protocol, group and resumption must be what was asked, or the run fails loudly. Output: one JSON
- * object on stdout. Usage: see usage() below. */
+ * object on stdout. Usage: see PROGRAM_USAGE below. */
 #define _GNU_SOURCE
+#include "../c-common/library.h" /* first: it must precede every library header */
+#include "../c-common/certs.h"
+#include "../c-common/clock.h"
+#include "../c-common/cpu.h"
+#include "../c-common/deterministic.h"
+#include "../c-common/errors.h"
+#include "../c-common/exit_codes.h"
+#include "../c-common/heap.h"
+#include "../c-common/hello.h"
+#include "../c-common/json.h"
+#include "../c-common/options.h"
+#include "../c-common/program.h"
 #include <errno.h>
+#include <getopt.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include "hs_util.h" /* first: c-common/library.h must precede every library header */
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #if defined(OBS_LIB_OPENSSL) && OPENSSL_VERSION_NUMBER < 0x30000000L
@@ -39,27 +49,26 @@ enum { VERIFY_CHAIN, VERIFY_NONE };
 static struct {
     const char *cert_dir, *cert, *cgroups, *sgroups, *cipher, *expect_group, *verify_host;
     int proto, resume, mode, count, threads, warmup, deterministic, cpu, count_side, verify;
-} C = { NULL, "ecdsa-p256", "default", "default", NULL, NULL, CERT_HOSTNAME, TLS1_3_VERSION, RES_NONE, MODE_HANDSHAKE, 100, 1, 2, 0, -1, SIDE_HARNESS, VERIFY_CHAIN };
+} C = { .cert = "ecdsa-p256",
+        .cgroups = "default",
+        .sgroups = "default",
+        .verify_host = CERT_HOSTNAME,
+        .proto = TLS1_3_VERSION,
+        .resume = RES_NONE,
+        .mode = MODE_HANDSHAKE,
+        .count = 100,
+        .threads = 1,
+        .warmup = 2,
+        .cpu = -1,
+        .count_side = SIDE_HARNESS,
+        .verify = VERIFY_CHAIN };
 
 static const char *const RESUME_NAMES[] = { "none", "ticket", "session-id" };
 static const char *const MODE_NAMES[] = { "handshake", "ctx-new", "ctx-per-conn", "memory" };
 static const char *const SIDE_NAMES[] = { "both", "client", "server" }; /* --count-side, indexed by SIDE_* */
 static const char *const VERIFY_NAMES[] = { "chain", "none" };
-static int timing = 1; /* off in deterministic mode: clock reads would change the instruction count */
 static const char *rng_not_fixed; /* deterministic mode on a library whose RNG cannot be fixed: why */
-static int expect_id;  /* IANA id of the group every handshake must negotiate, 0 = not pinned */
-
-static __thread long clock_reads; /* per thread: how many clock reads the harness made */
-
-static uint64_t clock_ns(clockid_t id) {
-    struct timespec t;
-    if (!timing) return 0;
-    clock_reads++;
-    clock_gettime(id, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-#define CPU_NOW() clock_ns(CLOCK_THREAD_CPUTIME_ID)
-#define WALL_NOW() clock_ns(CLOCK_MONOTONIC)
+static int expect_id;             /* IANA id of the group every handshake must negotiate, 0 = not pinned */
 
 /* Which side's code runs now (heap accounting) and, with --count-side under callgrind, whether its
  * instructions are collected: only that side's calls inside the measured handshakes are. Without
@@ -102,8 +111,7 @@ static void configure(SSL_CTX *ctx, const char *side, const char *groups) {
      * root CA, its only trust anchor, and the server's name (client_ctx, connect_once); the server
      * asks for no client certificate; the output says what was verified (verification) */
     SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
-    if (!SSL_CTX_set_min_proto_version(ctx, C.proto) || !SSL_CTX_set_max_proto_version(ctx, C.proto))
-        die_unsupported("setting the protocol version");
+    if (!SSL_CTX_set_min_proto_version(ctx, C.proto) || !SSL_CTX_set_max_proto_version(ctx, C.proto)) die_unsupported("setting the protocol version");
     if (strcmp(groups, "default") != 0 && !SSL_CTX_set1_groups_list(ctx, groups)) {
         snprintf(what, sizeof(what), "%s groups \"%s\" not accepted by SSL_CTX_set1_groups_list", side, groups);
         die_unsupported(what);
@@ -202,13 +210,13 @@ struct worker {
     SSL_SESSION *sess;
     SSL_SESSION *fresh; /* SESSION_FROM_CALLBACK: the newest session the callback handed over */
     uint64_t ccpu, scpu;
-    long reads;    /* clock reads during the measured handshakes */
-    uint64_t wall; /* wall time of the measured handshakes */
+    long reads;               /* clock reads during the measured handshakes */
+    uint64_t wall;            /* wall time of the measured handshakes */
     uint64_t unmeasured_wall; /* wall time of handshakes inside the loop that are not measured (restart_chain) */
     double cbytes, sbytes;
     uint64_t *lat;
     int n;
-    char group[64]; /* what the first handshake negotiated; all later ones must match */
+    char group[64];        /* what the first handshake negotiated; all later ones must match */
     struct verification v; /* what the first full handshake's verification saw; all later ones must match */
     pthread_t thread;
 };
@@ -238,8 +246,12 @@ static const char *negotiated_group(SSL *s, int reused) {
     if (EVP_PKEY_id(k) == EVP_PKEY_EC) nid = EC_GROUP_get_curve_name(EC_KEY_get0_group(EVP_PKEY_get0_EC_KEY(k)));
     else nid = EVP_PKEY_id(k);
     EVP_PKEY_free(k);
-    return nid == NID_X25519 ? "X25519" : nid == NID_X448 ? "X448" : nid == NID_X9_62_prime256v1 ? "P-256"
-         : nid == NID_secp384r1 ? "P-384" : nid == NID_secp521r1 ? "P-521" : OBJ_nid2sn(nid);
+    return nid == NID_X25519             ? "X25519"
+           : nid == NID_X448             ? "X448"
+           : nid == NID_X9_62_prime256v1 ? "P-256"
+           : nid == NID_secp384r1        ? "P-384"
+           : nid == NID_secp521r1        ? "P-521"
+                                         : OBJ_nid2sn(nid);
 #endif
 }
 
@@ -276,7 +288,7 @@ static void probe_wire(BIO *peer_end, int write_p, struct probe *pr) {
 }
 #endif
 
-static int stack_len(STACK_OF(X509) *sk) { return sk ? (int)sk_X509_num(sk) : 0; }
+static int stack_len(STACK_OF(X509) * sk) { return sk ? (int)sk_X509_num(sk) : 0; }
 
 /* A full handshake's verification: the library's result must be X509_V_OK (SSL_VERIFY_PEER already
  * fails the handshake otherwise) and what it saw the same as in the first full handshake. */
@@ -292,7 +304,8 @@ static void check_verification(struct worker *w, SSL *cli) {
 #endif
     if (!w->v.seen) w->v = v;
     else if (memcmp(&w->v, &v, sizeof(v)) != 0)
-        die_failed("certificate verification changed between handshakes: %d callbacks to depth %d, then %d to depth %d", w->v.calls, w->v.depth, v.calls, v.depth);
+        die_failed("certificate verification changed between handshakes: %d callbacks to depth %d, then %d to depth %d", w->v.calls, w->v.depth, v.calls,
+                   v.depth);
 }
 
 /* Everything the library says about the handshake must be what was asked. */
@@ -300,13 +313,11 @@ static void verify(struct worker *w, SSL *cli, SSL *srv, int want_resumed) {
     if (SSL_version(cli) != C.proto || SSL_version(srv) != C.proto)
         die_failed("asked for %s, negotiated %s", C.proto == TLS1_3_VERSION ? "TLSv1.3" : "TLSv1.2", SSL_get_version(cli));
     int rc = SSL_session_reused(cli), rs = SSL_session_reused(srv);
-    if (want_resumed && (!rc || !rs))
-        die_failed("resumption (%s) asked but the session was not reused (client %d, server %d)", RESUME_NAMES[C.resume], rc, rs);
+    if (want_resumed && (!rc || !rs)) die_failed("resumption (%s) asked but the session was not reused (client %d, server %d)", RESUME_NAMES[C.resume], rc, rs);
     if (!want_resumed && (rc || rs)) die_failed("a full handshake was asked but the session was reused");
     if (C.verify == VERIFY_CHAIN && !rc) check_verification(w, cli);
     const char *g = negotiated_group(cli, rc);
-    if (expect_id && strcmp(g, "none") != 0 && group_id(g) != expect_id)
-        die_failed("group %s was pinned but %s was negotiated", group_name(expect_id), g);
+    if (expect_id && strcmp(g, "none") != 0 && group_id(g) != expect_id) die_failed("group %s was pinned but %s was negotiated", group_name(expect_id), g);
     if (want_resumed != (C.resume != RES_NONE)) return; /* the priming full handshake of a resumption run */
     if (!w->group[0]) snprintf(w->group, sizeof(w->group), "%s", g);
     else if (strcmp(w->group, g) != 0) die_failed("negotiated group changed between handshakes: %s then %s", w->group, g);
@@ -352,14 +363,16 @@ static uint64_t connect_once(struct worker *w, struct probe *pr, SSL **keep) {
         enter(SIDE_CLIENT);
         int r = cdone ? 1 : SSL_do_handshake(cli);
         CHARGE(cw);
-        if (r == 1) cdone = 1; else check_want(cli, r, "client handshake");
+        if (r == 1) cdone = 1;
+        else check_want(cli, r, "client handshake");
 #ifdef OBS_LIB_WOLFSSL
         if (pr) probe_wire(sb, 1, pr);
 #endif
         enter(SIDE_SERVER);
         r = sdone ? 1 : SSL_do_handshake(srv);
         CHARGE(sw);
-        if (r == 1) sdone = 1; else check_want(srv, r, "server handshake");
+        if (r == 1) sdone = 1;
+        else check_want(srv, r, "server handshake");
 #ifdef OBS_LIB_WOLFSSL
         if (pr) probe_wire(cb, 0, pr);
 #endif
@@ -634,14 +647,14 @@ static void run_handshakes(void) {
     if (C.mode != MODE_MEMORY) jw_int("wallNs", (long long)wall);
     jw_num("clientBytes", cbytes / total);
     jw_num("serverBytes", sbytes / total);
-    if (timing && C.mode != MODE_MEMORY) {
+    if (!clock_off && C.mode != MODE_MEMORY) {
         jw_open("timer");
         jw_str("sides", "CLOCK_MONOTONIC around each side's SSL calls, scaled by thread CPU / wall time per connection");
         jw_num("readsPerHandshake", reads / total);
         jw_num("readNs", read_ns);
         jw_close();
     }
-    if (timing) percentiles("latencyNs", lat, total, "CPU time of one connection, client + server: SSL objects, handshake, ticket read, shutdown, free");
+    if (!clock_off) percentiles("latencyNs", lat, total, "CPU time of one connection, client + server: SSL objects, handshake, ticket read, shutdown, free");
     jw_open("verification");
     jw_str("mode", VERIFY_NAMES[C.verify]);
     if (C.verify == VERIFY_CHAIN) {
@@ -682,72 +695,96 @@ static void run_handshakes(void) {
 }
 
 /* ------------------------------------------------------------------ main */
-static void usage(void) {
-    fprintf(stderr,
-            "usage: handshake gen-certs DIR\n"
-            "       handshake run --cert-dir DIR [--cert rsa2048|ecdsa-p256|mldsa65] [--proto 1.2|1.3]\n"
-            "                 [--client-groups default|LIST] [--server-groups default|LIST] [--expect-group NAME]\n"
-            "                 [--resume none|ticket|session-id] [--count N] [--threads T] [--warmup N]\n"
-            "                 [--cipher STR] [--mode handshake|ctx-new|ctx-per-conn|memory] [--deterministic]\n"
-            "                 [--cpu N] [--count-side client|server] [--verify chain|none] [--verify-host NAME]\n");
-}
-
-static int pick(const char *v, const char *const *names, int n, const char *opt) {
-    for (int i = 0; i < n; i++)
-        if (strcmp(v, names[i]) == 0) return i;
-    die_usage("bad value for %s: %s", opt, v);
-}
-
-static int number(const char *v, const char *opt, int lo, int hi) {
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*v == 0 || *end != 0 || n < lo || n > hi) die_usage("%s must be an integer in %d..%d, got %s", opt, lo, hi, v);
-    return (int)n;
-}
+const char PROGRAM_NAME[] = "handshake";
+const char PROGRAM_USAGE[] = "usage: handshake gen-certs DIR\n"
+                             "       handshake run --cert-dir DIR [--cert rsa2048|ecdsa-p256|mldsa65] [--proto 1.2|1.3]\n"
+                             "                 [--client-groups default|LIST] [--server-groups default|LIST] [--expect-group NAME]\n"
+                             "                 [--resume none|ticket|session-id] [--count N] [--threads T] [--warmup N]\n"
+                             "                 [--cipher STR] [--mode handshake|ctx-new|ctx-per-conn|memory] [--deterministic]\n"
+                             "                 [--cpu N] [--count-side client|server] [--verify chain|none] [--verify-host NAME]\n";
 
 int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "gen-certs") == 0) return gen_certs(argv[2]) > 0 ? 0 : EXIT_FAILED;
-    if (argc < 2 || strcmp(argv[1], "run") != 0) usage(), die_usage("expected gen-certs or run");
+    if (argc < 2 || strcmp(argv[1], "run") != 0) die_usage("expected gen-certs or run");
     static const char *const PROTOS[] = { "1.2", "1.3" };
-    for (int i = 2; i < argc; i++) {
-        const char *o = argv[i];
-        if (strcmp(o, "--deterministic") == 0) { C.deterministic = 1; continue; }
-        if (i + 1 >= argc) die_usage("%s needs a value", o);
-        const char *v = argv[++i];
-        if (!strcmp(o, "--cert-dir")) C.cert_dir = v;
-        else if (!strcmp(o, "--cert")) C.cert = v;
-        else if (!strcmp(o, "--proto")) C.proto = pick(v, PROTOS, 2, o) ? TLS1_3_VERSION : TLS1_2_VERSION;
-        else if (!strcmp(o, "--client-groups")) C.cgroups = v;
-        else if (!strcmp(o, "--server-groups")) C.sgroups = v;
-        else if (!strcmp(o, "--expect-group")) C.expect_group = v;
-        else if (!strcmp(o, "--resume")) C.resume = pick(v, RESUME_NAMES, 3, o);
-        else if (!strcmp(o, "--mode")) C.mode = pick(v, MODE_NAMES, 4, o);
-        else if (!strcmp(o, "--cipher")) C.cipher = v;
-        else if (!strcmp(o, "--count")) C.count = number(v, o, 1, 10000000);
-        else if (!strcmp(o, "--threads")) C.threads = number(v, o, 1, 256);
-        else if (!strcmp(o, "--warmup")) C.warmup = number(v, o, 0, 1000000);
-        else if (!strcmp(o, "--cpu")) C.cpu = number(v, o, 0, CPU_SETSIZE - 1);
-        else if (!strcmp(o, "--count-side")) C.count_side = pick(v, SIDE_NAMES, 3, o);
-        else if (!strcmp(o, "--verify")) C.verify = pick(v, VERIFY_NAMES, 2, o);
-        else if (!strcmp(o, "--verify-host")) C.verify_host = v;
-        else usage(), die_usage("unknown option %s", o);
+    enum {
+        CERT_DIR = 256,
+        CERT,
+        PROTO,
+        CLIENT_GROUPS,
+        SERVER_GROUPS,
+        EXPECT_GROUP,
+        RESUME,
+        MODE,
+        CIPHER,
+        COUNT,
+        THREADS,
+        WARMUP,
+        CPU,
+        COUNT_SIDE,
+        VERIFY,
+        VERIFY_HOST,
+        DETERMINISTIC
+    };
+    static const struct option OPTIONS[] = {
+        { "cert-dir", required_argument, NULL, CERT_DIR },
+        { "cert", required_argument, NULL, CERT },
+        { "proto", required_argument, NULL, PROTO },
+        { "client-groups", required_argument, NULL, CLIENT_GROUPS },
+        { "server-groups", required_argument, NULL, SERVER_GROUPS },
+        { "expect-group", required_argument, NULL, EXPECT_GROUP },
+        { "resume", required_argument, NULL, RESUME },
+        { "mode", required_argument, NULL, MODE },
+        { "cipher", required_argument, NULL, CIPHER },
+        { "count", required_argument, NULL, COUNT },
+        { "threads", required_argument, NULL, THREADS },
+        { "warmup", required_argument, NULL, WARMUP },
+        { "cpu", required_argument, NULL, CPU },
+        { "count-side", required_argument, NULL, COUNT_SIDE },
+        { "verify", required_argument, NULL, VERIFY },
+        { "verify-host", required_argument, NULL, VERIFY_HOST },
+        { "deterministic", no_argument, NULL, DETERMINISTIC },
+        { NULL, 0, NULL, 0 },
+    };
+    /* the options follow "run": getopt_long sees argv[1] as the program name */
+    int c, n = argc - 1;
+    char **args = argv + 1;
+    opterr = 0;
+    while ((c = getopt_long(n, args, ":", OPTIONS, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case CERT_DIR: C.cert_dir = v; break;
+        case CERT: C.cert = v; break;
+        case PROTO: C.proto = option_pick("--proto", v, PROTOS, 2) ? TLS1_3_VERSION : TLS1_2_VERSION; break;
+        case CLIENT_GROUPS: C.cgroups = v; break;
+        case SERVER_GROUPS: C.sgroups = v; break;
+        case EXPECT_GROUP: C.expect_group = v; break;
+        case RESUME: C.resume = option_pick("--resume", v, RESUME_NAMES, 3); break;
+        case MODE: C.mode = option_pick("--mode", v, MODE_NAMES, 4); break;
+        case CIPHER: C.cipher = v; break;
+        case COUNT: C.count = (int)option_int("--count", v, 1, 10000000); break;
+        case THREADS: C.threads = (int)option_int("--threads", v, 1, 256); break;
+        case WARMUP: C.warmup = (int)option_int("--warmup", v, 0, 1000000); break;
+        case CPU: C.cpu = option_cpu(v); break;
+        case COUNT_SIDE: C.count_side = option_pick("--count-side", v, SIDE_NAMES, 3); break;
+        case VERIFY: C.verify = option_pick("--verify", v, VERIFY_NAMES, 2); break;
+        case VERIFY_HOST: C.verify_host = v; break;
+        case DETERMINISTIC: C.deterministic = 1; break;
+        default: option_refuse(c, args);
+        }
     }
+    if (optind < n) die_usage("unexpected argument %s", args[optind]);
     if (C.mode != MODE_CTX_NEW && !C.cert_dir) die_usage("--cert-dir is required");
     if (C.threads > 1 && (C.mode == MODE_MEMORY || C.deterministic)) die_usage("--threads > 1 cannot be combined with memory or deterministic mode");
     if (C.threads > 1 && C.cpu >= 0) die_usage("--cpu pins the one measuring thread: not with --threads > 1");
     if (C.count_side != SIDE_HARNESS && (!C.deterministic || C.mode != MODE_HANDSHAKE))
         die_usage("--count-side is for instruction counts: it needs --deterministic and --mode handshake");
-    if (C.cpu >= 0) { /* one CPU for the measuring thread: no migrations between caches mid-block */
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(C.cpu, &set);
-        if (sched_setaffinity(0, sizeof(set), &set) != 0) die_failed("pinning to CPU %d: %s", C.cpu, strerror(errno));
-    }
+    pin_to_cpu(C.cpu); /* one CPU for the measuring thread: no migrations between caches mid-block */
     /* the allocator hooks and the RNG must be in place before any other OpenSSL call */
     const char *why;
     if (C.mode == MODE_MEMORY && (why = mem_hooks_install())) die_unsupported_because("counting heap per connection", why);
     if (C.deterministic) {
-        timing = 0;
+        clock_off = 1;
         det_time_frozen = 1;
         clearenv(); /* the C library scans the environment (TZ) while formatting times: its size would count */
         /* where the RNG cannot be fixed the clock still is; the caller repeats the count and reports the spread */

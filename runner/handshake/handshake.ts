@@ -19,8 +19,7 @@ import { annotate, type Profile, type ProfileKind } from '../causes/callgrind.ts
 import { describeShares, hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput, verificationWords, type HandshakeRunOutput, type ParsedOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-const common = (n: string) => here(`../c-common/${n}.c`);
-export const HANDSHAKE_SOURCES = [here('./handshake.c'), here('./hs_util.c'), ...['keygen', 'json', 'errors', 'library', 'certs'].map(common)];
+export const HANDSHAKE_SOURCE = here('./handshake.c');
 
 
 export { CERTS, certDir, type Cert };
@@ -60,7 +59,7 @@ export const baseConfig = (over: Partial<HandshakeConfig> = {}): HandshakeConfig
 // ------------------------------------------------------------------ binary and certificates
 
 export function handshakeBinary(build: Linkable): string {
-  return compileAgainst(build, HANDSHAKE_SOURCES, 'handshake');
+  return compileAgainst(build, HANDSHAKE_SOURCE, 'handshake');
 }
 
 /** Make the missing shared certificates (runner/certs.ts) with handshake.c's gen-certs. */

@@ -112,7 +112,7 @@ export type ParsedOutput =
   | { kind: 'unsupported'; reason: string; openssl: string }
   | { kind: 'failed'; reason: string; openssl: string };
 
-/** Exit codes of handshake.c (hs_util.h). */
+/** Exit codes of handshake.c (c-common/exit_codes.h). */
 export { EXIT };
 
 function issues(e: z.ZodError): string {

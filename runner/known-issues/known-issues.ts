@@ -24,10 +24,10 @@ import { CLASSED_KINDS, LOCK_CLASSES } from './lock-classes.ts';
 import { parseRunOutput, type ProgramOp, type RunOutput } from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
-export const KNOWN_ISSUES_SOURCES = [here('./known_issues.c'), here('../handshake/hs_util.c'), here('../c-common/keygen.c'), here('../c-common/json.c'), here('../c-common/errors.c'), here('../c-common/library.c')];
+export const KNOWN_ISSUES_SOURCE = here('./known_issues.c');
 
 export function knownIssuesBinary(build: BuildUnderTest): string {
-  return compileAgainst(build, KNOWN_ISSUES_SOURCES, 'known-issues');
+  return compileAgainst(build, KNOWN_ISSUES_SOURCE, 'known-issues');
 }
 
 /**

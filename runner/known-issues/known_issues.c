@@ -8,8 +8,19 @@
  * time of the calling thread is taken around the repetitions (or around each one, for operations
  * that need an untimed setup per repetition), and under valgrind callgrind collection is switched
  * on for exactly the same region, so instructions and call counts per operation come from the same
- * code as the CPU time. Output: one JSON object on stdout; exit codes as in ../handshake/hs_util.h. */
+ * code as the CPU time. Output: one JSON object on stdout; exit codes as in ../c-common/exit_codes.h. */
 #define _GNU_SOURCE
+#include "../c-common/library.h" /* first: it must precede every library header */
+#include "../c-common/certs.h"
+#include "../c-common/clock.h"
+#include "../c-common/deterministic.h"
+#include "../c-common/errors.h"
+#include "../c-common/heap.h"
+#include "../c-common/json.h"
+#include "../c-common/keygen.h"
+#include "../c-common/options.h"
+#include "../c-common/program.h"
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,23 +44,12 @@
 #define CALLGRIND_TOGGLE_COLLECT
 #define RUNNING_ON_VALGRIND 0
 #endif
-#include "../handshake/hs_util.h"
-#include "../c-common/keygen.h"
 
 #define CA_COUNT 200
 #define AEAD_BYTES 16 /* the tiny record of the complaint */
 #define AEAD_AAD 13   /* a TLS 1.2 / DTLS record header */
 #define DTLS_MTU 1435 /* the link MTU the DTLS report set */
 #define DTLS_CIPHER "PSK-AES128-GCM-SHA256"
-
-static int timing = 1; /* off in deterministic mode: clock reads would change the instruction count */
-
-static uint64_t cpu_ns(void) {
-    struct timespec t;
-    if (!timing) return 0;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 /* ------------------------------------------------------------------ inputs */
 static const char *inputs_dir;
@@ -69,24 +69,11 @@ static unsigned char *slurp(const char *name, long *len) {
     return buf;
 }
 
-/* fixed validity, 2020-01-01 .. 2049-12-31, which contains the frozen clock of deterministic mode */
-static X509 *self_signed(EVP_PKEY *key, const char *cn, long serial) {
-    X509 *x = X509_new();
-    X509_NAME *name = X509_NAME_new();
-    int ok = x && name && ASN1_INTEGER_set(X509_get_serialNumber(x), serial) && X509_set_version(x, 2) &&
-             X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, (const unsigned char *)"Observatory test CAs", -1, -1, 0) &&
-             X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0) &&
-             X509_set_subject_name(x, name) && X509_set_issuer_name(x, name) &&
-             ASN1_TIME_set(X509_getm_notBefore(x), (time_t)1577836800) && ASN1_TIME_set(X509_getm_notAfter(x), (time_t)2524607999) &&
-             X509_set_pubkey(x, key);
-    if (ok) { /* a CA: basicConstraints CA:TRUE, critical */
-        X509_EXTENSION *bc = X509V3_EXT_conf_nid(NULL, NULL, NID_basic_constraints, "critical,CA:TRUE");
-        ok = bc && X509_add_ext(x, bc, -1);
-        X509_EXTENSION_free(bc);
-    }
-    ok = ok && X509_sign(x, key, EVP_sha256());
-    X509_NAME_free(name);
-    if (!ok) die_failed("making certificate %s", cn);
+/* a self-signed CA certificate (basicConstraints CA:TRUE, critical), of the organisation bundle_check looks up */
+static X509 *self_signed(const char *kind, EVP_PKEY *key, const char *cn, long serial) {
+    static const char *const ca[] = { "basicConstraints", "critical,CA:TRUE", NULL };
+    X509 *x = make_cert(kind, "Observatory test CAs", cn, serial, key, NULL, NULL, ca);
+    if (!x) die_failed("making certificate %s", cn);
     return x;
 }
 
@@ -121,7 +108,7 @@ static void gen_inputs(const char *dir) {
     for (int i = 0; i < CA_COUNT; i++) {
         char cn[64];
         snprintf(cn, sizeof(cn), "Observatory Test CA %03d", i + 1);
-        X509 *x = self_signed(i % 2 == 0 ? rsa : ec, cn, i + 1);
+        X509 *x = i % 2 == 0 ? self_signed("rsa2048", rsa, cn, i + 1) : self_signed("ecdsa-p256", ec, cn, i + 1);
         if (!PEM_write_X509(bundle, x)) die_failed("writing ca-bundle.pem");
         if (i == 0) {
             f = create(dir, "ca-rsa2048.der");
@@ -133,7 +120,7 @@ static void gen_inputs(const char *dir) {
     EVP_PKEY_free(rsa);
     EVP_PKEY_free(ec);
     jw_open(NULL);
-    jw_str("openssl", OpenSSL_version(OPENSSL_VERSION));
+    jw_str("openssl", library_version());
     jw_int("caCertificates", CA_COUNT);
     jw_close();
 }
@@ -141,12 +128,12 @@ static void gen_inputs(const char *dir) {
 /* ------------------------------------------------------------------ operations */
 struct op {
     const char *name;
-    const char *per;               /* what one repetition is: call, handshake, connection */
-    void (*init)(void);            /* once, before the warm-up */
-    void *(*setup)(void);          /* per repetition, untimed (NULL: none) */
-    void (*run)(void *);           /* the measured operation */
-    void (*teardown)(void *);      /* per repetition, untimed */
-    void (*check)(void *);         /* once, on the last repetition's state before its teardown: did the operation do its job? */
+    const char *per;          /* what one repetition is: call, handshake, connection */
+    void (*init)(void);       /* once, before the warm-up */
+    void *(*setup)(void);     /* per repetition, untimed (NULL: none) */
+    void (*run)(void *);      /* the measured operation */
+    void (*teardown)(void *); /* per repetition, untimed */
+    void (*check)(void *);    /* once, on the last repetition's state before its teardown: did the operation do its job? */
 };
 
 static unsigned char *pem, *der, *cert;
@@ -217,8 +204,7 @@ static void bundle_check(void *ctx) {
     X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, (const unsigned char *)cn, -1, -1, 0);
     X509_STORE_CTX *sc = X509_STORE_CTX_new();
     X509_OBJECT *obj = X509_OBJECT_new();
-    int found = sc && obj && X509_STORE_CTX_init(sc, SSL_CTX_get_cert_store(c), NULL, NULL) &&
-                X509_STORE_CTX_get_by_subject(sc, X509_LU_X509, name, obj) == 1;
+    int found = sc && obj && X509_STORE_CTX_init(sc, SSL_CTX_get_cert_store(c), NULL, NULL) && X509_STORE_CTX_get_by_subject(sc, X509_LU_X509, name, obj) == 1;
     X509_OBJECT_free(obj);
     X509_STORE_CTX_free(sc);
     X509_NAME_free(name);
@@ -243,8 +229,7 @@ static void seal(EVP_CIPHER_CTX *c, const EVP_CIPHER *cipher, const unsigned cha
         die_failed("AES-128-GCM seal");
 }
 static void aead_reinit_init(void) {
-    if (!(aead_ctx = EVP_CIPHER_CTX_new()) || EVP_EncryptInit_ex(aead_ctx, EVP_aes_128_gcm(), NULL, KEY, iv) != 1)
-        die_failed("AES-128-GCM context");
+    if (!(aead_ctx = EVP_CIPHER_CTX_new()) || EVP_EncryptInit_ex(aead_ctx, EVP_aes_128_gcm(), NULL, KEY, iv) != 1) die_failed("AES-128-GCM context");
 }
 /* a context keyed once, a fresh IV per record: what a record layer (or libsrtp) does per packet */
 static void run_aead_reinit(void *unused) {
@@ -301,8 +286,7 @@ static unsigned int psk_server(SSL *s, const char *id, unsigned char *psk, unsig
 static SSL_CTX *dtls_ctx(int server) {
     SSL_CTX *c = SSL_CTX_new(server ? DTLS_server_method() : DTLS_client_method());
     if (!c) die_failed("SSL_CTX_new(DTLS)");
-    if (!SSL_CTX_set_min_proto_version(c, DTLS1_2_VERSION) || !SSL_CTX_set_max_proto_version(c, DTLS1_2_VERSION))
-        die_unsupported("DTLS 1.2 only");
+    if (!SSL_CTX_set_min_proto_version(c, DTLS1_2_VERSION) || !SSL_CTX_set_max_proto_version(c, DTLS1_2_VERSION)) die_unsupported("DTLS 1.2 only");
     if (!SSL_CTX_set_cipher_list(c, DTLS_CIPHER)) die_unsupported("cipher " DTLS_CIPHER);
     /* new handshakes only: no tickets, no session cache holding sessions across connections */
     SSL_CTX_set_options(c, SSL_OP_NO_TICKET | SSL_OP_NO_QUERY_MTU);
@@ -343,10 +327,12 @@ static void run_dtls(void *unused) {
         if (round > 50) die_failed("DTLS handshake made no progress in 50 rounds");
         mem_side = SIDE_CLIENT;
         int r = cdone ? 1 : SSL_do_handshake(cli);
-        if (r == 1) cdone = 1; else want(cli, r, "DTLS client handshake");
+        if (r == 1) cdone = 1;
+        else want(cli, r, "DTLS client handshake");
         mem_side = SIDE_SERVER;
         r = sdone ? 1 : SSL_do_handshake(srv);
-        if (r == 1) sdone = 1; else want(srv, r, "DTLS server handshake");
+        if (r == 1) sdone = 1;
+        else want(srv, r, "DTLS server handshake");
     }
     if (SSL_version(cli) != DTLS1_2_VERSION || SSL_session_reused(cli)) die_failed("expected a full DTLS 1.2 handshake, got %s", SSL_get_version(cli));
     const char *c = SSL_CIPHER_get_name(SSL_get_current_cipher(cli));
@@ -384,53 +370,55 @@ static const struct op OPS[] = {
 extern unsigned int OPENSSL_ia32cap_P[];
 #endif
 
-static int number(const char *v, const char *opt, int lo, int hi) {
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*v == 0 || *end != 0 || n < lo || n > hi) die_usage("%s must be an integer in %d..%d, got %s", opt, lo, hi, v);
-    return (int)n;
-}
-
-static void usage(void) {
-    fprintf(stderr, "usage: known_issues gen-inputs DIR\n"
-                    "       known_issues run --op OP --inputs DIR [--count N] [--warmup N] [--deterministic]\n"
-                    "OP: pkey-pem pkey-der pkey-pem-p256 pkey-der-p256 x509-der ctx-new ca-bundle aead-reinit aead-new-ctx dtls-handshake dtls-heap\n");
-}
+const char PROGRAM_NAME[] = "known_issues";
+const char PROGRAM_USAGE[] = "usage: known_issues gen-inputs DIR\n"
+                             "       known_issues run --op OP --inputs DIR [--count N] [--warmup N] [--deterministic]\n"
+                             "OP: pkey-pem pkey-der pkey-pem-p256 pkey-der-p256 x509-der ctx-new ca-bundle aead-reinit aead-new-ctx dtls-handshake dtls-heap\n";
 
 int main(int argc, char **argv) {
     const char *why;
     int count = 100, warmup = 2, deterministic = 0;
     const struct op *op = NULL;
     if (argc >= 2 && strcmp(argv[1], "gen-inputs") == 0) {
-        if (argc != 3) usage(), die_usage("gen-inputs takes one directory");
+        if (argc != 3) die_usage("gen-inputs takes one directory");
         det_time_frozen = 1;
         if ((why = det_rand_install())) die_failed("fixed-seed RNG: %s", why);
         gen_inputs(argv[2]);
         return 0;
     }
-    if (argc < 2 || strcmp(argv[1], "run") != 0) usage(), die_usage("expected gen-inputs or run");
-    for (int i = 2; i < argc; i++) {
-        const char *o = argv[i];
-        if (strcmp(o, "--deterministic") == 0) { deterministic = 1; continue; }
-        if (i + 1 >= argc) die_usage("%s needs a value", o);
-        const char *v = argv[++i];
-        if (!strcmp(o, "--op")) {
+    if (argc < 2 || strcmp(argv[1], "run") != 0) die_usage("expected gen-inputs or run");
+    enum { OP = 256, INPUTS, COUNT, WARMUP, DETERMINISTIC };
+    static const struct option OPTIONS[] = {
+        { "op", required_argument, NULL, OP },         { "inputs", required_argument, NULL, INPUTS },         { "count", required_argument, NULL, COUNT },
+        { "warmup", required_argument, NULL, WARMUP }, { "deterministic", no_argument, NULL, DETERMINISTIC }, { NULL, 0, NULL, 0 },
+    };
+    /* the options follow "run": getopt_long sees argv[1] as the program name */
+    int c, n = argc - 1;
+    char **args = argv + 1;
+    opterr = 0;
+    while ((c = getopt_long(n, args, ":", OPTIONS, NULL)) != -1) {
+        switch (c) {
+        case OP:
             for (size_t k = 0; k < sizeof(OPS) / sizeof(OPS[0]); k++)
-                if (!strcmp(v, OPS[k].name)) op = &OPS[k];
-            if (!op) usage(), die_usage("unknown operation %s", v);
-        } else if (!strcmp(o, "--inputs")) inputs_dir = v;
-        else if (!strcmp(o, "--count")) count = number(v, o, 1, 10000000);
-        else if (!strcmp(o, "--warmup")) warmup = number(v, o, 0, 1000000);
-        else usage(), die_usage("unknown option %s", o);
+                if (!strcmp(optarg, OPS[k].name)) op = &OPS[k];
+            if (!op) die_usage("unknown operation %s", optarg);
+            break;
+        case INPUTS: inputs_dir = optarg; break;
+        case COUNT: count = (int)option_int("--count", optarg, 1, 10000000); break;
+        case WARMUP: warmup = (int)option_int("--warmup", optarg, 0, 1000000); break;
+        case DETERMINISTIC: deterministic = 1; break;
+        default: option_refuse(c, args);
+        }
     }
-    if (!op) usage(), die_usage("--op is required");
+    if (optind < n) die_usage("unexpected argument %s", args[optind]);
+    if (!op) die_usage("--op is required");
     if (!inputs_dir) die_usage("--inputs is required");
     dtls_heap_mode = strcmp(op->name, "dtls-heap") == 0;
     if (dtls_heap_mode && warmup + count > HEAP_MAX) die_usage("dtls-heap holds at most %d connections (warm-up included)", HEAP_MAX);
     /* allocator hooks and the RNG go in before any other OpenSSL call */
     if (dtls_heap_mode && (why = mem_hooks_install())) die_failed("heap hooks: %s", why);
     if (deterministic) {
-        timing = 0;
+        clock_off = 1;
         det_time_frozen = 1;
         clearenv(); /* the C library reads the environment while formatting times: its size would count */
         if ((why = det_rand_install())) die_failed("fixed-seed RNG: %s", why);
@@ -446,20 +434,20 @@ int main(int argc, char **argv) {
     if (op->setup) { /* an untimed setup per repetition: time (and count) each run alone */
         for (int i = 0; i < count; i++) {
             void *s = op->setup();
-            uint64_t t0 = cpu_ns();
+            uint64_t t0 = CPU_NOW();
             CALLGRIND_TOGGLE_COLLECT;
             op->run(s);
             CALLGRIND_TOGGLE_COLLECT;
-            total += cpu_ns() - t0;
+            total += CPU_NOW() - t0;
             if (op->check && i == count - 1) op->check(s);
             if (op->teardown) op->teardown(s);
         }
     } else {
-        uint64_t t0 = cpu_ns();
+        uint64_t t0 = CPU_NOW();
         CALLGRIND_TOGGLE_COLLECT;
         for (int i = 0; i < count; i++) op->run(NULL);
         CALLGRIND_TOGGLE_COLLECT;
-        total = cpu_ns() - t0;
+        total = CPU_NOW() - t0;
         if (op->check) op->check(NULL);
     }
     if (dtls_heap_mode) {
@@ -468,7 +456,7 @@ int main(int argc, char **argv) {
     }
 
     jw_open(NULL);
-    jw_str("openssl", OpenSSL_version(OPENSSL_VERSION));
+    jw_str("openssl", library_version());
     jw_str("op", op->name);
     jw_str("per", op->per);
     jw_int("count", count);
@@ -480,7 +468,7 @@ int main(int argc, char **argv) {
     snprintf(cap, sizeof(cap), "%08x:%08x:%08x:%08x", OPENSSL_ia32cap_P[0], OPENSSL_ia32cap_P[1], OPENSSL_ia32cap_P[2], OPENSSL_ia32cap_P[3]);
     jw_str("ia32cap", cap);
 #endif
-    if (timing) jw_int("cpuNs", (long long)total);
+    if (!clock_off) jw_int("cpuNs", (long long)total);
     if (!strcmp(op->name, "ca-bundle")) jw_int("bundleCertificates", CA_COUNT);
     if (!strncmp(op->name, "aead", 4)) jw_int("recordBytes", AEAD_BYTES), jw_int("aadBytes", AEAD_AAD);
     if (!strncmp(op->name, "dtls", 4)) jw_str("cipher", dtls_cipher), jw_int("linkMtu", DTLS_MTU);

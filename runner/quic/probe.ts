@@ -11,8 +11,8 @@ import type { HelloFacts, KeyShare } from '../../schema/mtu.ts';
 import { parseHello, type ParsedHello } from './hello.ts';
 
 const here = import.meta.dirname;
-export const TLS_SOURCES = [join(here, 'tls_sizes.c'), join(here, 'sizes_util.c'), join(here, '..', 'c-common', 'keygen.c'), join(here, '..', 'c-common', 'json.c')];
-export const QUIC_SOURCES = [join(here, 'quic_sizes.c'), join(here, 'sizes_util.c'), join(here, '..', 'c-common', 'keygen.c'), join(here, '..', 'c-common', 'json.c')];
+export const TLS_SOURCE = join(here, 'tls_sizes.c');
+export const QUIC_SOURCE = join(here, 'quic_sizes.c');
 
 const TlsEvent = z.discriminatedUnion('kind', [
   z.object({ seq: z.int(), from: z.enum(['client', 'server']), kind: z.literal('record'), contentType: z.int(), length: z.int().nonnegative() }),
@@ -92,12 +92,12 @@ async function run(bin: string, args: string[]): Promise<string> {
 }
 
 export async function runTlsSizes(build: BuildUnderTest, clientGroups: string, serverGroups: string, cert: string): Promise<TlsSizesOutput> {
-  const bin = compileAgainst(build, TLS_SOURCES, 'tls_sizes');
+  const bin = compileAgainst(build, TLS_SOURCE, 'tls_sizes');
   return parseOutput(TlsSizesOutput, await run(bin, [clientGroups, serverGroups, cert]), `tls_sizes on ${build.record.version}`);
 }
 
 export async function runQuicSizes(build: BuildUnderTest, args: string[]): Promise<QuicSizesOutput> {
-  const bin = compileAgainst(build, QUIC_SOURCES, 'quic_sizes');
+  const bin = compileAgainst(build, QUIC_SOURCE, 'quic_sizes');
   return parseOutput(QuicSizesOutput, await run(bin, args), `quic_sizes on ${build.record.version}`);
 }
 

@@ -5,36 +5,40 @@
  *   tls_sizes <client-groups|default> <server-groups|default> <rsa2048|ecdsa-p256|mldsa65>
  *
  * Prints one JSON object. Exit 0: handshake done; 1: handshake failed (messages so far are kept);
- * 2: this version cannot do the configuration (unknown group or key type), with the library's error. */
+ * 2: this version cannot do the configuration (unknown group or key type), with the library's error.
+ * The outcome is the object's "status" (not c-common/errors.h's error object): a failed handshake's
+ * messages so far are part of the result. */
+#include "../c-common/library.h" /* first: it must precede every library header */
+#include "../c-common/certs.h"
+#include "../c-common/errors.h"
+#include "../c-common/exit_codes.h"
+#include "../c-common/json.h"
+#include "../c-common/keygen.h"
+#include "../c-common/program.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <openssl/crypto.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
 #include <openssl/ssl.h>
-#include <openssl/x509.h>
-#include "sizes_util.h"
+
+const char PROGRAM_NAME[] = "tls_sizes";
+const char PROGRAM_USAGE[] = "usage: tls_sizes <client-groups|default> <server-groups|default> <rsa2048|ecdsa-p256|mldsa65>\n";
 
 static void header(const char *cg, const char *sg, const char *cert) {
-    printf("{\"openssl\":");
-    json_str(OpenSSL_version(OPENSSL_VERSION));
-    printf(",\"clientGroups\":");
-    json_str(cg);
-    printf(",\"serverGroups\":");
-    json_str(sg);
-    printf(",\"cert\":");
-    json_str(cert);
+    jw_open(NULL);
+    jw_str("openssl", library_version());
+    jw_str("clientGroups", cg);
+    jw_str("serverGroups", sg);
+    jw_str("cert", cert);
 }
 
 static void unsupported(const char *cg, const char *sg, const char *cert, const char *what) {
-    header(cg, sg, cert);
-    printf(",\"status\":\"unsupported\",\"reason\":");
     char msg[5200];
-    snprintf(msg, sizeof(msg), "%s: %s", what, lib_errors());
-    json_str(msg);
-    printf("}\n");
-    exit(2);
+    snprintf(msg, sizeof(msg), "%s: %s", what, library_errors());
+    header(cg, sg, cert);
+    jw_str("status", "unsupported");
+    jw_str("reason", msg);
+    jw_close();
+    exit(EXIT_UNSUPPORTED);
 }
 
 /* ---------------------------------------------------------------- what the message callback saw */
@@ -46,17 +50,21 @@ static void on_msg(int write_p, int version, int content_type, const void *buf, 
     const unsigned char *m = buf;
     int side = *(int *)arg;
     if (!write_p) return; /* every message is seen once, by the side that wrote it */
-    if (content_type == SSL3_RT_HEADER && len >= 5) {
-        printf("%s{\"seq\":%d,\"from\":\"%s\",\"kind\":\"record\",\"contentType\":%d,\"length\":%u}", seq ? "," : "", seq,
-               side == CLIENT ? "client" : "server", m[0], (unsigned)(m[3] << 8 | m[4]));
-        seq++;
-    } else if (content_type == SSL3_RT_HANDSHAKE && len >= 4) {
-        printf("%s{\"seq\":%d,\"from\":\"%s\",\"kind\":\"handshake\",\"type\":%d,\"length\":%zu", seq ? "," : "", seq,
-               side == CLIENT ? "client" : "server", m[0], len);
-        if (m[0] == 1 || m[0] == 2) printf(",\"hex\":"), hex(m, len);
-        printf("}");
-        seq++;
+    int record = content_type == SSL3_RT_HEADER && len >= 5, handshake = content_type == SSL3_RT_HANDSHAKE && len >= 4;
+    if (!record && !handshake) return;
+    jw_open(NULL);
+    jw_int("seq", seq++);
+    jw_str("from", side == CLIENT ? "client" : "server");
+    jw_str("kind", record ? "record" : "handshake");
+    if (record) {
+        jw_int("contentType", m[0]);
+        jw_int("length", m[3] << 8 | m[4]);
+    } else {
+        jw_int("type", m[0]);
+        jw_int("length", (long long)len);
+        if (m[0] == 1 || m[0] == 2) jw_hex("hex", m, len);
     }
+    jw_close();
 }
 
 static int step(SSL *s, int *done) {
@@ -68,10 +76,7 @@ static int step(SSL *s, int *done) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s <client-groups|default> <server-groups|default> <rsa2048|ecdsa-p256|mldsa65>\n", argv[0]);
-        return 64;
-    }
+    if (argc != 4) die_usage("expected three arguments");
     const char *cg = argv[1], *sg = argv[2], *kind = argv[3];
     static int client_side = CLIENT, server_side = SERVER;
     SSL_CTX *cctx = SSL_CTX_new(TLS_client_method()), *sctx = SSL_CTX_new(TLS_server_method());
@@ -83,8 +88,9 @@ int main(int argc, char **argv) {
 
     EVP_PKEY *ca_key = gen_key(kind), *leaf_key = ca_key ? gen_key(kind) : NULL;
     if (!ca_key || !leaf_key) unsupported(cg, sg, kind, "key generation for the certificate type");
-    X509 *ca = make_cert("observatory intermediate", ca_key, NULL, ca_key, 1, kind);
-    X509 *leaf = ca ? make_cert("localhost", leaf_key, ca, ca_key, 0, kind) : NULL;
+    static const char *const ca_ext[] = { "basicConstraints", "critical,CA:TRUE", NULL }, *const leaf_ext[] = { "subjectAltName", "DNS:localhost", NULL };
+    X509 *ca = make_cert(kind, NULL, "observatory intermediate", 1, ca_key, NULL, NULL, ca_ext);
+    X509 *leaf = ca ? make_cert(kind, NULL, "localhost", 2, leaf_key, ca, ca_key, leaf_ext) : NULL;
     if (!leaf) unsupported(cg, sg, kind, "certificate");
     /* the server sends leaf + intermediate, as a real server does (the root is never sent) */
     if (!SSL_CTX_use_certificate(sctx, leaf) || !SSL_CTX_use_PrivateKey(sctx, leaf_key) || !SSL_CTX_add1_chain_cert(sctx, ca))
@@ -103,32 +109,35 @@ int main(int argc, char **argv) {
     SSL_set_accept_state(s);
 
     header(cg, sg, kind);
-    printf(",\"chain\":[");
-    unsigned char *der = NULL;
-    printf("{\"role\":\"leaf\",\"derBytes\":%d},", i2d_X509(leaf, &der));
-    OPENSSL_free(der), der = NULL;
-    printf("{\"role\":\"intermediate\",\"derBytes\":%d}]", i2d_X509(ca, &der));
-    OPENSSL_free(der);
-    printf(",\"events\":[");
+    jw_arr_open("chain");
+    X509 *const chain[] = { leaf, ca };
+    const char *const roles[] = { "leaf", "intermediate" };
+    for (int i = 0; i < 2; i++) {
+        unsigned char *der = NULL;
+        jw_open(NULL);
+        jw_str("role", roles[i]);
+        jw_int("derBytes", i2d_X509(chain[i], &der));
+        jw_close();
+        OPENSSL_free(der);
+    }
+    jw_arr_close();
+    jw_arr_open("events");
     int cdone = 0, sdone = 0, ok = 1;
     for (int i = 0; i < 100 && !(cdone && sdone) && ok; i++) ok = step(c, &cdone) && step(s, &sdone);
-    printf("]");
+    jw_arr_close();
     if (cdone && sdone) {
-        printf(",\"status\":\"ok\"");
+        jw_str("status", "ok");
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L
-        printf(",\"negotiatedGroup\":");
         const char *g = SSL_group_to_name(c, SSL_get_negotiated_group(c));
-        json_str(g ? g : "(unknown)");
+        jw_str("negotiatedGroup", g ? g : "(unknown)");
 #endif
-        printf(",\"protocol\":");
-        json_str(SSL_get_version(c));
-        printf(",\"cipher\":");
-        json_str(SSL_CIPHER_get_name(SSL_get_current_cipher(c)));
-        printf("}\n");
-        return 0;
+        jw_str("protocol", SSL_get_version(c));
+        jw_str("cipher", SSL_CIPHER_get_name(SSL_get_current_cipher(c)));
+        jw_close();
+        return EXIT_OK;
     }
-    printf(",\"status\":\"failed\",\"reason\":");
-    json_str(lib_errors());
-    printf("}\n");
-    return 1;
+    jw_str("status", "failed");
+    jw_str("reason", library_errors());
+    jw_close();
+    return EXIT_FAILED;
 }
