@@ -1,8 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Library } from '../schema/index.ts';
 import {
   DEFAULT_MATRIX,
+  LIBRARIES,
+  LIBRARY_NAMES,
   LIBRARY_RELEASES,
+  NOT_MEASURED_LIBRARIES,
+  OTHER_LIBRARIES,
+  buildLabel,
+  otherLibraryBuilds,
+  otherLibrariesText,
+  recordedVersionString,
   SERIES,
   VERSIONS,
   allReleases,
@@ -94,6 +103,29 @@ test('a build spec that names nothing catalogued is refused, saying what is know
   assert.throws(() => resolveBuildSpec('libressl'), /unknown OpenSSL version or series "libressl"/);
   assert.throws(() => resolveBuildSpec('wolfssl:a:b'), /one ":" at most/);
   assert.match(variantAllowed(resolveBuildSpec('aws-lc').version, 'no-ml-kem') ?? '', /unknown variant "no-ml-kem" of AWS-LC 5\.12\.0/);
+});
+
+test("each library's names come from its one record, as the data has always spelled them", () => {
+  // the display names and version strings are in committed run files and pages: they must not change
+  assert.deepEqual(LIBRARY_NAMES, { openssl: 'OpenSSL', 'aws-lc': 'AWS-LC', boringssl: 'BoringSSL', wolfssl: 'wolfSSL' });
+  assert.deepEqual(Object.keys(LIBRARIES), Library.options);
+  assert.deepEqual(OTHER_LIBRARIES, ['aws-lc', 'boringssl', 'wolfssl']);
+  assert.equal(otherLibrariesText(), 'AWS-LC, BoringSSL and wolfSSL');
+  assert.deepEqual(
+    LIBRARY_RELEASES.map((r) => recordedVersionString(r.library, LIBRARIES[r.library].versionHeader.expected?.(r.version) ?? r.version)),
+    ['AWS-LC 5.12.0', 'BoringSSL (BORINGSSL_API_VERSION 44)', 'wolfSSL 5.9.4'],
+  );
+  assert.deepEqual(
+    LIBRARY_RELEASES.map((r) => buildLabel({ ...r, variant: 'default' })),
+    ['AWS-LC 5.12.0', 'BoringSSL API 44', 'wolfSSL 5.9.4'],
+  );
+  // a library the page says is not measured is not one that is
+  const measured = Object.values(LIBRARY_NAMES);
+  assert.deepEqual(NOT_MEASURED_LIBRARIES.filter((l) => measured.includes(l.name)), []);
+  assert.deepEqual(
+    otherLibraryBuilds().map((b) => `${b.version.library}:${b.variant}`),
+    ['aws-lc:default', 'boringssl:default', 'wolfssl:default', 'wolfssl:no-perf-options'],
+  );
 });
 
 test('builds are shown OpenSSL first by version, then the other libraries by name', () => {

@@ -8,7 +8,7 @@
 // the orig tarball as listed in its .dsc. Debian's orig tarball of OpenSSL is upstream's release tarball
 // (it ships upstream's .asc signature beside it), so the same hash pins the upstream download.
 import { z } from 'zod';
-import type { Library } from '../schema/index.ts';
+import { Library } from '../schema/index.ts';
 
 export type SupportStatus = 'lts' | 'standard';
 
@@ -129,13 +129,85 @@ export const VARIANTS: Record<string, { configureArgs: string[]; minSeries: stri
   'no-ml-kem': { configureArgs: ['no-ml-kem'], minSeries: '3.5', what: 'ML-KEM compiled out (and with it every hybrid group)' },
 };
 
-// ---------------------------------------------------------------- other TLS libraries
+// ---------------------------------------------------------------- the TLS libraries
+
+/**
+ * What the harness knows of a library, one record each: the only place a library is named (its id is
+ * schema's Library, the data's name for it). Its releases are LIBRARY_RELEASES below; everything else
+ * (display names, compiling our programs, reading and checking version strings, command-line specs,
+ * the site's lists) is derived from these records.
+ */
+export interface LibraryFacts {
+  /** display name; every version string of the library, ours and its own, starts with it */
+  name: string;
+  /** the macro runner/compile.ts defines when it compiles our C programs against the library (runner/c-common/library.h) */
+  cDefine: string;
+  /** linking our programs: a directory under include/ searched first, the static archives under lib/ in link order, C++ inside */
+  link: { includeFirst?: string; archives: string[]; cxx?: boolean };
+  /**
+   * Where an installed build states its release (another library has no `openssl` app to ask); the
+   * build record's versionString is `<name> <value>`, or `<name> (<define> <value>)` with `withDefineName`.
+   * `expected`: the value a catalogued release's headers hold (default: its version).
+   */
+  versionHeader?: { file: string; define: string; withDefineName?: boolean; expected?: (version: string) => string };
+  /** a release's number as readers know it and as our programs print it after the name (default: the version) */
+  releaseNumber?: (version: string) => string;
+}
+
+/** BoringSSL makes no releases: its catalogued identifier starts with the API version of its tree ("44-boring-sys-5.4.0"). */
+const boringApiVersion = (version: string): string => /^(\d+)-/.exec(version)?.[1] ?? version;
+
+/** Every library but OpenSSL, the catalogue's first dimension. */
+export type OtherLibrary = Exclude<Library, 'openssl'>;
+
+export const LIBRARIES: { openssl: LibraryFacts } & Record<OtherLibrary, LibraryFacts & Required<Pick<LibraryFacts, 'versionHeader'>>> = {
+  openssl: { name: 'OpenSSL', cDefine: 'OBS_LIB_OPENSSL', link: { archives: ['libssl.a', 'libcrypto.a'] } },
+  'aws-lc': {
+    name: 'AWS-LC',
+    cDefine: 'OBS_LIB_AWSLC',
+    link: { archives: ['libssl.a', 'libcrypto.a'], cxx: true },
+    versionHeader: { file: 'openssl/base.h', define: 'AWSLC_VERSION_NUMBER_STRING' },
+  },
+  boringssl: {
+    name: 'BoringSSL',
+    cDefine: 'OBS_LIB_BORINGSSL',
+    link: { archives: ['libssl.a', 'libcrypto.a'], cxx: true },
+    versionHeader: { file: 'openssl/base.h', define: 'BORINGSSL_API_VERSION', withDefineName: true, expected: boringApiVersion },
+    releaseNumber: (version) => (/^\d+-boring-sys-/.test(version) ? `API ${boringApiVersion(version)}` : version),
+  },
+  // its OpenSSL compatibility headers live under include/wolfssl, so `#include <openssl/ssl.h>` finds them
+  wolfssl: { name: 'wolfSSL', cDefine: 'OBS_LIB_WOLFSSL', link: { includeFirst: 'wolfssl', archives: ['libwolfssl.a'] }, versionHeader: { file: 'wolfssl/version.h', define: 'LIBWOLFSSL_VERSION_STRING' } },
+};
+
+/** Libraries the libraries page names but the harness cannot measure, and why (said on the page rather than left out). */
+export const NOT_MEASURED_LIBRARIES: { name: string; why: string }[] = [
+  { name: 'LibreSSL', why: 'no source of it is obtainable from the package registries this harness can reach, so it is not built or measured.' },
+  {
+    name: 'rustls',
+    why: 'its source is in the registries, but it has no OpenSSL-like TLS API for our C programs to call; measuring it through rustls-ffi with a small adapter of its own is future work.',
+  },
+];
+
+/** The libraries measured beside OpenSSL, in the schema's order. */
+export const OTHER_LIBRARIES = Library.options.filter((l): l is OtherLibrary => l !== 'openssl');
+
+/** "AWS-LC, BoringSSL and wolfSSL": the other libraries in words, for pages and help texts. */
+export const otherLibrariesText = (): string => {
+  const names = OTHER_LIBRARIES.map((l) => LIBRARIES[l].name);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+};
+
+/** The version string a build record holds for a header's value: "AWS-LC 5.12.0", "BoringSSL (BORINGSSL_API_VERSION 44)". */
+export function recordedVersionString(library: OtherLibrary, value: string): string {
+  const { name, versionHeader } = LIBRARIES[library];
+  return versionHeader.withDefineName ? `${name} (${versionHeader.define} ${value})` : `${name} ${value}`;
+}
 
 /** How a library's source becomes static libraries: OpenSSL's Configure, cmake, or autotools. */
 export type Recipe = 'openssl-configure' | 'cmake' | 'autotools';
 
 export interface LibraryRelease extends CatalogueVersion {
-  library: Exclude<Library, 'openssl'>;
+  library: OtherLibrary;
   recipe: Exclude<Recipe, 'openssl-configure'>;
   /** the build-system options of every variant; `default` is what the maintainers recommend for production */
   variants: Record<string, { options: string[]; what: string }>;
@@ -222,6 +294,9 @@ export const LIBRARY_RELEASES: LibraryRelease[] = [
   },
 ];
 
+/** Every variant of every other library's catalogued release: what `npm run openssl -- build --other-libraries` builds. */
+export const otherLibraryBuilds = (): BuildRequest[] => LIBRARY_RELEASES.flatMap((version) => Object.keys(version.variants).map((variant) => ({ version, variant })));
+
 /** Every release we can build, OpenSSL first. */
 export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RELEASES];
 
@@ -248,7 +323,7 @@ export function resolveBuildSpec(spec: string): BuildRequest {
   const [what = '', variant = 'default', ...extra] = spec.split(':');
   if (extra.length) throw new Error(`"${spec}": one ":" at most (version:variant)`);
   const [name = '', at] = what.split('@');
-  const library = Object.keys(LIBRARY_NAMES).find((l) => l === name && l !== 'openssl');
+  const library = OTHER_LIBRARIES.find((l) => l === name);
   if (!library) {
     if (at !== undefined) throw new Error(`"${spec}": "@" names a release of another library (aws-lc@5.12.0); OpenSSL takes a version or series`);
     const version = resolveVersion(what);
@@ -257,9 +332,9 @@ export function resolveBuildSpec(spec: string): BuildRequest {
     return { version, variant };
   }
   const releases = LIBRARY_RELEASES.filter((r) => r.library === library);
-  if (!releases.length) throw new Error(`no release of ${LIBRARY_NAMES[library as Library]} is catalogued`);
+  if (!releases.length) throw new Error(`no release of ${LIBRARY_NAMES[library]} is catalogued`);
   const release = at === undefined ? releases.at(-1)! : releases.find((r) => r.version === at);
-  if (!release) throw new Error(`"${spec}": ${LIBRARY_NAMES[library as Library]} ${at} is not catalogued (known: ${releases.map((r) => r.version).join(', ')})`);
+  if (!release) throw new Error(`"${spec}": ${LIBRARY_NAMES[library]} ${at} is not catalogued (known: ${releases.map((r) => r.version).join(', ')})`);
   if (!release.variants[variant]) throw new Error(`"${spec}": ${LIBRARY_NAMES[release.library]} has no variant "${variant}" (known: ${Object.keys(release.variants).join(', ')})`);
   return { version: release, variant };
 }
@@ -410,7 +485,8 @@ export function validateCatalogue(): string[] {
 
 // ---------------------------------------------------------------- naming builds (the one place)
 
-export const LIBRARY_NAMES: Record<Library, string> = { openssl: 'OpenSSL', 'aws-lc': 'AWS-LC', boringssl: 'BoringSSL', wolfssl: 'wolfSSL' };
+/** Each library's display name (LIBRARIES' `name`). */
+export const LIBRARY_NAMES = Object.fromEntries(Library.options.map((l) => [l, LIBRARIES[l].name])) as Record<Library, string>;
 
 type Named = { library?: Library; version: string; variant: string };
 
@@ -434,10 +510,9 @@ export function variantWords(variant: string): string {
   return VARIANT_WORDS[variant] ?? (m ? `built without ${m[1]!.toUpperCase()}` : `${variant} build`);
 }
 
-/** A release's number as readers know it: BoringSSL makes no releases, so its identifier is read as its API version. */
+/** A release's number as readers know it (LIBRARIES' releaseNumber: BoringSSL's identifier is read as its API version). */
 export function versionWords(b: Named): string {
-  const m = b.library === 'boringssl' ? /^(\d+)-boring-sys-/.exec(b.version) : null;
-  return m ? `API ${m[1]}` : b.version;
+  return LIBRARIES[b.library ?? 'openssl'].releaseNumber?.(b.version) ?? b.version;
 }
 
 /**

@@ -11,7 +11,7 @@
 //     build of the run;
 //   - its version string names its own version;
 //   - no build is listed twice (by id, or by library, version and variant).
-import { LIBRARY_RELEASES, libraryOf, type LibraryRelease } from '../catalogue/index.ts';
+import { LIBRARIES, LIBRARY_RELEASES, libraryOf, recordedVersionString, type LibraryRelease } from '../catalogue/index.ts';
 import { OPENSSL_DEFAULT_CFLAGS, recordedConfigureArgs } from '../runner/build.ts';
 import { recipeOf } from '../runner/recipes.ts';
 import type { Build, Run } from '../schema/index.ts';
@@ -26,16 +26,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Why a version string contradicts the build's version, or null when it names it. */
 function versionStringProblem(b: Build): string | null {
-  const v = escape(b.version);
-  // the app's version, then (3.0+) "(Library: OpenSSL <version> ...)": both must be this build's
-  const expected: Record<Build['library'], RegExp> = {
-    openssl: new RegExp(`^OpenSSL ${v}(?: |$)`),
-    'aws-lc': new RegExp(`^AWS-LC ${v}$`),
-    wolfssl: new RegExp(`^wolfSSL ${v}$`),
-    // BoringSSL has no releases: its catalogued version starts with the API version its header states
-    boringssl: new RegExp(`^BoringSSL \\(BORINGSSL_API_VERSION ${escape(b.version.split('-')[0]!)}\\)$`),
-  };
-  if (!expected[b.library].test(b.versionString)) return `"${b.versionString}" contradicts the build's version ${b.version}`;
+  // OpenSSL: the app's version, then (3.0+) "(Library: OpenSSL <version> ...)": both must be this build's;
+  // another library: what its recipe records for the value its release's header holds (catalogue LIBRARIES)
+  const expected =
+    b.library === 'openssl'
+      ? new RegExp(`^OpenSSL ${escape(b.version)}(?: |$)`)
+      : new RegExp(`^${escape(recordedVersionString(b.library, LIBRARIES[b.library].versionHeader.expected?.(b.version) ?? b.version))}$`);
+  if (!expected.test(b.versionString)) return `"${b.versionString}" contradicts the build's version ${b.version}`;
   const library = /\(Library: OpenSSL (\S+)/.exec(b.versionString)?.[1];
   if (b.library === 'openssl' && library !== undefined && library !== b.version) return `"${b.versionString}" contradicts the build's version ${b.version}: the library says ${library}`;
   return null;

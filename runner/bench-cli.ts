@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { RunMode } from '../schema/index.ts';
 import { BENCHMARKS, DEFAULT_BENCHMARKS } from './benchmarks.ts';
 import { binarySha256, buildMany, releaseOfRecord, type BuildRequest } from './build.ts';
-import { DEFAULT_MATRIX, buildLabel, resolveBuildSpec } from '../catalogue/index.ts';
+import { DEFAULT_MATRIX, OTHER_LIBRARIES, buildLabel, resolveBuildSpec } from '../catalogue/index.ts';
 import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
 import { lockHostForMeasurement } from './host-lock.ts';
@@ -85,7 +85,7 @@ next bench of the same request on this machine resumes it by itself (or --resume
   --list               list the benchmarks and what they measure
 
 A version may carry a build variant: 3.5:no-ml-kem. Other TLS libraries go by name, optionally with a
-release and a variant: aws-lc, boringssl, wolfssl, aws-lc@<release>, wolfssl:no-perf-options
+release and a variant: ${OTHER_LIBRARIES.join(', ')}, aws-lc@<release>, wolfssl:no-perf-options
 (\`npm run openssl -- list\` shows what is catalogued); they run the benchmarks that do not need OpenSSL's
 own tools or internals (handshake, aead), and the run says which it skipped for them.
 

@@ -27,7 +27,7 @@ import {
   type CatalogueVersion,
   type LibraryRelease,
 } from '../catalogue/index.ts';
-import { missingTool, recipeOf } from './recipes.ts';
+import { installedVersionString, missingTool, recipeOf } from './recipes.ts';
 import { programEnv, spawnGroup } from './child-guard.ts';
 import { withFileLock, withSharedLock } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
@@ -392,7 +392,7 @@ export async function buildOne(
       };
       // the entry is complete inside tmp/ (its record last) before it takes the entry's name
       const staged = join(tmp, 'install');
-      record.versionString = other ? recipeOf(other).versionString(staged) : opensslVersion(staged);
+      record.versionString = other ? installedVersionString(other, staged) : opensslVersion(staged);
       writeFileSync(join(tmp, 'build.json'), JSON.stringify({ ...Build.parse(record), installed: installedHashes(staged) }, null, 2) + '\n');
       renameSync(log, join(tmp, 'build.log'));
       const aside = `${dir}.stale-${process.pid}`;

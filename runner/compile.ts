@@ -6,29 +6,24 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildUnderTest } from './benchmark.ts';
 import { cacheRoot } from './sources.ts';
-import { buildLabel } from '../catalogue/index.ts';
+import { buildLabel, LIBRARIES } from '../catalogue/index.ts';
 
-/**
- * Per library: where the headers are, what to define, what to link. wolfSSL's OpenSSL compatibility
- * headers live under include/wolfssl (so `#include <openssl/ssl.h>` finds them), and its options.h must
- * come first: OBSERVATORY_WOLFSSL tells our sources to include it.
- */
 /** What compiling needs of a build: where it is installed and what names it (a catalogue build, or one commit of a history). */
 export type Linkable = { record: Pick<BuildUnderTest['record'], 'id' | 'library' | 'version' | 'variant'>; prefix: string };
 
+/**
+ * Per library, from its catalogue record (LIBRARIES): where the headers are, the one define that tells
+ * our C sources which library they are compiled against (c-common/library.h), what to link.
+ */
 export function linkFlags(build: Linkable): { includes: string[]; defines: string[]; libs: string[] } {
+  const { cDefine, link } = LIBRARIES[build.record.library];
   const inc = join(build.prefix, 'include');
-  const lib = (n: string) => join(build.prefix, 'lib', n);
-  switch (build.record.library) {
-    case 'wolfssl':
-      return { includes: [join(inc, 'wolfssl'), inc], defines: ['-DOBSERVATORY_WOLFSSL'], libs: [lib('libwolfssl.a')] };
-    case 'boringssl':
-    case 'aws-lc':
-      // their libssl is C++ inside: link the C++ runtime
-      return { includes: [inc], defines: [], libs: [lib('libssl.a'), lib('libcrypto.a'), '-lstdc++'] };
-    default:
-      return { includes: [inc], defines: [], libs: [lib('libssl.a'), lib('libcrypto.a')] };
-  }
+  return {
+    includes: [...(link.includeFirst ? [join(inc, link.includeFirst)] : []), inc],
+    defines: [`-D${cDefine}`],
+    // a library with C++ inside needs the C++ runtime
+    libs: [...link.archives.map((a) => join(build.prefix, 'lib', a)), ...(link.cxx ? ['-lstdc++'] : [])],
+  };
 }
 
 /** A source and the local headers it includes (`#include "x.h"`), recursively: all of them change the binary. */

@@ -3,26 +3,21 @@
 // another build.
 import type { Build } from '../schema/index.ts';
 import { listCached, requireBuilds, type CachedBuild } from './build.ts';
-import { buildSlug, LIBRARY_NAMES } from '../catalogue/index.ts';
+import { buildSlug, LIBRARY_NAMES, versionWords } from '../catalogue/index.ts';
 
 /** Any library our programs can report ("OpenSSL 3.5.7 1 Jul 2025", "AWS-LC 5.12.0", "BoringSSL API 44", "wolfSSL 5.9.4"). */
 export const LIBRARY_VERSION_PATTERN = new RegExp(`^(${Object.values(LIBRARY_NAMES).join('|')}) \\S+`);
 
 /**
- * Null when `reported` is the library of `build`, else why not. BoringSSL has no release numbers and
- * reports its API version, which the catalogue's version of the tree does not spell: only the library
- * name is checked there.
+ * Null when `reported` is the library of `build`, else why not. OpenSSL adds its release date; another
+ * library reports its name and its release number as readers know it (catalogue versionWords: BoringSSL,
+ * which has no releases, its API version).
  */
 export function libraryMismatch(reported: string, build: Pick<Build, 'library' | 'version'>): string | null {
   const library = build.library ?? 'openssl'; // records written before the library dimension are OpenSSL
-  const prefix = LIBRARY_NAMES[library];
-  const ok =
-    library === 'openssl'
-      ? reported.startsWith(`OpenSSL ${build.version} `)
-      : library === 'boringssl'
-        ? reported.startsWith('BoringSSL ')
-        : reported === `${prefix} ${build.version}`;
-  return ok ? null : `the binary reports "${reported}", not ${prefix} ${build.version}`;
+  const expected = `${LIBRARY_NAMES[library]} ${versionWords({ library, version: build.version, variant: 'default' })}`;
+  const ok = library === 'openssl' ? reported.startsWith(`${expected} `) : reported === expected;
+  return ok ? null : `the binary reports "${reported}", not ${expected}`;
 }
 
 /**

@@ -5,6 +5,8 @@ import {
   DEFAULT_MATRIX,
   LIBRARY_NAMES,
   LIBRARY_RELEASES,
+  OTHER_LIBRARIES,
+  otherLibraryBuilds,
   SERIES,
   VERSIONS,
   VARIANTS,
@@ -36,13 +38,14 @@ commands:
   clean [--all]        remove interrupted builds and logs (--all: every build and download)
 
 <v> is an OpenSSL version (3.5.7, 1.1.1w) or series (3.5 = its newest obtainable patch without a known
-measurement-affecting defect), or another library: aws-lc, boringssl, wolfssl (its catalogued release),
+measurement-affecting defect), or another library: ${OTHER_LIBRARIES.join(', ')} (its catalogued release),
 aws-lc@5.12.0; a variant may follow a colon (3.5:no-ml-kem, wolfssl:no-perf-options). Cache: ${cacheRoot()} (set OBSERVATORY_CACHE to move it).
 Each command takes --help.`,
   list: 'usage: npm run openssl -- list [--json]\n  Shows every catalogued version, its sources and pinned hashes, and which variants are built.',
   fetch: 'usage: npm run openssl -- fetch <v>... | --all [--kind crate|debian-orig|upstream-tarball]\n  Fetches and verifies sources without building (--all: every catalogued version).',
-  build: `usage: npm run openssl -- build [<v>[:<variant>]...] [--variant <name>]...
+  build: `usage: npm run openssl -- build [<v>[:<variant>]...] [--variant <name>]... [--other-libraries]
   Builds the given versions (default: ${DEFAULT_MATRIX.join(' ')}) with the common options.
+  --other-libraries: also every variant of every other library's catalogued release (${OTHER_LIBRARIES.join(', ')}), no default matrix.
   --variant may repeat and applies to every <v> without its own ":variant"; OpenSSL variants: ${Object.entries(VARIANTS)
     .map(([k, v]) => `${k} (${v.what})`)
     .join('; ')}. Other libraries' variants: npm run openssl -- list.
@@ -99,6 +102,7 @@ async function main(): Promise<void> {
     all: { type: 'boolean' },
     variant: { type: 'string', multiple: true },
     kind: { type: 'string' },
+    'other-libraries': { type: 'boolean' },
   }, rest);
   const { values, positionals } = cli;
   usage = cli.fail;
@@ -154,7 +158,8 @@ async function main(): Promise<void> {
       process.exit(failed ? 1 : 0);
     }
     case 'build': {
-      const reqs = buildRequests(positionals.length ? positionals : DEFAULT_MATRIX, values.variant);
+      const others = values['other-libraries'] === true;
+      const reqs = [...buildRequests(positionals.length || others ? positionals : DEFAULT_MATRIX, values.variant), ...(others ? otherLibraryBuilds() : [])];
       const started = Date.now();
       const since = new Map<string, number>();
       const { built, failed } = await buildMany(reqs, (version, variant, step) => {

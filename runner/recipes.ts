@@ -1,12 +1,13 @@
 // How each library's source becomes an install prefix of static libraries and headers. OpenSSL goes
 // through its own Configure (runner/build.ts keeps that path, so its cache keys never change); the
-// other libraries through cmake (AWS-LC, BoringSSL) or autotools (wolfSSL). Every option given to the
-// build system is returned by `options` and recorded in the build record.
+// other libraries through cmake or autotools, as their catalogue release says. Every option given to the
+// build system is returned by `options` and recorded in the build record; the version string is read
+// from the installed header the library's catalogue record names.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Library } from '../schema/index.ts';
-import type { LibraryRelease } from '../catalogue/index.ts';
+import { LIBRARIES, recordedVersionString, type LibraryRelease } from '../catalogue/index.ts';
 
 export type RunLogged = (cmd: string, args: string[], cwd: string) => Promise<void>;
 
@@ -27,8 +28,6 @@ export interface LibraryRecipe {
   /** the build-system options for a variant, in the order given: part of the cache key */
   options(release: LibraryRelease, variant: string): string[];
   build(ctx: RecipeContext): Promise<{ cflags: string }>;
-  /** the library's own version string, read from its installed headers (there is no `openssl` app) */
-  versionString(installDir: string): string;
   /** the optimisation level the build system gives a release build: the only -O flag its recorded cflags may hold */
   optimisation: string;
   /** commands the recipe needs, with their Debian packages */
@@ -42,7 +41,7 @@ const header = (installDir: string, rel: string): string => {
 };
 const define = (text: string, name: string): string | undefined => new RegExp(`#\\s*define\\s+${name}\\s+"?([^"\\n]+)"?`).exec(text)?.[1]?.trim();
 
-// ---------------------------------------------------------------- cmake: AWS-LC and BoringSSL
+// ---------------------------------------------------------------- cmake (AWS-LC, BoringSSL)
 
 /** Options every cmake build gets: an optimised static build without tests or tools. */
 const CMAKE_COMMON = ['-DCMAKE_BUILD_TYPE=Release', '-DBUILD_SHARED_LIBS=OFF', '-DBUILD_TESTING=OFF'];
@@ -77,14 +76,6 @@ const cmake: LibraryRecipe = {
     await run('cmake', ['--install', buildDir], srcDir);
     return { cflags: cmakeCFlags(buildDir) };
   },
-  versionString(installDir) {
-    const base = header(installDir, 'openssl/base.h');
-    const awslc = define(base, 'AWSLC_VERSION_NUMBER_STRING');
-    if (awslc) return `AWS-LC ${awslc}`;
-    const api = define(base, 'BORINGSSL_API_VERSION');
-    if (api) return `BoringSSL (BORINGSSL_API_VERSION ${api})`;
-    throw new Error('openssl/base.h names neither AWS-LC nor BoringSSL');
-  },
   // CMAKE_BUILD_TYPE=Release
   optimisation: '-O3',
   tools: [
@@ -93,7 +84,7 @@ const cmake: LibraryRecipe = {
   ],
 };
 
-// ---------------------------------------------------------------- autotools: wolfSSL
+// ---------------------------------------------------------------- autotools (wolfSSL)
 
 /**
  * The compiler flags of a wolfSSL build without its feature macros: configure passes every feature as
@@ -122,11 +113,6 @@ const autotools: LibraryRecipe = {
     const line = (name: string) => new RegExp(`^${name} = (.*)$`, 'm').exec(makefile)?.[1]?.trim() ?? '';
     return { cflags: autotoolsCFlags(line('CFLAGS'), line('AM_CFLAGS')) };
   },
-  versionString(installDir) {
-    const v = define(header(installDir, 'wolfssl/version.h'), 'LIBWOLFSSL_VERSION_STRING');
-    if (!v) throw new Error('wolfssl/version.h has no LIBWOLFSSL_VERSION_STRING');
-    return `wolfSSL ${v}`;
-  },
   // configure's default CFLAGS (-g -O2)
   optimisation: '-O2',
   tools: [
@@ -141,6 +127,14 @@ export const RECIPES: Record<LibraryRelease['recipe'], LibraryRecipe> = { cmake,
 
 export function recipeOf(release: LibraryRelease): LibraryRecipe {
   return RECIPES[release.recipe];
+}
+
+/** An installed build's own version string (there is no `openssl` app), from the header its catalogue record names. */
+export function installedVersionString(release: Pick<LibraryRelease, 'library'>, installDir: string): string {
+  const { file, define: name } = LIBRARIES[release.library].versionHeader;
+  const value = define(header(installDir, file), name);
+  if (!value) throw new Error(`${file} has no ${name}: not the library the catalogue names?`);
+  return recordedVersionString(release.library, value);
 }
 
 /** For the error a missing tool gives: which package has it. */

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { VERSIONS } from '../../catalogue/index.ts';
+import { OTHER_LIBRARIES, VERSIONS } from '../../catalogue/index.ts';
 import type { BuildUnderTest } from '../benchmark.ts';
 import { AEAD_CIPHERS, AEAD_PLAN, aeadArgs, aeadOutcomes, aeadRates, createAeadBenchmark, parseAeadOutput } from './aead.ts';
 import { median } from '../../analysis/stats.ts';
@@ -11,8 +11,7 @@ import { AEAD_FIXTURES_DIR } from './capture.ts';
 
 const dirs = existsSync(AEAD_FIXTURES_DIR) ? readdirSync(AEAD_FIXTURES_DIR).sort() : [];
 /** fixture directories are build slugs: OpenSSL's is its version, another library's starts with its name */
-const libraryOfDir = (d: string) => LIBRARY_NAMES_IN_SLUGS.find((l) => d.startsWith(`${l}-`));
-const LIBRARY_NAMES_IN_SLUGS = ['aws-lc', 'boringssl', 'wolfssl'] as const;
+const libraryOfDir = (d: string) => OTHER_LIBRARIES.find((l) => d.startsWith(`${l}-`));
 const versions = dirs.filter((d) => !libraryOfDir(d));
 const sizes = AEAD_PLAN.full.sizes;
 

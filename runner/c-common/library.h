@@ -1,27 +1,26 @@
 /* Which TLS library a program is compiled against. Include this before any <openssl/...> header.
  *
- * wolfSSL: runner/compile.ts defines OBSERVATORY_WOLFSSL and puts include/wolfssl first on the include
- * path, so <openssl/ssl.h> is wolfSSL's compatibility layer; its options.h (the build's configuration)
- * must come before every other wolfSSL header. AWS-LC defines both OPENSSL_IS_AWSLC and
- * OPENSSL_IS_BORINGSSL: test AWS-LC first. All three claim OPENSSL_VERSION_NUMBER 1.1.x, so OpenSSL
- * version checks must be written as OBS_OPENSSL_AT_LEAST(0x30000000L), never as a bare comparison. */
+ * runner/compile.ts says which with one define, the library's `cDefine` in catalogue/index.ts
+ * (LIBRARIES): OBS_LIB_OPENSSL, OBS_LIB_AWSLC, OBS_LIB_BORINGSSL or OBS_LIB_WOLFSSL. wolfSSL: compile.ts
+ * also puts include/wolfssl first on the include path, so <openssl/ssl.h> is wolfSSL's compatibility
+ * layer; its options.h (the build's configuration) must come before every other wolfSSL header. All
+ * three claim OPENSSL_VERSION_NUMBER 1.1.x, so OpenSSL version checks must be written as
+ * OBS_OPENSSL_AT_LEAST(0x30000000L), never as a bare comparison. */
 #ifndef OBSERVATORY_LIBRARY_H
 #define OBSERVATORY_LIBRARY_H
 
-#ifdef OBSERVATORY_WOLFSSL
+#ifdef OBS_LIB_WOLFSSL
 #include <wolfssl/options.h>
 #endif
 #include <openssl/opensslv.h>
 #include <openssl/crypto.h>
 
-#if defined(OBSERVATORY_WOLFSSL)
-#define OBS_LIB_WOLFSSL 1
-#elif defined(OPENSSL_IS_AWSLC)
-#define OBS_LIB_AWSLC 1
-#elif defined(OPENSSL_IS_BORINGSSL)
-#define OBS_LIB_BORINGSSL 1
-#else
-#define OBS_LIB_OPENSSL 1
+#if !defined(OBS_LIB_OPENSSL) && !defined(OBS_LIB_AWSLC) && !defined(OBS_LIB_BORINGSSL) && !defined(OBS_LIB_WOLFSSL)
+#error "no OBS_LIB_* define: compile through runner/compile.ts, which defines the library's cDefine"
+#endif
+/* AWS-LC and BoringSSL name themselves in their headers (AWS-LC defines both): the define must agree */
+#if defined(OPENSSL_IS_AWSLC) != defined(OBS_LIB_AWSLC) || (defined(OPENSSL_IS_BORINGSSL) && !defined(OPENSSL_IS_AWSLC)) != defined(OBS_LIB_BORINGSSL)
+#error "the headers are not those of the library the OBS_LIB_* define names"
 #endif
 
 /* OpenSSL itself at or above a version number; false for the other libraries whatever they claim */

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import { CpuFlags, type CoverageInterval, type DetailedIterations, type Library, type Run, type Summary, type SummaryEntry } from '../../../schema/index.ts';
 import { CPU_FLAG_NAMES } from '../../../schema/machine.ts';
-import { LIBRARY_NAMES, buildLabel } from '../../../catalogue/index.ts';
+import { OTHER_LIBRARIES, buildLabel } from '../../../catalogue/index.ts';
 import { DETERMINISTIC_METHODS, compareRounds, measuredRounds, median, valuesByRound, type RoundValues } from '../../../analysis/stats.ts';
 import { coverageText, fractionText, runWords } from './format.ts';
 
@@ -38,8 +38,8 @@ export const ownWords = (max: number) =>
     });
 
 /** Another library's build in a claim: its slug (catalogue buildSlug), e.g. "aws-lc-5.12.0". */
-const OTHER_LIBRARIES = Object.keys(LIBRARY_NAMES).filter((l) => l !== 'openssl').join('|');
-const LIBRARY_REF = new RegExp(`^(${OTHER_LIBRARIES})-([0-9][0-9A-Za-z.-]*)$`);
+const OTHER_LIBRARY_IDS = OTHER_LIBRARIES.join('|');
+const LIBRARY_REF = new RegExp(`^(${OTHER_LIBRARY_IDS})-([0-9][0-9A-Za-z.-]*)$`);
 
 /**
  * "3.5.7" or "3.5.7+no-ml-kem": a build of summary.json (version, and variant when not the default); another
@@ -48,7 +48,7 @@ const LIBRARY_REF = new RegExp(`^(${OTHER_LIBRARIES})-([0-9][0-9A-Za-z.-]*)$`);
 export const BuildRef = z
   .string()
   .regex(
-    new RegExp(`^(\\d+\\.\\d+\\.\\d+[a-z]?|(${OTHER_LIBRARIES})-[0-9][0-9A-Za-z.-]*)(\\+[A-Za-z0-9][A-Za-z0-9._-]*)?$`),
+    new RegExp(`^(\\d+\\.\\d+\\.\\d+[a-z]?|(${OTHER_LIBRARY_IDS})-[0-9][0-9A-Za-z.-]*)(\\+[A-Za-z0-9][A-Za-z0-9._-]*)?$`),
     'an OpenSSL release such as 3.5.7, 3.5.7+no-ml-kem for a variant, or another library as aws-lc-5.12.0 (wolfssl-5.9.4+no-perf-options)',
   );
 

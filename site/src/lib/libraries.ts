@@ -353,15 +353,6 @@ const sameParams = (a: Entry['params'], b: Entry['params']) => {
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
 };
 
-/** Libraries the page names but cannot measure here, and why (said on the page rather than left out). */
-export const NOT_MEASURED_LIBRARIES: { name: string; why: string }[] = [
-  { name: 'LibreSSL', why: 'no source of it is obtainable from the package registries this harness can reach, so it is not built or measured.' },
-  {
-    name: 'rustls',
-    why: 'its source is in the registries, but it has no OpenSSL-like TLS API for our C programs to call; measuring it through rustls-ffi with a small adapter of its own is future work.',
-  },
-];
-
 /** The page's sentence on certificate verification, from what the measured handshakes recorded (observed.peerVerification). */
 export function verificationText(views: readonly LibrariesHostView[]): string {
   const seen = [...new Set(views.flatMap((v) => v.peerVerification))].filter((v) => v !== NO_VERIFICATION_WORDS);
