@@ -18,6 +18,7 @@ import { openSSLOnly } from '../src/lib/data.ts';
 import { librariesView } from '../src/lib/libraries.ts';
 import { MEASURE_COMMAND, serversView } from '../src/lib/servers.ts';
 import { serve, type StaticServer } from './server.ts';
+import { pagesFor } from '../src/lib/pages.ts';
 import {
   ARTIFACTS, axe, crawl, entryRows, resultFiles, expectedEntries, expectedMedians, launch, plotted, readSummary, screenshots, selection, tableRuns, transferSize,
 } from './browser.ts';
@@ -81,7 +82,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   test(`[${name}] every page loads without console errors, failed requests or broken internal links`, async () => {
     const { pages, problems } = await crawl(page, server.origin);
     assert.deepEqual(problems, []);
-    for (const must of ['/', '/versions', '/compare', '/libraries', '/servers', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs'])
+    for (const must of pagesFor('reachable'))
       assert.ok(pages.some((p) => p.url.replace(/\/$/, '') === must.replace(/\/$/, '') || (must === '/' && p.url === '/')), `${must} not reachable from home`);
     console.log(`[${name}] crawled ${pages.length} pages`);
   });
@@ -597,7 +598,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   });
 
   test(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {
-    const paths = ['/', '/versions', '/compare', '/libraries', '/servers', '/writeups', '/known-issues', '/hypothesis', '/mtu', '/methodology', '/runs', '/contributing'];
+    const paths = pagesFor('axe');
     if (summary) {
       const v = summary.entries[0];
       if (v) paths.push(`/versions/${versionSlug(v.version, v.variant)}`);
@@ -617,7 +618,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   });
 
   test(`[${name}] screenshots at desktop and phone width`, async () => {
-    const paths = ['/', '/versions', '/compare', '/libraries', '/servers', '/methodology', '/runs', '/hypothesis', '/mtu'];
+    const paths = pagesFor('screenshot');
     if (summary?.entries[0]) paths.push(`/versions/${versionSlug(summary.entries[0].version, summary.entries[0].variant)}`);
     const files = await screenshots(page, server.origin, paths, join(ARTIFACTS, name));
     assert.equal(files.length, paths.length * 2);
