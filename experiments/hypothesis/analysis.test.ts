@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { seededRandom } from '../../analysis/stats.ts';
-import { decompose } from './analysis.ts';
+import { conclusion, decompose } from './analysis.ts';
 import { DECOMPOSITION, GAP_PARTS } from './claims.ts';
 import { FIXTURE_MODEL, syntheticResult, syntheticRound, type CostModel } from './synthetic.ts';
 
@@ -88,4 +88,14 @@ test('each part of the gap is the difference of the two configurations its sente
   // with library defaults on both sides the share is used: no part may call it unused
   assert.doesNotMatch(r.conclusion, /unused/i);
   assert.equal(GAP_PARTS.find((p) => p.key === 'unusedShare')!.minuend, DECOMPOSITION.classicServer, 'the share is measured where the server does not take it');
+});
+
+test('the conclusion names the interval it gives: 99.95% stays 99.95%, never "100%"', () => {
+  const r = syntheticResult(FIXTURE_MODEL, 60);
+  const d = r.decomposition[0]!;
+  for (const [confidence, words] of [[0.9995, '99.95% interval'], [0.95, '95% interval'], [0.99999, '99.99% interval']] as const) {
+    const text = conclusion({ ...r, decomposition: [{ ...d, confidence }] });
+    assert.ok(text.includes(words), `${confidence}: ${text}`);
+    assert.doesNotMatch(text, /100% interval/);
+  }
 });

@@ -182,7 +182,8 @@ export function conclusion(r: Pick<HypothesisResult, 'claims' | 'decomposition' 
   const v34 = version(DECOMPOSITION.baseline);
   const out: string[] = [];
   for (const d of r.decomposition) {
-    const pctConf = `${Math.round(d.confidence * 1000) / 10}%`;
+    // two decimals at most, never rounded up: a 99.95% interval read "100%", which no interval is
+    const pctConf = `${Math.floor(d.confidence * 10000) / 100}%`;
     const total = d.total.separable
       ? `${v35} with library defaults costs ${fmtUs(Math.abs(d.total.us))} ${d.total.us >= 0 ? 'more' : 'less'} CPU per handshake (client + server) than ${v34} (${fmtUs(d.total.interval.low)} to ${fmtUs(d.total.interval.high)}, ${pctConf} interval)`
       : `the difference between ${v35} with library defaults and ${v34} is not separable from zero at this precision`;
