@@ -19,9 +19,18 @@ test('a clear step is found at its night and in its direction; two steps far apa
   const noise = () => 1 + (r() - 0.5) * 0.01;
   const values = Array.from({ length: 50 }, (_, i) => 100 * noise() * (i >= 20 ? 0.9 : 1) * (i >= 35 ? 1.2 : 1));
   const steps = detectSteps(values, { window: 5, t: 6, minChange: 0.01 });
-  assert.deepEqual(steps.map((s) => s.at), [20, 35]);
+  assert.deepEqual(
+    steps.map((s) => s.at),
+    [20, 35],
+  );
   assert.ok(steps[0]!.after < steps[0]!.before && steps[1]!.after > steps[1]!.before);
-  assert.deepEqual(detectSteps(Array.from({ length: 50 }, () => 100 * noise()), { window: 5, t: 6, minChange: 0.01 }), []);
+  assert.deepEqual(
+    detectSteps(
+      Array.from({ length: 50 }, () => 100 * noise()),
+      { window: 5, t: 6, minChange: 0.01 },
+    ),
+    [],
+  );
   // a change below the minimum is not a step, however consistent
   const tiny = Array.from({ length: 30 }, (_, i) => (i >= 15 ? 100.5 : 100));
   assert.deepEqual(detectSteps(tiny, { window: 5, t: 6, minChange: 0.01 }), []);
@@ -46,7 +55,11 @@ test('the noise model recovers the spread between nights that the rounds do not 
   const series = Array.from({ length: 20 }, () => Array.from({ length: 6 }, () => 1 + residuals[Math.floor(r() * residuals.length)]!));
   const m = noiseModel(series, nights, 6)!;
   assert.ok(Math.abs(m.betweenNights - 0.04) < 0.01, `estimated ${m.betweenNights}`);
-  const none = noiseModel(series, nights.map((n) => n.map(() => 1)), 6)!;
+  const none = noiseModel(
+    series,
+    nights.map((n) => n.map(() => 1)),
+    6,
+  )!;
   assert.equal(none.betweenNights, 0, 'identical nights: nothing between nights');
   assert.equal(noiseModel([[1, 2]], [], 6), null, 'too few rounds: no model');
 });
@@ -61,9 +74,18 @@ test('confirmation: a step counts once the next measurement agrees; a later valu
   const stepped = [...base, ...Array.from({ length: 5 }, (_, i) => 90 + (i % 2) * 0.2)];
   const o = { window: 5, t: 6, minChange: 0.01, confirm: true };
   // the fore window ends with the series: nothing measured after it yet
-  assert.deepEqual(detectSteps(stepped, o).map((s) => [s.at, s.confirmation]), [[10, 'awaiting']]);
-  assert.deepEqual(detectSteps([...stepped, 90.1], o).map((s) => s.confirmation), ['confirmed']);
-  assert.deepEqual(detectSteps([...stepped, 99.9], o).map((s) => s.confirmation), ['not-confirmed']);
+  assert.deepEqual(
+    detectSteps(stepped, o).map((s) => [s.at, s.confirmation]),
+    [[10, 'awaiting']],
+  );
+  assert.deepEqual(
+    detectSteps([...stepped, 90.1], o).map((s) => s.confirmation),
+    ['confirmed'],
+  );
+  assert.deepEqual(
+    detectSteps([...stepped, 99.9], o).map((s) => s.confirmation),
+    ['not-confirmed'],
+  );
   // the midpoint decides: 95.1 is on the old side of a 100 -> 90 step, 94.9 on the new
   assert.equal(agrees({ before: 100, after: 90 }, 95.1, 0.01), false);
   assert.equal(agrees({ before: 100, after: 90 }, 94.9, 0.01), true);

@@ -46,7 +46,6 @@ export function agrees(step: Pick<DetectedStep, 'before' | 'after'>, value: numb
   return onNewSide && Math.abs(value - step.before) > minChange * Math.abs(step.before);
 }
 
-
 /** Welch's t of b against a (positive when b's mean is higher); infinite when both are constant and differ. */
 export function welchT(a: readonly number[], b: readonly number[]): number {
   const ma = mean(a);
@@ -101,20 +100,24 @@ export function simulateNight(model: NoiseModel, random: () => number): number {
  * measured round values; `nights` holds, per series and build, the nightly medians of quiet nights.
  */
 export function noiseModel(series: readonly (readonly number[])[], nights: readonly (readonly number[])[], roundsPerNight: number): NoiseModel | null {
-  const roundResiduals = series.filter((v) => v.length >= 3).flatMap((v) => {
-    const m = median(v);
-    return m > 0 ? v.map((x) => x / m - 1) : [];
-  });
+  const roundResiduals = series
+    .filter((v) => v.length >= 3)
+    .flatMap((v) => {
+      const m = median(v);
+      return m > 0 ? v.map((x) => x / m - 1) : [];
+    });
   if (roundResiduals.length < 30) return null;
   // the spread of a night's median that resampled rounds alone give, against the spread of real nights
   const random = seededRandom(1);
   const simulated = Array.from({ length: 2000 }, () => simulateNight({ roundResiduals, roundsPerNight, betweenNights: 0 }, random));
   const within = variance(simulated);
-  const deviations = nights.filter((v) => v.length >= 2).flatMap((v) => {
-    const m = mean(v);
-    // n/(n-1): deviations from a mean of n nights understate the spread
-    return v.map((x) => (x / m - 1) * Math.sqrt(v.length / (v.length - 1)));
-  });
+  const deviations = nights
+    .filter((v) => v.length >= 2)
+    .flatMap((v) => {
+      const m = mean(v);
+      // n/(n-1): deviations from a mean of n nights understate the spread
+      return v.map((x) => (x / m - 1) * Math.sqrt(v.length / (v.length - 1)));
+    });
   const observed = deviations.length >= 2 ? deviations.reduce((s, d) => s + d * d, 0) / deviations.length : 0;
   return { roundResiduals, roundsPerNight, betweenNights: Math.sqrt(Math.max(0, observed - within)) };
 }
@@ -155,14 +158,17 @@ export function simulate(model: NoiseModel, o: EvaluationOptions = EVALUATION): 
 }
 
 /** The steps a detector reports: with confirmation, only those the next measurement confirmed. */
-export const reported = (steps: readonly DetectedStep[], o: DetectorOptions): DetectedStep[] => (o.confirm ? steps.filter((s) => s.confirmation === 'confirmed') : [...steps]);
+export const reported = (steps: readonly DetectedStep[], o: DetectorOptions): DetectedStep[] =>
+  o.confirm ? steps.filter((s) => s.confirmation === 'confirmed') : [...steps];
 
 export function errorRates(sim: Simulation, detector: DetectorOptions): ErrorRates {
   const perNight = (n: number) => (100 * n) / (sim.flat.length * sim.nights);
   const flat = sim.flat.map((v) => detectSteps(v, detector));
   const found = sim.stepped.map(({ size, series }) => ({
     size,
-    share: series.filter((v) => reported(detectSteps(v, detector), detector).some((s) => Math.abs(s.at - sim.stepAt) <= 1 && s.after < s.before)).length / series.length,
+    share:
+      series.filter((v) => reported(detectSteps(v, detector), detector).some((s) => Math.abs(s.at - sim.stepAt) <= 1 && s.after < s.before)).length /
+      series.length,
   }));
   return {
     falseAlarmsPer100Nights: perNight(flat.reduce((n, steps) => n + reported(steps, detector).length, 0)),
@@ -172,7 +178,13 @@ export function errorRates(sim: Simulation, detector: DetectorOptions): ErrorRat
 }
 
 /** The detector settings tried, and the false-alarm budget the chosen one must keep. */
-export const TUNING = { windows: [3, 4, 5, 6, 8], thresholds: [2, 2.5, 3, 4, 5, 6, 7, 8, 10], confirm: [false, true], minChange: 0.01, maxFalseAlarmsPer100Nights: 1 } as const;
+export const TUNING = {
+  windows: [3, 4, 5, 6, 8],
+  thresholds: [2, 2.5, 3, 4, 5, 6, 7, 8, 10],
+  confirm: [false, true],
+  minChange: 0.01,
+  maxFalseAlarmsPer100Nights: 1,
+} as const;
 
 /**
  * The settings that find the most steps (the mean share found over the simulated sizes; then the shorter

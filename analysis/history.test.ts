@@ -36,8 +36,25 @@ function runFromSpec(s: Spec): Run {
   const values = (v: number) => [1, 2, 3, 4, 5].map((round) => v * (1 + round / 1000));
   const measured = (key: string, v: number) => ({ key, buildId: '', values: values(v), warmup: 1, at: s.startedAt });
   const series = builds.flatMap((b) => [
-    makeSeries({ ...measured(HS.key, s.rate?.(b.version) ?? 1000), benchmark: 'handshake', metric: 'handshakes-per-cpu-second', label: 'hs', unit: HS.unit, method: HS.method, buildId: b.id }),
-    makeSeries({ ...measured(INSTR.key, 2e7), benchmark: 'handshake', metric: 'instructions-per-handshake', label: 'instr', unit: INSTR.unit, method: INSTR.method, higherIsBetter: false, buildId: b.id }),
+    makeSeries({
+      ...measured(HS.key, s.rate?.(b.version) ?? 1000),
+      benchmark: 'handshake',
+      metric: 'handshakes-per-cpu-second',
+      label: 'hs',
+      unit: HS.unit,
+      method: HS.method,
+      buildId: b.id,
+    }),
+    makeSeries({
+      ...measured(INSTR.key, 2e7),
+      benchmark: 'handshake',
+      metric: 'instructions-per-handshake',
+      label: 'instr',
+      unit: INSTR.unit,
+      method: INSTR.method,
+      higherIsBetter: false,
+      buildId: b.id,
+    }),
     ...(s.keys ?? []).map((key) => makeSeries({ ...measured(key, 50), metric: 'rate', label: 'toy', buildId: b.id })),
   ]);
   return makeRun({
@@ -60,7 +77,16 @@ function dataDir(runs: Run[]): string {
 }
 const read = (dir: string, f: string) => readFileSync(join(dir, f), 'utf8');
 const derived = (dir: string) =>
-  ['summary.json', 'detailed-iterations.json', ...readdirSync(join(dir, 'timeseries'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).sort().map((f) => `timeseries/${f}`)].map((f) => `${f}\n${read(dir, f)}`).join('\n');
+  [
+    'summary.json',
+    'detailed-iterations.json',
+    ...readdirSync(join(dir, 'timeseries'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => `timeseries/${f}`),
+  ]
+    .map((f) => `${f}\n${read(dir, f)}`)
+    .join('\n');
 
 test('the records choose exactly the runs aggregate() would take series from (random histories)', () => {
   const rand = seededRandom(14);
@@ -81,7 +107,13 @@ test('the records choose exactly the runs aggregate() would take series from (ra
       );
     }
     const dir = dataDir(runs);
-    const history = loadHistory(dir, readdirSync(join(dir, 'runs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json.br')).map((f) => `runs/${f}`).sort());
+    const history = loadHistory(
+      dir,
+      readdirSync(join(dir, 'runs'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.json.br'))
+        .map((f) => `runs/${f}`)
+        .sort(),
+    );
     const chosen = selectRuns(history.records, history.keySets);
     const byPath = new Map(runs.map((r) => [history.records.find((x) => x.runId === r.runId)!.path, r]));
     const all = [...byPath].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, run]) => ({ path, run }));
@@ -126,10 +158,19 @@ test('earlier years stay as they are when a night adds a run; a run added to an 
   writeRunFile(join(dir, 'runs'), run('y2b', '2026-01-03T02:00:00.000Z'));
   const history = loadHistory(dir, listRunFiles(dir));
   assert.deepEqual([...history.frozen], ['timeseries/box/2025.json']);
-  assert.deepEqual(history.records.filter((r) => r.path.includes('/2025/')).map((r) => r.values.length), [0, 0], 'frozen years keep no headline values in memory');
+  assert.deepEqual(
+    history.records.filter((r) => r.path.includes('/2025/')).map((r) => r.values.length),
+    [0, 0],
+    'frozen years keep no headline values in memory',
+  );
   writeAll(dir);
   assert.equal(statSync(old).mtimeMs, stamp, 'the earlier year was not written again');
-  const fresh = dataDir([run('y1a', '2025-06-01T02:00:00.000Z'), run('y1b', '2025-12-31T02:00:00.000Z'), run('y2a', '2026-01-02T02:00:00.000Z'), run('y2b', '2026-01-03T02:00:00.000Z')]);
+  const fresh = dataDir([
+    run('y1a', '2025-06-01T02:00:00.000Z'),
+    run('y1b', '2025-12-31T02:00:00.000Z'),
+    run('y2a', '2026-01-02T02:00:00.000Z'),
+    run('y2b', '2026-01-03T02:00:00.000Z'),
+  ]);
   writeAll(fresh);
   assert.equal(derived(dir), derived(fresh));
   // a late run in the earlier year: both years are written again (the next year's first step change may move)
@@ -163,16 +204,42 @@ test('one file per host and year, runs oldest first, with headline medians and s
   const runs = [
     runFromSpec({ runId: 'a1', startedAt: '2025-12-31T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], rate: (v) => (v === '3.5.7' ? 800 : 1000) }),
     runFromSpec({ runId: 'a2', startedAt: '2026-01-01T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], kernel: '6.1.1', microcode: '0x11' }),
-    runFromSpec({ runId: 'a3', startedAt: '2026-01-02T23:00:00.000Z', versions: ['3.4.1', '3.5.7'], kernel: '6.1.1', microcode: '0x11', compiler: 'gcc 13.1.0', commit: '1234567' }),
-    runFromSpec({ runId: 'a4', startedAt: '2026-01-03T23:00:00.000Z', versions: ['3.5.7'], kernel: '6.1.1', microcode: '0x11', compiler: 'gcc 13.1.0', commit: '1234567', quiet: false }),
+    runFromSpec({
+      runId: 'a3',
+      startedAt: '2026-01-02T23:00:00.000Z',
+      versions: ['3.4.1', '3.5.7'],
+      kernel: '6.1.1',
+      microcode: '0x11',
+      compiler: 'gcc 13.1.0',
+      commit: '1234567',
+    }),
+    runFromSpec({
+      runId: 'a4',
+      startedAt: '2026-01-03T23:00:00.000Z',
+      versions: ['3.5.7'],
+      kernel: '6.1.1',
+      microcode: '0x11',
+      compiler: 'gcc 13.1.0',
+      commit: '1234567',
+      quiet: false,
+    }),
     runFromSpec({ runId: 'b1', host: 'other', startedAt: '2026-01-02T00:00:00.000Z', versions: ['3.5.7'] }),
   ];
   const dir = dataDir(runs);
   writeAll(dir);
-  assert.deepEqual(readdirSync(join(dir, 'timeseries'), { recursive: true, encoding: 'utf8' }).sort(), ['box', 'box/2025.json', 'box/2026.json', 'other', 'other/2026.json']);
+  assert.deepEqual(readdirSync(join(dir, 'timeseries'), { recursive: true, encoding: 'utf8' }).sort(), [
+    'box',
+    'box/2025.json',
+    'box/2026.json',
+    'other',
+    'other/2026.json',
+  ]);
   const y25 = Timeseries.parse(JSON.parse(read(dir, 'timeseries/box/2025.json')));
   const y26 = Timeseries.parse(JSON.parse(read(dir, 'timeseries/box/2026.json')));
-  assert.deepEqual(y26.runs.map((r) => r.runId), ['a2', 'a3', 'a4']);
+  assert.deepEqual(
+    y26.runs.map((r) => r.runId),
+    ['a2', 'a3', 'a4'],
+  );
   const a1 = y25.runs[0]!;
   assert.equal(a1.path, 'runs/box/2025/12/a1.json.br');
   const v = (r: typeof a1, metric: string, version: string) => r.values.find((x) => y25.metrics[x[0]]!.id === metric && r.builds[x[1]]!.version === version);
@@ -183,12 +250,19 @@ test('one file per host and year, runs oldest first, with headline medians and s
   assert.deepEqual(a1.changes, [], "a host's first run changes nothing");
   assert.deepEqual(
     y26.runs[0]!.changes.map((c) => [c.kind, c.from, c.to]),
-    [['kernel', '6.1.0', '6.1.1'], ['microcode', '0x10', '0x11']],
+    [
+      ['kernel', '6.1.0', '6.1.1'],
+      ['microcode', '0x10', '0x11'],
+    ],
     'the first run of a year is compared with the last run of the year before',
   );
   assert.deepEqual(
     y26.runs[1]!.changes.map((c) => [c.kind, c.build ?? null, c.to]),
-    [['harness', null, '1234567'], ['compiler', '3.4.1', 'gcc 13.1.0'], ['compiler', '3.5.7', 'gcc 13.1.0']],
+    [
+      ['harness', null, '1234567'],
+      ['compiler', '3.4.1', 'gcc 13.1.0'],
+      ['compiler', '3.5.7', 'gcc 13.1.0'],
+    ],
   );
   assert.equal(y26.runs[2]!.quiet, false);
   assert.match(y26.runs[2]!.quietReasons[0]!, /85%/);
@@ -229,7 +303,13 @@ test('a run file without quiet windows parses and is judged as before; a loud wi
   assert.deepEqual(quietReasons(parseRunFile(JSON.stringify(quiet), 'quiet.json')), []);
   // with windows: the runner names a loud window in its round's reasons; a round that leaves it out fails all the same
   const q = quiet.quiet!;
-  const loud = { ...q.before, windowSeconds: 25, otherBusyPercent: 100, quiet: false, reasons: ['processes outside this run used 100% of one CPU over the 25 s window (limit 10%)'] };
+  const loud = {
+    ...q.before,
+    windowSeconds: 25,
+    otherBusyPercent: 100,
+    quiet: false,
+    reasons: ['processes outside this run used 100% of one CPU over the 25 s window (limit 10%)'],
+  };
   const { governor: _g, boost: _b, ...window } = loud;
   const withRound = (round: RoundEvidence) => parseRunFile(JSON.stringify({ ...quiet, quiet: { ...q, rounds: [round], quiet: round.quiet } }), 'w.json');
   const named = withRound({ ...q.rounds[0]!, quiet: false, reasons: [`window 1 of 1 (01:59:35-02:00:00 UTC): ${loud.reasons[0]}`], windows: [window] });
@@ -242,10 +322,16 @@ test('a change of harness revision is a harness step named by its title; a commi
   const keySets = new Map<string, string[]>();
   const a = recordOf(runFromSpec({ runId: 'x', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] }), 'p', 1, keySets);
   const sameRevision = { ...a, harness: { gitCommit: 'abc1234', gitDirty: false } };
-  assert.deepEqual(stepChanges(a, sameRevision).map((c) => c.to), ['abc1234']);
+  assert.deepEqual(
+    stepChanges(a, sameRevision).map((c) => c.to),
+    ['abc1234'],
+  );
   const step = HARNESS_STEPS.find((s) => s.revision === 2)!;
   const stepped = { ...a, harness: { gitCommit: 'abc1234', gitDirty: false, revision: 2 } };
-  assert.deepEqual(stepChanges(a, stepped).map((c) => [c.kind, c.to]), [['harness', `abc1234 (harness step 2: ${step.title})`]]);
+  assert.deepEqual(
+    stepChanges(a, stepped).map((c) => [c.kind, c.to]),
+    [['harness', `abc1234 (harness step 2: ${step.title})`]],
+  );
 });
 
 test("a run's record counts the measured rounds the host disturbed and the run measured again, and stays quiet", () => {

@@ -58,10 +58,30 @@ const speedOps = { unit: 'ops/s' as Unit, method: 'openssl-speed' as Method, hig
  * list makes the next aggregation re-read every run once (the files record the list they were made with).
  */
 export const HEADLINE_METRICS: readonly HeadlineMetric[] = [
-  { id: 'handshake-ecdsa-tls13-default', key: hs('ecdsa-p256', '1.3', 'default'), title: 'TLS 1.3 handshakes per CPU-second, ECDSA P-256, library default groups', ...cpuBoth },
-  { id: 'handshake-ecdsa-tls13-x25519', key: hs('ecdsa-p256', '1.3', 'X25519'), title: 'TLS 1.3 handshakes per CPU-second, ECDSA P-256, X25519 pinned', ...cpuBoth },
-  { id: 'handshake-rsa-tls13-default', key: hs('rsa2048', '1.3', 'default'), title: 'TLS 1.3 handshakes per CPU-second, RSA-2048, library default groups', ...cpuBoth },
-  { id: 'handshake-ecdsa-tls12-default', key: hs('ecdsa-p256', '1.2', 'default'), title: 'TLS 1.2 handshakes per CPU-second, ECDSA P-256, library default groups', ...cpuBoth },
+  {
+    id: 'handshake-ecdsa-tls13-default',
+    key: hs('ecdsa-p256', '1.3', 'default'),
+    title: 'TLS 1.3 handshakes per CPU-second, ECDSA P-256, library default groups',
+    ...cpuBoth,
+  },
+  {
+    id: 'handshake-ecdsa-tls13-x25519',
+    key: hs('ecdsa-p256', '1.3', 'X25519'),
+    title: 'TLS 1.3 handshakes per CPU-second, ECDSA P-256, X25519 pinned',
+    ...cpuBoth,
+  },
+  {
+    id: 'handshake-rsa-tls13-default',
+    key: hs('rsa2048', '1.3', 'default'),
+    title: 'TLS 1.3 handshakes per CPU-second, RSA-2048, library default groups',
+    ...cpuBoth,
+  },
+  {
+    id: 'handshake-ecdsa-tls12-default',
+    key: hs('ecdsa-p256', '1.2', 'default'),
+    title: 'TLS 1.2 handshakes per CPU-second, ECDSA P-256, library default groups',
+    ...cpuBoth,
+  },
   {
     id: 'handshake-ecdsa-tls13-default-instructions',
     key: 'handshake/instructions-per-handshake[cert=ecdsa-p256,clientCtx=shared,clientGroups=default,proto=1.3,resume=none,serverGroups=default,side=both,threads=1]',
@@ -78,7 +98,15 @@ export const HEADLINE_METRICS: readonly HeadlineMetric[] = [
   { id: 'speed-ecdsa-p256-sign', key: speed('ecdsa-p256', 'sign'), title: 'openssl speed: ECDSA P-256 signatures per second', ...speedOps },
   { id: 'speed-ecdh-x25519-derive', key: speed('ecdh-x25519', 'derive'), title: 'openssl speed: X25519 key agreements per second', ...speedOps },
   { id: 'speed-ml-kem-768-encaps', key: speed('ml-kem-768', 'encaps'), title: 'openssl speed: ML-KEM-768 encapsulations per second', ...speedOps },
-  { id: 'speed-sha256-16k', key: speed('sha256', 'digest', 16384), title: 'openssl speed: SHA-256 over 16 KiB buffers', unit: 'bytes/s', method: 'openssl-speed', higherIsBetter: true, deterministic: false },
+  {
+    id: 'speed-sha256-16k',
+    key: speed('sha256', 'digest', 16384),
+    title: 'openssl speed: SHA-256 over 16 KiB buffers',
+    unit: 'bytes/s',
+    method: 'openssl-speed',
+    higherIsBetter: true,
+    deterministic: false,
+  },
 ];
 
 /** Reasons kept per record: enough to say why, bounded however noisy a run was. */
@@ -182,7 +210,19 @@ export function stepChanges(prev: RunRecord, cur: RunRecord): StepChange[] {
 
 /** Oldest first within a host; ties broken by run id so the order never depends on the file system. */
 export const byTime = (a: RunRecord, b: RunRecord) =>
-  a.host.id < b.host.id ? -1 : a.host.id > b.host.id ? 1 : a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0;
+  a.host.id < b.host.id
+    ? -1
+    : a.host.id > b.host.id
+      ? 1
+      : a.startedAt < b.startedAt
+        ? -1
+        : a.startedAt > b.startedAt
+          ? 1
+          : a.runId < b.runId
+            ? -1
+            : a.runId > b.runId
+              ? 1
+              : 0;
 
 /** Records sorted by host and time, each with the step changes since its host's previous run. */
 export function withStepChanges(records: readonly RunRecord[]): RunRecord[] {
@@ -198,13 +238,18 @@ const yearOf = (r: RunRecord) => new Date(r.startedAt).getUTCFullYear();
 export const timeseriesPath = (host: string, year: number) => `${TIMESERIES_DIR}/${host}/${year}.json`;
 
 /** Time-series files (path relative to data/ -> file) for the records: one per host and year, except the frozen ones. */
-export function timeseriesFiles(records: readonly RunRecord[], keySets: ReadonlyMap<string, string[]>, frozen: ReadonlySet<string> = new Set()): Map<string, Timeseries> {
+export function timeseriesFiles(
+  records: readonly RunRecord[],
+  keySets: ReadonlyMap<string, string[]>,
+  frozen: ReadonlySet<string> = new Set(),
+): Map<string, Timeseries> {
   const files = new Map<string, Timeseries>();
   for (const r of withStepChanges(records)) {
     const path = timeseriesPath(r.host.id, yearOf(r));
     if (frozen.has(path)) continue;
     let f = files.get(path);
-    if (!f) files.set(path, (f = { schemaVersion: 1, kind: 'timeseries', host: r.host.id, year: yearOf(r), metrics: [...HEADLINE_METRICS], keySets: {}, runs: [] }));
+    if (!f)
+      files.set(path, (f = { schemaVersion: 1, kind: 'timeseries', host: r.host.id, year: yearOf(r), metrics: [...HEADLINE_METRICS], keySets: {}, runs: [] }));
     f.runs.push(r);
     for (const b of r.builds) for (const id of [b.keys, b.measured]) f.keySets[id] ??= keySets.get(id)!;
   }
@@ -335,10 +380,12 @@ export function loadHistory(
     touch(record.host.id, new Date(record.startedAt).getUTCFullYear());
     if (read.size < (opts.keepAtMost ?? 0)) read.set(path, run);
   }
-  const frozen = new Set([...intact].filter((rel) => {
-    const [, host = '', name = ''] = rel.split('/');
-    return Number(name.slice(0, 4)) < (changedFrom.get(host) ?? Infinity);
-  }));
+  const frozen = new Set(
+    [...intact].filter((rel) => {
+      const [, host = '', name = ''] = rel.split('/');
+      return Number(name.slice(0, 4)) < (changedFrom.get(host) ?? Infinity);
+    }),
+  );
   // intact files that are not frozen are written again: their records need their values back
   const again = new Set([...intact].filter((rel) => !frozen.has(rel)));
   if (again.size) {

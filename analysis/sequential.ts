@@ -50,7 +50,11 @@ export function lookSchedule(maxRounds: number, first = 6, growth = 1.3, alpha =
 
 /** A fixed design: one look at the end, all of alpha there (quick mode). */
 export function fixedSchedule(rounds: number, alpha = ALPHA): LookSchedule {
-  return { looks: [rounds], alpha: [alpha], method: `one look after ${rounds} rounds (fixed design): a t interval on the paired log ratios at confidence ${1 - alpha}` };
+  return {
+    looks: [rounds],
+    alpha: [alpha],
+    method: `one look after ${rounds} rounds (fixed design): a t interval on the paired log ratios at confidence ${1 - alpha}`,
+  };
 }
 
 /** The alpha a look may spend: its scheduled share, or, for a final look forced by the budget, all that is left. */
@@ -93,7 +97,14 @@ export class SequentialTest {
     this.kinds = kinds;
     this.margin = margin;
     for (const key of kinds.keys())
-      this.lines.set(key, { verdict: 'undecided', why: 'not examined yet', needs: `a first look after round ${schedule.looks[0]}`, estimate: null, decidedAtRound: null, decidedAfterSeconds: null });
+      this.lines.set(key, {
+        verdict: 'undecided',
+        why: 'not examined yet',
+        needs: `a first look after round ${schedule.looks[0]}`,
+        estimate: null,
+        decidedAtRound: null,
+        decidedAfterSeconds: null,
+      });
   }
 
   undecided(): string[] {
@@ -149,7 +160,10 @@ export class SequentialTest {
 
 function lnGamma(x: number): number {
   // Lanczos approximation (g = 7, 9 terms), accurate to ~1e-15 for x > 0
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+    9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
   x -= 1;
   let a = c[0]!;

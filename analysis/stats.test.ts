@@ -1,6 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { binomialHalfCdf, compareRounds, describe, median, medianInterval, orderStatisticCoverage, pairedRatio, seededRandom, significant, valuesByRound } from './stats.ts';
+import {
+  binomialHalfCdf,
+  compareRounds,
+  describe,
+  median,
+  medianInterval,
+  orderStatisticCoverage,
+  pairedRatio,
+  seededRandom,
+  significant,
+  valuesByRound,
+} from './stats.ts';
 
 test('descriptive statistics of a known sample', () => {
   const s = describe([10, 12, 11, 13, 9]);
@@ -98,8 +109,22 @@ test('paired ratios: interval around the geometric mean, excludes 1 only when co
 });
 
 test('significant digits: non-integers are cut, integers and everything else stay; order is kept', () => {
-  const stats = { n: 6, median: 624353742.8084635, cv: 0.04196291449834516, interval: { low: 584297871.2733281, high: 654528520.6716466, kind: 'order-statistic' }, deterministic: false, ratios: [1.1124748339033934, null] };
-  assert.deepEqual(significant(stats, 6), { n: 6, median: 624354000, cv: 0.0419629, interval: { low: 584298000, high: 654529000, kind: 'order-statistic' }, deterministic: false, ratios: [1.11247, null] });
+  const stats = {
+    n: 6,
+    median: 624353742.8084635,
+    cv: 0.04196291449834516,
+    interval: { low: 584297871.2733281, high: 654528520.6716466, kind: 'order-statistic' },
+    deterministic: false,
+    ratios: [1.1124748339033934, null],
+  };
+  assert.deepEqual(significant(stats, 6), {
+    n: 6,
+    median: 624354000,
+    cv: 0.0419629,
+    interval: { low: 584298000, high: 654529000, kind: 'order-statistic' },
+    deterministic: false,
+    ratios: [1.11247, null],
+  });
   assert.equal(significant(123456789, 6), 123456789, 'a count stays exact');
   assert.equal(significant(null, 6), null);
   const random = seededRandom(7);
@@ -110,5 +135,12 @@ test('significant digits: non-integers are cut, integers and everything else sta
 });
 
 test('values by round from the parallel lists of a detailed-iterations row', () => {
-  assert.deepEqual([...valuesByRound([1, 2, 2, 3], [10, 20, 21, 30])], [[1, [10]], [2, [20, 21]], [3, [30]]]);
+  assert.deepEqual(
+    [...valuesByRound([1, 2, 2, 3], [10, 20, 21, 30])],
+    [
+      [1, [10]],
+      [2, [20, 21]],
+      [3, [30]],
+    ],
+  );
 });

@@ -146,14 +146,16 @@ export function compareRounds(a: RoundValues, b: RoundValues, against: string, d
   const ratios = rounds.map((r) => median(a.get(r)!) / median(b.get(r)!));
   const interval = medianInterval(ratios);
   let verdict: Comparison['verdict'] = 'not-enough-data';
-  if (interval && interval.coverage >= MIN_COVERAGE_FOR_VERDICT)
-    verdict = interval.low > 1 ? 'higher' : interval.high < 1 ? 'lower' : 'no-difference-shown';
+  if (interval && interval.coverage >= MIN_COVERAGE_FOR_VERDICT) verdict = interval.low > 1 ? 'higher' : interval.high < 1 ? 'lower' : 'no-difference-shown';
   return { against, ratio: median(ratios), pairing: 'paired-rounds', pairs: rounds.length, interval, verdict };
 }
 
 /** Student t quantile (two-sided 95%) for small df; used for paired log-ratio intervals. */
 export function t975(df: number): number {
-  const table = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+  const table = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074,
+    2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+  ];
   if (df < 1) throw new Error('t quantile needs df >= 1');
   if (df <= table.length) return table[df - 1]!;
   if (df <= 60) return 2.042 - ((df - 30) * (2.042 - 2.0)) / 30;

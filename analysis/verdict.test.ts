@@ -82,15 +82,28 @@ function h4(clientRatio: number, serverRatio: number) {
   const blocks = h4Blocks(clientRatio, serverRatio);
   const claims = CLAIMS.filter((c) => c.id === 'H4a' || c.id === 'H4b');
   const t = new SequentialTest(fixedSchedule(12), new Map(claims.map((c) => [claimKey(c.id, 'ecdsa-p256'), c.kind])));
-  t.afterRound(12, (key) => {
-    const c = claims.find((x) => claimKey(x.id, 'ecdsa-p256') === key)!;
-    return pairedRatios(blocks, c.numerator, c.denominator, 'ecdsa-p256', c.side);
-  }, 60);
+  t.afterRound(
+    12,
+    (key) => {
+      const c = claims.find((x) => claimKey(x.id, 'ecdsa-p256') === key)!;
+      return pairedRatios(blocks, c.numerator, c.denominator, 'ecdsa-p256', c.side);
+    },
+    60,
+  );
   const counts = [
     { config: 'v35-ecdh', cert: 'ecdsa-p256', handshakes: 10, clientInstructions: 6e5, serverInstructions: 4.5e5, totalInstructions: 10.5e5 },
-    { config: 'v35-classic-server', cert: 'ecdsa-p256', handshakes: 10, clientInstructions: 6e5 * clientRatio, serverInstructions: 4.5e5 * serverRatio, totalInstructions: 6e5 * clientRatio + 4.5e5 * serverRatio },
+    {
+      config: 'v35-classic-server',
+      cert: 'ecdsa-p256',
+      handshakes: 10,
+      clientInstructions: 6e5 * clientRatio,
+      serverInstructions: 4.5e5 * serverRatio,
+      totalInstructions: 6e5 * clientRatio + 4.5e5 * serverRatio,
+    },
   ];
-  return Object.fromEntries(claims.map((c) => [c.id, claimOutcome(c, 'ecdsa-p256', t.lines.get(claimKey(c.id, 'ecdsa-p256'))!, instructionLine(c, 'ecdsa-p256', counts), blocks)]));
+  return Object.fromEntries(
+    claims.map((c) => [c.id, claimOutcome(c, 'ecdsa-p256', t.lines.get(claimKey(c.id, 'ecdsa-p256'))!, instructionLine(c, 'ecdsa-p256', counts), blocks)]),
+  );
 }
 
 test('H4 is two claims, one per side: the client pays, the server does not', () => {

@@ -93,10 +93,20 @@ export function combine(cpu: LineResult, instructions: LineResult): { verdict: V
   const c = decided(cpu.verdict);
   const i = decided(instructions.verdict);
   if (c && i && cpu.verdict !== instructions.verdict)
-    return { verdict: 'conflicting', decidedBy: null, why: `the lines disagree: CPU time ${cpu.verdict} (${cpu.why}), instructions ${instructions.verdict} (${instructions.why})` };
+    return {
+      verdict: 'conflicting',
+      decidedBy: null,
+      why: `the lines disagree: CPU time ${cpu.verdict} (${cpu.why}), instructions ${instructions.verdict} (${instructions.why})`,
+    };
   if (c && i) return { verdict: cpu.verdict as Verdict, decidedBy: 'both', why: `CPU time: ${cpu.why}; instructions: ${instructions.why}` };
   if (c) return { verdict: cpu.verdict as Verdict, decidedBy: 'cpu-time', why: `CPU time: ${cpu.why}; instructions: ${instructions.why}` };
-  if (i) return { verdict: instructions.verdict as Verdict, decidedBy: 'instructions', why: `by instructions: ${instructions.why}; CPU time ${cpu.verdict}: ${cpu.why}` };
-  if (cpu.verdict === 'not-measured' && instructions.verdict === 'not-measured') return { verdict: 'not-measured', decidedBy: null, why: 'neither line was measured' };
+  if (i)
+    return {
+      verdict: instructions.verdict as Verdict,
+      decidedBy: 'instructions',
+      why: `by instructions: ${instructions.why}; CPU time ${cpu.verdict}: ${cpu.why}`,
+    };
+  if (cpu.verdict === 'not-measured' && instructions.verdict === 'not-measured')
+    return { verdict: 'not-measured', decidedBy: null, why: 'neither line was measured' };
   return { verdict: 'undecided', decidedBy: null, why: `CPU time: ${cpu.why}; instructions: ${instructions.why}` };
 }

@@ -42,7 +42,11 @@ test('every release series 1.1.1 .. 4.0 is present, and the default matrix has o
 });
 
 test('the versions the seed studies used are catalogued where obtainable', () => {
-  for (const v of ['3.0.2', '3.1.3', '3.3.0', '3.4.0', '1.1.1u', '3.0.8', '3.1.2']) assert.ok(VERSIONS.some((x) => x.version === v), v);
+  for (const v of ['3.0.2', '3.1.3', '3.3.0', '3.4.0', '1.1.1u', '3.0.8', '3.1.2'])
+    assert.ok(
+      VERSIONS.some((x) => x.version === v),
+      v,
+    );
 });
 
 test('a series resolves to its newest patch without a known measurement defect', () => {
@@ -67,7 +71,11 @@ test('versions order as OpenSSL numbers them', () => {
 });
 
 test('AWS-LC, BoringSSL and wolfSSL are pinned to the crates that vendor them', () => {
-  const pins = LIBRARY_RELEASES.filter((r) => ['aws-lc', 'boringssl', 'wolfssl'].includes(r.library)).map((r) => [r.library, r.version, r.sources.map((s) => `${s.package} ${s.ref} ${s.root}`).join()]);
+  const pins = LIBRARY_RELEASES.filter((r) => ['aws-lc', 'boringssl', 'wolfssl'].includes(r.library)).map((r) => [
+    r.library,
+    r.version,
+    r.sources.map((s) => `${s.package} ${s.ref} ${s.root}`).join(),
+  ]);
   assert.deepEqual(pins, [
     ['aws-lc', '5.12.0', 'aws-lc-sys 0.47.0 aws-lc-sys-0.47.0/aws-lc'],
     ['boringssl', '44-boring-sys-5.4.0', 'boring-sys 5.4.0 boring-sys-5.4.0/deps/boringssl'],
@@ -112,7 +120,10 @@ test("each library's names come from its one record, as the data has always spel
   const pinned = { openssl: 'OpenSSL', 'aws-lc': 'AWS-LC', boringssl: 'BoringSSL', wolfssl: 'wolfSSL' } as const;
   for (const [l, name] of Object.entries(pinned)) assert.equal(LIBRARY_NAMES[l as Library], name);
   assert.deepEqual(Object.keys(LIBRARIES).sort(), [...Library.options].sort());
-  assert.deepEqual(OTHER_LIBRARIES, Library.options.filter((l) => l !== 'openssl'));
+  assert.deepEqual(
+    OTHER_LIBRARIES,
+    Library.options.filter((l) => l !== 'openssl'),
+  );
   const names = OTHER_LIBRARIES.map((l) => LIBRARY_NAMES[l]);
   assert.equal(otherLibrariesText(), `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
   const release = (library: string) => LIBRARY_RELEASES.find((r) => r.library === library && r.variants.default)!;
@@ -127,13 +138,22 @@ test("each library's names come from its one record, as the data has always spel
   assert.equal(buildLabel({ ...release('wolfssl'), variant: 'no-perf-options' }), 'wolfSSL 5.9.4 without its SP-math, assembly and AES-NI options');
   // a library the page says is not measured is not one that is
   const measured = Object.values(LIBRARY_NAMES);
-  assert.deepEqual(NOT_MEASURED_LIBRARIES.filter((l) => measured.includes(l.name)), []);
+  assert.deepEqual(
+    NOT_MEASURED_LIBRARIES.filter((l) => measured.includes(l.name)),
+    [],
+  );
   // --other-libraries builds every variant of every other library's release
-  assert.equal(otherLibraryBuilds().length, LIBRARY_RELEASES.reduce((n, r) => n + Object.keys(r.variants).length, 0));
+  assert.equal(
+    otherLibraryBuilds().length,
+    LIBRARY_RELEASES.reduce((n, r) => n + Object.keys(r.variants).length, 0),
+  );
 });
 
 test('builds are shown OpenSSL first by version, then the other libraries by name', () => {
-  const order = [...allReleases()].reverse().sort(compareReleases).map((r) => r.library ?? r.version);
+  const order = [...allReleases()]
+    .reverse()
+    .sort(compareReleases)
+    .map((r) => r.library ?? r.version);
   const openssl = VERSIONS.map((v) => v.version).sort(compareVersions);
   assert.deepEqual(order, [...openssl, ...LIBRARY_RELEASES.map((r) => r.library).sort()]);
 });
@@ -147,7 +167,10 @@ test('a library release with a bad hash, version, series, variant or crate path 
   assert.match(bad({ version: 'v5.9.4' }), /must start with a digit/);
   assert.match(bad({ series: '5.8' }), /is not in series 5\.8/);
   assert.match(bad({ variants: { fast: { options: ['--enable-sp'], what: 'fast' } } }), /has no default variant/);
-  assert.match(bad({ variants: { ...good.variants, Fast: { options: ['enable-sp', '--x', '--x'], what: '' } } }), /bad variant name "Fast"[^]*says nothing[^]*"enable-sp" is not an option[^]*given twice/);
+  assert.match(
+    bad({ variants: { ...good.variants, Fast: { options: ['enable-sp', '--x', '--x'], what: '' } } }),
+    /bad variant name "Fast"[^]*says nothing[^]*"enable-sp" is not an option[^]*given twice/,
+  );
   assert.match(bad({}, { root: 'wolfssl-src' }), /tree under wolfssl-sys-5\.3\.0\//);
   assert.match(validateLibraryReleases([good, good]).join(), /wolfSSL 5\.9\.4 listed twice/);
 });

@@ -21,16 +21,14 @@ export const HARNESS_STEPS: readonly HarnessStep[] = [
     date: '2026-11-26',
     benchmarks: ['handshake', 'known-issues', 's-time', 'causes'],
     title: 'handshakes verify a certificate chain',
-    what:
-      'The server sends its leaf certificate and the intermediate CA that issued it; the client trusts only the root CA and verifies both certificates and the server name, as a client of a public server does. Before, the client trusted the self-signed server certificate itself, which OpenSSL, AWS-LC and BoringSSL accept without checking a signature while wolfSSL checks one, so the libraries did unequal work. Every handshake figure changes: more bytes from the server, two signature checks for every client.',
+    what: 'The server sends its leaf certificate and the intermediate CA that issued it; the client trusts only the root CA and verifies both certificates and the server name, as a client of a public server does. Before, the client trusted the self-signed server certificate itself, which OpenSSL, AWS-LC and BoringSSL accept without checking a signature while wolfSSL checks one, so the libraries did unequal work. Every handshake figure changes: more bytes from the server, two signature checks for every client.',
   },
   {
     revision: 3,
     date: '2026-11-27',
     benchmarks: ['handshake', 'known-issues', 'aead', 'causes'],
     title: 'one C library in every program',
-    what:
-      "Every C program now compiles the whole of runner/c-common (one clock, one CPU pinning, one certificate maker, one error drain, one JSON writer). The measured code is the same: under callgrind every OpenSSL and harness function executes the same instructions with the same calls before and after. The programs' layout changed, which moves where the C library's string routines land, so an instruction count per handshake moves by up to about 0.07% (3.5.7, ECDSA P-256, X25519: +0.06%; 1.1.1w +0.002%; 4.0.3 -0.03%). A refused --cpu now fails an AEAD run as it fails a handshake run.",
+    what: "Every C program now compiles the whole of runner/c-common (one clock, one CPU pinning, one certificate maker, one error drain, one JSON writer). The measured code is the same: under callgrind every OpenSSL and harness function executes the same instructions with the same calls before and after. The programs' layout changed, which moves where the C library's string routines land, so an instruction count per handshake moves by up to about 0.07% (3.5.7, ECDSA P-256, X25519: +0.06%; 1.1.1w +0.002%; 4.0.3 -0.03%). A refused --cpu now fails an AEAD run as it fails a handshake run.",
   },
 ];
 

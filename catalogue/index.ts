@@ -106,18 +106,53 @@ const debian = (debianVersion: string, upstream: string, sha256: string): Source
 
 export const VERSIONS: CatalogueVersion[] = [
   { version: '1.1.1w', series: '1.1.1', sources: [crate('111.28.2+1.1.1w', 'bb1830e20a48a975ca898ca8c1d036a36c3c6c5cb7dabc1c216706587857920f')] },
-  { version: '1.1.1u', series: '1.1.1', studiedBy: ['seed 003'], sources: [crate('111.26.0+1.1.1u', 'efc62c9f12b22b8f5208c23a7200a442b2e5999f8bdf80233852122b5a4f6f37')] },
+  {
+    version: '1.1.1u',
+    series: '1.1.1',
+    studiedBy: ['seed 003'],
+    sources: [crate('111.26.0+1.1.1u', 'efc62c9f12b22b8f5208c23a7200a442b2e5999f8bdf80233852122b5a4f6f37')],
+  },
   { version: '3.0.22', series: '3.0', sources: debian('3.0.22-1~deb12u2', '3.0.22', '67ebca7e50d17383028045486653492195b83db95f8558709701bb47b5c1ef81') },
-  { version: '3.0.8', series: '3.0', studiedBy: ['seed 003'], sources: [crate('300.0.13+3.0.8', 'f00789a63ec8951fcda9adb0f2258582afdcfe1b2435e332d3a859896f814f0a')] },
-  { version: '3.0.2', series: '3.0', studiedBy: ['seed 000', 'seed 002'], sources: [crate('300.0.5+3.0.2', '9bd053af511ee4439768d9b839a1cdb32eee00f52fe5f748d64c0e8f73194ba1')] },
+  {
+    version: '3.0.8',
+    series: '3.0',
+    studiedBy: ['seed 003'],
+    sources: [crate('300.0.13+3.0.8', 'f00789a63ec8951fcda9adb0f2258582afdcfe1b2435e332d3a859896f814f0a')],
+  },
+  {
+    version: '3.0.2',
+    series: '3.0',
+    studiedBy: ['seed 000', 'seed 002'],
+    sources: [crate('300.0.5+3.0.2', '9bd053af511ee4439768d9b839a1cdb32eee00f52fe5f748d64c0e8f73194ba1')],
+  },
   { version: '3.1.4', series: '3.1', sources: [crate('300.1.6+3.1.4', '439fac53e092cd7442a3660c85dde4643ab3b5bd39040912388dcdabf6b88085')] },
-  { version: '3.1.3', series: '3.1', studiedBy: ['seed 002'], sources: [crate('300.1.5+3.1.3', '559068e4c12950d7dcaa1857a61725c0d38d4fc03ff8e070ab31a75d6e316491')] },
-  { version: '3.1.2', series: '3.1', studiedBy: ['seed 003'], sources: [crate('300.1.4+3.1.2', '80b6658b21fe1eba923af26cfe9c57a1a075a8190df2cd869a9bcd730093ffa2')] },
+  {
+    version: '3.1.3',
+    series: '3.1',
+    studiedBy: ['seed 002'],
+    sources: [crate('300.1.5+3.1.3', '559068e4c12950d7dcaa1857a61725c0d38d4fc03ff8e070ab31a75d6e316491')],
+  },
+  {
+    version: '3.1.2',
+    series: '3.1',
+    studiedBy: ['seed 003'],
+    sources: [crate('300.1.4+3.1.2', '80b6658b21fe1eba923af26cfe9c57a1a075a8190df2cd869a9bcd730093ffa2')],
+  },
   { version: '3.2.1', series: '3.2', sources: [crate('300.2.3+3.2.1', '5cff92b6f71555b61bb9315f7c64da3ca43d87531622120fea0195fc761b4843')] },
   { version: '3.3.2', series: '3.3', sources: [crate('300.3.2+3.3.2', 'a211a18d945ef7e648cc6e0058f4c548ee46aab922ea203e0d30e966ea23647b')] },
-  { version: '3.3.0', series: '3.3', studiedBy: ['seed 000'], sources: [crate('300.3.0+3.3.0', 'eba8804a1c5765b18c4b3f907e6897ebabeedebc9830e1a0046c4a4cf44663e1')] },
+  {
+    version: '3.3.0',
+    series: '3.3',
+    studiedBy: ['seed 000'],
+    sources: [crate('300.3.0+3.3.0', 'eba8804a1c5765b18c4b3f907e6897ebabeedebc9830e1a0046c4a4cf44663e1')],
+  },
   { version: '3.4.1', series: '3.4', sources: [crate('300.4.2+3.4.1', '168ce4e058f975fe43e89d9ccf78ca668601887ae736090aacc23ae353c298e2')] },
-  { version: '3.4.0', series: '3.4', studiedBy: ['seed 003'], sources: [crate('300.4.1+3.4.0', 'faa4eac4138c62414b5622d1b31c5c304f34b406b013c079c2bbc652fdd6678c')] },
+  {
+    version: '3.4.0',
+    series: '3.4',
+    studiedBy: ['seed 003'],
+    sources: [crate('300.4.1+3.4.0', 'faa4eac4138c62414b5622d1b31c5c304f34b406b013c079c2bbc652fdd6678c')],
+  },
   { version: '3.5.7', series: '3.5', sources: debian('3.5.7-1~deb13u2', '3.5.7', 'a8c0d28a529ca480f9f36cf5792e2cd21984552a3c8e4aa11a24aa31aeac98e8') },
   { version: '3.5.5', series: '3.5', sources: [crate('300.5.5+3.5.5', '3f1787d533e03597a7934fd0a765f0d28e94ecc5fb7789f8053b1e699a56f709')] },
   { version: '3.6.3', series: '3.6', sources: [crate('300.6.1+3.6.3', '46eb8fb9fb3b61ce1c0f8a026c4c1a0714d3a9e138e7fbde78753ce2babc3846')] },
@@ -176,7 +211,12 @@ export const LIBRARIES: { openssl: LibraryFacts } & Record<OtherLibrary, Library
     releaseNumber: (version) => (/^\d+-boring-sys-/.test(version) ? `API ${boringApiVersion(version)}` : version),
   },
   // its OpenSSL compatibility headers live under include/wolfssl, so `#include <openssl/ssl.h>` finds them
-  wolfssl: { name: 'wolfSSL', cDefine: 'OBS_LIB_WOLFSSL', link: { includeFirst: 'wolfssl', archives: ['libwolfssl.a'] }, versionHeader: { file: 'wolfssl/version.h', define: 'LIBWOLFSSL_VERSION_STRING' } },
+  wolfssl: {
+    name: 'wolfSSL',
+    cDefine: 'OBS_LIB_WOLFSSL',
+    link: { includeFirst: 'wolfssl', archives: ['libwolfssl.a'] },
+    versionHeader: { file: 'wolfssl/version.h', define: 'LIBWOLFSSL_VERSION_STRING' },
+  },
 };
 
 /** Libraries the libraries page names but the harness cannot measure, and why (said on the page rather than left out). */
@@ -244,7 +284,10 @@ export const LIBRARY_RELEASES: LibraryRelease[] = [
     recipe: 'cmake',
     sources: [crateSource('aws-lc-sys', '0.47.0', '8bfbe32ac36b3c428696ce315464181bc4029d689fd58e3f2a4e58c252242f52', 'aws-lc')],
     variants: {
-      default: { options: ['-DBUILD_TOOL=OFF', '-DDISABLE_GO=ON', '-DDISABLE_PERL=ON'], what: 'the maintainers\' Release build, assembly enabled, no Go or Perl' },
+      default: {
+        options: ['-DBUILD_TOOL=OFF', '-DDISABLE_GO=ON', '-DDISABLE_PERL=ON'],
+        what: "the maintainers' Release build, assembly enabled, no Go or Perl",
+      },
     },
   },
   // BoringSSL makes no releases. boring-sys 5.4.0 vendors a BoringSSL tree (deps/boringssl) whose
@@ -262,7 +305,7 @@ export const LIBRARY_RELEASES: LibraryRelease[] = [
     recipe: 'cmake',
     sources: [crateSource('boring-sys', '5.4.0', '4986392770df40d11d0d6294b0dd8399570f4a6e76d6953c7a34f7dd1defbd76', 'deps/boringssl')],
     variants: {
-      default: { options: [], what: 'the maintainers\' Release build, assembly enabled' },
+      default: { options: [], what: "the maintainers' Release build, assembly enabled" },
     },
   },
   // wolfssl-sys 5.3.0 bundles wolfSSL 5.9.4 (wolfssl/version.h: LIBWOLFSSL_VERSION_STRING "5.9.4") as a
@@ -283,19 +326,20 @@ export const LIBRARY_RELEASES: LibraryRelease[] = [
     variants: {
       default: {
         options: [...WOLFSSL_FEATURES, ...WOLFSSL_PERFORMANCE],
-        what: 'the maintainers\' production-performance options (sp, sp-asm, intelasm, aesni) with the OpenSSL compatibility layer',
+        what: "the maintainers' production-performance options (sp, sp-asm, intelasm, aesni) with the OpenSSL compatibility layer",
       },
       'no-perf-options': {
         // explicit --disable-*: configure turns sp-asm on by itself on x86_64/aarch64 in some configurations
         options: [...WOLFSSL_FEATURES, ...WOLFSSL_PERFORMANCE.map((o) => o.replace('--enable-', '--disable-'))],
-        what: 'the same features with the performance options turned off (no sp, sp-asm, intelasm, aesni): wolfSSL\'s generic C maths',
+        what: "the same features with the performance options turned off (no sp, sp-asm, intelasm, aesni): wolfSSL's generic C maths",
       },
     },
   },
 ];
 
 /** Every variant of every other library's catalogued release: what `npm run openssl -- build --other-libraries` builds. */
-export const otherLibraryBuilds = (): BuildRequest[] => LIBRARY_RELEASES.flatMap((version) => Object.keys(version.variants).map((variant) => ({ version, variant })));
+export const otherLibraryBuilds = (): BuildRequest[] =>
+  LIBRARY_RELEASES.flatMap((version) => Object.keys(version.variants).map((variant) => ({ version, variant })));
 
 /** Every release we can build, OpenSSL first. */
 export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RELEASES];
@@ -303,7 +347,8 @@ export const allReleases = (): CatalogueVersion[] => [...VERSIONS, ...LIBRARY_RE
 export const libraryOf = (v: Pick<CatalogueVersion, 'library'>): Library => v.library ?? 'openssl';
 
 /** The catalogue's release of a build (its library and version), if it has it. */
-export const cataloguedRelease = (b: { library: Library; version: string }): CatalogueVersion | undefined => allReleases().find((v) => libraryOf(v) === b.library && v.version === b.version);
+export const cataloguedRelease = (b: { library: Library; version: string }): CatalogueVersion | undefined =>
+  allReleases().find((v) => libraryOf(v) === b.library && v.version === b.version);
 
 /**
  * One build to make or measure: a catalogued release (its `library` is set for every library but
@@ -335,7 +380,8 @@ export function resolveBuildSpec(spec: string): BuildRequest {
   if (!releases.length) throw new Error(`no release of ${LIBRARY_NAMES[library]} is catalogued`);
   const release = at === undefined ? releases.at(-1)! : releases.find((r) => r.version === at);
   if (!release) throw new Error(`"${spec}": ${LIBRARY_NAMES[library]} ${at} is not catalogued (known: ${releases.map((r) => r.version).join(', ')})`);
-  if (!release.variants[variant]) throw new Error(`"${spec}": ${LIBRARY_NAMES[release.library]} has no variant "${variant}" (known: ${Object.keys(release.variants).join(', ')})`);
+  if (!release.variants[variant])
+    throw new Error(`"${spec}": ${LIBRARY_NAMES[release.library]} has no variant "${variant}" (known: ${Object.keys(release.variants).join(', ')})`);
   return { version: release, variant };
 }
 
@@ -381,7 +427,9 @@ export const BASELINE_VERSION = '1.1.1w';
  * releases of the same run and series key, the newest release of the newest older series, and the baseline.
  */
 export function comparedWith<T extends { series: string; version: string }>(e: T, others: readonly T[]): { previous?: T; baseline?: T } {
-  const previous = others.filter((o) => compareSeries(o.series, e.series) < 0).sort((a, b) => compareSeries(b.series, a.series) || compareVersions(b.version, a.version))[0];
+  const previous = others
+    .filter((o) => compareSeries(o.series, e.series) < 0)
+    .sort((a, b) => compareSeries(b.series, a.series) || compareVersions(b.version, a.version))[0];
   const baseline = others.find((o) => o.version === BASELINE_VERSION && o !== e);
   return { ...(previous ? { previous } : {}), ...(baseline ? { baseline } : {}) };
 }
@@ -419,7 +467,10 @@ export function resolveVersion(spec: string): CatalogueVersion {
   throw new Error(`unknown OpenSSL version or series "${spec}": use a series (${known}) or a version listed by \`npm run openssl -- list\``);
 }
 
-export function variantAllowed(version: Pick<CatalogueVersion, 'version' | 'series' | 'library'> & { variants?: LibraryRelease['variants'] }, variant: string): string | null {
+export function variantAllowed(
+  version: Pick<CatalogueVersion, 'version' | 'series' | 'library'> & { variants?: LibraryRelease['variants'] },
+  variant: string,
+): string | null {
   // a release object carries its variants; a bare (library, version) is looked up
   const variants = version.variants ?? LIBRARY_RELEASES.find((r) => r.library === version.library && r.version === version.version)?.variants;
   if (version.library && version.library !== 'openssl')
@@ -471,7 +522,8 @@ export function validateCatalogue(): string[] {
     if (v.sources.length === 0) problems.push(`${v.version} has no source`);
     for (const s of v.sources) {
       if (!Sha.safeParse(s.sha256).success) problems.push(`${v.version} ${s.kind}: bad sha256 ${s.sha256}`);
-      if (s.kind === 'crate' && s.package === 'openssl-src' && !s.ref.endsWith(`+${v.version}`)) problems.push(`${v.version}: crate ${s.ref} vendors another version`);
+      if (s.kind === 'crate' && s.package === 'openssl-src' && !s.ref.endsWith(`+${v.version}`))
+        problems.push(`${v.version}: crate ${s.ref} vendors another version`);
       if (s.kind !== 'crate' && !s.file.includes(v.version)) problems.push(`${v.version}: ${s.kind} file ${s.file} names another version`);
     }
   }

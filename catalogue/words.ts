@@ -81,7 +81,7 @@ export function paramWords(params: Readonly<Record<string, unknown>>, omit: read
   }
   const groups = groupsWords(get('clientGroups'), get('serverGroups'));
   if (groups) add('groups', groups);
-  const rank = (k: string) => (ORDER.indexOf(k) + 1 || ORDER.length + 1);
+  const rank = (k: string) => ORDER.indexOf(k) + 1 || ORDER.length + 1;
   return parts.sort((a, b) => rank(a.k) - rank(b.k) || a.k.localeCompare(b.k)).map((p) => p.text);
 }
 

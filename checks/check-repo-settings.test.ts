@@ -10,7 +10,10 @@ const FIXTURES = join(import.meta.dirname, 'fixtures', 'repo-settings');
 
 /** An API that answers only the recorded paths; anything else fails the test. */
 function recorded(name: string): { repo: string; api: Api; asked: string[] } {
-  const { repo, responses } = JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as { repo: string; responses: Record<string, { status: number; body: unknown }> };
+  const { repo, responses } = JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as {
+    repo: string;
+    responses: Record<string, { status: number; body: unknown }>;
+  };
   const asked: string[] = [];
   const api: Api = async (path) => {
     asked.push(path);
@@ -25,9 +28,16 @@ const by = (findings: Finding[], setting: string) => findings.filter((f) => f.se
 test('an organization repository where every setting holds passes, and every recorded response is used', async () => {
   const { repo, api, asked } = recorded('good-org');
   const findings = await checkRepoSettings(repo, api);
-  assert.deepEqual(findings.filter((f) => f.outcome !== 'ok'), [], formatFindings(findings));
+  assert.deepEqual(
+    findings.filter((f) => f.outcome !== 'ok'),
+    [],
+    formatFindings(findings),
+  );
   assert.equal(exitStatus(findings), 0);
-  assert.match(by(findings, 'runner group restricted to bench.yml on main')[0]!.detail, /group "bench" \(epyc9454p\) runs only octo-org\/observatory\/\.github\/workflows\/bench\.yml@refs\/heads\/main/);
+  assert.match(
+    by(findings, 'runner group restricted to bench.yml on main')[0]!.detail,
+    /group "bench" \(epyc9454p\) runs only octo-org\/observatory\/\.github\/workflows\/bench\.yml@refs\/heads\/main/,
+  );
   const recordedPaths = Object.keys(JSON.parse(readFileSync(join(FIXTURES, 'good-org.json'), 'utf8')).responses);
   assert.deepEqual([...asked].sort(), recordedPaths.sort());
 });
@@ -51,9 +61,15 @@ test('each wrong setting fails with what to change', async () => {
   }
   // the default group holds a runner and is unrestricted; the bench group allows a second workflow and names main without refs/heads/
   const groups = by(findings, 'runner group restricted to bench.yml on main');
-  assert.deepEqual(groups.map((g) => g.outcome), ['fail', 'fail']);
+  assert.deepEqual(
+    groups.map((g) => g.outcome),
+    ['fail', 'fail'],
+  );
   assert.match(groups[0]!.detail, /group "Default" holds runners \(graviton3\).*is not restricted to workflows/);
-  assert.match(groups[1]!.detail, /group "bench" .*allows \["octo-org\/observatory\/\.github\/workflows\/bench\.yml@main","octo-org\/observatory\/\.github\/workflows\/test\.yml@refs\/heads\/main"\]/);
+  assert.match(
+    groups[1]!.detail,
+    /group "bench" .*allows \["octo-org\/observatory\/\.github\/workflows\/bench\.yml@main","octo-org\/observatory\/\.github\/workflows\/test\.yml@refs\/heads\/main"\]/,
+  );
 });
 
 test('a user-owned repository cannot restrict runners to one workflow; no ruleset on main fails', async () => {

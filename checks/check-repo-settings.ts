@@ -31,7 +31,11 @@ export async function checkRepoSettings(repo: string, api: Api): Promise<Finding
   const read = async (setting: string, path: string): Promise<Json | unknown[] | null> => {
     const r = await api(path);
     if (r.status === 200) return r.body as Json | unknown[];
-    add(setting, 'unknown', `GET ${path} answered ${r.status}${r.status === 403 || r.status === 404 ? ': the token cannot read it (needs admin read access)' : ''}`);
+    add(
+      setting,
+      'unknown',
+      `GET ${path} answered ${r.status}${r.status === 403 || r.status === 404 ? ': the token cannot read it (needs admin read access)' : ''}`,
+    );
     return null;
   };
 
@@ -42,8 +46,14 @@ export async function checkRepoSettings(repo: string, api: Api): Promise<Finding
   const approval = await read('approval for outside contributors', `/repos/${repo}/actions/permissions/fork-pr-contributor-approval`);
   if (approval) {
     const policy = obj(approval).approval_policy;
-    if (policy === 'all_external_contributors') add('approval for outside contributors', 'ok', 'workflow runs of every outside contributor wait for a maintainer');
-    else add('approval for outside contributors', 'fail', `approval_policy is ${JSON.stringify(policy)}: set Settings → Actions → General → "Require approval for all outside collaborators"`);
+    if (policy === 'all_external_contributors')
+      add('approval for outside contributors', 'ok', 'workflow runs of every outside contributor wait for a maintainer');
+    else
+      add(
+        'approval for outside contributors',
+        'fail',
+        `approval_policy is ${JSON.stringify(policy)}: set Settings → Actions → General → "Require approval for all outside collaborators"`,
+      );
   }
 
   const token = await read('workflow token', `/repos/${repo}/actions/permissions/workflow`);
@@ -53,30 +63,55 @@ export async function checkRepoSettings(repo: string, api: Api): Promise<Finding
       t.default_workflow_permissions !== 'read' ? `default_workflow_permissions is ${JSON.stringify(t.default_workflow_permissions)} (must be "read")` : '',
       t.can_approve_pull_request_reviews !== false ? 'workflows may approve pull requests (must not)' : '',
     ].filter(Boolean);
-    add('workflow token', problems.length ? 'fail' : 'ok', problems.length ? `${problems.join('; ')}: Settings → Actions → General → Workflow permissions` : 'read-only by default; workflows cannot approve pull requests');
+    add(
+      'workflow token',
+      problems.length ? 'fail' : 'ok',
+      problems.length
+        ? `${problems.join('; ')}: Settings → Actions → General → Workflow permissions`
+        : 'read-only by default; workflows cannot approve pull requests',
+    );
   }
 
   const actions = await read('actions pinned by SHA', `/repos/${repo}/actions/permissions`);
   if (actions) {
     const pinned = obj(actions).sha_pinning_required;
     if (pinned === true) add('actions pinned by SHA', 'ok', 'GitHub refuses actions not pinned to a full commit SHA');
-    else if (pinned === false) add('actions pinned by SHA', 'fail', 'sha_pinning_required is false: Settings → Actions → General → "Require actions to be pinned to a full-length commit SHA"');
+    else if (pinned === false)
+      add(
+        'actions pinned by SHA',
+        'fail',
+        'sha_pinning_required is false: Settings → Actions → General → "Require actions to be pinned to a full-length commit SHA"',
+      );
     else add('actions pinned by SHA', 'unknown', 'the API did not report sha_pinning_required');
   }
 
   const repoRunners = await read('no repository-level runners', `/repos/${repo}/actions/runners?per_page=100`);
   if (repoRunners) {
     const names = list(obj(repoRunners).runners).map((r) => String(obj(r).name));
-    if (names.length) add('no repository-level runners', 'fail', `self-hosted runners registered to the repository (${names.join(', ')}) cannot be limited to bench.yml: register them in the organization's restricted runner group`);
+    if (names.length)
+      add(
+        'no repository-level runners',
+        'fail',
+        `self-hosted runners registered to the repository (${names.join(', ')}) cannot be limited to bench.yml: register them in the organization's restricted runner group`,
+      );
     else add('no repository-level runners', 'ok', 'no self-hosted runner is registered to the repository itself');
   }
 
   if (!isOrg) {
-    add('runner group restricted to bench.yml on main', owner.type === 'User' ? 'fail' : 'unknown', owner.type === 'User' ? 'a repository owned by a user has no runner groups: move it into an organization before adding bench machines' : 'the repository owner could not be read');
+    add(
+      'runner group restricted to bench.yml on main',
+      owner.type === 'User' ? 'fail' : 'unknown',
+      owner.type === 'User'
+        ? 'a repository owned by a user has no runner groups: move it into an organization before adding bench machines'
+        : 'the repository owner could not be read',
+    );
   } else {
     const org = String(owner.login);
     const name = repo.split('/')[1]!;
-    const groups = await read('runner group restricted to bench.yml on main', `/orgs/${org}/actions/runner-groups?visible_to_repository=${encodeURIComponent(name)}&per_page=100`);
+    const groups = await read(
+      'runner group restricted to bench.yml on main',
+      `/orgs/${org}/actions/runner-groups?visible_to_repository=${encodeURIComponent(name)}&per_page=100`,
+    );
     if (groups) {
       const expected = benchWorkflowRef(repo);
       let withRunners = 0;
@@ -96,7 +131,8 @@ export async function checkRepoSettings(repo: string, api: Api): Promise<Finding
             `group "${String(g.name)}" holds runners (${names.join(', ')}) this repository can use, but ${g.restricted_to_workflows === true ? `allows ${JSON.stringify(selected)}` : 'is not restricted to workflows'}: allow only ${expected}`,
           );
       }
-      if (!withRunners) add('runner group restricted to bench.yml on main', 'ok', 'no runner group visible to this repository holds a runner (no bench machine yet)');
+      if (!withRunners)
+        add('runner group restricted to bench.yml on main', 'ok', 'no runner group visible to this repository holds a runner (no bench machine yet)');
     }
   }
 
@@ -113,7 +149,11 @@ export async function checkRepoSettings(repo: string, api: Api): Promise<Finding
     if (checks && checks.strict_required_status_checks_policy !== true) missing.push('branches up to date before merging (strict status checks)');
     if (!byType.has('non_fast_forward')) missing.push('no force pushes');
     if (!byType.has('deletion')) missing.push('no deletion');
-    add('main protected', missing.length ? 'fail' : 'ok', missing.length ? `a ruleset on main must require: ${missing.join('; ')}` : `rules on main: ${[...byType.keys()].join(', ')}`);
+    add(
+      'main protected',
+      missing.length ? 'fail' : 'ok',
+      missing.length ? `a ruleset on main must require: ${missing.join('; ')}` : `rules on main: ${[...byType.keys()].join(', ')}`,
+    );
   }
   return findings;
 }
@@ -134,7 +174,12 @@ export function repoName(given: string | undefined, cwd = process.cwd()): string
 export function githubApi(token: string, base = process.env.GITHUB_API_URL ?? 'https://api.github.com'): Api {
   return async (path) => {
     const r = await fetch(`${base}${path}`, {
-      headers: { authorization: `Bearer ${token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'user-agent': 'openssl-observatory-check-repo-settings' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/vnd.github+json',
+        'x-github-api-version': '2022-11-28',
+        'user-agent': 'openssl-observatory-check-repo-settings',
+      },
       signal: AbortSignal.timeout(30_000),
     });
     return { status: r.status, body: r.status === 200 ? await r.json() : null };
@@ -151,11 +196,15 @@ export function formatFindings(findings: Finding[]): string {
 }
 
 async function main(): Promise<void> {
-  const cli = commandLine('check:repo-settings', 'usage: npm run check:repo-settings [-- --repo owner/name]   (needs GITHUB_TOKEN; see docs/runners.md)', { repo: { type: 'string' } });
+  const cli = commandLine('check:repo-settings', 'usage: npm run check:repo-settings [-- --repo owner/name]   (needs GITHUB_TOKEN; see docs/runners.md)', {
+    repo: { type: 'string' },
+  });
   const { values } = cli;
   const token = process.env.GITHUB_TOKEN;
   if (!token) {
-    console.log('skipped: GITHUB_TOKEN is not set, so the repository settings docs/runners.md requires were not checked. Set it (a token with admin read access to the repository and its organization\'s runner groups) and run again.');
+    console.log(
+      "skipped: GITHUB_TOKEN is not set, so the repository settings docs/runners.md requires were not checked. Set it (a token with admin read access to the repository and its organization's runner groups) and run again.",
+    );
     return;
   }
   const repo = repoName(values.repo);

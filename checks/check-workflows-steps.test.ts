@@ -12,7 +12,10 @@ import { stepScript } from './check-workflows.ts';
 const GITHUB_SHELL = ['--noprofile', '--norc', '-eo', 'pipefail', '-c'];
 const yaml = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'bench.yml'), 'utf8');
 const script = stepScript(yaml, 'Hosts that are due (at most one run per host per UTC day)');
-const HOSTS = JSON.stringify([{ id: 'obs-a', arch: 'x64' }, { id: 'obs-b', arch: 'arm64' }]);
+const HOSTS = JSON.stringify([
+  { id: 'obs-a', arch: 'x64' },
+  { id: 'obs-b', arch: 'arm64' },
+]);
 /** Machine folders (schema/machine.ts): two machines of the name obs-a (other hardware), one of obs-b. */
 const A = 'obs-a.amd-epyc-3fa2c1';
 const A2 = 'obs-a.amd-epyc-9454p-0b12ef';
@@ -29,7 +32,14 @@ function repo(): string {
   git('add', '-A');
   git('commit', '-q', '-m', 'old run', '--date', '2020-01-01T00:00:00Z');
   execFileSync('git', ['-C', dir, 'commit', '-q', '--amend', '--no-edit', '--reset-author'], {
-    env: { ...process.env, GIT_COMMITTER_DATE: '2020-01-01T00:00:00Z', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    env: {
+      ...process.env,
+      GIT_COMMITTER_DATE: '2020-01-01T00:00:00Z',
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
   });
   return dir;
 }
@@ -38,9 +48,15 @@ function repo(): string {
 function plan(dir: string, env: Record<string, string>): { status: number | null; due: unknown; hosts: unknown; fanout: unknown; out: string } {
   const output = join(dir, '.github-output');
   writeFileSync(output, '');
-  const r = spawnSync('bash', [...GITHUB_SHELL, script], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, GITHUB_OUTPUT: output, ONLY: '', FORCE: 'false', ...env } });
+  const r = spawnSync('bash', [...GITHUB_SHELL, script], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, GITHUB_OUTPUT: output, ONLY: '', FORCE: 'false', ...env },
+  });
   const value = (name: string) => {
-    const line = readFileSync(output, 'utf8').split('\n').find((l) => l.startsWith(`${name}=`));
+    const line = readFileSync(output, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${name}=`));
     return line ? (JSON.parse(line.slice(name.length + 1)) as unknown[]) : null;
   };
   const [hosts, fanout] = [value('hosts'), value('fanout')];
@@ -95,13 +111,23 @@ test('a run today on any machine of the name counts (other hardware too); a fold
   assert.equal(r.status, 0, r.out);
   assert.deepEqual(ids(r.due), ['obs-a', 'obs-b'], r.out);
   // a name with a dot has machine folders of its own
-  const dotted = JSON.stringify([{ id: 'obs-a.b', arch: 'x64' }, { id: 'obs-a', arch: 'x64' }]);
+  const dotted = JSON.stringify([
+    { id: 'obs-a.b', arch: 'x64' },
+    { id: 'obs-a', arch: 'x64' },
+  ]);
   assert.deepEqual(ids(plan(look, { BENCH_HOSTS: dotted }).due), ['obs-a']);
 });
 
 test('no hosts configured gives an empty plan; a malformed host list fails before becoming runner labels', () => {
   assert.deepEqual(plan(repo(), { BENCH_HOSTS: '' }).due, []);
-  for (const bad of ['not json', '{"id":"obs-a"}', '[{"id":"obs-a"}]', '[{"id":"laptop","arch":"x64"}]', '[{"id":"obs-a,self-hosted","arch":"x64"}]', '[{"id":"obs-a","arch":"x64; rm -rf /"}]']) {
+  for (const bad of [
+    'not json',
+    '{"id":"obs-a"}',
+    '[{"id":"obs-a"}]',
+    '[{"id":"laptop","arch":"x64"}]',
+    '[{"id":"obs-a,self-hosted","arch":"x64"}]',
+    '[{"id":"obs-a","arch":"x64; rm -rf /"}]',
+  ]) {
     const r = plan(repo(), { BENCH_HOSTS: bad });
     assert.equal(r.status, 1, bad);
     assert.match(r.out, /BENCH_HOSTS must be a JSON array/, bad);
@@ -125,10 +151,19 @@ test('publish per host: more than one host due gives one workflow run per host, 
   const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'One workflow run per host')], {
     cwd: work,
     encoding: 'utf8',
-    env: { PATH: `${join(work, 'bin')}:${process.env.PATH}`, GH_LOG: join(work, 'gh.log'), FANOUT: HOSTS, FORCE: 'false', GITHUB_STEP_SUMMARY: join(work, 'summary.md') },
+    env: {
+      PATH: `${join(work, 'bin')}:${process.env.PATH}`,
+      GH_LOG: join(work, 'gh.log'),
+      FANOUT: HOSTS,
+      FORCE: 'false',
+      GITHUB_STEP_SUMMARY: join(work, 'summary.md'),
+    },
   });
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(readFileSync(join(work, 'gh.log'), 'utf8'), 'workflow run bench.yml --ref main -f hosts=obs-a -f force=false\nworkflow run bench.yml --ref main -f hosts=obs-b -f force=false\n');
+  assert.equal(
+    readFileSync(join(work, 'gh.log'), 'utf8'),
+    'workflow run bench.yml --ref main -f hosts=obs-a -f force=false\nworkflow run bench.yml --ref main -f hosts=obs-b -f force=false\n',
+  );
   const fanout = yaml.slice(yaml.indexOf('\n  fan-out:\n'), yaml.indexOf('\n  bench:\n'));
   assert.match(fanout, /permissions:\n      actions: write\n/);
   assert.doesNotMatch(fanout.replace(/#.*$/gm, ''), /checkout|npm|contents:/);
@@ -154,7 +189,10 @@ test('bench.yml collects the new run files and the new hypothesis result into se
     mkdirSync(join(dir, f, '..'), { recursive: true });
     writeFileSync(join(dir, f), 'x');
   }
-  for (const [step, folder] of [['Collect the new run', 'runs'], ['Collect the hypothesis result', 'hypothesis']]) {
+  for (const [step, folder] of [
+    ['Collect the new run', 'runs'],
+    ['Collect the hypothesis result', 'hypothesis'],
+  ]) {
     const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, step!)], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, FOLDER: folder } });
     assert.equal(r.status, 0, r.stderr);
   }
@@ -163,7 +201,10 @@ test('bench.yml collects the new run files and the new hypothesis result into se
 });
 
 test('bench.yml uploads the measured run before the hypothesis test and the validation can fail; no job waits in a concurrency group', () => {
-  const steps = yaml.slice(yaml.indexOf('\n  bench:\n')).split('\n').filter((l) => /^      - (name|uses|run):/.test(l));
+  const steps = yaml
+    .slice(yaml.indexOf('\n  bench:\n'))
+    .split('\n')
+    .filter((l) => /^      - (name|uses|run):/.test(l));
   const index = (pattern: RegExp) => steps.findIndex((l) => pattern.test(l));
   const upload = index(/upload-artifact/);
   assert.ok(index(/Full benchmark/) < index(/Collect the new run/) && index(/Collect the new run/) < upload, steps.join('\n'));
@@ -176,10 +217,11 @@ test('bench.yml uploads the measured run before the hypothesis test and the vali
 test('pr-validate.yml copies only the added run files of the pull request into the scratch checkout', () => {
   const pr = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'pr-validate.yml'), 'utf8');
   const work = scratch('pr-copy-');
-  gitRepo(join(work, 'trusted'), { 'README': 'base' });
-  const git = gitRepo(join(work, 'submission'), { 'README': 'base', 'data/runs/h/accepted.json': 'old' });
+  gitRepo(join(work, 'trusted'), { README: 'base' });
+  const git = gitRepo(join(work, 'submission'), { README: 'base', 'data/runs/h/accepted.json': 'old' });
   const base = git('rev-parse', 'HEAD');
-  for (const [f, t] of Object.entries({ 'data/runs/h/new.json': 'new', 'data/runs/h/accepted.json': 'changed', 'README': 'changed' })) writeFileSync(join(work, 'submission', f), t);
+  for (const [f, t] of Object.entries({ 'data/runs/h/new.json': 'new', 'data/runs/h/accepted.json': 'changed', README: 'changed' }))
+    writeFileSync(join(work, 'submission', f), t);
   git('add', '-A');
   git('commit', '-q', '-m', 'submission');
   const env = { PATH: process.env.PATH, BASE_SHA: base, HEAD_SHA: git('rev-parse', 'HEAD') };
@@ -193,7 +235,11 @@ test('pr-validate.yml copies only the added run files of the pull request into t
 test('pr-validate.yml fetches the pull request as objects and writes out only its data/runs/ files; a pull request without data reports "no runs submitted"', () => {
   const pr = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'pr-validate.yml'), 'utf8');
   for (const [what, files, expectRuns] of [
-    ['a submission', { 'data/runs/h/2026/11/new.json.br': 'new run', 'scripts/evil.ts': 'process.exit(0)', 'package.json': '{"scripts":{"validate":"true"}}' }, true],
+    [
+      'a submission',
+      { 'data/runs/h/2026/11/new.json.br': 'new run', 'scripts/evil.ts': 'process.exit(0)', 'package.json': '{"scripts":{"validate":"true"}}' },
+      true,
+    ],
     ['a code change', { 'scripts/evil.ts': 'process.exit(0)', '.github/workflows/pr-validate.yml': 'name: mine' }, false],
   ] as const) {
     const work = scratch('pr-data-');
@@ -217,7 +263,11 @@ test('pr-validate.yml fetches the pull request as objects and writes out only it
     const r = runStep(pr, 'Read the pull request as data', work, env);
     assert.equal(r.status, 0, `${what}: ${r.log}`);
     assert.deepEqual(r.out, { runs: String(expectRuns) }, what);
-    const found = execFileSync('find', ['submission', '-not', '-path', 'submission/.git*', '-type', 'f'], { cwd: work, encoding: 'utf8' }).trim().split('\n').filter(Boolean).sort();
+    const found = execFileSync('find', ['submission', '-not', '-path', 'submission/.git*', '-type', 'f'], { cwd: work, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .sort();
     // the pull request's code is never written out, only its data/runs/ (accepted runs included: the validator reads them as main has them)
     assert.deepEqual(found, expectRuns ? ['submission/data/runs/h/2026/11/new.json.br', 'submission/data/runs/h/2026/11/old.json.br'] : [], what);
     if (!expectRuns) assert.match(readFileSync(join(work, 'summary.md'), 'utf8'), /No runs submitted/);
@@ -228,16 +278,29 @@ test('pr-validate.yml fetches the pull request as objects and writes out only it
 });
 
 const publishYaml = readFileSync(join(import.meta.dirname, '..', '.github', 'workflows', 'publish.yml'), 'utf8');
-const PLANNED = JSON.stringify([{ id: 'obs-a', arch: 'x64' }, { id: 'obs-b', arch: 'arm64' }]);
+const PLANNED = JSON.stringify([
+  { id: 'obs-a', arch: 'x64' },
+  { id: 'obs-b', arch: 'arm64' },
+]);
 
 /** A step's GITHUB_OUTPUT as key -> value. */
 function outputs(file: string): Record<string, string> {
-  return Object.fromEntries(readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 function runStep(yamlText: string, name: string, cwd: string, env: Record<string, string>) {
   const out = join(cwd, '..', `${Math.random().toString(36).slice(2)}.out`);
   writeFileSync(out, '');
-  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yamlText, name)], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: cwd, GITHUB_OUTPUT: out, ...env } });
+  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yamlText, name)], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: cwd, GITHUB_OUTPUT: out, ...env },
+  });
   return { status: r.status, log: r.stdout + r.stderr, out: outputs(out) };
 }
 
@@ -256,7 +319,8 @@ function origin() {
   seed('push', '-q', bare, 'HEAD:main');
   const clone = (name: string, depth = false) => {
     execFileSync('git', ['clone', '-q', ...(depth ? ['--depth', '1'] : []), `file://${bare}`, join(work, name)]);
-    return (...args: string[]) => execFileSync('git', ['-C', join(work, name), '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' }).trim();
+    return (...args: string[]) =>
+      execFileSync('git', ['-C', join(work, name), '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' }).trim();
   };
   const main = () => execFileSync('git', ['--git-dir', bare, 'rev-parse', 'main'], { encoding: 'utf8' }).trim();
   const log = () => execFileSync('git', ['--git-dir', bare, 'log', '--format=%s', 'main'], { encoding: 'utf8' }).trim().split('\n');
@@ -304,9 +368,13 @@ function take(work: string, artifacts: Record<string, string>) {
     if (text.startsWith('symlink:')) symlinkSync(text.slice(8), join(work, 'incoming', f));
     else writeFileSync(join(work, 'incoming', f), text);
   }
-  return runStep(publishYaml, "Take each host's new files from its own artifacts", join(work, 'checkout'), { INCOMING: join(work, 'incoming'), HOSTS: PLANNED });
+  return runStep(publishYaml, "Take each host's new files from its own artifacts", join(work, 'checkout'), {
+    INCOMING: join(work, 'incoming'),
+    HOSTS: PLANNED,
+  });
 }
-const untracked = (checkout: string) => execFileSync('git', ['-C', checkout, 'ls-files', '--others'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).sort();
+const untracked = (checkout: string) =>
+  execFileSync('git', ['-C', checkout, 'ls-files', '--others'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).sort();
 
 test("publish prepare: each artifact may bring only its own host's machines' files; main's files are never overwritten", () => {
   const { clone, work } = origin();
@@ -329,7 +397,10 @@ test("publish prepare: each artifact may bring only its own host's machines' fil
   assert.deepEqual(untracked(checkout), [`data/hypothesis/${B}/h.json`, `data/runs/${A}/2026/11/new.json.br`, `data/runs/${A2}/2026/11/other.json.br`]);
   assert.equal(readFileSync(join(checkout, `data/runs/${A}/2026/11/old.json.br`), 'utf8'), 'accepted');
   assert.match(r.log, /skipped data\/runs\/obs-a\.amd-epyc-3fa2c1\/2026\/11\/old\.json\.br: main already has it/);
-  assert.match(r.log, /artifact bench-obs-b-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1\S* \(obs-a\.amd-epyc-3fa2c1 is not a machine folder of obs-b\); the artifact of obs-b may hold only data\/runs\/obs-b\.<cpu>-<fingerprint>\/<YYYY>\/<MM>\/<runId>\.json\.br files/);
+  assert.match(
+    r.log,
+    /artifact bench-obs-b-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1\S* \(obs-a\.amd-epyc-3fa2c1 is not a machine folder of obs-b\); the artifact of obs-b may hold only data\/runs\/obs-b\.<cpu>-<fingerprint>\/<YYYY>\/<MM>\/<runId>\.json\.br files/,
+  );
   assert.match(r.log, /artifact bench-obs-c-run refused: host obs-c was not planned/);
   assert.match(r.log, /artifact bench-obs-a-hypothesis refused: it holds data\/summary\.json;/);
   assert.match(r.log, /artifact something-else refused: not a bench-<host>-run/);
@@ -354,7 +425,10 @@ test("publish prepare: a master artifact brings its machine's nights file (main'
   assert.equal(readFileSync(join(checkout, `data/master/${A}/nights.json`), 'utf8'), 'tonight');
   assert.equal(readFileSync(join(checkout, `data/bisect/${A}/old.json`), 'utf8'), 'a published bisection');
   assert.deepEqual(untracked(checkout), [`data/bisect/${A}/new.json`]);
-  assert.match(r.log, /artifact bench-obs-b-master refused: it holds data\/master\/obs-b\.neoverse-v1-7d04aa\/extra\.json; the artifact of obs-b may hold only data\/master\/obs-b\.<cpu>-<fingerprint>\/nights\.json or data\/bisect\/obs-b\.<cpu>-<fingerprint>\/<report>\.json files/);
+  assert.match(
+    r.log,
+    /artifact bench-obs-b-master refused: it holds data\/master\/obs-b\.neoverse-v1-7d04aa\/extra\.json; the artifact of obs-b may hold only data\/master\/obs-b\.<cpu>-<fingerprint>\/nights\.json or data\/bisect\/obs-b\.<cpu>-<fingerprint>\/<report>\.json files/,
+  );
   assert.match(r.log, /artifact bench-obs-a-run refused: it holds data\/master;/);
   assert.match(r.log, /artifact bench-obs-b-hypothesis refused: it holds data\/bisect;/);
   assert.deepEqual(r.out, { refused: 'bench-obs-a-run bench-obs-b-hypothesis bench-obs-b-master', new: '2' });
@@ -362,7 +436,12 @@ test("publish prepare: a master artifact brings its machine's nights file (main'
 
 test("bench.yml collects master's night: the rewritten nights file and new bisection reports, not a killed write", () => {
   const dir = scratch('bench-master-');
-  gitRepo(dir, { '.gitignore': readFileSync(join(import.meta.dirname, '..', '.gitignore'), 'utf8'), [`data/master/${A}/nights.json`]: 'old', [`data/bisect/${A}/old.json`]: 'old', [`data/runs/${A}/old.json.br`]: 'old' });
+  gitRepo(dir, {
+    '.gitignore': readFileSync(join(import.meta.dirname, '..', '.gitignore'), 'utf8'),
+    [`data/master/${A}/nights.json`]: 'old',
+    [`data/bisect/${A}/old.json`]: 'old',
+    [`data/runs/${A}/old.json.br`]: 'old',
+  });
   for (const f of [`data/master/${A}/nights.json`, `data/master/${A}/nights.json.tmp`, `data/bisect/${A}/new.json`, `data/runs/${A}/new.json.br`]) {
     mkdirSync(join(dir, f, '..'), { recursive: true });
     writeFileSync(join(dir, f), 'new');
@@ -372,9 +451,17 @@ test("bench.yml collects master's night: the rewritten nights file and new bisec
   const found = execFileSync('find', ['outbox', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').sort();
   assert.deepEqual(found, [`outbox/master/data/bisect/${A}/new.json`, `outbox/master/data/master/${A}/nights.json`]);
   // the night is measured after the run is uploaded, and bisected in a step of its own that may be stopped
-  const steps = yaml.slice(yaml.indexOf('\n  bench:\n')).split('\n').filter((l) => /^      - (name|uses|run):/.test(l));
+  const steps = yaml
+    .slice(yaml.indexOf('\n  bench:\n'))
+    .split('\n')
+    .filter((l) => /^      - (name|uses|run):/.test(l));
   const index = (pattern: RegExp) => steps.findIndex((l) => pattern.test(l));
-  assert.ok(index(/Collect the new run/) < index(/Master tonight/) && index(/Master tonight/) < index(/Bisect master's pending/) && index(/Bisect master's pending/) < index(/Collect master's night/), steps.join('\n'));
+  assert.ok(
+    index(/Collect the new run/) < index(/Master tonight/) &&
+      index(/Master tonight/) < index(/Bisect master's pending/) &&
+      index(/Bisect master's pending/) < index(/Collect master's night/),
+    steps.join('\n'),
+  );
   assert.match(yaml, /name: bench-\$\{\{ matrix\.host\.id \}\}-master\n/);
   assert.match(stepScript(yaml, 'Master tonight'), /--bisect-later/);
 });
@@ -396,11 +483,20 @@ test('a leftover *.tmp (a write killed before its rename) is ignored: publish ta
     mkdirSync(join(dir, f, '..'), { recursive: true });
     writeFileSync(join(dir, f), 'x');
   }
-  const c = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the new run')], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, FOLDER: 'runs' } });
+  const c = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the new run')], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, FOLDER: 'runs' },
+  });
   assert.equal(c.status, 0, c.stderr);
-  assert.deepEqual(execFileSync('find', ['outbox', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).trim().split('\n'), [`outbox/runs/data/runs/${A}/2026/11/new.json.br`]);
+  assert.deepEqual(execFileSync('find', ['outbox', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).trim().split('\n'), [
+    `outbox/runs/data/runs/${A}/2026/11/new.json.br`,
+  ]);
   const { untrackedRuns } = await import('./submission/changes.ts');
-  assert.deepEqual(untrackedRuns(dir).map((f) => f.path), [`data/runs/${A}/2026/11/new.json.br`]);
+  assert.deepEqual(
+    untrackedRuns(dir).map((f) => f.path),
+    [`data/runs/${A}/2026/11/new.json.br`],
+  );
 });
 
 test('publish prepare: an artifact of obs-a whose folder is no machine of obs-a is refused, runs and hypothesis alike', () => {
@@ -413,8 +509,17 @@ test('publish prepare: an artifact of obs-a whose folder is no machine of obs-a 
       [`bench-obs-a-hypothesis/data/hypothesis/${folder}/h.json`]: 'hypothesis',
     });
     assert.equal(r.status, 1, `${folder}: ${r.log}`);
-    for (const [art, kind] of [['run', 'runs'], ['hypothesis', 'hypothesis']])
-      assert.match(r.log, new RegExp(`artifact bench-obs-a-${art} refused: it holds data/${kind}/${folder.replaceAll('.', '\\.')}\\S* \\(${folder.replaceAll('.', '\\.')} is not a machine folder of obs-a\\)`), `${folder}: ${r.log}`);
+    for (const [art, kind] of [
+      ['run', 'runs'],
+      ['hypothesis', 'hypothesis'],
+    ])
+      assert.match(
+        r.log,
+        new RegExp(
+          `artifact bench-obs-a-${art} refused: it holds data/${kind}/${folder.replaceAll('.', '\\.')}\\S* \\(${folder.replaceAll('.', '\\.')} is not a machine folder of obs-a\\)`,
+        ),
+        `${folder}: ${r.log}`,
+      );
     assert.deepEqual(untracked(join(work, 'checkout')), [], folder);
     assert.deepEqual(r.out, { refused: 'bench-obs-a-hypothesis bench-obs-a-run', new: '0' }, folder);
   }
@@ -422,10 +527,19 @@ test('publish prepare: an artifact of obs-a whose folder is no machine of obs-a 
 
 test('publish prepare: a symbolic link or a stray file in a machine folder is refused; only refused artifacts is a failure', () => {
   const cases: [Record<string, string>, RegExp][] = [
-    [{ [`bench-obs-a-run/data/runs/${A}/2026/11/r.json.br`]: 'symlink:/etc/passwd' }, /bench-obs-a-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1\/2026\/11\/r\.json\.br;/],
-    [{ [`bench-obs-a-run/data/runs/${A}/r.json.br`]: 'not under <YYYY>/<MM>' }, /bench-obs-a-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1\/r\.json\.br;/],
+    [
+      { [`bench-obs-a-run/data/runs/${A}/2026/11/r.json.br`]: 'symlink:/etc/passwd' },
+      /bench-obs-a-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1\/2026\/11\/r\.json\.br;/,
+    ],
+    [
+      { [`bench-obs-a-run/data/runs/${A}/r.json.br`]: 'not under <YYYY>/<MM>' },
+      /bench-obs-a-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1\/r\.json\.br;/,
+    ],
     [{ [`bench-obs-a-run/data/runs/${A}`]: 'a file where the machine folder goes' }, /bench-obs-a-run refused: it holds data\/runs\/obs-a\.amd-epyc-3fa2c1;/],
-    [{ [`bench-obs-a-hypothesis/data/hypothesis/${A}/sub/h.json`]: 'a folder in the machine folder' }, /bench-obs-a-hypothesis refused: it holds data\/hypothesis\/obs-a\.amd-epyc-3fa2c1\/sub;/],
+    [
+      { [`bench-obs-a-hypothesis/data/hypothesis/${A}/sub/h.json`]: 'a folder in the machine folder' },
+      /bench-obs-a-hypothesis refused: it holds data\/hypothesis\/obs-a\.amd-epyc-3fa2c1\/sub;/,
+    ],
     [{ [`bench-obs-a-run/data/hypothesis/${A}/h.json`]: 'the other kind' }, /bench-obs-a-run refused: it holds data\/hypothesis;/],
   ];
   for (const [artifacts, message] of cases) {
@@ -452,9 +566,16 @@ test('publish: prepare commits and bundles as the bot; the write job checks that
   const prep = runStep(publishYaml, 'Commit and bundle', checkout, env);
   assert.equal(prep.status, 0, prep.log);
   assert.deepEqual(prep.out, { result: 'ready' });
-  assert.equal(git('log', '-1', '--format=%an <%ae>|%s'), `github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|bench: ${A}/2026/11/new.json.br`);
+  assert.equal(
+    git('log', '-1', '--format=%an <%ae>|%s'),
+    `github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>|bench: ${A}/2026/11/new.json.br`,
+  );
   clone('pusher', true);
-  const push = runStep(publishYaml, 'Check the prepared commit and push it', join(work, 'pusher'), { BUNDLE: join(work, 'outbox/publish.bundle'), HOSTS: PLANNED, FINAL: 'false' });
+  const push = runStep(publishYaml, 'Check the prepared commit and push it', join(work, 'pusher'), {
+    BUNDLE: join(work, 'outbox/publish.bundle'),
+    HOSTS: PLANNED,
+    FINAL: 'false',
+  });
   assert.equal(push.status, 0, push.log);
   assert.deepEqual(push.out, { result: 'pushed' });
   assert.deepEqual(log(), [`bench: ${A}/2026/11/new.json.br`, 'base']);
@@ -469,7 +590,11 @@ test("publish push: master's nights rewritten and a new bisection report of a pl
   const o = origin();
   const prep = o.clone('prep');
   o.clone('pusher', true);
-  const bundle = prepared(prep, join(o.work, 'prep'), { [`data/master/${A}/nights.json`]: 'tonight', [`data/bisect/${A}/new.json`]: 'a new bisection', 'data/summary.json': '2' });
+  const bundle = prepared(prep, join(o.work, 'prep'), {
+    [`data/master/${A}/nights.json`]: 'tonight',
+    [`data/bisect/${A}/new.json`]: 'a new bisection',
+    'data/summary.json': '2',
+  });
   const r = runStep(publishYaml, 'Check the prepared commit and push it', join(o.work, 'pusher'), { BUNDLE: bundle, HOSTS: PLANNED, FINAL: 'false' });
   assert.equal(r.status, 0, r.log);
   assert.deepEqual(r.out, { result: 'pushed' });
@@ -540,7 +665,13 @@ test('publish push: a prepared commit that touches anything but new run files of
 test("bench.yml records the machine's CPU settings and refuses an unwritable build cache", () => {
   const work = scratch('bench-state-');
   const script = stepScript(yaml, "Record the machine's state; find the build cache");
-  const env = (cache: string) => ({ PATH: process.env.PATH, OBSERVATORY_HOST_ID: 'obs-a', OBSERVATORY_CACHE: cache, GITHUB_ENV: join(work, 'env'), GITHUB_STEP_SUMMARY: join(work, 'summary.md') });
+  const env = (cache: string) => ({
+    PATH: process.env.PATH,
+    OBSERVATORY_HOST_ID: 'obs-a',
+    OBSERVATORY_CACHE: cache,
+    GITHUB_ENV: join(work, 'env'),
+    GITHUB_STEP_SUMMARY: join(work, 'summary.md'),
+  });
   const ok = spawnSync('bash', [...GITHUB_SHELL, script], { encoding: 'utf8', env: env(join(work, 'cache')) });
   assert.equal(ok.status, 0, ok.stderr);
   assert.equal(readFileSync(join(work, 'env'), 'utf8'), `OBSERVATORY_CACHE=${join(work, 'cache')}\n`);
@@ -557,9 +688,17 @@ test("site.yml deploys only main's newest commit: a deploy of an older push neve
   const work = scratch('site-head-');
   // a stand-in for the GitHub CLI: answers main's head as the API would
   mkdirSync(join(work, 'bin'));
-  writeFileSync(join(work, 'bin', 'gh'), '#!/bin/sh\n[ "$1 $2" = "api repos/o/r/git/ref/heads/main" ] && [ "$4" = .object.sha ] && echo "$MAIN_NOW"\n', { mode: 0o755 });
+  writeFileSync(join(work, 'bin', 'gh'), '#!/bin/sh\n[ "$1 $2" = "api repos/o/r/git/ref/heads/main" ] && [ "$4" = .object.sha ] && echo "$MAIN_NOW"\n', {
+    mode: 0o755,
+  });
   const run = (built: string, now: string) =>
-    runStep(site, "Deploy only main's newest commit", work, { PATH: `${join(work, 'bin')}:${process.env.PATH}`, BUILT: built, MAIN_NOW: now, REPO: 'o/r', GH_TOKEN: 't' });
+    runStep(site, "Deploy only main's newest commit", work, {
+      PATH: `${join(work, 'bin')}:${process.env.PATH}`,
+      BUILT: built,
+      MAIN_NOW: now,
+      REPO: 'o/r',
+      GH_TOKEN: 't',
+    });
   const newest = run('a'.repeat(40), 'a'.repeat(40));
   assert.equal(newest.status, 0, newest.log);
   assert.deepEqual(newest.out, { current: 'true' });
@@ -567,7 +706,11 @@ test("site.yml deploys only main's newest commit: a deploy of an older push neve
   assert.equal(older.status, 0, older.log);
   assert.deepEqual(older.out, { current: 'false' });
   assert.match(older.log, /not deployed: main moved on to b{40}/);
-  assert.match(site, /uses: actions\/deploy-pages@\S+[^\n]*\n\s+if: steps\.head\.outputs\.current == 'true'/, 'the deploy step runs only for the newest commit');
+  assert.match(
+    site,
+    /uses: actions\/deploy-pages@\S+[^\n]*\n\s+if: steps\.head\.outputs\.current == 'true'/,
+    'the deploy step runs only for the newest commit',
+  );
 });
 
 test('bench.yml uploads what a failed or killed run measured: the run and the journal steps run always; the journal comes from the build cache', () => {
@@ -579,7 +722,11 @@ test('bench.yml uploads what a failed or killed run measured: the run and the jo
   mkdirSync(join(cache, 'journals', A), { recursive: true });
   writeFileSync(join(cache, 'journals', A, 'r1.partial.jsonl'), '{"plan":{}}\n');
   writeFileSync(join(cache, 'journals', A, 'other.txt'), 'x');
-  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the journal of an unfinished run')], { cwd: work, encoding: 'utf8', env: { PATH: process.env.PATH, OBSERVATORY_CACHE: cache } });
+  const r = spawnSync('bash', [...GITHUB_SHELL, stepScript(yaml, 'Collect the journal of an unfinished run')], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, OBSERVATORY_CACHE: cache },
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(execFileSync('find', ['outbox', '-type', 'f'], { cwd: work, encoding: 'utf8' }).trim().split('\n'), ['outbox/journal/r1.partial.jsonl']);
   assert.match(yaml, /name: journal-\$\{\{ matrix\.host\.id \}\}\n/, 'not a bench-… artifact: publish takes only finished runs');

@@ -36,10 +36,16 @@ test('a workflow that follows the rules passes', () => {
 
 test('run: scripts are found, block scalars included, and the npm scripts they call', () => {
   const scripts = runScripts(good);
-  assert.deepEqual(scripts.map((s) => s.line), [12, 14, 17]);
+  assert.deepEqual(
+    scripts.map((s) => s.line),
+    [12, 14, 17],
+  );
   assert.equal(scripts[1]!.script, 'npm run -s validate -- --base "$BASE"\nnpm test');
   assert.equal(scripts[2]!.script, 'npm run aggregate --quiet', 'a folded block is one line, as GitHub runs it');
-  assert.deepEqual(scripts.flatMap((s) => npmScriptsUsed(s.script)), ['validate', 'test', 'aggregate']);
+  assert.deepEqual(
+    scripts.flatMap((s) => npmScriptsUsed(s.script)),
+    ['validate', 'test', 'aggregate'],
+  );
   assert.deepEqual(npmScriptsUsed('npm run-script --silent site:build && npm t'), ['site:build', 'test']);
 });
 
@@ -54,11 +60,18 @@ test('each broken rule is reported with its line', () => {
     ['secrets on pull requests', good.replace('npm ci', 'npm ci --token ${{ secrets.NPM }}'), /:12: a workflow that pull requests reach must not use secrets/],
     ['secrets inherited on pull requests', good.replace('    steps:', '    secrets: inherit\n    steps:'), /must not use secrets/],
     ['write token on pull requests', good.replace('contents: read', 'contents: write'), /:9: a workflow that pull requests reach gets read-only permissions/],
-    ['pull_request_target with the default checkout persisting the token', good.replace('  pull_request:', '  pull_request_target:'), /:11: .*pull_request_target.*persist-credentials: false/],
+    [
+      'pull_request_target with the default checkout persisting the token',
+      good.replace('  pull_request:', '  pull_request_target:'),
+      /:11: .*pull_request_target.*persist-credentials: false/,
+    ],
   ];
   for (const [what, yaml, expected] of cases) {
     const problems = checkWorkflow('x.yml', yaml, SCRIPTS);
-    assert.ok(problems.some((p) => expected.test(p)), `${what}: got ${JSON.stringify(problems)}`);
+    assert.ok(
+      problems.some((p) => expected.test(p)),
+      `${what}: got ${JSON.stringify(problems)}`,
+    );
   }
   // the same self-hosted job is fine when pull requests cannot trigger it
   const scheduled = good.replace('  pull_request:', '  schedule:\n    - cron: "0 1 * * *"').replace('ubuntu-24.04', '[self-hosted, linux]');
@@ -95,29 +108,36 @@ const FLAGGED: Record<string, RegExp> = {
   'reusable-called-by-pr': /helper\.yml:6: job "work" runs on a self-hosted runner.*called by \.github\/workflows\/pr\.yml \(triggered by pull_request\)/,
   'publish-in-concurrency-group': /bench\.yml:7: job "publish" can push \(contents: write\) and sits in a concurrency group/,
   'yaml-alias': /pr\.yml:4: anchors, aliases and tags .* plain block YAML only/,
-  'target-checkout-head': /pr\.yml:11: .*pull_request_target.* checks out "\$\{\{ github\.event\.pull_request\.head\.sha \}\}": only the base branch's code may be checked out/,
+  'target-checkout-head':
+    /pr\.yml:11: .*pull_request_target.* checks out "\$\{\{ github\.event\.pull_request\.head\.sha \}\}": only the base branch's code may be checked out/,
   'target-git-checkout': /pr\.yml:17: pull_request_target: .* "git checkout" puts a commit's files in a work tree/,
   'target-head-expression': /pr\.yml:14: .*pull_request_target.* the pull request's head.*inside a run: script/,
 };
 
 test('every fixture folder has its expected problem, and the list covers every folder', () => {
-  const folders = readdirSync(FIXTURES).filter((f) => f !== 'ok').sort();
+  const folders = readdirSync(FIXTURES)
+    .filter((f) => f !== 'ok')
+    .sort();
   assert.deepEqual(folders, Object.keys(FLAGGED).sort());
 });
 for (const [name, expected] of Object.entries(FLAGGED)) {
   test(`lint flags ${name}`, () => {
     const problems = checkWorkflows(fixture(name), new Set(['test']));
-    assert.ok(problems.some((p) => expected.test(p)), JSON.stringify(problems, null, 1));
+    assert.ok(
+      problems.some((p) => expected.test(p)),
+      JSON.stringify(problems, null, 1),
+    );
   });
 }
 
 test('the workflow reader keeps every scalar as written, with its line, and refuses what the rules would have to resolve, with the line', () => {
-  const plain = (n: YamlNode): unknown => (n.kind === 'scalar' ? n.value : n.kind === 'seq' ? n.items.map(plain) : Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)])));
+  const plain = (n: YamlNode): unknown =>
+    n.kind === 'scalar' ? n.value : n.kind === 'seq' ? n.items.map(plain) : Object.fromEntries(n.entries.map((e) => [e.key, plain(e.value)]));
   const text = [
     'a: plain # comment',
     "b: 'it''s # not a comment'",
     'c: "x\\ty"',
-    "d: [one, \"two, three\", {k: v}, '${{ x }}']",
+    'd: [one, "two, three", {k: v}, \'${{ x }}\']',
     'e:',
     '- same-indent item',
     '- k: v',
@@ -143,7 +163,10 @@ test('the workflow reader keeps every scalar as written, with its line, and refu
   });
   assert.deepEqual(plain(parseWorkflowYaml('x: false\ny: ~\nz: 010\non:\n')), { x: 'false', y: '~', z: '010', on: '' }, 'scalars are the text written');
   const lines = parseWorkflowYaml('a:\n  b: |\n    text\n  c:\n  d: [x, y]\n');
-  assert.deepEqual([get(lines, 'a'), get(get(lines, 'a'), 'b'), get(get(lines, 'a'), 'c'), get(get(lines, 'a'), 'd')].map((n) => n?.line), [2, 2, 4, 5]);
+  assert.deepEqual(
+    [get(lines, 'a'), get(get(lines, 'a'), 'b'), get(get(lines, 'a'), 'c'), get(get(lines, 'a'), 'd')].map((n) => n?.line),
+    [2, 2, 4, 5],
+  );
   const refused: [string, RegExp, number][] = [
     ['a: 1\nb: &x 1\nc: *x', /anchors, aliases and tags/, 2],
     ['a: 1\nb: !!str 1', /anchors, aliases and tags/, 2],
@@ -153,7 +176,11 @@ test('the workflow reader keeps every scalar as written, with its line, and refu
     ['a:\n\t- x', /Tabs are not allowed/, 2],
   ];
   for (const [yaml, message, line] of refused)
-    assert.throws(() => parseWorkflowYaml(yaml), (e: Error) => e instanceof YamlSubsetError && message.test(e.message) && e.line === line, yaml);
+    assert.throws(
+      () => parseWorkflowYaml(yaml),
+      (e: Error) => e instanceof YamlSubsetError && message.test(e.message) && e.line === line,
+      yaml,
+    );
 });
 
 test("the project's workflows follow the rules, and only bench.yml uses self-hosted runners", () => {
@@ -175,18 +202,28 @@ test('the workflows read machine folders as schema/machine.ts writes them: the n
   );
   assert.equal(forms.length, 3, 'the plan, the prepare and the push step each hold the machine folder form');
   const hardware = { arch: 'x64', cpuModel: 'AMD EPYC 9454P 48-Core Processor', cpuFlags: { avx2: true }, logicalCpus: 96 };
-  const machines = ['obs-epyc9454p', 'obs-a.b', 'obs-a-', 'Obs Box_2'].flatMap((name) => [machineId(name, hardware), machineId(name, { ...hardware, cpuModel: '', arch: 'arm64' })]);
+  const machines = ['obs-epyc9454p', 'obs-a.b', 'obs-a-', 'Obs Box_2'].flatMap((name) => [
+    machineId(name, hardware),
+    machineId(name, { ...hardware, cpuModel: '', arch: 'arm64' }),
+  ]);
   const others = ['obs-a', 'obs-a.x', 'obs-a.amd-epyc-3FA2C1', 'obs-a.amd-epyc-3fa2c', 'obs-a.amd--epyc-3fa2c1', 'obs-a.amd_epyc-3fa2c1', '.amd-epyc-3fa2c1'];
   for (const { file, re } of forms) {
     // bash's own regex matching, as the steps run it: the name it captures, or nothing
-    const names = spawnSync('bash', ['-c', 're="$1"; shift; for m in "$@"; do if [[ "$m" =~ $re ]]; then echo "${BASH_REMATCH[1]}"; else echo -; fi; done', '_', re, ...machines, ...others], { encoding: 'utf8' });
+    const names = spawnSync(
+      'bash',
+      ['-c', 're="$1"; shift; for m in "$@"; do if [[ "$m" =~ $re ]]; then echo "${BASH_REMATCH[1]}"; else echo -; fi; done', '_', re, ...machines, ...others],
+      { encoding: 'utf8' },
+    );
     assert.equal(names.status, 0, names.stderr);
     assert.deepEqual(names.stdout.trim().split('\n'), [...machines.map(nameOfMachine), ...others.map(() => '-')], `${file}: ${re}`);
   }
-  assert.ok(machines.every((m) => nameOfMachine(m) !== m), 'every sample is a machine id');
+  assert.ok(
+    machines.every((m) => nameOfMachine(m) !== m),
+    'every sample is a machine id',
+  );
 });
 
-test('the merge gate: pr-validate runs the base branch\'s workflow on every pull request; test aggregates before it tests', () => {
+test("the merge gate: pr-validate runs the base branch's workflow on every pull request; test aggregates before it tests", () => {
   const dir = join(import.meta.dirname, '..', '.github', 'workflows');
   const tree = (f: string) => parseWorkflowYaml(readFileSync(join(dir, f), 'utf8'));
   const on = get(tree('pr-validate.yml'), 'on');

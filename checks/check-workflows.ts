@@ -45,7 +45,9 @@ export function stepScript(yaml: string, name: string): string {
     const list = get(job.value, 'steps');
     return list?.kind === 'seq' ? list.items : [];
   });
-  const run = steps.map((step) => (get(step, 'name')?.kind === 'scalar' && (get(step, 'name') as YamlScalar).value === name ? get(step, 'run') : undefined)).find((r) => r?.kind === 'scalar');
+  const run = steps
+    .map((step) => (get(step, 'name')?.kind === 'scalar' && (get(step, 'name') as YamlScalar).value === name ? get(step, 'run') : undefined))
+    .find((r) => r?.kind === 'scalar');
   if (run?.kind !== 'scalar') throw new Error(`no step named "${name}" with a run: script`);
   return run.value.replace(/\n+$/, '');
 }
@@ -94,14 +96,17 @@ export function prReachable(workflows: Workflow[]): Map<string, string> {
     const ev = PR_EVENTS.find((e) => w.events.has(e));
     if (ev) why.set(w.file, `triggered by ${ev}`);
   }
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const w of workflows) {
       if (why.has(w.file)) continue;
       const names = scalars(get(w.events.get('workflow_run'), 'workflows') ?? { kind: 'seq', items: [], line: 0 }).map((s) => s.value);
       const upstream = workflows.find((u) => why.has(u.file) && names.includes(u.name));
       const caller = workflows.find(
-        (u) => why.has(u.file) && w.events.has('workflow_call') && jobsOf(u).some((j) => get(j.value, 'uses')?.kind === 'scalar' && (get(j.value, 'uses') as YamlScalar).value === `./${w.file}`),
+        (u) =>
+          why.has(u.file) &&
+          w.events.has('workflow_call') &&
+          jobsOf(u).some((j) => get(j.value, 'uses')?.kind === 'scalar' && (get(j.value, 'uses') as YamlScalar).value === `./${w.file}`),
       );
       if (upstream) why.set(w.file, `started by workflow_run after "${upstream.name}" (${why.get(upstream.file)})`);
       else if (caller) why.set(w.file, `called by ${caller.file} (${why.get(caller.file)})`);
@@ -126,10 +131,12 @@ function runnerLabels(runsOn: YamlNode, job: YamlNode): { labels: string[]; unkn
     if (axis?.kind === 'seq') values.push(...axis.items.map(pick).filter((v): v is YamlNode => !!v));
     else if (axis) return null; // an expression such as fromJSON(...): not known before the run
     const include = get(matrix, 'include');
-    if (include?.kind === 'seq') for (const inc of include.items) {
-      const v = pick(get(inc, m[1]!));
-      if (v) values.push(v);
-    } else if (include) return null;
+    if (include?.kind === 'seq')
+      for (const inc of include.items) {
+        const v = pick(get(inc, m[1]!));
+        if (v) values.push(v);
+      }
+    else if (include) return null;
     if (!values.length || values.some((v) => v.kind !== 'scalar' || /\$\{\{/.test(v.value))) return null;
     return values.map((v) => (v as YamlScalar).value);
   };
@@ -161,7 +168,8 @@ function grantsWrite(perms: YamlNode | undefined): boolean {
 /** Expressions that name the pull request's own commit or branch (its code). */
 const PR_HEAD = /github\.event\.pull_request\.head\b|github\.head_ref\b|refs\/pull\/|\.merge_commit_sha\b/;
 /** Git commands that put a commit's files into a work tree (a `worktree add` or `clone` with --no-checkout does not). */
-const MATERIALISES = /\bgit\s+(?:-C\s+\S+\s+)?(checkout|switch|restore|reset\s+--hard|pull|stash\s+pop|worktree\s+add(?![^\n]*--no-checkout)|clone(?![^\n]*--no-checkout))\b/;
+const MATERIALISES =
+  /\bgit\s+(?:-C\s+\S+\s+)?(checkout|switch|restore|reset\s+--hard|pull|stash\s+pop|worktree\s+add(?![^\n]*--no-checkout)|clone(?![^\n]*--no-checkout))\b/;
 
 /**
  * A pull_request_target workflow runs the base branch's workflow file with the base repository's token,
@@ -182,15 +190,22 @@ function baseCodeOnly(w: Workflow): { line: number; message: string }[] {
         const persist = get(get(step, 'with'), 'persist-credentials');
         if (ref?.kind === 'scalar' && !/^\$\{\{\s*(github\.event\.pull_request\.base\.(sha|ref)|github\.base_ref)\s*\}\}$/.test(ref.value))
           out.push({ line: uses.line, message: `job "${job.key}" checks out "${ref.value}": only the base branch's code may be checked out` });
-        if (repo?.kind === 'scalar' && !/^\$\{\{\s*github\.repository\s*\}\}$/.test(repo.value)) out.push({ line: uses.line, message: `job "${job.key}" checks out repository "${repo.value}": only the base repository` });
-        if (persist?.kind !== 'scalar' || persist.value !== 'false') out.push({ line: uses.line, message: `job "${job.key}" checks out without persist-credentials: false, leaving the token in .git/config` });
+        if (repo?.kind === 'scalar' && !/^\$\{\{\s*github\.repository\s*\}\}$/.test(repo.value))
+          out.push({ line: uses.line, message: `job "${job.key}" checks out repository "${repo.value}": only the base repository` });
+        if (persist?.kind !== 'scalar' || persist.value !== 'false')
+          out.push({ line: uses.line, message: `job "${job.key}" checks out without persist-credentials: false, leaving the token in .git/config` });
       }
       const run = get(step, 'run');
       if (run?.kind !== 'scalar') continue;
       const git = MATERIALISES.exec(run.value);
-      if (git) out.push({ line: run.line, message: `job "${job.key}": "git ${git[1]!.split(/\s+/)[0]}" puts a commit's files in a work tree; read the pull request with git show / git archive of data only` });
+      if (git)
+        out.push({
+          line: run.line,
+          message: `job "${job.key}": "git ${git[1]!.split(/\s+/)[0]}" puts a commit's files in a work tree; read the pull request with git show / git archive of data only`,
+        });
       for (const m of run.value.matchAll(/\$\{\{([^}]*)\}\}/g))
-        if (PR_HEAD.test(m[1]!)) out.push({ line: run.line, message: `job "${job.key}" names the pull request's head (${m[0]}) inside a run: script: pass it through env:` });
+        if (PR_HEAD.test(m[1]!))
+          out.push({ line: run.line, message: `job "${job.key}" names the pull request's head (${m[0]}) inside a run: script: pass it through env:` });
     }
   }
   return out;
@@ -218,17 +233,24 @@ export function checkWorkflows(files: { file: string; yaml: string }[], scripts:
       const steps = get(job.value, 'steps');
       const refs = [...uses(get(job.value, 'uses')), ...(steps?.kind === 'seq' ? steps.items.flatMap((st) => uses(get(st, 'uses'))) : [])];
       for (const ref of refs)
-        if (!ref.value.startsWith('./') && !/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(ref.value)) at(ref.line, `action "${ref.value}" is not pinned by a full commit SHA`);
+        if (!ref.value.startsWith('./') && !/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(ref.value))
+          at(ref.line, `action "${ref.value}" is not pinned by a full commit SHA`);
     }
     if (!get(tree, 'permissions')) at(1, 'no top-level permissions: (set `permissions: {}` and grant per job)');
     for (const job of jobsOf(w)) {
       if (!get(job.value, 'permissions')) at(job.line, `job "${job.key}" does not set its own permissions:`);
       // GitHub keeps one pending run per concurrency group and cancels the older one: a job that pushes must never wait in one
       const perms = get(job.value, 'permissions');
-      if (perms?.kind === 'map' && perms.entries.some((e) => e.key === 'contents' && e.value.kind === 'scalar' && e.value.value === 'write') && (get(job.value, 'concurrency') || get(tree, 'concurrency')))
+      if (
+        perms?.kind === 'map' &&
+        perms.entries.some((e) => e.key === 'contents' && e.value.kind === 'scalar' && e.value.value === 'write') &&
+        (get(job.value, 'concurrency') || get(tree, 'concurrency'))
+      )
         at(job.line, `job "${job.key}" can push (contents: write) and sits in a concurrency group: a newer pending run would cancel it and drop the publish`);
     }
-    if (w.events.has('pull_request_target')) for (const p of baseCodeOnly(w)) at(p.line, `pull_request_target: ${p.message} (it runs with the base repository's token: it may read the pull request only as data)`);
+    if (w.events.has('pull_request_target'))
+      for (const p of baseCodeOnly(w))
+        at(p.line, `pull_request_target: ${p.message} (it runs with the base repository's token: it may read the pull request only as data)`);
     const runWrite = [get(tree, 'permissions'), ...jobsOf(w).map((j) => get(j.value, 'permissions'))].find(grantsWrite);
     if (w.events.has('workflow_run') && runWrite)
       at(runWrite.line, "a workflow_run workflow runs with the base repository's token after workflows a pull request can start: it gets no write permission");
@@ -242,14 +264,17 @@ export function checkWorkflows(files: { file: string; yaml: string }[], scripts:
       const runsOn = get(job.value, 'runs-on');
       const runsOnLine = job.value.kind === 'map' ? (job.value.entries.find((e) => e.key === 'runs-on')?.line ?? job.line) : job.line;
       const called = get(job.value, 'uses');
-      if (called?.kind === 'scalar' && !called.value.startsWith('./')) at(called.line, `job "${job.key}" calls a workflow of another repository, whose runners this lint cannot see`);
+      if (called?.kind === 'scalar' && !called.value.startsWith('./'))
+        at(called.line, `job "${job.key}" calls a workflow of another repository, whose runners this lint cannot see`);
       if (!runsOn) continue;
       const { labels, unknown, group } = runnerLabels(runsOn, job.value);
       if (group) at(runsOnLine, `job "${job.key}" runs on runner group "${group}": only GitHub-hosted runners are allowed here`);
       for (const l of labels) {
         if (l.toLowerCase() === 'self-hosted') at(runsOnLine, `job "${job.key}" runs on a self-hosted runner: never for code a pull request can change`);
-        else if (PROJECT_RUNNER_LABEL.test(l)) at(runsOnLine, `job "${job.key}" names the project runner label "${l}", which only self-hosted bench machines carry`);
-        else if (!GITHUB_HOSTED.test(l)) at(runsOnLine, `job "${job.key}" runs on "${l}", which is not a GitHub-hosted runner label: only GitHub-hosted runners are allowed here`);
+        else if (PROJECT_RUNNER_LABEL.test(l))
+          at(runsOnLine, `job "${job.key}" names the project runner label "${l}", which only self-hosted bench machines carry`);
+        else if (!GITHUB_HOSTED.test(l))
+          at(runsOnLine, `job "${job.key}" runs on "${l}", which is not a GitHub-hosted runner label: only GitHub-hosted runners are allowed here`);
       }
       for (const u of unknown) at(runsOnLine, `job "${job.key}" picks its runner with "${u}", which this lint cannot resolve to GitHub-hosted labels`);
     }
@@ -261,7 +286,8 @@ export function checkWorkflows(files: { file: string; yaml: string }[], scripts:
   }
   for (const { file, tree } of workflows) {
     for (const { line, script } of runScripts(tree)) {
-      for (const name of npmScriptsUsed(script)) if (!scripts.has(name)) problems.push(`${file}:${line}: runs npm script "${name}", which package.json does not define`);
+      for (const name of npmScriptsUsed(script))
+        if (!scripts.has(name)) problems.push(`${file}:${line}: runs npm script "${name}", which package.json does not define`);
     }
   }
   return problems;
@@ -271,7 +297,11 @@ export function checkWorkflows(files: { file: string; yaml: string }[], scripts:
 export const checkWorkflow = (file: string, yaml: string, scripts: ReadonlySet<string>) => checkWorkflows([{ file, yaml }], scripts);
 
 export function findActionlint(root: string): string | null {
-  const candidates = [process.env.ACTIONLINT, join(root, '.cache/tools/bin/actionlint'), ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'actionlint'))];
+  const candidates = [
+    process.env.ACTIONLINT,
+    join(root, '.cache/tools/bin/actionlint'),
+    ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'actionlint')),
+  ];
   return candidates.find((c): c is string => !!c && existsSync(c)) ?? null;
 }
 
@@ -280,9 +310,14 @@ function main(): void {
   if (cli.positionals.length) cli.fail(`takes no arguments, not ${cli.positionals.join(' ')}`);
   const root = process.cwd();
   const dir = join(root, '.github', 'workflows');
-  const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort();
   const scripts = new Set(Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: object }).scripts ?? {}));
-  const problems = checkWorkflows(files.map((f) => ({ file: `.github/workflows/${f}`, yaml: readFileSync(join(dir, f), 'utf8') })), scripts);
+  const problems = checkWorkflows(
+    files.map((f) => ({ file: `.github/workflows/${f}`, yaml: readFileSync(join(dir, f), 'utf8') })),
+    scripts,
+  );
   const actionlint = findActionlint(root);
   if (!actionlint) {
     problems.push(`actionlint is not installed. Install it (needs Go) with:\n  ${INSTALL_HINT}\nor set ACTIONLINT=/path/to/actionlint`);

@@ -43,12 +43,24 @@ const ATTACKS: [string, Run, RegExp][] = [
     ),
     /\$\.harness\.resumedAt\[0\]\.gitDirty: .*uncommitted changes/,
   ],
-  ['resumed at a short commit', changed((r) => (r.harness.resumedAt = [{ at: '2026-11-20T10:05:00Z', gitCommit: 'abc1234', gitDirty: false }])), /\$\.harness\.resumedAt\[0\]\.gitCommit: .*40 hex/],
+  [
+    'resumed at a short commit',
+    changed((r) => (r.harness.resumedAt = [{ at: '2026-11-20T10:05:00Z', gitCommit: 'abc1234', gitDirty: false }])),
+    /\$\.harness\.resumedAt\[0\]\.gitCommit: .*40 hex/,
+  ],
   ['a default build with no-asm', changed((r) => r.builds[0]!.configureArgs.push('no-asm')), /\$\.builds\[0\]\.configureArgs: .*not the recipe's/],
-  ['a default build without a recipe option', changed((r) => (r.builds[0]!.configureArgs = r.builds[0]!.configureArgs.filter((a) => a !== 'no-tests'))), /\$\.builds\[0\]\.configureArgs/],
+  [
+    'a default build without a recipe option',
+    changed((r) => (r.builds[0]!.configureArgs = r.builds[0]!.configureArgs.filter((a) => a !== 'no-tests'))),
+    /\$\.builds\[0\]\.configureArgs/,
+  ],
   ['a default build at -O0', changed((r) => (r.builds[0]!.cflags = '-Wall -O0 -Wa,--noexecstack')), /\$\.builds\[0\]\.cflags: .*-O0/],
   ['a default build with -O3 then -O0', changed((r) => (r.builds[0]!.cflags = '-Wall -O3 -Wa,--noexecstack -O0')), /\$\.builds\[0\]\.cflags/],
-  ['a default build with an extra code-generation flag', changed((r) => (r.builds[0]!.cflags = '-Wall -O3 -Wa,--noexecstack -fno-tree-vectorize')), /\$\.builds\[0\]\.cflags: .*-fno-tree-vectorize/],
+  [
+    'a default build with an extra code-generation flag',
+    changed((r) => (r.builds[0]!.cflags = '-Wall -O3 -Wa,--noexecstack -fno-tree-vectorize')),
+    /\$\.builds\[0\]\.cflags: .*-fno-tree-vectorize/,
+  ],
   ['another compiler (clang)', changed((r) => (r.builds[0]!.compiler = 'Debian clang version 14.0.6')), /\$\.builds\[0\]\.compiler: .*GCC/],
   [
     'a version string of another version',
@@ -60,7 +72,11 @@ const ATTACKS: [string, Run, RegExp][] = [
     changed((r) => (r.builds[0]!.versionString = `OpenSSL ${r.builds[0]!.version} 9 Jun 2026 (Library: OpenSSL 3.0.2 15 Mar 2022)`)),
     /\$\.builds\[0\]\.versionString: .*contradicts/,
   ],
-  ['a version string that is a prefix trick', changed((r) => (r.builds[0]!.versionString = `OpenSSL ${r.builds[0]!.version}1`)), /\$\.builds\[0\]\.versionString/],
+  [
+    'a version string that is a prefix trick',
+    changed((r) => (r.builds[0]!.versionString = `OpenSSL ${r.builds[0]!.version}1`)),
+    /\$\.builds\[0\]\.versionString/,
+  ],
   ['the same build listed twice (another id)', changed((r) => r.builds.push({ ...r.builds[0]!, id: 'copy-of-35' })), /\$\.builds\[1\]: .*listed twice/],
   ['the same build id twice', changed((r) => r.builds.push({ ...r.builds[0]! })), /\$\.builds\[1\]: .*listed twice/],
 ];
@@ -80,7 +96,9 @@ for (const [what, run, expected] of ATTACKS) {
 test('a second compiler within one run is refused; each library is held to its own recipe', () => {
   /** the run with a no-ml-kem build of its build, recorded as the recipe gives it (and `o`) */
   const withVariant = (o: Partial<Run['builds'][number]> = {}) =>
-    changed((r) => void r.builds.push({ ...r.builds[0]!, id: 'b-nomlkem', variant: 'no-ml-kem', configureArgs: [...r.builds[0]!.configureArgs, 'no-ml-kem'], ...o }));
+    changed(
+      (r) => void r.builds.push({ ...r.builds[0]!, id: 'b-nomlkem', variant: 'no-ml-kem', configureArgs: [...r.builds[0]!.configureArgs, 'no-ml-kem'], ...o }),
+    );
   const two = withVariant({ compiler: 'gcc (Debian 14.2.0-19) 14.2.0' });
   assert.ok(
     problems(two).some((p) => /\$\.builds\[1\]\.compiler: .*another compiler than/.test(p)),

@@ -34,12 +34,14 @@ function versionStringProblem(b: Build): string | null {
       : new RegExp(`^${escape(recordedVersionString(b.library, LIBRARIES[b.library].versionHeader.expected?.(b.version) ?? b.version))}$`);
   if (!expected.test(b.versionString)) return `"${b.versionString}" contradicts the build's version ${b.version}`;
   const library = /\(Library: OpenSSL (\S+)/.exec(b.versionString)?.[1];
-  if (b.library === 'openssl' && library !== undefined && library !== b.version) return `"${b.versionString}" contradicts the build's version ${b.version}: the library says ${library}`;
+  if (b.library === 'openssl' && library !== undefined && library !== b.version)
+    return `"${b.versionString}" contradicts the build's version ${b.version}: the library says ${library}`;
   return null;
 }
 
 function checkBuild(b: Build, arch: string, at: PropertyKey[], add: Add): void {
-  const release = libraryOf(b) === 'openssl' ? undefined : LIBRARY_RELEASES.find((r): r is LibraryRelease => r.library === b.library && r.version === b.version);
+  const release =
+    libraryOf(b) === 'openssl' ? undefined : LIBRARY_RELEASES.find((r): r is LibraryRelease => r.library === b.library && r.version === b.version);
   // an uncatalogued version or an unknown variant is the validator's own refusal (checkBuilds)
   if (libraryOf(b) !== 'openssl' && (!release || !release.variants[b.variant])) return;
   let expected: string[];
@@ -61,7 +63,10 @@ function checkBuild(b: Build, arch: string, at: PropertyKey[], add: Add): void {
   } else {
     const foreign = flags.filter((f) => !OPENSSL_DEFAULT_CFLAGS.includes(f));
     if (foreign.length || !flags.includes('-O3'))
-      add([...at, 'cflags'], `"${b.cflags}" is not OpenSSL's default flags (${OPENSSL_DEFAULT_CFLAGS.join(' ')})${foreign.length ? `: ${foreign.join(' ')} changes the code` : ': -O3 is missing'}`);
+      add(
+        [...at, 'cflags'],
+        `"${b.cflags}" is not OpenSSL's default flags (${OPENSSL_DEFAULT_CFLAGS.join(' ')})${foreign.length ? `: ${foreign.join(' ')} changes the code` : ': -O3 is missing'}`,
+      );
   }
   if (!GCC.test(b.compiler)) add([...at, 'compiler'], `"${b.compiler}" is not GCC, the system compiler the builds are defined with`);
   const version = versionStringProblem(b);
@@ -70,10 +75,15 @@ function checkBuild(b: Build, arch: string, at: PropertyKey[], add: Add): void {
 
 export function checkProvenance(run: Run, add: Add): void {
   const { harness } = run;
-  if (!FULL_COMMIT.test(harness.gitCommit)) add(['harness', 'gitCommit'], `"${harness.gitCommit}" is not a full commit (40 hex digits): the harness must be traceable to one commit`);
+  if (!FULL_COMMIT.test(harness.gitCommit))
+    add(['harness', 'gitCommit'], `"${harness.gitCommit}" is not a full commit (40 hex digits): the harness must be traceable to one commit`);
   (harness.resumedAt ?? []).forEach((r, i) => {
     if (!FULL_COMMIT.test(r.gitCommit)) add(['harness', 'resumedAt', i, 'gitCommit'], `"${r.gitCommit}" is not a full commit (40 hex digits)`);
-    if (r.gitDirty) add(['harness', 'resumedAt', i, 'gitDirty'], 'the run was resumed from a checkout with uncommitted changes: its later rounds cannot be traced to any commit');
+    if (r.gitDirty)
+      add(
+        ['harness', 'resumedAt', i, 'gitDirty'],
+        'the run was resumed from a checkout with uncommitted changes: its later rounds cannot be traced to any commit',
+      );
   });
   const seen = new Map<string, number>();
   run.builds.forEach((b, i) => {
@@ -86,7 +96,8 @@ export function checkProvenance(run: Run, add: Add): void {
   });
   const compiler = run.builds[0]?.compiler;
   run.builds.forEach((b, i) => {
-    if (b.compiler !== compiler) add(['builds', i, 'compiler'], `"${b.compiler}" is another compiler than the run's first build's ("${compiler}"): one run, one compiler`);
+    if (b.compiler !== compiler)
+      add(['builds', i, 'compiler'], `"${b.compiler}" is another compiler than the run's first build's ("${compiler}"): one run, one compiler`);
   });
 }
 

@@ -15,7 +15,10 @@ test('a full run with two more release series fits the caps with room for about 
   const json = JSON.stringify(run).length + 1;
   const stored = encodeRunFile(run).length;
   console.log(`full run of 12 builds: ${json} bytes of JSON, ${stored} stored; caps ${LIMITS.maxJsonBytes} and ${LIMITS.maxFileBytes}`);
-  for (const [size, cap] of [[json, LIMITS.maxJsonBytes], [stored, LIMITS.maxFileBytes]] as const) {
+  for (const [size, cap] of [
+    [json, LIMITS.maxJsonBytes],
+    [stored, LIMITS.maxFileBytes],
+  ] as const) {
     assert.ok(size * 1.5 < cap, `${size} bytes leave too little room under ${cap}`);
     assert.ok(size * 4 > cap, `a cap of ${cap} stops nothing near a run of ${size} bytes`);
   }
@@ -28,7 +31,11 @@ test('a full run with two more release series on a new machine fits the series c
   const keys = new Set(run.series.map((s) => s.key)).size;
   const growth = summaryGrowth('/nonexistent', [{ file: 'x', run, problems: [] }]);
   console.log(`full run of 12 builds: at most ${perBuild} series per build, ${keys} keys, about ${(growth / 2 ** 20).toFixed(1)} MiB more in summary.json`);
-  for (const [size, cap] of [[perBuild, LIMITS.maxSeriesPerBuild], [keys, LIMITS.maxKeysPerRun], [growth, LIMITS.maxSummaryGrowthBytes]] as const) {
+  for (const [size, cap] of [
+    [perBuild, LIMITS.maxSeriesPerBuild],
+    [keys, LIMITS.maxKeysPerRun],
+    [growth, LIMITS.maxSummaryGrowthBytes],
+  ] as const) {
     assert.ok(size * 1.5 < cap, `${size} leaves too little room under ${cap}`);
     assert.ok(size * 4 > cap, `a cap of ${cap} stops nothing near ${size}`);
   }

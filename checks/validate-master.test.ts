@@ -30,7 +30,10 @@ test('the nights file grows: new nights appended pass; a removed night, a change
 
 test('a pending change may be bisected (its report brought along), nothing else about a published change may move', () => {
   const main = watch([night(1), night(2, [pending])]);
-  assert.deepEqual(nightsProblems(watch([night(1), night(2, [resolvedBase])]), main, (n) => n === 'r.json'), []);
+  assert.deepEqual(
+    nightsProblems(watch([night(1), night(2, [resolvedBase])]), main, (n) => n === 'r.json'),
+    [],
+  );
   assert.match(nightsProblems(watch([night(1), night(2, [resolvedBase])]), main, none)[0]!.message, /names r\.json, which is neither on main nor brought/);
   const moved = { ...resolvedBase, before: 1 };
   assert.match(nightsProblems(watch([night(1), night(2, [moved])]), main, () => true)[0]!.message, /its metric, commits and figures stay/);
@@ -74,30 +77,40 @@ test("validateMasterFiles: a night extended with its bisection passes; a rewritt
   write(root, nights, JSON.stringify(watch([night(1), night(2, [{ ...resolvedBase, report: name }]), night(3)])));
   write(root, `data/bisect/${M}/${name}`, JSON.stringify(r));
   const changed = masterChanges(root);
-  assert.deepEqual(
-    changed.map((f) => [f.path, f.status]).sort(),
-    [
-      [`data/bisect/${M}/${name}`, 'added'],
-      [nights, 'modified'],
-    ],
-  );
+  assert.deepEqual(changed.map((f) => [f.path, f.status]).sort(), [
+    [`data/bisect/${M}/${name}`, 'added'],
+    [nights, 'modified'],
+  ]);
   const ok = validateMasterFiles(root, changed);
   assert.equal(ok.ok, true, JSON.stringify(ok.files.flatMap((f) => f.problems)));
 
-  const problems = (files: { path: string; status: 'added' | 'modified' | 'deleted' | 'other' }[]) => validateMasterFiles(root, files).files.flatMap((f) => f.problems.map((p) => `${p.file} ${p.path}: ${p.message}`));
+  const problems = (files: { path: string; status: 'added' | 'modified' | 'deleted' | 'other' }[]) =>
+    validateMasterFiles(root, files).files.flatMap((f) => f.problems.map((p) => `${p.file} ${p.path}: ${p.message}`));
   // history rewritten: night 1 gone
   write(root, nights, JSON.stringify(watch([night(2, [{ ...resolvedBase, report: name }]), night(3)])));
-  assert.match(problems([{ path: nights, status: 'modified' }]).join('\n'), /nights\[0\]: the night of 2026-11-11T02:00:00.000Z \(0000000000\) differs from main's/);
+  assert.match(
+    problems([{ path: nights, status: 'modified' }]).join('\n'),
+    /nights\[0\]: the night of 2026-11-11T02:00:00.000Z \(0000000000\) differs from main's/,
+  );
   // the file in another machine's folder than its content says
   const other = 'data/master/obs-b.neoverse-v1-7d04aa/nights.json';
   write(root, other, JSON.stringify(watch([night(1)])));
-  assert.match(problems([{ path: other, status: 'added' }]).join('\n'), /\$\.host\.id: "obs-a\.amd-epyc-3fa2c1" does not match the folder data\/master\/obs-b\.neoverse-v1-7d04aa\//);
+  assert.match(
+    problems([{ path: other, status: 'added' }]).join('\n'),
+    /\$\.host\.id: "obs-a\.amd-epyc-3fa2c1" does not match the folder data\/master\/obs-b\.neoverse-v1-7d04aa\//,
+  );
   // a report under another name than its ends and metric give; a published report changed; a stray file
   write(root, `data/bisect/${M}/renamed.json`, JSON.stringify(r));
   assert.match(problems([{ path: `data/bisect/${M}/renamed.json`, status: 'added' }]).join('\n'), /named renamed\.json; its ends and metric name it /);
-  assert.match(problems([{ path: `data/bisect/${M}/old.json`, status: 'modified' }]).join('\n'), /modified: a published bisection report is never changed or removed/);
+  assert.match(
+    problems([{ path: `data/bisect/${M}/old.json`, status: 'modified' }]).join('\n'),
+    /modified: a published bisection report is never changed or removed/,
+  );
   write(root, `data/master/${M}/notes.json`, '{}');
-  assert.match(problems([{ path: `data/master/${M}/notes.json`, status: 'added' }]).join('\n'), /must be data\/master\/<machine>\/nights\.json or data\/bisect\/<machine>\/<report>\.json/);
+  assert.match(
+    problems([{ path: `data/master/${M}/notes.json`, status: 'added' }]).join('\n'),
+    /must be data\/master\/<machine>\/nights\.json or data\/bisect\/<machine>\/<report>\.json/,
+  );
   // not JSON, and not a master watch
   write(root, nights, '{"nights": [');
   assert.match(problems([{ path: nights, status: 'modified' }]).join('\n'), /\$: not JSON/);

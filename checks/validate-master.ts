@@ -19,7 +19,9 @@ export const MAX_MASTER_FILE_BYTES = 8 << 20;
 /** Files under data/master/ and data/bisect/ that differ from the checkout's commit: new ones and rewritten ones. */
 export function masterChanges(root: string): ChangedFile[] {
   const list = (...args: string[]) =>
-    execFileSync('git', ['-C', root, 'ls-files', '-z', ...args, '--', 'data/master', 'data/bisect'], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\0').filter(Boolean);
+    execFileSync('git', ['-C', root, 'ls-files', '-z', ...args, '--', 'data/master', 'data/bisect'], { encoding: 'utf8', maxBuffer: 64 << 20 })
+      .split('\0')
+      .filter(Boolean);
   const deleted = new Set(list('--deleted'));
   return [
     ...list('--others', '--exclude-standard').map((path) => ({ path, status: 'added' as const })),
@@ -69,23 +71,30 @@ export function nightsProblems(now: MasterWatch, committed: MasterWatch | null, 
   const add = (path: string, message: string) => problems.push({ path, message });
   if (committed) {
     for (const key of ['repo', 'ref', 'host'] as const)
-      if (!isDeepStrictEqual(now[key], committed[key])) add(`$.${key}`, `changed from ${JSON.stringify(committed[key])}: a machine's watch of a branch keeps its ${key}`);
+      if (!isDeepStrictEqual(now[key], committed[key]))
+        add(`$.${key}`, `changed from ${JSON.stringify(committed[key])}: a machine's watch of a branch keeps its ${key}`);
     committed.nights.forEach((old, i) => {
       const night = now.nights[i];
       const where = `$.nights[${i}]`;
       if (!night) return add(where, `the night of ${old.at} (${old.commit.slice(0, 10)}) is on main and missing here: nights are never removed`);
       const { changes: oldChanges, ...oldFigures } = old;
       const { changes, ...figures } = night;
-      if (!isDeepStrictEqual(figures, oldFigures)) return add(where, `the night of ${old.at} (${old.commit.slice(0, 10)}) differs from main's: a published night's commit, date and figures never change`);
+      if (!isDeepStrictEqual(figures, oldFigures))
+        return add(where, `the night of ${old.at} (${old.commit.slice(0, 10)}) differs from main's: a published night's commit, date and figures never change`);
       if (changes.length !== oldChanges.length) return add(`${where}.changes`, `${oldChanges.length} change(s) on main, ${changes.length} here`);
       oldChanges.forEach((c, j) => {
-        if (!changeKept(c, changes[j])) add(`${where}.changes[${j}]`, c.pending ? 'a pending change may be bisected; its metric, commits and figures stay' : 'a bisected change never changes');
+        if (!changeKept(c, changes[j]))
+          add(
+            `${where}.changes[${j}]`,
+            c.pending ? 'a pending change may be bisected; its metric, commits and figures stay' : 'a bisected change never changes',
+          );
       });
     });
   }
   now.nights.forEach((night, i) =>
     night.changes.forEach((c, j) => {
-      if (c.report !== null && !reportExists(c.report)) add(`$.nights[${i}].changes[${j}].report`, `names ${c.report}, which is neither on main nor brought with this night`);
+      if (c.report !== null && !reportExists(c.report))
+        add(`$.nights[${i}].changes[${j}].report`, `names ${c.report}, which is neither on main nor brought with this night`);
     }),
   );
   return problems;

@@ -16,7 +16,16 @@ import { checkRunFile, duplicateKeys } from './submission/run-file.ts';
 import { formatSummary, type ChangedFile, type Report } from './submission/report.ts';
 import { parseNameStatus } from './submission/changes.ts';
 import { validateSubmission } from './validate-submission.ts';
-import { REGISTERED, handshakeKey, makeTestRun, registeredSeriesOf, removeScratch, runPath, scratchRoot, writeAt } from '../scripts/fixtures/submissions/test-run.ts';
+import {
+  REGISTERED,
+  handshakeKey,
+  makeTestRun,
+  registeredSeriesOf,
+  removeScratch,
+  runPath,
+  scratchRoot,
+  writeAt,
+} from '../scripts/fixtures/submissions/test-run.ts';
 import { HOSTILE, hostilePath } from '../scripts/fixtures/submissions/hostile.ts';
 import { makeQuietEvidence } from '../schema/test-data.ts';
 
@@ -29,7 +38,15 @@ const problems = (r: Report) => [...r.problems, ...r.files.flatMap((f) => f.prob
 /** Submit one run (as an object or raw text) into a scratch checkout holding `accepted`, `existing` files and the `owners` registry. */
 function submit(
   run: Run | string,
-  opts: { accepted?: Run[]; path?: string; mode?: Report['mode']; owners?: HostRegistry['hosts']; existing?: Record<string, string>; author?: string; authorId?: number } = {},
+  opts: {
+    accepted?: Run[];
+    path?: string;
+    mode?: Report['mode'];
+    owners?: HostRegistry['hosts'];
+    existing?: Record<string, string>;
+    author?: string;
+    authorId?: number;
+  } = {},
 ): Report {
   const root = scratchRoot(opts.accepted, opts.owners);
   for (const [path, text] of Object.entries(opts.existing ?? {})) writeAt(root, path, text);
@@ -45,7 +62,12 @@ const OWNED = { owners: [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }], 
 function assertRejected(r: Report, path: string, message: RegExp): void {
   assert.equal(r.ok, false, 'should be rejected');
   const found = problems(r).some((p) => p.path === path && message.test(p.message));
-  assert.ok(found, `expected a problem at ${path} matching ${message}, got:\n${problems(r).map((p) => `${p.path}: ${p.message}`).join('\n')}`);
+  assert.ok(
+    found,
+    `expected a problem at ${path} matching ${message}, got:\n${problems(r)
+      .map((p) => `${p.path}: ${p.message}`)
+      .join('\n')}`,
+  );
 }
 
 test('the hand-made test run is accepted, as a new host flagged for review', () => {
@@ -53,18 +75,27 @@ test('the hand-made test run is accepted, as a new host flagged for review', () 
   assert.deepEqual(problems(r), []);
   assert.equal(r.ok, true);
   assert.equal(r.files[0]?.newHost, true);
-  assert.deepEqual(r.files[0]?.review, ['new host "test-host-a": not in data/hosts.json. Check the machine description, then register it with owner alice (account id 1001) when merging']);
+  assert.deepEqual(r.files[0]?.review, [
+    'new host "test-host-a": not in data/hosts.json. Check the machine description, then register it with owner alice (account id 1001) when merging',
+  ]);
   assert.match(formatSummary(r), /valid, needs a maintainer's review[\s\S]*needs review:\*\* new host/);
 });
 
 for (const c of HOSTILE) {
   test(`hostile: ${c.name}`, () => {
-    const r = submit(c.file(), { path: hostilePath(c), accepted: c.accepted?.(), existing: c.existing, owners: c.owners, author: c.author, authorId: c.authorId });
+    const r = submit(c.file(), {
+      path: hostilePath(c),
+      accepted: c.accepted?.(),
+      existing: c.existing,
+      owners: c.owners,
+      author: c.author,
+      authorId: c.authorId,
+    });
     assertRejected(r, c.expect.path, c.expect.message);
   });
 }
 
-test("the owner of a registered host may add runs (by account id, whatever the login is now), with nothing to review", () => {
+test('the owner of a registered host may add runs (by account id, whatever the login is now), with nothing to review', () => {
   const owners = [{ id: 'test-host-a', owner: 'Alice', ownerId: 1001 }];
   const r = submit(makeTestRun({ seed: 2 }), { accepted: [makeTestRun({ seed: 1 })], owners, author: 'alice', authorId: 1001 });
   assert.deepEqual(problems(r), []);
@@ -83,8 +114,16 @@ test("the owner of a registered host may add runs (by account id, whatever the l
 });
 
 test('a name already on main is never its own lookalike, even beside a name two characters away (issue 30 item 1)', () => {
-  const owners = [{ id: 'test-host-a', owner: 'alice', ownerId: 1001 }, { id: 'test-host-b', owner: 'bob', ownerId: 1002 }];
-  const r = submit(makeTestRun({ seed: 3 }), { accepted: [makeTestRun({ seed: 1 }), makeTestRun({ seed: 2, hostId: 'test-host-b', cpuModel: 'B' })], owners, author: 'alice', authorId: 1001 });
+  const owners = [
+    { id: 'test-host-a', owner: 'alice', ownerId: 1001 },
+    { id: 'test-host-b', owner: 'bob', ownerId: 1002 },
+  ];
+  const r = submit(makeTestRun({ seed: 3 }), {
+    accepted: [makeTestRun({ seed: 1 }), makeTestRun({ seed: 2, hostId: 'test-host-b', cpuModel: 'B' })],
+    owners,
+    author: 'alice',
+    authorId: 1001,
+  });
   assert.deepEqual(problems(r), []);
 });
 
@@ -92,8 +131,16 @@ test('a missing or broken host registry refuses the submission (ownership cannot
   const root = scratchRoot();
   const run = makeTestRun();
   writeAt(root, runPath(run), JSON.stringify(run));
-  writeAt(root, 'data/hosts.json', '{"schemaVersion":1,"kind":"host-registry","hosts":[{"id":"a","owner":"x","ownerId":1},{"id":"A","owner":"y","ownerId":2}]}');
-  assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /data\/hosts\.json is not a valid host registry: hosts\.1\.id: host id A is listed twice/);
+  writeAt(
+    root,
+    'data/hosts.json',
+    '{"schemaVersion":1,"kind":"host-registry","hosts":[{"id":"a","owner":"x","ownerId":1},{"id":"A","owner":"y","ownerId":2}]}',
+  );
+  assertRejected(
+    validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }),
+    '$',
+    /data\/hosts\.json is not a valid host registry: hosts\.1\.id: host id A is listed twice/,
+  );
   rmSync(join(root, 'data/hosts.json'));
   assertRejected(validateSubmission({ root, changed: added(runPath(run)), mode: 'submission', now: NOW }), '$', /data\/hosts\.json is missing/);
   const ours = makeTestRun({ hostId: 'obs-x64-1', seed: 5 });
@@ -105,7 +152,10 @@ test('real values near the floors and ceilings pass: a multi-threaded rate, an i
   const run = makeTestRun();
   const threaded = registeredSeriesOf(handshakeKey('X25519', 2), structuredClone(run.series[0]!.iterations));
   threaded.iterations[1]!.value = 1.5e6; // over one core's bound, inside two threads'
-  const count = registeredSeriesOf(handshakeKey('X25519').replace('handshakes-per-cpu-second', 'instructions-per-handshake'), structuredClone(run.series[0]!.iterations));
+  const count = registeredSeriesOf(
+    handshakeKey('X25519').replace('handshakes-per-cpu-second', 'instructions-per-handshake'),
+    structuredClone(run.series[0]!.iterations),
+  );
   count.iterations[1]!.value = 0;
   run.series.push(threaded, count);
   run.host.note = 'Ryzen 9 7950X, Turbo aus, Gehäuse offen: 3 < 4 GHz \t(tab)';
@@ -120,18 +170,30 @@ test('duplicate keys are found in the raw text with their path, escaped spelling
 
 test('100,000 nested brackets are refused as too deep, not a stack overflow (issue 30 item 10)', () => {
   // and ten times deeper (JSON.parse itself takes 8,000,000, as deep as the 16 MiB cap allows)
-  for (const [open, close, n] of [['[', ']', 100_000], ['{"a":', '}', 100_000], ['[', ']', 1_000_000]] as const) {
+  for (const [open, close, n] of [
+    ['[', ']', 100_000],
+    ['{"a":', '}', 100_000],
+    ['[', ']', 1_000_000],
+  ] as const) {
     const r = submit(open.repeat(n) + '1' + close.repeat(n));
     assert.equal(r.ok, false);
-    assert.ok(problems(r).some((p) => /nested deeper than 16 levels/.test(p.message)), problems(r).map((p) => p.message).join('\n'));
+    assert.ok(
+      problems(r).some((p) => /nested deeper than 16 levels/.test(p.message)),
+      problems(r)
+        .map((p) => p.message)
+        .join('\n'),
+    );
   }
 });
 
-test('every committed run and hypothesis result passes the checks of meaning (series registered, units the runner\'s)', () => {
+test("every committed run and hypothesis result passes the checks of meaning (series registered, units the runner's)", () => {
   const root = join(import.meta.dirname, '..');
   // run files are data/runs/<machine>/<YYYY>/<MM>/<runId>.json.br: listed by the one lister of the layout
   const files = [...listRunFiles(join(root, 'data')), ...listRunFiles(join(root, 'data'), 'hypothesis').filter((p) => p.endsWith('.json'))];
-  assert.ok(files.some((p) => p.startsWith('runs/')), 'the committed runs are checked');
+  assert.ok(
+    files.some((p) => p.startsWith('runs/')),
+    'the committed runs are checked',
+  );
   for (const p of files) assert.deepEqual(checkRunFile(root, `data/${p}`, 'runner').problems, [], p);
 });
 
@@ -158,7 +220,13 @@ test("a run written by the real run loop on this machine's host description pass
     ],
   };
   const build = { record, prefix: '/nonexistent' };
-  const plan = standInPlan([build], { mode: 'full', hostName: 'this-machine', benchmarks: ['handshake'], rounds: 5, harness: { ...harnessInfo(), gitCommit: 'f97371a2c1d0e4b5a6978812345678900abcdef1', gitDirty: false } });
+  const plan = standInPlan([build], {
+    mode: 'full',
+    hostName: 'this-machine',
+    benchmarks: ['handshake'],
+    rounds: 5,
+    harness: { ...harnessInfo(), gitCommit: 'f97371a2c1d0e4b5a6978812345678900abcdef1', gitDirty: false },
+  });
   const { path } = await executeRun(plan, [build], [bench], join(root, 'data/runs'), { progress: () => {} });
   const r = validateSubmission({ root, changed: added(relative(root, path)), mode: 'submission' });
   assert.deepEqual(problems(r), []);
@@ -210,7 +278,11 @@ test('oversize files and strings are rejected, with how to split the run', () =>
   const path = runPath(makeTestRun());
   writeAt(root, path.replace(/\.br$/, ''), randomBytes(LIMITS.maxFileBytes + 1));
   renameSync(join(root, path.replace(/\.br$/, '')), join(root, path));
-  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /bytes stored \(limit 0.5 MiB\): a run this large .*measure fewer versions/);
+  assertRejected(
+    validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }),
+    '$',
+    /bytes stored \(limit 0.5 MiB\): a run this large .*measure fewer versions/,
+  );
   const long = makeTestRun();
   long.notes = ['y'.repeat(100_000)];
   assertRejected(submit(long), '$.notes[0]', /100000 characters/);
@@ -273,12 +345,16 @@ test('a .json.br that is not brotli, is gzip, or is damaged, is refused naming t
   writeFileSync(join(root, path), JSON.stringify(makeTestRun()));
   assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /not brotli data, or damaged/);
   writeFileSync(join(root, path), gzipSync(JSON.stringify(makeTestRun())));
-  assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /holds gzip data although the name ends in \.br \(name it \.json\.gz\)/);
+  assertRejected(
+    validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }),
+    '$',
+    /holds gzip data although the name ends in \.br \(name it \.json\.gz\)/,
+  );
   writeFileSync(join(root, path), encodeRunFile(makeTestRun()).subarray(0, 100));
   assertRejected(validateSubmission({ root, changed: added(path), mode: 'submission', now: NOW }), '$', /not brotli data, or damaged .*truncated/);
 });
 
-test('a machine is its hardware: the same name on another CPU is a new machine for review; an id that is not its own hardware\'s is refused', () => {
+test("a machine is its hardware: the same name on another CPU is a new machine for review; an id that is not its own hardware's is refused", () => {
   const theirs = makeTestRun({ seed: 1 });
   // the same name on other hardware: its own machine id, accepted, and a maintainer is told
   const other = makeTestRun({ seed: 2, cpuModel: 'Some Other CPU' });
@@ -286,11 +362,18 @@ test('a machine is its hardware: the same name on another CPU is a new machine f
   const r0 = submit(other, { accepted: [theirs], ...OWNED });
   assert.deepEqual(problems(r0), []);
   assert.equal(r0.files[0]?.newHost, true);
-  assert.ok(r0.files[0]?.review?.some((l) => l.includes(`new machine "${other.host.id}"`) && l.includes(`already has "${theirs.host.id}"`)), JSON.stringify(r0.files[0]?.review));
+  assert.ok(
+    r0.files[0]?.review?.some((l) => l.includes(`new machine "${other.host.id}"`) && l.includes(`already has "${theirs.host.id}"`)),
+    JSON.stringify(r0.files[0]?.review),
+  );
   // claiming the known machine's id from other hardware (or editing the hardware afterwards) is refused, naming the id to use
   const forged = makeTestRun({ seed: 3, cpuModel: 'Some Other CPU' });
   forged.host.id = theirs.host.id;
-  assertRejected(submit(forged, { accepted: [theirs], ...OWNED }), '$.host.id', new RegExp(`is not the machine id of the hardware this run describes .*expected "${other.host.id.replace(/\./g, '\\.')}"`));
+  assertRejected(
+    submit(forged, { accepted: [theirs], ...OWNED }),
+    '$.host.id',
+    new RegExp(`is not the machine id of the hardware this run describes .*expected "${other.host.id.replace(/\./g, '\\.')}"`),
+  );
   const flagsEdited = makeTestRun({ seed: 4 });
   flagsEdited.host.cpuFlags.vaes = true;
   assertRejected(submit(flagsEdited, { accepted: [theirs], ...OWNED }), '$.host.id', /is not the machine id of the hardware/);
@@ -314,12 +397,20 @@ test('the summary says what a run adds; more than 20 files at once are refused',
   const second = makeTestRun({ seed: 2 });
   second.series.push(registeredSeriesOf(handshakeKey('default'), structuredClone(second.series[0]!.iterations)));
   const r = submit(second, { accepted: [first] });
-  assert.deepEqual(r.files[0]?.adds, { newKeys: 1, earlierRunsOfHost: 1, summaryBytes: 2 * SUMMARY_ENTRY_BYTES + second.series.reduce((n, s) => n + s.label.length, 0) });
+  assert.deepEqual(r.files[0]?.adds, {
+    newKeys: 1,
+    earlierRunsOfHost: 1,
+    summaryBytes: 2 * SUMMARY_ENTRY_BYTES + second.series.reduce((n, s) => n + s.label.length, 0),
+  });
   assert.match(formatSummary(r), /adds 1 measured series that no accepted run has; 1 earlier run\(s\) from this host/);
   const root = scratchRoot();
   const many = Array.from({ length: 21 }, (_, i) => makeTestRun({ seed: 100 + i }));
   for (const run of many) writeAt(root, runPath(run), JSON.stringify(run));
-  assertRejected(validateSubmission({ root, changed: added(...many.map(runPath)), mode: 'submission', now: NOW }), '$', /at most 20 files per submission: split the pull request/);
+  assertRejected(
+    validateSubmission({ root, changed: added(...many.map(runPath)), mode: 'submission', now: NOW }),
+    '$',
+    /at most 20 files per submission: split the pull request/,
+  );
 });
 
 test('a pull request whose files add up to more than the cap is told how to split it', () => {
@@ -331,8 +422,15 @@ test('a pull request whose files add up to more than the cap is told how to spli
   LIMITS.maxChangeBytes = 2 * statSync(join(root, runPath(runs[0]!))).size + 10;
   try {
     const r = validateSubmission({ root, changed: added(...runs.map(runPath)), mode: 'submission', now: NOW });
-    assert.ok(r.files.every((f) => f.problems.length === 0), 'each file alone is fine');
-    assertRejected(r, '$', /bytes in all \(limit .*\): split the pull request: at most 20 run files and 6 MiB per pull request, e\.g\. one per host or per month/);
+    assert.ok(
+      r.files.every((f) => f.problems.length === 0),
+      'each file alone is fine',
+    );
+    assertRejected(
+      r,
+      '$',
+      /bytes in all \(limit .*\): split the pull request: at most 20 run files and 6 MiB per pull request, e\.g\. one per host or per month/,
+    );
     assert.equal(validateSubmission({ root, changed: added(...runs.slice(0, 2).map(runPath)), mode: 'submission', now: NOW }).ok, true);
   } finally {
     LIMITS.maxChangeBytes = cap;
@@ -344,7 +442,10 @@ function wideRun(opts: Parameters<typeof makeTestRun>[0] = {}): Run {
   const run = makeTestRun(opts);
   const base = run.series[0]!;
   run.series = [handshakeKey('X25519'), handshakeKey('default'), handshakeKey('X25519', 2)].map((key, g) =>
-    registeredSeriesOf(key, base.iterations.map((it) => ({ ...it, value: it.value * (1 + g / 10) }))),
+    registeredSeriesOf(
+      key,
+      base.iterations.map((it) => ({ ...it, value: it.value * (1 + g / 10) })),
+    ),
   );
   return run;
 }
@@ -356,12 +457,22 @@ test('a replay is found by its values, within 0.5%, whatever the order of series
     ['every value times 1.0001', (r) => r.series.forEach((s) => s.iterations.forEach((it) => void (it.value *= 1.0001)))],
     ['values jittered by 0.3% one way or the other', (r) => r.series.forEach((s) => s.iterations.forEach((it, j) => void (it.value *= j % 2 ? 1.003 : 0.997)))],
     ['series in another order', (r) => void r.series.reverse()],
-    ['rounds in another order', (r) => r.series.forEach((s) => { const v = s.iterations.map((it) => it.value).reverse(); s.iterations.forEach((it, j) => void (it.value = v[j]!)); })],
-    ['params written in another key order, another build id', (r) => {
-      r.builds[0]!.id = 'other-build';
-      r.plan.order = [['other-build']];
-      r.series.forEach((s) => void ((s.buildId = 'other-build'), (s.params = Object.fromEntries(Object.entries(s.params).reverse()))));
-    }],
+    [
+      'rounds in another order',
+      (r) =>
+        r.series.forEach((s) => {
+          const v = s.iterations.map((it) => it.value).reverse();
+          s.iterations.forEach((it, j) => void (it.value = v[j]!));
+        }),
+    ],
+    [
+      'params written in another key order, another build id',
+      (r) => {
+        r.builds[0]!.id = 'other-build';
+        r.plan.order = [['other-build']];
+        r.series.forEach((s) => void ((s.buildId = 'other-build'), (s.params = Object.fromEntries(Object.entries(s.params).reverse()))));
+      },
+    ],
   ];
   for (const [what, change] of replays) {
     const copy = { ...structuredClone(first), runId: 'replayed-copy' };
@@ -382,7 +493,10 @@ test('a new name on hardware an accepted machine of another name has is flagged 
   const mine = makeTestRun({ seed: 3, hostId: 'second-box' });
   const r = submit(mine, { accepted: [theirs] });
   assert.deepEqual(problems(r), []);
-  assert.ok(r.files[0]?.review?.some((l) => /same hardware as "test-host-a\.[^"]+" \(another name\)/.test(l)), JSON.stringify(r.files[0]?.review));
+  assert.ok(
+    r.files[0]?.review?.some((l) => /same hardware as "test-host-a\.[^"]+" \(another name\)/.test(l)),
+    JSON.stringify(r.files[0]?.review),
+  );
 });
 
 test('caps: series per build, distinct keys per run, and the growth of summary.json a pull request causes (issue 30 item 5)', () => {
@@ -403,7 +517,9 @@ test('caps: series per build, distinct keys per run, and the growth of summary.j
     assert.equal(ok.files[0]?.adds?.summaryBytes, entries);
     // entries main's summary already has are not growth
     const build = run.builds[0]!;
-    const summary = { entries: run.series.slice(1).map((s) => ({ host: run.host.id, library: build.library, version: build.version, variant: build.variant, key: s.key })) };
+    const summary = {
+      entries: run.series.slice(1).map((s) => ({ host: run.host.id, library: build.library, version: build.version, variant: build.variant, key: s.key })),
+    };
     const smaller = submit(run, { existing: { 'data/summary.json': JSON.stringify(summary) } });
     assert.equal(smaller.files[0]?.adds?.summaryBytes, SUMMARY_ENTRY_BYTES + run.series[0]!.label.length);
   } finally {
@@ -423,13 +539,20 @@ test('every run the validator accepts aggregates without being skipped: both tak
   const older = registeredSeries({ library: 'openssl', version: v34.version, series: v34.series, variant: 'default' });
   // one registered series per unit that 3.4 and 3.5 both have, so the aggregation compares 3.5 with 3.4
   const byUnit = new Map<string, string>();
-  for (const [key, spec] of REGISTERED) if (older.has(key) && !byUnit.has(spec.unit) && !(spec.params.threads as number > 1)) byUnit.set(spec.unit, key);
+  for (const [key, spec] of REGISTERED) if (older.has(key) && !byUnit.has(spec.unit) && !((spec.params.threads as number) > 1)) byUnit.set(spec.unit, key);
   assert.equal(byUnit.size, Object.keys(BOUNDS).length, 'every unit has a series on both builds');
   const candidates: Run[] = [];
   const runWith = (key: string, newer: number[], old: number[], unit?: Unit) => {
     const run = makeTestRun({ hostId: `corpus-${candidates.length}`, seed: candidates.length + 1 });
     const pin = v34.sources[0]!;
-    run.builds.push({ ...structuredClone(run.builds[0]!), id: 'test-build-34', version: v34.version, series: v34.series, versionString: `OpenSSL ${v34.version} (test data)`, source: { kind: pin.kind, name: pin.file, sha256: pin.sha256 } });
+    run.builds.push({
+      ...structuredClone(run.builds[0]!),
+      id: 'test-build-34',
+      version: v34.version,
+      series: v34.series,
+      versionString: `OpenSSL ${v34.version} (test data)`,
+      source: { kind: pin.kind, name: pin.file, sha256: pin.sha256 },
+    });
     run.plan.order = [['test-build-35', 'test-build-34']];
     const iterations = (values: number[]) => run.series[0]!.iterations.map((it, j) => ({ ...it, value: values[j % values.length]! }));
     run.series = [registeredSeriesOf(key, iterations(newer)), { ...registeredSeriesOf(key, iterations(old)), buildId: 'test-build-34' }];
@@ -456,7 +579,10 @@ test('every run the validator accepts aggregates without being skipped: both tak
   assert.ok(accepted.length >= 3 * byUnit.size, `${accepted.length} of ${candidates.length} accepted`);
   const { result, skipped } = aggregateSkipping(accepted.map((run) => ({ run, path: runPath(run).slice('data/'.length) })));
   assert.deepEqual(skipped, []);
-  assert.ok(result.summary.entries.some((e) => e.vsPreviousSeries !== null), 'the aggregation compared builds');
+  assert.ok(
+    result.summary.entries.some((e) => e.vsPreviousSeries !== null),
+    'the aggregation compared builds',
+  );
 });
 
 test('a duplicate run is rejected: same run id, or identical measurements under a new name', () => {
@@ -471,7 +597,11 @@ test('a duplicate run is rejected: same run id, or identical measurements under 
   const b = { ...structuredClone(a), runId: 'copy-of-a' };
   writeAt(root, runPath(a), JSON.stringify(a));
   writeAt(root, runPath(b), JSON.stringify(b));
-  assertRejected(validateSubmission({ root, changed: added(runPath(a), runPath(b)), mode: 'submission', now: NOW }), '$.series', /duplicate: the measurements of/);
+  assertRejected(
+    validateSubmission({ root, changed: added(runPath(a), runPath(b)), mode: 'submission', now: NOW }),
+    '$.series',
+    /duplicate: the measurements of/,
+  );
 });
 
 test('any file outside data/runs/, or a change to an accepted run, is rejected', () => {
@@ -486,10 +616,15 @@ test('any file outside data/runs/, or a change to an accepted run, is rejected',
   const r = validateSubmission({ root, changed, mode: 'submission', now: NOW });
   assert.equal(r.ok, false);
   const byFile = new Map(r.problems.map((p) => [p.file, p.message]));
-  for (const f of ['data/summary.json', '.github/workflows/bench.yml', 'checks/validate-submission.ts']) assert.match(byFile.get(f) ?? '', /only files under data\/runs\//, f);
+  for (const f of ['data/summary.json', '.github/workflows/bench.yml', 'checks/validate-submission.ts'])
+    assert.match(byFile.get(f) ?? '', /only files under data\/runs\//, f);
   assert.match(byFile.get(runPath(makeTestRun({ seed: 9 }))) ?? '', /^modified: runs already accepted are never changed/);
   assert.match(byFile.get('data/runs/test-host-a/gone.json') ?? '', /^deleted/);
-  assert.deepEqual(r.files.map((f) => f.problems), [[]], 'the run file itself is fine');
+  assert.deepEqual(
+    r.files.map((f) => f.problems),
+    [[]],
+    'the run file itself is fine',
+  );
 });
 
 test('validation never changes anything under data/', () => {
@@ -533,14 +668,42 @@ test('bench runners may also add ML-KEM hypothesis results, checked against thei
   const base = makeTestRun({ hostId: 'obs-x64-1' });
   // TEST DATA: the smallest result the hypothesis schema accepts (no configurations measured)
   const result = {
-    schemaVersion: 2, kind: 'mlkem-hypothesis', runId: 'hyp-1', mode: 'quick', startedAt: base.startedAt, finishedAt: base.finishedAt,
-    host: base.host, harness: base.harness, builds: base.builds, conclusion: 'test',
+    schemaVersion: 2,
+    kind: 'mlkem-hypothesis',
+    runId: 'hyp-1',
+    mode: 'quick',
+    startedAt: base.startedAt,
+    finishedAt: base.finishedAt,
+    host: base.host,
+    harness: base.harness,
+    builds: base.builds,
+    conclusion: 'test',
     design: {
-      protocol: 'TLS 1.3', resumption: 'none', handshakesPerBlock: { rsa2048: 200 }, blockTargetSeconds: 0.04, calibration: 'test', pinnedCpu: null, pinning: 'test',
-      warmupRounds: 1, equivalenceMargin: 0.05, instructionThreshold: 0.005, alpha: 0.05, stopping: 'test', looks: [3], alphaPerLook: [0.05], budgetSeconds: null, ciMethod: 'test', order: 'test',
+      protocol: 'TLS 1.3',
+      resumption: 'none',
+      handshakesPerBlock: { rsa2048: 200 },
+      blockTargetSeconds: 0.04,
+      calibration: 'test',
+      pinnedCpu: null,
+      pinning: 'test',
+      warmupRounds: 1,
+      equivalenceMargin: 0.05,
+      instructionThreshold: 0.005,
+      alpha: 0.05,
+      stopping: 'test',
+      looks: [3],
+      alphaPerLook: [0.05],
+      budgetSeconds: null,
+      ciMethod: 'test',
+      order: 'test',
     },
     progress: { rounds: 3, seconds: 1, totalSeconds: 2, stoppedBecause: 'fixed-rounds', looksTaken: [], noiseCv: null },
-    configurations: [], blocks: [], instructionCounts: [], claims: [], decomposition: [], notes: [],
+    configurations: [],
+    blocks: [],
+    instructionCounts: [],
+    claims: [],
+    decomposition: [],
+    notes: [],
   };
   const path = `data/hypothesis/${base.host.id}/hyp-1.json`;
   const root = scratchRoot();
@@ -581,7 +744,10 @@ test('submission rules: reserved host ids, full mode, clean harness; the bench r
   repro.mode = 'quick';
   repro.plan.rounds = 1;
   repro.plan.reproduces = 'known-issue-aead-tiny-records';
-  assert.deepEqual(problems(submit(repro)).filter((p) => /mode|rounds|reproduces/.test(p.path)), []);
+  assert.deepEqual(
+    problems(submit(repro)).filter((p) => /mode|rounds|reproduces/.test(p.path)),
+    [],
+  );
   repro.plan.reproduces = 'no-such-write-up';
   assertRejected(submit(repro), '$.plan.reproduces', /does not exist/);
   // the words of a note do not make a run a reproduction
@@ -625,7 +791,8 @@ test('CLI: --base finds the changed files with git, exits 1 on a bad run and wri
   writeAt(root, runPath(good), JSON.stringify(good));
   git('add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'good run');
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, ...args], { encoding: 'utf8' });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, ...args], { encoding: 'utf8' });
   const ok = cli('--base', 'HEAD~1', '--summary', join(root, 'summary.md'), '--author', 'alice');
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(readFileSync(join(root, 'summary.md'), 'utf8'), /valid, needs a maintainer's review[\s\S]*test-host-a[\s\S]*versions: 3\.5/);
@@ -661,13 +828,18 @@ test('CLI: a file name or parameter value with a newline cannot start a workflow
   assert.match(cli.stderr, /data\/runs\/x%0A::error ::spoof\/2026/);
   const lines = (cli.stdout + cli.stderr).split(/\r?\n|\r/);
   // the only workflow commands are the validator's own review annotations
-  assert.deepEqual(lines.filter((l) => l.startsWith('::') && !l.startsWith('::warning::needs review: ')), [], 'no line starts a workflow command of the file');
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith('::') && !l.startsWith('::warning::needs review: ')),
+    [],
+    'no line starts a workflow command of the file',
+  );
 });
 
 test('CLI: --untracked validates what a bench run just wrote, against the runs in --accepted-root', () => {
   const root = scratchRoot();
   execFileSync('git', ['-C', root, 'init', '-q']);
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, ...args], { encoding: 'utf8' });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [join(import.meta.dirname, 'validate-submission.ts'), '--root', root, ...args], { encoding: 'utf8' });
   assert.match(cli('--untracked', '--runner').stderr, /no changed files/, 'a bench that wrote nothing fails');
   const quick = makeTestRun({ hostId: 'obs-x64-1' });
   quick.mode = 'quick';
@@ -713,12 +885,25 @@ test('random damage to a valid run never crashes the validator: it answers with 
 
 test("another library's build is checked against its own pin: a catalogued crate passes, other bytes do not", () => {
   const run = makeTestRun();
-  const awslc = { library: 'aws-lc' as const, version: '5.12.0', series: '5.12', source: { kind: 'crate' as const, name: 'aws-lc-sys-0.47.0.crate', sha256: '8bfbe32ac36b3c428696ce315464181bc4029d689fd58e3f2a4e58c252242f52' },
+  const awslc = {
+    library: 'aws-lc' as const,
+    version: '5.12.0',
+    series: '5.12',
+    source: { kind: 'crate' as const, name: 'aws-lc-sys-0.47.0.crate', sha256: '8bfbe32ac36b3c428696ce315464181bc4029d689fd58e3f2a4e58c252242f52' },
     // as the cmake recipe records it (checks/provenance.ts holds a build to its recipe)
-    versionString: 'AWS-LC 5.12.0', configureArgs: ['-DCMAKE_BUILD_TYPE=Release', '-DBUILD_SHARED_LIBS=OFF', '-DBUILD_TESTING=OFF', '-DBUILD_TOOL=OFF', '-DDISABLE_GO=ON', '-DDISABLE_PERL=ON'], cflags: '-Wall -O3 -DNDEBUG' };
+    versionString: 'AWS-LC 5.12.0',
+    configureArgs: ['-DCMAKE_BUILD_TYPE=Release', '-DBUILD_SHARED_LIBS=OFF', '-DBUILD_TESTING=OFF', '-DBUILD_TOOL=OFF', '-DDISABLE_GO=ON', '-DDISABLE_PERL=ON'],
+    cflags: '-Wall -O3 -DNDEBUG',
+  };
   const withBuild = (b: Partial<Run['builds'][number]>): Run => ({ ...run, builds: [{ ...run.builds[0]!, ...b }, ...run.builds.slice(1)] });
   const buildProblems = (r: Report) => problems(r).filter((p) => JSON.stringify(p).includes('builds'));
   assert.deepEqual(buildProblems(submit(withBuild(awslc), { author: 'alice' })), []);
-  assert.match(JSON.stringify(buildProblems(submit(withBuild({ ...awslc, source: { ...awslc.source, sha256: 'e'.repeat(64) } }), { author: 'alice' }))), /not the catalogue's pin for 5\.12\.0/);
-  assert.match(JSON.stringify(buildProblems(submit(withBuild({ ...awslc, version: '5.13.0', series: '5.13' }), { author: 'alice' }))), /AWS-LC 5\.13\.0 is not in the catalogue/);
+  assert.match(
+    JSON.stringify(buildProblems(submit(withBuild({ ...awslc, source: { ...awslc.source, sha256: 'e'.repeat(64) } }), { author: 'alice' }))),
+    /not the catalogue's pin for 5\.12\.0/,
+  );
+  assert.match(
+    JSON.stringify(buildProblems(submit(withBuild({ ...awslc, version: '5.13.0', series: '5.13' }), { author: 'alice' }))),
+    /AWS-LC 5\.13\.0 is not in the catalogue/,
+  );
 });

@@ -24,12 +24,8 @@ import { findReplays, type AcceptedRun } from './submission/replay.ts';
 import { formatProblems, formatSummary, logLine, type ChangedFile, type FileReport, type Problem, type Report } from './submission/report.ts';
 import { checkRunFile, jsonPath, locate, nameOf } from './submission/run-file.ts';
 
-
 /** What identifies the machine behind a host id (schema/machine.ts): other hardware is another machine. */
 export const hostFingerprint = (host: Run['host']): string => hardwareText(host);
-
-
-
 
 /**
  * What main already holds, except the files this change adds: every run file under data/runs/ that
@@ -60,7 +56,6 @@ function acceptedData(root: string, exclude: Set<string>): { runs: AcceptedRun[]
   };
 }
 
-
 /**
  * About how many bytes the runs of this change add to data/summary.json: one entry per machine, build
  * (library, version, variant) and series key that the accepted summary does not have yet, each
@@ -68,11 +63,14 @@ function acceptedData(root: string, exclude: Set<string>): { runs: AcceptedRun[]
  */
 export function summaryGrowth(root: string, files: readonly FileReport[]): number {
   const path = join(root, 'data', 'summary.json');
-  const entryId = (host: string, e: { library: string; version: string; variant: string }, key: string) => `${host}\u0000${e.library}\u0000${e.version}\u0000${e.variant}\u0000${key}`;
+  const entryId = (host: string, e: { library: string; version: string; variant: string }, key: string) =>
+    `${host}\u0000${e.library}\u0000${e.version}\u0000${e.variant}\u0000${key}`;
   const known = new Set<string>();
   if (existsSync(path)) {
     try {
-      const entries = (JSON.parse(readFileSync(path, 'utf8')) as { entries?: { host: string; library: string; version: string; variant: string; key: string }[] }).entries ?? [];
+      const entries =
+        (JSON.parse(readFileSync(path, 'utf8')) as { entries?: { host: string; library: string; version: string; variant: string; key: string }[] }).entries ??
+        [];
       for (const e of entries) known.add(entryId(e.host, e, e.key));
     } catch {
       // a summary that does not read: every entry counts as new (the larger estimate)
@@ -102,19 +100,34 @@ export function readHostRegistry(root: string): Map<string, HostRegistry['hosts'
   const abs = join(root, HOSTS_FILE);
   if (!existsSync(abs)) throw new Error(`${HOSTS_FILE} is missing in ${root}: host ownership cannot be checked`);
   const parsed = HostRegistry.safeParse(JSON.parse(readFileSync(abs, 'utf8')));
-  if (!parsed.success) throw new Error(`${HOSTS_FILE} is not a valid host registry: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`${HOSTS_FILE} is not a valid host registry: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return new Map(parsed.data.hosts.map((h) => [h.id.toLowerCase(), h]));
 }
 
-export function validateSubmission(opts: { root: string; acceptedRoot?: string; changed: ChangedFile[]; mode: Report['mode']; now?: Date; author?: string; authorId?: number }): Report {
+export function validateSubmission(opts: {
+  root: string;
+  acceptedRoot?: string;
+  changed: ChangedFile[];
+  mode: Report['mode'];
+  now?: Date;
+  author?: string;
+  authorId?: number;
+}): Report {
   const { root, changed, mode } = opts;
   const acceptedRoot = opts.acceptedRoot ?? root;
   const problems: Problem[] = [];
   const files: FileReport[] = [];
   for (const c of changed) {
     const allowed = FOLDERS[mode].map((f) => `data/${f}/`);
-    if (!allowed.some((a) => c.path.startsWith(a))) problems.push({ file: c.path, path: '$', message: `only files under ${allowed.join(' and ')} may change in a ${mode === 'runner' ? 'bench run' : 'run submission'}` });
-    else if (c.status !== 'added') problems.push({ file: c.path, path: '$', message: `${c.status}: runs already accepted are never changed or removed by a submission` });
+    if (!allowed.some((a) => c.path.startsWith(a)))
+      problems.push({
+        file: c.path,
+        path: '$',
+        message: `only files under ${allowed.join(' and ')} may change in a ${mode === 'runner' ? 'bench run' : 'run submission'}`,
+      });
+    else if (c.status !== 'added')
+      problems.push({ file: c.path, path: '$', message: `${c.status}: runs already accepted are never changed or removed by a submission` });
     else files.push(checkRunFile(root, c.path, mode, opts.now));
   }
   if (!changed.length) problems.push({ file: '(none)', path: '$', message: 'no changed files to validate' });
@@ -153,29 +166,60 @@ export function validateSubmission(opts: { root: string; acceptedRoot?: string; 
       add(['host'], `host id "${run.host.id}" already belongs to a machine with a different CPU (see ${known.file}): choose your own host id`);
     f.newHost = !known;
     // the same name on other hardware: published as its own machine, and a maintainer should know
-    const siblings = known ? [] : [...new Set(accepted.filter((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase() && a.host.id !== run.host.id).map((a) => a.host.id))];
+    const siblings = known
+      ? []
+      : [
+          ...new Set(
+            accepted.filter((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase() && a.host.id !== run.host.id).map((a) => a.host.id),
+          ),
+        ];
     if (siblings.length)
-      (f.review ??= []).push(`new machine "${run.host.id}" (${describeMachine(run.host)}) under the name "${nameOf(run.host)}", which already has ${siblings.map((s) => `"${s}"`).join(', ')}: its runs are published as their own machine, never compared with the others`);
+      (f.review ??= []).push(
+        `new machine "${run.host.id}" (${describeMachine(run.host)}) under the name "${nameOf(run.host)}", which already has ${siblings.map((s) => `"${s}"`).join(', ')}: its runs are published as their own machine, never compared with the others`,
+      );
     // the same hardware under another name: two identical machines (cloud instances of one type), or
     // someone's runs published again under a new name
-    const twins = known ? [] : [...new Set(accepted.filter((a) => nameOf(a.host).toLowerCase() !== nameOf(run.host).toLowerCase() && hostFingerprint(a.host) === hostFingerprint(run.host)).map((a) => a.host.id))];
+    const twins = known
+      ? []
+      : [
+          ...new Set(
+            accepted
+              .filter((a) => nameOf(a.host).toLowerCase() !== nameOf(run.host).toLowerCase() && hostFingerprint(a.host) === hostFingerprint(run.host))
+              .map((a) => a.host.id),
+          ),
+        ];
     if (twins.length)
-      (f.review ??= []).push(`new machine "${run.host.id}" has the same hardware as ${twins.map((t) => `"${t}"`).join(', ')} (another name): check it is another machine, not the same one's runs under a new name`);
+      (f.review ??= []).push(
+        `new machine "${run.host.id}" has the same hardware as ${twins.map((t) => `"${t}"`).join(', ')} (another name): check it is another machine, not the same one's runs under a new name`,
+      );
     if (mode === 'submission') {
       // every name main knows (runs, registered owners), project machines included
       const lookalike = lookalikeOf(nameOf(run.host), new Set([...accepted.map((a) => nameOf(a.host)), ...[...registry.values()].map((h) => h.id)]));
       if (lookalike) add(['host', 'name'], `${lookalike}: choose a name readers cannot mistake for another machine's`);
     }
-    if (mode === 'submission') checkOwner(f, nameOf(run.host), registry, { login: opts.author, id: opts.authorId }, accepted.some((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase()), add);
+    if (mode === 'submission')
+      checkOwner(
+        f,
+        nameOf(run.host),
+        registry,
+        { login: opts.author, id: opts.authorId },
+        accepted.some((a) => nameOf(a.host).toLowerCase() === nameOf(run.host).toLowerCase()),
+        add,
+      );
     const measuredKeys = new Set(run.series.filter((s) => s.status === 'measured').map((s) => s.key));
     f.adds = { newKeys: [...measuredKeys].filter((k) => !keys.has(k)).length, earlierRunsOfHost: accepted.filter((a) => a.host.id === run.host.id).length };
     if (!known) hosts.set(run.host.id.toLowerCase(), { fp: hostFingerprint(run.host), id: run.host.id, file: f.file });
     const replay = replays.get(f);
-    if (replay && !f.problems.some((p) => p.path === '$.runId')) add(['series'], `duplicate: the measurements of ${replay}: a run is measured once and submitted once`);
+    if (replay && !f.problems.some((p) => p.path === '$.runId'))
+      add(['series'], `duplicate: the measurements of ${replay}: a run is measured once and submitted once`);
   }
   const growth = summaryGrowth(acceptedRoot, files);
   if (growth > LIMITS.maxSummaryGrowthBytes)
-    problems.push({ file: `(${files.length} files)`, path: '$', message: `would grow data/summary.json by about ${mib(growth)} (limit ${mib(LIMITS.maxSummaryGrowthBytes)}): ${SPLIT_CHANGE}` });
+    problems.push({
+      file: `(${files.length} files)`,
+      path: '$',
+      message: `would grow data/summary.json by about ${mib(growth)} (limit ${mib(LIMITS.maxSummaryGrowthBytes)}): ${SPLIT_CHANGE}`,
+    });
   const ok = problems.length === 0 && files.every((f) => f.problems.length === 0);
   return { ok, mode, files, problems };
 }
@@ -198,19 +242,25 @@ function checkOwner(
   const review = (f.review ??= []);
   const who = author.login === undefined ? '' : ` ${author.login}${author.id === undefined ? '' : ` (account id ${author.id})`}`;
   if (!entry && hasRuns) {
-    add(['host', 'name'], `"${hostId}" has accepted runs but no owner in ${HOSTS_FILE}: a maintainer registers its owner (GitHub login and account id) before more runs are accepted`);
+    add(
+      ['host', 'name'],
+      `"${hostId}" has accepted runs but no owner in ${HOSTS_FILE}: a maintainer registers its owner (GitHub login and account id) before more runs are accepted`,
+    );
   } else if (!entry) {
     review.push(`new host "${hostId}": not in ${HOSTS_FILE}. Check the machine description, then register it${who ? ` with owner${who}` : ''} when merging`);
   } else if (author.login === undefined) {
     review.push(`host "${hostId}" belongs to ${entry.owner} (${HOSTS_FILE}); the author was not given, so ownership was not checked`);
   } else if (author.id !== undefined ? entry.ownerId !== author.id : entry.owner.toLowerCase() !== author.login.toLowerCase()) {
-    add(['host', 'id'], `host "${entry.id}" belongs to ${entry.owner} (account ${entry.ownerId}, ${HOSTS_FILE}): a pull request by${who.replace('account id', 'account')} cannot add runs for it; choose your own host id`);
+    add(
+      ['host', 'id'],
+      `host "${entry.id}" belongs to ${entry.owner} (account ${entry.ownerId}, ${HOSTS_FILE}): a pull request by${who.replace('account id', 'account')} cannot add runs for it; choose your own host id`,
+    );
   } else if (author.id === undefined) {
-    review.push(`host "${hostId}" belongs to ${entry.owner} (account ${entry.ownerId}, ${HOSTS_FILE}); the author's account id was not given (--author-id), so only the login was compared`);
+    review.push(
+      `host "${hostId}" belongs to ${entry.owner} (account ${entry.ownerId}, ${HOSTS_FILE}); the author's account id was not given (--author-id), so only the login was compared`,
+    );
   }
 }
-
-
 
 function main(): void {
   const cli = commandLine('validate', openingComment(import.meta.url), {
@@ -248,4 +298,3 @@ function main(): void {
 }
 
 if (import.meta.main) main();
-

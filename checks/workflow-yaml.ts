@@ -38,7 +38,10 @@ export function parseWorkflowYaml(text: string): YamlNode {
   const [error] = doc.errors;
   if (error) throw new YamlSubsetError(lineOf(error.pos[0]), error.message);
   const refuse = (node: Node): never => {
-    throw new YamlSubsetError(lineOf(node.range?.[0] ?? 0), `anchors, aliases and tags (${isAlias(node) ? `*${node.source}` : node.anchor ? `&${node.anchor}` : node.tag}) are not read`);
+    throw new YamlSubsetError(
+      lineOf(node.range?.[0] ?? 0),
+      `anchors, aliases and tags (${isAlias(node) ? `*${node.source}` : node.anchor ? `&${node.anchor}` : node.tag}) are not read`,
+    );
   };
   const tree = (node: unknown, line: number): YamlNode => {
     if (node === null || node === undefined) return { kind: 'scalar', value: '', line };

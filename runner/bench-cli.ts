@@ -99,7 +99,11 @@ function fail(msg: string): never {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals, fail: usage } = commandLine('bench', HELP, {
+  const {
+    values,
+    positionals,
+    fail: usage,
+  } = commandLine('bench', HELP, {
     quick: { type: 'boolean' },
     full: { type: 'boolean' },
     benchmarks: { type: 'string' },
@@ -149,17 +153,25 @@ async function main(): Promise<void> {
   if (!(precision > 0 && precision < 1)) usage(`--precision must be a fraction between 0 and 1, e.g. 0.02, not ${values.precision}`);
   if (values.precision && maxRounds === undefined) usage('--precision applies to a run measured until decided (--full, or --max-rounds)');
   const budgetMinutes = values['budget-minutes'] ? Number(values['budget-minutes']) : undefined;
-  if (budgetMinutes !== undefined && !(budgetMinutes > 0 && budgetMinutes <= 7 * 24 * 60)) usage(`--budget-minutes must be a number of minutes above 0, not ${values['budget-minutes']}`);
+  if (budgetMinutes !== undefined && !(budgetMinutes > 0 && budgetMinutes <= 7 * 24 * 60))
+    usage(`--budget-minutes must be a number of minutes above 0, not ${values['budget-minutes']}`);
   if (budgetMinutes !== undefined && maxRounds === undefined) usage('--budget-minutes applies to a run measured until decided (--full, or --max-rounds)');
   const deterministicJobs = values['deterministic-jobs'] ? Number(values['deterministic-jobs']) : availableParallelism();
-  if (!Number.isInteger(deterministicJobs) || deterministicJobs < 1 || deterministicJobs > 4096) usage(`--deterministic-jobs must be a whole number from 1 to 4096, not ${values['deterministic-jobs']}`);
+  if (!Number.isInteger(deterministicJobs) || deterministicJobs < 1 || deterministicJobs > 4096)
+    usage(`--deterministic-jobs must be a whole number from 1 to 4096, not ${values['deterministic-jobs']}`);
   const host = describeHost(hostId(values['host-id']));
 
   // a killed run of the same request on this machine is continued, not started over (a nightly job
   // killed by a reboot or its time limit loses at most the task in flight)
   let resume = values.resume;
   if (!resume && !values['no-resume']) {
-    const found = resumableRun(host.id, { mode, benchmarks: wanted, rounds, maxRounds, builds: wantedBuilds.map((r) => buildLabel({ ...r.version, variant: r.variant })) });
+    const found = resumableRun(host.id, {
+      mode,
+      benchmarks: wanted,
+      rounds,
+      maxRounds,
+      builds: wantedBuilds.map((r) => buildLabel({ ...r.version, variant: r.variant })),
+    });
     if (found)
       try {
         resumePlan(found.plan, harnessInfo(), false);
@@ -216,19 +228,26 @@ async function main(): Promise<void> {
   for (const f of failed) console.error(`build of ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log: ${f.log})` : ''}`);
   if (!built.length) fail('no build is available: nothing to measure');
   // keep the command-line order so the round rotation is what the user asked for
-  const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix, binarySha256: binarySha256(b.build.dir) })));
+  const builds = requests.flatMap((r) =>
+    built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix, binarySha256: binarySha256(b.build.dir) })),
+  );
   const changed = plan.builds.filter((b) => !builds.some((x) => x.record.id === b.id));
   if (changed.length)
-    fail(`cannot resume: the cached build of ${changed.map((b) => b.version).join(', ')} is no longer the one this run started with (compiler or options changed); start a new run`);
+    fail(
+      `cannot resume: the cached build of ${changed.map((b) => b.version).join(', ')} is no longer the one this run started with (compiler or options changed); start a new run`,
+    );
 
   // builds are done: from here on this process measures, alone on the host
   const lock = await lockHostForMeasurement(command, noWait, plan.runId);
   const notes: string[] = [];
   // the capability vector each library uses on this host now (a resumed run keeps the one it started with)
   for (const b of builds) {
-    const caps = await cpuCapabilities(b).catch((e: Error) => (notes.push(`CPU capabilities of ${b.record.version}/${b.record.variant} unknown: ${e.message.slice(0, 500)}`), undefined));
+    const caps = await cpuCapabilities(b).catch(
+      (e: Error) => (notes.push(`CPU capabilities of ${b.record.version}/${b.record.variant} unknown: ${e.message.slice(0, 500)}`), undefined),
+    );
     const started = plan.builds.find((x) => x.id === b.record.id)?.cpuCapabilities;
-    if (started && caps && started !== caps) notes.push(`the CPU capability vector of ${b.record.version}/${b.record.variant} changed on resume: ${started} at the start, ${caps} now`);
+    if (started && caps && started !== caps)
+      notes.push(`the CPU capability vector of ${b.record.version}/${b.record.variant} changed on resume: ${started} at the start, ${caps} now`);
     if (caps && !started) b.record = { ...b.record, cpuCapabilities: caps };
   }
   if (!plan.builds.length) plan.builds = builds.map((b) => b.record);
@@ -240,7 +259,8 @@ async function main(): Promise<void> {
     shortWarmup: values['full-warmup'] !== true,
   });
   lock.release();
-  if (run.quiet && !run.quiet.quiet) console.log('\nthe host was NOT quiet during this run (see quiet in the run file): its numbers stay out of the default views');
+  if (run.quiet && !run.quiet.quiet)
+    console.log('\nthe host was NOT quiet during this run (see quiet in the run file): its numbers stay out of the default views');
   const measured = run.series.filter((s) => s.status === 'measured').length;
   const unsupported = run.series.filter((s) => s.status === 'unsupported').length;
   const failedSeries = run.series.filter((s) => s.status === 'failed').length;

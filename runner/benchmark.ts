@@ -18,8 +18,7 @@ export interface BuildUnderTest {
 export type SeriesSpec = Pick<Series, 'benchmark' | 'metric' | 'label' | 'unit' | 'method' | 'higherIsBetter' | 'params' | 'comparability'>;
 
 export type Outcome =
-  | { spec: SeriesSpec; value: number; observed?: Params }
-  | { spec: SeriesSpec; status: 'unsupported' | 'failed'; reason: string; observed?: Params };
+  { spec: SeriesSpec; value: number; observed?: Params } | { spec: SeriesSpec; status: 'unsupported' | 'failed'; reason: string; observed?: Params };
 
 export interface Task {
   /** unique within one build and benchmark, e.g. "aes-128-gcm" */

@@ -8,7 +8,15 @@ import { CAUSE_BENCHMARKS } from './causes/causes.ts';
 import { knownIssuesBenchmark } from './known-issues/known-issues.ts';
 import { serversBenchmark } from './servers/servers-benchmark.ts';
 
-export const BENCHMARKS: Benchmark[] = [speedBenchmark, aeadBenchmark, handshakeBenchmark, sTimeBenchmark, knownIssuesBenchmark, serversBenchmark, ...CAUSE_BENCHMARKS];
+export const BENCHMARKS: Benchmark[] = [
+  speedBenchmark,
+  aeadBenchmark,
+  handshakeBenchmark,
+  sTimeBenchmark,
+  knownIssuesBenchmark,
+  serversBenchmark,
+  ...CAUSE_BENCHMARKS,
+];
 
 /** What a run measures unless told otherwise; the cause experiments of the write-ups and the real servers (still being proven) are asked for by name. */
 export const DEFAULT_BENCHMARKS = [speedBenchmark, aeadBenchmark, handshakeBenchmark, sTimeBenchmark, knownIssuesBenchmark].map((b) => b.id);

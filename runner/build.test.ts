@@ -83,7 +83,10 @@ test('a source whose hash differs from its pin is refused and never built', asyn
   assert.equal(listCached().length, 0);
   // the refusal is a SourceError naming the file and both hashes, and no other source is tried after it
   makeArchive('altered2.crate');
-  await assert.rejects(obtainSource(standIn('altered2.crate', pinned)), (e: Error) => e instanceof SourceError && /altered2\.crate: sha256 is [0-9a-f]{64}, the catalogue pins [0-9a-f]{64}\. Refused/.test(e.message));
+  await assert.rejects(
+    obtainSource(standIn('altered2.crate', pinned)),
+    (e: Error) => e instanceof SourceError && /altered2\.crate: sha256 is [0-9a-f]{64}, the catalogue pins [0-9a-f]{64}\. Refused/.test(e.message),
+  );
 });
 
 test('the cache key changes with the source, the options, the compiler and CFLAGS', () => {
@@ -107,7 +110,10 @@ test('a build is recorded with its provenance and then served from the cache', a
   assert.ok(first.ok, !first.ok ? first.error : '');
   if (!first.ok) return;
   assert.equal(first.cached, false);
-  assert.deepEqual(steps.filter((s) => !s.startsWith('fetching')), ['fetch', 'unpack', 'configure', 'make', 'install']);
+  assert.deepEqual(
+    steps.filter((s) => !s.startsWith('fetching')),
+    ['fetch', 'unpack', 'configure', 'make', 'install'],
+  );
   assert.equal(first.build.record.versionString, 'OpenSSL 9.9.9 (stand-in)');
   assert.equal(first.build.record.source.sha256, sha256);
   assert.equal(first.build.record.cflags, '-O2 -pthread');
@@ -124,7 +130,10 @@ test('an interrupted build is never taken as good, and the next build recovers',
     process.env.OBSERVATORY_CACHE = ${JSON.stringify(cache)};
     const { buildOne } = await import(${JSON.stringify(new URL('./build.ts', import.meta.url).href)});
     await buildOne({ version: ${JSON.stringify(v)}, variant: 'default' }, 1, (_a, _b, step) => console.log(step));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, SLOW_MAKE: '30' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, SLOW_MAKE: '30' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => d.toString().includes('make') && resolve()));
   await new Promise((r) => setTimeout(r, 300));
   child.kill('SIGKILL');
@@ -156,7 +165,10 @@ test('temporary files of dead processes are removed; those of live ones are left
   for (const p of [paths.deadBuild, paths.deadTool, paths.deadDownload]) assert.ok(removed.includes(p), p);
   assert.ok(existsSync(paths.liveBuild) && existsSync(paths.liveDownload));
   // the build SIGKILLed by the test above left its directory too: gone now, only the live one is left
-  assert.deepEqual(readdirSync(builds).filter((n) => n.includes('.tmp-')), [`3.4.1-default-4567.tmp-${process.pid}`]);
+  assert.deepEqual(
+    readdirSync(builds).filter((n) => n.includes('.tmp-')),
+    [`3.4.1-default-4567.tmp-${process.pid}`],
+  );
   rmSync(paths.liveBuild, { recursive: true });
   rmSync(paths.liveDownload);
 });
@@ -170,7 +182,10 @@ test('a cached build whose recorded source is not the catalogue pin is refused, 
   writeFileSync(recordPath, JSON.stringify({ ...record, source: { ...record.source, sha256: 'e'.repeat(64) } }));
   const again = await buildStandIn(v);
   assert.equal(again.ok, false);
-  assert.match(!again.ok ? again.error : '', /made from pinned\.crate with sha256 e{64}, which is not the catalogue's pin \(pinned\.crate [0-9a-f]{64}\)\. Refusing to use it/);
+  assert.match(
+    !again.ok ? again.error : '',
+    /made from pinned\.crate with sha256 e{64}, which is not the catalogue's pin \(pinned\.crate [0-9a-f]{64}\)\. Refusing to use it/,
+  );
 
   // findCached on a real catalogue version: an entry whose key matches its own (unpinned) hash
   const real = resolveVersion('1.1.1w');
@@ -180,7 +195,10 @@ test('a cached build whose recorded source is not the catalogue pin is refused, 
   mkdirSync(join(dir, 'install'), { recursive: true });
   const fake = { ...record, id: key, version: '1.1.1w', series: '1.1.1', source: { kind: 'crate', name: real.sources[0]!.file, sha256: wrong } };
   writeFileSync(join(dir, 'build.json'), JSON.stringify(fake));
-  assert.throws(() => findCached('1.1.1w', 'default'), (e: Error) => e instanceof CacheIntegrityError && /not the catalogue's pin/.test(e.message));
+  assert.throws(
+    () => findCached('1.1.1w', 'default'),
+    (e: Error) => e instanceof CacheIntegrityError && /not the catalogue's pin/.test(e.message),
+  );
   rmSync(dir, { recursive: true });
 });
 
@@ -227,7 +245,7 @@ test('an entry built before hashes were recorded is adopted once if its files wo
   assert.equal(rebuilt.ok && rebuilt.cached, false, 'rebuilt');
 });
 
-test('builders of one key racing each other all get a whole install: none deletes another\'s entry', async () => {
+test("builders of one key racing each other all get a whole install: none deletes another's entry", async () => {
   const { v } = standInRelease('raced.crate');
   const script = `
     process.env.OBSERVATORY_CACHE = ${JSON.stringify(cache)};
@@ -237,10 +255,15 @@ test('builders of one key racing each other all get a whole install: none delete
   // make ends at about the same time in every builder; the slow \`openssl version\` widens the moment
   // between an entry's move into place and its record
   const builders = Array.from({ length: 4 }, () => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, SLOW_MAKE: '1', SLOW_VERSION: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, SLOW_MAKE: '1', SLOW_VERSION: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    return new Promise<{ ok: boolean; prefix?: string; error?: string }>((resolve) => child.on('close', () => resolve(JSON.parse(out.trim() || '{"ok":false,"error":"no output"}'))));
+    return new Promise<{ ok: boolean; prefix?: string; error?: string }>((resolve) =>
+      child.on('close', () => resolve(JSON.parse(out.trim() || '{"ok":false,"error":"no output"}'))),
+    );
   });
   const results = await Promise.all(builders);
   for (const r of results) {
@@ -251,5 +274,9 @@ test('builders of one key racing each other all get a whole install: none delete
   assert.ok(entry.ok && entry.cached, 'one whole entry is left, served from the cache');
   if (!entry.ok) return;
   const name = entry.build.dir.split('/').at(-1)!;
-  assert.deepEqual(readdirSync(join(cache, 'builds')).filter((n) => n.startsWith(`${name}.`) && n !== `${name}.lock`), [], 'no temporary or aside folder left behind');
+  assert.deepEqual(
+    readdirSync(join(cache, 'builds')).filter((n) => n.startsWith(`${name}.`) && n !== `${name}.lock`),
+    [],
+    'no temporary or aside folder left behind',
+  );
 });

@@ -69,7 +69,9 @@ export const OPENSSL_DEFAULT_CFLAGS = ['-Wall', '-O3', '-Wa,--noexecstack', '-pt
 
 export function toolVersion(cmd: string, args = ['--version']): string {
   try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split('\n')[0]!.trim();
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+      .split('\n')[0]!
+      .trim();
   } catch {
     throw new Error(`${cmd} is not installed (needed to build the TLS libraries): install it, e.g. apt-get install ${cmd === 'cc' ? 'gcc' : cmd}`);
   }
@@ -93,7 +95,9 @@ export function entryDir(v: Pick<CatalogueVersion, 'library' | 'version'>, varia
 /** The catalogue entry a build record belongs to, or undefined when the catalogue has none. */
 export function releaseOfRecord(record: Pick<Build, 'library' | 'version'>): CatalogueVersion | undefined {
   try {
-    return record.library === 'openssl' ? resolveBuildSpec(record.version).version : LIBRARY_RELEASES.find((r) => r.library === record.library && r.version === record.version);
+    return record.library === 'openssl'
+      ? resolveBuildSpec(record.version).version
+      : LIBRARY_RELEASES.find((r) => r.library === record.library && r.version === record.version);
   } catch {
     return undefined;
   }
@@ -174,7 +178,8 @@ function adoptUnhashed(entry: CachedBuild, json: Record<string, unknown>): Recor
 
 /** Why an entry's installed files are not what its build installed, or null when every recorded hash matches. */
 export function damage(entry: CachedBuild & { installed?: Record<string, string> }): string | null {
-  if (!entry.installed || !Object.keys(entry.installed).length) return 'its build.json records no hashes of the installed files (built by an older version of this tool)';
+  if (!entry.installed || !Object.keys(entry.installed).length)
+    return 'its build.json records no hashes of the installed files (built by an older version of this tool)';
   for (const [rel, sha256] of Object.entries(entry.installed)) {
     const path = join(entry.prefix, rel);
     if (!existsSync(path)) return `install/${rel} is missing`;
@@ -197,7 +202,8 @@ export class CacheIntegrityError extends Error {}
  * not a trust anchor, and the key alone cannot tell (it is computed from the recorded hash).
  */
 export function verifyCachedSource(b: CachedBuild, v: CatalogueVersion | undefined = releaseOfRecord(b.record)): void {
-  if (!v) throw new CacheIntegrityError(`the cached build ${b.dir} is of ${b.record.library} ${b.record.version}, which the catalogue does not list: delete it`);
+  if (!v)
+    throw new CacheIntegrityError(`the cached build ${b.dir} is of ${b.record.library} ${b.record.version}, which the catalogue does not list: delete it`);
   const src = b.record.source;
   if (v.sources.some((pin) => pin.sha256 === src.sha256 && pin.file === src.name)) return;
   const pins = v.sources.map((pin) => `${pin.file} ${pin.sha256}`).join(', ');
@@ -277,7 +283,10 @@ export function findCached(spec: string | CatalogueVersion, variant: string): Ca
     if (b.record.id !== key) continue;
     verifyCachedSource(b, v);
     const why = damage(b);
-    if (why) throw new CacheIntegrityError(`the cached build ${b.dir} cannot be used: ${why}. Build it again: npm run openssl -- build ${spec === v ? v.version : spec}${variant === 'default' ? '' : ` --variant ${variant}`}`);
+    if (why)
+      throw new CacheIntegrityError(
+        `the cached build ${b.dir} cannot be used: ${why}. Build it again: npm run openssl -- build ${spec === v ? v.version : spec}${variant === 'default' ? '' : ` --variant ${variant}`}`,
+      );
     return b;
   }
   return undefined;
@@ -421,7 +430,10 @@ type Built = { recordedArgs: string[]; cflags: string; releaseDate?: string };
 type Run = (cmd: string, args: string[], cwd: string) => Promise<void>;
 
 /** OpenSSL: Configure with the common options, build, install into the final prefix through DESTDIR. */
-async function buildOpenSSL(v: CatalogueVersion, o: { srcDir: string; tmp: string; prefix: string; configure: string[]; jobs: number; run: Run; step: (s: string) => void }): Promise<Built> {
+async function buildOpenSSL(
+  v: CatalogueVersion,
+  o: { srcDir: string; tmp: string; prefix: string; configure: string[]; jobs: number; run: Run; step: (s: string) => void },
+): Promise<Built> {
   const { srcDir, tmp, prefix, configure, jobs, run, step } = o;
   step('configure');
   const args = [configureTarget(), `--prefix=${prefix}`, LIBDIR, `--openssldir=${join(prefix, 'ssl')}`, ...configure];

@@ -66,4 +66,3 @@ export async function ensureCerts(build: BuildUnderTest, makerBinary: (b: BuildU
   if (!haveCert('ecdsa-p256') || !haveCert('rsa2048'))
     throw new Error(`no certificates in ${certDir()}: they are made by an OpenSSL 3.5+ build (none cached), run the handshake benchmark on one first`);
 }
-

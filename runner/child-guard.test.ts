@@ -22,7 +22,8 @@ const alive = (pid: number) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Wait until the file holds a pid. */
 async function pidFrom(file: string, ms = 10_000): Promise<number> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) if (existsSync(file) && /^\d+\n/.test(readFileSync(file, 'utf8'))) return Number(readFileSync(file, 'utf8'));
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(20))
+    if (existsSync(file) && /^\d+\n/.test(readFileSync(file, 'utf8'))) return Number(readFileSync(file, 'utf8'));
   throw new Error(`no pid in ${file}`);
 }
 async function gone(pid: number, ms = 5_000): Promise<boolean> {
@@ -45,7 +46,10 @@ test('runGuarded still passes input on stdin and returns the exit status and out
   assert.deepEqual([r.code, r.stdout, r.stderr.trim()], [3, 'got hello\n', 'err']);
 });
 
-for (const [how, signal] of [['SIGKILLed', 'SIGKILL'], ['SIGTERMed', 'SIGTERM']] as const)
+for (const [how, signal] of [
+  ['SIGKILLed', 'SIGKILL'],
+  ['SIGTERMed', 'SIGTERM'],
+] as const)
   test(`a build command whose node process is ${how} leaves no grandchild (make's cc) running`, async () => {
     const pidFile = join(dir, `build-${signal}.pid`);
     const script = `

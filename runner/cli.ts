@@ -10,7 +10,13 @@ type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; 
 /** The opening comment of the file at `url` (a command's import.meta.url), for a command whose usage it is. */
 export function openingComment(url: string): string {
   const lines = readFileSync(new URL(url), 'utf8').split('\n');
-  return lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).join('\n').replace(/^\/\/ ?/gm, '');
+  return lines
+    .slice(
+      0,
+      lines.findIndex((l) => !l.startsWith('//')),
+    )
+    .join('\n')
+    .replace(/^\/\/ ?/gm, '');
 }
 
 /** Report a usage error the way every command does, and exit 64. */

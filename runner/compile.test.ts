@@ -23,12 +23,21 @@ test('every program gets every .c file of runner/c-common, read from the folder'
 test('no module lists c-common sources by hand', () => {
   const modules = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? (e.name === 'fixtures' ? [] : modules(join(dir, e.name))) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+      e.isDirectory()
+        ? e.name === 'fixtures'
+          ? []
+          : modules(join(dir, e.name))
+        : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')
+          ? [join(dir, e.name)]
+          : [],
     );
   // a path in a string ('../c-common/json.c', `../c-common/${n}.c`) or in path parts ('c-common', 'json.c')
   const byHand = /['`][^'`\n]*c-common\/[^'`\n]*\.c['`]|'c-common',\s*'[\w-]+\.c'/;
   const listing = modules(RUNNER).filter((f) => byHand.test(readFileSync(f, 'utf8')));
-  assert.deepEqual(listing.map((f) => relative(RUNNER, f)), []);
+  assert.deepEqual(
+    listing.map((f) => relative(RUNNER, f)),
+    [],
+  );
 });
 
 const build = (library: Library) => ({ record: { id: 'k', library, version: '1', variant: 'default' }, prefix: '/p' });
@@ -37,9 +46,17 @@ test('each library is compiled with its own define, headers and static archives'
   assert.deepEqual(linkFlags(build('openssl')), { includes: ['/p/include'], defines: ['-DOBS_LIB_OPENSSL'], libs: ['/p/lib/libssl.a', '/p/lib/libcrypto.a'] });
   // C++ inside: the C++ runtime is linked
   for (const l of ['aws-lc', 'boringssl'] as const)
-    assert.deepEqual(linkFlags(build(l)), { includes: ['/p/include'], defines: [`-D${LIBRARIES[l].cDefine}`], libs: ['/p/lib/libssl.a', '/p/lib/libcrypto.a', '-lstdc++'] });
+    assert.deepEqual(linkFlags(build(l)), {
+      includes: ['/p/include'],
+      defines: [`-D${LIBRARIES[l].cDefine}`],
+      libs: ['/p/lib/libssl.a', '/p/lib/libcrypto.a', '-lstdc++'],
+    });
   // wolfSSL's OpenSSL compatibility headers first, so <openssl/ssl.h> is its own
-  assert.deepEqual(linkFlags(build('wolfssl')), { includes: ['/p/include/wolfssl', '/p/include'], defines: ['-DOBS_LIB_WOLFSSL'], libs: ['/p/lib/libwolfssl.a'] });
+  assert.deepEqual(linkFlags(build('wolfssl')), {
+    includes: ['/p/include/wolfssl', '/p/include'],
+    defines: ['-DOBS_LIB_WOLFSSL'],
+    libs: ['/p/lib/libwolfssl.a'],
+  });
 });
 
 test('c-common/library.h accepts the define of every library and only those', () => {

@@ -53,14 +53,33 @@ export function compileAgainst(build: Linkable, program: string, name: string): 
   const text = [...new Set(sources.flatMap((s) => withLocalHeaders(s)))].map((s) => readFileSync(s, 'utf8')).join('\n');
   const { includes, defines, libs } = linkFlags(build);
   // the flags come from the catalogue's library record: a change there is another binary
-  const hash = createHash('sha256').update(text).update(build.record.id).update(JSON.stringify([includes, defines, libs])).digest('hex').slice(0, 12);
+  const hash = createHash('sha256')
+    .update(text)
+    .update(build.record.id)
+    .update(JSON.stringify([includes, defines, libs]))
+    .digest('hex')
+    .slice(0, 12);
   const lib = build.record.library === 'openssl' ? '' : `${build.record.library}-`;
   const dir = join(cacheRoot(), 'tools', `${lib}${build.record.version}-${build.record.variant}-${build.record.id}`);
   const out = join(dir, `${name}-${hash}`);
   if (existsSync(out)) return out;
   mkdirSync(dir, { recursive: true });
   const tmp = `${out}.tmp-${process.pid}`;
-  const args = ['-O2', '-g', '-Wall', '-Wno-deprecated-declarations', ...defines, ...includes.flatMap((d) => ['-I', d]), ...sources, ...libs, '-ldl', '-lpthread', '-lm', '-o', tmp];
+  const args = [
+    '-O2',
+    '-g',
+    '-Wall',
+    '-Wno-deprecated-declarations',
+    ...defines,
+    ...includes.flatMap((d) => ['-I', d]),
+    ...sources,
+    ...libs,
+    '-ldl',
+    '-lpthread',
+    '-lm',
+    '-o',
+    tmp,
+  ];
   try {
     execFileSync('cc', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {

@@ -62,8 +62,7 @@ function toy(dir: string, log: { task: string; build: string; start: number; end
   };
 }
 
-const plan = (builds: BuildUnderTest[], revision = 2): RunPlan =>
-  standInPlan(builds, { hostName: 'det-host', revision });
+const plan = (builds: BuildUnderTest[], revision = 2): RunPlan => standInPlan(builds, { hostName: 'det-host', revision });
 
 const builds = (binary: string): BuildUnderTest[] => [
   { ...standInBuild('3.4.1', 'b34'), binarySha256: binary.repeat(64) },
@@ -74,7 +73,10 @@ test('deterministic tasks run first, several at once, and never while a timed ta
   const dir = mkdtempSync(join(tmpdir(), 'det-src-'));
   const log: { task: string; build: string; start: number; end: number }[] = [];
   const b = builds('a');
-  const { run } = await executeRun(plan(b), b, [toy(dir, log)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], undefined, { deterministicJobs: 2, reuse: false });
+  const { run } = await executeRun(plan(b), b, [toy(dir, log)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], undefined, {
+    deterministicJobs: 2,
+    reuse: false,
+  });
   const det = log.filter((l) => l.task !== 'cpu');
   const timed = log.filter((l) => l.task === 'cpu');
   assert.equal(det.length, 4, 'each deterministic task once per build');
@@ -84,14 +86,21 @@ test('deterministic tasks run first, several at once, and never while a timed ta
   const overlapping = det.some((x) => det.some((y) => x !== y && x.start < y.end && y.start < x.end));
   assert.ok(overlapping, 'with 2 jobs, two deterministic tasks run at once');
   const instr = run.series.find((s) => s.metric === 'instr' && s.buildId === 'b35')!;
-  assert.deepEqual(instr.iterations.map((i) => [i.round, i.warmup]), [[1, false]], 'recorded in the first measured round, as before');
+  assert.deepEqual(
+    instr.iterations.map((i) => [i.round, i.warmup]),
+    [[1, false]],
+    'recorded in the first measured round, as before',
+  );
   assert.equal(instr.reusedFrom, undefined);
   assert.ok(run.phases, 'the run file records the phases');
   assert.equal(run.phases.deterministic.tasks, 4);
   assert.equal(run.phases.deterministic.reused, 0);
   assert.equal(run.phases.deterministic.jobs, 2);
   assert.equal(run.phases.timed.rounds, 3);
-  assert.ok(run.phases.deterministic.seconds >= 0.07 && run.phases.deterministic.seconds < 0.16 + 0.5, `4 tasks of 40 ms, 2 at a time: ${run.phases.deterministic.seconds}`);
+  assert.ok(
+    run.phases.deterministic.seconds >= 0.07 && run.phases.deterministic.seconds < 0.16 + 0.5,
+    `4 tasks of 40 ms, 2 at a time: ${run.phases.deterministic.seconds}`,
+  );
   assert.ok(run.phases.timed.seconds > 0);
 });
 
@@ -100,8 +109,17 @@ test('a later run with the same key reuses the stored outcomes byte for byte and
   const out = mkdtempSync(join(tmpdir(), 'runs-'));
   const go = async (b: BuildUnderTest[], p: RunPlan, seed: number, reuse = true, noisy: number[] = []) => {
     const log: { task: string; build: string; start: number; end: number }[] = [];
-    const { run } = await executeRun(p, b, [toy(dir, log, { seed })], out, { progress: () => {} }, [], standInEvidence(noisy).recorder, { deterministicJobs: 2, reuse });
-    return { run, measured: log.filter((l) => l.task !== 'cpu').map((l) => `${l.task}@${l.build}`).sort() };
+    const { run } = await executeRun(p, b, [toy(dir, log, { seed })], out, { progress: () => {} }, [], standInEvidence(noisy).recorder, {
+      deterministicJobs: 2,
+      reuse,
+    });
+    return {
+      run,
+      measured: log
+        .filter((l) => l.task !== 'cpu')
+        .map((l) => `${l.task}@${l.build}`)
+        .sort(),
+    };
   };
   // a run that is not quiet is not data: its counts are not offered for reuse
   const noisyPlan = plan(builds('d'));
@@ -150,14 +168,39 @@ test('a run killed in the deterministic phase resumes without running its finish
   const p = plan(b);
   const at = new Date().toISOString();
   mkdirSync(join(journalPath(p), '..'), { recursive: true });
-  const entry = { round: 1, buildId: 'b34', benchmark: 'toy', task: 'instr', at, deterministic: true, outcomes: [{ spec: spec('instr', 'instruction-count'), value: 123 }] };
-  writeFileSync(journalPath(p), [JSON.stringify({ plan: p }), JSON.stringify({ kind: 'phase', phase: 'prepare', seconds: 0.5 }), JSON.stringify(entry), '{"round":1,"buildId":"b3'].join('\n'));
+  const entry = {
+    round: 1,
+    buildId: 'b34',
+    benchmark: 'toy',
+    task: 'instr',
+    at,
+    deterministic: true,
+    outcomes: [{ spec: spec('instr', 'instruction-count'), value: 123 }],
+  };
+  writeFileSync(
+    journalPath(p),
+    [JSON.stringify({ plan: p }), JSON.stringify({ kind: 'phase', phase: 'prepare', seconds: 0.5 }), JSON.stringify(entry), '{"round":1,"buildId":"b3'].join(
+      '\n',
+    ),
+  );
   const log: { task: string; build: string; start: number; end: number }[] = [];
-  const { run } = await executeRun(p, b, [toy(dir, log)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], undefined, { deterministicJobs: 2, reuse: false });
-  assert.deepEqual(log.filter((l) => l.task !== 'cpu').map((l) => `${l.task}@${l.build}`).sort(), ['calls@3.4.1', 'calls@3.5.7', 'instr@3.5.7']);
-  assert.deepEqual(run.series.find((s) => s.metric === 'instr' && s.buildId === 'b34')!.iterations.map((i) => i.value), [123]);
+  const { run } = await executeRun(p, b, [toy(dir, log)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], undefined, {
+    deterministicJobs: 2,
+    reuse: false,
+  });
+  assert.deepEqual(
+    log
+      .filter((l) => l.task !== 'cpu')
+      .map((l) => `${l.task}@${l.build}`)
+      .sort(),
+    ['calls@3.4.1', 'calls@3.5.7', 'instr@3.5.7'],
+  );
+  assert.deepEqual(
+    run.series.find((s) => s.metric === 'instr' && s.buildId === 'b34')!.iterations.map((i) => i.value),
+    [123],
+  );
   assert.equal(run.phases?.deterministic.tasks, 4);
-  assert.ok(run.phases!.prepare.seconds >= 0.5, 'the sessions\' phase times add up');
+  assert.ok(run.phases!.prepare.seconds >= 0.5, "the sessions' phase times add up");
 });
 
 test("a benchmark's sources: its module, what it imports under runner/, their folders, the C helpers; not tests, fixtures or docs", () => {
@@ -169,7 +212,7 @@ test("a benchmark's sources: its module, what it imports under runner/, their fo
     'bench/bench.test.ts': 'test',
     'bench/README.md': 'docs',
     'bench/fixtures/out.txt': 'fixture',
-    'shared.ts': "export const x = 1;",
+    'shared.ts': 'export const x = 1;',
     'other/unrelated.ts': 'export const z = 1;',
     'c-common/json.c': '/* */',
   };

@@ -101,7 +101,11 @@ export function benchmarkSources(entry: string, root = rootOf(entry)): string[] 
 
 /** One hash over those files: each one's path relative to `root` and its sha256. */
 export function benchmarkSourcesSha256(entry: string, root = rootOf(entry)): string {
-  return sha256(benchmarkSources(entry, root).map((f) => `${relative(root, f)} ${sha256(readFileSync(f))}\n`).join(''));
+  return sha256(
+    benchmarkSources(entry, root)
+      .map((f) => `${relative(root, f)} ${sha256(readFileSync(f))}\n`)
+      .join(''),
+  );
 }
 
 /** Run `work` on every item, at most `jobs` at a time; resolves when all have finished. */

@@ -60,7 +60,7 @@ function locker(mode: 'shared' | 'exclusive', command: string, opts: { wait?: bo
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test('a second measurer waits, naming the holder\'s PID, command and run id, and goes on when it finishes', async () => {
+test("a second measurer waits, naming the holder's PID, command and run id, and goes on when it finishes", async () => {
   const a = locker('exclusive', 'npm run bench -- --full', { runId: 'run-a' });
   await a.saw('LOCKED');
   const b = locker('exclusive', 'npm run mtu');
@@ -80,7 +80,12 @@ test('--no-wait fails at once with a clear error naming the holder (exit 75)', a
   await a.saw('LOCKED');
   const c = locker('exclusive', 'npm run bench', { wait: false });
   assert.equal(await c.exit, 75);
-  assert.match(c.out(), new RegExp(`error: the host is busy: the host lock \\(.*host\\.lock\\) is held by PID ${a.child.pid} \\(npm run test:mlkem-hypothesis -- --full, run hyp-1`));
+  assert.match(
+    c.out(),
+    new RegExp(
+      `error: the host is busy: the host lock \\(.*host\\.lock\\) is held by PID ${a.child.pid} \\(npm run test:mlkem-hypothesis -- --full, run hyp-1`,
+    ),
+  );
   assert.ok(!c.out().includes('LOCKED'));
   a.child.stdin!.end();
   await a.exit;

@@ -101,9 +101,7 @@ export function currentHolders(): HolderRecord[] {
 
 export function describeHolders(holders: HolderRecord[]): string {
   if (!holders.length) return 'a process that left no record (an older version of this tool?)';
-  return holders
-    .map((h) => `PID ${h.pid} (${h.command}${h.runId ? `, run ${h.runId}` : ''}, ${h.mode} since ${h.since})`)
-    .join('; ');
+  return holders.map((h) => `PID ${h.pid} (${h.command}${h.runId ? `, run ${h.runId}` : ''}, ${h.mode} since ${h.since})`).join('; ');
 }
 
 /** A folder every user of the machine can add to (mode 1777, as /tmp): set by whoever creates it. */
@@ -249,7 +247,10 @@ export async function acquireHostLock(opts: AcquireOptions): Promise<HostLock> {
     if (!flockNow(fd, mode)) {
       const holders = currentHolders();
       const who = describeHolders(holders);
-      if (!wait) throw new HostLockBusy(`the host is busy: the host lock (${lockFile()}) is held by ${who}. Wait for it to finish, or run again without --no-wait to wait.`);
+      if (!wait)
+        throw new HostLockBusy(
+          `the host is busy: the host lock (${lockFile()}) is held by ${who}. Wait for it to finish, or run again without --no-wait to wait.`,
+        );
       log(`waiting for the host lock, held by ${who}`);
       let last = who;
       const timer = setInterval(() => {

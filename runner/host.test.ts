@@ -48,10 +48,17 @@ test('boost and SMT state from sysfs, null where the kernel does not say', () =>
 });
 
 test('pinnableCpu: the last CPU of Cpus_allowed_list, or null where it cannot be read', () => {
-  const status = (list: string) => (path: string) => (path === '/proc/self/status' ? `Name:\tnode\nCpus_allowed:\tf\nCpus_allowed_list:\t${list}\nMems_allowed:\t1\n` : null);
+  const status = (list: string) => (path: string) =>
+    path === '/proc/self/status' ? `Name:\tnode\nCpus_allowed:\tf\nCpus_allowed_list:\t${list}\nMems_allowed:\t1\n` : null;
   assert.equal(pinnableCpu(status('0-1')), 1);
   assert.equal(pinnableCpu(status('0,2-5')), 5);
   assert.equal(pinnableCpu(status('3')), 3);
-  assert.equal(pinnableCpu(() => null), null);
-  assert.equal(pinnableCpu(() => 'Name:\tnode\n'), null);
+  assert.equal(
+    pinnableCpu(() => null),
+    null,
+  );
+  assert.equal(
+    pinnableCpu(() => 'Name:\tnode\n'),
+    null,
+  );
 });

@@ -9,6 +9,7 @@ export const TIER_VARIABLE = 'OBSERVATORY_TEST_TIER';
 /** The `skip` option of a test that needs `have`: false when present; else the reason, or, in the integration tier, an error. */
 export function needs(have: unknown, what: string): false | string {
   if (have) return false;
-  if (process.env[TIER_VARIABLE] === 'integration') throw new Error(`${what}, although the integration tier provides it first (npm run test:builds): the harness is broken, not the test`);
+  if (process.env[TIER_VARIABLE] === 'integration')
+    throw new Error(`${what}, although the integration tier provides it first (npm run test:builds): the harness is broken, not the test`);
   return what;
 }

@@ -21,7 +21,10 @@ export interface KeyedRecords<K extends { machine: string }, R> {
 
 export function keyedRecords<K extends { machine: string }, R>(folder: string, fields: (k: K) => unknown[], valid: (r: R) => boolean): KeyedRecords<K, R> {
   const dir = (machine: string) => join(cacheRoot(), folder, machine);
-  const keySha256 = (k: K) => createHash('sha256').update(JSON.stringify(fields(k))).digest('hex');
+  const keySha256 = (k: K) =>
+    createHash('sha256')
+      .update(JSON.stringify(fields(k)))
+      .digest('hex');
   const pathOf = (k: K) => join(dir(k.machine), `${keySha256(k)}.json`);
   return {
     dir,

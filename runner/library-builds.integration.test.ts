@@ -34,7 +34,8 @@ test('every library builds and names the catalogued release', () => {
 test('the install layout is the one the programs link against', () => {
   for (const spec of ['aws-lc', 'boringssl']) {
     const { prefix } = prefixOf(spec);
-    for (const f of ['include/openssl/ssl.h', 'include/openssl/base.h', 'lib/libssl.a', 'lib/libcrypto.a']) assert.ok(existsSync(join(prefix, f)), `${spec}: ${f}`);
+    for (const f of ['include/openssl/ssl.h', 'include/openssl/base.h', 'lib/libssl.a', 'lib/libcrypto.a'])
+      assert.ok(existsSync(join(prefix, f)), `${spec}: ${f}`);
     assert.ok(!existsSync(join(prefix, 'bin', 'openssl')), `${spec} installs no openssl app`);
   }
   for (const spec of ['wolfssl', 'wolfssl:no-perf-options']) {
@@ -44,11 +45,21 @@ test('the install layout is the one the programs link against', () => {
   }
 });
 
-test("wolfSSL has the OpenSSL layer, X25519, ML-KEM and tickets in both variants, and the performance options only in default", () => {
-  const defines = (spec: string) => new Set([...readFileSync(join(prefixOf(spec).prefix, 'include/wolfssl/options.h'), 'utf8').matchAll(/^#define (\w+)/gm)].map((m) => m[1]));
+test('wolfSSL has the OpenSSL layer, X25519, ML-KEM and tickets in both variants, and the performance options only in default', () => {
+  const defines = (spec: string) =>
+    new Set([...readFileSync(join(prefixOf(spec).prefix, 'include/wolfssl/options.h'), 'utf8').matchAll(/^#define (\w+)/gm)].map((m) => m[1]));
   const fast = defines('wolfssl');
   const plain = defines('wolfssl:no-perf-options');
-  for (const d of ['OPENSSL_ALL', 'OPENSSL_EXTRA', 'HAVE_CURVE25519', 'WOLFSSL_HAVE_MLKEM', 'HAVE_SESSION_TICKET', 'WOLFSSL_TLS13', 'WOLFSSL_CERT_GEN', 'WOLFSSL_KEY_GEN']) {
+  for (const d of [
+    'OPENSSL_ALL',
+    'OPENSSL_EXTRA',
+    'HAVE_CURVE25519',
+    'WOLFSSL_HAVE_MLKEM',
+    'HAVE_SESSION_TICKET',
+    'WOLFSSL_TLS13',
+    'WOLFSSL_CERT_GEN',
+    'WOLFSSL_KEY_GEN',
+  ]) {
     assert.ok(fast.has(d), `default lacks ${d}`);
     assert.ok(plain.has(d), `no-perf-options lacks ${d}`);
   }

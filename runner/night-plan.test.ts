@@ -22,11 +22,24 @@ process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'night-plan-cache-'
 test('the plan keeps headline tasks first, then whatever else still fits, in run order', () => {
   const t = (task: string, headline: boolean, secondsPerRound: number) => ({ benchmark: 'b', task, headline, secondsPerRound });
   const { kept, leftOut } = planNight([t('slow', false, 60), t('hs', true, 20), t('cheap', false, 4), t('hs2', true, 50)], 6, 300, 0);
-  assert.deepEqual(kept.map((x) => x.task), ['hs', 'cheap'], 'hs (120 s) first; hs2 (300 s more) does not fit, cheap (24 s) still does');
-  assert.deepEqual(leftOut.map((x) => x.task), ['hs2', 'slow']);
+  assert.deepEqual(
+    kept.map((x) => x.task),
+    ['hs', 'cheap'],
+    'hs (120 s) first; hs2 (300 s more) does not fit, cheap (24 s) still does',
+  );
+  assert.deepEqual(
+    leftOut.map((x) => x.task),
+    ['hs2', 'slow'],
+  );
   // with a round in reserve each task needs 7 rounds: cheap (4 s) no longer fits beside hs (20 s) in 165 s
-  assert.deepEqual(planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165).kept.map((x) => x.task), ['hs']);
-  assert.deepEqual(planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165, 0).kept.map((x) => x.task), ['hs', 'cheap']);
+  assert.deepEqual(
+    planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165).kept.map((x) => x.task),
+    ['hs'],
+  );
+  assert.deepEqual(
+    planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165, 0).kept.map((x) => x.task),
+    ['hs', 'cheap'],
+  );
   assert.equal(RESERVE_ROUNDS, 1);
 });
 
@@ -111,7 +124,16 @@ test('--budget-minutes: the headline task is measured, the task that does not fi
         },
       })),
   };
-  const { run } = await executeRun(budgetedNight('night-host', 5, { maxRounds: 60 }), BUILDS, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], undefined, { clock: () => now });
+  const { run } = await executeRun(
+    budgetedNight('night-host', 5, { maxRounds: 60 }),
+    BUILDS,
+    [bench],
+    mkdtempSync(join(tmpdir(), 'runs-')),
+    { progress: () => {} },
+    [],
+    undefined,
+    { clock: () => now },
+  );
   // warm-up: (30 + 10 + 2) s on 2 builds = 84 s; 216 s left: hs (20 s a round) and cheap (4 s) fit 6 rounds, slow (60 s) does not
   assert.deepEqual(run.plan.leftOut, [{ benchmark: 'syn', task: 'slow', headline: false, secondsPerRound: 60 }]);
   assert.equal(calls.get('slow@3.5.7'), 1, 'left out after its warm-up');
@@ -123,7 +145,10 @@ test('--budget-minutes: the headline task is measured, the task that does not fi
   const cheap = run.series.find((s) => s.metric === 'noisy' && s.buildId === 'b35')!;
   assert.equal(cheap.stopped?.reason, 'budget');
   assert.ok(run.plan.rounds > 6 && run.plan.rounds < 60, `measured until the budget: ${run.plan.rounds} rounds`);
-  assert.ok(run.notes.some((n) => /5-minute budget ended after measured round \d+/.test(n)), run.notes.join('\n'));
+  assert.ok(
+    run.notes.some((n) => /5-minute budget ended after measured round \d+/.test(n)),
+    run.notes.join('\n'),
+  );
 });
 
 test('a short warm-up plans the night from the times a quiet run of the same request recorded: the tasks it did not warm are kept or left out by those', async () => {
@@ -152,7 +177,11 @@ test('a short warm-up plans the night from the times a quiet run of the same req
       })),
   };
   const night = (budgetMinutes: number) => budgetedNight('short-warmup-night', budgetMinutes, { revision: 2 });
-  const run = (p: RunPlan) => executeRun(p, BUILDS, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder, { clock: () => now, shortWarmup: true });
+  const run = (p: RunPlan) =>
+    executeRun(p, BUILDS, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder, {
+      clock: () => now,
+      shortWarmup: true,
+    });
   // the first night has time for everything: a whole warm-up round, every task measured, times recorded
   const first = (await run(night(60))).run;
   assert.equal(first.plan.warmup, 'whole-round');
@@ -169,7 +198,12 @@ test('a short warm-up plans the night from the times a quiet run of the same req
   assert.deepEqual(second.plan.leftOut, [{ benchmark: 'syn', task: 'slow', headline: false, secondsPerRound: 60 }]);
   assert.equal(second.plan.warmup, 'short');
   assert.deepEqual(second.plan.warmupTimesFrom, [first.runId]);
-  assert.ok(second.notes.some((n) => n.startsWith('a short warm-up round: round 0 ran 2 of the 6 timed tasks') && n.endsWith('; 2 of them were left out by the budget')), second.notes.join('\n'));
+  assert.ok(
+    second.notes.some(
+      (n) => n.startsWith('a short warm-up round: round 0 ran 2 of the 6 timed tasks') && n.endsWith('; 2 of them were left out by the budget'),
+    ),
+    second.notes.join('\n'),
+  );
   const cheap = second.series.find((s) => s.metric === 'noisy' && s.buildId === 'b35')!;
   assert.ok(cheap.iterations.length >= 6 && cheap.iterations.every((i) => !i.warmup), 'cheap is measured, without a warm-up iteration');
   assert.ok(now <= 5 * 60_000, `the run ended within the budget (${now / 1000} s)`);
@@ -208,8 +242,20 @@ test('a budgeted night keeps a round in reserve: a round the host disturbs is me
   };
   // warm-up 26 s of 195: 169 s left. Without the reserve both tasks fit 6 rounds (156 s) and the repeat of
   // round 2 (26 s more) would leave the sixth round unstarted; with it, mid is left out (7 x 26 s > 169 s)
-  const { run } = await executeRun(budgetedNight('reserve-night', 3.25), BUILDS, [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence([2]).recorder, { clock: () => now });
-  assert.deepEqual(run.plan.leftOut?.map((t) => t.task), ['mid']);
+  const { run } = await executeRun(
+    budgetedNight('reserve-night', 3.25),
+    BUILDS,
+    [bench],
+    mkdtempSync(join(tmpdir(), 'runs-')),
+    { progress: () => {} },
+    [],
+    standInEvidence([2]).recorder,
+    { clock: () => now },
+  );
+  assert.deepEqual(
+    run.plan.leftOut?.map((t) => t.task),
+    ['mid'],
+  );
   assert.equal(run.quiet?.repeated?.length, 1, 'round 2 was measured again');
   const hs = run.series.find((s) => s.metric === 'cpu-per-handshake' && s.buildId === 'b35')!;
   assert.ok(new Set(hs.iterations.filter((i) => !i.warmup).map((i) => i.round)).size >= 6, 'at least six measured rounds: enough for a verdict');
@@ -228,7 +274,10 @@ test("a budget is the night's: a resumed run counts the time its killed session 
   const { run } = await session(plan);
   assert.ok(spent + state.now <= 3 * 60_000, `both sessions together within the 3-minute budget (${(spent + state.now) / 1000} s)`);
   assert.equal(run.plan.rounds, 8, 'rounds 4-8 fit the 100 s left; a fresh 180 s would have reached the 12-round limit');
-  assert.ok(run.notes.some((n) => /3-minute budget ended after measured round 8/.test(n)), run.notes.join('\n'));
+  assert.ok(
+    run.notes.some((n) => /3-minute budget ended after measured round 8/.test(n)),
+    run.notes.join('\n'),
+  );
 });
 
 test('a run resumed after its budget has run out finishes the round it was killed in, keeps every round, and stops there', async () => {
@@ -243,5 +292,8 @@ test('a run resumed after its budget has run out finishes the round it was kille
   assert.equal(run.plan.rounds, 3, 'rounds 1-3 measured, not cut back to the first round the journal replays');
   const hs = run.series.find((s) => s.buildId === 'b35')!;
   assert.deepEqual([...new Set(hs.iterations.map((i) => i.round))], [0, 1, 2, 3]);
-  assert.ok(run.notes.some((n) => /3-minute budget ended after measured round 3/.test(n)), run.notes.join('\n'));
+  assert.ok(
+    run.notes.some((n) => /3-minute budget ended after measured round 3/.test(n)),
+    run.notes.join('\n'),
+  );
 });

@@ -29,7 +29,12 @@ export interface TaskCost {
   secondsPerRound: number;
 }
 
-export function planNight(tasks: readonly TaskCost[], minRounds: number, secondsLeft: number, reserveRounds = RESERVE_ROUNDS): { kept: TaskCost[]; leftOut: TaskCost[] } {
+export function planNight(
+  tasks: readonly TaskCost[],
+  minRounds: number,
+  secondsLeft: number,
+  reserveRounds = RESERVE_ROUNDS,
+): { kept: TaskCost[]; leftOut: TaskCost[] } {
   const order = [...tasks.filter((t) => t.headline), ...tasks.filter((t) => !t.headline)];
   const kept: TaskCost[] = [];
   const leftOut: TaskCost[] = [];

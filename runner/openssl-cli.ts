@@ -42,7 +42,8 @@ measurement-affecting defect), or another library: ${OTHER_LIBRARIES.join(', ')}
 aws-lc@5.12.0; a variant may follow a colon (3.5:no-ml-kem, wolfssl:no-perf-options). Cache: ${cacheRoot()} (set OBSERVATORY_CACHE to move it).
 Each command takes --help.`,
   list: 'usage: npm run openssl -- list [--json]\n  Shows every catalogued version, its sources and pinned hashes, and which variants are built.',
-  fetch: 'usage: npm run openssl -- fetch <v>... | --all [--kind crate|debian-orig|upstream-tarball]\n  Fetches and verifies sources without building (--all: every catalogued version).',
+  fetch:
+    'usage: npm run openssl -- fetch <v>... | --all [--kind crate|debian-orig|upstream-tarball]\n  Fetches and verifies sources without building (--all: every catalogued version).',
   build: `usage: npm run openssl -- build [<v>[:<variant>]...] [--variant <name>]... [--other-libraries]
   Builds the given versions (default: ${DEFAULT_MATRIX.join(' ')}) with the common options.
   --other-libraries: also every variant of every other library's catalogued release (${OTHER_LIBRARIES.join(', ')}), no default matrix.
@@ -56,7 +57,8 @@ Each command takes --help.`,
   archives) against each, statically linked (runner/servers/server-build.ts); a server that cannot use a
   library, or does not build against it, is named with why. Default: ${[...DEFAULT_MATRIX, 'aws-lc'].join(' ')}.`,
   path: 'usage: npm run openssl -- path <v>[:<variant>] [--variant <name>]\n  Prints the install prefix (include/, lib/, and bin/openssl for OpenSSL) of a cached build; exits 1 if not built.',
-  clean: 'usage: npm run openssl -- clean [--all]\n  Removes interrupted build directories, temporary files of killed processes and logs of failed builds\n  (never those of a build still running); --all removes the whole cache.',
+  clean:
+    'usage: npm run openssl -- clean [--all]\n  Removes interrupted build directories, temporary files of killed processes and logs of failed builds\n  (never those of a build still running); --all removes the whole cache.',
 };
 
 /** A failure that is not a usage error (the catalogue, the host lock): exit status 2, as before commandLine. */
@@ -97,13 +99,18 @@ async function main(): Promise<void> {
     return;
   }
   if (!(command in HELP)) usage(command.startsWith('-') ? `unknown option ${command}: the command comes first` : `unknown command "${command}"`);
-  const cli = commandLine(`openssl ${command}`, HELP[command]!, {
-    json: { type: 'boolean' },
-    all: { type: 'boolean' },
-    variant: { type: 'string', multiple: true },
-    kind: { type: 'string' },
-    'other-libraries': { type: 'boolean' },
-  }, rest);
+  const cli = commandLine(
+    `openssl ${command}`,
+    HELP[command]!,
+    {
+      json: { type: 'boolean' },
+      all: { type: 'boolean' },
+      variant: { type: 'string', multiple: true },
+      kind: { type: 'string' },
+      'other-libraries': { type: 'boolean' },
+    },
+    rest,
+  );
   const { values, positionals } = cli;
   usage = cli.fail;
   const problems = validateCatalogue();
@@ -113,7 +120,13 @@ async function main(): Promise<void> {
     case 'list': {
       const cached = listCached();
       if (values.json) {
-        console.log(JSON.stringify({ series: SERIES, versions: VERSIONS, libraries: LIBRARY_RELEASES, defaultMatrix: DEFAULT_MATRIX, cached: cached.map((c) => c.record) }, null, 2));
+        console.log(
+          JSON.stringify(
+            { series: SERIES, versions: VERSIONS, libraries: LIBRARY_RELEASES, defaultMatrix: DEFAULT_MATRIX, cached: cached.map((c) => c.record) },
+            null,
+            2,
+          ),
+        );
         return;
       }
       for (const s of SERIES) {
@@ -136,7 +149,7 @@ async function main(): Promise<void> {
         for (const [variant, { options, what }] of Object.entries(r.variants)) {
           const built = cached.some((c) => c.record.library === r.library && c.record.version === r.version && c.record.variant === variant);
           console.log(`  ${variant.padEnd(16)} built: ${built ? 'yes' : 'no '}  ${what}`);
-          console.log(`  ${''.padEnd(16)} options: ${options.join(' ') || '(the recipe\'s common options only)'}`);
+          console.log(`  ${''.padEnd(16)} options: ${options.join(' ') || "(the recipe's common options only)"}`);
         }
       }
       return;
@@ -165,12 +178,17 @@ async function main(): Promise<void> {
       const { built, failed } = await buildMany(reqs, (version, variant, step) => {
         const id = `${version}/${variant}`;
         if (!since.has(id)) since.set(id, Date.now());
-        console.log(`[${fmtTime((Date.now() - started) / 1000).padStart(6)}] ${id.padEnd(20)} ${step} (${fmtTime((Date.now() - since.get(id)!) / 1000)} on this build)`);
+        console.log(
+          `[${fmtTime((Date.now() - started) / 1000).padStart(6)}] ${id.padEnd(20)} ${step} (${fmtTime((Date.now() - since.get(id)!) / 1000)} on this build)`,
+        );
       });
       console.log('');
       for (const b of built)
-        console.log(`ok     ${`${releaseName(b.req.version)}/${b.req.variant}`.padEnd(20)} ${b.cached ? 'cached' : `built in ${fmtTime(b.build.record.buildSeconds)}`}  ${b.build.record.versionString}`);
-      for (const f of failed) console.log(`FAILED ${`${releaseName(f.req.version)}/${f.req.variant}`.padEnd(20)} ${f.error}${f.log ? `\n       log: ${f.log}` : ''}`);
+        console.log(
+          `ok     ${`${releaseName(b.req.version)}/${b.req.variant}`.padEnd(20)} ${b.cached ? 'cached' : `built in ${fmtTime(b.build.record.buildSeconds)}`}  ${b.build.record.versionString}`,
+        );
+      for (const f of failed)
+        console.log(`FAILED ${`${releaseName(f.req.version)}/${f.req.variant}`.padEnd(20)} ${f.error}${f.log ? `\n       log: ${f.log}` : ''}`);
       console.log(`\n${built.length} ready, ${failed.length} failed, ${fmtTime((Date.now() - started) / 1000)} in all`);
       process.exit(failed.length ? 1 : 0);
     }
@@ -235,7 +253,9 @@ async function main(): Promise<void> {
         for (const log of readdirSync(logs))
           // a builder's log is <entry>.tmp-<pid>.log while it runs
           if (!running.includes(log.replace(/\.log$/, ''))) rmSync(join(logs, log), { force: true });
-      console.log(`${removed + stale.length} interrupted build(s) and temporary file(s) removed; logs of failed builds removed${running.length ? `; ${running.length} build(s) still running were left alone` : ''}`);
+      console.log(
+        `${removed + stale.length} interrupted build(s) and temporary file(s) removed; logs of failed builds removed${running.length ? `; ${running.length} build(s) still running were left alone` : ''}`,
+      );
       return;
     }
   }

@@ -79,9 +79,17 @@ test('parsePidStat reads a command with spaces and parentheses, and the CPU fiel
 });
 
 test('quiet: the run keeps one CPU busy through its child, nothing else runs', () => {
-  const a: Machine = { cpu: [1000, 0, 200, 5000, 10, 0, 5, 0], load: 1.0, procs: { ...RUN(50, 0), 101: { ppid: 100, comm: 'openssl', t: [0, 0, 0, 0], start: 2000 } } };
+  const a: Machine = {
+    cpu: [1000, 0, 200, 5000, 10, 0, 5, 0],
+    load: 1.0,
+    procs: { ...RUN(50, 0), 101: { ppid: 100, comm: 'openssl', t: [0, 0, 0, 0], start: 2000 } },
+  };
   // 10 s later: openssl used 950 ticks, node 20, and one short child of node (already reaped) 25
-  const b: Machine = { cpu: [1985, 0, 210, 5985, 12, 0, 8, 0], load: 1.1, procs: { ...RUN(70, 25), 101: { ppid: 100, comm: 'openssl', t: [940, 10, 0, 0], start: 2000 } } };
+  const b: Machine = {
+    cpu: [1985, 0, 210, 5985, 12, 0, 8, 0],
+    load: 1.1,
+    procs: { ...RUN(70, 25), 101: { ppid: 100, comm: 'openssl', t: [940, 10, 0, 0], start: 2000 } },
+  };
   const s = between(a, b);
   HostSnapshot.parse(s);
   assert.equal(s.windowSeconds, 10);
@@ -142,12 +150,18 @@ test('load average: tight before the run, looser at the end of a round', () => {
   const s = between(a, { ...a, cpu: [0, 0, 0, 3000, 0, 0, 0, 0] });
   assert.deepEqual(checkSnapshot(s, 'before', 2).reasons, ['the 1-minute load average was 1.8 before the run (limit 1: 0.5 per logical CPU, 2 CPUs)']);
   assert.equal(checkSnapshot(s, 'round', 2).quiet, true);
-  assert.deepEqual(checkSnapshot({ ...s, loadAverage: [4.5, 3, 2] }, 'round', 2).reasons, ['the 1-minute load average was 4.5 at the end of the round (limit 3: 1.5 per logical CPU, 2 CPUs)']);
+  assert.deepEqual(checkSnapshot({ ...s, loadAverage: [4.5, 3, 2] }, 'round', 2).reasons, [
+    'the 1-minute load average was 4.5 at the end of the round (limit 3: 1.5 per logical CPU, 2 CPUs)',
+  ]);
 });
 
 test('before the run: waits while the host settles, then records the quiet window', async () => {
   const busy: Machine = { cpu: [0, 0, 0, 0, 0, 0, 0, 0], load: 1.6, procs: RUN(0, 0) };
-  const states = [busy, { ...busy, cpu: [0, 0, 0, 1000, 0, 0, 0, 0] as Machine['cpu'], load: 1.2 }, { ...busy, cpu: [0, 0, 0, 2000, 0, 0, 0, 0] as Machine['cpu'], load: 0.6 }];
+  const states = [
+    busy,
+    { ...busy, cpu: [0, 0, 0, 1000, 0, 0, 0, 0] as Machine['cpu'], load: 1.2 },
+    { ...busy, cpu: [0, 0, 0, 2000, 0, 0, 0, 0] as Machine['cpu'], load: 0.6 },
+  ];
   const src = source(states, 5_000);
   const log: string[] = [];
   const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, sleep: async () => void src.i++, windowSeconds: 5, settleSeconds: 60 });
@@ -163,14 +177,32 @@ test('before the run: a host that never settles is recorded as not quiet once th
   const src = source([m], 5_000);
   let t = 0;
   src.now = () => 1_800_000_000_000 + t;
-  const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, sleep: async (ms) => void (t += ms), windowSeconds: 5, settleSeconds: 20 });
+  const rec = hostEvidence({
+    exclusive: true,
+    logicalCpus: 2,
+    source: src,
+    root: 100,
+    sleep: async (ms) => void (t += ms),
+    windowSeconds: 5,
+    settleSeconds: 20,
+  });
   const before = await rec.before(() => {});
   assert.equal(before.quiet, false);
   assert.equal(t, 20_000, 'four windows of 5 s, then gives up');
 });
 
 test('the run is quiet only if it held the lock and every measured round was quiet', () => {
-  const snap = { at: new Date().toISOString(), windowSeconds: 10, loadAverage: [1, 1, 1] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: null, boost: null };
+  const snap = {
+    at: new Date().toISOString(),
+    windowSeconds: 10,
+    loadAverage: [1, 1, 1] as [number, number, number],
+    stealPercent: 0,
+    iowaitPercent: 0,
+    otherBusyPercent: 0,
+    busiestOthers: [],
+    governor: null,
+    boost: null,
+  };
   const ok = { ...snap, quiet: true, reasons: [] };
   const bad = { ...snap, quiet: false, reasons: ['x'] };
   const rounds = [0, 1, 2].map((round) => ({ ...ok, round }));
@@ -182,12 +214,26 @@ test('the run is quiet only if it held the lock and every measured round was qui
 });
 
 test('the deterministic phase decides too: a noisy phase, or one that measured and left no evidence, makes the run not quiet', () => {
-  const snap = { at: new Date().toISOString(), windowSeconds: 10, loadAverage: [1, 1, 1] as [number, number, number], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: null, boost: null };
+  const snap = {
+    at: new Date().toISOString(),
+    windowSeconds: 10,
+    loadAverage: [1, 1, 1] as [number, number, number],
+    stealPercent: 0,
+    iowaitPercent: 0,
+    otherBusyPercent: 0,
+    busiestOthers: [],
+    governor: null,
+    boost: null,
+  };
   const ok = { ...snap, quiet: true, reasons: [] };
   const rounds = [0, 1, 2].map((round) => ({ ...ok, round }));
   const phase = { ...ok, round: 1 };
   assert.equal(summarizeEvidence({}, true, ok, rounds, [1, 2], [], [phase], true).quiet, true);
-  assert.equal(summarizeEvidence({}, true, ok, rounds, [1, 2], [], [{ ...phase, quiet: false, reasons: ['x'] }], true).quiet, false, 'a noisy deterministic phase');
+  assert.equal(
+    summarizeEvidence({}, true, ok, rounds, [1, 2], [], [{ ...phase, quiet: false, reasons: ['x'] }], true).quiet,
+    false,
+    'a noisy deterministic phase',
+  );
   const killed = summarizeEvidence({}, true, ok, rounds, [1, 2], [], [], true);
   assert.equal(killed.quiet, false, 'the phase measured and was killed before its evidence');
   assert.equal(killed.deterministic, undefined, 'no evidence is made up for it');
@@ -195,7 +241,7 @@ test('the deterministic phase decides too: a noisy phase, or one that measured a
   assert.equal(summarizeEvidence({}, true, ok, rounds, [1, 2]).quiet, true, 'nor does a run without a deterministic phase');
 });
 
-test('a round the host disturbed is dropped and measured again, until the run\'s limit of repeats is spent', async () => {
+test("a round the host disturbed is dropped and measured again, until the run's limit of repeats is spent", async () => {
   // every state is one sample: [start, end] of each attempt; attempts alternate stolen / clean as listed
   // each attempt: 1000 ticks of the run, 1000 idle, or 800 idle and 200 stolen (10% of all CPUs)
   const at = (user: number, idle: number, steal: number): Machine => ({ cpu: [user, 0, 0, idle, 0, 0, 0, steal], load: 0.5, procs: RUN(user, 0) });
@@ -228,12 +274,18 @@ test('a round the host disturbed is dropped and measured again, until the run\'s
   assert.deepEqual(measured, ['round 1', 'round 1', 'round 2', 'round 2']);
   assert.deepEqual(dropped, [1, 2]);
   assert.equal(probes, 2 * CALM_QUIET_WINDOWS, 'the host was given time to calm down after each dropped attempt');
-  assert.deepEqual(repeated.map((r) => [r.round, r.quiet]), [[1, false], [2, false]]);
+  assert.deepEqual(
+    repeated.map((r) => [r.round, r.quiet]),
+    [
+      [1, false],
+      [2, false],
+    ],
+  );
   assert.deepEqual(summarizeEvidence({}, true, one, [one, two], [1, 2], repeated).repeated?.length, 2);
   assert.equal(summarizeEvidence({}, true, one, [one], [1], []).repeated, undefined, 'no field when nothing was measured again');
 });
 
-test('a real sample of this machine: the run\'s own children are in its tree, not among the others', async () => {
+test("a real sample of this machine: the run's own children are in its tree, not among the others", async () => {
   const child = spawn('sleep', ['5']);
   try {
     await new Promise((r) => child.once('spawn', r));
@@ -264,7 +316,11 @@ function timeline(otherCpus: (second: number) => number) {
     pids: () => [1, 100, 500],
     read: (path) => {
       const run = 100 * t;
-      const m: Machine = { cpu: [run + other, 0, 0, 200 * t - run - other, 0, 0, 0, 0], load: 1, procs: { ...RUN(run, 0), 500: { ppid: 1, comm: 'stress', t: [other, 0, 0, 0] } } };
+      const m: Machine = {
+        cpu: [run + other, 0, 0, 200 * t - run - other, 0, 0, 0, 0],
+        load: 1,
+        procs: { ...RUN(run, 0), 500: { ppid: 1, comm: 'stress', t: [other, 0, 0, 0] } },
+      };
       return source([m]).read(path);
     },
   };
@@ -307,7 +363,10 @@ test('a two-minute burst of one CPU inside a 30-minute round fails the round, al
   assert.ok(r.windows!.every((w) => w.windowSeconds >= MIN_WINDOW_SECONDS && w.windowSeconds <= MAX_WINDOW_SECONDS));
   assert.equal(r.windows!.at(-1)!.windowSeconds, 28, 'the last 3 s joined the window before them');
   const loud = r.windows!.filter((w) => !w.quiet);
-  assert.deepEqual(loud.map((w) => w.otherBusyPercent), [100, 100, 100, 100, 80]);
+  assert.deepEqual(
+    loud.map((w) => w.otherBusyPercent),
+    [100, 100, 100, 100, 80],
+  );
   assert.deepEqual(r.reasons.length, 5);
   assert.equal(
     r.reasons[0],
@@ -320,7 +379,7 @@ test('a two-minute burst of one CPU inside a 30-minute round fails the round, al
   assert.equal(evidence.thresholds.maxWindowSeconds, MAX_WINDOW_SECONDS);
 });
 
-test('loud(): nothing until a closed window breaks a limit, then that window\'s reasons, which stay', () => {
+test("loud(): nothing until a closed window breaks a limit, then that window's reasons, which stay", () => {
   const { rec, advance } = timeline((s) => (s >= 20 && s < 30 ? 1 : 0));
   const watch = rec.watchRound();
   advance(watch, 20, 5);
@@ -367,12 +426,18 @@ test('a quiet round in windows passes; tasks close windows once they are 5 s lon
   assert.equal(r.quiet, true);
   assert.deepEqual(r.reasons, []);
   assertTiled(r);
-  assert.deepEqual(r.windows!.map((w) => w.windowSeconds), [6, 6, 25, 25, 25, 27]);
+  assert.deepEqual(
+    r.windows!.map((w) => w.windowSeconds),
+    [6, 6, 25, 25, 25, 27],
+  );
   assert.ok(r.windows!.every((w) => w.quiet && w.otherBusyPercent === 0));
   // a round shorter than a window is one window
   const short = rec.watchRound();
   advance(short, 3, 1);
-  assert.deepEqual(short.finish(2).windows!.map((w) => w.windowSeconds), [3]);
+  assert.deepEqual(
+    short.finish(2).windows!.map((w) => w.windowSeconds),
+    [3],
+  );
 });
 
 test(`a round keeps at most ${MAX_QUIET_WINDOWS} windows: the rest of a very long round is its last`, () => {

@@ -90,7 +90,10 @@ export interface ProcSource {
 
 export const systemProc: ProcSource = {
   read: readSystemFile,
-  pids: () => readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number),
+  pids: () =>
+    readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number),
   now: () => Date.now(),
 };
 
@@ -113,7 +116,10 @@ export function parsePidStat(text: string): ProcInfo | null {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return null;
-  const f = text.slice(close + 2).trim().split(/\s+/); // f[0] = field 3 (state)
+  const f = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/); // f[0] = field 3 (state)
   const n = (i: number) => Number(f[i - 3]);
   const own = n(14) + n(15);
   const all = own + n(16) + n(17);
@@ -217,12 +223,16 @@ export function checkSnapshot(s: Omit<Snapshot, 'governor' | 'boost'>, phase: Ph
       .slice(0, 3)
       .map((p) => `${p.command} (PID ${p.pid}, ${p.cpuPercent}%)`)
       .join(', ');
-    reasons.push(`processes outside this run used ${s.otherBusyPercent}% of one CPU ${over} (limit ${t.maxOtherBusyPercent}%)${named ? `; busiest: ${named}` : ''}`);
+    reasons.push(
+      `processes outside this run used ${s.otherBusyPercent}% of one CPU ${over} (limit ${t.maxOtherBusyPercent}%)${named ? `; busiest: ${named}` : ''}`,
+    );
   }
   const perCpu = phase === 'before' ? t.maxLoadPerCpuBefore : t.maxLoadPerCpuRound;
   const limit = round2(perCpu * logicalCpus);
   if (s.loadAverage[0] > limit)
-    reasons.push(`the 1-minute load average was ${s.loadAverage[0]} ${phase === 'before' ? 'before the run' : `at the end of the ${phase}`} (limit ${limit}: ${perCpu} per logical CPU, ${logicalCpus} CPUs)`);
+    reasons.push(
+      `the 1-minute load average was ${s.loadAverage[0]} ${phase === 'before' ? 'before the run' : `at the end of the ${phase}`} (limit ${limit}: ${perCpu} per logical CPU, ${logicalCpus} CPUs)`,
+    );
   return { quiet: reasons.length === 0, reasons };
 }
 
@@ -246,7 +256,8 @@ export function roundEvidence(whole: Snapshot, windows: QuietWindow[], round: nu
     return w.reasons.map((r) => `${where}: ${r}`.slice(0, 500));
   });
   reasons.push(...fromWindows.slice(0, MAX_WINDOW_REASONS));
-  if (fromWindows.length > MAX_WINDOW_REASONS) reasons.push(`and ${fromWindows.length - MAX_WINDOW_REASONS} more from other windows (each window lists its own reasons)`);
+  if (fromWindows.length > MAX_WINDOW_REASONS)
+    reasons.push(`and ${fromWindows.length - MAX_WINDOW_REASONS} more from other windows (each window lists its own reasons)`);
   return { ...whole, quiet: reasons.length === 0, reasons, round, ...(windows.length ? { windows } : {}) };
 }
 

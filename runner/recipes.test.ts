@@ -29,9 +29,19 @@ test('AWS-LC and BoringSSL get a Release static cmake build without tests; AWS-L
     '-DDISABLE_GO=ON',
     '-DDISABLE_PERL=ON',
   ]);
-  assert.deepEqual(recipeOf(release('boringssl')).options(release('boringssl'), 'default'), ['-DCMAKE_BUILD_TYPE=Release', '-DBUILD_SHARED_LIBS=OFF', '-DBUILD_TESTING=OFF']);
+  assert.deepEqual(recipeOf(release('boringssl')).options(release('boringssl'), 'default'), [
+    '-DCMAKE_BUILD_TYPE=Release',
+    '-DBUILD_SHARED_LIBS=OFF',
+    '-DBUILD_TESTING=OFF',
+  ]);
   // nothing turns the assembly off
-  for (const lib of ['aws-lc', 'boringssl']) assert.ok(!recipeOf(release(lib)).options(release(lib), 'default').some((o) => /NO_ASM/.test(o)), lib);
+  for (const lib of ['aws-lc', 'boringssl'])
+    assert.ok(
+      !recipeOf(release(lib))
+        .options(release(lib), 'default')
+        .some((o) => /NO_ASM/.test(o)),
+      lib,
+    );
 });
 
 test('wolfSSL default has the performance options; no-perf-options turns exactly those off', () => {
@@ -134,7 +144,7 @@ test('another library builds through its recipe into <library>-<version>-<varian
   assert.equal(findCached(v, 'no-perf-options')?.dir, r.build.dir);
 });
 
-test("a library source whose hash differs from its pin is refused and never built", async () => {
+test('a library source whose hash differs from its pin is refused and never built', async () => {
   const { sha256 } = makeCrate('tampered-sys');
   const pinned = sha256.replace(/^./, (c) => (c === '0' ? '1' : '0'));
   const before = listCached().length;

@@ -45,7 +45,11 @@ test('a run killed midway resumes in a new working directory and loses at most t
     const plan = ${JSON.stringify(plan)};
     const builds = [standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
     await executeRun(plan, builds, [${TOY(calls1)}], 'data/runs', { progress: () => {} });`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: first, env: { ...process.env, OBSERVATORY_CACHE: cache }, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: first,
+    env: { ...process.env, OBSERVATORY_CACHE: cache },
+    stdio: 'inherit',
+  });
   const lines = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8').trim().split('\n').filter(Boolean) : []);
   while (lines(calls1).length < 5) await new Promise((r) => setTimeout(r, 10));
   child.kill('SIGKILL');
@@ -65,13 +69,23 @@ test('a run killed midway resumes in a new working directory and loses at most t
   const { run, path } = await executeRun(resumed, builds, [toy], join(second, 'data/runs'), { progress: () => {} });
   assert.ok(path.startsWith(second), 'the run file is written in the new checkout');
   assert.equal(lines(calls2).length, 12 - journaled, 'only the tasks not journaled ran again');
-  for (const s of run.series) assert.deepEqual(s.iterations.map((i) => i.round), [0, 1, 2], `${s.key} ${s.buildId}: every round`);
+  for (const s of run.series)
+    assert.deepEqual(
+      s.iterations.map((i) => i.round),
+      [0, 1, 2],
+      `${s.key} ${s.buildId}: every round`,
+    );
   assert.equal(run.harness.resumedAt?.length, 1);
   assert.ok(!existsSync(journalPath(plan)), 'the journal is gone once the run file is written');
 });
 
 test('only a run of the same request, recent enough, is resumed by itself', () => {
-  const plan = standInPlan([standInBuild('3.5.7', 'b35')], { mode: 'full', hostName: 'resume-host-2', rounds: 6, harness: { gitCommit: 'a'.repeat(40), gitDirty: false, node: 'v24' } });
+  const plan = standInPlan([standInBuild('3.5.7', 'b35')], {
+    mode: 'full',
+    hostName: 'resume-host-2',
+    rounds: 6,
+    harness: { gitCommit: 'a'.repeat(40), gitDirty: false, node: 'v24' },
+  });
   const { host } = plan;
   const request = { mode: plan.mode, benchmarks: ['toy'], rounds: 6, builds: ['3.5.7'] };
   // a journal as a killed run leaves it: the header only

@@ -76,7 +76,11 @@ test('a run interleaves builds task by task and writes a valid run file with eve
   assert.equal(pq34.status, 'unsupported');
   assert.equal(pq34.reason, 'no ML-KEM before 3.5');
   assert.equal(pq34.iterations.length, 0, 'unsupported is not zero');
-  assert.deepEqual(run.plan.order, [['b34', 'b35'], ['b35', 'b34'], ['b34', 'b35']]);
+  assert.deepEqual(run.plan.order, [
+    ['b34', 'b35'],
+    ['b35', 'b34'],
+    ['b34', 'b35'],
+  ]);
   assert.equal(path, join(out, runFileName(run)), 'written straight into the layout: <host>/<YYYY>/<MM>/<runId>.json.br');
   assert.deepEqual(readRunFile(path), run);
 });
@@ -88,12 +92,27 @@ test('a killed run loses nothing: resuming keeps finished tasks and runs only th
   // the journal a SIGKILL leaves after five tasks: header, five entries, a torn sixth line
   const at = '2026-01-01T00:00:01.000Z';
   const entry = (round: number, buildId: string, task: string, value: number) =>
-    JSON.stringify({ round, buildId, benchmark: 'toy', task, at, outcomes: [buildId === 'b34' && task === 'pq' ? { spec: spec(task), status: 'unsupported', reason: 'no' } : { spec: spec(task), value }] });
+    JSON.stringify({
+      round,
+      buildId,
+      benchmark: 'toy',
+      task,
+      at,
+      outcomes: [buildId === 'b34' && task === 'pq' ? { spec: spec(task), status: 'unsupported', reason: 'no' } : { spec: spec(task), value }],
+    });
   const jpath = journalPath(p);
   mkdirSync(join(jpath, '..'), { recursive: true });
   writeFileSync(
     jpath,
-    [JSON.stringify({ plan: p }), entry(0, 'b34', 'fast', 1), entry(0, 'b35', 'fast', 2), entry(0, 'b34', 'pq', 3), entry(0, 'b35', 'pq', 4), entry(1, 'b35', 'fast', 5), '{"round":1,"buil'].join('\n'),
+    [
+      JSON.stringify({ plan: p }),
+      entry(0, 'b34', 'fast', 1),
+      entry(0, 'b35', 'fast', 2),
+      entry(0, 'b34', 'pq', 3),
+      entry(0, 'b35', 'pq', 4),
+      entry(1, 'b35', 'fast', 5),
+      '{"round":1,"buil',
+    ].join('\n'),
   );
   const calls: string[] = [];
   const { run } = await executeRun(p, builds, [toyBenchmark(calls)], out, { progress: () => {} });
@@ -115,7 +134,10 @@ test('a deterministic task runs once, in the first measured round', async () => 
   };
   const { run } = await executeRun(plan(builds), builds, [bench], out, { progress: () => {} });
   assert.equal(calls, 1);
-  assert.deepEqual(run.series[0]!.iterations.map((i) => [i.round, i.warmup]), [[1, false]]);
+  assert.deepEqual(
+    run.series[0]!.iterations.map((i) => [i.round, i.warmup]),
+    [[1, false]],
+  );
 });
 
 test('a task that throws is recorded in the notes and the run goes on', async () => {
@@ -135,7 +157,10 @@ test('--resume refuses a checkout that moved since the run started, unless told;
   const p = plan([build('3.5.7', 'b35')]);
   const started = { ...p, harness: { gitCommit: 'a'.repeat(40), gitDirty: false, node: 'v24' } };
   const moved = { gitCommit: 'b'.repeat(40), gitDirty: false, node: 'v24' };
-  assert.throws(() => resumePlan(started, moved, false), /cannot resume .*: it started from commit a{40}, the checkout is now at b{40}\. .*--allow-moved-checkout/);
+  assert.throws(
+    () => resumePlan(started, moved, false),
+    /cannot resume .*: it started from commit a{40}, the checkout is now at b{40}\. .*--allow-moved-checkout/,
+  );
   assert.throws(() => resumePlan(started, { ...started.harness, gitDirty: true }, false), /now at a{40} with uncommitted changes/);
   const at = new Date('2026-06-01T00:00:00Z');
   const resumed = resumePlan(started, moved, true, at);
@@ -162,7 +187,7 @@ test('resuming rewrites the journal by rename (never truncated in place) with th
     tasks: () => [{ id: 't', run: async () => ((seenInode = statSync(jpath).ino), (header = readJournal(jpath).plan), [{ spec: spec('t'), value: 1 }]) }],
   };
   const { run } = await executeRun(resumed, builds, [bench], out, { progress: () => {} });
-  assert.notEqual(seenInode, inode, 'a new file took the old one\'s place');
+  assert.notEqual(seenInode, inode, "a new file took the old one's place");
   assert.deepEqual(header!.harness.resumedAt, resumed.harness.resumedAt);
   assert.deepEqual(run.harness.resumedAt, resumed.harness.resumedAt);
 });
@@ -181,16 +206,33 @@ test('a failed task is run once more; both attempts are in the notes', async () 
       { id: 'broken', run: async () => Promise.reject(new Error(`broken attempt ${++broken}`)) },
       { id: 'kat', run: async () => [{ spec: spec('kat'), status: 'failed' as const, reason: 'known-answer test failed' }] },
       // measured one series, another failed for a deterministic reason: not a failed task
-      { id: 'partial', run: async () => (partial++, [{ spec: spec('partial-new'), value: 1 }, { spec: spec('partial-reuse'), status: 'failed' as const, reason: 'did not resume' }]) },
+      {
+        id: 'partial',
+        run: async () => (
+          partial++,
+          [
+            { spec: spec('partial-new'), value: 1 },
+            { spec: spec('partial-reuse'), status: 'failed' as const, reason: 'did not resume' },
+          ]
+        ),
+      },
     ],
   };
   const { run } = await executeRun({ ...plan(builds), rounds: 1, warmupRounds: 0 }, builds, [bench], out, { progress: () => {} });
   assert.equal(flaky, 2);
   assert.equal(broken, 2);
   assert.equal(partial, 1, 'a task with one failed series among measured ones runs once');
-  assert.deepEqual(run.series.find((s) => s.metric === 'flaky')!.iterations.map((i) => i.value), [2]);
-  assert.ok(run.notes.some((n) => /toy\/flaky .* failed on the first attempt \(transient: port in use\); the second attempt succeeded/.test(n)), run.notes.join('\n'));
-  assert.ok(run.notes.some((n) => /toy\/broken .* failed on the first attempt \(broken attempt 1\); the second attempt failed too \(broken attempt 2\)/.test(n)));
+  assert.deepEqual(
+    run.series.find((s) => s.metric === 'flaky')!.iterations.map((i) => i.value),
+    [2],
+  );
+  assert.ok(
+    run.notes.some((n) => /toy\/flaky .* failed on the first attempt \(transient: port in use\); the second attempt succeeded/.test(n)),
+    run.notes.join('\n'),
+  );
+  assert.ok(
+    run.notes.some((n) => /toy\/broken .* failed on the first attempt \(broken attempt 1\); the second attempt failed too \(broken attempt 2\)/.test(n)),
+  );
   assert.ok(run.notes.some((n) => /toy\/kat .* first attempt \(known-answer test failed\); the second attempt failed too/.test(n)));
   assert.equal(run.notes.length, 3, 'one note per failed task');
 });
@@ -198,12 +240,23 @@ test('a failed task is run once more; both attempts are in the notes', async () 
 /** What a first session leaves in the journal when killed: its plan, its session, the window before, then `lines` (entries or evidence). */
 async function killedJournal(p: RunPlan, first: EvidenceRecorder, lines: object[]): Promise<void> {
   mkdirSync(join(journalPath(p), '..'), { recursive: true });
-  const preamble = [{ plan: p }, { kind: 'session', at: JOURNAL_AT, exclusive: true }, { kind: 'quiet-before', thresholds: first.thresholds, snapshot: await first.before(() => {}) }];
+  const preamble = [
+    { plan: p },
+    { kind: 'session', at: JOURNAL_AT, exclusive: true },
+    { kind: 'quiet-before', thresholds: first.thresholds, snapshot: await first.before(() => {}) },
+  ];
   writeFileSync(journalPath(p), [...preamble, ...lines].map((l) => JSON.stringify(l) + '\n').join(''));
 }
 const JOURNAL_AT = '2026-01-01T00:00:01.000Z';
 /** A finished timed task of build b35 in a journal. */
-const journalTask = (round: number, t: string, value = 1) => ({ round, buildId: 'b35', benchmark: 'toy', task: t, at: JOURNAL_AT, outcomes: [{ spec: spec(t), value }] });
+const journalTask = (round: number, t: string, value = 1) => ({
+  round,
+  buildId: 'b35',
+  benchmark: 'toy',
+  task: t,
+  at: JOURNAL_AT,
+  outcomes: [{ spec: spec(t), value }],
+});
 
 test('quiet-host evidence: before the run and every round, in the run file; one noisy measured round marks the run', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
@@ -215,7 +268,10 @@ test('quiet-host evidence: before the run and every round, in the run file; one 
   assert.deepEqual([quiet.calls.watches, quiet.calls.stopped], [3, 3], 'every round is watched, and its timer stopped');
   assert.equal(run.quiet?.quiet, true);
   assert.equal(run.quiet?.exclusive, true);
-  assert.deepEqual(run.quiet?.rounds.map((r) => r.round), [0, 1, 2]);
+  assert.deepEqual(
+    run.quiet?.rounds.map((r) => r.round),
+    [0, 1, 2],
+  );
   // round 2 disturbed in every attempt: measured again MAX_REPEATED_ROUNDS times (a limit per run, whatever its rounds), then kept
   const noisy = standInEvidence(Array(MAX_REPEATED_ROUNDS + 1).fill(2));
   const r2 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], noisy.recorder)).run;
@@ -225,13 +281,18 @@ test('quiet-host evidence: before the run and every round, in the run file; one 
   assert.equal(r2.quiet?.thresholds.maxRepeatedRounds, MAX_REPEATED_ROUNDS);
   assert.deepEqual(r2.quiet?.rounds.find((r) => r.round === 2)?.reasons, ['processes outside this run used 50% of one CPU']);
   const shared = standInEvidence([], false);
-  const r3 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], shared.recorder)).run;
+  const r3 = (await executeRun(plan(builds), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], shared.recorder))
+    .run;
   assert.equal(r3.quiet?.quiet, false, 'a run that did not hold the host lock is never quiet');
 });
 
 test('quiet-host evidence of a run of deterministic tasks only: its phase is watched like a round, no timed round is wanted, a noisy phase marks the run', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
-  const counts: Benchmark = { id: 'toy', description: 'instruction counts only', tasks: () => [{ id: 'count', oncePerRun: true, run: async () => [{ spec: spec('count'), value: 7 }] }] };
+  const counts: Benchmark = {
+    id: 'toy',
+    description: 'instruction counts only',
+    tasks: () => [{ id: 'count', oncePerRun: true, run: async () => [{ spec: spec('count'), value: 7 }] }],
+  };
   const quiet = standInEvidence();
   const { run } = await executeRun(plan(builds), builds, [counts], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], quiet.recorder);
   assert.equal(run.quiet?.quiet, true, run.notes.join('\n'));
@@ -244,16 +305,31 @@ test('quiet-host evidence of a run of deterministic tasks only: its phase is wat
 
 test('a run killed in its deterministic phase after its last task, before the evidence: resumed, it is not quiet and says why', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
-  const counts: Benchmark = { id: 'toy', description: 'instruction counts only', tasks: () => [{ id: 'count', oncePerRun: true, run: async () => [{ spec: spec('count'), value: 7 }] }] };
+  const counts: Benchmark = {
+    id: 'toy',
+    description: 'instruction counts only',
+    tasks: () => [{ id: 'count', oncePerRun: true, run: async () => [{ spec: spec('count'), value: 7 }] }],
+  };
   const p = plan(builds);
-  const task = (buildId: string) => ({ round: p.warmupRounds, buildId, benchmark: 'toy', task: 'count', at: JOURNAL_AT, deterministic: true, outcomes: [{ spec: spec('count'), value: 7 }] });
+  const task = (buildId: string) => ({
+    round: p.warmupRounds,
+    buildId,
+    benchmark: 'toy',
+    task: 'count',
+    at: JOURNAL_AT,
+    deterministic: true,
+    outcomes: [{ spec: spec('count'), value: 7 }],
+  });
   await killedJournal(p, standInEvidence().recorder, [task('b34'), task('b35')]);
   const second = standInEvidence();
   const { run } = await executeRun(p, builds, [counts], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], second.recorder);
-  assert.deepEqual(second.calls.rounds, [], 'nothing left to run: no window is closed, the phase\'s evidence cannot come late');
+  assert.deepEqual(second.calls.rounds, [], "nothing left to run: no window is closed, the phase's evidence cannot come late");
   assert.equal(run.quiet?.deterministic, undefined);
   assert.equal(run.quiet?.quiet, false, 'the phase measured, and its evidence is missing');
-  assert.ok(run.notes.includes('no quiet-host evidence for the deterministic phase (the run was killed in it): the run counts as not quiet'), run.notes.join('\n'));
+  assert.ok(
+    run.notes.includes('no quiet-host evidence for the deterministic phase (the run was killed in it): the run counts as not quiet'),
+    run.notes.join('\n'),
+  );
 });
 
 test('resume keeps the evidence already recorded and adds its own session', async () => {
@@ -262,7 +338,12 @@ test('resume keeps the evidence already recorded and adds its own session', asyn
   const p = plan(builds);
   // what a first session leaves when killed in round 1: its session, the window before, round 0 and its evidence, one task of round 1
   const first = standInEvidence([0]).recorder;
-  await killedJournal(p, first, [journalTask(0, 'fast'), journalTask(0, 'pq'), { kind: 'quiet-round', snapshot: first.round({} as Sample, 0) }, journalTask(1, 'fast')]);
+  await killedJournal(p, first, [
+    journalTask(0, 'fast'),
+    journalTask(0, 'pq'),
+    { kind: 'quiet-round', snapshot: first.round({} as Sample, 0) },
+    journalTask(1, 'fast'),
+  ]);
   const second = standInEvidence([], false);
   const { run } = await executeRun(p, builds, [toyBenchmark([])], out, { progress: () => {} }, [], second.recorder);
   assert.equal(second.calls.before, 0, 'the window before the run is not taken again');
@@ -275,7 +356,10 @@ test('resume keeps the evidence already recorded and adds its own session', asyn
 test('a benchmark is not run on a library it does not list: one note per benchmark and build, no series, no silent drop', async () => {
   const out = mkdtempSync(join(tmpdir(), 'runs-'));
   const openssl = build('3.5.7', 'b35');
-  const awslc: BuildUnderTest = { ...openssl, record: { ...openssl.record, id: 'awslc', library: 'aws-lc', version: '5.12.0', series: '5.12', versionString: 'AWS-LC 5.12.0' } };
+  const awslc: BuildUnderTest = {
+    ...openssl,
+    record: { ...openssl.record, id: 'awslc', library: 'aws-lc', version: '5.12.0', series: '5.12', versionString: 'AWS-LC 5.12.0' },
+  };
   const calls: string[] = [];
   const opensslOnly = toyBenchmark(calls);
   const everywhere: Benchmark = { ...toyBenchmark(calls), id: 'toy-all', libraries: ['openssl', 'aws-lc'] };
@@ -296,18 +380,41 @@ test('a measured round the host disturbed is dropped before anything uses it and
   const calls: string[] = [];
   const noisy = standInEvidence([0, 1]);
   const progress: string[] = [];
-  const { run } = await executeRun(plan(builds), builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: (m) => progress.push(m) }, [], noisy.recorder);
+  const { run } = await executeRun(
+    plan(builds),
+    builds,
+    [toyBenchmark(calls)],
+    mkdtempSync(join(tmpdir(), 'runs-')),
+    { progress: (m) => progress.push(m) },
+    [],
+    noisy.recorder,
+  );
   assert.deepEqual(noisy.calls.rounds, [0, 1, 1, 2], 'round 1 twice, the warm-up once');
   assert.equal(calls.length, 4 * 4, 'four rounds of four tasks ran');
   assert.equal(run.quiet?.quiet, true, 'every round the run kept is quiet (the warm-up decides nothing)');
-  assert.deepEqual(run.quiet?.repeated?.map((r) => [r.round, r.quiet]), [[1, false]]);
-  assert.deepEqual(run.quiet?.rounds.map((r) => [r.round, r.quiet]), [[0, false], [1, true], [2, true]]);
+  assert.deepEqual(
+    run.quiet?.repeated?.map((r) => [r.round, r.quiet]),
+    [[1, false]],
+  );
+  assert.deepEqual(
+    run.quiet?.rounds.map((r) => [r.round, r.quiet]),
+    [
+      [0, false],
+      [1, true],
+      [2, true],
+    ],
+  );
   const fast = run.series.find((x) => x.buildId === 'b35' && x.metric === 'fast')!;
   // values are the call count when the task ran: round 1's kept values come from its second attempt (calls 9-12)
   const round1 = fast.iterations.filter((it) => it.round === 1).map((it) => it.value);
   assert.equal(round1.length, 1);
   assert.ok(round1[0]! > 8 && round1[0]! <= 12, `round 1's value ${round1[0]} is from the second attempt`);
-  assert.ok(run.notes.some((n) => /^measured round 1 was disturbed by the host \(processes outside this run used 50% of one CPU\): what it measured was dropped/.test(n)), run.notes.join('\n'));
+  assert.ok(
+    run.notes.some((n) =>
+      /^measured round 1 was disturbed by the host \(processes outside this run used 50% of one CPU\): what it measured was dropped/.test(n),
+    ),
+    run.notes.join('\n'),
+  );
   assert.ok(progress.some((m) => /round 1 was disturbed by the host/.test(m)));
 });
 
@@ -316,10 +423,21 @@ test('a measured round is cut short at its first loud window and measured again,
   const calls: string[] = [];
   // watch 1 is round 1's first attempt: loud from its first task on; its snapshot at the end is quiet
   const loud = standInEvidence([], true, [1]);
-  const { run } = await executeRun(plan(builds), builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], loud.recorder);
+  const { run } = await executeRun(
+    plan(builds),
+    builds,
+    [toyBenchmark(calls)],
+    mkdtempSync(join(tmpdir(), 'runs-')),
+    { progress: () => {} },
+    [],
+    loud.recorder,
+  );
   assert.equal(calls.length, 4 + 1 + 4 + 4, 'the warm-up, one task of the cut attempt, round 1 again, round 2');
   assert.equal(run.quiet?.quiet, true);
-  assert.deepEqual(run.quiet?.repeated?.map((r) => [r.round, r.quiet, r.reasons]), [[1, false, ['cut short after 1 task(s), at its first window that broke a limit', 'steal 9% of all CPUs over the 8 s window']]]);
+  assert.deepEqual(
+    run.quiet?.repeated?.map((r) => [r.round, r.quiet, r.reasons]),
+    [[1, false, ['cut short after 1 task(s), at its first window that broke a limit', 'steal 9% of all CPUs over the 8 s window']]],
+  );
   const round1 = run.series.flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value));
   assert.equal(round1.length, 3, 'round 1 of fast on both builds and pq on 3.5.7');
   assert.ok(!round1.includes(5), "the cut attempt's one value (call 5) is not in the run file");
@@ -331,14 +449,26 @@ test('a loud window past the limit of repeats does not cut the round: it runs wh
   const calls: string[] = [];
   // rounds 1 and 2 disturbed in every attempt: the limit is MAX_REPEATED_ROUNDS repeats
   const n = MAX_REPEATED_ROUNDS;
-  const loud = standInEvidence([...Array(n + 1).fill(1), 2], true, Array.from({ length: n + 2 }, (_, i) => i + 1));
-  const { run } = await executeRun(plan(builds), builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], loud.recorder);
+  const loud = standInEvidence(
+    [...Array(n + 1).fill(1), 2],
+    true,
+    Array.from({ length: n + 2 }, (_, i) => i + 1),
+  );
+  const { run } = await executeRun(
+    plan(builds),
+    builds,
+    [toyBenchmark(calls)],
+    mkdtempSync(join(tmpdir(), 'runs-')),
+    { progress: () => {} },
+    [],
+    loud.recorder,
+  );
   assert.equal(run.quiet?.repeated?.length, n);
   assert.equal(run.quiet?.quiet, false);
   assert.equal(calls.length, 2 + n + 2 + 2, 'the warm-up, the cut attempts of round 1 (one task each), then rounds 1 and 2 whole');
 });
 
-test('resuming in a repeated round: the disturbed attempt\'s entries are dropped from the journal, only the rest runs', async () => {
+test("resuming in a repeated round: the disturbed attempt's entries are dropped from the journal, only the rest runs", async () => {
   const builds = [build('3.5.7', 'b35')];
   const p = plan(builds);
   const first = standInEvidence([1]).recorder;
@@ -351,9 +481,22 @@ test('resuming in a repeated round: the disturbed attempt\'s entries are dropped
     { kind: 'round-repeated', snapshot: first.round({} as Sample, 1) },
     journalTask(1, 'fast', 5),
   ]);
-  assert.deepEqual(readJournal(journalPath(p)).entries.filter((e) => e.round === 1).map((e) => e.outcomes?.[0] && 'value' in e.outcomes[0] ? e.outcomes[0].value : null), [5]);
+  assert.deepEqual(
+    readJournal(journalPath(p))
+      .entries.filter((e) => e.round === 1)
+      .map((e) => (e.outcomes?.[0] && 'value' in e.outcomes[0] ? e.outcomes[0].value : null)),
+    [5],
+  );
   const calls: string[] = [];
-  const { run } = await executeRun(p, builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder);
+  const { run } = await executeRun(
+    p,
+    builds,
+    [toyBenchmark(calls)],
+    mkdtempSync(join(tmpdir(), 'runs-')),
+    { progress: () => {} },
+    [],
+    standInEvidence().recorder,
+  );
   assert.deepEqual(calls, ['pq@3.5.7', 'fast@3.5.7', 'pq@3.5.7'], "round 1's pq, then round 2");
   const values = run.series.flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value));
   assert.ok(!values.includes(1000), 'nothing of the disturbed attempt reaches the run file');
@@ -365,8 +508,7 @@ test('resuming in a repeated round: the disturbed attempt\'s entries are dropped
 
 /** A plan on a machine of its own (each test, and each test process, its own task-time records), at a harness revision. */
 const OWN = randomBytes(3).toString('hex');
-const warmPlan = (builds: BuildUnderTest[], machine: string, revision = 1): RunPlan =>
-  standInPlan(builds, { hostName: `${machine}-${OWN}`, revision });
+const warmPlan = (builds: BuildUnderTest[], machine: string, revision = 1): RunPlan => standInPlan(builds, { hostName: `${machine}-${OWN}`, revision });
 
 /** Progress lines, and the tasks a run's warm-up round ran in them (task@version, in run order). */
 function progressLog(killAt?: string) {
@@ -387,13 +529,15 @@ function progressLog(killAt?: string) {
 /** A run of the toy benchmark asking for a short warm-up (as npm run bench does); quiet unless a round is noisy. */
 async function toyRun(p: RunPlan, builds: BuildUnderTest[], o: { noisy?: number[]; shortWarmup?: boolean } = {}) {
   const log = progressLog();
-  const { run } = await executeRun(p, builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence(o.noisy ?? []).recorder, { shortWarmup: o.shortWarmup ?? true });
+  const { run } = await executeRun(p, builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence(o.noisy ?? []).recorder, {
+    shortWarmup: o.shortWarmup ?? true,
+  });
   return { run, warmed: log.warmedUp() };
 }
 
 const ALL_FOUR = ['fast@3.4.1', 'fast@3.5.7', 'pq@3.4.1', 'pq@3.5.7'];
 
-test('a quiet run records the median seconds of each timed task\'s measured rounds, keyed by machine, benchmark, task, build, mode and harness revision', async () => {
+test("a quiet run records the median seconds of each timed task's measured rounds, keyed by machine, benchmark, task, build, mode and harness revision", async () => {
   let now = 0;
   const b35 = build('3.5.7', 'b35');
   const took = [100, 1, 5, 3]; // the warm-up round, then three measured rounds
@@ -408,7 +552,9 @@ test('a quiet run records the median seconds of each timed task\'s measured roun
     ],
   };
   const p = { ...warmPlan([b35], 'times-host', 3), rounds: 3 };
-  const { run } = await executeRun(p, [b35], [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder, { clock: () => now });
+  const { run } = await executeRun(p, [b35], [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder, {
+    clock: () => now,
+  });
   assert.equal(run.quiet?.quiet, true);
   const a = findTaskTime(taskTimeKey(p, 'toy', 'a', 'b35'));
   assert.deepEqual([a?.seconds, a?.rounds, a?.runId], [3, 3, p.runId], 'the median of 1, 5 and 3 s: not the 100 s warm-up');
@@ -427,20 +573,44 @@ test('short warm-up: the second quiet run of the same request runs one task per 
   assert.deepEqual(first.warmed, ALL_FOUR, 'a first run: no recorded time, a whole warm-up round');
   assert.equal(first.run.plan.warmup, 'whole-round');
   assert.equal(first.run.plan.warmupTimesFrom, undefined);
-  assert.ok(first.run.notes.includes('a whole warm-up round: round 0 ran every timed task on every build (4 in all), because no quiet run of this machine had recorded the time of any of them for these builds, this mode and harness revision (runner/task-times.ts)'), first.run.notes.join('\n'));
+  assert.ok(
+    first.run.notes.includes(
+      'a whole warm-up round: round 0 ran every timed task on every build (4 in all), because no quiet run of this machine had recorded the time of any of them for these builds, this mode and harness revision (runner/task-times.ts)',
+    ),
+    first.run.notes.join('\n'),
+  );
   const calls: string[] = [];
   const log = progressLog();
   const p = warmPlan(builds, 'warm-second');
-  const { run } = await executeRun(p, builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence().recorder, { shortWarmup: true });
+  const { run } = await executeRun(p, builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence().recorder, {
+    shortWarmup: true,
+  });
   assert.deepEqual(log.warmedUp(), ['fast@3.4.1', 'fast@3.5.7'], 'round 0: the first task in run order on each build');
   assert.equal(calls.length, 2 + 2 * 4, 'then every task in each measured round');
   assert.equal(run.plan.warmup, 'short');
   assert.deepEqual(run.plan.warmupTimesFrom, [first.run.runId]);
-  assert.ok(run.notes.some((n) => n.startsWith('a short warm-up round: round 0 ran 2 of the 4 timed tasks of the builds, counting each task once per build') && n.includes(`the quiet run ${first.run.runId}`)), run.notes.join('\n'));
+  assert.ok(
+    run.notes.some(
+      (n) =>
+        n.startsWith('a short warm-up round: round 0 ran 2 of the 4 timed tasks of the builds, counting each task once per build') &&
+        n.includes(`the quiet run ${first.run.runId}`),
+    ),
+    run.notes.join('\n'),
+  );
   const fast35 = run.series.find((s) => s.metric === 'fast' && s.buildId === 'b35')!;
-  assert.deepEqual(fast35.iterations.map((i) => i.warmup), [true, false, false]);
+  assert.deepEqual(
+    fast35.iterations.map((i) => i.warmup),
+    [true, false, false],
+  );
   const pq35 = run.series.find((s) => s.metric === 'pq' && s.buildId === 'b35')!;
-  assert.deepEqual(pq35.iterations.map((i) => [i.round, i.warmup]), [[1, false], [2, false]], 'not warmed: its measured rounds only');
+  assert.deepEqual(
+    pq35.iterations.map((i) => [i.round, i.warmup]),
+    [
+      [1, false],
+      [2, false],
+    ],
+    'not warmed: its measured rounds only',
+  );
   assert.equal(pq35.status, 'measured');
 });
 
@@ -473,7 +643,10 @@ test('a new build is warmed with all its tasks, the builds with recorded times w
   assert.deepEqual(next.warmed, ['fast@3.4.1', 'fast@3.6.0', 'pq@3.6.0']);
   assert.equal(next.run.plan.warmup, 'short');
   assert.deepEqual(next.run.plan.warmupTimesFrom, [first.run.runId]);
-  assert.ok(next.run.notes.some((n) => n.startsWith('a short warm-up round: round 0 ran 3 of the 4 timed tasks')), next.run.notes.join('\n'));
+  assert.ok(
+    next.run.notes.some((n) => n.startsWith('a short warm-up round: round 0 ran 3 of the 4 timed tasks')),
+    next.run.notes.join('\n'),
+  );
 });
 
 test('--full-warmup: a whole warm-up round even with every time recorded', async () => {
@@ -482,7 +655,10 @@ test('--full-warmup: a whole warm-up round even with every time recorded', async
   const full = await toyRun(warmPlan(builds, 'warm-full'), builds, { shortWarmup: false });
   assert.deepEqual(full.warmed, ALL_FOUR);
   assert.equal(full.run.plan.warmup, 'whole-round');
-  assert.ok(full.run.notes.some((n) => n.startsWith('a whole warm-up round: round 0 ran every timed task on every build (4 in all), as asked (--full-warmup')), full.run.notes.join('\n'));
+  assert.ok(
+    full.run.notes.some((n) => n.startsWith('a whole warm-up round: round 0 ran every timed task on every build (4 in all), as asked (--full-warmup')),
+    full.run.notes.join('\n'),
+  );
 });
 
 test('a run killed in its warm-up round keeps the warm-up it chose when resumed, whatever the records say by then', async () => {
@@ -491,12 +667,24 @@ test('a run killed in its warm-up round keeps the warm-up it chose when resumed,
   const recorder = (await toyRun(warmPlan(builds, machine), builds)).run;
   const killedIn = async (p: RunPlan, shortWarmup: boolean, killAt: string) => {
     const log = progressLog(killAt);
-    await assert.rejects(executeRun(p, builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence().recorder, { shortWarmup }), /SIMULATED KILL/);
+    await assert.rejects(
+      executeRun(p, builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence().recorder, { shortWarmup }),
+      /SIMULATED KILL/,
+    );
     return log.warmedUp();
   };
   const resumed = async (p: RunPlan, shortWarmup: boolean) => {
     const log = progressLog();
-    const { run } = await executeRun(resumePlan(p, p.harness, false), builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], standInEvidence().recorder, { shortWarmup });
+    const { run } = await executeRun(
+      resumePlan(p, p.harness, false),
+      builds,
+      [toyBenchmark([])],
+      mkdtempSync(join(tmpdir(), 'runs-')),
+      log.cb,
+      [],
+      standInEvidence().recorder,
+      { shortWarmup },
+    );
     return { run, warmed: log.warmedUp() };
   };
 
@@ -529,5 +717,8 @@ test('a journal written before the warm-up was journaled, with timed tasks in it
   const { run } = await executeRun(p, builds, [toyBenchmark([])], mkdtempSync(join(tmpdir(), 'runs-')), log.cb, [], undefined, { shortWarmup: true });
   assert.deepEqual(log.warmedUp(), ['fast@3.5.7', 'pq@3.4.1', 'pq@3.5.7']);
   assert.equal(run.plan.warmup, 'whole-round');
-  assert.ok(run.notes.some((n) => n.endsWith('the run was resumed from a journal written before the warm-up was chosen')), run.notes.join('\n'));
+  assert.ok(
+    run.notes.some((n) => n.endsWith('the run was resumed from a journal written before the warm-up was chosen')),
+    run.notes.join('\n'),
+  );
 });

@@ -26,7 +26,10 @@ import { chooseWarmup, timesFrom, type WarmupChoice, type WarmupPair } from './r
 import { recordTaskTimes } from './task-times.ts';
 
 export function newRunId(mode: RunMode | 'sequential', now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${mode}-${randomBytes(2).toString('hex')}`;
 }
 
@@ -118,7 +121,8 @@ export async function executeRun(
   // a budget is the night's, not a session's: a resumed run counts the seconds its earlier sessions spent
   // preparing, in the deterministic phase and on timed tasks (a disturbed attempt's dropped tasks aside)
   const spentBefore =
-    recorded.reduce((s, e) => s + (e.kind === 'phase' && e.phase !== 'timed' ? e.seconds : 0), 0) + done.reduce((s, e) => s + (e.deterministic ? 0 : (e.seconds ?? 0)), 0);
+    recorded.reduce((s, e) => s + (e.kind === 'phase' && e.phase !== 'timed' ? e.seconds : 0), 0) +
+    done.reduce((s, e) => s + (e.deterministic ? 0 : (e.seconds ?? 0)), 0);
   const deadline = plan.budgetMinutes !== undefined ? prepareStarted + (plan.budgetMinutes * 60 - spentBefore) * 1000 : undefined;
   const prepared = new Map<string, string | null>(); // build|benchmark -> error or null
   for (const build of builds)
@@ -148,7 +152,11 @@ export async function executeRun(
   const keyOf = reuseKeys(plan);
   const deterministic = builds.flatMap((build) =>
     benchmarks.flatMap((bench) =>
-      prepared.get(`${build.record.id}|${bench.id}`) !== null ? [] : tasksOf(bench, build).filter((t) => t.oncePerRun).map((task) => ({ build, bench, task })),
+      prepared.get(`${build.record.id}|${bench.id}`) !== null
+        ? []
+        : tasksOf(bench, build)
+            .filter((t) => t.oncePerRun)
+            .map((task) => ({ build, bench, task })),
     ),
   );
   await runDeterministicPhase({
@@ -167,7 +175,13 @@ export async function executeRun(
   });
 
   const until = plan.maxRounds
-    ? new UntilDecided({ warmupRounds: plan.warmupRounds, minRounds: plan.rounds, maxRounds: plan.maxRounds, precision: plan.precision ?? DEFAULT_PRECISION, builds: plan.builds })
+    ? new UntilDecided({
+        warmupRounds: plan.warmupRounds,
+        minRounds: plan.rounds,
+        maxRounds: plan.maxRounds,
+        precision: plan.precision ?? DEFAULT_PRECISION,
+        builds: plan.builds,
+      })
     : undefined;
   const totalRounds = plan.warmupRounds + (plan.maxRounds ?? plan.rounds);
   const byId = new Map(builds.map((b) => [b.record.id, b]));
@@ -191,13 +205,17 @@ export async function executeRun(
     if (pairs.length) {
       // a journal from before the choice was journaled that ran timed tasks ran a whole round
       const total = pairs.reduce((n, p) => n + p.tasks.length, 0);
-      warmupChoice = done.some((e) => !e.deterministic) ? { warmup: 'whole-round', reason: 'journal', warmed: total, notWarmed: [] } : chooseWarmup(plan, pairs, options.shortWarmup === true);
+      warmupChoice = done.some((e) => !e.deterministic)
+        ? { warmup: 'whole-round', reason: 'journal', warmed: total, notWarmed: [] }
+        : chooseWarmup(plan, pairs, options.shortWarmup === true);
       record({ kind: 'warmup', ...warmupChoice });
     }
   }
   const notWarmed = new Map((warmupChoice?.notWarmed ?? []).map((n) => [`${n.benchmark}|${n.task}|${n.buildId}`, n]));
   if (warmupChoice?.warmup === 'short')
-    cb.progress(`short warm-up: round 0 runs ${warmupChoice.warmed} of ${warmupChoice.warmed + notWarmed.size} timed task(s); the others' times come from ${timesFrom(warmupChoice).join(', ')} (--full-warmup runs them all)`);
+    cb.progress(
+      `short warm-up: round 0 runs ${warmupChoice.warmed} of ${warmupChoice.warmed + notWarmed.size} timed task(s); the others' times come from ${timesFrom(warmupChoice).join(', ')} (--full-warmup runs them all)`,
+    );
   /** after the warm-up: keep the tasks whose minimum rounds fit in the time left, headline series first */
   const planTheNight = (now: number) => {
     const costs: TaskCost[] = benchmarks.flatMap((bench) => {
@@ -208,21 +226,28 @@ export async function executeRun(
         headline: tasks.some((t) => t.id === id && (t.produces ?? []).some(isNightHeadline)),
         // the warm-up's time of the task on the builds that ran it, the recorded time on those that did not
         secondsPerRound:
-          done.filter((e) => e.round < plan.warmupRounds && !e.deterministic && e.benchmark === bench.id && e.task === id).reduce((a, e) => a + (e.seconds ?? 0), 0) +
+          done
+            .filter((e) => e.round < plan.warmupRounds && !e.deterministic && e.benchmark === bench.id && e.task === id)
+            .reduce((a, e) => a + (e.seconds ?? 0), 0) +
           [...notWarmed.values()].filter((n) => n.benchmark === bench.id && n.task === id).reduce((a, n) => a + n.seconds, 0),
       }));
     });
     const night = planNight(costs, plan.rounds, (deadline! - now) / 1000);
     record({ kind: 'night-plan', leftOut: night.leftOut });
     for (const t of night.leftOut) leftOut.set(`${t.benchmark}|${t.task}`, t);
-    if (night.leftOut.length) cb.progress(`the ${plan.budgetMinutes}-minute budget leaves out ${night.leftOut.length} task(s) for the next night: ${night.leftOut.map((t) => `${t.benchmark}/${t.task}`).join(', ')}`);
+    if (night.leftOut.length)
+      cb.progress(
+        `the ${plan.budgetMinutes}-minute budget leaves out ${night.leftOut.length} task(s) for the next night: ${night.leftOut.map((t) => `${t.benchmark}/${t.task}`).join(', ')}`,
+      );
   };
   /**
    * A disturbed measured round is measured again (never the warm-up, which decides nothing) while the
    * run has repeated fewer than maxRepeated rounds and, with a time budget, the round fits again.
    */
   const mayRepeat = (round: number, seconds: number) =>
-    round >= plan.warmupRounds && recorded.filter((e) => e.kind === 'round-repeated').length < maxRepeated && (deadline === undefined || clock() + seconds * 1000 <= deadline);
+    round >= plan.warmupRounds &&
+    recorded.filter((e) => e.kind === 'round-repeated').length < maxRepeated &&
+    (deadline === undefined || clock() + seconds * 1000 <= deadline);
   const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => timedOf(b, x).length), 0) * builds.length, 0);
   const totalSteps = tasksPerRound * totalRounds;
   let lastRound = totalRounds - 1;
@@ -283,14 +308,21 @@ export async function executeRun(
         if (cutShort || (!snapshot.quiet && mayRepeat(round, (clock() - roundStarted) / 1000))) {
           // the host disturbed a measured round: drop what it measured before anything (a look, the run
           // file) uses it, and measure the round again; the decision reads /proc only, never the values
-          const disturbed = cutShort ? { ...snapshot, quiet: false, reasons: [`cut short after ${tasksRun} task(s), at its first window that broke a limit`, ...cutShort] } : snapshot;
+          const disturbed = cutShort
+            ? { ...snapshot, quiet: false, reasons: [`cut short after ${tasksRun} task(s), at its first window that broke a limit`, ...cutShort] }
+            : snapshot;
           record({ kind: 'round-repeated', snapshot: disturbed });
           dropRound(done, round);
           for (const key of [...finished]) if (key.startsWith(`${round}|`)) finished.delete(key);
-          cb.progress(`  round ${round} was disturbed by the host (${disturbed.reasons.join('; ')}): its measurements are dropped and the round measured again`);
+          cb.progress(
+            `  round ${round} was disturbed by the host (${disturbed.reasons.join('; ')}): its measurements are dropped and the round measured again`,
+          );
           // a storm lasts minutes: measuring again at once would spend the run's repeats inside it
           const waited = await evidence!.calm(cb.progress);
-          if (waited.waitedSeconds > 0) cb.progress(`  waited ${Math.round(waited.waitedSeconds)} s for the host to calm down${waited.calm ? '' : ' (it did not: measuring again anyway)'}`);
+          if (waited.waitedSeconds > 0)
+            cb.progress(
+              `  waited ${Math.round(waited.waitedSeconds)} s for the host to calm down${waited.calm ? '' : ' (it did not: measuring again anyway)'}`,
+            );
           round--;
           continue;
         }
@@ -306,11 +338,15 @@ export async function executeRun(
     if (!warmup) lastRoundSeconds = roundSeconds;
     // the next round runs the tasks still in the rounds: this round's time of those is its estimate
     const nextRound = () =>
-      done.filter((e) => e.round === round && !e.deterministic && !until?.skip(e.buildId, e.benchmark, e.task) && !leftOut.has(`${e.benchmark}|${e.task}`)).reduce((a, e) => a + (e.seconds ?? 0), 0);
+      done
+        .filter((e) => e.round === round && !e.deterministic && !until?.skip(e.buildId, e.benchmark, e.task) && !leftOut.has(`${e.benchmark}|${e.task}`))
+        .reduce((a, e) => a + (e.seconds ?? 0), 0);
     // (only after a round this session measured in: the rounds a resumed run replays from its journal are not ended again)
     if (!decided && until && deadline !== undefined && ranThisRound && round >= plan.warmupRounds && clock() + nextRound() * 1000 > deadline) {
       until.finalLook(round, done);
-      notes.push(`the ${plan.budgetMinutes}-minute budget ended after measured round ${round - plan.warmupRounds + 1}: one last look spent the alpha left, and the series still open stopped for the budget`);
+      notes.push(
+        `the ${plan.budgetMinutes}-minute budget ended after measured round ${round - plan.warmupRounds + 1}: one last look spent the alpha left, and the series still open stopped for the budget`,
+      );
       decided = true;
     }
     if (decided) cb.progress(`  every timed series is settled, or the budget of ${plan.maxRounds} rounds is reached: stopping after this round`);

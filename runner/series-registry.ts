@@ -17,7 +17,8 @@ export function registeredSeries(build: Pick<Build, 'library' | 'version' | 'ser
     // tasks() only builds closures: a stand-in with the record's identity is enough
     const standIn = { prefix: '/nonexistent', record: { ...build, id: 'registry' } as Build };
     for (const bench of BENCHMARKS.filter((b) => measures(b, build.library)))
-      for (const mode of ['quick', 'full'] as const) for (const task of bench.tasks(standIn, mode)) for (const spec of task.produces ?? []) found.set(seriesKey(spec), spec);
+      for (const mode of ['quick', 'full'] as const)
+        for (const task of bench.tasks(standIn, mode)) for (const spec of task.produces ?? []) found.set(seriesKey(spec), spec);
     byBuild.set(id, (specs = found));
   }
   return specs;

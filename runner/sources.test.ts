@@ -53,7 +53,10 @@ test('a download that does not finish in time is stopped, and nothing is left be
   const m = await mirror();
   const dest = join(dir, 'slow');
   const started = Date.now();
-  await assert.rejects(fetchUrl(ref(m.url('/slow')), dest, limits), (e: Error) => e instanceof SourceError && /not finished within 1\.5 s \(\d+ bytes received\); stopped/.test(e.message));
+  await assert.rejects(
+    fetchUrl(ref(m.url('/slow')), dest, limits),
+    (e: Error) => e instanceof SourceError && /not finished within 1\.5 s \(\d+ bytes received\); stopped/.test(e.message),
+  );
   assert.ok(Date.now() - started < 5000);
   assert.ok(!existsSync(dest));
 });
@@ -82,9 +85,13 @@ test('setup-machine.sh installs the tools of every kind of source the catalogue 
   assert.deepEqual([...recipes].sort(), ['autotools', 'cmake']);
   for (const recipe of recipes)
     for (const tool of RECIPES[recipe].tools)
-      assert.ok(pairs.includes(`${tool.debianPackage}:${tool.command}`), `${recipe} builds need ${tool.command} (Debian package ${tool.debianPackage}); setup-machine.sh does not install it`);
+      assert.ok(
+        pairs.includes(`${tool.debianPackage}:${tool.command}`),
+        `${recipe} builds need ${tool.command} (Debian package ${tool.debianPackage}); setup-machine.sh does not install it`,
+      );
   // ensure-deps.sh (before npm test and npm start) notices any of them missing
   const ensure = readFileSync(new URL('../scripts/ensure-deps.sh', import.meta.url), 'utf8');
   const checked = /for t in ([^;]+); do/.exec(ensure)?.[1]?.split(/\s+/) ?? [];
-  for (const recipe of recipes) for (const tool of RECIPES[recipe].tools) assert.ok(checked.includes(tool.command), `ensure-deps.sh does not check for ${tool.command}`);
+  for (const recipe of recipes)
+    for (const tool of RECIPES[recipe].tools) assert.ok(checked.includes(tool.command), `ensure-deps.sh does not check for ${tool.command}`);
 });

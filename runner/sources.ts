@@ -1,6 +1,19 @@
 // Fetch a library's source archive (OpenSSL, or another TLS library's crate) and verify it against its pinned sha256 before anything reads it.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, copyFileSync, mkdtempSync, openSync, writeSync, closeSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  copyFileSync,
+  mkdtempSync,
+  openSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -57,7 +70,10 @@ function run(cmd: string, args: string[], cwd: string): string {
   } catch (e) {
     const err = e as { code?: string; stderr?: string; message: string; signal?: string };
     if (err.code === 'ENOENT') {
-      const pkg = Object.values(SOURCE_TOOLS).flat().find((t) => t.command === cmd)?.debianPackage ?? cmd;
+      const pkg =
+        Object.values(SOURCE_TOOLS)
+          .flat()
+          .find((t) => t.command === cmd)?.debianPackage ?? cmd;
       throw new SourceError(`${cmd} is not installed: it is needed to fetch this source (apt-get install ${pkg}, or sudo bash scripts/setup-machine.sh)`);
     }
     if (err.signal) throw new SourceError(`${cmd} ${args.join(' ')} did not finish within ${FETCH_TIMEOUT_MS / 60_000} minutes and was stopped`);

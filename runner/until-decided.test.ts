@@ -19,7 +19,6 @@ import { normal } from '../experiments/hypothesis/synthetic.ts';
 
 process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'until-decided-cache-'));
 
-
 const BUILDS: BuildUnderTest[] = [standInBuild('1.1.1w', 'b111'), standInBuild('3.4.1', 'b34'), standInBuild('3.5.7', 'b35')];
 
 /** Tasks named by their truth per version and their noise (sd of the log); each call is counted. */
@@ -39,7 +38,8 @@ function synthetic(tasks: Record<string, { truth: Record<string, number>; sigma:
   };
 }
 
-const plan = (o: Partial<RunPlan>): RunPlan => standInPlan(BUILDS, { mode: 'full', hostName: 'until-decided-host', benchmarks: ['syn'], rounds: 6, maxRounds: 24, precision: 0.001, ...o });
+const plan = (o: Partial<RunPlan>): RunPlan =>
+  standInPlan(BUILDS, { mode: 'full', hostName: 'until-decided-host', benchmarks: ['syn'], rounds: 6, maxRounds: 24, precision: 0.001, ...o });
 
 const STEPS = { '1.1.1w': 100, '3.4.1': 120, '3.5.7': 144 };
 const FLAT = { '1.1.1w': 100, '3.4.1': 100, '3.5.7': 100 };
@@ -74,7 +74,12 @@ test('no difference runs to the budget, while a decided task leaves the rounds a
   assert.deepEqual(stop('flat', 'b34'), { reason: 'budget', round: 12 });
   // after the first look only flat runs, still rotating the build order round by round
   const version = new Map(BUILDS.map((b) => [b.record.id, b.record.version]));
-  const expected = [11, 12].flatMap((r) => roundOrder(BUILDS.map((b) => b.record.id), r).map((id) => `flat@${version.get(id)}`));
+  const expected = [11, 12].flatMap((r) =>
+    roundOrder(
+      BUILDS.map((b) => b.record.id),
+      r,
+    ).map((id) => `flat@${version.get(id)}`),
+  );
   assert.deepEqual(order.slice(order.length - 6), expected);
 });
 
@@ -82,7 +87,10 @@ test('a noisy series whose interval is narrow enough stops as precise', async ()
   const calls = new Map<string, number>();
   const { run } = await go(plan({ precision: 0.2 }), synthetic({ flat: { truth: FLAT, sigma: 0.1 } }, calls));
   assert.equal(run.plan.rounds, 6);
-  assert.ok(run.series.every((s) => s.stopped?.reason === 'precise' || s.stopped?.reason === 'decided'), JSON.stringify(run.series.map((s) => s.stopped)));
+  assert.ok(
+    run.series.every((s) => s.stopped?.reason === 'precise' || s.stopped?.reason === 'decided'),
+    JSON.stringify(run.series.map((s) => s.stopped)),
+  );
   assert.ok(run.series.some((s) => s.stopped?.reason === 'precise'));
 });
 
@@ -102,8 +110,18 @@ function simulate(ratio: number, sigma: number, rand: () => number, maxRounds = 
   const entries: JournalEntry[] = [];
   let round = 0;
   for (; round < maxRounds; round++) {
-    for (const [id, truth] of [['old', 100], ['new', 100 * ratio]] as const)
-      entries.push({ round, buildId: id, benchmark: 'syn', task: 't', at: '', outcomes: [{ spec: standInSpec('t'), value: truth * Math.exp(sigma * normal(rand)) }] });
+    for (const [id, truth] of [
+      ['old', 100],
+      ['new', 100 * ratio],
+    ] as const)
+      entries.push({
+        round,
+        buildId: id,
+        benchmark: 'syn',
+        task: 't',
+        at: '',
+        outcomes: [{ spec: standInSpec('t'), value: truth * Math.exp(sigma * normal(rand)) }],
+      });
     if (u.afterRound(round, entries)) break;
   }
   return { rounds: round + 1, verdict: u.comparisons.get('new|syn/t|old')?.verdict ?? null };
@@ -112,7 +130,10 @@ function simulate(ratio: number, sigma: number, rand: () => number, maxRounds = 
 test('the stopping rule in simulation: stops early on a clear difference, and claims a difference that is not there at most alpha of the time', () => {
   const rand = seededRandom(2026);
   const clear = Array.from({ length: 200 }, () => simulate(1.2, 0.05, rand));
-  assert.ok(clear.every((r) => r.verdict === 'higher'), 'a 20% difference is always found, in the right direction');
+  assert.ok(
+    clear.every((r) => r.verdict === 'higher'),
+    'a 20% difference is always found, in the right direction',
+  );
   assert.ok(clear.filter((r) => r.rounds === 6).length / clear.length >= 0.9, 'and almost always at the first look');
   const none = Array.from({ length: 400 }, () => simulate(1, 0.08, rand));
   const wrong = none.filter((r) => r.verdict === 'higher' || r.verdict === 'lower').length / none.length;
@@ -137,7 +158,11 @@ test('the stopping rule in simulation: stops early on a clear difference, and cl
 });
 
 test('a run measured until decided and killed midway resumes to the same decisions, without running a dropped task again', async () => {
-  const tasks = { clear: { truth: STEPS, sigma: 0.02 }, flat: { truth: FLAT, sigma: 0.1 }, medium: { truth: { '1.1.1w': 100, '3.4.1': 105, '3.5.7': 110 }, sigma: 0.03 } };
+  const tasks = {
+    clear: { truth: STEPS, sigma: 0.02 },
+    flat: { truth: FLAT, sigma: 0.1 },
+    medium: { truth: { '1.1.1w': 100, '3.4.1': 105, '3.5.7': 110 }, sigma: 0.03 },
+  };
   /** the k-th value of a task on a version, whichever session asks */
   const valueOf = (task: keyof typeof tasks, version: string, k: number) => {
     const rand = seededRandom([...`${task}@${version}#${k}`].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7));
@@ -162,15 +187,31 @@ test('a run measured until decided and killed midway resumes to the same decisio
   // the journal a kill after round 8 (0-based, warm-up included) leaves
   const killedAt = 15;
   const later = whole.series.filter((s) => s.metric === 'medium' && s.stopped!.round > 6 && s.stopped!.round <= killedAt);
-  assert.ok(later.length > 0, `some series decided after the first look and before the kill: ${JSON.stringify(whole.series.map((s) => [s.metric, s.buildId, s.stopped]))}`);
+  assert.ok(
+    later.length > 0,
+    `some series decided after the first look and before the kill: ${JSON.stringify(whole.series.map((s) => [s.metric, s.buildId, s.stopped]))}`,
+  );
   const p2 = { ...p, runId: newRunId('full') };
   const kept = whole.series.flatMap((s) =>
-    s.iterations.filter((i) => i.round <= killedAt).map((i) => ({ round: i.round, buildId: s.buildId, benchmark: 'syn', task: s.metric, at: i.at, outcomes: [{ spec: standInSpec(s.metric), value: i.value }] })),
+    s.iterations
+      .filter((i) => i.round <= killedAt)
+      .map((i) => ({
+        round: i.round,
+        buildId: s.buildId,
+        benchmark: 'syn',
+        task: s.metric,
+        at: i.at,
+        outcomes: [{ spec: standInSpec(s.metric), value: i.value }],
+      })),
   );
   mkdirSync(join(journalPath(p2), '..'), { recursive: true });
   writeFileSync(journalPath(p2), [JSON.stringify({ plan: p2 }), ...kept.map((e) => JSON.stringify(e))].join('\n') + '\n');
   const start = new Map<string, number>();
-  for (const e of kept) start.set(`${e.task}@${whole.builds.find((b) => b.id === e.buildId)!.version}`, (start.get(`${e.task}@${whole.builds.find((b) => b.id === e.buildId)!.version}`) ?? 0) + 1);
+  for (const e of kept)
+    start.set(
+      `${e.task}@${whole.builds.find((b) => b.id === e.buildId)!.version}`,
+      (start.get(`${e.task}@${whole.builds.find((b) => b.id === e.buildId)!.version}`) ?? 0) + 1,
+    );
   const calls = new Map<string, number>();
   const resumed = (await go(p2, counted(calls, start))).run;
   assert.equal(calls.get('clear@3.5.7'), undefined, 'the task dropped at the first look (round 6) is not run again');

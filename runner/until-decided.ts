@@ -117,13 +117,27 @@ export class UntilDecided {
         if (this.comparisons.has(cmp)) continue;
         const other = data.get(`${ref}|${s.key}`)!;
         const common = [...s.rounds.keys()].filter((r) => other.rounds.has(r));
-        const est = alpha > 0 ? ratioInterval(common.map((r) => median(s.rounds.get(r)!) / median(other.rounds.get(r)!)), alpha) : null;
+        const est =
+          alpha > 0
+            ? ratioInterval(
+                common.map((r) => median(s.rounds.get(r)!) / median(other.rounds.get(r)!)),
+                alpha,
+              )
+            : null;
         const verdict = est && decides(est.low, est.high);
         if (verdict) this.comparisons.set(cmp, { look: m, verdict });
         else decided = false;
       }
       if (decided) this.settled.set(id, { reason: 'decided', look: m });
-      else if (alpha > 0 && precise([...s.rounds.values()].map((v) => median(v)), alpha, this.o.precision)) this.settled.set(id, { reason: 'precise', look: m });
+      else if (
+        alpha > 0 &&
+        precise(
+          [...s.rounds.values()].map((v) => median(v)),
+          alpha,
+          this.o.precision,
+        )
+      )
+        this.settled.set(id, { reason: 'precise', look: m });
       else if (last) this.settled.set(id, { reason: 'budget', look: m });
     }
     // a series is still needed while it is open or an open series is compared with it
@@ -139,7 +153,9 @@ export class UntilDecided {
       const t = `${s.task}|${s.buildId}`;
       tasks.set(t, (tasks.get(t) ?? false) || needed.has(id));
     }
-    for (const e of entries) if (!e.deterministic && e.round >= this.o.warmupRounds && !tasks.has(`${e.benchmark}|${e.task}|${e.buildId}`)) tasks.set(`${e.benchmark}|${e.task}|${e.buildId}`, false);
+    for (const e of entries)
+      if (!e.deterministic && e.round >= this.o.warmupRounds && !tasks.has(`${e.benchmark}|${e.task}|${e.buildId}`))
+        tasks.set(`${e.benchmark}|${e.task}|${e.buildId}`, false);
     for (const [t, need] of tasks) if (!need) this.dropped.add(t);
     return last || ![...tasks.values()].some(Boolean);
   }
@@ -167,7 +183,13 @@ export class UntilDecided {
       for (const o of e.outcomes ?? []) {
         if (!('value' in o)) continue;
         const id = `${e.buildId}|${seriesKey(o.spec)}`;
-        const s = out.get(id) ?? { buildId: e.buildId, key: seriesKey(o.spec), task: `${e.benchmark}|${e.task}`, acrossVersions: o.spec.comparability.acrossVersions, rounds: new Map() };
+        const s = out.get(id) ?? {
+          buildId: e.buildId,
+          key: seriesKey(o.spec),
+          task: `${e.benchmark}|${e.task}`,
+          acrossVersions: o.spec.comparability.acrossVersions,
+          rounds: new Map(),
+        };
         s.rounds.set(r, [...(s.rounds.get(r) ?? []), o.value]);
         out.set(id, s);
       }

@@ -50,7 +50,9 @@ export const CpuFlags = z.object({
 export type CpuFlags = z.infer<typeof CpuFlags>;
 
 export const Host = z.object({
-  id: safeId.describe('the machine: <name>.<cpu>-<hardware fingerprint> (schema/machine.ts); runs are grouped by it. Records from before machine ids carry the name alone'),
+  id: safeId.describe(
+    'the machine: <name>.<cpu>-<hardware fingerprint> (schema/machine.ts); runs are grouped by it. Records from before machine ids carry the name alone',
+  ),
   name: safeId.optional().describe('the name the owner chose (OBSERVATORY_HOST_ID, default the hostname); one name can cover several machines'),
   arch: shortText(40),
   cpuModel: shortText(200),
@@ -111,7 +113,9 @@ export const BuildFields = z.object({
   releaseDate: shortText(40).optional().describe('release date as the source itself states it'),
   cpuCapabilities: shortText(1000)
     .optional()
-    .describe('the CPU capability vector the library itself reported on this host when the run started (e.g. OPENSSL_ia32cap); set per run, not per cached build'),
+    .describe(
+      'the CPU capability vector the library itself reported on this host when the run started (e.g. OPENSSL_ia32cap); set per run, not per cached build',
+    ),
 });
 export const Build = BuildFields.refine((b) => b.library !== 'openssl' || OPENSSL_VERSION.test(b.version), {
   path: ['version'],
@@ -137,17 +141,7 @@ export const Method = z.enum([
 ]);
 export type Method = z.infer<typeof Method>;
 
-export const Unit = z.enum([
-  'bytes/s',
-  'ops/s',
-  'handshakes/s',
-  'connections/s',
-  'us/op',
-  'us/handshake',
-  'instructions',
-  'bytes',
-  'count',
-]);
+export const Unit = z.enum(['bytes/s', 'ops/s', 'handshakes/s', 'connections/s', 'us/op', 'us/handshake', 'instructions', 'bytes', 'count']);
 export type Unit = z.infer<typeof Unit>;
 
 /** Parameters of a series: flat, so they can be shown as a table and used as a key. */
@@ -193,11 +187,17 @@ export const Series = z.object({
       harnessRevision: z.int().positive().max(1000),
     })
     .optional()
-    .describe('deterministic series only: taken from the reuse cache instead of measured, byte for byte what that run measured with the same binary, benchmark code, harness revision and mode'),
+    .describe(
+      'deterministic series only: taken from the reuse cache instead of measured, byte for byte what that run measured with the same binary, benchmark code, harness revision and mode',
+    ),
   stopped: z
     .object({
       reason: z.enum(['decided', 'precise', 'budget']),
-      round: z.int().positive().max(1000).describe('the measured round (1-based) of the look that settled it; a series others are compared with is run on until they are settled too'),
+      round: z
+        .int()
+        .positive()
+        .max(1000)
+        .describe('the measured round (1-based) of the look that settled it; a series others are compared with is run on until they are settled too'),
     })
     .optional()
     .describe('timed series of a run measured until decided: why its task stopped being run (absent with a fixed number of rounds)'),
@@ -213,9 +213,7 @@ export const HostSnapshot = z.object({
   loadAverage: z.tuple([finite, finite, finite]),
   stealPercent: nonNegative.nullable().describe('CPU steal over the window, percent of all CPUs'),
   iowaitPercent: nonNegative.nullable().describe('iowait over the window, percent of all CPUs'),
-  otherBusyPercent: nonNegative
-    .nullable()
-    .describe('CPU used over the window by processes outside this run\'s process tree, percent of one CPU'),
+  otherBusyPercent: nonNegative.nullable().describe("CPU used over the window by processes outside this run's process tree, percent of one CPU"),
   busiestOthers: z
     .array(z.object({ pid: z.int().nonnegative(), command: shortText(200), cpuPercent: nonNegative }))
     .max(10)
@@ -240,7 +238,9 @@ export const RoundEvidence = HostSnapshot.extend(QuietCheck.shape).extend({
     .array(QuietWindow)
     .max(MAX_QUIET_WINDOWS)
     .optional()
-    .describe('the round in consecutive windows (their length is in thresholds, documented in runner/quiet.ts), each checked against the same limits; the round is quiet only if every window is (absent in files written before windows were kept: the round is judged as a whole)'),
+    .describe(
+      'the round in consecutive windows (their length is in thresholds, documented in runner/quiet.ts), each checked against the same limits; the round is quiet only if every window is (absent in files written before windows were kept: the round is judged as a whole)',
+    ),
 });
 export type RoundEvidence = z.infer<typeof RoundEvidence>;
 export const QuietEvidence = z.object({
@@ -252,12 +252,16 @@ export const QuietEvidence = z.object({
     .array(RoundEvidence)
     .max(1000)
     .optional()
-    .describe('attempts at a measured round that the host disturbed, whose measurements were dropped before anything used them and the round measured again (the hypothesis test, and benchmark runs since 2026-11-27); at most thresholds.maxRepeatedRounds per run'),
+    .describe(
+      'attempts at a measured round that the host disturbed, whose measurements were dropped before anything used them and the round measured again (the hypothesis test, and benchmark runs since 2026-11-27); at most thresholds.maxRepeatedRounds per run',
+    ),
   deterministic: z
     .array(RoundEvidence)
     .max(100)
     .optional()
-    .describe('the deterministic phase (instruction and call counts, several at a time, before the timed rounds), watched like a round, once per session that ran it; `round` is the measured round its results carry'),
+    .describe(
+      'the deterministic phase (instruction and call counts, several at a time, before the timed rounds), watched like a round, once per session that ran it; `round` is the measured round its results carry',
+    ),
   quiet: z.boolean().describe('exclusive, quiet before the start, in every measured round that ran a timed task and in the deterministic phase'),
 });
 export type QuietEvidence = z.infer<typeof QuietEvidence>;
@@ -315,7 +319,9 @@ export const Run = z
         .array(z.object({ benchmark: safeId, task: shortText(300), headline: z.boolean(), secondsPerRound: nonNegative }))
         .max(10000)
         .optional()
-        .describe('timed tasks the time budget left out after the warm-up round, for the next night, with the seconds one round of each took there (on a build a short warm-up did not run it on: its recorded time, see warmup)'),
+        .describe(
+          'timed tasks the time budget left out after the warm-up round, for the next night, with the seconds one round of each took there (on a build a short warm-up did not run it on: its recorded time, see warmup)',
+        ),
       stopping: z
         .object({
           minRounds: z.int().positive().max(1000),
@@ -326,7 +332,9 @@ export const Run = z
         })
         .optional()
         .describe('the pre-declared looks and alpha spending of a run measured until decided'),
-      reproduces: safeId.optional().describe('npm run reproduce: the write-up whose claims this run measured until they were decided (its rounds come from the stopping rule)'),
+      reproduces: safeId
+        .optional()
+        .describe('npm run reproduce: the write-up whose claims this run measured until they were decided (its rounds come from the stopping rule)'),
     }),
     builds: z.array(Build).min(1),
     series: z.array(Series),
@@ -349,15 +357,17 @@ export const Run = z
   .superRefine((run, ctx) => {
     const ids = new Set(run.builds.map((b) => b.id));
     run.series.forEach((s, i) => {
-      if (!ids.has(s.buildId))
-        ctx.addIssue({ code: 'custom', path: ['series', i, 'buildId'], message: `unknown build id ${s.buildId}` });
+      if (!ids.has(s.buildId)) ctx.addIssue({ code: 'custom', path: ['series', i, 'buildId'], message: `unknown build id ${s.buildId}` });
       if (s.status === 'measured' && s.iterations.filter((it) => !it.warmup).length === 0)
         ctx.addIssue({ code: 'custom', path: ['series', i, 'iterations'], message: 'measured series without a measured iteration' });
-      if (s.status !== 'measured' && !s.reason)
-        ctx.addIssue({ code: 'custom', path: ['series', i, 'reason'], message: `${s.status} series must say why` });
+      if (s.status !== 'measured' && !s.reason) ctx.addIssue({ code: 'custom', path: ['series', i, 'reason'], message: `${s.status} series must say why` });
     });
     if ((run.plan.warmup === 'short') !== (run.plan.warmupTimesFrom !== undefined))
-      ctx.addIssue({ code: 'custom', path: ['plan', 'warmupTimesFrom'], message: 'a short warm-up says which runs its task times came from, and only a short one' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['plan', 'warmupTimesFrom'],
+        message: 'a short warm-up says which runs its task times came from, and only a short one',
+      });
   });
 export type Run = z.infer<typeof Run>;
 
@@ -446,7 +456,9 @@ export const SummaryRun = z.object({
   local: z
     .literal(true)
     .optional()
-    .describe('only in a local build (npm start: npm run aggregate -- --local-host): a run of the machine that ran it, whose not-quiet runs feed the entries too (their values are indicative); never in the committed summary'),
+    .describe(
+      'only in a local build (npm start: npm run aggregate -- --local-host): a run of the machine that ran it, whose not-quiet runs feed the entries too (their values are indicative); never in the committed summary',
+    ),
 });
 export type SummaryRun = z.infer<typeof SummaryRun>;
 
@@ -478,7 +490,16 @@ export const DetailedIterations = z
   .object({
     schemaVersion: z.literal(2),
     kind: z.literal('detailed-iterations'),
-    columns: z.tuple([z.literal('runId'), z.literal('host'), z.literal('buildId'), z.literal('version'), z.literal('variant'), z.literal('key'), z.literal('rounds'), z.literal('values')]),
+    columns: z.tuple([
+      z.literal('runId'),
+      z.literal('host'),
+      z.literal('buildId'),
+      z.literal('version'),
+      z.literal('variant'),
+      z.literal('key'),
+      z.literal('rounds'),
+      z.literal('values'),
+    ]),
     rows: z.array(
       z
         .tuple([z.string(), z.string(), z.string(), z.string(), z.string(), z.string(), z.array(z.int().nonnegative()), z.array(finite)])

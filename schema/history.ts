@@ -63,7 +63,11 @@ export const RunRecord = z.object({
   finishedAt: isoTime,
   quiet: z.boolean(),
   quietReasons: z.array(z.string()).describe('the first few reasons it is not quiet'),
-  repeatedRounds: z.int().positive().optional().describe('measured rounds the host disturbed that were dropped and measured again (quiet.repeated); absent when none'),
+  repeatedRounds: z
+    .int()
+    .positive()
+    .optional()
+    .describe('measured rounds the host disturbed that were dropped and measured again (quiet.repeated); absent when none'),
   benchmarks: z.array(safeId),
   rounds: z.int().nonnegative(),
   warmupRounds: z.int().nonnegative(),

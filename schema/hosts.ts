@@ -29,7 +29,8 @@ export const HostRegistry = z
     // host ids are compared without letter case everywhere (a case twin is a different-looking same id)
     const seen = new Set<string>();
     registry.hosts.forEach((h, i) => {
-      if (seen.has(h.id.toLowerCase())) ctx.addIssue({ code: 'custom', path: ['hosts', i, 'id'], message: `host id ${h.id} is listed twice (letter case ignored)` });
+      if (seen.has(h.id.toLowerCase()))
+        ctx.addIssue({ code: 'custom', path: ['hosts', i, 'id'], message: `host id ${h.id} is listed twice (letter case ignored)` });
       seen.add(h.id.toLowerCase());
     });
   });

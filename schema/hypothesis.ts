@@ -98,8 +98,12 @@ export const GapDecomposition = z.object({
   pairs: z.int().nonnegative().describe('rounds in which all four configurations were measured'),
   confidence: finite,
   total: GapPart.describe('defaults minus baseline'),
-  unusedShare: GapPart.nullable().describe("the client's ML-KEM share: generating and sending it, paid whether or not the server takes it (a default client against a classic-only server minus ECDH-only groups on both sides; the key name predates this wording)"),
-  negotiatedHybrid: GapPart.nullable().describe('what negotiating the hybrid adds on top: encapsulation, decapsulation, larger messages (defaults on both sides minus a default client against a classic-only server)'),
+  unusedShare: GapPart.nullable().describe(
+    "the client's ML-KEM share: generating and sending it, paid whether or not the server takes it (a default client against a classic-only server minus ECDH-only groups on both sides; the key name predates this wording)",
+  ),
+  negotiatedHybrid: GapPart.nullable().describe(
+    'what negotiating the hybrid adds on top: encapsulation, decapsulation, larger messages (defaults on both sides minus a default client against a classic-only server)',
+  ),
   other: GapPart.nullable().describe('ECDH-only on the new version vs the old version: anything not due to key exchange'),
 });
 export type GapDecomposition = z.infer<typeof GapDecomposition>;
@@ -119,7 +123,9 @@ export const HypothesisResult = z.object({
   finishedAt: z.iso.datetime({ offset: true }),
   host: Host,
   harness: z.object({ gitCommit: z.string(), gitDirty: z.boolean(), node: z.string(), revision: z.int().positive().optional() }),
-  quiet: QuietEvidence.optional().describe('how quiet the host was before the test and in every round (runner/quiet.ts); absent in results recorded before it was kept'),
+  quiet: QuietEvidence.optional().describe(
+    'how quiet the host was before the test and in every round (runner/quiet.ts); absent in results recorded before it was kept',
+  ),
   builds: z.array(Build),
   conclusion: shortText(3000).describe('plain language, generated from the verdicts and the decomposition'),
   design: z.object({

@@ -8,7 +8,13 @@ const XEON = `vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\nmodel 
 const EPYC_NO_VAES = `vendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\nmodel name\t: AMD EPYC\nstepping\t: 1\nflags\t\t: fpu sse2 aes pclmulqdq avx2 bmi2 adx sha_ni\n`;
 const GRAVITON = `processor\t: 0\nBogoMIPS\t: 243.75\nFeatures\t: fp asimd aes pmull sha1 sha2 crc32 atomics sve\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd40\nCPU revision\t: 1\n`;
 
-const hardware = (cpuinfo: string, model: string, arch = 'x64'): Hardware => ({ arch, cpuModel: model, logicalCpus: 2, cpuFlags: cpuFlags(cpuinfo), ...cpuIdentity(cpuinfo) });
+const hardware = (cpuinfo: string, model: string, arch = 'x64'): Hardware => ({
+  arch,
+  cpuModel: model,
+  logicalCpus: 2,
+  cpuFlags: cpuFlags(cpuinfo),
+  ...cpuIdentity(cpuinfo),
+});
 
 test('CPU identity comes from /proc/cpuinfo on x86 and arm64', () => {
   assert.deepEqual(cpuIdentity(XEON), { cpuVendor: 'GenuineIntel', cpuFamily: '6', cpuModelNumber: '207', cpuStepping: '2' });

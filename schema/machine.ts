@@ -62,7 +62,11 @@ export function cpuSlug(cpuModel: string): string {
 
 /** The name part of a machine id: its owner's choice, in the id alphabet. */
 export const machineName = (raw: string): string =>
-  raw.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 60) || 'host';
+  raw
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 60) || 'host';
 
 /** `<name>.<cpu>-<fingerprint>`, e.g. obs-devbox-2c.amd-epyc-3f9a1c. */
 export const machineId = (name: string, h: Hardware): string => `${machineName(name)}.${cpuSlug(h.cpuModel)}-${hardwareFingerprint(h)}`;
@@ -95,6 +99,9 @@ export function describeMachine(h: Hardware): string {
     put(f.shani, 'SHA-NI');
   }
   const cpus = `${h.logicalCpus} logical CPU${h.logicalCpus === 1 ? '' : 's'}`;
-  const model = h.cpuModel.replace(/\((R|TM)\)/gi, '').replace(/\s+/g, ' ').trim();
+  const model = h.cpuModel
+    .replace(/\((R|TM)\)/gi, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return [model, cpus, has.join(', ')].filter(Boolean).join(', ') + (lacks.length ? `; ${lacks.join(', ')}` : '');
 }

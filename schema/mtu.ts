@@ -125,7 +125,9 @@ export const ServerFlightEntry = z.object({
   modelInput: z
     .literal('tcp')
     .optional()
-    .describe('the model carries the messages as measured over TCP: a QUIC ServerHello is 32 bytes shorter (no session id echo) and QUIC EncryptedExtensions also carry transport parameters'),
+    .describe(
+      'the model carries the messages as measured over TCP: a QUIC ServerHello is 32 bytes shorter (no session id echo) and QUIC EncryptedExtensions also carry transport parameters',
+    ),
   clientBytesForBudget: bytes.optional().describe('the client first flight the budget is 3x of: this version and group configuration, modelled'),
   plans: z.array(ServerFlightPlan).optional(),
 });
@@ -179,16 +181,25 @@ export const QuicHandshakeEntry = z.object({
   flights: z.array(QuicFlight).optional().describe('runs of datagrams in one direction'),
   flightsReproduced: z.boolean().optional().describe('a second run of the same configuration gave the same flights (direction, datagrams, bytes)'),
   clientFirstFlightBytes: bytes.optional().describe('client bytes before the server answered with anything but a Retry'),
-  serverBytesBeforeValidation: bytes.optional().describe('server bytes sent before it received a client Handshake packet or sent a Retry (RFC 9000 8.1); 0 with Retry'),
+  serverBytesBeforeValidation: bytes
+    .optional()
+    .describe('server bytes sent before it received a client Handshake packet or sent a Retry (RFC 9000 8.1); 0 with Retry'),
   amplificationLimitRespected: z.boolean().optional(),
   clientFlightsToFinished: count
     .optional()
-    .describe('client flights up to the one carrying its Finished: 2 is the plain 1-RTT handshake, each one more is a round trip (Retry, HelloRetryRequest, or a server waiting under the 3x limit)'),
-  packetNumberBytes: z.object({ client: z.array(count), server: z.array(count) }).optional().describe('PN lengths seen in unprotected headers'),
+    .describe(
+      'client flights up to the one carrying its Finished: 2 is the plain 1-RTT handshake, each one more is a round trip (Retry, HelloRetryRequest, or a server waiting under the 3x limit)',
+    ),
+  packetNumberBytes: z
+    .object({ client: z.array(count), server: z.array(count) })
+    .optional()
+    .describe('PN lengths seen in unprotected headers'),
   shortInitialDatagrams: z
     .object({ client: count, server: count })
     .optional()
-    .describe('datagrams carrying an Initial packet yet shorter than 1200 bytes (RFC 9000 14.1; for the server it applies to ack-eliciting Initials, which the wire view does not tell apart)'),
+    .describe(
+      'datagrams carrying an Initial packet yet shorter than 1200 bytes (RFC 9000 14.1; for the server it applies to ack-eliciting Initials, which the wire view does not tell apart)',
+    ),
   model: z
     .object({ clientDatagrams: count, clientBytes: bytes, serverDatagrams: count, serverBytes: bytes, agrees: z.boolean(), note: shortText(600) })
     .optional(),
@@ -200,8 +211,15 @@ export const MtuResults = z.object({
   kind: z.literal('mtu-analysis'),
   generatedAt: isoTime,
   host: Host,
-  harness: z.object({ gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/), gitDirty: z.boolean(), node: shortText(40), revision: z.int().positive().optional() }),
-  quiet: QuietEvidence.optional().describe('how quiet the host was before and during the measurement (one round: all of it); absent in files written before it was kept'),
+  harness: z.object({
+    gitCommit: z.string().regex(/^[0-9a-f]{7,40}$|^unknown$/),
+    gitDirty: z.boolean(),
+    node: shortText(40),
+    revision: z.int().positive().optional(),
+  }),
+  quiet: QuietEvidence.optional().describe(
+    'how quiet the host was before and during the measurement (one round: all of it); absent in files written before it was kept',
+  ),
   builds: z.array(Build).min(1),
   unit: z.literal('bytes'),
   method: z.literal('wire-bytes').describe('sizes of what the library wrote, reported by its message callback'),

@@ -36,7 +36,7 @@ test('the warm-up a run chose: absent in older files (a whole round); a short on
 
 test('numbers are finite; ids keep to a path-safe alphabet; free text carries no control characters', () => {
   for (const bad of [NaN, Infinity, -Infinity]) assert.equal(finite.safeParse(bad).success, false, String(bad));
-  assert.equal(finite.safeParse(5e-324).success, true, 'tiny but finite: plausibility is the validator\'s job');
+  assert.equal(finite.safeParse(5e-324).success, true, "tiny but finite: plausibility is the validator's job");
   for (const bad of ['', '../etc', 'a/b', '.hidden', '-x', 'a b', 'x'.repeat(121)]) assert.equal(safeId.safeParse(bad).success, false, bad);
   for (const ok of ['obs-epyc9454p', '20261122T040846Z-full-b88e', 'A.b_c-1']) assert.equal(safeId.safeParse(ok).success, true, ok);
   assert.equal(shortText().safeParse('tab\tand\nnewline').success, true);
@@ -46,9 +46,26 @@ test('numbers are finite; ids keep to a path-safe alphabet; free text carries no
 
 test('the host registry: one owner per host id (letter case ignored), owners are GitHub logins with their account ids', () => {
   const registry = (hosts: unknown[]) => HostRegistry.safeParse({ schemaVersion: 1, kind: 'host-registry', hosts });
-  assert.deepEqual(issues(registry([{ id: 'fast-box', owner: 'alice', ownerId: 1 }, { id: 'arm-box', owner: 'bob-2', ownerId: 583231 }])), []);
-  assert.deepEqual(issues(registry([{ id: 'fast-box', owner: 'alice', ownerId: 1 }, { id: 'Fast-Box', owner: 'mallory', ownerId: 2 }])), ['hosts.1.id: host id Fast-Box is listed twice (letter case ignored)']);
-  for (const owner of ['-alice', 'alice-', 'al--ice', 'a'.repeat(40), 'alice smith', '']) assert.equal(registry([{ id: 'x', owner, ownerId: 1 }]).success, false, owner);
+  assert.deepEqual(
+    issues(
+      registry([
+        { id: 'fast-box', owner: 'alice', ownerId: 1 },
+        { id: 'arm-box', owner: 'bob-2', ownerId: 583231 },
+      ]),
+    ),
+    [],
+  );
+  assert.deepEqual(
+    issues(
+      registry([
+        { id: 'fast-box', owner: 'alice', ownerId: 1 },
+        { id: 'Fast-Box', owner: 'mallory', ownerId: 2 },
+      ]),
+    ),
+    ['hosts.1.id: host id Fast-Box is listed twice (letter case ignored)'],
+  );
+  for (const owner of ['-alice', 'alice-', 'al--ice', 'a'.repeat(40), 'alice smith', ''])
+    assert.equal(registry([{ id: 'x', owner, ownerId: 1 }]).success, false, owner);
   // the login alone is not enough: a renamed login can be registered by someone else (issue 30 item 4)
   assert.equal(registry([{ id: 'x', owner: 'alice' }]).success, false, 'no account id');
   for (const ownerId of [0, -1, 1.5, '1']) assert.equal(registry([{ id: 'x', owner: 'alice', ownerId }]).success, false, String(ownerId));

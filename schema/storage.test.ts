@@ -14,7 +14,9 @@ const run = makeRun({
   finishedAt: '2026-03-01T04:00:00.000Z',
   host: makeHost({ cpuFlags: {} }),
   builds: [makeBuild({ id: 'b1', configureArgs: [], cflags: '-O2', builtAt: '2026-03-01T01:00:00.000Z', buildSeconds: 1 })],
-  series: [makeSeries({ key: 'toy/rate', label: 'toy', buildId: 'b1', iterations: [{ round: 0, value: 0.1 + 0.2, at: '2026-03-01T03:00:00.000Z', warmup: false }] })],
+  series: [
+    makeSeries({ key: 'toy/rate', label: 'toy', buildId: 'b1', iterations: [{ round: 0, value: 0.1 + 0.2, at: '2026-03-01T03:00:00.000Z', warmup: false }] }),
+  ],
   notes: ['é ünïcode'],
   quiet: null,
 });
@@ -22,9 +24,21 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'storage-'));
 
 test('the layout: runs/<host>/<YYYY>/<MM>/<runId>.json.br, month of the UTC start', () => {
   assert.equal(runFilePath(run), 'runs/box/2026/03/20260301T020000Z-full-ab12.json.br');
-  assert.equal(runFilePath({ ...run, startedAt: '2026-03-01T01:30:00+02:00' }), 'runs/box/2026/02/20260301T020000Z-full-ab12.json.br', 'a local time before midnight UTC belongs to the previous month');
+  assert.equal(
+    runFilePath({ ...run, startedAt: '2026-03-01T01:30:00+02:00' }),
+    'runs/box/2026/02/20260301T020000Z-full-ab12.json.br',
+    'a local time before midnight UTC belongs to the previous month',
+  );
   assert.deepEqual(parseRunFilePath('runs/box/2026/03/r.json.br'), { host: 'box', year: 2026, month: 3, runId: 'r' });
-  for (const bad of ['runs/box/r.json', 'runs/box/2026/03/r.json.gz', 'runs/box/2026/13/r.json.br', 'runs/box/2026/3/r.json.br', 'runs/.x/2026/03/r.json.br', 'runs/box/2026/03/x/r.json.br', 'runs/box/2026/03/r.json.br.tmp'])
+  for (const bad of [
+    'runs/box/r.json',
+    'runs/box/2026/03/r.json.gz',
+    'runs/box/2026/13/r.json.br',
+    'runs/box/2026/3/r.json.br',
+    'runs/.x/2026/03/r.json.br',
+    'runs/box/2026/03/x/r.json.br',
+    'runs/box/2026/03/r.json.br.tmp',
+  ])
     assert.equal(parseRunFilePath(bad), null, bad);
 });
 
@@ -44,7 +58,15 @@ test('written once, compact and brotli-compressed, read back with every value as
 
 test('a larger run: brotli stores it in less than gzip does', () => {
   // the same series for 12 builds, as a real run has them: gzip's 32 KB window misses the repeats
-  const big = { ...run, series: Array.from({ length: 12 * 300 }, (_, i) => ({ ...run.series[0]!, key: `toy/rate[n=${i % 300},label=${'x'.repeat(40)}]`, buildId: `b${Math.floor(i / 300)}`, iterations: [{ round: 0, value: i * 1.37, at: '2026-03-01T03:00:00.000Z', warmup: false }] })) };
+  const big = {
+    ...run,
+    series: Array.from({ length: 12 * 300 }, (_, i) => ({
+      ...run.series[0]!,
+      key: `toy/rate[n=${i % 300},label=${'x'.repeat(40)}]`,
+      buildId: `b${Math.floor(i / 300)}`,
+      iterations: [{ round: 0, value: i * 1.37, at: '2026-03-01T03:00:00.000Z', warmup: false }],
+    })),
+  };
   assert.ok(encodeRunFile(big).length < 0.7 * gzipSync(JSON.stringify(big), { level: 9 }).length);
 });
 
@@ -55,16 +77,25 @@ test('plain .json and gzip .json.gz are read too (unpacked copies, files written
   writeFileSync(join(dir, 'r.json.gz'), gzipSync(JSON.stringify(run)));
   assert.deepEqual(readRunFile(join(dir, 'r.json.gz')), run);
   writeFileSync(join(dir, 'plain.json.gz'), JSON.stringify(run));
-  assert.throws(() => readRunFile(join(dir, 'plain.json.gz'), 'plain.json.gz'), (e: Error) => e instanceof DataFileError && /^plain\.json\.gz: not gzip data/.test(e.message));
+  assert.throws(
+    () => readRunFile(join(dir, 'plain.json.gz'), 'plain.json.gz'),
+    (e: Error) => e instanceof DataFileError && /^plain\.json\.gz: not gzip data/.test(e.message),
+  );
   writeFileSync(join(dir, 'plain.json.br'), JSON.stringify(run));
   assert.throws(() => readRunFile(join(dir, 'plain.json.br'), 'plain.json.br'), /plain\.json\.br: not brotli data, or damaged/);
   writeFileSync(join(dir, 'gz.json.br'), gzipSync(JSON.stringify(run)));
-  assert.throws(() => readRunFile(join(dir, 'gz.json.br'), 'gz.json.br'), /gz\.json\.br: holds gzip data although the name ends in \.br \(name it \.json\.gz\)/);
+  assert.throws(
+    () => readRunFile(join(dir, 'gz.json.br'), 'gz.json.br'),
+    /gz\.json\.br: holds gzip data although the name ends in \.br \(name it \.json\.gz\)/,
+  );
   writeFileSync(join(dir, 'packed.json'), gzipSync(JSON.stringify(run)));
   assert.throws(() => readRunFile(join(dir, 'packed.json'), 'packed.json'), /packed\.json: holds gzip data but its name does not end in \.gz/);
   writeFileSync(join(dir, 'packed2.json'), encodeRunFile(run));
   assert.throws(() => readRunFile(join(dir, 'packed2.json'), 'packed2.json'), /packed2\.json: not valid (UTF-8|JSON)/);
-  assert.deepEqual(listRunFiles(dir, '.').map((p) => p.slice(2)), ['gz.json.br', 'packed.json', 'packed2.json', 'plain.json.br', 'plain.json.gz', 'r.json', 'r.json.gz']);
+  assert.deepEqual(
+    listRunFiles(dir, '.').map((p) => p.slice(2)),
+    ['gz.json.br', 'packed.json', 'packed2.json', 'plain.json.br', 'plain.json.gz', 'r.json', 'r.json.gz'],
+  );
 });
 
 test('damaged, oversized, non-UTF-8 and missing files are errors naming the file', () => {
@@ -82,7 +113,11 @@ test('damaged, oversized, non-UTF-8 and missing files are errors naming the file
   ];
   for (const [name, bytes, pattern, limits] of cases) {
     writeFileSync(join(dir, name), bytes);
-    assert.throws(() => readRunFile(join(dir, name), name, limits), (e: Error) => e instanceof DataFileError && pattern.test(e.message), name);
+    assert.throws(
+      () => readRunFile(join(dir, name), name, limits),
+      (e: Error) => e instanceof DataFileError && pattern.test(e.message),
+      name,
+    );
   }
   assert.throws(() => readRunFile(join(dir, 'absent.json.br'), 'absent.json.br'), /absent\.json\.br: no such file/);
   mkdirSync(join(dir, 'folder.json.br'));
@@ -99,11 +134,25 @@ test('a run file and a journal are flushed to disk (fsync) before the rename tha
   t.mock.method(fs, 'renameSync', (from: string, to: string) => (events.push(`rename ${to.replace(/.*\./, '.')}`), renameSync(from, to)));
   const dir = mkdtempSync(join(tmpdir(), 'fsync-'));
   const build = standInBuild('3.5.7');
-  const spec = { benchmark: 'toy', metric: 'm', label: 'toy', unit: 'ops/s' as const, method: 'wall-clock-throughput' as const, higherIsBetter: true, params: {}, comparability: { acrossVersions: true } };
+  const spec = {
+    benchmark: 'toy',
+    metric: 'm',
+    label: 'toy',
+    unit: 'ops/s' as const,
+    method: 'wall-clock-throughput' as const,
+    higherIsBetter: true,
+    params: {},
+    comparability: { acrossVersions: true },
+  };
   const plan = standInPlan([build], { hostName: 'fsync-host', rounds: 1, warmupRounds: 0 });
-  await executeRun(plan, [build], [{ id: 'toy', description: 'toy', tasks: () => [{ id: 't', run: async () => [{ spec, value: 1 }] }] }], dir, { progress: () => {} });
+  await executeRun(plan, [build], [{ id: 'toy', description: 'toy', tasks: () => [{ id: 't', run: async () => [{ spec, value: 1 }] }] }], dir, {
+    progress: () => {},
+  });
   // the journal's header, then the run file: each rename comes after an fsync of what it renames
   const renames = events.map((e, i) => [e, i] as const).filter(([e]) => e.startsWith('rename'));
-  assert.deepEqual(renames.map(([e]) => e), ['rename .jsonl', 'rename .br']);
+  assert.deepEqual(
+    renames.map(([e]) => e),
+    ['rename .jsonl', 'rename .br'],
+  );
   for (const [e, i] of renames) assert.equal(events[i - 1], 'fsync', `${e} without an fsync before it: ${events.join(', ')}`);
 });

@@ -14,12 +14,32 @@ export const seriesOfVersion = (version: string): string => (version.startsWith(
 
 /** A machine; by default a two-CPU x64 box with AES-NI, named "box". */
 export function makeHost(o: Partial<Host> = {}): Host {
-  return Host.parse({ id: 'box', arch: 'x64', cpuModel: 'cpu', cpuFlags: { aesni: true }, logicalCpus: 2, memoryBytes: 1e9, kernel: 'k', os: 'os', virtualization: null, cpuGovernor: null, ...o });
+  return Host.parse({
+    id: 'box',
+    arch: 'x64',
+    cpuModel: 'cpu',
+    cpuFlags: { aesni: true },
+    logicalCpus: 2,
+    memoryBytes: 1e9,
+    kernel: 'k',
+    os: 'os',
+    virtualization: null,
+    cpuGovernor: null,
+    ...o,
+  });
 }
 
 /** The machine of the site's synthetic fixtures (site/tests/fixtures: its runs and its hypothesis result), with these CPU flags. */
 export const fixtureHost = (cpuFlags: Host['cpuFlags']): Host =>
-  makeHost({ id: 'obs-fixture-host', arch: 'x86_64', cpuModel: 'Fixture CPU (synthetic data)', cpuFlags, memoryBytes: 2 ** 34, kernel: 'fixture', os: 'fixture' });
+  makeHost({
+    id: 'obs-fixture-host',
+    arch: 'x86_64',
+    cpuModel: 'Fixture CPU (synthetic data)',
+    cpuFlags,
+    memoryBytes: 2 ** 34,
+    kernel: 'fixture',
+    os: 'fixture',
+  });
 
 /** A build of an OpenSSL release (`version`, default 3.5.7) with placeholder provenance; its series follows the version. */
 export function makeBuild(o: Partial<Build> = {}): Build {
@@ -80,9 +100,23 @@ export const BUSY_REASON = 'other processes used 85% of a CPU';
  * Quiet-host evidence as the runner records it, every reading taken `at`: quiet before the start and in the
  * given measured rounds, except `busyRounds`, disturbed for `reason`; the run is quiet when no round is busy.
  */
-export function makeQuietEvidence(at: string, o: { rounds?: readonly number[]; busyRounds?: readonly number[]; reason?: string; snapshot?: Partial<HostSnapshot> } = {}): QuietEvidence {
+export function makeQuietEvidence(
+  at: string,
+  o: { rounds?: readonly number[]; busyRounds?: readonly number[]; reason?: string; snapshot?: Partial<HostSnapshot> } = {},
+): QuietEvidence {
   const { rounds = [1], busyRounds = [], reason = BUSY_REASON } = o;
-  const snapshot: HostSnapshot = { at, windowSeconds: 60, loadAverage: [0, 0, 0], stealPercent: 0, iowaitPercent: 0, otherBusyPercent: 0, busiestOthers: [], governor: null, boost: null, ...o.snapshot };
+  const snapshot: HostSnapshot = {
+    at,
+    windowSeconds: 60,
+    loadAverage: [0, 0, 0],
+    stealPercent: 0,
+    iowaitPercent: 0,
+    otherBusyPercent: 0,
+    busiestOthers: [],
+    governor: null,
+    boost: null,
+    ...o.snapshot,
+  };
   const round = (r: number): RoundEvidence => ({ ...snapshot, round: r, quiet: !busyRounds.includes(r), reasons: busyRounds.includes(r) ? [reason] : [] });
   return QuietEvidence.parse({
     thresholds: { otherBusyPercent: 10 },
@@ -100,7 +134,12 @@ export function makeQuietEvidence(at: string, o: { rounds?: readonly number[]; b
  */
 export function randomRunPlace(rand: () => number): Pick<Run, 'startedAt' | 'mode'> & { host: string; quiet: boolean } {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
-  return { host: pick(['a', 'b']), startedAt: `2026-0${1 + Math.floor(rand() * 3)}-01T00:00:00.000Z`, mode: pick(['quick', 'full'] as const), quiet: rand() < 0.8 };
+  return {
+    host: pick(['a', 'b']),
+    startedAt: `2026-0${1 + Math.floor(rand() * 3)}-01T00:00:00.000Z`,
+    mode: pick(['quick', 'full'] as const),
+    quiet: rand() < 0.8,
+  };
 }
 
 type RunOverrides = Partial<Omit<Run, 'plan' | 'quiet'>> & Pick<Run, 'builds' | 'series'> & { plan?: Partial<Run['plan']>; quiet?: Run['quiet'] | null };

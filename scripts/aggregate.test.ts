@@ -12,22 +12,28 @@ import { seriesKey } from '../runner/benchmark.ts';
 import { TEST_TIME, makeBuild, makeQuietEvidence, makeRun, makeSeries } from '../schema/test-data.ts';
 
 /** Quiet-host evidence as the runner records it: quiet, or with one busy round. */
-const evidence = (at: string, busyRound?: number): Run['quiet'] => makeQuietEvidence(at, { rounds: [1, 2], busyRounds: busyRound === undefined ? [] : [busyRound] });
+const evidence = (at: string, busyRound?: number): Run['quiet'] =>
+  makeQuietEvidence(at, { rounds: [1, 2], busyRounds: busyRound === undefined ? [] : [busyRound] });
 
 /** `values` by build: an OpenSSL version ("3.5.7") or another library's release ("aws-lc@5.12.0", "wolfssl@5.9.4:no-perf-options"). */
 function testRun(runId: string, values: Record<string, number[]>, startedAt = TEST_TIME, quiet: Run['quiet'] | null = evidence(startedAt)): Run {
   const builds = Object.keys(values).map((name) => {
-    const [lib, rest] = name.includes('@') ? name.split('@') as [string, string] : ['openssl', name];
+    const [lib, rest] = name.includes('@') ? (name.split('@') as [string, string]) : ['openssl', name];
     const [version, variant = 'default'] = rest.split(':') as [string, string?];
     const library = lib as Run['builds'][number]['library'];
-    return { name, build: makeBuild({ id: `id-${name.replace(/[.@:]/g, '')}`, library, version, variant, versionString: `${library} ${version}`, builtAt: startedAt }) };
+    return {
+      name,
+      build: makeBuild({ id: `id-${name.replace(/[.@:]/g, '')}`, library, version, variant, versionString: `${library} ${version}`, builtAt: startedAt }),
+    };
   });
   return makeRun({
     runId,
     startedAt,
     plan: { rounds: 6 },
     builds: builds.map((b) => b.build),
-    series: builds.map(({ name, build }) => makeSeries({ key: 'toy/rate', label: 'toy rate', buildId: build.id, values: values[name]!, warmup: 999, at: startedAt })),
+    series: builds.map(({ name, build }) =>
+      makeSeries({ key: 'toy/rate', label: 'toy rate', buildId: build.id, values: values[name]!, warmup: 999, at: startedAt }),
+    ),
     quiet,
   });
 }
@@ -70,7 +76,11 @@ test('aggregation is byte-identical on re-run', () => {
   const detailed = JSON.parse(readFileSync(join(dir, 'detailed-iterations.json'), 'utf8'));
   assert.deepEqual(
     detailed.rows.map((r: unknown[]) => [r[3], r[6], r[7]]),
-    [['1.1.1w', [1, 2, 3], [1, 2, 3]], ['3.5.7', [1, 2, 3], [4, 5, 6]], ['3.4.1', [1, 2, 3], [1, 2, 3]]],
+    [
+      ['1.1.1w', [1, 2, 3], [1, 2, 3]],
+      ['3.5.7', [1, 2, 3], [4, 5, 6]],
+      ['3.4.1', [1, 2, 3], [1, 2, 3]],
+    ],
     'one row per series behind the summary: its measured rounds and values (warm-ups stay in the run files)',
   );
 });
@@ -95,8 +105,15 @@ test('only quiet runs feed the entries; the others are listed with their reasons
   assert.equal(busy.quiet, false);
   assert.match(busy.quietReasons.join(' '), /round 2: other processes used 85%/);
   assert.match(summary.runs.find((r) => r.runId === 'legacy')!.quietReasons[0]!, /before the quiet-host protocol/);
-  assert.ok(detailed.rows.every((r) => r[0] === 'quiet'), 'iterations of unused runs stay in their run files');
-  assert.deepEqual(summary.builds.map((b) => b.version), ['3.4.1'], 'builds of the runs behind the entries');
+  assert.ok(
+    detailed.rows.every((r) => r[0] === 'quiet'),
+    'iterations of unused runs stay in their run files',
+  );
+  assert.deepEqual(
+    summary.builds.map((b) => b.version),
+    ['3.4.1'],
+    'builds of the runs behind the entries',
+  );
 });
 
 test('a series missing from the best run comes from another quiet run and names it; no comparison crosses runs', () => {
@@ -124,7 +141,11 @@ test('bad run files are described with the file name and the JSON path', () => {
     ['types', JSON.stringify({ ...good, host: { ...good.host, logicalCpus: 'two' } }), /host\.logicalCpus/],
   ];
   for (const [name, text, pattern] of cases) {
-    assert.throws(() => parseRunFile(text, `${name}.json`), (e: Error) => e instanceof DataFileError && pattern.test(e.message), name);
+    assert.throws(
+      () => parseRunFile(text, `${name}.json`),
+      (e: Error) => e instanceof DataFileError && pattern.test(e.message),
+      name,
+    );
   }
 });
 
@@ -152,14 +173,23 @@ test('a bad, misplaced or duplicated file already on main is skipped by name; ev
   );
   assert.equal(r.runs, 2);
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
-  assert.deepEqual(summary.runs.map((x: { runId: string }) => x.runId), ['r1', 'r2']);
-  assert.deepEqual(summary.skipped.map((x: { path: string }) => x.path), r.skipped.map((x) => x.path));
+  assert.deepEqual(
+    summary.runs.map((x: { runId: string }) => x.runId),
+    ['r1', 'r2'],
+  );
+  assert.deepEqual(
+    summary.skipped.map((x: { path: string }) => x.path),
+    r.skipped.map((x) => x.path),
+  );
   // the same run id on another host, both files where their content says they belong: the first in path order is kept
   const dup = dataDir([good]);
   writeRunFile(join(dup, 'runs'), { ...good, host: { ...good.host, id: 'zbox' } });
   const d = writeAll(dup);
   assert.deepEqual(d.skipped, [{ path: 'runs/zbox/2026/01/r1.json.br', reason: 'runId r1 is also used by runs/box/2026/01/r1.json.br (kept)' }]);
-  assert.deepEqual(JSON.parse(readFileSync(join(dup, 'summary.json'), 'utf8')).runs.map((x: { path: string }) => x.path), ['runs/box/2026/01/r1.json.br']);
+  assert.deepEqual(
+    JSON.parse(readFileSync(join(dup, 'summary.json'), 'utf8')).runs.map((x: { path: string }) => x.path),
+    ['runs/box/2026/01/r1.json.br'],
+  );
 });
 
 test('a run the aggregation itself fails on is skipped by name and the others aggregated; a failure of every run is a bug and thrown', () => {
@@ -170,14 +200,29 @@ test('a run the aggregation itself fails on is skipped by name and the others ag
   };
   const { result, skipped } = aggregateSkipping(runs, failsOnR2);
   assert.deepEqual(skipped, [{ path: 'runs/box/2026/01/r2.json.br', reason: 'the aggregation fails on this run: ratio of r2 is Infinity' }]);
-  assert.deepEqual(result.summary.runs.map((r) => r.runId), ['r1', 'r3']);
-  assert.throws(() => aggregateSkipping(runs, () => { throw new Error('bug'); }), /^Error: bug$/);
+  assert.deepEqual(
+    result.summary.runs.map((r) => r.runId),
+    ['r1', 'r3'],
+  );
+  assert.throws(
+    () =>
+      aggregateSkipping(runs, () => {
+        throw new Error('bug');
+      }),
+    /^Error: bug$/,
+  );
   // the real aggregation with a run of 5e-324 values (an infinite ratio): the other run is still written
-  const dir = dataDir([testRun('ok', { '1.1.1w': [1, 2, 3], '3.5.7': [4, 5, 6] }), testRun('tiny', { '1.1.1w': [5e-324, 5e-324, 5e-324], '3.5.7': [4, 5, 6] }, '2026-01-02T00:00:00.000Z')]);
+  const dir = dataDir([
+    testRun('ok', { '1.1.1w': [1, 2, 3], '3.5.7': [4, 5, 6] }),
+    testRun('tiny', { '1.1.1w': [5e-324, 5e-324, 5e-324], '3.5.7': [4, 5, 6] }, '2026-01-02T00:00:00.000Z'),
+  ]);
   const written = writeAll(dir);
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
   assert.ok(summary.runs.some((r: { runId: string }) => r.runId === 'ok'));
-  assert.ok(written.skipped.every((s) => s.path === 'runs/box/2026/01/tiny.json.br'), JSON.stringify(written.skipped));
+  assert.ok(
+    written.skipped.every((s) => s.path === 'runs/box/2026/01/tiny.json.br'),
+    JSON.stringify(written.skipped),
+  );
 });
 
 test('npm run aggregate names each skipped file and exits with EXIT_SKIPPED after writing the rest', () => {
@@ -227,10 +272,20 @@ test('other libraries: own entries, no series comparisons, vsOpenSSL against the
   });
   const { summary } = aggregate([{ run, path: 'runs/box/r1.json' }]);
   const name = (e: (typeof summary.entries)[number]) => `${e.library}@${e.version}:${e.variant}`;
-  assert.deepEqual(summary.entries.map(name), [
-    'openssl@1.1.1w:default', 'openssl@3.5.7:default', 'openssl@3.5.7:no-ml-kem', 'openssl@4.0.3:default',
-    'aws-lc@5.12.0:default', 'boringssl@0.20250807.0:default', 'wolfssl@5.9.4:default', 'wolfssl@5.9.4:no-perf-options',
-  ], 'OpenSSL first by version, then the other libraries by name');
+  assert.deepEqual(
+    summary.entries.map(name),
+    [
+      'openssl@1.1.1w:default',
+      'openssl@3.5.7:default',
+      'openssl@3.5.7:no-ml-kem',
+      'openssl@4.0.3:default',
+      'aws-lc@5.12.0:default',
+      'boringssl@0.20250807.0:default',
+      'wolfssl@5.9.4:default',
+      'wolfssl@5.9.4:no-perf-options',
+    ],
+    'OpenSSL first by version, then the other libraries by name',
+  );
   const at = (n: string) => summary.entries.find((e) => name(e) === n)!;
   // series comparisons stay among OpenSSL builds: 4.0.3 follows 3.5.7 whatever the other libraries number their releases
   assert.equal(at('openssl@4.0.3:default').vsPreviousSeries!.against, '3.5.7');
@@ -247,7 +302,10 @@ test('other libraries: own entries, no series comparisons, vsOpenSSL against the
   assert.equal(at('boringssl@0.20250807.0:default').vsOpenSSL!.verdict, 'no-difference-shown');
   assert.equal(at('wolfssl@5.9.4:default').vsOpenSSL!.verdict, 'lower');
   for (const n of ['openssl@1.1.1w:default', 'openssl@4.0.3:default', 'openssl@3.5.7:no-ml-kem']) assert.equal(at(n).vsOpenSSL, null, n);
-  assert.deepEqual(summary.builds.map((b) => b.library), ['openssl', 'openssl', 'openssl', 'openssl', 'aws-lc', 'boringssl', 'wolfssl', 'wolfssl']);
+  assert.deepEqual(
+    summary.builds.map((b) => b.library),
+    ['openssl', 'openssl', 'openssl', 'openssl', 'aws-lc', 'boringssl', 'wolfssl', 'wolfssl'],
+  );
 });
 
 test("hiddenFeatures 'none' of a build whose capability vector could not be read is published as 'unknown'", () => {
@@ -259,13 +317,22 @@ test("hiddenFeatures 'none' of a build whose capability vector could not be read
   assert.deepEqual(observedOf({ hiddenFeatures: 'VAES' }, wolfssl!), { hiddenFeatures: 'VAES' }, 'a named feature is kept');
   const series = run.series.map((s) => ({ ...s, observed: { hiddenFeatures: 'none' } }));
   const { summary } = aggregate([{ run: { ...run, builds: [withCaps, wolfssl!], series }, path: 'runs/box/r1.json' }]);
-  assert.deepEqual(summary.entries.map((e) => [e.library, e.observed?.hiddenFeatures]), [['openssl', 'none'], ['wolfssl', 'unknown']]);
+  assert.deepEqual(
+    summary.entries.map((e) => [e.library, e.observed?.hiddenFeatures]),
+    [
+      ['openssl', 'none'],
+      ['wolfssl', 'unknown'],
+    ],
+  );
 });
 
 test('vsOpenSSL needs an OpenSSL build of the same run measuring the key; a library without one has none', () => {
   const libOnly = testRun('lib', { 'aws-lc@5.12.0': [5, 5, 5, 5, 5, 5] }, '2026-01-02T00:00:00.000Z');
   const ossl = testRun('ossl', { '3.5.7': [4, 4, 4, 4, 4, 4] });
-  const { summary } = aggregate([{ run: ossl, path: 'runs/box/ossl.json' }, { run: libOnly, path: 'runs/box/lib.json' }]);
+  const { summary } = aggregate([
+    { run: ossl, path: 'runs/box/ossl.json' },
+    { run: libOnly, path: 'runs/box/lib.json' },
+  ]);
   assert.equal(summary.entries.find((e) => e.library === 'aws-lc')!.vsOpenSSL, null, 'OpenSSL was measured in another run');
 });
 
@@ -273,25 +340,42 @@ test('the best run is chosen per library: a release number another library share
   // a (hypothetical) wolfSSL release numbered like an OpenSSL one, in a bigger newer run than the OpenSSL one
   const ossl = testRun('ossl', { '3.5.7': [1, 1, 1, 1, 1, 1] });
   const other = testRun('other', { 'wolfssl@3.5.7': [2, 2, 2, 2, 2, 2], 'aws-lc@5.12.0': [3, 3, 3, 3, 3, 3] }, '2026-01-02T00:00:00.000Z');
-  const { summary } = aggregate([{ run: ossl, path: 'runs/box/ossl.json' }, { run: other, path: 'runs/box/other.json' }]);
-  assert.deepEqual(summary.entries.map((e) => [e.library, e.version, e.runId]), [['openssl', '3.5.7', 'ossl'], ['aws-lc', '5.12.0', 'other'], ['wolfssl', '3.5.7', 'other']]);
+  const { summary } = aggregate([
+    { run: ossl, path: 'runs/box/ossl.json' },
+    { run: other, path: 'runs/box/other.json' },
+  ]);
+  assert.deepEqual(
+    summary.entries.map((e) => [e.library, e.version, e.runId]),
+    [
+      ['openssl', '3.5.7', 'ossl'],
+      ['aws-lc', '5.12.0', 'other'],
+      ['wolfssl', '3.5.7', 'other'],
+    ],
+  );
   // the same from the run records, as npm run aggregate chooses the runs to open
   const dir = dataDir([ossl, other]);
   writeAll(dir);
   const written = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
-  assert.deepEqual(written.entries.map((e: { library: string; runId: string }) => `${e.library}:${e.runId}`), ['openssl:ossl', 'aws-lc:other', 'wolfssl:other']);
+  assert.deepEqual(
+    written.entries.map((e: { library: string; runId: string }) => `${e.library}:${e.runId}`),
+    ['openssl:ossl', 'aws-lc:other', 'wolfssl:other'],
+  );
   const year = JSON.parse(readFileSync(join(dir, 'timeseries', 'box', '2026.json'), 'utf8'));
-  assert.deepEqual(year.runs.flatMap((r: { builds: { library?: string }[] }) => r.builds.map((b) => b.library ?? 'openssl')), ['openssl', 'wolfssl', 'aws-lc']);
+  assert.deepEqual(
+    year.runs.flatMap((r: { builds: { library?: string }[] }) => r.builds.map((b) => b.library ?? 'openssl')),
+    ['openssl', 'wolfssl', 'aws-lc'],
+  );
 });
 
-test('a local build (--local-host): the local machine\'s not-quiet run feeds it, marked; without the flag the output is what the quiet runs alone give', () => {
+test("a local build (--local-host): the local machine's not-quiet run feeds it, marked; without the flag the output is what the quiet runs alone give", () => {
   const t1 = '2026-01-01T00:00:00.000Z';
   const t2 = '2026-01-02T00:00:00.000Z';
   const committed = testRun('committed', { '3.4.1': [10, 11, 12, 10, 11, 12], '3.5.7': [8, 9, 8, 9, 8, 9] }, t1);
   const mine = (r: Run): Run => ({ ...r, host: { ...r.host, id: 'newcomer.cpu-abc123' } });
   const busy = mine(testRun('newcomer-quick', { '3.4.1': [50, 51, 52, 50, 51, 52], '3.5.7': [40, 41, 40, 41, 40, 41] }, t2, evidence(t2, 2)));
   // the machine descriptions list every machine with a run (as before); nothing else may change
-  const texts = (dir: string) => readFileSync(join(dir, 'summary.json'), 'utf8').replace(/\n "hosts": [\s\S]*?\n \],\n/, '') + readFileSync(join(dir, 'detailed-iterations.json'), 'utf8');
+  const texts = (dir: string) =>
+    readFileSync(join(dir, 'summary.json'), 'utf8').replace(/\n "hosts": [\s\S]*?\n \],\n/, '') + readFileSync(join(dir, 'detailed-iterations.json'), 'utf8');
   const before = dataDir([committed]);
   writeAll(before);
   const dir = dataDir([committed, busy]);
@@ -302,25 +386,49 @@ test('a local build (--local-host): the local machine\'s not-quiet run feeds it,
   writeAll(dir, { localHost: 'newcomer.cpu-abc123' });
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
   const local = summary.entries.filter((e: { host: string }) => e.host === 'newcomer.cpu-abc123');
-  assert.deepEqual(local.map((e: { version: string; runId: string }) => [e.version, e.runId]), [['3.4.1', 'newcomer-quick'], ['3.5.7', 'newcomer-quick']]);
+  assert.deepEqual(
+    local.map((e: { version: string; runId: string }) => [e.version, e.runId]),
+    [
+      ['3.4.1', 'newcomer-quick'],
+      ['3.5.7', 'newcomer-quick'],
+    ],
+  );
   const run = summary.runs.find((r: { runId: string }) => r.runId === 'newcomer-quick');
   assert.deepEqual([run.quiet, run.local], [false, true], 'its run says it was not quiet and is the local one');
   assert.match(run.quietReasons.join(' '), /round 2: other processes/);
   // the committed machine is untouched: same entries, no local mark
-  assert.deepEqual(summary.entries.filter((e: { host: string }) => e.host === 'box').map((e: { version: string; runId: string }) => [e.version, e.runId]), [['3.4.1', 'committed'], ['3.5.7', 'committed']]);
+  assert.deepEqual(
+    summary.entries.filter((e: { host: string }) => e.host === 'box').map((e: { version: string; runId: string }) => [e.version, e.runId]),
+    [
+      ['3.4.1', 'committed'],
+      ['3.5.7', 'committed'],
+    ],
+  );
   assert.equal(summary.runs.find((r: { runId: string }) => r.runId === 'committed').local, undefined);
   assert.match(summary.statistics.selection, /local build/);
   rmSync(before, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('a local build prefers the local machine\'s quiet run to its not-quiet one for a series both hold', () => {
+test("a local build prefers the local machine's quiet run to its not-quiet one for a series both hold", () => {
   const t1 = '2026-01-01T00:00:00.000Z';
   const t2 = '2026-01-02T00:00:00.000Z';
   const quiet = testRun('older-quiet', { '3.4.1': [10, 10, 10, 10, 10, 10] }, t1);
   const busy = testRun('newer-busy', { '3.4.1': [50, 50, 50, 50, 50, 50], '3.5.7': [5, 5, 5, 5, 5, 5] }, t2, evidence(t2, 1));
-  const { summary } = aggregate([{ run: quiet, path: 'a' }, { run: busy, path: 'b' }], { localHost: 'box' });
-  assert.deepEqual(summary.entries.map((e) => [e.version, e.runId]), [['3.4.1', 'older-quiet'], ['3.5.7', 'newer-busy']]);
+  const { summary } = aggregate(
+    [
+      { run: quiet, path: 'a' },
+      { run: busy, path: 'b' },
+    ],
+    { localHost: 'box' },
+  );
+  assert.deepEqual(
+    summary.entries.map((e) => [e.version, e.runId]),
+    [
+      ['3.4.1', 'older-quiet'],
+      ['3.5.7', 'newer-busy'],
+    ],
+  );
 });
 
 test('npm run aggregate -- --local-host needs a machine id', () => {
@@ -331,7 +439,9 @@ test('npm run aggregate -- --local-host needs a machine id', () => {
 
 test("labels are the runner's registry's current words; a key the runner does not write keeps its run's label", () => {
   const run = testRun('r1', { '3.4.1': [1, 2, 3, 4, 5, 6], '3.5.7': [1, 2, 3, 4, 5, 6] });
-  const spec = [...registeredSeries({ library: 'openssl', version: '3.5.7', series: '3.5', variant: 'default' }).values()].find((s) => s.benchmark === 'handshake' && s.metric === 'cpu-per-handshake')!;
+  const spec = [...registeredSeries({ library: 'openssl', version: '3.5.7', series: '3.5', variant: 'default' }).values()].find(
+    (s) => s.benchmark === 'handshake' && s.metric === 'cpu-per-handshake',
+  )!;
   const old = 'Client CPU per handshake; TLS 1.3 ecdsa-p256 groups default, new';
   const first = run.series[0]!;
   const relabelled = { ...run, series: [{ ...first, ...spec, key: seriesKey(spec), label: old }, ...run.series.slice(1)] };

@@ -32,7 +32,18 @@ import {
 } from '../schema/index.ts';
 import { BASELINE_VERSION, cataloguedRelease, comparedWith, compareReleases, compareVersions } from '../catalogue/index.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
-import { COMPARISON_METHOD, DETERMINISTIC_METHODS, DETERMINISTIC_THRESHOLD, INTERVAL_METHOD, MIN_COVERAGE_FOR_VERDICT, compareRounds, measuredRounds, describe, significant, SUMMARY_DIGITS } from '../analysis/stats.ts';
+import {
+  COMPARISON_METHOD,
+  DETERMINISTIC_METHODS,
+  DETERMINISTIC_THRESHOLD,
+  INTERVAL_METHOD,
+  MIN_COVERAGE_FOR_VERDICT,
+  compareRounds,
+  measuredRounds,
+  describe,
+  significant,
+  SUMMARY_DIGITS,
+} from '../analysis/stats.ts';
 import { commandLine } from '../runner/cli.ts';
 import { byTime, loadHistory, quietReasons, timeseriesFiles, timeseriesPath, writeTimeseries } from '../analysis/history.ts';
 
@@ -65,7 +76,10 @@ export function aggregateSkipping(
       try {
         aggregateRuns([r]);
       } catch (e) {
-        skipped.push({ path: r.path, reason: `the aggregation fails on this run: ${e instanceof z.ZodError ? `\n${describeIssues(e)}` : (e as Error).message}` });
+        skipped.push({
+          path: r.path,
+          reason: `the aggregation fails on this run: ${e instanceof z.ZodError ? `\n${describeIssues(e)}` : (e as Error).message}`,
+        });
       }
     }
     // several runs that all fail alone: a bug, not a file (one run that fails alone is that file)
@@ -121,7 +135,8 @@ export interface LocalOptions {
   localHost?: string;
 }
 
-const LOCAL_SELECTION = ' This is a local build (npm start): the not-quiet runs of the machine that ran it feed it too, after its quiet runs; their values are indicative.';
+const LOCAL_SELECTION =
+  ' This is a local build (npm start): the not-quiet runs of the machine that ran it feed it too, after its quiet runs; their values are indicative.';
 
 /** Whether a run may feed the summary: a quiet one, or in a local build any run of the local machine. */
 const admitted = (quiet: boolean, host: string, o: LocalOptions) => quiet || host === o.localHost;
@@ -141,7 +156,14 @@ export function selectRuns(records: readonly RunRecord[], keySets: ReadonlyMap<s
     for (const b of r.builds) {
       const g = `${buildOf(r, b)}|${b.keys}|${b.measured}`;
       const prev = groupBest.get(g);
-      if (!prev || outranks({ quiet: r.quiet, measured: true, mode: r.mode, startedAt: r.startedAt, reproduction: !!r.reproduces }, { quiet: prev.quiet, measured: true, mode: prev.mode, startedAt: prev.startedAt, reproduction: !!prev.reproduces })) groupBest.set(g, r);
+      if (
+        !prev ||
+        outranks(
+          { quiet: r.quiet, measured: true, mode: r.mode, startedAt: r.startedAt, reproduction: !!r.reproduces },
+          { quiet: prev.quiet, measured: true, mode: prev.mode, startedAt: prev.startedAt, reproduction: !!prev.reproduces },
+        )
+      )
+        groupBest.set(g, r);
     }
   }
   const order = new Map(records.map((r, i) => [r, i]));
@@ -177,14 +199,19 @@ export function observedOf(observed: NonNullable<RunSeries['observed']>, build: 
  */
 export function currentLabel(build: Build, s: Pick<RunSeries, 'key' | 'label'>): string {
   const known = cataloguedRelease(build);
-  return (known && registeredSeries({ library: build.library, version: build.version, series: known.series, variant: build.variant }).get(s.key)?.label) ?? s.label;
+  return (
+    (known && registeredSeries({ library: build.library, version: build.version, series: known.series, variant: build.variant }).get(s.key)?.label) ?? s.label
+  );
 }
 
 /**
  * `runs` in path order. `hosts`: the description of each host to publish (default: the newest among
  * `runs`); the aggregation passes the newest of all runs, also of those it did not need to open.
  */
-export function aggregate(runs: { run: Run; path: string }[], options: { hosts?: Run['host'][] } & LocalOptions = {}): { summary: Summary; detailed: DetailedIterations } {
+export function aggregate(
+  runs: { run: Run; path: string }[],
+  options: { hosts?: Run['host'][] } & LocalOptions = {},
+): { summary: Summary; detailed: DetailedIterations } {
   const isQuiet = (run: Run) => quietReasons(run).length === 0;
   const fed = runs.filter(({ run }) => admitted(isQuiet(run), run.host.id, options));
   // per (host, library, version, variant, key) the quiet run that outranks the others (selectRuns chooses the same)
@@ -194,7 +221,16 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
     for (const s of run.series) {
       const build = builds.get(s.buildId)!;
       const id = `${run.host.id}|${build.library}|${build.version}|${build.variant}|${s.key}`;
-      const candidate = { run, series: s, build, quiet: isQuiet(run), mode: run.mode, startedAt: run.startedAt, reproduction: !!run.plan.reproduces, measured: s.status === 'measured' };
+      const candidate = {
+        run,
+        series: s,
+        build,
+        quiet: isQuiet(run),
+        mode: run.mode,
+        startedAt: run.startedAt,
+        reproduction: !!run.plan.reproduces,
+        measured: s.status === 'measured',
+      };
       const prev = chosen.get(id);
       if (!prev || outranks(candidate, prev)) chosen.set(id, candidate);
     }
@@ -254,7 +290,9 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
   for (const e of entries) {
     if (e.status !== 'measured' || e.library === 'openssl' || !e.comparability.acrossVersions) continue;
     const ref = entries
-      .filter((o) => o.library === 'openssl' && o.variant === 'default' && o.status === 'measured' && o.host === e.host && o.runId === e.runId && o.key === e.key)
+      .filter(
+        (o) => o.library === 'openssl' && o.variant === 'default' && o.status === 'measured' && o.host === e.host && o.runId === e.runId && o.key === e.key,
+      )
       .sort((a, b) => compareVersions(b.version, a.version))[0];
     if (ref) e.vsOpenSSL = compareRounds(rounds.get(e)!, rounds.get(ref)!, ref.version, DETERMINISTIC_METHODS.includes(e.method));
   }
@@ -318,7 +356,17 @@ export function aggregate(runs: { run: Run; path: string }[], options: { hosts?:
   // the measured iterations behind the summary, and only those (history, warm-ups and times stay in the run files)
   const rows: DetailedIterations['rows'] = [];
   for (const { run, series: s, build: b } of [...chosen.values()].sort((x, y) =>
-    x.run.startedAt < y.run.startedAt ? -1 : x.run.startedAt > y.run.startedAt ? 1 : x.series.key < y.series.key ? -1 : x.series.key > y.series.key ? 1 : x.build.id < y.build.id ? -1 : 1,
+    x.run.startedAt < y.run.startedAt
+      ? -1
+      : x.run.startedAt > y.run.startedAt
+        ? 1
+        : x.series.key < y.series.key
+          ? -1
+          : x.series.key > y.series.key
+            ? 1
+            : x.build.id < y.build.id
+              ? -1
+              : 1,
   )) {
     const measured = s.iterations.filter((it) => !it.warmup).sort((x, y) => x.round - y.round);
     if (measured.length) rows.push([run.runId, run.host.id, b.id, b.version, b.variant, s.key, measured.map((it) => it.round), measured.map((it) => it.value)]);
@@ -343,7 +391,6 @@ export function jsonSchemas(): Record<string, unknown> {
   };
 }
 
-
 /**
  * The records of run files that sit in the layout, where their content says they belong, one file per
  * run id (the first in path order is kept); the others are skipped with the place they belong.
@@ -354,7 +401,10 @@ export function checkLayout(records: readonly RunRecord[]): { kept: RunRecord[];
   const seen = new Map<string, string>();
   for (const r of records) {
     if (!parseRunFilePath(r.path)) {
-      skipped.push({ path: r.path, reason: `not where run files go; expected ${runFilePath(r)} (runs/<host>/<YYYY>/<MM>/<runId>.json.br, as npm run bench writes it)` });
+      skipped.push({
+        path: r.path,
+        reason: `not where run files go; expected ${runFilePath(r)} (runs/<host>/<YYYY>/<MM>/<runId>.json.br, as npm run bench writes it)`,
+      });
       continue;
     }
     const misplaced = misplacedRun(r.path, r);
@@ -494,7 +544,9 @@ export function writeAll(dataDir: string, opts: { rebuild?: boolean } & LocalOpt
     keepAtMost: 16,
     onError: (path, e) => unreadable.push({ path, reason: reasonOf(path, e) }),
   });
-  const d = derive(history.records, history.keySets, (path) => history.read.get(path) ?? readRunFile(join(dataDir, path), path), unreadable, history.frozen, { localHost: opts.localHost });
+  const d = derive(history.records, history.keySets, (path) => history.read.get(path) ?? readRunFile(join(dataDir, path), path), unreadable, history.frozen, {
+    localHost: opts.localHost,
+  });
   // a run skipped now whose year was left as it is would stay in that year's file: make every year again
   const yearFile = new Map(history.records.map((r) => [r.path, timeseriesPath(r.host.id, new Date(r.startedAt).getUTCFullYear())]));
   if (!opts.rebuild && d.skipped.some((s) => history.frozen.has(yearFile.get(s.path) ?? ''))) return writeAll(dataDir, { ...opts, rebuild: true });

@@ -29,7 +29,12 @@ const commands = [
 ];
 
 const run = (file: string, args: string[], cache: string) =>
-  spawnSync(process.execPath, [join(root, file), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, GITHUB_TOKEN: '', OBSERVATORY_CACHE: cache }, timeout: 60_000 });
+  spawnSync(process.execPath, [join(root, file), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, GITHUB_TOKEN: '', OBSERVATORY_CACHE: cache },
+    timeout: 60_000,
+  });
 const dataStatus = () => execFileSync('git', ['-C', root, 'status', '--porcelain', '--untracked-files=all', '--', 'data'], { encoding: 'utf8' });
 /** Runs `fn` with an empty build cache and fails when it changed data/ or wrote into that cache. */
 function withoutSideEffects(who: string, fn: (cache: string) => void): void {
@@ -46,7 +51,8 @@ function withoutSideEffects(who: string, fn: (cache: string) => void): void {
 
 test('every command answers --help with its usage on stdout, exit 0, and changes nothing', () => {
   const names = commands.map((c) => c.name);
-  for (const expected of ['openssl', 'aggregate', 'validate', 'submit', 'mtu', 'test:workflows', 'test:mlkem-hypothesis', 'tools/migrate-runs.ts']) assert.ok(names.includes(expected), `${expected} not found in ${names.join(', ')}`);
+  for (const expected of ['openssl', 'aggregate', 'validate', 'submit', 'mtu', 'test:workflows', 'test:mlkem-hypothesis', 'tools/migrate-runs.ts'])
+    assert.ok(names.includes(expected), `${expected} not found in ${names.join(', ')}`);
   withoutSideEffects('a --help', (cache) => {
     for (const { name, file, runAs } of commands) {
       const r = run(file, ['--help'], cache);

@@ -16,7 +16,11 @@ test('data/summary.json, data/detailed-iterations.json, data/timeseries/ and dat
   if (existsSync('data/runs')) cpSync('data/runs', join(dir, 'runs'), { recursive: true, filter: (src) => !src.endsWith('.partial.jsonl') });
   writeAll(dir);
   const timeseries = listTimeseriesFiles(dir);
-  assert.deepEqual(listTimeseriesFiles('data'), timeseries, 'data/timeseries/ holds other files than the runs give: run npm run aggregate and commit the result');
+  assert.deepEqual(
+    listTimeseriesFiles('data'),
+    timeseries,
+    'data/timeseries/ holds other files than the runs give: run npm run aggregate and commit the result',
+  );
   for (const file of [
     'summary.json',
     'detailed-iterations.json',
@@ -26,5 +30,8 @@ test('data/summary.json, data/detailed-iterations.json, data/timeseries/ and dat
     'schema/detailed-iterations.schema.json',
     'schema/timeseries.schema.json',
   ])
-    assert.ok(readFileSync(join('data', file), 'utf8') === readFileSync(join(dir, file), 'utf8'), `data/${file} differs from what npm run aggregate makes of data/runs/: run it and commit the result`);
+    assert.ok(
+      readFileSync(join('data', file), 'utf8') === readFileSync(join(dir, file), 'utf8'),
+      `data/${file} differs from what npm run aggregate makes of data/runs/: run it and commit the result`,
+    );
 });

@@ -32,11 +32,19 @@ test('every committed run file has its record in data/timeseries/; summary.json 
     assert.equal(record.runId, run.runId);
     assert.ok(run.quiet && record.quiet, `summary.json takes values from ${run.path}, which is not quiet`);
   }
-  assert.deepEqual(new Set(summary.entries.map((e) => e.runId)), new Set(summary.runs.map((r) => r.runId)), `summary entries come from other runs than it lists: ${HINT}`);
+  assert.deepEqual(
+    new Set(summary.entries.map((e) => e.runId)),
+    new Set(summary.runs.map((r) => r.runId)),
+    `summary entries come from other runs than it lists: ${HINT}`,
+  );
 });
 
 test('data/detailed-iterations.json is committed and holds the iterations of exactly the runs behind the summary', () => {
-  assert.notEqual(execFileSync('git', ['ls-files', 'data/detailed-iterations.json'], { cwd: ROOT, encoding: 'utf8' }), '', 'data/detailed-iterations.json is not committed');
+  assert.notEqual(
+    execFileSync('git', ['ls-files', 'data/detailed-iterations.json'], { cwd: ROOT, encoding: 'utf8' }),
+    '',
+    'data/detailed-iterations.json is not committed',
+  );
   const summary = readJson<Summary>('summary.json');
   const detailed = readJson<DetailedIterations>('detailed-iterations.json');
   const measured = new Set(summary.entries.filter((e) => e.stats).map((e) => `${e.runId}|${e.key}|${e.version}|${e.variant}`));

@@ -29,14 +29,27 @@ test('publish per host: a host with a bad artifact is refused and named, a host 
   // before: one validation of every host's new files, so obs-b's bad artifact held back obs-a's run too
   assert.equal(validateSubmission({ root, changed: added(a, b), mode: 'runner', now: NOW }).ok, false);
   const outcomes = decideHosts(['obs-a', 'obs-b', 'obs-c'], added(a, b), (files) => validateSubmission({ root, changed: files, mode: 'runner', now: NOW }));
-  assert.deepEqual(outcomes.map((o) => [o.host, o.status, o.files]), [['obs-a', 'published', [a]], ['obs-b', 'refused', [b]], ['obs-c', 'missing', []]]);
+  assert.deepEqual(
+    outcomes.map((o) => [o.host, o.status, o.files]),
+    [
+      ['obs-a', 'published', [a]],
+      ['obs-b', 'refused', [b]],
+      ['obs-c', 'missing', []],
+    ],
+  );
   const lines = describeOutcomes(outcomes);
   assert.match(lines[0]!, /^published obs-a: 1 new or extended file/);
   assert.match(lines[1]!, /^refused obs-b: its files fail validation; left out, the other hosts are published%0A.*obs-b/);
   assert.match(lines[2]!, /^missing obs-c: no new run/);
   // files of a host that was not planned are refused under its name, never published
   const stray = decideHosts(['obs-a'], added(a, b), (files) => validateSubmission({ root, changed: files, mode: 'runner', now: NOW }));
-  assert.deepEqual(stray.map((o) => [o.host, o.status]), [['obs-a', 'published'], ['obs-b', 'refused']]);
+  assert.deepEqual(
+    stray.map((o) => [o.host, o.status]),
+    [
+      ['obs-a', 'published'],
+      ['obs-b', 'refused'],
+    ],
+  );
 });
 
 test('npm run publish:hosts: the refused host’s files leave the checkout, the outputs name each host', () => {
@@ -44,11 +57,19 @@ test('npm run publish:hosts: the refused host’s files leave the checkout, the 
   execFileSync('git', ['-C', root, 'init', '-q']);
   const output = join(root, '.github-output');
   writeFileSync(output, '');
-  const hosts = JSON.stringify([{ id: 'obs-a', arch: 'x64' }, { id: 'obs-b', arch: 'x64' }, { id: 'obs-c', arch: 'arm64' }]);
-  const r = spawnSync(process.execPath, [join(import.meta.dirname, 'publish-hosts.ts'), '--hosts', hosts, '--root', root, '--summary', join(root, 'summary.md')], {
-    encoding: 'utf8',
-    env: { ...process.env, GITHUB_OUTPUT: output, GITHUB_ACTIONS: 'true' },
-  });
+  const hosts = JSON.stringify([
+    { id: 'obs-a', arch: 'x64' },
+    { id: 'obs-b', arch: 'x64' },
+    { id: 'obs-c', arch: 'arm64' },
+  ]);
+  const r = spawnSync(
+    process.execPath,
+    [join(import.meta.dirname, 'publish-hosts.ts'), '--hosts', hosts, '--root', root, '--summary', join(root, 'summary.md')],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, GITHUB_OUTPUT: output, GITHUB_ACTIONS: 'true' },
+    },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.ok(existsSync(join(root, a)));
   assert.ok(!existsSync(join(root, b)));
@@ -71,11 +92,20 @@ test("npm run publish:hosts: master's nights: a host whose file only grew is pub
   writeAt(root, file(b), JSON.stringify(masterWatch(b, [masterNight(2)])));
   const output = join(root, '.github-output');
   writeFileSync(output, '');
-  const hosts = JSON.stringify([{ id: 'obs-a', arch: 'x64' }, { id: 'obs-b', arch: 'arm64' }]);
-  const r = spawnSync(process.execPath, [join(import.meta.dirname, 'publish-hosts.ts'), '--hosts', hosts, '--root', root], { encoding: 'utf8', env: { ...process.env, GITHUB_OUTPUT: output } });
+  const hosts = JSON.stringify([
+    { id: 'obs-a', arch: 'x64' },
+    { id: 'obs-b', arch: 'arm64' },
+  ]);
+  const r = spawnSync(process.execPath, [join(import.meta.dirname, 'publish-hosts.ts'), '--hosts', hosts, '--root', root], {
+    encoding: 'utf8',
+    env: { ...process.env, GITHUB_OUTPUT: output },
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(readFileSync(output, 'utf8'), 'published=obs-a\nrefused=obs-b\nmissing=\n');
-  assert.match(r.stdout, /refused obs-b: its files fail validation.*nights\.json: \$\.nights\[0\]: the night of 2026-11-11T02:00:00\.000Z \(0000000000\) differs from main's/);
+  assert.match(
+    r.stdout,
+    /refused obs-b: its files fail validation.*nights\.json: \$\.nights\[0\]: the night of 2026-11-11T02:00:00\.000Z \(0000000000\) differs from main's/,
+  );
   assert.equal(readFileSync(join(root, file(b)), 'utf8'), onMain, "main's nights restored");
   assert.equal(JSON.parse(readFileSync(join(root, file(a)), 'utf8')).nights.length, 2);
 });

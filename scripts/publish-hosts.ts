@@ -69,7 +69,9 @@ export function describeOutcomes(outcomes: readonly HostOutcome[]): string[] {
       ? `published ${o.host}: ${o.files.length} new or extended file(s)`
       : o.status === 'missing'
         ? `missing ${o.host}: no new run (machine offline, run failed or killed); the other hosts are published without it`
-        : logLine(`refused ${o.host}: ${o.report && !o.report.ok ? 'its files fail validation' : 'not a host of this run'}; left out, the other hosts are published\n${o.report ? formatProblems(o.report) : ''}`.trimEnd()),
+        : logLine(
+            `refused ${o.host}: ${o.report && !o.report.ok ? 'its files fail validation' : 'not a host of this run'}; left out, the other hosts are published\n${o.report ? formatProblems(o.report) : ''}`.trimEnd(),
+          ),
   );
 }
 
@@ -92,7 +94,10 @@ function main(): void {
   const outcomes = decideHosts(planned, [...untrackedRuns(root, FOLDERS.runner), ...master], (files) => {
     const runs = files.filter((f) => !isMaster(f));
     const masters = files.filter(isMaster);
-    return joinReports([...(runs.length ? [validateSubmission({ root, changed: runs, mode: 'runner' })] : []), ...(masters.length ? [validateMasterFiles(root, masters)] : [])]);
+    return joinReports([
+      ...(runs.length ? [validateSubmission({ root, changed: runs, mode: 'runner' })] : []),
+      ...(masters.length ? [validateMasterFiles(root, masters)] : []),
+    ]);
   });
   for (const o of outcomes)
     if (o.status === 'refused')
@@ -103,8 +108,13 @@ function main(): void {
   const warn = process.env.GITHUB_ACTIONS === 'true' ? '::error::' : '';
   for (const line of describeOutcomes(outcomes)) console.log(line.startsWith('refused') ? `${warn}${line}` : line);
   if (values.summary) {
-    const table = ['| host | outcome | new files |', '|---|---|---|', ...outcomes.map((o) => `| ${mdText(o.host)} | ${o.status} | ${o.files.length} |`)].join('\n');
-    appendFileSync(values.summary, `## Publish, host by host\n\n${table}\n\n${outcomes.flatMap((o) => (o.report ? [formatSummary(o.report)] : [])).join('\n')}`);
+    const table = ['| host | outcome | new files |', '|---|---|---|', ...outcomes.map((o) => `| ${mdText(o.host)} | ${o.status} | ${o.files.length} |`)].join(
+      '\n',
+    );
+    appendFileSync(
+      values.summary,
+      `## Publish, host by host\n\n${table}\n\n${outcomes.flatMap((o) => (o.report ? [formatSummary(o.report)] : [])).join('\n')}`,
+    );
   }
   if (process.env.GITHUB_OUTPUT) {
     appendFileSync(process.env.GITHUB_OUTPUT, (['published', 'refused', 'missing'] as const).map((s) => `${s}=${ids(outcomes, s).join(' ')}\n`).join(''));

@@ -70,10 +70,20 @@ function assertRecordsAgree(runs: Run[], what: string): void {
   const { files, records, keySets } = history(runs);
   const all = aggregate(files).summary;
   const fromAll = [...new Set(all.entries.map((e) => e.runId))].sort();
-  assert.deepEqual(selectRuns(records, keySets).map((r) => r.runId).sort(), fromAll, `${what}: selectRuns and aggregate choose the same runs`);
+  assert.deepEqual(
+    selectRuns(records, keySets)
+      .map((r) => r.runId)
+      .sort(),
+    fromAll,
+    `${what}: selectRuns and aggregate choose the same runs`,
+  );
   const byPath = new Map(files.map((f) => [f.path, f.run]));
   const derived = derive(records, keySets, (path) => byPath.get(path)!);
-  assert.deepEqual(JSON.parse(derived.files.get('summary.json')!).entries, JSON.parse(JSON.stringify(all.entries)), `${what}: the rows from the selected runs alone`);
+  assert.deepEqual(
+    JSON.parse(derived.files.get('summary.json')!).entries,
+    JSON.parse(JSON.stringify(all.entries)),
+    `${what}: the rows from the selected runs alone`,
+  );
 }
 
 const versions = (n: number) => Array.from({ length: n }, (_, i) => `3.${i}.0`);
@@ -83,7 +93,8 @@ test('a later nightly full run of 9 builds decides their rows; the other 8 of an
   const nightly = runFromSpec({ runId: 'nightly', startedAt: '2026-11-27T02:00:00.000Z', versions: versions(9) });
   const runs = [wide, nightly];
   const r = rows(runs);
-  for (const v of versions(17)) for (const key of KEYS) assert.equal(r[`${v} ${key}`], `${versions(9).includes(v) ? 'nightly' : 'wide'} measured`, `${v} ${key}`);
+  for (const v of versions(17))
+    for (const key of KEYS) assert.equal(r[`${v} ${key}`], `${versions(9).includes(v) ? 'nightly' : 'wide'} measured`, `${v} ${key}`);
   // comparisons stay within one run: 3.9.0 (from the wide run) is not compared with 3.8.0 (now from the nightly)
   const { summary } = aggregate(history(runs).files);
   const at = (v: string) => summary.entries.find((e) => e.version === v && e.key === 'toy/a')!;
@@ -99,7 +110,8 @@ test('a newer run whose series failed or is unsupported does not replace the old
     runId: 'newer',
     startedAt: '2026-11-02T02:00:00.000Z',
     versions: ['3.4.0', '3.5.0', '3.6.0'],
-    status: (v, key) => (v === '3.4.0' && key === 'toy/a' ? 'failed' : v === '3.5.0' && key === 'toy/b' ? 'unsupported' : v === '3.6.0' && key === 'toy/b' ? 'failed' : 'measured'),
+    status: (v, key) =>
+      v === '3.4.0' && key === 'toy/a' ? 'failed' : v === '3.5.0' && key === 'toy/b' ? 'unsupported' : v === '3.6.0' && key === 'toy/b' ? 'failed' : 'measured',
   });
   const runs = [older, newer];
   assert.deepEqual(rows(runs), {
@@ -118,7 +130,12 @@ test('a newer run whose series failed or is unsupported does not replace the old
 });
 
 test("a quick run never replaces a full run's measured row, but fills a build or key no full run measured", () => {
-  const full = runFromSpec({ runId: 'full', startedAt: '2026-11-01T02:00:00.000Z', versions: ['3.4.0', '3.5.0'], status: (v, key) => (v === '3.5.0' && key === 'toy/b' ? 'failed' : 'measured') });
+  const full = runFromSpec({
+    runId: 'full',
+    startedAt: '2026-11-01T02:00:00.000Z',
+    versions: ['3.4.0', '3.5.0'],
+    status: (v, key) => (v === '3.5.0' && key === 'toy/b' ? 'failed' : 'measured'),
+  });
   const quick = runFromSpec({ runId: 'quick', mode: 'quick', startedAt: '2026-11-02T02:00:00.000Z', versions: ['3.4.0', '3.5.0', '3.6.0'] });
   const runs = [full, quick];
   assert.deepEqual(rows(runs), {

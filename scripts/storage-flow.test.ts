@@ -29,12 +29,24 @@ test('a run written by the runner is in the layout, valid, aggregated and listed
     tasks: () => [{ id: 'one', run: async () => [{ spec: REGISTERED.get(handshakeKey())!, value: 1000 }] }],
   };
   const build = { record, prefix: '/nonexistent' };
-  const plan = standInPlan([build], { hostName: 'flow-host', benchmarks: ['handshake'], harness: { gitCommit: 'abcdef1234567890abcdef1234567890abcdef12', gitDirty: false, node: process.version } });
+  const plan = standInPlan([build], {
+    hostName: 'flow-host',
+    benchmarks: ['handshake'],
+    harness: { gitCommit: 'abcdef1234567890abcdef1234567890abcdef12', gitDirty: false, node: process.version },
+  });
   const { path, run } = await executeRun(plan, [build], [bench], join(root, 'data/runs'), { progress: () => {} });
   const rel = relative(join(root, 'data'), path);
-  assert.deepEqual(parseRunFilePath(rel), { host: run.host.id, year: new Date(run.startedAt).getUTCFullYear(), month: new Date(run.startedAt).getUTCMonth() + 1, runId: run.runId });
+  assert.deepEqual(parseRunFilePath(rel), {
+    host: run.host.id,
+    year: new Date(run.startedAt).getUTCFullYear(),
+    month: new Date(run.startedAt).getUTCMonth() + 1,
+    runId: run.runId,
+  });
   const report = validateSubmission({ root, changed: [{ path: `data/${rel}`, status: 'added' }], mode: 'runner' });
-  assert.deepEqual(report.files.flatMap((f) => f.problems), []);
+  assert.deepEqual(
+    report.files.flatMap((f) => f.problems),
+    [],
+  );
   const result = writeAll(join(root, 'data'));
   assert.equal(result.runs, 1);
   assert.equal(result.read, 1);
@@ -42,7 +54,10 @@ test('a run written by the runner is in the layout, valid, aggregated and listed
   process.env.OBSERVATORY_DATA_DIR = join(root, 'data');
   try {
     const index = loadRunIndex();
-    assert.deepEqual(index.map((r) => [r.runId, r.path]), [[run.runId, rel]]);
+    assert.deepEqual(
+      index.map((r) => [r.runId, r.path]),
+      [[run.runId, rel]],
+    );
   } finally {
     if (before === undefined) delete process.env.OBSERVATORY_DATA_DIR;
     else process.env.OBSERVATORY_DATA_DIR = before;

@@ -44,7 +44,15 @@ test('a valid full run: bench runs --full for the chosen host, then the git step
 });
 
 test('options a submission cannot take, and reserved host ids, are refused before benchmarking', () => {
-  for (const args of [['--quick'], ['--rounds', '2'], ['--benchmarks', 'speed'], ['--out', '/tmp/x'], ['--host-id', 'obs-x64-1'], ['--host-id', 'obs_x64-1'], ['--nonsense']]) {
+  for (const args of [
+    ['--quick'],
+    ['--rounds', '2'],
+    ['--benchmarks', 'speed'],
+    ['--out', '/tmp/x'],
+    ['--host-id', 'obs-x64-1'],
+    ['--host-id', 'obs_x64-1'],
+    ['--nonsense'],
+  ]) {
     const { io, calls } = setup();
     assert.throws(() => submit(args, io), SubmitError, args.join(' '));
     assert.equal(calls.length, 0, `bench must not start for ${args.join(' ')}`);
@@ -59,7 +67,10 @@ test('a name already used on other hardware is another machine: the run goes ahe
   assert.equal(calls.length, 1);
   const mine = makeTestRun({ seed: 7 }).host.id;
   assert.notEqual(mine, other.host.id);
-  assert.ok(logs.some((l) => l.startsWith(`this machine: ${mine} (Test CPU Model 1000 @ 3.00GHz, 2 logical CPUs`)), logs.join('\n'));
+  assert.ok(
+    logs.some((l) => l.startsWith(`this machine: ${mine} (Test CPU Model 1000 @ 3.00GHz, 2 logical CPUs`)),
+    logs.join('\n'),
+  );
   assert.match(out, new RegExp(`git switch -c run/${mine.replace(/\./g, '\\.')}/`));
 });
 
@@ -75,5 +86,8 @@ test('a failed bench, no run file, or an invalid run is an error that says what 
   assert.throws(() => submit(['--host-id', 'test-host-a'], setup({ writes: null }).io), /found 0/);
   const bad = makeTestRun({ seed: 7 });
   bad.series[0]!.iterations[1]!.value = 1e15;
-  assert.throws(() => submit(['--host-id', 'test-host-a'], setup({ writes: bad }).io), /would be rejected[\s\S]*\$\.series\[0\]\.iterations\[1\]\.value: .*not plausible/);
+  assert.throws(
+    () => submit(['--host-id', 'test-host-a'], setup({ writes: bad }).io),
+    /would be rejected[\s\S]*\$\.series\[0\]\.iterations\[1\]\.value: .*not plausible/,
+  );
 });

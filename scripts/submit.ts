@@ -32,35 +32,51 @@ export function submit(argv: string[], io: SubmitIo): string {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'host-id': { type: 'string' }, resume: { type: 'string' }, full: { type: 'boolean' }, ...Object.fromEntries(BENCH_OPTIONS_REFUSED.map((k) => [k, { type: 'string' as const }])) },
+    options: {
+      'host-id': { type: 'string' },
+      resume: { type: 'string' },
+      full: { type: 'boolean' },
+      ...Object.fromEntries(BENCH_OPTIONS_REFUSED.map((k) => [k, { type: 'string' as const }])),
+    },
     strict: false,
   });
   for (const k of BENCH_OPTIONS_REFUSED)
-    if (values[k] !== undefined) throw new SubmitError(`--${k} is not allowed: a submission is a full run of every benchmark (use npm run bench for experiments)`);
+    if (values[k] !== undefined)
+      throw new SubmitError(`--${k} is not allowed: a submission is a full run of every benchmark (use npm run bench for experiments)`);
   const unknown = Object.keys(values).filter((k) => !['host-id', 'resume', 'full'].includes(k));
   if (unknown.length) throw new SubmitError(`unknown option --${unknown[0]}`);
   const id = defaultHostId(values['host-id'] as string | undefined);
   if (!safeId.safeParse(id).success) throw new SubmitError(`host id "${id}" may use only letters, digits, ".", "_" and "-"`);
-  if (isReservedHostId(id)) throw new SubmitError(`host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners: choose another with --host-id`);
+  if (isReservedHostId(id))
+    throw new SubmitError(
+      `host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners: choose another with --host-id`,
+    );
   // names of accepted machines are the pull-request check's to compare (it reads them all); the prefix is known here
   const lookalike = lookalikeOf(id, []);
   if (lookalike) throw new SubmitError(`${lookalike}: choose another with --host-id`);
   const host = io.host ?? describeHost(id);
   io.log(`this machine: ${host.id} (${describeMachine(host)})`);
   const dirty = execFileSync('git', ['-C', io.root, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' });
-  if (dirty.trim()) throw new SubmitError(`the checkout has uncommitted changes:\n${dirty}A submitted run must come from a known commit: commit or stash them first.`);
+  if (dirty.trim())
+    throw new SubmitError(`the checkout has uncommitted changes:\n${dirty}A submitted run must come from a known commit: commit or stash them first.`);
   if (!values['host-id']) io.log(`host id: "${id}" (from $OBSERVATORY_HOST_ID or the hostname; it is published: pass --host-id to choose another)`);
 
   const before = new Set(untrackedRuns(io.root).map((c) => c.path));
   const benchArgs = ['--full', '--host-id', id, ...(values.resume ? ['--resume', String(values.resume)] : []), ...positionals];
-  io.log(`running: npm run bench -- ${benchArgs.join(' ')}  (${positionals.length ? 'the versions given' : 'the whole default matrix'}; it can be resumed if killed)`);
+  io.log(
+    `running: npm run bench -- ${benchArgs.join(' ')}  (${positionals.length ? 'the versions given' : 'the whole default matrix'}; it can be resumed if killed)`,
+  );
   const status = io.bench(benchArgs);
-  if (status !== 0) throw new SubmitError(`npm run bench failed (exit ${status}); if it was interrupted, continue with: npm run submit -- --host-id ${id} --resume <runId>`);
+  if (status !== 0)
+    throw new SubmitError(`npm run bench failed (exit ${status}); if it was interrupted, continue with: npm run submit -- --host-id ${id} --resume <runId>`);
   const created = untrackedRuns(io.root).filter((c) => !before.has(c.path));
   if (created.length !== 1) throw new SubmitError(`expected the benchmark to write one new run file under data/runs/, found ${created.length}`);
   const file = created[0]!.path;
   const report = validateSubmission({ root: io.root, changed: created, mode: 'submission' });
-  if (!report.ok) throw new SubmitError(`${file} would be rejected by the pull-request check:\n${formatProblems(report)}\nThe file is left in place for you to inspect; do not submit it.`);
+  if (!report.ok)
+    throw new SubmitError(
+      `${file} would be rejected by the pull-request check:\n${formatProblems(report)}\nThe file is left in place for you to inspect; do not submit it.`,
+    );
   const run = report.files[0]!.run!;
   const branch = `run/${run.host.id}/${run.runId}`;
   return [
@@ -77,7 +93,13 @@ export function submit(argv: string[], io: SubmitIo): string {
 async function main(): Promise<void> {
   // the bench options a submission refuses are known here so that submit() can say why
   const refused = Object.fromEntries(BENCH_OPTIONS_REFUSED.map((k) => [k, { type: k === 'quick' ? ('boolean' as const) : ('string' as const) }]));
-  commandLine('submit', openingComment(import.meta.url), { 'host-id': { type: 'string' }, resume: { type: 'string' }, full: { type: 'boolean' }, 'no-wait': { type: 'boolean' }, ...refused });
+  commandLine('submit', openingComment(import.meta.url), {
+    'host-id': { type: 'string' },
+    resume: { type: 'string' },
+    full: { type: 'boolean' },
+    'no-wait': { type: 'boolean' },
+    ...refused,
+  });
   // the whole submission measures: hold the host lock (the bench it runs takes part in it); --no-wait fails if it is taken
   const argv = process.argv.slice(2).filter((a) => a !== '--no-wait');
   await lockHostForMeasurement(`npm run submit -- ${argv.join(' ')}`.trim(), argv.length !== process.argv.length - 2);

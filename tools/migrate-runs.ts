@@ -48,7 +48,14 @@ export function migrateRuns(to: string, files: readonly string[]): Moved[] {
       throw new DataFileError(`${file}: not a run file (no runId, startedAt or host.id)`);
     const written = writeRunFile(join(to, 'runs'), raw);
     deepStrictEqual(JSON.parse(readRunText(written)), raw, `${written} does not hold what ${file} held`);
-    moved.push({ from: file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), gitBlob: gitBlobId(bytes), jsonSha256: createHash('sha256').update(text).digest('hex'), to: written });
+    moved.push({
+      from: file,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      gitBlob: gitBlobId(bytes),
+      jsonSha256: createHash('sha256').update(text).digest('hex'),
+      to: written,
+    });
     if (written !== file) rmSync(file);
   }
   return moved;
@@ -97,9 +104,11 @@ export function assignMachineIds(to: string): Relabelled[] {
   const jsonFiles: { file: string; place: (id: string) => string }[] = [];
   const hyp = join(to, 'hypothesis');
   if (existsSync(hyp))
-    for (const h of readdirSync(hyp)) for (const f of readdirSync(join(hyp, h))) if (f.endsWith('.json')) jsonFiles.push({ file: join(hyp, h, f), place: (id) => join(hyp, id, f) });
+    for (const h of readdirSync(hyp))
+      for (const f of readdirSync(join(hyp, h))) if (f.endsWith('.json')) jsonFiles.push({ file: join(hyp, h, f), place: (id) => join(hyp, id, f) });
   const mtu = join(to, 'mtu');
-  if (existsSync(mtu)) for (const f of readdirSync(mtu)) if (f.endsWith('.json')) jsonFiles.push({ file: join(mtu, f), place: (id) => join(mtu, `${id}.json`) });
+  if (existsSync(mtu))
+    for (const f of readdirSync(mtu)) if (f.endsWith('.json')) jsonFiles.push({ file: join(mtu, f), place: (id) => join(mtu, `${id}.json`) });
   for (const { file, place } of jsonFiles) {
     const text = readFileSync(file, 'utf8');
     const raw = JSON.parse(text) as { host: Host };
@@ -128,10 +137,17 @@ function removeEmptyDirs(dir: string): boolean {
 }
 
 /** Run files under <to>/runs/ that are not where the layout puts them. */
-export const outsideLayout = (to: string) => listRunFiles(to).filter((p) => !parseRunFilePath(p)).map((p) => join(to, p));
+export const outsideLayout = (to: string) =>
+  listRunFiles(to)
+    .filter((p) => !parseRunFilePath(p))
+    .map((p) => join(to, p));
 
 if (import.meta.main) {
-  const { values, positionals } = commandLine('migrate-runs', openingComment(import.meta.url), { to: { type: 'string', default: 'data' }, manifest: { type: 'string' }, 'machine-ids': { type: 'boolean' } });
+  const { values, positionals } = commandLine('migrate-runs', openingComment(import.meta.url), {
+    to: { type: 'string', default: 'data' },
+    manifest: { type: 'string' },
+    'machine-ids': { type: 'boolean' },
+  });
   if (values['machine-ids']) {
     const relabelled = assignMachineIds(values.to).map((m) => ({ ...m, from: relative('.', m.from), to: relative('.', m.to) }));
     for (const m of relabelled) console.log(`${m.from} -> ${m.to}`);
@@ -142,6 +158,14 @@ if (import.meta.main) {
   const files = positionals.length ? positionals : outsideLayout(values.to);
   const moved = migrateRuns(values.to, files);
   for (const m of moved) console.log(`${m.from} -> ${m.to}`);
-  if (values.manifest) writeFileSync(values.manifest, JSON.stringify(moved.map((m) => ({ ...m, to: relative('.', m.to) })), null, 1) + '\n');
+  if (values.manifest)
+    writeFileSync(
+      values.manifest,
+      JSON.stringify(
+        moved.map((m) => ({ ...m, to: relative('.', m.to) })),
+        null,
+        1,
+      ) + '\n',
+    );
   console.log(`${moved.length} run file(s) moved into ${join(values.to, 'runs')}/<host>/<YYYY>/<MM>/; run npm run aggregate next`);
 }

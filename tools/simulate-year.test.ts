@@ -13,9 +13,19 @@ test('a synthetic run has the shape of a real full run and says it is synthetic'
   const t = loadTemplate();
   const run = synthesizeRun(t, 1, 200, { rounds: 6, seriesEveryMonths: 6, start: '2027-01-01T00:00:00.000Z' });
   const real = readRunFile('data/archive/contaminated/runs/obs-devbox-2c/2026/11/20261122T040846Z-full-b88e.json.br');
-  assert.equal(run.series.filter((s) => s.benchmark === 'handshake').length, ((real.series.length / real.builds.length) | 0) * run.builds.length, 'the handshake series of every build');
-  assert.deepEqual([...new Set(run.builds.map((b) => b.version))].slice(0, 9), real.builds.map((b) => b.version));
-  assert.ok(run.builds.some((b) => b.variant === 'no-ml-kem') && run.builds.some((b) => b.version === '4.1.0'), 'the no-ml-kem variant, and after 6 months a new release series');
+  assert.equal(
+    run.series.filter((s) => s.benchmark === 'handshake').length,
+    ((real.series.length / real.builds.length) | 0) * run.builds.length,
+    'the handshake series of every build',
+  );
+  assert.deepEqual(
+    [...new Set(run.builds.map((b) => b.version))].slice(0, 9),
+    real.builds.map((b) => b.version),
+  );
+  assert.ok(
+    run.builds.some((b) => b.variant === 'no-ml-kem') && run.builds.some((b) => b.version === '4.1.0'),
+    'the no-ml-kem variant, and after 6 months a new release series',
+  );
   assert.match(run.host.note!, /SYNTHETIC/);
   assert.ok(run.notes.every((n) => n.startsWith(SYNTHETIC)));
   const measured = run.series.find((s) => s.status === 'measured' && s.iterations.length > 1)!;
@@ -34,7 +44,21 @@ test('host changes (kernel, microcode, compiler) and release series come at fixe
 
 test('a few nights: committed outside data/, the nightly aggregation gives what the in-process derivation gives, and a rebuild agrees', () => {
   const out = mkdtempSync(join(tmpdir(), 'simulate-'));
-  const state = finalPhase({ out, nights: 3, hosts: 2, rounds: 6, seriesEveryMonths: 6, scale: 0.04, start: '2027-01-01T00:00:00.000Z', checkpointEvery: 2, pushEvery: 2, log: () => {} }, true);
+  const state = finalPhase(
+    {
+      out,
+      nights: 3,
+      hosts: 2,
+      rounds: 6,
+      seriesEveryMonths: 6,
+      scale: 0.04,
+      start: '2027-01-01T00:00:00.000Z',
+      checkpointEvery: 2,
+      pushEvery: 2,
+      log: () => {},
+    },
+    true,
+  );
   const data = join(out, 'repo/data');
   assert.equal(state.nightsDone, 3);
   assert.equal((state.aggregate as { sameAsInProcessDerivation: boolean }).sameAsInProcessDerivation, true);
@@ -45,10 +69,17 @@ test('a few nights: committed outside data/, the nightly aggregation gives what 
   assert.equal(state.checkpoints.length, 1);
   const final = state.final as { packBytes: number; largestCommittedFile: { path: string }; pushBytesPerNightPerHost: { nights: number; median: number } };
   assert.ok(final.packBytes > 0);
-  assert.deepEqual(state.pushes!.map((p) => p.night), [1, 2, 3], 'the first night, every second night, the last');
+  assert.deepEqual(
+    state.pushes!.map((p) => p.night),
+    [1, 2, 3],
+    'the first night, every second night, the last',
+  );
   assert.ok(state.pushes!.every((p) => p.bytes > 0) && state.pushes![0]!.bytes > state.pushes![1]!.bytes, 'the first push carries the whole base');
   assert.equal(final.pushBytesPerNightPerHost.nights, 2);
-  assert.ok(['data/summary.json', 'data/detailed-iterations.json'].includes(final.largestCommittedFile.path), `the largest committed file is a derived one, not ${final.largestCommittedFile.path}`);
+  assert.ok(
+    ['data/summary.json', 'data/detailed-iterations.json'].includes(final.largestCommittedFile.path),
+    `the largest committed file is a derived one, not ${final.largestCommittedFile.path}`,
+  );
   // the committed derived files equal what a rebuild from the run files alone makes
   const copy = mkdtempSync(join(tmpdir(), 'simulate-copy-'));
   cpSync(join(data, 'runs'), join(copy, 'runs'), { recursive: true });
@@ -62,7 +93,18 @@ test('a few nights: committed outside data/, the nightly aggregation gives what 
 
 test('a finished simulation extends to more nights: its nights are kept, a year it has finished is left as it is', () => {
   const out = mkdtempSync(join(tmpdir(), 'simulate-extend-'));
-  const options = { out, nights: 3, hosts: 1, rounds: 6, seriesEveryMonths: 6, scale: 0.04, start: '2027-12-29T00:00:00.000Z', checkpointEvery: 10, pushEvery: 2, log: () => {} };
+  const options = {
+    out,
+    nights: 3,
+    hosts: 1,
+    rounds: 6,
+    seriesEveryMonths: 6,
+    scale: 0.04,
+    start: '2027-12-29T00:00:00.000Z',
+    checkpointEvery: 10,
+    pushEvery: 2,
+    log: () => {},
+  };
   finalPhase(options, false);
   const data = join(out, 'repo/data');
   const first = readFileSync(join(data, 'timeseries/sim-host-1/2027.json'), 'utf8');
@@ -74,7 +116,10 @@ test('a finished simulation extends to more nights: its nights are kept, a year 
   assert.equal(readFileSync(join(data, 'timeseries/sim-host-1/2027.json'), 'utf8'), first, '2027 ended before the extension');
   assert.match(readFileSync(join(data, 'timeseries/sim-host-1/2028.json'), 'utf8'), /"year":2028/);
   assert.ok(existsSync(join(out, 'state-3-nights.json')));
-  assert.deepEqual(state.pushes!.map((p) => p.night), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    state.pushes!.map((p) => p.night),
+    [1, 2, 3, 4, 5],
+  );
   assert.throws(() => finalPhase({ ...options, nights: 4 }, false), /holds a simulation with other options/);
   rmSync(out, { recursive: true });
 });

@@ -21,7 +21,18 @@ import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { commandLine, openingComment } from '../runner/cli.ts';
-import { Series as SeriesSchema, bySeriesKeyThenBuild, encodeRunFile, readRunFile, runFilePath, type Build, type Host, type Run, type RunRecord, type Series } from '../schema/index.ts';
+import {
+  Series as SeriesSchema,
+  bySeriesKeyThenBuild,
+  encodeRunFile,
+  readRunFile,
+  runFilePath,
+  type Build,
+  type Host,
+  type Run,
+  type RunRecord,
+  type Series,
+} from '../schema/index.ts';
 import { derive, writeDerived } from '../scripts/aggregate.ts';
 import { readTimeseries, recordOf, serializeTimeseries } from '../analysis/history.ts';
 import { seededRandom } from '../analysis/stats.ts';
@@ -130,7 +141,9 @@ export function loadTemplate(scale = 1): Template {
   builds.push({
     build: { ...b35.build, id: `${b35.build.id.slice(0, 12)}nmlk`, variant: 'no-ml-kem', configureArgs: [...b35.build.configureArgs, 'no-ml-kem'] },
     series: b35.series.map((t) =>
-      /mlkem|ml-kem/i.test(t.spec.key) ? { ...t, spec: { ...t.spec, status: 'unsupported' as const, reason: 'this build has no ML-KEM (no-ml-kem)' }, center: null, once: false, offsets: [] } : t,
+      /mlkem|ml-kem/i.test(t.spec.key)
+        ? { ...t, spec: { ...t.spec, status: 'unsupported' as const, reason: 'this build has no ML-KEM (no-ml-kem)' }, center: null, once: false, offsets: [] }
+        : t,
     ),
   });
   const span = Math.max(...builds.flatMap((b) => b.series.flatMap((s) => s.offsets)));
@@ -187,7 +200,17 @@ function hostRecord(h: number, st: HostState): Host {
     id: `sim-host-${h + 1}`,
     arch: 'x64',
     cpuModel: `Synthetic CPU model ${h + 1}`,
-    cpuFlags: { aesni: true, pclmulqdq: true, shani: h % 2 === 0, avx2: true, avx512f: h % 2 === 1, vaes: h % 2 === 1, vpclmulqdq: h % 2 === 1, adx: true, bmi2: true },
+    cpuFlags: {
+      aesni: true,
+      pclmulqdq: true,
+      shani: h % 2 === 0,
+      avx2: true,
+      avx512f: h % 2 === 1,
+      vaes: h % 2 === 1,
+      vpclmulqdq: h % 2 === 1,
+      adx: true,
+      bmi2: true,
+    },
     logicalCpus: 2 * (h + 1),
     memoryBytes: 8 * 2 ** 30 * (h + 1),
     kernel: `6.${1 + st.os * 11}.${100 + st.kernel}-amd64`,
@@ -217,7 +240,10 @@ export function synthesizeRun(t: Template, h: number, night: number, o: Pick<Sim
   const builds: TemplateBuild[] = [...t.builds];
   const newest = t.builds.find((b) => b.build.version === '4.0.3')!;
   for (const version of releasedSeries(night, o.seriesEveryMonths))
-    builds.push({ build: { ...newest.build, version, series: version.split('.').slice(0, 2).join('.'), versionString: `OpenSSL ${version} (synthetic)` }, series: newest.series });
+    builds.push({
+      build: { ...newest.build, version, series: version.split('.').slice(0, 2).join('.'), versionString: `OpenSSL ${version} (synthetic)` },
+      series: newest.series,
+    });
   const buildRecords: Build[] = builds.map((b) => ({
     ...b.build,
     id: createHash('sha256').update(`${b.build.version}|${b.build.variant}|${compiler}`).digest('hex').slice(0, 16),
@@ -256,17 +282,34 @@ export function synthesizeRun(t: Template, h: number, night: number, o: Pick<Sim
   let last = start;
   for (const s of series) for (const it of s.iterations) last = Math.max(last, Date.parse(it.at));
   const finished = last + 60_000;
-  const snap = (at: number) => ({ at: iso(at), windowSeconds: 60, loadAverage: [0.02, 0.05, 0.1] as [number, number, number], stealPercent: 0, iowaitPercent: 0.1, otherBusyPercent: quiet ? 0.4 : 35, busiestOthers: [], governor: 'performance', boost: 'off' });
+  const snap = (at: number) => ({
+    at: iso(at),
+    windowSeconds: 60,
+    loadAverage: [0.02, 0.05, 0.1] as [number, number, number],
+    stealPercent: 0,
+    iowaitPercent: 0.1,
+    otherBusyPercent: quiet ? 0.4 : 35,
+    busiestOthers: [],
+    governor: 'performance',
+    boost: 'off',
+  });
   return {
     schemaVersion: 1,
     kind: 'run',
-    runId: `${iso(start).replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-full-s${(h + 1).toString(16)}${(night % 4096).toString(16).padStart(3, '0')}`,
+    runId: `${iso(start)
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z')}-full-s${(h + 1).toString(16)}${(night % 4096).toString(16).padStart(3, '0')}`,
     mode: 'full',
     startedAt: iso(start),
     finishedAt: iso(finished),
     host: hostRecord(h, st),
     harness: { gitCommit: createHash('sha1').update(`commit ${st.commit}`).digest('hex'), gitDirty: false, node: 'v24.21.0' },
-    plan: { benchmarks: t.benchmarks, rounds: o.rounds, warmupRounds: 1, order: Array.from({ length: totalRounds }, (_, r) => buildRecords.map((_, i) => buildRecords[(i + r) % buildRecords.length]!.id)) },
+    plan: {
+      benchmarks: t.benchmarks,
+      rounds: o.rounds,
+      warmupRounds: 1,
+      order: Array.from({ length: totalRounds }, (_, r) => buildRecords.map((_, i) => buildRecords[(i + r) % buildRecords.length]!.id)),
+    },
     builds: buildRecords,
     series,
     notes: [`${SYNTHETIC} (night ${night + 1} of host ${h + 1})`],
@@ -288,12 +331,27 @@ export function synthesizeRun(t: Template, h: number, night: number, o: Pick<Sim
 // ---------------------------------------------------------------- the scratch repository
 
 function git(repo: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, GIT_AUTHOR_NAME: 'sim', GIT_AUTHOR_EMAIL: 'sim@example.invalid', GIT_COMMITTER_NAME: 'sim', GIT_COMMITTER_EMAIL: 'sim@example.invalid' } });
+  return execFileSync('git', ['-C', repo, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'sim',
+      GIT_AUTHOR_EMAIL: 'sim@example.invalid',
+      GIT_COMMITTER_NAME: 'sim',
+      GIT_COMMITTER_EMAIL: 'sim@example.invalid',
+    },
+  });
 }
 
 /** `git count-objects -v` in bytes: loose objects and packs, zlib-compressed as git stores them. */
 export function gitSize(repo: string): { loose: number; pack: number; packs: number } {
-  const kv = Object.fromEntries(git(repo, 'count-objects', '-v').trim().split('\n').map((l) => l.split(': ') as [string, string]));
+  const kv = Object.fromEntries(
+    git(repo, 'count-objects', '-v')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(': ') as [string, string]),
+  );
   return { loose: Number(kv.size) * 1024, pack: Number(kv['size-pack']) * 1024, packs: Number(kv.packs) };
 }
 
@@ -329,7 +387,7 @@ function treeBytes(dir: string): { bytes: number; files: number } {
       const p = join(d, name);
       const st = statSync(p);
       if (st.isDirectory()) walk(p);
-      else (bytes += st.size), files++;
+      else ((bytes += st.size), files++);
     }
   };
   walk(dir);
@@ -358,7 +416,14 @@ interface Push {
 }
 /** The options that decide what is generated (a resumed simulation must have the same). */
 type Identity = Pick<SimOptions, 'nights' | 'hosts' | 'rounds' | 'seriesEveryMonths' | 'scale' | 'start'>;
-const identity = (o: SimOptions): Identity => ({ nights: o.nights, hosts: o.hosts, rounds: o.rounds, seriesEveryMonths: o.seriesEveryMonths, scale: o.scale, start: o.start });
+const identity = (o: SimOptions): Identity => ({
+  nights: o.nights,
+  hosts: o.hosts,
+  rounds: o.rounds,
+  seriesEveryMonths: o.seriesEveryMonths,
+  scale: o.scale,
+  start: o.start,
+});
 interface State {
   options: Identity;
   nightsDone: number;
@@ -448,7 +513,8 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
     records.push(...f.runs);
     for (const [id, keys] of Object.entries(f.keySets)) keySets.set(id, keys);
   }
-  if (records.length !== state.nightsDone * o.hosts) throw new Error(`${o.out}: ${records.length} runs recorded for ${state.nightsDone} nights of ${o.hosts} hosts`);
+  if (records.length !== state.nightsDone * o.hosts)
+    throw new Error(`${o.out}: ${records.length} runs recorded for ${state.nightsDone} nights of ${o.hosts} hosts`);
   const recent = new Map<string, Run>(); // the runs of the last nights: the summary's usual runs
   for (let night = state.nightsDone; night < upTo; night++) {
     const t0 = performance.now();
@@ -475,17 +541,32 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
       o.log(`night ${state.nightsDone}: largest file ${largest.path} (${(largest.bytes / 2 ** 20).toFixed(1)} MiB)`);
     }
     saveState(o.out, state);
-    if (state.nightsDone % 10 === 0 || state.nightsDone === upTo) o.log(`night ${state.nightsDone}/${o.nights}: ${seconds.toFixed(1)} s, ${(runBytes / o.hosts / 1024).toFixed(0)} KiB per run`);
+    if (state.nightsDone % 10 === 0 || state.nightsDone === upTo)
+      o.log(`night ${state.nightsDone}/${o.nights}: ${seconds.toFixed(1)} s, ${(runBytes / o.hosts / 1024).toFixed(0)} KiB per run`);
   }
   return state;
 }
 
 /** /usr/bin/time -v of a command: wall and CPU seconds, peak memory. */
-function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): { status: number; wall: number; user: number; sys: number; maxRssBytes: number; stdout: string; stderr: string } {
+function timed(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { status: number; wall: number; user: number; sys: number; maxRssBytes: number; stdout: string; stderr: string } {
   const r = spawnSync('/usr/bin/time', ['-v', cmd, ...args], { encoding: 'utf8', maxBuffer: 256 << 20, env });
   const field = (name: string) => new RegExp(`${name}: (.*)`).exec(r.stderr)?.[1]?.trim() ?? '';
-  const wall = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)').split(':').reduce((a, p) => a * 60 + Number(p), 0);
-  return { status: r.status ?? -1, wall, user: Number(field('User time \\(seconds\\)')), sys: Number(field('System time \\(seconds\\)')), maxRssBytes: Number(field('Maximum resident set size \\(kbytes\\)')) * 1024, stdout: r.stdout, stderr: r.stderr };
+  const wall = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)')
+    .split(':')
+    .reduce((a, p) => a * 60 + Number(p), 0);
+  return {
+    status: r.status ?? -1,
+    wall,
+    user: Number(field('User time \\(seconds\\)')),
+    sys: Number(field('System time \\(seconds\\)')),
+    maxRssBytes: Number(field('Maximum resident set size \\(kbytes\\)')) * 1024,
+    stdout: r.stdout,
+    stderr: r.stderr,
+  };
 }
 
 const NODE = join(REPO, 'node_modules/.bin/node');
@@ -525,7 +606,7 @@ export function aggregatePhase(o: SimOptions): State {
   state.nights.push({ night: o.nights, runBytes, runJsonBytes, looseGrowth: gitSize(repo).loose - before, seconds: t.wall });
   state.nightsDone = o.nights;
   state.aggregate = {
-    command: 'node scripts/aggregate.ts <repo>/data (the nightly case: the index of every earlier run in data/timeseries/, this night\'s runs new)',
+    command: "node scripts/aggregate.ts <repo>/data (the nightly case: the index of every earlier run in data/timeseries/, this night's runs new)",
     output: t.stdout.trim(),
     wallSeconds: t.wall,
     cpuSeconds: Math.round((t.user + t.sys) * 100) / 100,
@@ -534,7 +615,9 @@ export function aggregatePhase(o: SimOptions): State {
     sameAsInProcessDerivation: same,
   };
   saveState(o.out, state);
-  o.log(`aggregation: ${t.wall} s wall, ${(t.user + t.sys).toFixed(1)} s CPU, ${(t.maxRssBytes / 2 ** 20).toFixed(0)} MiB peak; same as the in-process derivation: ${same}`);
+  o.log(
+    `aggregation: ${t.wall} s wall, ${(t.user + t.sys).toFixed(1)} s CPU, ${(t.maxRssBytes / 2 ** 20).toFixed(0)} MiB peak; same as the in-process derivation: ${same}`,
+  );
   return state;
 }
 
@@ -552,7 +635,10 @@ export function pushPhase(o: SimOptions): State {
   const wanted = [1, ...Array.from({ length: o.nights }, (_, i) => i + 1).filter((n) => n > 1 && (n % o.pushEvery === 0 || n === o.nights))];
   for (const night of wanted) {
     if (done.has(night)) continue;
-    const r = spawnSync('sh', ['-c', `printf '%s\\n^%s\\n' ${commits[night]} ${commits[night - 1]} | git pack-objects --revs --thin --stdout -q | wc -c`], { cwd: repo, encoding: 'utf8' });
+    const r = spawnSync('sh', ['-c', `printf '%s\\n^%s\\n' ${commits[night]} ${commits[night - 1]} | git pack-objects --revs --thin --stdout -q | wc -c`], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`git pack-objects failed: ${r.stderr}`);
     state.pushes.push({ night, bytes: Number(r.stdout.trim()) });
     saveState(o.out, state);
@@ -571,7 +657,9 @@ export function finalPhase(o: SimOptions, repack: boolean): State {
   const data = join(repo, 'data');
   const runs = state.nights.map((n) => n.runBytes / o.hosts);
   const derivedFiles = ['summary.json', 'detailed-iterations.json'].map((f) => ({ path: `data/${f}`, bytes: statSync(join(data, f)).size }));
-  const ts = readdirSync(join(data, 'timeseries'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).map((f) => statSync(join(data, 'timeseries', f)).size);
+  const ts = readdirSync(join(data, 'timeseries'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => statSync(join(data, 'timeseries', f)).size);
   const folders = { maxFilesInAFolder: 0, folder: '' };
   const walk = (d: string) => {
     const names = readdirSync(d);
@@ -579,7 +667,10 @@ export function finalPhase(o: SimOptions, repack: boolean): State {
     for (const n of names) if (statSync(join(d, n)).isDirectory()) walk(join(d, n));
   };
   walk(data);
-  const nightly = state.pushes!.filter((p) => p.night > 1).map((p) => p.bytes / o.hosts).sort((a, b) => a - b);
+  const nightly = state
+    .pushes!.filter((p) => p.night > 1)
+    .map((p) => p.bytes / o.hosts)
+    .sort((a, b) => a - b);
   const final: Record<string, unknown> = {
     pushBytesPerNightPerHost: {
       nights: nightly.length,
@@ -602,13 +693,31 @@ export function finalPhase(o: SimOptions, repack: boolean): State {
     const size = gitSize(repo);
     // packed bytes by what they are: run files, summary, time series, the rest
     const byKind: Record<string, number> = {};
-    const objects = execFileSync('sh', ['-c', "git rev-list --objects --all | git cat-file --batch-check='%(objecttype) %(objectsize:disk) %(rest)'"], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 30 });
+    const objects = execFileSync('sh', ['-c', "git rev-list --objects --all | git cat-file --batch-check='%(objecttype) %(objectsize:disk) %(rest)'"], {
+      cwd: repo,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    });
     for (const line of objects.trim().split('\n')) {
       const [type, bytes, path = ''] = line.split(' ');
-      const kind = type !== 'blob' ? 'commits and trees' : path.startsWith('data/runs/') ? 'run files' : path.startsWith('data/timeseries/') ? 'time series' : path === 'data/summary.json' ? 'summary.json' : 'other';
+      const kind =
+        type !== 'blob'
+          ? 'commits and trees'
+          : path.startsWith('data/runs/')
+            ? 'run files'
+            : path.startsWith('data/timeseries/')
+              ? 'time series'
+              : path === 'data/summary.json'
+                ? 'summary.json'
+                : 'other';
       byKind[kind] = (byKind[kind] ?? 0) + Number(bytes);
     }
-    Object.assign(final, { packBytes: size.pack, packBytesByKind: byKind, packBytesPerNightPerHost: Math.round(size.pack / (o.nights * o.hosts)), repackWallSeconds: t.wall });
+    Object.assign(final, {
+      packBytes: size.pack,
+      packBytesByKind: byKind,
+      packBytesPerNightPerHost: Math.round(size.pack / (o.nights * o.hosts)),
+      repackWallSeconds: t.wall,
+    });
   }
   state.final = final;
   saveState(o.out, state);
@@ -678,7 +787,14 @@ export async function sitePhase(o: SimOptions): Promise<State> {
 }
 
 export function machine(): Record<string, unknown> {
-  return { logicalCpus: cpus().length, cpuModel: cpus()[0]?.model, memoryBytes: totalmem(), freeMemoryBytes: freemem(), loadAverage: loadavg(), node: process.version };
+  return {
+    logicalCpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryBytes: totalmem(),
+    freeMemoryBytes: freemem(),
+    loadAverage: loadavg(),
+    node: process.version,
+  };
 }
 
 async function main(): Promise<void> {

@@ -23,17 +23,44 @@ export const TARGETS: { what: string; limit: number; unit: 'MB' | 's' | 'GB' | '
   { what: 'nightly aggregation, peak memory', limit: 1, unit: 'GB', value: (s) => (s.aggregate ? s.aggregate.maxRssBytes / 1e9 : null) },
   { what: 'site build, wall time (shared machine)', limit: 180, unit: 's', value: (s) => s.site?.buildWallSeconds ?? null },
   { what: 'deployed site', limit: 500, unit: 'MB', value: (s) => (s.site ? s.site.deployedBytes / MB : null) },
-  { what: 'repository growth per night per host (mean push)', limit: 1, unit: 'MB', value: (s) => (s.final?.pushBytesPerNightPerHost ? s.final.pushBytesPerNightPerHost.mean / MB : null) },
-  { what: 'home page transfer', limit: 200, unit: 'KB', value: (s) => (s.site?.pageTransferBytes['/'] !== undefined ? s.site.pageTransferBytes['/'] / 1024 : null) },
-  { what: 'drift page transfer', limit: 200, unit: 'KB', value: (s) => (s.site?.pageTransferBytes['/drift/'] !== undefined ? s.site.pageTransferBytes['/drift/'] / 1024 : null) },
-  { what: 'compare page transfer', limit: 400, unit: 'KB', value: (s) => (s.site?.pageTransferBytes['/compare/'] !== undefined ? s.site.pageTransferBytes['/compare/'] / 1024 : null) },
+  {
+    what: 'repository growth per night per host (mean push)',
+    limit: 1,
+    unit: 'MB',
+    value: (s) => (s.final?.pushBytesPerNightPerHost ? s.final.pushBytesPerNightPerHost.mean / MB : null),
+  },
+  {
+    what: 'home page transfer',
+    limit: 200,
+    unit: 'KB',
+    value: (s) => (s.site?.pageTransferBytes['/'] !== undefined ? s.site.pageTransferBytes['/'] / 1024 : null),
+  },
+  {
+    what: 'drift page transfer',
+    limit: 200,
+    unit: 'KB',
+    value: (s) => (s.site?.pageTransferBytes['/drift/'] !== undefined ? s.site.pageTransferBytes['/drift/'] / 1024 : null),
+  },
+  {
+    what: 'compare page transfer',
+    limit: 400,
+    unit: 'KB',
+    value: (s) => (s.site?.pageTransferBytes['/compare/'] !== undefined ? s.site.pageTransferBytes['/compare/'] / 1024 : null),
+  },
   { what: 'largest version page transfer', limit: 250, unit: 'KB', value: (s) => largestPage(s, /^\/versions\/[^/]+\/$/) },
-  { what: 'largest benchmark page of a version (one host) transfer', limit: 250, unit: 'KB', value: (s) => largestPage(s, /^\/versions\/[^/]+\/[^/]+\/[^/]+\/$/) },
+  {
+    what: 'largest benchmark page of a version (one host) transfer',
+    limit: 250,
+    unit: 'KB',
+    value: (s) => largestPage(s, /^\/versions\/[^/]+\/[^/]+\/[^/]+\/$/),
+  },
 ];
 
 /** The largest measured page whose path matches, in KB; null when none was measured. */
 function largestPage(s: Sim, path: RegExp): number | null {
-  const sizes = Object.entries(s.site?.pageTransferBytes ?? {}).filter(([p]) => path.test(p)).map(([, b]) => b / 1024);
+  const sizes = Object.entries(s.site?.pageTransferBytes ?? {})
+    .filter(([p]) => path.test(p))
+    .map(([, b]) => b / 1024);
   return sizes.length ? Math.max(...sizes) : null;
 }
 
@@ -43,7 +70,11 @@ interface Sim {
   about?: string;
   options: { nights: number; hosts: number; rounds: number; seriesEveryMonths: number; scale: number; start: string };
   nightsDone: number;
-  generation: { secondsPerNight: { median: number; max: number }; runBytesPerHost: { first: number; last: number }; runJsonBytesPerHost: { first: number; last: number } };
+  generation: {
+    secondsPerNight: { median: number; max: number };
+    runBytesPerHost: { first: number; last: number };
+    runJsonBytesPerHost: { first: number; last: number };
+  };
   checkpoints: { night: number; largest: { path: string; bytes: number } }[];
   pushes?: { night: number; bytes: number }[];
   aggregate?: { output: string; wallSeconds: number; cpuSeconds: number; maxRssBytes: number; loadAverageBefore: number[]; sameAsInProcessDerivation: boolean };
@@ -60,7 +91,16 @@ interface Sim {
     packBytesPerNightPerHost?: number;
     repackWallSeconds?: number;
   };
-  site?: { buildWallSeconds: number; buildCpuSeconds: number; buildMaxRssBytes: number; loadAverageBefore: number[]; deployedBytes: number; deployedFiles: number; largestDeployedFile: { path: string; bytes: number }; pageTransferBytes: Record<string, number> };
+  site?: {
+    buildWallSeconds: number;
+    buildCpuSeconds: number;
+    buildMaxRssBytes: number;
+    loadAverageBefore: number[];
+    deployedBytes: number;
+    deployedFiles: number;
+    largestDeployedFile: { path: string; bytes: number };
+    pageTransferBytes: Record<string, number>;
+  };
   recordedAt: string;
   machine: Record<string, unknown>;
 }
@@ -90,7 +130,11 @@ export function calibration(): Record_['calibration'] {
   const parsed = parseRunFile(real, 'template');
   const run = synthesizeRun(loadTemplate(), 0, 10, { rounds: 5, seriesEveryMonths: 0, start: '2027-01-01T00:00:00.000Z' });
   const ids = new Set(run.builds.filter((b) => b.variant === 'default').map((b) => b.id));
-  const shaped = { ...run, builds: run.builds.filter((b) => ids.has(b.id)), series: run.series.filter((s) => s.benchmark === 'handshake' && ids.has(s.buildId)) };
+  const shaped = {
+    ...run,
+    builds: run.builds.filter((b) => ids.has(b.id)),
+    series: run.series.filter((s) => s.benchmark === 'handshake' && ids.has(s.buildId)),
+  };
   const t = performance.now();
   const stored = encodeRunFile(parsed).length;
   const storedSeconds = Math.round((performance.now() - t) / 100) / 10;
@@ -129,7 +173,11 @@ export function record(label: string, simDir: string, file: string, note: string
   };
   const rec: Record_ = existsSync(file)
     ? JSON.parse(readFileSync(file, 'utf8'))
-    : { about: 'tools/simulate-year.ts: synthetic nightly full runs committed night by night into a scratch repository; see storage-simulation.md', calibration: calibration(), simulations: {} };
+    : {
+        about: 'tools/simulate-year.ts: synthetic nightly full runs committed night by night into a scratch repository; see storage-simulation.md',
+        calibration: calibration(),
+        simulations: {},
+      };
   rec.calibration = calibration();
   rec.simulations[label] = sim;
   writeFileSync(file, JSON.stringify(rec, null, 1) + '\n');
@@ -152,7 +200,9 @@ export function markdown(rec: Record_): string {
     '',
     'What the machine was doing while each simulation ran, as recorded with it:',
     '',
-    ...sims.map((s) => `- ${yearsOf(s)}: ${String(s.machine.note ?? 'not recorded')} (${String(s.machine.logicalCpus)} logical CPUs; load averages in the JSON)`),
+    ...sims.map(
+      (s) => `- ${yearsOf(s)}: ${String(s.machine.note ?? 'not recorded')} (${String(s.machine.logicalCpus)} logical CPUs; load averages in the JSON)`,
+    ),
     '',
     'CPU times, memory and sizes do not depend on the load; wall times do.',
     '',
@@ -162,7 +212,7 @@ export function markdown(rec: Record_): string {
     '  parameters, iteration counts and timestamps) plus the speed, aead and s-time series of the archived quick run of the',
     '  same matrix, 3.5 without ML-KEM, 6 measured rounds after a warm-up, and one new release series every 6 months',
     `  (${[...new Set(sims.map((s) => `${templateBuilds + releasedSeries(s.options.nights - 1, s.options.seriesEveryMonths).length} builds on the last night of ${yearsOf(s)}`))].join(', ')}). Hosts and runs say SYNTHETIC.`,
-    '- Values move like a real machine\'s (per-host level, slow drift, steps at kernel, microcode and compiler changes,',
+    "- Values move like a real machine's (per-host level, slow drift, steps at kernel, microcode and compiler changes,",
     '  noise per iteration) and carry the digits real values carry (a time over a count, a rate with two decimals):',
     `  a synthetic run of the real full run's shape stores in ${mb(c.syntheticTemplateShapeSimQualityBytes)}, the real one in`,
     `  ${mb(c.realTemplateSimQualityBytes)} (${mb(c.realTemplateJsonBytes)} of JSON), both at the simulation's brotli quality ${SIM_RUN_FILE_QUALITY}.`,
@@ -172,9 +222,9 @@ export function markdown(rec: Record_): string {
     '  than the runner\'s would be. (The 1-year simulation in the gzip layout is kept below as the "before".)',
     '- The nightly commit holds what `bench.yml` commits: the run files, `summary.json`, `data/timeseries/` and the schema',
     '  exports and `detailed-iterations.json`. The derived files of every night but the last',
-    '  come from the aggregation\'s own code run in the simulation\'s process; the last night runs `npm run aggregate` as a',
+    "  come from the aggregation's own code run in the simulation's process; the last night runs `npm run aggregate` as a",
     '  process of its own, timed with `/usr/bin/time -v`, and its output is compared with the in-process result.',
-    '- Growth is what pushing each night\'s commit sends (`git pack-objects --thin` against the night before: what the',
+    "- Growth is what pushing each night's commit sends (`git pack-objects --thin` against the night before: what the",
     '  remote receives and keeps), sampled every few nights. A full `git repack -a -d` of the scratch repository, which',
     '  would say what a fresh clone fetches, ran for more than 15 minutes on 2 cores at one year and was stopped: where',
     '  it finished, its figure is given per simulation below.',
@@ -195,23 +245,46 @@ export function markdown(rec: Record_): string {
     L.push(`## ${yearsOf(s)} (${s.label})`, '');
     if (s.about) L.push(s.about, '');
     L.push(`- Nights committed: ${s.nightsDone} of ${s.options.nights}.`);
-    L.push(`- Run file per host and night: ${mb(s.generation.runBytesPerHost.first)} stored (${mb(s.generation.runJsonBytesPerHost.first)} of JSON) on the first night, ${mb(s.generation.runBytesPerHost.last)} (${mb(s.generation.runJsonBytesPerHost.last)}) on the last.`);
+    L.push(
+      `- Run file per host and night: ${mb(s.generation.runBytesPerHost.first)} stored (${mb(s.generation.runJsonBytesPerHost.first)} of JSON) on the first night, ${mb(s.generation.runBytesPerHost.last)} (${mb(s.generation.runJsonBytesPerHost.last)}) on the last.`,
+    );
     if (s.final) {
       const p = s.final.pushBytesPerNightPerHost;
-      L.push(`- Push per night and host, over ${p.nights} sampled nights: median ${mb(p.median)}, mean ${mb(p.mean)}, max ${mb(p.max)}; the first night (every file new) sent ${mb(p.firstNightAllHosts)} for all hosts.`);
-      L.push(`- Largest committed file: \`${s.final.largestCommittedFile.path}\`, ${mb(s.final.largestCommittedFile.bytes)}. Derived files: ${s.final.derivedFiles.map((f) => `\`${f.path}\` ${mb(f.bytes)}`).join(', ')}; the largest time-series file ${mb(s.final.timeseriesFileBytesMax)}.`);
-      L.push(`- Working tree of \`data/\`: ${mb(s.final.workingTree.bytes)} in ${s.final.workingTree.files} files; the fullest folder (\`${s.final.folder}\`) holds ${s.final.maxFilesInAFolder} entries.`);
+      L.push(
+        `- Push per night and host, over ${p.nights} sampled nights: median ${mb(p.median)}, mean ${mb(p.mean)}, max ${mb(p.max)}; the first night (every file new) sent ${mb(p.firstNightAllHosts)} for all hosts.`,
+      );
+      L.push(
+        `- Largest committed file: \`${s.final.largestCommittedFile.path}\`, ${mb(s.final.largestCommittedFile.bytes)}. Derived files: ${s.final.derivedFiles.map((f) => `\`${f.path}\` ${mb(f.bytes)}`).join(', ')}; the largest time-series file ${mb(s.final.timeseriesFileBytesMax)}.`,
+      );
+      L.push(
+        `- Working tree of \`data/\`: ${mb(s.final.workingTree.bytes)} in ${s.final.workingTree.files} files; the fullest folder (\`${s.final.folder}\`) holds ${s.final.maxFilesInAFolder} entries.`,
+      );
       if (s.final.packBytes !== undefined) {
-        L.push(`- After a full repack: ${mb(s.final.packBytes)} (${mb(s.final.packBytesPerNightPerHost)} per night and host); by kind: ${Object.entries(s.final.packBytesByKind ?? {}).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${mb(v)}`).join(', ')}.`);
+        L.push(
+          `- After a full repack: ${mb(s.final.packBytes)} (${mb(s.final.packBytesPerNightPerHost)} per night and host); by kind: ${Object.entries(
+            s.final.packBytesByKind ?? {},
+          )
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, v]) => `${k} ${mb(v)}`)
+            .join(', ')}.`,
+        );
       } else L.push('- The full repack did not run (or did not finish) for this simulation.');
     }
     if (s.aggregate) {
-      L.push(`- Nightly aggregation: ${fmt(s.aggregate.cpuSeconds)} s of CPU, ${fmt(s.aggregate.wallSeconds)} s wall (load average ${s.aggregate.loadAverageBefore.map((x) => fmt(x, 2)).join(', ')} when it started), peak ${fmt(s.aggregate.maxRssBytes / MiB, 0)} MiB; its output equals the in-process derivation: ${s.aggregate.sameAsInProcessDerivation ? 'yes' : '**no**'}.`);
+      L.push(
+        `- Nightly aggregation: ${fmt(s.aggregate.cpuSeconds)} s of CPU, ${fmt(s.aggregate.wallSeconds)} s wall (load average ${s.aggregate.loadAverageBefore.map((x) => fmt(x, 2)).join(', ')} when it started), peak ${fmt(s.aggregate.maxRssBytes / MiB, 0)} MiB; its output equals the in-process derivation: ${s.aggregate.sameAsInProcessDerivation ? 'yes' : '**no**'}.`,
+      );
       L.push(`  It said: \`${s.aggregate.output.replace(/\/[^ ]*\/repo\//g, '<repo>/')}\``);
     }
     if (s.site) {
-      L.push(`- Site build: ${fmt(s.site.buildWallSeconds)} s wall, ${fmt(s.site.buildCpuSeconds)} s CPU, peak ${fmt(s.site.buildMaxRssBytes / MiB, 0)} MiB; deployed ${mb(s.site.deployedBytes)} in ${s.site.deployedFiles} files, the largest \`${s.site.largestDeployedFile.path}\` (${mb(s.site.largestDeployedFile.bytes)}).`);
-      L.push(`- Per-page transfer (every response while the page loads, uncompressed): ${Object.entries(s.site.pageTransferBytes).map(([p, b]) => `\`${p}\` ${fmt(b / 1024)} KB`).join(', ')}.`);
+      L.push(
+        `- Site build: ${fmt(s.site.buildWallSeconds)} s wall, ${fmt(s.site.buildCpuSeconds)} s CPU, peak ${fmt(s.site.buildMaxRssBytes / MiB, 0)} MiB; deployed ${mb(s.site.deployedBytes)} in ${s.site.deployedFiles} files, the largest \`${s.site.largestDeployedFile.path}\` (${mb(s.site.largestDeployedFile.bytes)}).`,
+      );
+      L.push(
+        `- Per-page transfer (every response while the page loads, uncompressed): ${Object.entries(s.site.pageTransferBytes)
+          .map(([p, b]) => `\`${p}\` ${fmt(b / 1024)} KB`)
+          .join(', ')}.`,
+      );
     } else L.push('- The site was not built from this simulation.');
     L.push('');
   }
@@ -226,7 +299,13 @@ export function markdown(rec: Record_): string {
 }
 
 if (import.meta.main) {
-  const cli = commandLine('storage-benchmark', openingComment(import.meta.url), { label: { type: 'string' }, sim: { type: 'string' }, note: { type: 'string' }, about: { type: 'string' }, file: { type: 'string', default: FILE } });
+  const cli = commandLine('storage-benchmark', openingComment(import.meta.url), {
+    label: { type: 'string' },
+    sim: { type: 'string' },
+    note: { type: 'string' },
+    about: { type: 'string' },
+    file: { type: 'string', default: FILE },
+  });
   const { values, positionals } = cli;
   if (positionals[0] === 'record' && values.label && values.sim && values.note) record(values.label, values.sim, values.file, values.note, values.about);
   else if (positionals[0] === 'markdown') process.stdout.write(markdown(JSON.parse(readFileSync(values.file, 'utf8'))));

@@ -6,7 +6,7 @@ import type { ChangeStatus, ChangedFile } from './report.ts';
 export function parseNameStatus(z: string): ChangedFile[] {
   const parts = z.split('\0').filter((p) => p !== '');
   const out: ChangedFile[] = [];
-  for (let i = 0; i < parts.length; ) {
+  for (let i = 0; i < parts.length;) {
     const code = parts[i++]!;
     const status: ChangeStatus = code === 'A' ? 'added' : code === 'M' ? 'modified' : code === 'D' ? 'deleted' : 'other';
     // renames and copies carry two paths; report the new one (the change is refused as 'other')
@@ -25,5 +25,8 @@ export function changedSince(root: string, base: string): ChangedFile[] {
 export function untrackedRuns(root: string, folders = ['runs']): ChangedFile[] {
   const dirs = folders.map((f) => `data/${f}`);
   const z = execFileSync('git', ['-C', root, 'ls-files', '-z', '--others', '--exclude-standard', '--', ...dirs], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return z.split('\0').filter(Boolean).map((path) => ({ path, status: 'added' as const }));
+  return z
+    .split('\0')
+    .filter(Boolean)
+    .map((path) => ({ path, status: 'added' as const }));
 }

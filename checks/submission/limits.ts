@@ -48,7 +48,6 @@ export const LIMITS = {
  */
 export const SUMMARY_ENTRY_BYTES = 1400;
 
-
 /**
  * Plausible values per unit. `max` is far above anything real, so a plausible run never trips it; it
  * holds for one core, and a rate (`perCore`) may be that many times higher only for a series that says
@@ -58,19 +57,67 @@ export const SUMMARY_ENTRY_BYTES = 1400;
  * outcome (an instruction count of a function that was not called).
  */
 export const BOUNDS: Record<Unit, { max: number; perCore: boolean; min: number; zero: boolean; why: string; whyMin: string }> = {
-  'bytes/s': { max: 1e11, perCore: true, min: 1, zero: false, why: '100 GB/s per core: several times the fastest one-core AES-GCM or ChaCha20 (~10-20 GB/s)', whyMin: 'one byte per second is no throughput measurement' },
-  'ops/s': { max: 1e9, perCore: true, min: 1e-3, zero: false, why: '10^9 ops/s per core is one operation per ~4 cycles; no crypto call is that cheap', whyMin: 'an operation per 1000 s: nothing measured takes that long' },
-  'handshakes/s': { max: 1e6, perCore: true, min: 1e-3, zero: false, why: '10^6/s per core is 1 us per handshake; a resumed TLS handshake costs tens of us', whyMin: 'a handshake per 1000 s' },
+  'bytes/s': {
+    max: 1e11,
+    perCore: true,
+    min: 1,
+    zero: false,
+    why: '100 GB/s per core: several times the fastest one-core AES-GCM or ChaCha20 (~10-20 GB/s)',
+    whyMin: 'one byte per second is no throughput measurement',
+  },
+  'ops/s': {
+    max: 1e9,
+    perCore: true,
+    min: 1e-3,
+    zero: false,
+    why: '10^9 ops/s per core is one operation per ~4 cycles; no crypto call is that cheap',
+    whyMin: 'an operation per 1000 s: nothing measured takes that long',
+  },
+  'handshakes/s': {
+    max: 1e6,
+    perCore: true,
+    min: 1e-3,
+    zero: false,
+    why: '10^6/s per core is 1 us per handshake; a resumed TLS handshake costs tens of us',
+    whyMin: 'a handshake per 1000 s',
+  },
   'connections/s': { max: 1e6, perCore: true, min: 1e-3, zero: false, why: 'a connection includes a handshake: same bound', whyMin: 'a connection per 1000 s' },
-  'us/op': { max: 1e8, perCore: false, min: 1e-4, zero: false, why: '100 s for one operation: even RSA-15360 signs in seconds', whyMin: '0.1 ns, less than one clock cycle' },
-  'us/handshake': { max: 1e8, perCore: false, min: 1e-2, zero: false, why: '100 s for one handshake', whyMin: '10 ns for a handshake: not even the record layer is that fast' },
-  instructions: { max: 1e12, perCore: false, min: 1, zero: true, why: 'a handshake executes ~10^7 instructions; 10^12 is minutes of CPU', whyMin: 'a count of instructions is 0 or at least 1' },
-  bytes: { max: 1e9, perCore: false, min: 1e-3, zero: true, why: '1 GB per handshake or session', whyMin: 'a thousandth of a byte, even as an average, is an artefact' },
+  'us/op': {
+    max: 1e8,
+    perCore: false,
+    min: 1e-4,
+    zero: false,
+    why: '100 s for one operation: even RSA-15360 signs in seconds',
+    whyMin: '0.1 ns, less than one clock cycle',
+  },
+  'us/handshake': {
+    max: 1e8,
+    perCore: false,
+    min: 1e-2,
+    zero: false,
+    why: '100 s for one handshake',
+    whyMin: '10 ns for a handshake: not even the record layer is that fast',
+  },
+  instructions: {
+    max: 1e12,
+    perCore: false,
+    min: 1,
+    zero: true,
+    why: 'a handshake executes ~10^7 instructions; 10^12 is minutes of CPU',
+    whyMin: 'a count of instructions is 0 or at least 1',
+  },
+  bytes: {
+    max: 1e9,
+    perCore: false,
+    min: 1e-3,
+    zero: true,
+    why: '1 GB per handshake or session',
+    whyMin: 'a thousandth of a byte, even as an average, is an artefact',
+  },
   count: { max: 1e12, perCore: false, min: 1e-3, zero: true, why: 'generic counter ceiling', whyMin: 'a thousandth, even as an average, is an artefact' },
 };
 /** The most threads a multi-threaded series may claim to raise a per-core bound (the benchmarks use at most 4). */
 export const MAX_PARALLEL = 64;
-
 
 export const mib = (n: number) => `${(n / 2 ** 20).toFixed(n % 2 ** 20 ? 1 : 0)} MiB`;
 /** How to make a run small enough, said with every size problem. */

@@ -31,7 +31,9 @@ export function valueVectors(run: Run): ValueVectors {
 
 /** How many values of two sorted lists pair up within the tolerance (each value used once). */
 function pairedValues(a: readonly number[], b: readonly number[]): number {
-  let i = 0, j = 0, n = 0;
+  let i = 0,
+    j = 0,
+    n = 0;
   while (i < a.length && j < b.length) {
     if (Math.abs(a[i]! - b[j]!) <= REPLAY.tolerance * Math.max(Math.abs(a[i]!), Math.abs(b[j]!))) {
       n++;
@@ -45,7 +47,8 @@ function pairedValues(a: readonly number[], b: readonly number[]): number {
 
 /** "m of n series", when `a` replays `b`; null when it does not. */
 export function replayOf(a: ValueVectors, b: ValueVectors): string | null {
-  let shared = 0, matching = 0;
+  let shared = 0,
+    matching = 0;
   for (const [key, va] of a) {
     const vb = b.get(key);
     if (!vb) continue;
@@ -54,7 +57,6 @@ export function replayOf(a: ValueVectors, b: ValueVectors): string | null {
   }
   return shared && matching >= REPLAY.share * shared ? `${matching} of ${shared} series` : null;
 }
-
 
 /** What the validator needs to know of an accepted run (from data/timeseries/, so no run file is opened for it). */
 export interface AcceptedRun {
@@ -89,4 +91,3 @@ export function findReplays(root: string, accepted: readonly AcceptedRun[], file
   submitted.forEach(([f, vectors], i) => compare(vectors, f.file, submitted.slice(i + 1)));
   return found;
 }
-

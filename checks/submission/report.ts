@@ -42,7 +42,7 @@ export function mdText(s: string, max = 120): string {
 
 export function formatSummary(report: Report): string {
   const reviews = report.files.flatMap((f) => f.review ?? []);
-  const lines = [`## Run submission: ${report.ok ? (reviews.length ? 'valid, needs a maintainer\'s review' : 'accepted') : 'rejected'}`, ''];
+  const lines = [`## Run submission: ${report.ok ? (reviews.length ? "valid, needs a maintainer's review" : 'accepted') : 'rejected'}`, ''];
   for (const f of report.files) {
     lines.push(`### \`${mdText(f.file.replace(/`/g, "'"))}\`${f.problems.length ? ' (rejected)' : ''}`, '');
     const run = f.run;
@@ -55,7 +55,11 @@ export function formatSummary(report: Report): string {
         `- ${run.mode} run \`${mdText(run.runId)}\`, ${mdText(run.startedAt)} to ${mdText(run.finishedAt)}, ${run.plan.rounds} rounds + ${run.plan.warmupRounds} warm-up`,
         `- versions: ${versions.map((v) => mdText(v)).join(', ')}`,
         `- benchmarks: ${run.plan.benchmarks.map((b) => mdText(b)).join(', ')}; ${measured} measured series, ${run.series.length - measured} unsupported or failed`,
-        ...(f.adds ? [`- adds ${f.adds.newKeys} measured series that no accepted run has; ${f.adds.earlierRunsOfHost} earlier run(s) from this host${f.adds.summaryBytes ? `; about ${mib(f.adds.summaryBytes)} more in data/summary.json` : ''}`] : []),
+        ...(f.adds
+          ? [
+              `- adds ${f.adds.newKeys} measured series that no accepted run has; ${f.adds.earlierRunsOfHost} earlier run(s) from this host${f.adds.summaryBytes ? `; about ${mib(f.adds.summaryBytes)} more in data/summary.json` : ''}`,
+            ]
+          : []),
         '',
       );
     }

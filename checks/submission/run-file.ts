@@ -4,7 +4,18 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { DataFileError, HypothesisResult, Run, decodeRunBytes, describeMachine, machineId, misplacedRun, safeId, RUN_FILE_SUFFIX, type Build } from '../../schema/index.ts';
+import {
+  DataFileError,
+  HypothesisResult,
+  Run,
+  decodeRunBytes,
+  describeMachine,
+  machineId,
+  misplacedRun,
+  safeId,
+  RUN_FILE_SUFFIX,
+  type Build,
+} from '../../schema/index.ts';
 import { seriesKey, type SeriesSpec } from '../../runner/benchmark.ts';
 import { BENCHMARKS } from '../../runner/benchmarks.ts';
 import { registeredSeries } from '../../runner/series-registry.ts';
@@ -34,7 +45,8 @@ const MARKUP = /<[/!?]?[a-zA-Z]|javascript\s*:|data\s*:\s*text\/html/i;
  * every space but U+0020, and the letters and marks that render blank (Hangul fillers, Braille blank,
  * combining grapheme joiner, variation selectors).
  */
-const INVISIBLE = /[\p{Cf}\p{Co}\p{Cs}\p{Cn}\p{Zl}\p{Zp}\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+const INVISIBLE =
+  /[\p{Cf}\p{Co}\p{Cs}\p{Cn}\p{Zl}\p{Zp}\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
 /** "U+2060" for the first invisible character of a string. */
 function invisibleIn(s: string): string | null {
   const m = INVISIBLE.exec(s);
@@ -43,7 +55,11 @@ function invisibleIn(s: string): string | null {
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function jsonPath(segments: readonly PropertyKey[]): string {
-  return segments.reduce<string>((acc, s) => (typeof s === 'number' ? `${acc}[${s}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(s)) ? `${acc}.${String(s)}` : `${acc}[${JSON.stringify(String(s))}]`), '$');
+  return segments.reduce<string>(
+    (acc, s) =>
+      typeof s === 'number' ? `${acc}[${s}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(s)) ? `${acc}.${String(s)}` : `${acc}[${JSON.stringify(String(s))}]`,
+    '$',
+  );
 }
 
 /** Strings, keys and depth, before the schema sees the value (the schema's messages cannot point at these). */
@@ -149,24 +165,36 @@ function checkRun(run: Run, mode: Report['mode'], now: Date, add: (path: Propert
     const max = bound.max * parallel;
     s.iterations.forEach((it, j) => {
       if (it.value > max)
-        add(['series', i, 'iterations', j, 'value'], `${it.value} ${specs[i]?.unit ?? s.unit} is not plausible (bound ${max.toExponential(1)}${parallel > 1 ? ` for ${parallel} threads` : ''}: ${bound.why})`);
+        add(
+          ['series', i, 'iterations', j, 'value'],
+          `${it.value} ${specs[i]?.unit ?? s.unit} is not plausible (bound ${max.toExponential(1)}${parallel > 1 ? ` for ${parallel} threads` : ''}: ${bound.why})`,
+        );
       else if (it.value === 0 ? !bound.zero : it.value < bound.min)
-        add(['series', i, 'iterations', j, 'value'], `${it.value} ${specs[i]?.unit ?? s.unit} is not a measurement (${bound.zero ? 'neither 0 nor ' : ''}at least ${bound.min}: ${bound.whyMin})`);
+        add(
+          ['series', i, 'iterations', j, 'value'],
+          `${it.value} ${specs[i]?.unit ?? s.unit} is not a measurement (${bound.zero ? 'neither 0 nor ' : ''}at least ${bound.min}: ${bound.whyMin})`,
+        );
       const at = Date.parse(it.at);
       if (at < started - slack || at > finished + slack) add(['series', i, 'iterations', j, 'at'], 'outside the run (startedAt..finishedAt)');
     });
   });
   checkMachineId(run.host, add);
   if (mode === 'submission') {
-    if (isReservedHostId(nameOf(run.host))) add(['host', 'id'], `host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners`);
+    if (isReservedHostId(nameOf(run.host)))
+      add(
+        ['host', 'id'],
+        `host ids starting with ${RESERVED_HOST_PREFIXES.map((p) => `"${p}"`).join(' or ')} (in any letter case) are reserved for the project's bench runners`,
+      );
     // a reproduction (npm run reproduce) measures what one write-up's claims need until they are decided:
     // its mode and rounds come from that write-up and its stopping rule, not from the full matrix
     const reproduces = run.plan.reproduces;
     if (reproduces && !existsSync(join(import.meta.dirname, '..', '..', 'site', 'src', 'content', 'writeups', `${reproduces}.md`)))
       add(['plan', 'reproduces'], `reproduces write-up "${reproduces}", which does not exist`);
-    if (!reproduces && run.mode !== 'full') add(['mode'], 'submissions must be full runs (npm run submit) or reproductions (npm run reproduce), not quick ones');
+    if (!reproduces && run.mode !== 'full')
+      add(['mode'], 'submissions must be full runs (npm run submit) or reproductions (npm run reproduce), not quick ones');
     if (!reproduces && run.plan.rounds < 5) add(['plan', 'rounds'], 'a published run needs at least 5 measured rounds');
-    if (run.harness.gitDirty || run.harness.gitCommit === 'unknown') add(['harness'], 'run from a clean checkout of a known commit, so the numbers can be traced to the harness code');
+    if (run.harness.gitDirty || run.harness.gitCommit === 'unknown')
+      add(['harness'], 'run from a clean checkout of a known commit, so the numbers can be traced to the harness code');
   }
 }
 
@@ -181,10 +209,12 @@ const SPEC_FIELDS = ['unit', 'method', 'higherIsBetter', 'comparability'] as con
  * LIMITS.maxSeriesPerBuild series per build and LIMITS.maxKeysPerRun keys.
  */
 function seriesOfRun(run: Run, add: (path: PropertyKey[], message: string) => void): (SeriesSpec | undefined)[] {
-  const registries = new Map(run.builds.map((b) => {
-    const known = cataloguedRelease(b);
-    return [b.id, known ? registeredSeries({ library: b.library, version: b.version, series: known.series, variant: b.variant }) : undefined] as const;
-  }));
+  const registries = new Map(
+    run.builds.map((b) => {
+      const known = cataloguedRelease(b);
+      return [b.id, known ? registeredSeries({ library: b.library, version: b.version, series: known.series, variant: b.variant }) : undefined] as const;
+    }),
+  );
   const benchmarks = `the runner has ${BENCHMARKS.map((b) => b.id).join(', ')}`;
   run.plan.benchmarks.forEach((b, i) => {
     if (!BENCHMARKS.some((x) => x.id === b)) add(['plan', 'benchmarks', i], `unknown benchmark "${b}": ${benchmarks}`);
@@ -201,13 +231,20 @@ function seriesOfRun(run: Run, add: (path: PropertyKey[], message: string) => vo
     const spec = registry.get(key);
     if (!spec) {
       if (!BENCHMARKS.some((b) => b.id === s.benchmark)) add(['series', i, 'benchmark'], `unknown benchmark "${s.benchmark}": ${benchmarks}`);
-      else add(['series', i, 'key'], `"${key}" is not a series the runner's ${s.benchmark} benchmark writes for build ${s.buildId} (runner/series-registry.ts): unknown metric or params`);
+      else
+        add(
+          ['series', i, 'key'],
+          `"${key}" is not a series the runner's ${s.benchmark} benchmark writes for build ${s.buildId} (runner/series-registry.ts): unknown metric or params`,
+        );
       return undefined;
     }
-    for (const f of SPEC_FIELDS) if (!isDeepStrictEqual(s[f], spec[f])) add(['series', i, f], `${JSON.stringify(s[f])} is not this series' ${f}: the runner writes ${JSON.stringify(spec[f])}`);
+    for (const f of SPEC_FIELDS)
+      if (!isDeepStrictEqual(s[f], spec[f]))
+        add(['series', i, f], `${JSON.stringify(s[f])} is not this series' ${f}: the runner writes ${JSON.stringify(spec[f])}`);
     return spec;
   });
-  for (const [id, keys] of perBuild) if (keys.size > LIMITS.maxSeriesPerBuild) add(['series'], `${keys.size} series of build ${id} (limit ${LIMITS.maxSeriesPerBuild}): ${SPLIT_RUN}`);
+  for (const [id, keys] of perBuild)
+    if (keys.size > LIMITS.maxSeriesPerBuild) add(['series'], `${keys.size} series of build ${id} (limit ${LIMITS.maxSeriesPerBuild}): ${SPLIT_RUN}`);
   const keys = new Set(run.series.map((s) => s.key));
   if (keys.size > LIMITS.maxKeysPerRun) add(['series'], `${keys.size} distinct series keys (limit ${LIMITS.maxKeysPerRun}): ${SPLIT_RUN}`);
   return specs;
@@ -217,17 +254,27 @@ function seriesOfRun(run: Run, add: (path: PropertyKey[], message: string) => vo
 function checkBuilds(builds: readonly Build[], add: (path: PropertyKey[], message: string) => void): void {
   builds.forEach((b, i) => {
     const known = cataloguedRelease(b);
-    if (!known) return add(['builds', i, 'version'], `${LIBRARY_NAMES[b.library]} ${b.version} is not in the catalogue (catalogue/index.ts): only catalogued, hash-pinned versions are accepted`);
+    if (!known)
+      return add(
+        ['builds', i, 'version'],
+        `${LIBRARY_NAMES[b.library]} ${b.version} is not in the catalogue (catalogue/index.ts): only catalogued, hash-pinned versions are accepted`,
+      );
     if (b.series !== known.series) add(['builds', i, 'series'], `${b.version} belongs to series ${known.series}, not ${b.series}`);
     const variant = variantAllowed(known, b.variant);
     if (variant) add(['builds', i, 'variant'], variant);
     const pins = known.sources.filter((s) => s.kind === b.source.kind);
-    if (!pins.length) add(['builds', i, 'source', 'kind'], `the catalogue has no ${b.source.kind} source for ${b.version} (it has: ${known.sources.map((s) => s.kind).join(', ')})`);
+    if (!pins.length)
+      add(
+        ['builds', i, 'source', 'kind'],
+        `the catalogue has no ${b.source.kind} source for ${b.version} (it has: ${known.sources.map((s) => s.kind).join(', ')})`,
+      );
     else if (!pins.some((s) => s.sha256 === b.source.sha256))
-      add(['builds', i, 'source', 'sha256'], `is not the catalogue's pin for ${b.version} (${b.source.kind}: ${pins.map((s) => s.sha256).join(' or ')}): the build came from other source bytes`);
+      add(
+        ['builds', i, 'source', 'sha256'],
+        `is not the catalogue's pin for ${b.version} (${b.source.kind}: ${pins.map((s) => s.sha256).join(' or ')}): the build came from other source bytes`,
+      );
   });
 }
-
 
 /** The name a host record was given (records from before machine ids: their id). Ownership goes by name. */
 export const nameOf = (host: Run['host']) => host.name ?? host.id;
@@ -238,12 +285,18 @@ export const nameOf = (host: Run['host']) => host.name ?? host.id;
  */
 function checkMachineId(host: Run['host'], add: (path: PropertyKey[], message: string) => void): void {
   if (host.name === undefined) {
-    add(['host', 'name'], 'missing: a run names its machine as <name>.<cpu>-<fingerprint> with host.name the name chosen; this file comes from a runner older than machine ids: measure again with the current npm run bench');
+    add(
+      ['host', 'name'],
+      'missing: a run names its machine as <name>.<cpu>-<fingerprint> with host.name the name chosen; this file comes from a runner older than machine ids: measure again with the current npm run bench',
+    );
     return;
   }
   const expected = machineId(host.name, host);
   if (host.id !== expected)
-    add(['host', 'id'], `"${host.id}" is not the machine id of the hardware this run describes (${describeMachine(host)}): expected "${expected}". The id is the name plus the hardware's fingerprint, and npm run bench writes it; a run on other hardware is another machine`);
+    add(
+      ['host', 'id'],
+      `"${host.id}" is not the machine id of the hardware this run describes (${describeMachine(host)}): expected "${expected}". The id is the name plus the hardware's fingerprint, and npm run bench writes it; a run on other hardware is another machine`,
+    );
 }
 
 /** Read, parse and check one file on its own. */
@@ -265,13 +318,13 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
   const dirs = loc.dirs.map((_, i) => join(root, 'data', folder, ...loc.dirs.slice(0, i + 1)));
   for (const p of [join(root, 'data'), join(root, 'data', folder), ...dirs, abs]) {
     const st = lstatSync(p, { throwIfNoEntry: false });
-    if (!st) return add([], 'file does not exist'), report;
-    if (st.isSymbolicLink()) return add([], `${p === abs ? 'file' : 'folder'} ${p.slice(root.length + 1)} is a symbolic link`), report;
+    if (!st) return (add([], 'file does not exist'), report);
+    if (st.isSymbolicLink()) return (add([], `${p === abs ? 'file' : 'folder'} ${p.slice(root.length + 1)} is a symbolic link`), report);
   }
   const st = lstatSync(abs);
-  if (!st.isFile()) return add([], 'not a regular file'), report;
+  if (!st.isFile()) return (add([], 'not a regular file'), report);
   report.bytes = st.size;
-  if (st.size > LIMITS.maxFileBytes) return add([], `file is ${st.size} bytes stored (limit ${mib(LIMITS.maxFileBytes)}): ${SPLIT_RUN}`), report;
+  if (st.size > LIMITS.maxFileBytes) return (add([], `file is ${st.size} bytes stored (limit ${mib(LIMITS.maxFileBytes)}): ${SPLIT_RUN}`), report);
   let raw: unknown;
   let text: string;
   try {
@@ -280,7 +333,7 @@ export function checkRunFile(root: string, file: string, mode: Report['mode'], n
     raw = JSON.parse(text);
   } catch (e) {
     const message = e instanceof DataFileError ? e.message.slice(file.length + 2) : (e as Error).message;
-    return add([], /more than|bytes of JSON/.test(message) ? `${message}: ${SPLIT_RUN}` : `not valid UTF-8 JSON: ${message}`), report;
+    return (add([], /more than|bytes of JSON/.test(message) ? `${message}: ${SPLIT_RUN}` : `not valid UTF-8 JSON: ${message}`), report);
   }
   for (const path of duplicateKeys(text)) add(path, 'duplicate key: JSON keeps the last value silently, while a reviewer reads the first');
   scanValue(raw, [], add);

@@ -38,14 +38,16 @@ test('a part whose interval spans zero is "not separable", never a negative cost
   }
   assert.ok(spanning > 0, 'the model puts a part near zero: some runs must fail to separate it');
   const r = syntheticResult({ ...FIXTURE_MODEL, seed: 3 }, 12);
-  for (const d of r.decomposition) if (!d.other!.separable) assert.match(r.conclusion, /outside key exchange \(".*?" minus ".*?"\): not separable from zero at this precision/);
+  for (const d of r.decomposition)
+    if (!d.other!.separable) assert.match(r.conclusion, /outside key exchange \(".*?" minus ".*?"\): not separable from zero at this precision/);
   assert.doesNotMatch(r.conclusion, /-\d[\d.]* µs/, 'no negative cost in the conclusion');
 });
 
 test('the conclusion follows the verdicts: key shares, not a regression', () => {
   const r = syntheticResult(FIXTURE_MODEL, 60);
   assert.equal(r.progress.stoppedBecause, 'all-decided');
-  for (const id of ['H1', 'H2', 'H3', 'H4a', 'H4b']) for (const c of r.claims.filter((x) => x.id === id)) assert.equal(c.verdict, 'supported', `${id} ${c.cert}: ${c.why}`);
+  for (const id of ['H1', 'H2', 'H3', 'H4a', 'H4b'])
+    for (const c of r.claims.filter((x) => x.id === id)) assert.equal(c.verdict, 'supported', `${id} ${c.cert}: ${c.why}`);
   assert.match(r.conclusion, /^With RSA-2048 certificates, 3\.5\.7 with library defaults costs \d+ µs more CPU per handshake/);
   assert.match(r.conclusion, /The default key shares explain the slowdown/);
   assert.match(r.conclusion, /the default client still pays for its ML-KEM share while the server does not/);
@@ -55,7 +57,7 @@ test('the conclusion follows the verdicts: key shares, not a regression', () => 
 test('the conclusion says so when 3.5 is slower outside key exchange too', () => {
   const costs = structuredClone(FIXTURE_MODEL.costs);
   for (const id of ['v35-ecdh', 'v35-no-ml-kem', 'v35-classic-server', 'v35-default'])
-    for (const c of Object.values(costs[id]!)) (c.client *= 1.15), (c.server *= 1.15);
+    for (const c of Object.values(costs[id]!)) ((c.client *= 1.15), (c.server *= 1.15));
   const r = syntheticResult({ ...FIXTURE_MODEL, costs }, 60);
   assert.ok(r.claims.filter((c) => c.id === 'H2').every((c) => c.verdict === 'refuted'));
   assert.match(r.conclusion, /Not only the key shares/);
@@ -73,7 +75,7 @@ test('each part of the gap is the difference of the two configurations its sente
   const d = decompose(blocks, 'ecdsa-p256', 0.05)!;
   // recompute every part from its own configuration pair, by round
   const cost = new Map<string, number>();
-  for (const b of blocks) if (!b.warmup && b.cert === "ecdsa-p256") cost.set(`${b.round}|${b.config}`, b.clientUs + b.serverUs);
+  for (const b of blocks) if (!b.warmup && b.cert === 'ecdsa-p256') cost.set(`${b.round}|${b.config}`, b.clientUs + b.serverUs);
   const rounds = [...new Set(blocks.filter((b) => !b.warmup).map((b) => b.round))];
   const r = syntheticResult(FIXTURE_MODEL, 60);
   const label = (id: string) => r.configurations.find((c) => c.id === id)!.label;
@@ -93,7 +95,11 @@ test('each part of the gap is the difference of the two configurations its sente
 test('the conclusion names the interval it gives: 99.95% stays 99.95%, never "100%"', () => {
   const r = syntheticResult(FIXTURE_MODEL, 60);
   const d = r.decomposition[0]!;
-  for (const [confidence, words] of [[0.9995, '99.95% interval'], [0.95, '95% interval'], [0.99999, '99.99% interval']] as const) {
+  for (const [confidence, words] of [
+    [0.9995, '99.95% interval'],
+    [0.95, '95% interval'],
+    [0.99999, '99.99% interval'],
+  ] as const) {
     const text = conclusion({ ...r, decomposition: [{ ...d, confidence }] });
     assert.ok(text.includes(words), `${confidence}: ${text}`);
     assert.doesNotMatch(text, /100% interval/);

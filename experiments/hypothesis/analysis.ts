@@ -76,9 +76,10 @@ const BY: Record<NonNullable<ClaimOutcome['decidedBy']>, string> = { both: 'by b
 
 /** The claim's verdict in one plain sentence, from its fields. */
 export function claimSentence(c: Omit<ClaimOutcome, 'sentence'>, margin = EQUIVALENCE_MARGIN): string {
-  const cpu = c.cpu.interval && c.cpu.ratio !== null
-    ? `CPU time ${signedPct(c.cpu.ratio)} (${signedPct(c.cpu.interval.low)} to ${signedPct(c.cpu.interval.high)}, ${SIDE_WORDS[c.side]})`
-    : 'CPU time not measured';
+  const cpu =
+    c.cpu.interval && c.cpu.ratio !== null
+      ? `CPU time ${signedPct(c.cpu.ratio)} (${signedPct(c.cpu.interval.low)} to ${signedPct(c.cpu.interval.high)}, ${SIDE_WORDS[c.side]})`
+      : 'CPU time not measured';
   const ins = c.instructions.ratio !== null ? `instructions ${signedPct(c.instructions.ratio)}` : 'instructions not counted';
   const what =
     c.kind === 'same'
@@ -101,9 +102,23 @@ export function claimSentence(c: Omit<ClaimOutcome, 'sentence'>, margin = EQUIVA
   return `${head}: ${what}; ${cpu}, ${ins}.`;
 }
 
-export function claimOutcome(claim: Claim, cert: string, line: CpuLine | null, instructions: ClaimOutcome['instructions'], blocks: readonly Block[], margin = EQUIVALENCE_MARGIN): ClaimOutcome {
+export function claimOutcome(
+  claim: Claim,
+  cert: string,
+  line: CpuLine | null,
+  instructions: ClaimOutcome['instructions'],
+  blocks: readonly Block[],
+  margin = EQUIVALENCE_MARGIN,
+): ClaimOutcome {
   const est = line?.estimate ?? null;
-  const cpuLine = line ?? { verdict: 'not-measured' as const, why: 'a configuration it needs was not measured', needs: '', estimate: null, decidedAtRound: null, decidedAfterSeconds: null };
+  const cpuLine = line ?? {
+    verdict: 'not-measured' as const,
+    why: 'a configuration it needs was not measured',
+    needs: '',
+    estimate: null,
+    decidedAtRound: null,
+    decidedAfterSeconds: null,
+  };
   const overall = combine(cpuLine, instructions);
   const base = medianCost(blocks, claim.denominator, cert, claim.side);
   const c: Omit<ClaimOutcome, 'sentence'> = {
@@ -162,14 +177,30 @@ export function decompose(blocks: readonly Block[], cert: string, alpha: number)
   const diffs = (a: string, b: string) => complete.map((m) => cost(m, a) - cost(m, b));
   const total = part(diffs(defaults, baseline), alpha);
   if (!total) return null;
-  const parts = Object.fromEntries(GAP_PARTS.map((p) => [p.key, needed.includes(p.minuend) && needed.includes(p.subtrahend) ? part(diffs(p.minuend, p.subtrahend), alpha) : null]));
-  return { cert, baseline, defaults, pairs: complete.length, confidence: 1 - alpha, total, ...(parts as Pick<GapDecomposition, (typeof GAP_PARTS)[number]['key']>) };
+  const parts = Object.fromEntries(
+    GAP_PARTS.map((p) => [p.key, needed.includes(p.minuend) && needed.includes(p.subtrahend) ? part(diffs(p.minuend, p.subtrahend), alpha) : null]),
+  );
+  return {
+    cert,
+    baseline,
+    defaults,
+    pairs: complete.length,
+    confidence: 1 - alpha,
+    total,
+    ...(parts as Pick<GapDecomposition, (typeof GAP_PARTS)[number]['key']>),
+  };
 }
 
 // ------------------------------------------------------------------ conclusion
 
 const partText = (p: GapPart | null, what: string) =>
-  !p ? `${what}: not measured` : !p.separable ? `${what}: not separable from zero at this precision` : p.us >= 0 ? `${what} ${fmtUs(p.us)}` : `${what} saves ${fmtUs(-p.us)}`;
+  !p
+    ? `${what}: not measured`
+    : !p.separable
+      ? `${what}: not separable from zero at this precision`
+      : p.us >= 0
+        ? `${what} ${fmtUs(p.us)}`
+        : `${what} saves ${fmtUs(-p.us)}`;
 
 /**
  * The plain-language answer, generated from the verdicts and the decomposition: what the gap is, what
@@ -195,15 +226,25 @@ export function conclusion(r: Pick<HypothesisResult, 'claims' | 'decomposition' 
   const any = (id: string, v: string) => of(id).some((c) => c.verdict === v);
   const margin = `±${(r.design.equivalenceMargin * 100).toFixed(0)}%`;
   if (all('H1', 'supported') && all('H2', 'supported'))
-    out.push(`The default key shares explain the slowdown: the defaults cost more than ECDH-only groups on the same build, and with ECDH-only groups ${v35} costs the same as ${v34} within ${margin}, so there is no regression outside key exchange.`);
+    out.push(
+      `The default key shares explain the slowdown: the defaults cost more than ECDH-only groups on the same build, and with ECDH-only groups ${v35} costs the same as ${v34} within ${margin}, so there is no regression outside key exchange.`,
+    );
   else if (any('H2', 'refuted'))
-    out.push(`Not only the key shares: with ECDH-only groups ${v35} does not cost the same as ${v34} (${of('H2').filter((c) => c.verdict === 'refuted').map((c) => certName(c.cert)).join(', ')}), so part of the difference lies outside key exchange.`);
-  else if (any('H1', 'refuted')) out.push(`The defaults do not cost measurably more than ECDH-only groups on the same build: the key shares do not explain a slowdown here.`);
+    out.push(
+      `Not only the key shares: with ECDH-only groups ${v35} does not cost the same as ${v34} (${of('H2')
+        .filter((c) => c.verdict === 'refuted')
+        .map((c) => certName(c.cert))
+        .join(', ')}), so part of the difference lies outside key exchange.`,
+    );
+  else if (any('H1', 'refuted'))
+    out.push(`The defaults do not cost measurably more than ECDH-only groups on the same build: the key shares do not explain a slowdown here.`);
   if (all('H4a', 'supported') && all('H4b', 'supported'))
     out.push(`Against a server that allows only classic groups, the default client still pays for its ML-KEM share while the server does not.`);
   const open = r.claims.filter((c) => c.verdict === 'undecided' || c.verdict === 'conflicting' || c.verdict === 'not-measured');
   if (open.length)
-    out.push(`Not settled on this host: ${open.map((c) => `${c.id} (${certName(c.cert)}, ${c.verdict === 'conflicting' ? 'the two lines disagree' : c.verdict === 'undecided' ? 'undecided' : 'not measured'})`).join(', ')}.`);
+    out.push(
+      `Not settled on this host: ${open.map((c) => `${c.id} (${certName(c.cert)}, ${c.verdict === 'conflicting' ? 'the two lines disagree' : c.verdict === 'undecided' ? 'undecided' : 'not measured'})`).join(', ')}.`,
+    );
   const byInstr = r.claims.filter((c) => c.decidedBy === 'instructions');
   if (byInstr.length) out.push(`Decided by instruction counts alone (CPU time undecided): ${byInstr.map((c) => `${c.id} ${certName(c.cert)}`).join(', ')}.`);
   if (!out.length) return 'No claim could be tested: the configurations it needs were not measured.';

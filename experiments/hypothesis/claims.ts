@@ -53,7 +53,7 @@ export const CLAIMS: Claim[] = [
     side: 'server',
     numerator: 'v35-classic-server',
     denominator: 'v35-ecdh',
-    statement: "A server that allows only classic groups does not pay for the ML-KEM share the client sends and it ignores",
+    statement: 'A server that allows only classic groups does not pay for the ML-KEM share the client sends and it ignores',
   },
   {
     id: 'H1b',
@@ -94,14 +94,16 @@ export const GAP_PARTS = [
     minuend: DECOMPOSITION.classicServer,
     subtrahend: DECOMPOSITION.ecdhOnly,
     name: "the client's ML-KEM share",
-    measures: 'generating and sending the ML-KEM share, which the client pays whether or not the server takes it: a default client against a classic-only server, minus ECDH-only groups on both sides',
+    measures:
+      'generating and sending the ML-KEM share, which the client pays whether or not the server takes it: a default client against a classic-only server, minus ECDH-only groups on both sides',
   },
   {
     key: 'negotiatedHybrid',
     minuend: DECOMPOSITION.defaults,
     subtrahend: DECOMPOSITION.classicServer,
     name: 'negotiating the hybrid',
-    measures: 'what negotiating the hybrid group adds on top (the server encapsulates, the client decapsulates, larger messages): library defaults on both sides, minus a default client against a classic-only server',
+    measures:
+      'what negotiating the hybrid group adds on top (the server encapsulates, the client decapsulates, larger messages): library defaults on both sides, minus a default client against a classic-only server',
   },
   {
     key: 'other',

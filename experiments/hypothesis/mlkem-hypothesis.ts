@@ -17,7 +17,15 @@ import type { BuildUnderTest } from '../../runner/benchmark.ts';
 import { buildMany, findCached } from '../../runner/build.ts';
 import { pinnableCpu } from '../../runner/host.ts';
 import { resolveVersion } from '../../catalogue/index.ts';
-import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandshake, type Cert, type HandshakeConfig } from '../../runner/handshake/handshake.ts';
+import {
+  baseConfig,
+  countInstructions,
+  ensureCerts,
+  handshakeBinary,
+  runHandshake,
+  type Cert,
+  type HandshakeConfig,
+} from '../../runner/handshake/handshake.ts';
 import { describeShares } from '../../runner/handshake/output.ts';
 import { commandLine } from '../../runner/cli.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
@@ -65,11 +73,58 @@ function configurations(): ConfigDef[] {
   const v35 = resolveVersion('3.5').version;
   const v34 = resolveVersion('3.4').version;
   const defs: ConfigDef[] = [
-    { id: 'v35-default', label: `${v35}, library defaults on both sides`, version: v35, variant: 'default', clientGroups: 'default', serverGroups: 'default', expectGroup: 'X25519MLKEM768', expectShares: ['X25519MLKEM768', 'X25519'], required: true },
-    { id: 'v35-ecdh', label: `${v35}, ECDH-only groups (${ECDH_ONLY}) on both sides`, version: v35, variant: 'default', clientGroups: ECDH_ONLY, serverGroups: ECDH_ONLY, expectGroup: 'X25519', required: true },
-    { id: 'v35-no-ml-kem', label: `${v35} built no-ml-kem, library defaults`, version: v35, variant: 'no-ml-kem', clientGroups: 'default', serverGroups: 'default', expectGroup: 'X25519', required: false },
-    { id: 'v34-default', label: `${v34}, library defaults (the baseline)`, version: v34, variant: 'default', clientGroups: 'default', serverGroups: 'default', expectGroup: 'X25519', required: true },
-    { id: 'v35-classic-server', label: `${v35} client with defaults, server allowing only ${ECDH_ONLY}`, version: v35, variant: 'default', clientGroups: 'default', serverGroups: ECDH_ONLY, expectGroup: 'X25519', expectShares: ['X25519MLKEM768', 'X25519'], required: false },
+    {
+      id: 'v35-default',
+      label: `${v35}, library defaults on both sides`,
+      version: v35,
+      variant: 'default',
+      clientGroups: 'default',
+      serverGroups: 'default',
+      expectGroup: 'X25519MLKEM768',
+      expectShares: ['X25519MLKEM768', 'X25519'],
+      required: true,
+    },
+    {
+      id: 'v35-ecdh',
+      label: `${v35}, ECDH-only groups (${ECDH_ONLY}) on both sides`,
+      version: v35,
+      variant: 'default',
+      clientGroups: ECDH_ONLY,
+      serverGroups: ECDH_ONLY,
+      expectGroup: 'X25519',
+      required: true,
+    },
+    {
+      id: 'v35-no-ml-kem',
+      label: `${v35} built no-ml-kem, library defaults`,
+      version: v35,
+      variant: 'no-ml-kem',
+      clientGroups: 'default',
+      serverGroups: 'default',
+      expectGroup: 'X25519',
+      required: false,
+    },
+    {
+      id: 'v34-default',
+      label: `${v34}, library defaults (the baseline)`,
+      version: v34,
+      variant: 'default',
+      clientGroups: 'default',
+      serverGroups: 'default',
+      expectGroup: 'X25519',
+      required: true,
+    },
+    {
+      id: 'v35-classic-server',
+      label: `${v35} client with defaults, server allowing only ${ECDH_ONLY}`,
+      version: v35,
+      variant: 'default',
+      clientGroups: 'default',
+      serverGroups: ECDH_ONLY,
+      expectGroup: 'X25519',
+      expectShares: ['X25519MLKEM768', 'X25519'],
+      required: false,
+    },
   ];
   // newer series where already built: defaults vs ECDH-only on the same build
   for (const series of ['3.6', '4.0']) {
@@ -77,8 +132,26 @@ function configurations(): ConfigDef[] {
     if (!findCached(v, 'default')) continue;
     const tag = `v${series.replace('.', '')}`;
     defs.push(
-      { id: `${tag}-default`, label: `${v}, library defaults on both sides`, version: v, variant: 'default', clientGroups: 'default', serverGroups: 'default', expectGroup: 'X25519MLKEM768', required: false },
-      { id: `${tag}-ecdh`, label: `${v}, ECDH-only groups on both sides`, version: v, variant: 'default', clientGroups: ECDH_ONLY, serverGroups: ECDH_ONLY, expectGroup: 'X25519', required: false },
+      {
+        id: `${tag}-default`,
+        label: `${v}, library defaults on both sides`,
+        version: v,
+        variant: 'default',
+        clientGroups: 'default',
+        serverGroups: 'default',
+        expectGroup: 'X25519MLKEM768',
+        required: false,
+      },
+      {
+        id: `${tag}-ecdh`,
+        label: `${v}, ECDH-only groups on both sides`,
+        version: v,
+        variant: 'default',
+        clientGroups: ECDH_ONLY,
+        serverGroups: ECDH_ONLY,
+        expectGroup: 'X25519',
+        required: false,
+      },
     );
   }
   return defs;
@@ -157,7 +230,9 @@ async function main(): Promise<number> {
   log(`ML-KEM hypothesis test (${mode === 'quick' ? `quick: ${rounds} rounds` : `sequential, budget ${budgetMinutes} min`}), TLS 1.3, new handshakes`);
   const { built, failed } = await buildMany(wanted, (v, variant, step) => log(`  build ${v}/${variant}: ${step}`));
   for (const f of failed) notes.push(`build ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log ${f.log})` : ''}`);
-  const buildOf = new Map<string, BuildUnderTest>(built.map((b) => [`${b.req.version.version}/${b.req.variant}`, { record: b.build.record, prefix: b.build.prefix }]));
+  const buildOf = new Map<string, BuildUnderTest>(
+    built.map((b) => [`${b.req.version.version}/${b.req.variant}`, { record: b.build.record, prefix: b.build.prefix }]),
+  );
   await lockHostForMeasurement(command, values['no-wait'] === true, runId); // released by the kernel when the process ends
 
   const configs: Config[] = [];
@@ -193,7 +268,10 @@ async function main(): Promise<number> {
     let done = 0;
     const results = await pool(
       jobs.map(({ d, cert }) => async () => {
-        const [client, server] = [await countInstructions(binaries.get(d.id)!, cfgOf(d, cert), settings.instructionHandshakes, 'client'), await countInstructions(binaries.get(d.id)!, cfgOf(d, cert), settings.instructionHandshakes, 'server')];
+        const [client, server] = [
+          await countInstructions(binaries.get(d.id)!, cfgOf(d, cert), settings.instructionHandshakes, 'client'),
+          await countInstructions(binaries.get(d.id)!, cfgOf(d, cert), settings.instructionHandshakes, 'server'),
+        ];
         done++;
         if (done % 4 === 0 || done === jobs.length) log(`  ${done}/${jobs.length} (${minutes(since(t0))})`);
         return { d, cert, client, server };
@@ -223,12 +301,17 @@ async function main(): Promise<number> {
   // ---------------------------------------------------------------- calibration: pinning and handshakes per block
   const blocks: Block[] = [];
   let pinnedCpu = pinnableCpu();
-  let pinning = pinnedCpu === null ? 'not pinned: the allowed CPUs are not readable here' : `measuring thread pinned to CPU ${pinnedCpu} (the last this process may use), sched_setaffinity`;
+  let pinning =
+    pinnedCpu === null
+      ? 'not pinned: the allowed CPUs are not readable here'
+      : `measuring thread pinned to CPU ${pinnedCpu} (the last this process may use), sched_setaffinity`;
   const handshakesPerBlock: Record<string, number> = {};
   const calibrationText: string[] = [];
   const runBlock = async (d: ConfigDef, cert: Cert, n: number) => {
     const opts = pinnedCpu === null ? {} : { cpu: pinnedCpu };
-    return runHandshake(binaries.get(d.id)!, cfgOf(d, cert), n, 600_000, opts).catch((e: Error) => ({ kind: 'failed', reason: e.message, openssl: 'unknown' }) as const);
+    return runHandshake(binaries.get(d.id)!, cfgOf(d, cert), n, 600_000, opts).catch(
+      (e: Error) => ({ kind: 'failed', reason: e.message, openssl: 'unknown' }) as const,
+    );
   };
   for (const cert of CERTS) {
     const d = measured().find((x) => x.id === 'v35-default') ?? measured()[0];
@@ -279,7 +362,16 @@ async function main(): Promise<number> {
           helloRetryRequest: o.negotiated.hrr,
           openssl: o.openssl,
         };
-        blocks.push({ config: id, cert, round, warmup, at: new Date().toISOString(), handshakes: o.handshakes, clientUs: o.clientCpuNs / o.handshakes / 1000, serverUs: o.serverCpuNs / o.handshakes / 1000 });
+        blocks.push({
+          config: id,
+          cert,
+          round,
+          warmup,
+          at: new Date().toISOString(),
+          handshakes: o.handshakes,
+          clientUs: o.clientCpuNs / o.handshakes / 1000,
+          serverUs: o.serverCpuNs / o.handshakes / 1000,
+        });
       }
   };
 
@@ -303,14 +395,19 @@ async function main(): Promise<number> {
   };
 
   const warmStart = Date.now();
-  await measuredRound(0, measured().map((d) => d.id));
+  await measuredRound(
+    0,
+    measured().map((d) => d.id),
+  );
   let roundSeconds = since(warmStart);
   log(`warm-up round: ${roundSeconds.toFixed(1)} s`);
 
   const ids = new Set(measured().map((d) => d.id));
   const claims = testableClaims(ids, CERTS);
   const schedule: LookSchedule =
-    mode === 'quick' ? fixedSchedule(rounds) : lookSchedule(Math.min(MAX_ROUNDS, Math.max(FIRST_LOOK, Math.floor((deadline - Date.now()) / 1000 / roundSeconds))), FIRST_LOOK);
+    mode === 'quick'
+      ? fixedSchedule(rounds)
+      : lookSchedule(Math.min(MAX_ROUNDS, Math.max(FIRST_LOOK, Math.floor((deadline - Date.now()) / 1000 / roundSeconds))), FIRST_LOOK);
   if (mode === 'sequential' && Date.now() + FIRST_LOOK * roundSeconds * 1000 > deadline)
     notes.push(`the budget (${budgetMinutes} min) is shorter than the ${FIRST_LOOK} rounds of the first look; the run takes them anyway`);
   const test = new SequentialTest(schedule, new Map(claims.map(({ claim, cert }) => [claimKey(claim.id, cert), claim.kind])));
@@ -365,9 +462,15 @@ async function main(): Promise<number> {
   // ---------------------------------------------------------------- premises: each configuration negotiated what the claims assume
   for (const d of defs) {
     for (const [cert, obs] of Object.entries(conf(d.id).observed)) {
-      if (obs.negotiatedGroup !== d.expectGroup) notes.push(`${d.id} ${cert} negotiated ${obs.negotiatedGroup}, not ${d.expectGroup}: claims that use it rest on a different key exchange`);
+      if (obs.negotiatedGroup !== d.expectGroup)
+        notes.push(`${d.id} ${cert} negotiated ${obs.negotiatedGroup}, not ${d.expectGroup}: claims that use it rest on a different key exchange`);
       for (const share of d.expectShares ?? [])
-        if (!String(obs.clientKeyShares).split(',').some((s) => s.startsWith(`${share}:`))) notes.push(`${d.id} ${cert}: the client sent no ${share} key share (${obs.clientKeyShares})`);
+        if (
+          !String(obs.clientKeyShares)
+            .split(',')
+            .some((s) => s.startsWith(`${share}:`))
+        )
+          notes.push(`${d.id} ${cert}: the client sent no ${share} key share (${obs.clientKeyShares})`);
     }
   }
 
@@ -378,7 +481,10 @@ async function main(): Promise<number> {
     claimOutcome(claim, cert, test.lines.get(claimKey(claim.id, cert)) ?? null, instructionLine(claim, cert, instructionCounts), blocks),
   );
   const decomposition = CERTS.flatMap((cert) => decompose(blocks, cert, lastAlpha) ?? []);
-  const cvs = outcomes.map((o) => o.cpu.noiseCv).filter((x): x is number => x !== null).sort((a, b) => a - b);
+  const cvs = outcomes
+    .map((o) => o.cpu.noiseCv)
+    .filter((x): x is number => x !== null)
+    .sort((a, b) => a - b);
   const usedBuilds = [...new Map([...buildOf.values()].map((b) => [b.record.id, b.record])).values()];
   const design: HypothesisResult['design'] = {
     protocol: 'TLS 1.3',
@@ -399,8 +505,10 @@ async function main(): Promise<number> {
     looks: schedule.looks,
     alphaPerLook: schedule.alpha,
     budgetSeconds: mode === 'quick' ? null : budgetMinutes * 60,
-    ciMethod: 'geometric mean of per-round paired ratios, t interval on the log ratios at the look\'s confidence; the gap decomposition: mean of per-round paired differences, t interval at the last look\'s confidence',
-    order: 'every configuration once per round, for each certificate; the order rotates by one each round; configurations no undecided claim needs leave the rounds',
+    ciMethod:
+      "geometric mean of per-round paired ratios, t interval on the log ratios at the look's confidence; the gap decomposition: mean of per-round paired differences, t interval at the last look's confidence",
+    order:
+      'every configuration once per round, for each certificate; the order rotates by one each round; configurations no undecided claim needs leave the rounds',
   };
   const partial = { claims: outcomes, decomposition, configurations: configs, host, design };
   const result = HypothesisResult.parse({

@@ -9,7 +9,12 @@ export const minutes = (s: number) => `${Math.floor(s / 60)}m${String(Math.round
 const ci = (l: { low: number; high: number } | null) => (l ? `[${signedPct(l.low)}, ${signedPct(l.high)}]` : '[no interval]');
 
 /** After a look: every claim's current CPU interval, instruction verdict, and what it still needs. */
-export function lookTable(look: LookRecord, claims: { claim: Claim; cert: string }[], lines: Map<string, CpuLine>, instr: Map<string, ClaimOutcome['instructions']>): string[] {
+export function lookTable(
+  look: LookRecord,
+  claims: { claim: Claim; cert: string }[],
+  lines: Map<string, CpuLine>,
+  instr: Map<string, ClaimOutcome['instructions']>,
+): string[] {
   const out = [
     `  look after round ${look.round}${look.final ? ' (final: the budget ends here, all remaining alpha)' : ''}: intervals at ${(100 * (1 - look.alpha)).toFixed(2)}% confidence, ${look.undecided} claim(s) still undecided by CPU time`,
     `    claim cert         side    CPU ratio  interval            CPU time      instructions          still needs`,
@@ -30,7 +35,8 @@ export function lookTable(look: LookRecord, claims: { claim: Claim; cert: string
 export function finalReport(r: HypothesisResult): string[] {
   const out: string[] = ['', 'configuration                    cert          negotiated        client key shares'];
   for (const c of r.configurations)
-    for (const [cert, o] of Object.entries(c.observed)) out.push(`${c.id.padEnd(32)} ${certName(cert).padEnd(13)} ${String(o.negotiatedGroup).padEnd(17)} ${o.clientKeyShares}`);
+    for (const [cert, o] of Object.entries(c.observed))
+      out.push(`${c.id.padEnd(32)} ${certName(cert).padEnd(13)} ${String(o.negotiatedGroup).padEnd(17)} ${o.clientKeyShares}`);
   for (const c of r.configurations.filter((x) => x.status !== 'measured')) out.push(`${c.id.padEnd(32)} ${c.status}: ${c.reason}`);
   out.push(
     '',
@@ -47,7 +53,11 @@ export function finalReport(r: HypothesisResult): string[] {
   out.push('', 'gap: 3.5 defaults minus 3.4, client + server CPU per handshake (per-round paired differences)');
   for (const d of r.decomposition) {
     const part = (name: string, p: HypothesisResult['decomposition'][number]['total'] | null) =>
-      !p ? `${name} not measured` : p.separable ? `${name} ${fmtUs(p.us)} [${fmtUs(p.interval.low)}, ${fmtUs(p.interval.high)}]` : `${name} not separable at this precision [${fmtUs(p.interval.low)}, ${fmtUs(p.interval.high)}]`;
+      !p
+        ? `${name} not measured`
+        : p.separable
+          ? `${name} ${fmtUs(p.us)} [${fmtUs(p.interval.low)}, ${fmtUs(p.interval.high)}]`
+          : `${name} not separable at this precision [${fmtUs(p.interval.low)}, ${fmtUs(p.interval.high)}]`;
     out.push(`  ${certName(d.cert)} (${d.pairs} rounds, ${(d.confidence * 100).toFixed(2)}% intervals): ${part('total', d.total)}`);
     GAP_PARTS.forEach((g, i) => out.push(`      ${i ? '+' : '='} ${part(`${g.name} (${g.minuend} minus ${g.subtrahend})`, d[g.key])}`));
   }
@@ -60,7 +70,13 @@ export function finalReport(r: HypothesisResult): string[] {
     const loud = [r.quiet.before, ...r.quiet.rounds].filter((x) => !x.quiet).flatMap((x) => x.reasons);
     out.push(r.quiet.quiet ? 'host: quiet before the test and in every round' : `host: NOT quiet (${loud.slice(0, 3).join('; ')}): do not publish this result`);
     const again = r.quiet.repeated ?? [];
-    if (again.length) out.push(`host: ${again.length} disturbed round(s) measured again, their blocks dropped (${again.map((x) => `round ${x.round}: ${x.reasons.join('; ')}`).slice(0, 3).join('; ')})`);
+    if (again.length)
+      out.push(
+        `host: ${again.length} disturbed round(s) measured again, their blocks dropped (${again
+          .map((x) => `round ${x.round}: ${x.reasons.join('; ')}`)
+          .slice(0, 3)
+          .join('; ')})`,
+      );
   }
   for (const n of r.notes) out.push(`note: ${n}`);
   out.push('', `CONCLUSION: ${r.conclusion}`);

@@ -88,9 +88,18 @@ export function syntheticResult(model: CostModel, maxRounds: number): Hypothesis
   }
   const k = model.instructionsPerUs ?? 3000;
   const instructionCounts = Object.entries(model.costs).flatMap(([config, perCert]) =>
-    Object.entries(perCert).map(([cert, c]) => ({ config, cert, handshakes: 10, clientInstructions: c.client * k, serverInstructions: c.server * k, totalInstructions: (c.client + c.server) * k })),
+    Object.entries(perCert).map(([cert, c]) => ({
+      config,
+      cert,
+      handshakes: 10,
+      clientInstructions: c.client * k,
+      serverInstructions: c.server * k,
+      totalInstructions: (c.client + c.server) * k,
+    })),
   );
-  const outcomes = claims.map(({ claim, cert }) => claimOutcome(claim, cert, test.lines.get(claimKey(claim.id, cert))!, instructionLine(claim, cert, instructionCounts), blocks));
+  const outcomes = claims.map(({ claim, cert }) =>
+    claimOutcome(claim, cert, test.lines.get(claimKey(claim.id, cert))!, instructionLine(claim, cert, instructionCounts), blocks),
+  );
   const decomposition = certs.flatMap((cert) => decompose(blocks, cert, test.looks.at(-1)!.alpha) ?? []);
   const version = (id: string) => (id.startsWith('v34') ? '3.4.1' : '3.5.7');
   const configurations = [...ids].map((id) => ({
@@ -102,7 +111,15 @@ export function syntheticResult(model: CostModel, maxRounds: number): Hypothesis
     clientGroups: id.endsWith('ecdh') ? 'X25519:P-256:P-384' : 'default',
     serverGroups: id.endsWith('ecdh') || id.endsWith('classic-server') ? 'X25519:P-256:P-384' : 'default',
     status: 'measured' as const,
-    observed: Object.fromEntries(certs.map((c) => [c, { negotiatedGroup: id === 'v35-default' ? 'X25519MLKEM768' : 'X25519', clientKeyShares: id.startsWith('v35') && id !== 'v35-ecdh' && id !== 'v35-no-ml-kem' ? 'X25519MLKEM768:1216,X25519:32' : 'X25519:32' }])),
+    observed: Object.fromEntries(
+      certs.map((c) => [
+        c,
+        {
+          negotiatedGroup: id === 'v35-default' ? 'X25519MLKEM768' : 'X25519',
+          clientKeyShares: id.startsWith('v35') && id !== 'v35-ecdh' && id !== 'v35-no-ml-kem' ? 'X25519MLKEM768:1216,X25519:32' : 'X25519:32',
+        },
+      ]),
+    ),
   }));
   const host = fixtureHost({ aesni: true, avx2: true });
   const design: HypothesisResult['design'] = {
@@ -121,10 +138,13 @@ export function syntheticResult(model: CostModel, maxRounds: number): Hypothesis
     looks: schedule.looks,
     alphaPerLook: schedule.alpha,
     budgetSeconds: 600,
-    ciMethod: 'geometric mean of per-round paired ratios, t interval on the log ratios at the look\'s confidence',
+    ciMethod: "geometric mean of per-round paired ratios, t interval on the log ratios at the look's confidence",
     order: 'synthetic',
   };
-  const cvs = outcomes.map((o) => o.cpu.noiseCv).filter((x): x is number => x !== null).sort((a, b) => a - b);
+  const cvs = outcomes
+    .map((o) => o.cpu.noiseCv)
+    .filter((x): x is number => x !== null)
+    .sort((a, b) => a - b);
   return HypothesisResult.parse({
     schemaVersion: 2,
     kind: 'mlkem-hypothesis',
@@ -137,7 +157,14 @@ export function syntheticResult(model: CostModel, maxRounds: number): Hypothesis
     builds: [],
     conclusion: conclusion({ claims: outcomes, decomposition, configurations, host, design }),
     design,
-    progress: { rounds: round, seconds: round * 5, totalSeconds: 60 + round * 5, stoppedBecause, looksTaken: test.looks, noiseCv: cvs.length ? cvs[cvs.length >> 1]! : null },
+    progress: {
+      rounds: round,
+      seconds: round * 5,
+      totalSeconds: 60 + round * 5,
+      stoppedBecause,
+      looksTaken: test.looks,
+      noiseCv: cvs.length ? cvs[cvs.length >> 1]! : null,
+    },
     configurations,
     blocks,
     instructionCounts,

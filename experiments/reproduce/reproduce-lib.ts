@@ -154,11 +154,21 @@ export function planTasks(keys: ReadonlySet<string>, builds: readonly Build[], r
       count += new Set(run.map((t) => t.id)).size;
       if (run.some((t) => !t.oncePerRun)) timed = true;
     }
-    for (const k of undeclared) if (!perBench.some(({ bench, tasks }) => k.split('/')[0] === bench.id && tasks.some((t) => t.produces === undefined))) missing.push(k);
-    return { mode, benchmarks: registry.filter((b) => chosen.has(b.id)).map((b) => b.id), undeclared: undeclared.filter((k) => !missing.includes(k)), missing, timed, tasks: count } satisfies TaskPlan;
+    for (const k of undeclared)
+      if (!perBench.some(({ bench, tasks }) => k.split('/')[0] === bench.id && tasks.some((t) => t.produces === undefined))) missing.push(k);
+    return {
+      mode,
+      benchmarks: registry.filter((b) => chosen.has(b.id)).map((b) => b.id),
+      undeclared: undeclared.filter((k) => !missing.includes(k)),
+      missing,
+      timed,
+      tasks: count,
+    } satisfies TaskPlan;
   });
   const [quick, full] = plans as [TaskPlan, TaskPlan];
-  return quick.undeclared.length + quick.missing.length === 0 || full.undeclared.length + full.missing.length >= quick.undeclared.length + quick.missing.length ? quick : full;
+  return quick.undeclared.length + quick.missing.length === 0 || full.undeclared.length + full.missing.length >= quick.undeclared.length + quick.missing.length
+    ? quick
+    : full;
 }
 
 /** The run loop's task filter for these keys. */
@@ -234,7 +244,17 @@ export class Reproduction {
   constructor(comparisons: readonly { claim: Claim; pairing: Pairing }[], idOf: BuildIds) {
     this.idOf = idOf;
     this.states = comparisons.map(({ claim, pairing }) => ({
-      claim, pairing, kind: null, verdict: 'not-measured', decided: false, reason: 'not measured yet', ratio: null, interval: null, pairs: 0, round: null, higherIsBetter: null,
+      claim,
+      pairing,
+      kind: null,
+      verdict: 'not-measured',
+      decided: false,
+      reason: 'not measured yet',
+      ratio: null,
+      interval: null,
+      pairs: 0,
+      round: null,
+      higherIsBetter: null,
     }));
   }
 
@@ -254,7 +274,10 @@ export class Reproduction {
     for (const s of this.states) {
       if (s.decided) continue;
       const [a, b] = this.sides(s, data);
-      for (const [side, ref] of [[a, s.pairing.a], [b, s.pairing.b]] as const) {
+      for (const [side, ref] of [
+        [a, s.pairing.a],
+        [b, s.pairing.b],
+      ] as const) {
         if (side?.rounds.size) continue;
         if (side?.failure) Object.assign(s, { verdict: 'not-shown', decided: true, reason: `${buildName(ref.build)}: ${side.failure.slice(0, 300)}` });
         else if (firstMeasured) Object.assign(s, { verdict: 'not-measured', decided: true, reason: `${buildName(ref.build)} measured no ${ref.key} here` });
@@ -267,7 +290,11 @@ export class Reproduction {
       const sameSeriesOfSameBuild = seriesKey(a.spec) === seriesKey(b.spec) && buildId(s.pairing.a.build) === buildId(s.pairing.b.build);
       s.higherIsBetter = a.spec.higherIsBetter;
       if (!comparable(a.spec.comparability, b.spec.comparability, sameSeriesOfSameBuild) && !s.pairing.test.acrossMethodChange) {
-        Object.assign(s, { verdict: 'not-shown', decided: true, reason: `the two figures are not comparable: ${a.spec.comparability.reason ?? b.spec.comparability.reason ?? 'measured differently'}` });
+        Object.assign(s, {
+          verdict: 'not-shown',
+          decided: true,
+          reason: `the two figures are not comparable: ${a.spec.comparability.reason ?? b.spec.comparability.reason ?? 'measured differently'}`,
+        });
         continue;
       }
       const deterministic = DETERMINISTIC_METHODS.includes(a.spec.method) && DETERMINISTIC_METHODS.includes(b.spec.method);
@@ -300,7 +327,13 @@ export class Reproduction {
       }
       const { verdict, direction } = judge(s.pairing.test, est.low, est.high, a.spec.higherIsBetter);
       const reason = judgedWords(s.pairing.test, verdict, direction, false);
-      Object.assign(s, { verdict, decided: verdict !== 'not-shown', ratio: est.ratio, interval: { low: est.low, high: est.high, confidence: est.confidence, alpha }, reason });
+      Object.assign(s, {
+        verdict,
+        decided: verdict !== 'not-shown',
+        ratio: est.ratio,
+        interval: { low: est.low, high: est.high, confidence: est.confidence, alpha },
+        reason,
+      });
     }
     const taken = { round, alpha, final, undecided: this.undecided().length };
     this.looks.push(taken);
@@ -406,7 +439,9 @@ export class Stopper {
   /** The stopping record, in words, for the run's notes and the terminal. */
   record(budgetMinutes: number): string {
     const s = this.schedule;
-    const looks = this.test.looks.map((l) => `after round ${l.round} alpha ${l.alpha.toPrecision(3)}${l.final ? ' (final, all alpha left)' : ''}, ${l.undecided} undecided`);
+    const looks = this.test.looks.map(
+      (l) => `after round ${l.round} alpha ${l.alpha.toPrecision(3)}${l.final ? ' (final, all alpha left)' : ''}, ${l.undecided} undecided`,
+    );
     const why: Record<StopReason, string> = {
       'all-decided': 'every CPU-time comparison was decided',
       'last-look': 'the last declared look was taken',
@@ -438,14 +473,28 @@ export function claimOutcomes(claims: readonly Claim[], r: Reproduction, cpuFlag
     if (claim.unverified) return { claim, verdict: 'unverified', reason: claim.unverified, comparisons: [] };
     const comparisons = r.states.filter((s) => s.claim === claim);
     const { verdict: v, reason } = decide(
-      comparisons.map((c) => ({ test: c.pairing.test, verdict: c.verdict, reason: c.reason, label: c.pairing.label, seriesLabel: c.pairing.seriesLabel, missing: c.verdict === 'not-measured' ? [c.pairing.a.build, c.pairing.b.build].map(buildName) : [] })),
+      comparisons.map((c) => ({
+        test: c.pairing.test,
+        verdict: c.verdict,
+        reason: c.reason,
+        label: c.pairing.label,
+        seriesLabel: c.pairing.seriesLabel,
+        missing: c.verdict === 'not-measured' ? [c.pairing.a.build, c.pairing.b.build].map(buildName) : [],
+      })),
     );
     const lacking = claim.requires?.flags.filter((f) => cpuFlags[f] === false) ?? [];
-    if (lacking.length && v !== 'not-measured') return { claim, verdict: 'cannot-test', reason: `this machine lacks ${lacking.map(flagName).join(', ')}: ${claim.requires!.why}`, comparisons };
+    if (lacking.length && v !== 'not-measured')
+      return { claim, verdict: 'cannot-test', reason: `this machine lacks ${lacking.map(flagName).join(', ')}: ${claim.requires!.why}`, comparisons };
     const hs = claim.hostSpecific;
     if (hs && (v === 'confirmed' || v === 'contradicted')) {
       const present = hs.flags.filter((f) => cpuFlags[f] !== false);
-      if (present.length) return { claim, verdict: 'host-specific', reason: `${VERDICT_LABEL[v]} here, and this machine has (or may have) ${present.map(flagName).join(', ')}: ${hs.why}`, comparisons };
+      if (present.length)
+        return {
+          claim,
+          verdict: 'host-specific',
+          reason: `${VERDICT_LABEL[v]} here, and this machine has (or may have) ${present.map(flagName).join(', ')}: ${hs.why}`,
+          comparisons,
+        };
     }
     return { claim, verdict: v, reason, comparisons };
   });
@@ -470,7 +519,9 @@ export function comparisonLine(c: ComparisonState): string {
 export function verdictReport(slug: string, host: string, outcomes: readonly ClaimOutcome[]): string[] {
   const lines = [`verdicts of write-up ${slug} on ${host}:`];
   for (const o of outcomes) {
-    lines.push(`  ${o.claim.id}${o.claim.by === 'ours' ? '' : ` (${o.claim.by})`}: ${VERDICT_LABEL[o.verdict].toUpperCase()}${o.reason ? ` (${o.reason.slice(0, 300)})` : ''}`);
+    lines.push(
+      `  ${o.claim.id}${o.claim.by === 'ours' ? '' : ` (${o.claim.by})`}: ${VERDICT_LABEL[o.verdict].toUpperCase()}${o.reason ? ` (${o.reason.slice(0, 300)})` : ''}`,
+    );
     for (const c of o.comparisons) lines.push(`    - ${comparisonLine(c)}`);
   }
   const counts = new Map<Verdict, number>();

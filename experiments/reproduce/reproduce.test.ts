@@ -14,7 +14,20 @@ import type { RunPlan } from '../../runner/run/journal.ts';
 import { seededRandom } from '../../analysis/stats.ts';
 import type { Build } from '../../site/src/lib/claims.ts';
 import { ALPHA } from '../../analysis/sequential.ts';
-import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, parseWriteup, planTasks, reproduceCommand, standIn, verdictReport, wantedKeys } from './reproduce-lib.ts';
+import {
+  MAX_ROUNDS,
+  Reproduction,
+  Stopper,
+  buildSpec,
+  claimOutcomes,
+  needsOf,
+  parseWriteup,
+  planTasks,
+  reproduceCommand,
+  standIn,
+  verdictReport,
+  wantedKeys,
+} from './reproduce-lib.ts';
 
 const WRITEUPS = join(import.meta.dirname, '..', '..', 'site', 'src', 'content', 'writeups');
 
@@ -36,7 +49,14 @@ const instrSpec: SeriesSpec = { ...cpuSpec(16), metric: 'instructions', label: '
  * A stand-in benchmark: CPU time per size (mean `cost[version]`, noise `cv`), an instruction count once per
  * run, and a task that declares nothing. Every task advances `clock` by `taskMs()` and is logged in `calls`.
  */
-function toy(opts: { cost: Record<string, number>; cv: number; instr: Record<string, number>; clock: { ms: number }; taskMs: () => number; calls: string[] }): Benchmark {
+function toy(opts: {
+  cost: Record<string, number>;
+  cv: number;
+  instr: Record<string, number>;
+  clock: { ms: number };
+  taskMs: () => number;
+  calls: string[];
+}): Benchmark {
   const rnd = seededRandom(7);
   const noise = () => 1 + opts.cv * (rnd() * 2 - 1);
   return {
@@ -50,7 +70,11 @@ function toy(opts: { cost: Record<string, number>; cv: number; instr: Record<str
         opts.clock.ms += opts.taskMs();
       };
       return [
-        ...sizes.map((size): Task => ({ id: `cpu-${size}`, produces: [cpuSpec(size)], run: async () => (tick(`cpu-${size}`), [{ spec: cpuSpec(size), value: opts.cost[v]! * noise() * (size / 16) }]) })),
+        ...sizes.map((size): Task => ({
+          id: `cpu-${size}`,
+          produces: [cpuSpec(size)],
+          run: async () => (tick(`cpu-${size}`), [{ spec: cpuSpec(size), value: opts.cost[v]! * noise() * (size / 16) }]),
+        })),
         { id: 'instr', oncePerRun: true, produces: [instrSpec], run: async () => (tick('instr'), [{ spec: instrSpec, value: opts.instr[v]! }]) },
         { id: 'blind', run: async () => (tick('blind'), []) },
       ];
@@ -86,9 +110,20 @@ async function reproduce(w: ReturnType<typeof writeup>, bench: Benchmark, clock:
   const builds = needs.builds.map((b) => build(b.version));
   const plan = planOf(builds, tp.mode, tp.timed);
   const r = new Reproduction(needs.comparisons, (b: Build) => builds.find((x) => x.record.version === b.version)?.record.id);
-  const stopper = new Stopper(r, { warmupRounds: plan.warmupRounds, budgetSeconds: budget, now: () => clock.ms / 1000, start: 0, timed: tp.timed, declared: (s) => (plan.rounds = s.looks.at(-1)!) });
+  const stopper = new Stopper(r, {
+    warmupRounds: plan.warmupRounds,
+    budgetSeconds: budget,
+    now: () => clock.ms / 1000,
+    start: 0,
+    timed: tp.timed,
+    declared: (s) => (plan.rounds = s.looks.at(-1)!),
+  });
   const out = mkdtempSync(join(tmpdir(), 'reproduce-test-'));
-  const { run } = await executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, { wanted: wantedKeys(needs.keys), afterRound: stopper.afterRound, clock: () => clock.ms });
+  const { run } = await executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, {
+    wanted: wantedKeys(needs.keys),
+    afterRound: stopper.afterRound,
+    clock: () => clock.ms,
+  });
   return { run, stopper, r, tp, outcomes: claimOutcomes(w.claims, r, {}) };
 }
 
@@ -97,8 +132,15 @@ async function reproduce(w: ReturnType<typeof writeup>, bench: Benchmark, clock:
 test('wantedTasks keeps the tasks declaring a wanted key and those declaring nothing', () => {
   const t = (id: string, produces?: SeriesSpec[]): Task => ({ id, run: async () => [], ...(produces ? { produces } : {}) });
   const tasks = [t('a', [cpuSpec(16)]), t('b', [cpuSpec(1024), instrSpec]), t('blind')];
-  assert.deepEqual(wantedTasks(tasks, (k) => k === seriesKey(instrSpec)).map((x) => x.id), ['b', 'blind']);
-  assert.deepEqual(wantedTasks(tasks).map((x) => x.id), ['a', 'b', 'blind'], 'no filter: every task');
+  assert.deepEqual(
+    wantedTasks(tasks, (k) => k === seriesKey(instrSpec)).map((x) => x.id),
+    ['b', 'blind'],
+  );
+  assert.deepEqual(
+    wantedTasks(tasks).map((x) => x.id),
+    ['a', 'b', 'blind'],
+    'no filter: every task',
+  );
 });
 
 test('the run loop runs only the wanted tasks (and the undeclared), and skips a benchmark with none wanted', async () => {
@@ -106,7 +148,12 @@ test('the run loop runs only the wanted tasks (and the undeclared), and skips a 
   const clock = { ms: 0 };
   const bench = toy({ cost: { '3.4.1': 10, '3.5.7': 10 }, cv: 0, instr: { '3.4.1': 1, '3.5.7': 1 }, clock, taskMs: () => 1000, calls });
   let prepared = 0;
-  const other: Benchmark = { id: 'other', description: 'never wanted', prepare: async () => void prepared++, tasks: () => [{ id: 'o', produces: [{ ...instrSpec, benchmark: 'other', metric: 'x', params: {} }], run: async () => (calls.push('o'), []) }] };
+  const other: Benchmark = {
+    id: 'other',
+    description: 'never wanted',
+    prepare: async () => void prepared++,
+    tasks: () => [{ id: 'o', produces: [{ ...instrSpec, benchmark: 'other', metric: 'x', params: {} }], run: async () => (calls.push('o'), []) }],
+  };
   const builds = [build('3.4.1'), build('3.5.7')];
   const plan = { ...planOf(builds, 'quick', false), benchmarks: ['toy', 'other'] };
   const out = mkdtempSync(join(tmpdir(), 'reproduce-test-'));
@@ -208,12 +255,18 @@ test('the report prints a verdict per claim and, per comparison, ratio, interval
   const text = lines.join('\n');
   assert.match(lines[0]!, /verdicts of write-up stand-in on test-host/);
   assert.match(text, /slower: CONFIRMED/);
-  assert.match(text, /3\.5\.7 vs 3\.4\.1: expected higher: by more than 10%; measured \+\d+(\.\d+)?% \(\+\d+(\.\d+)?% to \+\d+(\.\d+)?%; \d+(\.\d+)?% t interval, alpha [\d.e-]+; \d+ paired rounds, decided at round \d+\) -> confirmed/);
+  assert.match(
+    text,
+    /3\.5\.7 vs 3\.4\.1: expected higher: by more than 10%; measured \+\d+(\.\d+)?% \(\+\d+(\.\d+)?% to \+\d+(\.\d+)?%; \d+(\.\d+)?% t interval, alpha [\d.e-]+; \d+ paired rounds, decided at round \d+\) -> confirmed/,
+  );
   assert.match(text, /same-instructions: CONFIRMED/);
   assert.match(text, /measured \+1% \(exact counts\) -> confirmed/);
   assert.match(text, /why: UNVERIFIED \(Nothing here can test it\.\)/);
   assert.match(text, /2 confirmed, 1 unverified/);
-  assert.match(stopper.record(10), /looks declared after the warm-up round .* after measured rounds 6, .*looks taken: after round 6 alpha .*stopped after 6 measured round\(s\) because every CPU-time comparison was decided/);
+  assert.match(
+    stopper.record(10),
+    /looks declared after the warm-up round .* after measured rounds 6, .*looks taken: after round 6 alpha .*stopped after 6 measured round\(s\) because every CPU-time comparison was decided/,
+  );
 });
 
 // ------------------------------------------------------------------ the write-ups

@@ -64,7 +64,10 @@ async function main(): Promise<number> {
   });
   const { values, positionals } = cli;
   const fail: (message: string) => never = cli.fail;
-  const slugs = readdirSync(WRITEUPS).filter((f) => f.endsWith('.md')).map((f) => f.replace(/\.md$/, '')).sort();
+  const slugs = readdirSync(WRITEUPS)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => f.replace(/\.md$/, ''))
+    .sort();
   if (values.list) return (console.log(slugs.join('\n')), 0);
   if (positionals.length !== 1) fail(`name one write-up (known: ${slugs.join(', ')})`);
   const slug = positionals[0]!;
@@ -77,7 +80,9 @@ async function main(): Promise<number> {
   const w = readWriteup(file);
   const needs = needsOf(w);
   const tested = w.claims.filter((c) => !c.unverified);
-  console.log(`write-up ${slug}: ${w.claims.length} claims (${tested.length} tested), ${needs.comparisons.length} comparisons of ${needs.keys.size} series on ${needs.builds.map(buildName).join(', ')}`);
+  console.log(
+    `write-up ${slug}: ${w.claims.length} claims (${tested.length} tested), ${needs.comparisons.length} comparisons of ${needs.keys.size} series on ${needs.builds.map(buildName).join(', ')}`,
+  );
   if (!needs.comparisons.length) {
     console.log('nothing to measure: every claim of this write-up is unverified');
     return 0;
@@ -90,7 +95,9 @@ async function main(): Promise<number> {
   );
 
   if (values.plan) {
-    console.log(`builds: ${needs.builds.map(buildSpec).join(' ')}; ${taskPlan.timed ? 'timed tasks: rounds with looks' : 'deterministic series only: one measured round'}`);
+    console.log(
+      `builds: ${needs.builds.map(buildSpec).join(' ')}; ${taskPlan.timed ? 'timed tasks: rounds with looks' : 'deterministic series only: one measured round'}`,
+    );
     if (taskPlan.undeclared.length) console.log(`from benchmarks run whole: ${taskPlan.undeclared.join(', ')}`);
     return taskPlan.missing.length ? 1 : 0;
   }
@@ -106,7 +113,9 @@ async function main(): Promise<number> {
   const { built, failed } = await buildMany(requests, (v, variant, step) => console.log(`build ${v}/${variant}: ${step}`));
   for (const f of failed) console.error(`build of ${f.req.version.version}/${f.req.variant} failed: ${f.error}${f.log ? ` (log: ${f.log})` : ''}`);
   if (!built.length) failure('no build is available: nothing to measure');
-  const builds = requests.flatMap((r) => built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix, binarySha256: binarySha256(b.build.dir) })));
+  const builds = requests.flatMap((r) =>
+    built.filter((b) => b.req === r).map((b) => ({ record: b.build.record, prefix: b.build.prefix, binarySha256: binarySha256(b.build.dir) })),
+  );
 
   const timed = taskPlan.timed;
   const plan: RunPlan = {
@@ -125,7 +134,9 @@ async function main(): Promise<number> {
   const lock = await lockHostForMeasurement(command, noWait, plan.runId);
   const notes: string[] = [];
   for (const b of builds) {
-    const caps = await cpuCapabilities(b).catch((e: Error) => (notes.push(`CPU capabilities of ${b.record.version}/${b.record.variant} unknown: ${e.message.slice(0, 500)}`), undefined));
+    const caps = await cpuCapabilities(b).catch(
+      (e: Error) => (notes.push(`CPU capabilities of ${b.record.version}/${b.record.variant} unknown: ${e.message.slice(0, 500)}`), undefined),
+    );
     if (caps) b.record = { ...b.record, cpuCapabilities: caps };
   }
   plan.builds = builds.map((b) => b.record);
@@ -140,9 +151,14 @@ async function main(): Promise<number> {
     timed,
     declared: (s, seconds) => {
       plan.rounds = s.looks.at(-1)!;
-      console.log(`warm-up round: ${seconds.toFixed(1)} s; looks declared after measured rounds ${s.looks.join(', ')} (alpha ${s.alpha.map((a) => a.toPrecision(2)).join(', ')})`);
+      console.log(
+        `warm-up round: ${seconds.toFixed(1)} s; looks declared after measured rounds ${s.looks.join(', ')} (alpha ${s.alpha.map((a) => a.toPrecision(2)).join(', ')})`,
+      );
     },
-    looked: (l) => console.log(`look after round ${l.round} (alpha ${l.alpha.toPrecision(3)}${l.final ? ', final: the budget ends' : ''}): ${l.undecided} CPU-time comparison(s) undecided`),
+    looked: (l) =>
+      console.log(
+        `look after round ${l.round} (alpha ${l.alpha.toPrecision(3)}${l.final ? ', final: the budget ends' : ''}): ${l.undecided} CPU-time comparison(s) undecided`,
+      ),
   });
   const wanted = wantedKeys(needs.keys);
   const benchmarks = BENCHMARKS.filter((b) => plan.benchmarks.includes(b.id));
@@ -166,7 +182,14 @@ async function main(): Promise<number> {
           outcomes = claimOutcomes(w.claims, test, plan.host.cpuFlags);
           notes.unshift(
             `reproduction of write-up ${slug} (${command}): the sequential paired design of npm run reproduce over ${builds.map((b) => buildLabel(b.record)).join(', ')}, only the tasks that produce the ${needs.keys.size} series its claims compare; ${stopper.record(budgetMinutes)}`,
-            ...outcomes.filter((o) => o.verdict !== 'unverified').map((o) => `reproduction verdict, claim ${o.claim.id}: ${o.verdict}; ${o.comparisons.map((c) => `${c.pairing.label}: ${c.verdict}${c.ratio !== null && Number.isFinite(c.ratio) ? ` ratio ${c.ratio.toPrecision(4)}` : ''}${c.interval ? ` [${c.interval.low.toPrecision(4)}, ${c.interval.high.toPrecision(4)}] at ${(c.interval.confidence * 100).toPrecision(4)}%, ${c.pairs} rounds` : ''}`).join('; ')}`.slice(0, 2000)),
+            ...outcomes
+              .filter((o) => o.verdict !== 'unverified')
+              .map((o) =>
+                `reproduction verdict, claim ${o.claim.id}: ${o.verdict}; ${o.comparisons.map((c) => `${c.pairing.label}: ${c.verdict}${c.ratio !== null && Number.isFinite(c.ratio) ? ` ratio ${c.ratio.toPrecision(4)}` : ''}${c.interval ? ` [${c.interval.low.toPrecision(4)}, ${c.interval.high.toPrecision(4)}] at ${(c.interval.confidence * 100).toPrecision(4)}%, ${c.pairs} rounds` : ''}`).join('; ')}`.slice(
+                  0,
+                  2000,
+                ),
+              ),
           );
         }
         return stop;

@@ -17,7 +17,11 @@ const sizes = AEAD_PLAN.full.sizes;
 
 describe('aead fixtures: real output of aead.c built against each captured version', () => {
   test('every catalogue version has fixtures', () => {
-    assert.deepEqual(VERSIONS.map((v) => v.version).filter((v) => !versions.includes(v)), [], 'capture them: node runner/aead/capture.ts <version>');
+    assert.deepEqual(
+      VERSIONS.map((v) => v.version).filter((v) => !versions.includes(v)),
+      [],
+      'capture them: node runner/aead/capture.ts <version>',
+    );
   });
   for (const version of versions)
     test(`${version}: each cipher parses, every size measured in every repetition and verified`, () => {
@@ -92,7 +96,10 @@ describe('aead rates', () => {
 describe('aead pinning', () => {
   const out = (pinnedCpu?: number | null) =>
     parseAeadOutput(
-      JSON.stringify({ ...JSON.parse(readFileSync(join(AEAD_FIXTURES_DIR, versions[0]!, 'aes-128-gcm.json'), 'utf8')), ...(pinnedCpu === undefined ? {} : { pinnedCpu }) }),
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(AEAD_FIXTURES_DIR, versions[0]!, 'aes-128-gcm.json'), 'utf8')),
+        ...(pinnedCpu === undefined ? {} : { pinnedCpu }),
+      }),
       { build: { library: 'openssl', version: versions[0]! }, cipher: 'aes-128-gcm', sizes },
       'here',
     );
@@ -118,19 +125,78 @@ describe('aead output: bad input', () => {
   };
   test('truncated output', () => assert.throws(() => parseAeadOutput(good.slice(0, 100), expect, 'here'), /here \(aead\): output is not JSON/));
   test('another library, cipher or size list', () => {
-    assert.throws(() => parseAeadOutput(good, { ...expect, build: { library: 'openssl' as const, version: '9.9.9' } }, 'here'), /reports "OpenSSL .*", not OpenSSL 9\.9\.9/);
+    assert.throws(
+      () => parseAeadOutput(good, { ...expect, build: { library: 'openssl' as const, version: '9.9.9' } }, 'here'),
+      /reports "OpenSSL .*", not OpenSSL 9\.9\.9/,
+    );
     assert.throws(() => parseAeadOutput(good, { ...expect, cipher: 'aes-256-gcm' }, 'here'), /measured aes-128-gcm, asked for aes-256-gcm/);
     assert.throws(() => parseAeadOutput(good, { ...expect, sizes: [16] }, 'here'), /measured sizes 16,64,.*asked for 16$/);
   });
   test('a failed check, a zero or negative count, an unknown field', () => {
-    assert.throws(() => parseAeadOutput(edit((j) => (j.knownAnswer = 'failed')), expect, 'here'), /knownAnswer/);
+    assert.throws(
+      () =>
+        parseAeadOutput(
+          edit((j) => (j.knownAnswer = 'failed')),
+          expect,
+          'here',
+        ),
+      /knownAnswer/,
+    );
     type Reps = { repetitions: { records: number; cpuSeconds: number; wallSeconds: number }[] }[];
-    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as Reps)[0]!.repetitions[0]!.records = 0)), expect, 'here'), /results\.0\.repetitions\.0\.records/);
-    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as Reps)[1]!.repetitions[2]!.wallSeconds = -1)), expect, 'here'), /results\.1\.repetitions\.2\.wallSeconds/);
-    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as Reps)[0]!.repetitions[1]!.cpuSeconds = 0)), expect, 'here'), /results\.0\.repetitions\.1\.cpuSeconds/);
-    assert.throws(() => parseAeadOutput(edit((j) => ((j.results as Reps)[0]!.repetitions = [])), expect, 'here'), /results\.0\.repetitions/);
-    assert.throws(() => parseAeadOutput(edit((j) => (j.cpuClock = 'process')), expect, 'here'), /cpuClock/);
-    assert.throws(() => parseAeadOutput(edit((j) => (j.extra = 1)), expect, 'here'), /extra/i);
+    assert.throws(
+      () =>
+        parseAeadOutput(
+          edit((j) => ((j.results as Reps)[0]!.repetitions[0]!.records = 0)),
+          expect,
+          'here',
+        ),
+      /results\.0\.repetitions\.0\.records/,
+    );
+    assert.throws(
+      () =>
+        parseAeadOutput(
+          edit((j) => ((j.results as Reps)[1]!.repetitions[2]!.wallSeconds = -1)),
+          expect,
+          'here',
+        ),
+      /results\.1\.repetitions\.2\.wallSeconds/,
+    );
+    assert.throws(
+      () =>
+        parseAeadOutput(
+          edit((j) => ((j.results as Reps)[0]!.repetitions[1]!.cpuSeconds = 0)),
+          expect,
+          'here',
+        ),
+      /results\.0\.repetitions\.1\.cpuSeconds/,
+    );
+    assert.throws(
+      () =>
+        parseAeadOutput(
+          edit((j) => ((j.results as Reps)[0]!.repetitions = [])),
+          expect,
+          'here',
+        ),
+      /results\.0\.repetitions/,
+    );
+    assert.throws(
+      () =>
+        parseAeadOutput(
+          edit((j) => (j.cpuClock = 'process')),
+          expect,
+          'here',
+        ),
+      /cpuClock/,
+    );
+    assert.throws(
+      () =>
+        parseAeadOutput(
+          edit((j) => (j.extra = 1)),
+          expect,
+          'here',
+        ),
+      /extra/i,
+    );
   });
 });
 

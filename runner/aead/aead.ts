@@ -83,7 +83,11 @@ export type AeadOutput = z.infer<typeof AeadOutput>;
  * Parse what aead.c printed and check it is the run we asked for: the right library version, cipher
  * and sizes. `where` names the source in errors (a fixture path, or "aead on 3.5.7").
  */
-export function parseAeadOutput(text: string, expect: { build: Pick<Build, 'library' | 'version'>; cipher: AeadCipher; sizes: number[] }, where: string): AeadOutput {
+export function parseAeadOutput(
+  text: string,
+  expect: { build: Pick<Build, 'library' | 'version'>; cipher: AeadCipher; sizes: number[] },
+  where: string,
+): AeadOutput {
   const json = parseProgramJson(text, `${where} (aead)`);
   const parsed = AeadOutput.safeParse(json);
   if (!parsed.success) throw new Error(`${where}: unexpected aead output:\n${describeIssues(parsed.error, 5)}`);
@@ -97,7 +101,8 @@ export function parseAeadOutput(text: string, expect: { build: Pick<Build, 'libr
   return out;
 }
 
-const RECORDS = (cipher: AeadCipher, bytes: number, aadBytes: number) => `${cipher} seal of ${bytes}-byte records (fresh IV, ${aadBytes} B AAD, tag per record)`;
+const RECORDS = (cipher: AeadCipher, bytes: number, aadBytes: number) =>
+  `${cipher} seal of ${bytes}-byte records (fresh IV, ${aadBytes} B AAD, tag per record)`;
 
 /** Primary: payload bytes per second of the measuring thread's CPU time. */
 export function aeadCpuSpec(cipher: AeadCipher, bytes: number, aadBytes: number): SeriesSpec {
@@ -155,7 +160,8 @@ export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = aea
   return {
     id: 'aead',
     libraries: Library.options, // aead.c compiles against every library c-common/library.h knows
-    description: 'AES-128/256-GCM and ChaCha20-Poly1305 seal throughput per thread-CPU second (and per wall second), one EVP program for every version, tag per record',
+    description:
+      'AES-128/256-GCM and ChaCha20-Poly1305 seal throughput per thread-CPU second (and per wall second), one EVP program for every version, tag per record',
     async prepare(build) {
       compile(build);
     },
@@ -168,16 +174,22 @@ export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = aea
         async run(): Promise<Outcome[]> {
           const where = `aead ${cipher} on ${buildLabel(build.record)}`;
           // generous: a repetition may take up to 20x its CPU target in wall time on a busy machine
-          const r = await runGuarded(compile(build), aeadArgs(cipher, plan, pinnableCpu()), { timeoutMs: (sizes.length * (plan.repetitions * plan.cpuSeconds * 20 + 1) + 30) * 1000 });
+          const r = await runGuarded(compile(build), aeadArgs(cipher, plan, pinnableCpu()), {
+            timeoutMs: (sizes.length * (plan.repetitions * plan.cpuSeconds * 20 + 1) + 30) * 1000,
+          });
           if (r.code === EXIT.unsupported) {
             // the library has no such cipher: every size is unsupported, with the library's reason
             const reason = `${where}: ${stderrTail(r.stderr).replace(/^aead: unsupported: /, '')}`;
-            return sizes.flatMap((bytes) => [aeadCpuSpec(cipher, bytes, AAD_BYTES), aeadSpec(cipher, bytes, AAD_BYTES)].map((spec) => ({ spec, status: 'unsupported' as const, reason })));
+            return sizes.flatMap((bytes) =>
+              [aeadCpuSpec(cipher, bytes, AAD_BYTES), aeadSpec(cipher, bytes, AAD_BYTES)].map((spec) => ({ spec, status: 'unsupported' as const, reason })),
+            );
           }
           if (r.code !== EXIT.ok) {
             // a failed known-answer or round-trip check: every size of this cipher is failed, with the reason
             const reason = `${where} exited with ${r.code === -1 ? 'a kill or timeout' : r.code}: ${stderrTail(r.stderr)}`;
-            return sizes.flatMap((bytes) => [aeadCpuSpec(cipher, bytes, AAD_BYTES), aeadSpec(cipher, bytes, AAD_BYTES)].map((spec) => ({ spec, status: 'failed' as const, reason })));
+            return sizes.flatMap((bytes) =>
+              [aeadCpuSpec(cipher, bytes, AAD_BYTES), aeadSpec(cipher, bytes, AAD_BYTES)].map((spec) => ({ spec, status: 'failed' as const, reason })),
+            );
           }
           const out = parseAeadOutput(r.stdout, { build: build.record, cipher, sizes }, where);
           if (out.aadBytes !== AAD_BYTES) throw new Error(`${where}: AAD of ${out.aadBytes} bytes, this module expects ${AAD_BYTES}`);

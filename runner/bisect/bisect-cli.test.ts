@@ -13,8 +13,18 @@ test('metrics: instructions and heap per side, with a clear error for anything e
 });
 
 test('function changes: largest change first, new and vanished functions included, unchanged ones left out', () => {
-  const before = new Map([['a', 100], ['b', 50], ['gone', 30], ['same', 7]]);
-  const after = new Map([['a', 110], ['b', 10], ['new', 25], ['same', 7]]);
+  const before = new Map([
+    ['a', 100],
+    ['b', 50],
+    ['gone', 30],
+    ['same', 7],
+  ]);
+  const after = new Map([
+    ['a', 110],
+    ['b', 10],
+    ['new', 25],
+    ['same', 7],
+  ]);
   assert.deepEqual(functionChanges(before, after), [
     { name: 'b', before: 50, after: 10 },
     { name: 'gone', before: 30, after: 0 },
@@ -26,7 +36,11 @@ test('function changes: largest change first, new and vanished functions include
 
 test('report names: release refs without the tag prefix, the metric as a file-safe slug', () => {
   const end = (ref: string) => ({ ref, commit: '0'.repeat(40), version: '3.4.0', series: '3.4' });
-  const name = bisectReportName({ from: end('openssl-3.4.0'), to: end('openssl-3.5.0'), metric: { id: 'handshake-instructions:client:ecdsa-p256:default', what: '', unit: '' } });
+  const name = bisectReportName({
+    from: end('openssl-3.4.0'),
+    to: end('openssl-3.5.0'),
+    metric: { id: 'handshake-instructions:client:ecdsa-p256:default', what: '', unit: '' },
+  });
   assert.equal(name, '3.4.0..3.5.0-handshake-instructions-client-ecdsa-p256-default.json');
 });
 

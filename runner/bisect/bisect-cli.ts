@@ -66,7 +66,9 @@ export function parseMetric(id: string): Metric {
   if (!cert) throw new Error(`unknown certificate "${m[3]}" in "${id}" (known: ${CERTS.join(', ')})`);
   const cfg = baseConfig({ cert, clientGroups: groups, serverGroups: groups });
   const what = bisectMetricWords(id)!;
-  return kind === 'instructions' ? { id, kind, side, cfg, unit: 'instructions', what } : { id, kind, side, cfg: { ...cfg, mode: 'memory' }, unit: 'bytes', what };
+  return kind === 'instructions'
+    ? { id, kind, side, cfg, unit: 'instructions', what }
+    : { id, kind, side, cfg: { ...cfg, mode: 'memory' }, unit: 'bytes', what };
 }
 
 /** Handshakes counted per instruction measurement, and connections held per heap measurement. */
@@ -91,7 +93,12 @@ async function binaryOf(repo: string, commit: string, stats: BisectReport['build
     stats.secondsBuilding += (Date.now() - t) / 1000;
   }
   try {
-    return { binary: handshakeBinary({ record: { id: `commit-${commit.slice(0, 12)}`, library: 'openssl', version: b.record.version, variant: 'default' }, prefix: b.prefix }) };
+    return {
+      binary: handshakeBinary({
+        record: { id: `commit-${commit.slice(0, 12)}`, library: 'openssl', version: b.record.version, variant: 'default' },
+        prefix: b.prefix,
+      }),
+    };
   } catch (e) {
     return { reason: `our handshake program does not compile against it: ${(e as Error).message.slice(0, 300)}` };
   }
@@ -150,7 +157,12 @@ export function originOf(repo: string): string {
 async function endOf(repo: string, spec: string): Promise<BisectReport['from']> {
   if (VERSIONS.some((v) => v.version === spec)) {
     const r = await releaseCommit(repo, spec);
-    return { ref: r.tag, commit: r.commit, ...commitVersion(repo, r.commit), release: { version: spec, sameFiles: r.same, generatedFiles: r.generated.length } };
+    return {
+      ref: r.tag,
+      commit: r.commit,
+      ...commitVersion(repo, r.commit),
+      release: { version: spec, sameFiles: r.same, generatedFiles: r.generated.length },
+    };
   }
   // a release outside the catalogue (3.5.0) goes by its tag, unchecked (there is no archive to check it against)
   const ref = /^\d+\.\d+\.\d+[a-z]?$/.test(spec) ? releaseTag(spec) : spec;
@@ -225,7 +237,16 @@ export async function runBisection(o: {
     if (side && left >= 1) {
       // a step on a merge: follow it into the merged side with what is left of the budget
       const inner = await bisect(side.length, measure(side), { differs, budget: left + 2 });
-      for (const x of inner.steps) steps.push({ ...info(culprit(side, x.at).id), undone: false, viaMerge: c.id, ...between(side, x.at), position: s.at, before: x.before, after: x.after });
+      for (const x of inner.steps)
+        steps.push({
+          ...info(culprit(side, x.at).id),
+          undone: false,
+          viaMerge: c.id,
+          ...between(side, x.at),
+          position: s.at,
+          before: x.before,
+          after: x.after,
+        });
       for (const u of inner.unresolved) unresolved.push(unresolvedOf(side, u, s.at));
       if (inner.steps.length || inner.unresolved.length) continue;
     }
@@ -302,7 +323,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
     let report: BisectReport;
     try {
-      report = await runBisection({ repo: v.repo!, repoUrl: v['repo-url'] ?? originOf(v.repo!), ...pair, metric: metric!, budget, threshold, host: machine, log: (s) => console.error(s) });
+      report = await runBisection({
+        repo: v.repo!,
+        repoUrl: v['repo-url'] ?? originOf(v.repo!),
+        ...pair,
+        metric: metric!,
+        budget,
+        threshold,
+        host: machine,
+        log: (s) => console.error(s),
+      });
     } catch (e) {
       console.error(`bisect ${pair.from} -> ${pair.to}: ${(e as Error).message}`);
       process.exitCode = 1;
@@ -314,7 +344,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     else {
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, text);
-      console.error(`wrote ${out}: ${report.steps.length} step(s), ${report.unresolved.length} unresolved range(s), explained ${report.explained === null ? '-' : `${(100 * report.explained).toFixed(1)}%`}`);
+      console.error(
+        `wrote ${out}: ${report.steps.length} step(s), ${report.unresolved.length} unresolved range(s), explained ${report.explained === null ? '-' : `${(100 * report.explained).toFixed(1)}%`}`,
+      );
     }
   }
 }

@@ -15,7 +15,11 @@ function history(steps: [number, number][], unbuildable: number[] = [], start = 
 const differs = relativeDifference(0.001);
 
 test('finds every step of a multi-step change, two of them in one half, each with its figures', async () => {
-  const h = history([[137, 1100], [140, 1150], [700, 1050]]);
+  const h = history([
+    [137, 1100],
+    [140, 1150],
+    [700, 1050],
+  ]);
   const r = await bisect(1000, h.measure, { differs, budget: 100 });
   assert.deepEqual(r.steps, [
     { at: 137, before: 1000, after: 1100 },
@@ -37,7 +41,10 @@ test('a midpoint that does not build is replaced by its nearest buildable neighb
   const h = history([[20, 2000]], [31, 32, 33, 15, 16]);
   const r = await bisect(64, h.measure, { differs, budget: 40 });
   assert.deepEqual(r.steps, [{ at: 20, before: 1000, after: 2000 }]);
-  assert.ok(r.measured.some((m) => m.value === null), 'the unbuildable commits are reported as measured without a figure');
+  assert.ok(
+    r.measured.some((m) => m.value === null),
+    'the unbuildable commits are reported as measured without a figure',
+  );
 });
 
 test('a step next to unbuildable commits is an unresolved range between the nearest buildable ones', async () => {
@@ -48,7 +55,10 @@ test('a step next to unbuildable commits is an unresolved range between the near
 });
 
 test('the budget: open intervals are reported with the figures at their ends, and never more than the budget is measured', async () => {
-  const h = history([[1234, 1500], [8000, 900]]);
+  const h = history([
+    [1234, 1500],
+    [8000, 900],
+  ]);
   const r = await bisect(10_000, h.measure, { differs, budget: 8 });
   assert.equal(h.calls.length, 8);
   assert.equal(r.steps.length, 0);
@@ -65,7 +75,10 @@ test('an end that does not build: nothing else is measured', async () => {
 });
 
 test('a change and its reversal inside one interval are not seen (documented limit)', async () => {
-  const h = history([[30, 2000], [40, 1000]]);
+  const h = history([
+    [30, 2000],
+    [40, 1000],
+  ]);
   const r = await bisect(100, h.measure, { differs, budget: 50 });
   assert.deepEqual(r.steps, []);
 });
@@ -92,6 +105,10 @@ test('every committed bisection report parses, names its machine by its folder, 
       assert.equal(r.host.id, machine, `${f}: measured on ${r.host.id}, filed under ${machine}`);
       const named = r.steps.reduce((s, x) => s + x.after - x.before, 0);
       if (r.explained !== null) assert.ok(Math.abs(r.explained - named / (r.last! - r.first!)) < 1e-9, `${f}: explained share`);
-      for (const s of r.steps) assert.ok(r.measured.some((m) => m.value === s.after), `${f}: step ${s.commit} has a measured figure`);
+      for (const s of r.steps)
+        assert.ok(
+          r.measured.some((m) => m.value === s.after),
+          `${f}: step ${s.commit} has a measured figure`,
+        );
     }
 });

@@ -81,7 +81,8 @@ export async function buildCommit(repo: string, commitId: string, jobs = 2): Pro
   const dir = join(commitBuildsDir(), commit);
   const recordPath = join(dir, 'build.json');
   const failedPath = join(dir, 'failed.json');
-  if (existsSync(recordPath)) return { ok: true, prefix: join(dir, 'install'), record: CommitBuildRecord.parse(JSON.parse(readFileSync(recordPath, 'utf8'))), cached: true };
+  if (existsSync(recordPath))
+    return { ok: true, prefix: join(dir, 'install'), record: CommitBuildRecord.parse(JSON.parse(readFileSync(recordPath, 'utf8'))), cached: true };
   if (existsSync(failedPath)) {
     const failure = CommitBuildFailure.parse(JSON.parse(readFileSync(failedPath, 'utf8')));
     if (failure.recipe === RECIPE) return { ok: false, reason: failure.reason };
@@ -94,10 +95,20 @@ export async function buildCommit(repo: string, commitId: string, jobs = 2): Pro
   const env = { ...process.env, LC_ALL: 'C', ...(ccache ? { PATH: `${CCACHE_DIR}:${process.env.PATH}` } : {}) };
   const log: string[] = [];
   const started = Date.now();
-  const args = [configureTarget(), `--prefix=${join(dir, 'install')}`, '--libdir=lib', `--openssldir=${join(dir, 'install', 'ssl')}`, ...optionsFor(fileAt(repo, commit, 'Configure') ?? '', series)];
+  const args = [
+    configureTarget(),
+    `--prefix=${join(dir, 'install')}`,
+    '--libdir=lib',
+    `--openssldir=${join(dir, 'install', 'ssl')}`,
+    ...optionsFor(fileAt(repo, commit, 'Configure') ?? '', series),
+  ];
   try {
     // the library's tree without test data: the snapshot here lacks a few large test blobs, and a no-tests build reads none
-    execFileSync('bash', ['-o', 'pipefail', '-c', `git --git-dir "$1" archive "$2" -- . ':(exclude)test/recipes' | tar -x -C "$3"`, 'bash', repo, commit, src], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      'bash',
+      ['-o', 'pipefail', '-c', `git --git-dir "$1" archive "$2" -- . ':(exclude)test/recipes' | tar -x -C "$3"`, 'bash', repo, commit, src],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
   } catch (e) {
     // not the commit's fault: nothing is recorded against it
     rmSync(dir, { recursive: true, force: true });

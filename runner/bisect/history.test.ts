@@ -83,7 +83,10 @@ test('bisection over the path finds the undone backport, a step, a range around 
   // the merge's side, bisected in turn, names the commit that made the step
   const side = mergeSide(repo, merge)!;
   const inside = await bisect(side.length, measure(side), { differs: relativeDifference(0.001), budget: 20 });
-  assert.deepEqual(inside.steps.map((s) => culprit(side, s.at).id), [sideStep]);
+  assert.deepEqual(
+    inside.steps.map((s) => culprit(side, s.at).id),
+    [sideStep],
+  );
   assert.equal(mergeSide(repo, stepA), null, 'an ordinary commit has no merged side');
 });
 

@@ -47,7 +47,8 @@ export function commitPath(repo: string, fromRef: string, toRef: string): PathCo
   for (const id of [...back.slice(0, -1)].reverse()) path.push({ id, direction: 'undone' });
   if (from !== base) path.push({ id: base, direction: 'undone' });
   for (const id of ahead) path.push({ id, direction: 'forward' });
-  if (ahead.length === 0 && to !== path[path.length - 1]!.id) throw new Error(`${toRef} is not reachable from the merge base of ${fromRef} and ${toRef} by first parents`);
+  if (ahead.length === 0 && to !== path[path.length - 1]!.id)
+    throw new Error(`${toRef} is not reachable from the merge base of ${fromRef} and ${toRef} by first parents`);
   return path;
 }
 

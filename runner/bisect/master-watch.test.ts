@@ -17,7 +17,14 @@ const sh = (args: string[], when?: number) =>
   execFileSync('git', args, {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', ...(when ? { GIT_COMMITTER_DATE: `@${when} +0000`, GIT_AUTHOR_DATE: `@${when} +0000` } : {}) },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+      ...(when ? { GIT_COMMITTER_DATE: `@${when} +0000`, GIT_AUTHOR_DATE: `@${when} +0000` } : {}),
+    },
   }).trim();
 const commitOn = (day: number, msg: string) => {
   writeFileSync(join(dir, 'f'), msg);
@@ -74,7 +81,10 @@ test('a night compares with the last night that measured the figure, bisects onl
   for (const n of [1, 2, 3, 4]) state.nights.push(await watchNight(state, { commit: c(n), at: `2025-01-0${n}`, replay: true }, ['m'], deps(figures, bisected)));
   // 1000 -> 1001 is 0.1%: no change; night 3 does not build; night 4 is compared with night 2, not 3
   assert.deepEqual(bisected, [[c(2), c(4), 'm']]);
-  assert.deepEqual(state.nights.map((n) => n.changes.length), [0, 0, 0, 1]);
+  assert.deepEqual(
+    state.nights.map((n) => n.changes.length),
+    [0, 0, 0, 1],
+  );
   assert.equal(state.nights[2]!.reasons?.m, 'does not build');
   const change = state.nights[3]!.changes[0]!;
   assert.deepEqual([change.fromCommit, change.before, change.after, change.culprits[0]!.commit], [c(2), 1001, 1100, c(4)]);
@@ -99,7 +109,10 @@ test('measured now, bisected later: a change without a bisector is pending, and 
   const change = state.nights[1]!.changes[0]!;
   assert.deepEqual([change.pending, change.why, bisected.length], [true, 'not bisected yet', 0]);
   const done = await bisectChange(change, c(2), bisect!);
-  assert.deepEqual([done.pending, done.why, done.culprits.map((x) => x.commit), done.report], [undefined, undefined, [c(2)], `${c(1).slice(0, 12)}..${c(2).slice(0, 12)}-m.json`]);
+  assert.deepEqual(
+    [done.pending, done.why, done.culprits.map((x) => x.commit), done.report],
+    [undefined, undefined, [c(2)], `${c(1).slice(0, 12)}..${c(2).slice(0, 12)}-m.json`],
+  );
 });
 
 test('bisecting pending changes with --metric bisects only those metrics; the others stay pending', async () => {
@@ -107,7 +120,13 @@ test('bisecting pending changes with --metric bisects only those metrics; the ot
   const bisected: string[][] = [];
   const { bisect, ...measureOnly } = deps(figures, bisected);
   const state = { threshold: 0.002, nights: [] as MasterNight[] };
-  for (const n of [1, 2]) state.nights.push(await watchNight(state, { commit: c(n), at: 'x', replay: true }, ['m', 'other'], { ...measureOnly, measure: async (commit) => ({ value: figures[commit]! }) }));
+  for (const n of [1, 2])
+    state.nights.push(
+      await watchNight(state, { commit: c(n), at: 'x', replay: true }, ['m', 'other'], {
+        ...measureOnly,
+        measure: async (commit) => ({ value: figures[commit]! }),
+      }),
+    );
   const told: string[] = [];
   await bisectPending(state.nights, bisect!, new Set(['m']), (_night, change) => told.push(change.metric));
   const [m, other] = state.nights[1]!.changes;

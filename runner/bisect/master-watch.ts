@@ -52,7 +52,10 @@ export function snapshots(repo: string, fromRef: string, toRef: string, days: nu
   const to = resolve(repo, toRef);
   const line = git(repo, ['rev-list', '--first-parent', '--reverse', '--format=%ct', `${from}..${to}`])
     .split('\n')
-    .reduce<{ commit: string; time: number }[]>((acc, l, i, all) => (l.startsWith('commit ') ? [...acc, { commit: l.slice(7), time: Number(all[i + 1]) * 1000 }] : acc), []);
+    .reduce<{ commit: string; time: number }[]>(
+      (acc, l, i, all) => (l.startsWith('commit ') ? [...acc, { commit: l.slice(7), time: Number(all[i + 1]) * 1000 }] : acc),
+      [],
+    );
   const time = (id: string) => Number(git(repo, ['show', '-s', '--format=%ct', id])) * 1000;
   const start = time(from);
   const end = time(to);
@@ -61,7 +64,8 @@ export function snapshots(repo: string, fromRef: string, toRef: string, days: nu
   for (let boundary = start + days * DAY; i < line.length - 1; boundary += days * DAY) {
     while (i + 1 < line.length && line[i + 1]!.time <= boundary) i++;
     // boundaries grow without end and every commit has a date, so the walk reaches the line's end
-    if (i >= 0 && picked[picked.length - 1]!.commit !== line[i]!.commit) picked.push({ commit: line[i]!.commit, at: new Date(Math.min(boundary, end)).toISOString() });
+    if (i >= 0 && picked[picked.length - 1]!.commit !== line[i]!.commit)
+      picked.push({ commit: line[i]!.commit, at: new Date(Math.min(boundary, end)).toISOString() });
   }
   if (picked[picked.length - 1]!.commit !== to) picked.push({ commit: to, at: new Date(end).toISOString() });
   return picked;
@@ -111,7 +115,16 @@ export async function watchNight(
     changes.push(deps.bisect ? await bisectChange(change, night.commit, deps.bisect) : { ...change, pending: true, why: 'not bisected yet' });
   }
   const info = deps.info(night.commit);
-  return { at: night.at, replay: night.replay, commit: night.commit, subject: info.subject, commitDate: info.date, values, ...(Object.keys(reasons).length ? { reasons } : {}), changes };
+  return {
+    at: night.at,
+    replay: night.replay,
+    commit: night.commit,
+    subject: info.subject,
+    commitDate: info.date,
+    values,
+    ...(Object.keys(reasons).length ? { reasons } : {}),
+    changes,
+  };
 }
 
 /** Bisect one change between the night before and `commit`, and name what the bisection found (or why it could not). */
@@ -119,7 +132,12 @@ export async function bisectChange(change: MasterChange, commit: string, bisect:
   const { pending: _pending, why: _why, ...rest } = change;
   try {
     const { report, file } = await bisect(change.fromCommit, commit, change.metric);
-    return { ...rest, report: file, culprits: report.steps.map((s) => ({ commit: s.commit, subject: s.subject, before: s.before, after: s.after })), unresolved: report.unresolved.length };
+    return {
+      ...rest,
+      report: file,
+      culprits: report.steps.map((s) => ({ commit: s.commit, subject: s.subject, before: s.before, after: s.after })),
+      unresolved: report.unresolved.length,
+    };
   } catch (e) {
     return { ...rest, report: null, why: `the bisection failed: ${(e as Error).message.slice(0, 300)}` };
   }
@@ -177,7 +195,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // typed here: a call of a function declared never-returning narrows what follows it
   const fail: (message: string) => never = cli.fail;
   if (!v.repo) fail('--repo is required');
-  if (v.replay ? positionals.length !== 2 : positionals.length !== 0) fail(v.replay ? '--replay takes FROM and TO' : 'no positional arguments without --replay');
+  if (v.replay ? positionals.length !== 2 : positionals.length !== 0)
+    fail(v.replay ? '--replay takes FROM and TO' : 'no positional arguments without --replay');
   const threshold = Number(v.threshold);
   const budget = Number(v.budget);
   const every = Number(v['every-days']);
@@ -208,7 +227,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       return r.value === null ? { value: null, reason: r.reason } : { value: r.value };
     },
     bisect: async (from, to, id) => {
-      const report = await runBisection({ repo, repoUrl, from: from.slice(0, 12), to: to.slice(0, 12), metric: metrics.get(id) ?? parseMetric(id), budget, threshold, host: machine, log: (s) => console.error(`  ${s}`) });
+      const report = await runBisection({
+        repo,
+        repoUrl,
+        from: from.slice(0, 12),
+        to: to.slice(0, 12),
+        metric: metrics.get(id) ?? parseMetric(id),
+        budget,
+        threshold,
+        host: machine,
+        log: (s) => console.error(`  ${s}`),
+      });
       const out = join('data', 'bisect', machine.id, bisectReportName(report));
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
@@ -222,13 +251,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (v['bisect-pending']) {
     await bisectPending(state.nights, deps.bisect!, v.metric ? new Set(metrics.keys()) : undefined, (night, change) => {
       save(file, state);
-      console.error(`${night.commit.slice(0, 10)} ${change.metric}: ${change.culprits.map((x) => x.commit.slice(0, 10)).join(', ') || change.why || 'no single commit'}`);
+      console.error(
+        `${night.commit.slice(0, 10)} ${change.metric}: ${change.culprits.map((x) => x.commit.slice(0, 10)).join(', ') || change.why || 'no single commit'}`,
+      );
     });
     console.error(`builds: ${builds.built} built, ${builds.cached} cached, ${builds.failed} did not build; ${file}`);
     process.exit(0);
   }
   if (v['bisect-later']) delete deps.bisect;
-  const nights = v.replay ? snapshots(repo, positionals[0]!, positionals[1]!, every).map((s) => ({ ...s, replay: true })) : [{ commit: resolve(repo, v.ref!), at: new Date().toISOString(), replay: false }];
+  const nights = v.replay
+    ? snapshots(repo, positionals[0]!, positionals[1]!, every).map((s) => ({ ...s, replay: true }))
+    : [{ commit: resolve(repo, v.ref!), at: new Date().toISOString(), replay: false }];
   for (const night of nights) {
     if (state.nights.some((n) => n.commit === night.commit)) {
       console.error(`${night.commit.slice(0, 10)} (${night.at.slice(0, 10)}): already measured`);
@@ -238,8 +271,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const done = await watchNight(state, night, metricIds, deps);
     state.nights.push(done);
     save(file, state);
-    const said = done.changes.map((c) => `${c.metric} ${c.before} -> ${c.after}: ${c.culprits.map((x) => x.commit.slice(0, 10)).join(', ') || c.why || 'no single commit'}`);
-    console.error(`${night.commit.slice(0, 10)} (${night.at.slice(0, 10)}) in ${((Date.now() - t) / 1000).toFixed(0)} s: ${said.length ? said.join('; ') : 'no change'}`);
+    const said = done.changes.map(
+      (c) => `${c.metric} ${c.before} -> ${c.after}: ${c.culprits.map((x) => x.commit.slice(0, 10)).join(', ') || c.why || 'no single commit'}`,
+    );
+    console.error(
+      `${night.commit.slice(0, 10)} (${night.at.slice(0, 10)}) in ${((Date.now() - t) / 1000).toFixed(0)} s: ${said.length ? said.join('; ') : 'no change'}`,
+    );
   }
   console.error(`builds: ${builds.built} built, ${builds.cached} cached, ${builds.failed} did not build; ${file}`);
 }

@@ -40,7 +40,13 @@ export async function releaseCommit(repo: string, version: string): Promise<Rele
 }
 
 /** Every file of the archive (under `root`) against the commit's tree; throws when one differs or none is found. */
-export function compareWithArchive(repo: string, commit: string, archive: string, root: string, name: string): Pick<ReleaseCommit, 'same' | 'differing' | 'generated'> {
+export function compareWithArchive(
+  repo: string,
+  commit: string,
+  archive: string,
+  root: string,
+  name: string,
+): Pick<ReleaseCommit, 'same' | 'differing' | 'generated'> {
   const tree = new Map(
     git(repo, ['ls-tree', '-r', commit])
       .split('\n')
@@ -62,7 +68,14 @@ export function compareWithArchive(repo: string, commit: string, archive: string
     };
     walk(top);
     const compared = files.filter((f) => !skipped(f)).sort();
-    const hashes = execFileSync('git', ['hash-object', '--no-filters', '--stdin-paths'], { cwd: top, input: compared.join('\n'), encoding: 'utf8', maxBuffer: 1 << 26 }).trim().split('\n');
+    const hashes = execFileSync('git', ['hash-object', '--no-filters', '--stdin-paths'], {
+      cwd: top,
+      input: compared.join('\n'),
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    })
+      .trim()
+      .split('\n');
     const out: Pick<ReleaseCommit, 'same' | 'differing' | 'generated'> = { same: 0, differing: [], generated: [] };
     compared.forEach((f, i) => {
       const blob = tree.get(f);
@@ -70,7 +83,10 @@ export function compareWithArchive(repo: string, commit: string, archive: string
       else if (blob === hashes[i]) out.same++;
       else out.differing.push(f);
     });
-    if (out.differing.length) throw new Error(`${name} (${commit.slice(0, 12)}) is not the code of the archive: ${out.differing.length} files differ (${out.differing.slice(0, 5).join(', ')})`);
+    if (out.differing.length)
+      throw new Error(
+        `${name} (${commit.slice(0, 12)}) is not the code of the archive: ${out.differing.length} files differ (${out.differing.slice(0, 5).join(', ')})`,
+      );
     if (out.same === 0) throw new Error(`${name}: no file of the archive is in the tree of ${commit.slice(0, 12)}`);
     return out;
   } finally {

@@ -13,7 +13,15 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Every .c and .h file under runner/, relative to the repository. */
 function cFiles(dir = join(ROOT, 'runner')): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.name === 'node_modules' || e.name.startsWith('.') ? [] : e.isDirectory() ? cFiles(join(dir, e.name)) : /\.[ch]$/.test(e.name) ? [relative(ROOT, join(dir, e.name))] : []))
+    .flatMap((e) =>
+      e.name === 'node_modules' || e.name.startsWith('.')
+        ? []
+        : e.isDirectory()
+          ? cFiles(join(dir, e.name))
+          : /\.[ch]$/.test(e.name)
+            ? [relative(ROOT, join(dir, e.name))]
+            : [],
+    )
     .sort();
 }
 

@@ -20,7 +20,9 @@ for (const build of requireBuilds(versions)) {
   try {
     const out = join(dir, 'callgrind.out');
     const cfg = baseConfig(pin('1.3', 'ecdsa-p256', 'P-256'));
-    execFileSync('valgrind', ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${out}`, bin, ...configArgs(cfg, 5), '--deterministic'], { stdio: 'ignore' });
+    execFileSync('valgrind', ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${out}`, bin, ...configArgs(cfg, 5), '--deterministic'], {
+      stdio: 'ignore',
+    });
     const text = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', '--auto=no', out], { encoding: 'utf8', maxBuffer: 1 << 26 });
     const dest = fileURLToPath(new URL(`./fixtures/${v}/`, import.meta.url));
     mkdirSync(dest, { recursive: true });

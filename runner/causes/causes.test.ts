@@ -54,7 +54,9 @@ test('task ids and series keys are unique, and fn-cost keys name the function', 
     const ids = causesMatrix(mode).map(taskId);
     assert.equal(new Set(ids).size, ids.length, ids.join('\n'));
   }
-  const keys = fnCostConfigs().flatMap((cfg) => [totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))]).map(seriesKey);
+  const keys = fnCostConfigs()
+    .flatMap((cfg) => [totalSpec(cfg), ...FUNCTIONS.map((f) => fnSpec(cfg, f))])
+    .map(seriesKey);
   assert.equal(new Set(keys).size, keys.length);
   assert.ok(keys.some((k) => k.includes('function=EVP_PKEY_public_check')));
 });
@@ -63,10 +65,16 @@ test('causes never measures a series the handshake benchmark measures in the sam
   for (const mode of ['quick', 'full'] as const) {
     const theirs = new Set(handshakeMatrix(mode).flatMap(specsOf).map(seriesKey));
     const ours = causesMatrix(mode).flatMap(specsOf).map(seriesKey);
-    assert.deepEqual(ours.filter((k) => theirs.has(k)), []);
+    assert.deepEqual(
+      ours.filter((k) => theirs.has(k)),
+      [],
+    );
     // everything dropped is available from the handshake benchmark
     const wanted = allCauses(mode).flatMap(specsOf).map(seriesKey);
-    assert.deepEqual(wanted.filter((k) => !theirs.has(k) && !ours.includes(k)), []);
+    assert.deepEqual(
+      wanted.filter((k) => !theirs.has(k) && !ours.includes(k)),
+      [],
+    );
     assert.ok(ours.length > 0);
   }
 });
@@ -87,7 +95,8 @@ test('the AVX-512 mask clears exactly AVX-512F, VAES and VPCLMULQDQ from a real 
 test('every configuration fn-cost and causes count instructions for is one handshake.c can count (a new context per connection included)', () => {
   for (const cfg of fnCostConfigs()) assert.equal(notCountable(cfg), null, JSON.stringify(cfg));
   for (const mode of ['quick', 'full'] as const)
-    for (const t of [...handshakeMatrix(mode), ...allCauses(mode)]) if (t.kind === 'instructions') assert.equal(notCountable(t.cfg), null, JSON.stringify(t.cfg));
+    for (const t of [...handshakeMatrix(mode), ...allCauses(mode)])
+      if (t.kind === 'instructions') assert.equal(notCountable(t.cfg), null, JSON.stringify(t.cfg));
   const perConn = fnCostConfigs().find((c) => c.mode === 'ctx-per-conn')!;
   assert.match(notCountable(perConn, 'client') ?? '', /ctx-per-conn mode counting the client/);
   assert.match(notCountable({ ...perConn, mode: 'handshake', threads: 2 }) ?? '', /2 thread/);

@@ -80,12 +80,22 @@ export const causesBenchmark: Benchmark = {
   id: 'causes',
   source: import.meta.url,
   libraries: ['openssl'], // the configurations behind the write-ups on OpenSSL releases
-  description: 'Handshake configurations behind the write-ups and seed reproductions (TLS 1.2 AES256-GCM-SHA384, RSA certs, P-256/P-384, SSL_CTX per connection, heap per connection)',
+  description:
+    'Handshake configurations behind the write-ups and seed reproductions (TLS 1.2 AES256-GCM-SHA384, RSA certs, P-256/P-384, SSL_CTX per connection, heap per connection)',
 };
 
 // ------------------------------------------------------------------ fn-cost
 
-export const FUNCTIONS = ['EVP_PKEY_public_check', 'SSL_CTX_new', 'ossl_method_construct', 'ossl_sa_doall_arg', 'EC_POINT_mul', 'RSA_private_decrypt', 'ossl_bn_rsa_do_unblind', 'OSSL_DECODER_CTX_new_for_pkey'] as const;
+export const FUNCTIONS = [
+  'EVP_PKEY_public_check',
+  'SSL_CTX_new',
+  'ossl_method_construct',
+  'ossl_sa_doall_arg',
+  'EC_POINT_mul',
+  'RSA_private_decrypt',
+  'ossl_bn_rsa_do_unblind',
+  'OSSL_DECODER_CTX_new_for_pkey',
+] as const;
 
 export function fnCostConfigs(): HandshakeConfig[] {
   return [
@@ -132,7 +142,12 @@ export async function fnCost(binary: string, cfg: HandshakeConfig, count: number
   const prof = r.profiles.inclusive!;
   const defined = definedFunctions(binary);
   const n = r.out.handshakes;
-  const observed = { negotiatedProtocol: r.out.negotiated.protocol, negotiatedGroup: r.out.negotiated.group, cipher: r.out.negotiated.cipher, handshakesCounted: n };
+  const observed = {
+    negotiatedProtocol: r.out.negotiated.protocol,
+    negotiatedGroup: r.out.negotiated.group,
+    cipher: r.out.negotiated.cipher,
+    handshakesCounted: n,
+  };
   return [
     { spec: specs[0]!, value: prof.total / n, observed },
     ...FUNCTIONS.map((f, i): Outcome => {

@@ -18,7 +18,9 @@ function main(wanted: string[]) {
   for (const b of requireBuilds(wanted)) {
     const cpucaps = execFileSync(compileAgainst(b, CPUCAPS_SOURCE, 'cpucaps'), [], { encoding: 'utf8', env: programEnv() });
     const opensslInfo =
-      compareSeries(b.record.series, '3.0') >= 0 ? execFileSync(join(b.prefix, 'bin', 'openssl'), ['info', '-cpusettings'], { encoding: 'utf8', env: programEnv(appEnv(b.prefix)) }) : null;
+      compareSeries(b.record.series, '3.0') >= 0
+        ? execFileSync(join(b.prefix, 'bin', 'openssl'), ['info', '-cpusettings'], { encoding: 'utf8', env: programEnv(appEnv(b.prefix)) })
+        : null;
     writeFileSync(join(CPUCAPS_FIXTURES, `${b.record.version}.json`), JSON.stringify({ version: b.record.version, cpucaps, opensslInfo }, null, 1) + '\n');
     process.stderr.write(`${b.record.version}: ${cpucaps}`);
   }

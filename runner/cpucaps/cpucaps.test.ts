@@ -8,7 +8,9 @@ import { Build } from '../../schema/index.ts';
 import { CPUCAPS_FIXTURES } from './capture.ts';
 import { parseCpuCapabilities } from './cpucaps.ts';
 
-const fixtures = readdirSync(CPUCAPS_FIXTURES).map((f) => JSON.parse(readFileSync(join(CPUCAPS_FIXTURES, f), 'utf8')) as { version: string; cpucaps: string; opensslInfo: string | null });
+const fixtures = readdirSync(CPUCAPS_FIXTURES).map(
+  (f) => JSON.parse(readFileSync(join(CPUCAPS_FIXTURES, f), 'utf8')) as { version: string; cpucaps: string; opensslInfo: string | null },
+);
 
 describe('cpucaps fixtures', () => {
   test('1.1.1, 3.x and 3.5+ formats are captured', () => {
@@ -23,7 +25,12 @@ describe('cpucaps fixtures', () => {
     });
   test('1.1.1 reads the same vector from the library globals as 3.x reports through OPENSSL_info', () => {
     const old = fixtures.find((f) => f.version.startsWith('1.1.1'))!;
-    const words = (s: string) => s.trim().replace(/^OPENSSL_ia32cap=/, '').split(':').map((w) => BigInt(w));
+    const words = (s: string) =>
+      s
+        .trim()
+        .replace(/^OPENSSL_ia32cap=/, '')
+        .split(':')
+        .map((w) => BigInt(w));
     for (const f of fixtures.filter((x) => x.opensslInfo !== null)) assert.deepEqual(words(old.cpucaps), words(f.cpucaps).slice(0, 2), f.version);
   });
   test('anything else is refused with the text', () => {

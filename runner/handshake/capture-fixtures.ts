@@ -59,7 +59,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       if (r.code === -1) throw new Error(`${build.record.version} ${name}: did not run`);
       // the certificate directory is machine-specific: keep the argv readable and portable
       const library = build.record.library === 'openssl' ? {} : { library: build.record.library };
-      const fixture: Fixture = { ...library, version: build.record.version, argv: argv.map((a) => (a.startsWith('/') ? '<cert-dir>' : a)), exitCode: r.code, stdout: r.stdout };
+      const fixture: Fixture = {
+        ...library,
+        version: build.record.version,
+        argv: argv.map((a) => (a.startsWith('/') ? '<cert-dir>' : a)),
+        exitCode: r.code,
+        stdout: r.stdout,
+      };
       writeFileSync(join(dir, `${name}.json`), JSON.stringify(fixture, null, 2) + '\n');
       console.log(`${build.record.version} ${name}: exit ${r.code}`);
     }

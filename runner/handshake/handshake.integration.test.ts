@@ -43,7 +43,11 @@ for (const version of ['1.1.1w', '4.0.3']) {
     };
 
     it('resumed handshakes are resumed (TLS 1.3 tickets, TLS 1.2 tickets and session ids)', async () => {
-      for (const cfg of [baseConfig({ resume: 'ticket' }), baseConfig({ proto: '1.2', resume: 'ticket' }), baseConfig({ proto: '1.2', cert: 'rsa2048', resume: 'session-id' })]) {
+      for (const cfg of [
+        baseConfig({ resume: 'ticket' }),
+        baseConfig({ proto: '1.2', resume: 'ticket' }),
+        baseConfig({ proto: '1.2', cert: 'rsa2048', resume: 'session-id' }),
+      ]) {
         const o = await measured(cfg);
         assert.equal(o.negotiated.resumed, true, `${cfg.proto} ${cfg.resume}`);
       }
@@ -78,7 +82,19 @@ for (const version of ['1.1.1w', '4.0.3']) {
     it('fails loudly when the negotiated group is not the expected one', async () => {
       await run(baseConfig(), 1);
       // both sides allow X25519 and P-256; the client prefers X25519, so expecting P-256 must fail
-      const args = ['run', '--cert-dir', certDir(), '--client-groups', 'X25519:P-256', '--server-groups', 'X25519:P-256', '--expect-group', 'P-256', '--count', '3'];
+      const args = [
+        'run',
+        '--cert-dir',
+        certDir(),
+        '--client-groups',
+        'X25519:P-256',
+        '--server-groups',
+        'X25519:P-256',
+        '--expect-group',
+        'P-256',
+        '--count',
+        '3',
+      ];
       const r = spawnSync(bin, args, { encoding: 'utf8' });
       assert.equal(r.status, 1);
       const p = parseHandshakeOutput(r.stdout, r.status ?? -1, 'expect-group');
@@ -109,7 +125,10 @@ for (const version of ['1.1.1w', '4.0.3']) {
 }
 
 // ML-KEM groups and ML-DSA certificates before 3.5, and in a 3.5 build configured without ML-KEM
-for (const [version, variant, mldsa] of [['3.4.1', 'default', 'unsupported'], ['3.5.7', 'no-ml-kem', 'run']] as const) {
+for (const [version, variant, mldsa] of [
+  ['3.4.1', 'default', 'unsupported'],
+  ['3.5.7', 'no-ml-kem', 'run'],
+] as const) {
   const build = buildOrSkip(version, variant);
   describe(`unsupported configurations on real ${version} (${variant})`, { skip: needs(build, `OpenSSL ${version} ${variant} is not built`) }, () => {
     it('marks ML-KEM groups (and ML-DSA certificates before 3.5) unsupported', async () => {

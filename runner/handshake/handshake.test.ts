@@ -14,7 +14,10 @@ import { libraryMismatch } from '../library-id.ts';
 // ------------------------------------------------------------------ fixtures: real output of each version
 
 const allFixtures: { name: string; f: Fixture }[] = readdirSync(FIXTURE_DIR).flatMap((v) =>
-  readdirSync(join(FIXTURE_DIR, v)).map((file) => ({ name: file.replace(/\.json$/, ''), f: JSON.parse(readFileSync(join(FIXTURE_DIR, v, file), 'utf8')) as Fixture })),
+  readdirSync(join(FIXTURE_DIR, v)).map((file) => ({
+    name: file.replace(/\.json$/, ''),
+    f: JSON.parse(readFileSync(join(FIXTURE_DIR, v, file), 'utf8')) as Fixture,
+  })),
 );
 const fixtures = allFixtures.filter((x) => (x.f.library ?? 'openssl') === 'openssl');
 const libraryFixtures = allFixtures.filter((x) => (x.f.library ?? 'openssl') !== 'openssl');
@@ -24,8 +27,16 @@ describe('handshake output parser on captured fixtures', () => {
   it('has fixtures from 1.1.1, 3.x and 4.0, every case for every version', () => {
     const versions = new Set(fixtures.map((x) => x.f.version));
     for (const v of ['1.1.1w', '4.0.3']) assert.ok(versions.has(v), `no fixtures from ${v}`);
-    assert.ok([...versions].some((v) => v.startsWith('3.')), 'no fixtures from a 3.x version');
-    for (const v of versions) for (const c of Object.keys(CASES)) assert.ok(fixtures.some((x) => x.f.version === v && x.name === c), `${v} lacks case ${c}`);
+    assert.ok(
+      [...versions].some((v) => v.startsWith('3.')),
+      'no fixtures from a 3.x version',
+    );
+    for (const v of versions)
+      for (const c of Object.keys(CASES))
+        assert.ok(
+          fixtures.some((x) => x.f.version === v && x.name === c),
+          `${v} lacks case ${c}`,
+        );
   });
 
   for (const { name, f } of fixtures) {
@@ -57,7 +68,17 @@ describe('handshake output parser on captured fixtures', () => {
       const cfg = CASES[name] as HandshakeConfig;
       // leaf and intermediate checked up to the root and the name; OpenSSL also calls back for the anchor
       if (cfg.verify === 'none') assert.deepEqual(o.verification, { mode: 'none' });
-      else assert.deepEqual(o.verification, { mode: 'chain', hostname: 'observatory.test', depth: 2, certsChecked: 2, callbacks: 3, anchorCallback: true, certsSent: 2, verifiedChain: 3 });
+      else
+        assert.deepEqual(o.verification, {
+          mode: 'chain',
+          hostname: 'observatory.test',
+          depth: 2,
+          certsChecked: 2,
+          callbacks: 3,
+          anchorCallback: true,
+          certsSent: 2,
+          verifiedChain: 3,
+        });
       assert.equal(o.negotiated.protocol, cfg.proto === '1.2' ? 'TLSv1.2' : 'TLSv1.3');
       assert.equal(o.negotiated.resumed, cfg.resume !== 'none');
       assert.equal(o.handshakes, 20 * cfg.threads);
@@ -84,7 +105,12 @@ describe('handshake output parser on captured fixtures', () => {
 describe('handshake output of the other libraries (fixtures captured from real AWS-LC, BoringSSL, wolfSSL builds)', () => {
   it('has fixtures from each library built here, every case', () => {
     const libs = new Set(libraryFixtures.map((x) => x.f.library));
-    for (const lib of libs) for (const c of Object.keys(CASES)) assert.ok(libraryFixtures.some((x) => x.f.library === lib && x.name === c), `${lib} lacks case ${c}`);
+    for (const lib of libs)
+      for (const c of Object.keys(CASES))
+        assert.ok(
+          libraryFixtures.some((x) => x.f.library === lib && x.name === c),
+          `${lib} lacks case ${c}`,
+        );
   });
   for (const { name, f } of libraryFixtures) {
     it(`${f.library} ${f.version} ${name}`, () => {
@@ -158,8 +184,7 @@ describe('handshake outcomes and matrix', () => {
       assert.equal(new Set(ids).size, ids.length, 'duplicate task id');
       const keys = defs.flatMap(specsOf).map(seriesKey);
       assert.equal(new Set(keys).size, keys.length, `duplicate series key: ${keys.find((k, i) => keys.indexOf(k) !== i)}`);
-      for (const spec of defs.flatMap(specsOf))
-        Series.parse({ ...spec, key: seriesKey(spec), buildId: 'b', status: 'measured', iterations: [] });
+      for (const spec of defs.flatMap(specsOf)) Series.parse({ ...spec, key: seriesKey(spec), buildId: 'b', status: 'measured', iterations: [] });
     });
   }
 
@@ -170,8 +195,17 @@ describe('handshake outcomes and matrix', () => {
 
   it('names the CPU features valgrind hides', () => {
     // captured on this host: natively, and the same binary under valgrind 3.19
-    assert.deepEqual(hiddenByValgrind('078bffff:fffa3203:f1bf07ab:00405fc6', 'ffebffff:7ffaf3ff:000427aa:00000000'), ['ADX', 'SHA-NI', 'AVX-512F', 'VAES', 'VPCLMULQDQ']);
-    assert.equal(hiddenFeaturesText(hiddenFeatures('078bffff:fffa3203:f1bf07ab:00405fc6', 'ffebffff:7ffaf3ff:000427aa:00000000')), 'ADX,SHA-NI,AVX-512F,VAES,VPCLMULQDQ');
+    assert.deepEqual(hiddenByValgrind('078bffff:fffa3203:f1bf07ab:00405fc6', 'ffebffff:7ffaf3ff:000427aa:00000000'), [
+      'ADX',
+      'SHA-NI',
+      'AVX-512F',
+      'VAES',
+      'VPCLMULQDQ',
+    ]);
+    assert.equal(
+      hiddenFeaturesText(hiddenFeatures('078bffff:fffa3203:f1bf07ab:00405fc6', 'ffebffff:7ffaf3ff:000427aa:00000000')),
+      'ADX,SHA-NI,AVX-512F,VAES,VPCLMULQDQ',
+    );
     assert.equal(hiddenFeaturesText(hiddenFeatures('078bffff:fffa3203:f1bf07ab:00405fc6', '078bffff:fffa3203:f1bf07ab:00405fc6')), 'none');
   });
 

@@ -16,11 +16,18 @@ import { runGuarded, stderrTail, type ProgramResult } from '../child-guard.ts';
 import { libraryMismatch } from '../library-id.ts';
 import { compileAgainst, type Linkable } from '../compile.ts';
 import { annotate, type Profile, type ProfileKind } from '../causes/callgrind.ts';
-import { describeShares, hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput, verificationWords, type HandshakeRunOutput, type ParsedOutput } from './output.ts';
+import {
+  describeShares,
+  hiddenFeatures,
+  hiddenFeaturesText,
+  parseHandshakeOutput,
+  verificationWords,
+  type HandshakeRunOutput,
+  type ParsedOutput,
+} from './output.ts';
 
 const here = (f: string) => fileURLToPath(new URL(f, import.meta.url));
 export const HANDSHAKE_SOURCE = here('./handshake.c');
-
 
 export { CERTS, certDir, type Cert };
 export type Proto = '1.2' | '1.3';
@@ -83,7 +90,13 @@ export function exec(cmd: string, args: string[], timeoutMs: number): Promise<Pr
  * Run one configuration once (the function the hypothesis test and the MTU analysis call). A crash or
  * unreadable output becomes 'failed' with what the process said; the result names the library it ran.
  */
-export async function runHandshake(binary: string, cfg: HandshakeConfig, count: number, timeoutMs = 600_000, opts: { cpu?: number } = {}): Promise<ParsedOutput> {
+export async function runHandshake(
+  binary: string,
+  cfg: HandshakeConfig,
+  count: number,
+  timeoutMs = 600_000,
+  opts: { cpu?: number } = {},
+): Promise<ParsedOutput> {
   const r = await exec(binary, [...configArgs(cfg, count), ...(opts.cpu === undefined ? [] : ['--cpu', String(opts.cpu)])], timeoutMs);
   const where = `handshake ${describeConfig(cfg)}`;
   if (r.code === -1 || !r.stdout.trim()) return { kind: 'failed', reason: `${where}: exit ${r.code}: ${stderrTail(r.stderr)}`, openssl: 'unknown' };
@@ -151,16 +164,26 @@ export async function countInstructions(
   const dir = mkdtempSync(join(tmpdir(), 'hs-callgrind-'));
   try {
     const outFile = join(dir, 'callgrind.out');
-    const args = ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${outFile}`, binary, ...configArgs(cfg, count), '--deterministic', ...(side ? ['--count-side', side] : [])];
+    const args = [
+      '--tool=callgrind',
+      '--collect-atstart=no',
+      `--callgrind-out-file=${outFile}`,
+      binary,
+      ...configArgs(cfg, count),
+      '--deterministic',
+      ...(side ? ['--count-side', side] : []),
+    ];
     const r = await exec('valgrind', args, 1_200_000);
-    if (/ENOENT|failed to execute valgrind/.test(r.stderr) && !r.stdout.trim()) return { kind: 'failed', reason: 'valgrind is not installed (apt-get install valgrind)' };
+    if (/ENOENT|failed to execute valgrind/.test(r.stderr) && !r.stdout.trim())
+      return { kind: 'failed', reason: 'valgrind is not installed (apt-get install valgrind)' };
     if (!r.stdout.trim()) return { kind: 'failed', reason: `valgrind exit ${r.code}: ${r.stderr.trim().slice(-1500)}` };
     const where = `callgrind ${describeConfig(cfg)}`;
     const parsed = checkVerification(cfg, parseHandshakeOutput(r.stdout, r.code, where), where);
     if (parsed.kind === 'unsupported' || parsed.kind === 'failed') return { kind: parsed.kind, reason: parsed.reason };
     if (parsed.kind !== 'run' || !parsed.out.underValgrind || !(parsed.out.deterministicRng || parsed.out.rngNotFixed))
       return { kind: 'failed', reason: 'the program did not report running under valgrind with the fixed-seed RNG (or why the library has none)' };
-    if (parsed.out.countSide !== side) return { kind: 'failed', reason: `asked to count ${side ?? 'both sides'}, the program counted ${parsed.out.countSide ?? 'both sides'}` };
+    if (parsed.out.countSide !== side)
+      return { kind: 'failed', reason: `asked to count ${side ?? 'both sides'}, the program counted ${parsed.out.countSide ?? 'both sides'}` };
     const totals = /^totals:\s+(\d+)/m.exec(readFileSync(outFile, 'utf8'));
     if (!totals) return { kind: 'failed', reason: `no "totals:" line in ${outFile}` };
     const total = Number(totals[1]);
@@ -172,7 +195,14 @@ export async function countInstructions(
     }
     const native = await exec(binary, ['run', '--mode', 'ctx-new', '--count', '1'], 60_000);
     const nativeCap = /"ia32cap":"([0-9a-f:]+)"/.exec(native.stdout)?.[1];
-    return { kind: 'measured', instructionsPerHandshake: total / parsed.out.handshakes, totalInstructions: total, out: parsed.out, hiddenFeatures: hiddenFeatures(nativeCap, parsed.out.ia32cap), profiles: annotated };
+    return {
+      kind: 'measured',
+      instructionsPerHandshake: total / parsed.out.handshakes,
+      totalInstructions: total,
+      out: parsed.out,
+      hiddenFeatures: hiddenFeatures(nativeCap, parsed.out.ia32cap),
+      profiles: annotated,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -210,7 +240,13 @@ export function configParams(c: HandshakeConfig, side: 'client' | 'server' | 'bo
   };
 }
 
-function spec(c: HandshakeConfig, metric: string, side: 'client' | 'server' | 'both', parts: Omit<SeriesSpec, 'benchmark' | 'metric' | 'params' | 'comparability'>, extra: Params = {}): SeriesSpec {
+function spec(
+  c: HandshakeConfig,
+  metric: string,
+  side: 'client' | 'server' | 'both',
+  parts: Omit<SeriesSpec, 'benchmark' | 'metric' | 'params' | 'comparability'>,
+  extra: Params = {},
+): SeriesSpec {
   const usesDefault = c.clientGroups === 'default' || c.serverGroups === 'default';
   return {
     benchmark: 'handshake',
@@ -270,19 +306,78 @@ export function seriesNote(s: { benchmark: string; metric: string; params: Param
 /** The series a timing run of this configuration produces, in a fixed order. */
 export function timingSpecs(c: HandshakeConfig): SeriesSpec[] {
   const specs = [
-    spec(c, 'handshakes-per-cpu-second', 'both', { label: `Handshakes per second of client + server CPU time (${IN_PROCESS})`, unit: 'handshakes/s', method: 'cpu-time-both', higherIsBetter: true }),
-    spec(c, 'cpu-per-handshake', 'client', { label: `Client CPU time per handshake (${IN_PROCESS})`, unit: 'us/handshake', method: 'cpu-time-client', higherIsBetter: false }),
-    spec(c, 'cpu-per-handshake', 'server', { label: `Server CPU time per handshake (${IN_PROCESS})`, unit: 'us/handshake', method: 'cpu-time-server', higherIsBetter: false }),
-    spec(c, 'handshakes-per-second-wall', 'both', { label: `Handshakes per wall-clock second, all threads together (${IN_PROCESS}, both sides in each thread)`, unit: 'handshakes/s', method: 'wall-clock-throughput', higherIsBetter: true }),
+    spec(c, 'handshakes-per-cpu-second', 'both', {
+      label: `Handshakes per second of client + server CPU time (${IN_PROCESS})`,
+      unit: 'handshakes/s',
+      method: 'cpu-time-both',
+      higherIsBetter: true,
+    }),
+    spec(c, 'cpu-per-handshake', 'client', {
+      label: `Client CPU time per handshake (${IN_PROCESS})`,
+      unit: 'us/handshake',
+      method: 'cpu-time-client',
+      higherIsBetter: false,
+    }),
+    spec(c, 'cpu-per-handshake', 'server', {
+      label: `Server CPU time per handshake (${IN_PROCESS})`,
+      unit: 'us/handshake',
+      method: 'cpu-time-server',
+      higherIsBetter: false,
+    }),
+    spec(c, 'handshakes-per-second-wall', 'both', {
+      label: `Handshakes per wall-clock second, all threads together (${IN_PROCESS}, both sides in each thread)`,
+      unit: 'handshakes/s',
+      method: 'wall-clock-throughput',
+      higherIsBetter: true,
+    }),
   ];
   if (c.threads !== 1 || c.mode !== 'handshake') return specs;
   for (const metric of PERCENTILE_METRICS)
-    specs.push(spec(c, metric, 'both', { label: `${metric.slice('latency-'.length)} of ${PERCENTILE_OF} (SSL objects, handshake, ticket read, shutdown, free)`, unit: 'us/handshake', method: 'cpu-time-both', higherIsBetter: false }));
+    specs.push(
+      spec(c, metric, 'both', {
+        label: `${metric.slice('latency-'.length)} of ${PERCENTILE_OF} (SSL objects, handshake, ticket read, shutdown, free)`,
+        unit: 'us/handshake',
+        method: 'cpu-time-both',
+        higherIsBetter: false,
+      }),
+    );
   specs.push(
-    spec(c, 'bytes-sent', 'client', { label: 'Bytes the client sends per handshake (TLS records, all flights)', unit: 'bytes', method: 'wire-bytes', higherIsBetter: false }),
-    spec(c, 'bytes-sent', 'server', { label: 'Bytes the server sends per handshake (TLS records, all flights, incl. session tickets)', unit: 'bytes', method: 'wire-bytes', higherIsBetter: false }),
-    spec(c, 'clienthello-bytes', 'client', { label: 'Size of the first ClientHello handshake message, incl. its 4-byte header (what QUIC carries in CRYPTO frames)', unit: 'bytes', method: 'wire-bytes', higherIsBetter: false }, { layer: 'message' }),
-    spec(c, 'clienthello-bytes', 'client', { label: 'Size of the TLS record carrying the first ClientHello, incl. the 5-byte record header', unit: 'bytes', method: 'wire-bytes', higherIsBetter: false }, { layer: 'record' }),
+    spec(c, 'bytes-sent', 'client', {
+      label: 'Bytes the client sends per handshake (TLS records, all flights)',
+      unit: 'bytes',
+      method: 'wire-bytes',
+      higherIsBetter: false,
+    }),
+    spec(c, 'bytes-sent', 'server', {
+      label: 'Bytes the server sends per handshake (TLS records, all flights, incl. session tickets)',
+      unit: 'bytes',
+      method: 'wire-bytes',
+      higherIsBetter: false,
+    }),
+    spec(
+      c,
+      'clienthello-bytes',
+      'client',
+      {
+        label: 'Size of the first ClientHello handshake message, incl. its 4-byte header (what QUIC carries in CRYPTO frames)',
+        unit: 'bytes',
+        method: 'wire-bytes',
+        higherIsBetter: false,
+      },
+      { layer: 'message' },
+    ),
+    spec(
+      c,
+      'clienthello-bytes',
+      'client',
+      {
+        label: 'Size of the TLS record carrying the first ClientHello, incl. the 5-byte record header',
+        unit: 'bytes',
+        method: 'wire-bytes',
+        higherIsBetter: false,
+      },
+      { layer: 'record' },
+    ),
   );
   return specs;
 }
@@ -314,7 +409,9 @@ export function observedOf(o: HandshakeRunOutput): Params {
     clientKeyShares: describeShares(o.clientHello.keyShares),
     serverKeyShare: o.serverKeyShare ? describeShares([o.serverKeyShare]) : 'none',
     ...(o.ticketChainLimit
-      ? { resumptionChain: `a new ticket chain every ${o.ticketChainLimit} resumptions, opened by a full handshake that is not measured (wolfSSL refuses the 256th TLS 1.3 ticket of one chain: SESSION_TICKET_NONCE_OVERFLOW)` }
+      ? {
+          resumptionChain: `a new ticket chain every ${o.ticketChainLimit} resumptions, opened by a full handshake that is not measured (wolfSSL refuses the 256th TLS 1.3 ticket of one chain: SESSION_TICKET_NONCE_OVERFLOW)`,
+        }
       : {}),
   };
 }
@@ -417,7 +514,9 @@ export function handshakeMatrix(mode: RunMode): TaskDef[] {
     for (const cert of quick ? (['ecdsa-p256'] as const) : (['ecdsa-p256', 'rsa2048'] as const))
       defs.push({ kind: 'memory', cfg: { ...baseConfig({ proto, cert, ...pin(proto, cert, 'X25519') }), mode: 'memory' }, count: quick ? 50 : 200 });
   // what verifying the chain costs each library: the same handshake with a client that verifies nothing
-  const controls = (quick ? (['ecdsa-p256'] as const) : (['ecdsa-p256', 'rsa2048'] as const)).map((cert) => baseConfig({ cert, ...G('X25519'), verify: 'none' }));
+  const controls = (quick ? (['ecdsa-p256'] as const) : (['ecdsa-p256', 'rsa2048'] as const)).map((cert) =>
+    baseConfig({ cert, ...G('X25519'), verify: 'none' }),
+  );
   for (const cfg of controls) defs.push({ kind: 'timing', cfg, count: n(cfg) });
   const counted = quick ? [baseConfig(), pinned] : [...shapes];
   for (const cfg of [...counted, ...controls]) defs.push({ kind: 'instructions', cfg, count: quick ? 5 : 10 });
@@ -438,7 +537,8 @@ export function specsOf(d: TaskDef): SeriesSpec[] {
   return timingSpecs(d.cfg);
 }
 
-const all = (d: TaskDef, status: 'unsupported' | 'failed', reason: string): Outcome[] => specsOf(d).map((spec) => ({ spec, status, reason: reason.slice(0, 2000) }));
+const all = (d: TaskDef, status: 'unsupported' | 'failed', reason: string): Outcome[] =>
+  specsOf(d).map((spec) => ({ spec, status, reason: reason.slice(0, 2000) }));
 
 /** Callgrind counts per configuration on a library whose RNG cannot be fixed (median reported, spread observed). */
 export const UNFIXED_RNG_COUNTS = 3;
@@ -463,7 +563,18 @@ export async function runTask(d: TaskDef, binary: string, build: Pick<BuildUnder
     }
     counts.sort((a, b) => a - b);
     const mid = median(counts);
-    return [{ spec: instructionSpec(d.cfg), value: mid, observed: { ...observed, rng: `not fixed: ${r.out.rngNotFixed}`.slice(0, 200), instructionCounts: counts.map((c) => Math.round(c)).join(','), instructionSpread: (counts.at(-1)! - counts[0]!) / mid } }];
+    return [
+      {
+        spec: instructionSpec(d.cfg),
+        value: mid,
+        observed: {
+          ...observed,
+          rng: `not fixed: ${r.out.rngNotFixed}`.slice(0, 200),
+          instructionCounts: counts.map((c) => Math.round(c)).join(','),
+          instructionSpread: (counts.at(-1)! - counts[0]!) / mid,
+        },
+      },
+    ];
   }
   const cfg = d.kind === 'ctx-new' ? baseConfig() : d.cfg;
   const r = d.kind === 'ctx-new' ? await execCtxNew(binary, d.count) : await runHandshake(binary, cfg, d.count);

@@ -25,7 +25,11 @@ describe('handshake and aead on other libraries', { skip: needs(others.length, '
       const table: string[] = [];
       for (const [name, c] of Object.entries(CASES)) {
         if (name === 'tls13-wrong-hostname') {
-          const r = spawnSync(bin, (c as string[]).map((a) => (a === '<cert-dir>' ? certDir() : a)), { encoding: 'utf8' });
+          const r = spawnSync(
+            bin,
+            (c as string[]).map((a) => (a === '<cert-dir>' ? certDir() : a)),
+            { encoding: 'utf8' },
+          );
           assert.equal(r.status, EXIT.failed, `${name}: a client expecting another name must refuse the server: ${r.stdout.slice(0, 300)}`);
           table.push(`${name}: refused (${r.stdout.slice(0, 120)})`);
           continue;
@@ -53,7 +57,9 @@ describe('handshake and aead on other libraries', { skip: needs(others.length, '
           assert.equal(o.negotiated.group, cfg.serverGroups, name);
         assert.ok(o.clientHello.messageBytes > 0 && o.clientHello.recordBytes === o.clientHello.messageBytes + 5, name);
         if (cfg.mode === 'memory') assert.ok(o.heap && o.heap.clientBytesPerConnection > 0 && o.heap.serverBytesPerConnection > 0, name);
-        table.push(`${name}: run, group ${o.negotiated.group}, ClientHello ${o.clientHello.messageBytes} B, shares ${o.clientHello.keyShares.map((s) => s.group).join('+') || 'none'}`);
+        table.push(
+          `${name}: run, group ${o.negotiated.group}, ClientHello ${o.clientHello.messageBytes} B, shares ${o.clientHello.keyShares.map((s) => s.group).join('+') || 'none'}`,
+        );
       }
       const det = spawnSync(bin, [...configArgs(baseConfig(), 1), '--deterministic'], { encoding: 'utf8' });
       const d = parseHandshakeOutput(det.stdout, det.status ?? -1, `${label} --deterministic`);

@@ -43,7 +43,10 @@ const Common = {
   /** --deterministic on a library whose RNG cannot be fixed at run time: why (the clock is still frozen) */
   rngNotFixed: z.string().min(1).optional(),
   underValgrind: z.boolean(),
-  ia32cap: z.string().regex(/^([0-9a-f]{8}:){3}[0-9a-f]{8}$/).optional(),
+  ia32cap: z
+    .string()
+    .regex(/^([0-9a-f]{8}:){3}[0-9a-f]{8}$/)
+    .optional(),
   /** --cpu: the CPU the measuring thread was pinned to */
   cpu: z.int().nonnegative().optional(),
   /** --count-side: instructions were collected for this side's calls only */
@@ -71,9 +74,7 @@ export const HandshakeRunOutput = z
     serverBytes: z.number().positive(),
     timer: z.object({ sides: z.string(), readsPerHandshake: z.number().nonnegative(), readNs: z.number().nonnegative() }).strict().optional(),
     latencyNs: Percentiles.optional(),
-    negotiated: z
-      .object({ protocol: z.enum(['TLSv1.2', 'TLSv1.3']), cipher: z.string(), group: z.string(), resumed: z.boolean(), hrr: z.boolean() })
-      .strict(),
+    negotiated: z.object({ protocol: z.enum(['TLSv1.2', 'TLSv1.3']), cipher: z.string(), group: z.string(), resumed: z.boolean(), hrr: z.boolean() }).strict(),
     clientHello: z
       .object({
         messageBytes: z.int().positive(),
@@ -83,10 +84,7 @@ export const HandshakeRunOutput = z
       })
       .strict(),
     serverKeyShare: Share.optional(),
-    heap: z
-      .object({ connections: z.int().positive(), clientBytesPerConnection: z.number(), serverBytesPerConnection: z.number() })
-      .strict()
-      .optional(),
+    heap: z.object({ connections: z.int().positive(), clientBytesPerConnection: z.number(), serverBytesPerConnection: z.number() }).strict().optional(),
   })
   .strict();
 export type HandshakeRunOutput = z.infer<typeof HandshakeRunOutput>;

@@ -17,7 +17,11 @@ for (const build of requireBuilds(versions)) {
     const outcomes = await task.run();
     const shown = outcomes
       .slice(0, 3)
-      .map((o) => ('value' in o ? `${o.spec.metric}${o.spec.params.side ? `[${String(o.spec.params.side)}]` : ''}=${o.value.toPrecision(5)} ${o.spec.unit}` : `${o.status}: ${o.reason.slice(0, 160)}`))
+      .map((o) =>
+        'value' in o
+          ? `${o.spec.metric}${o.spec.params.side ? `[${String(o.spec.params.side)}]` : ''}=${o.value.toPrecision(5)} ${o.spec.unit}`
+          : `${o.status}: ${o.reason.slice(0, 160)}`,
+      )
       .join('  ');
     const obs = outcomes[0]?.observed;
     const g = obs ? ` {${String(obs.negotiatedProtocol)} ${String(obs.negotiatedGroup)}${obs.resumed ? ' resumed' : ''}${obs.hrr ? ' HRR' : ''}}` : '';

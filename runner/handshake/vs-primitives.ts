@@ -9,7 +9,10 @@ import { speedFormat, runOpenssl } from '../speed/speed.ts';
 import { parseSpeed, type SpeedRecord } from '../speed/formats.ts';
 import { baseConfig, ensureCerts, handshakeBinary, runHandshake, type Cert } from './handshake.ts';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { seconds: { type: 'string', default: '2' }, count: { type: 'string', default: '2000' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { seconds: { type: 'string', default: '2' }, count: { type: 'string', default: '2000' } },
+});
 if (!positionals.length) throw new Error('usage: node runner/handshake/vs-primitives.ts VERSION... [--seconds S] [--count N]');
 const us = (perSecond: number) => 1e6 / perSecond;
 

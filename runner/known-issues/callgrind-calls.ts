@@ -151,7 +151,10 @@ function difference(small: Map<string, number>, large: Map<string, number>, n: n
   const out = new Map<string, number>();
   for (const name of new Set([...small.keys(), ...large.keys()])) {
     const d = (large.get(name) ?? 0) - (small.get(name) ?? 0);
-    if (d < 0) throw new Error(`${what}: calls from ${name} fell from ${small.get(name)} to ${large.get(name) ?? 0} with more repetitions: the two runs did different work`);
+    if (d < 0)
+      throw new Error(
+        `${what}: calls from ${name} fell from ${small.get(name)} to ${large.get(name) ?? 0} with more repetitions: the two runs did different work`,
+      );
     if (d > 0) out.set(name, d / n);
   }
   return out;
@@ -194,7 +197,8 @@ export function perOperationByClass(small: CallProfile, large: CallProfile, n: n
       if (!byClass[cls].size) continue;
       const via = new Map<string, number>();
       for (const helper of byClass[cls].keys())
-        for (const [fn, c] of difference(callersOf(small, helper), callersOf(large, helper), n, `${where}: calls into ${helper}`)) via.set(fn, (via.get(fn) ?? 0) + c);
+        for (const [fn, c] of difference(callersOf(small, helper), callersOf(large, helper), n, `${where}: calls into ${helper}`))
+          via.set(fn, (via.get(fn) ?? 0) + c);
       out.via[kind][cls] = mostFirst(via);
     }
   }
@@ -249,7 +253,10 @@ export function trimCallgrind(text: string, where: string): string {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (i === 0) {
-      out.push(line, `# trimmed for fixtures (runner/known-issues/callgrind-calls.ts trimCallgrind): only the calls into lock and atomic functions and into their callers`);
+      out.push(
+        line,
+        `# trimmed for fixtures (runner/known-issues/callgrind-calls.ts trimCallgrind): only the calls into lock and atomic functions and into their callers`,
+      );
       continue;
     }
     if (/^(version|creator|pid|cmd|part|desc|positions|events|summary|totals):/.test(line)) {

@@ -31,7 +31,9 @@ const NATIVE_COUNT: Record<string, number> = { 'ca-bundle': 2, 'dtls-heap': 10 }
 
 const run = (cmd: string, args: string[]) =>
   new Promise<{ code: number; stdout: string }>((resolve) =>
-    execFile(cmd, args, { encoding: 'utf8', timeout: 600_000, maxBuffer: 1 << 24 }, (err, stdout) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout })),
+    execFile(cmd, args, { encoding: 'utf8', timeout: 600_000, maxBuffer: 1 << 24 }, (err, stdout) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout }),
+    ),
   );
 
 /** Callgrind's output file of one run (the same arguments as known-issues.ts underCallgrind), and what the program printed. */
@@ -71,7 +73,10 @@ for (const build of requireBuilds(versions)) {
       writeFileSync(join(dest, `callgrind-${id}-${count}.trimmed.out.gz`), gzipSync(trimCallgrind(r.file, `${v} ${id} x${count}`), { level: 9 }));
       files.push(r.file);
     }
-    const [small, large] = files.map((f, i) => parseCallgrindCalls(f, `${v} ${id} #${i}`)) as [ReturnType<typeof parseCallgrindCalls>, ReturnType<typeof parseCallgrindCalls>];
+    const [small, large] = files.map((f, i) => parseCallgrindCalls(f, `${v} ${id} #${i}`)) as [
+      ReturnType<typeof parseCallgrindCalls>,
+      ReturnType<typeof parseCallgrindCalls>,
+    ];
     const where = `${v} ${id}`;
     const counts = { version: v, op: id, n, perOperation: perOperation(small, large, n, where), byClass: perOperationByClass(small, large, n, where) };
     writeFileSync(join(dest, `lock-classes-${id}.json`), JSON.stringify(counts, null, 1) + '\n');

@@ -46,7 +46,8 @@ export const TLS12_AES128_SHA = baseConfig({ proto: '1.2', cert: 'rsa2048', ciph
 /** Decoding a PKCS#8 private key: one definition for every key and encoding the tracker reads. */
 function pkcs8Decode(id: OpId, key: 'rsa2048' | 'ecdsa-p256', encoding: 'pkcs8-pem' | 'pkcs8-der'): OpDef {
   const keyWords = key === 'rsa2048' ? 'an RSA-2048 key' : 'an ECDSA P-256 key';
-  const what = encoding === 'pkcs8-pem' ? `PEM_read_bio_PrivateKey of ${keyWords} in PKCS#8 PEM, from a memory BIO` : `d2i_AutoPrivateKey of ${keyWords} in PKCS#8 DER`;
+  const what =
+    encoding === 'pkcs8-pem' ? `PEM_read_bio_PrivateKey of ${keyWords} in PKCS#8 PEM, from a memory BIO` : `d2i_AutoPrivateKey of ${keyWords} in PKCS#8 DER`;
   return { id, what, per: 'call', params: { key, encoding } };
 }
 
@@ -356,7 +357,11 @@ export function writeupSeries(c: Complaint): { key: string; caption: string }[] 
     const op = OP_DEFS[id];
     const name = `${id} (${op.per === 'handshake' ? 'per handshake' : `per ${op.per}`})`;
     out.push({ key: key(instructionsSpec(op)), caption: `Instructions, ${name}: callgrind, deterministic` });
-    for (const k of cpuKeys(op)) out.push({ key: k, caption: `CPU time, ${name}${k.includes('side=client') ? ', client side' : k.includes('side=server') ? ', server side' : ''}: native` });
+    for (const k of cpuKeys(op))
+      out.push({
+        key: k,
+        caption: `CPU time, ${name}${k.includes('side=client') ? ', client side' : k.includes('side=server') ? ', server side' : ''}: native`,
+      });
     const kinds: LockKind[] = c.id === 'lock-contention' ? [...LOCK_KINDS] : ['library-locks', 'atomic'];
     for (const k of kinds) out.push({ key: key(lockSpec(op, k)), caption: `Calls, ${name}: ${LOCK_TEXT[k]}` });
   }

@@ -60,7 +60,10 @@ for (const v of versions) {
   });
 
   test(`${v}: callgrind files give exact per-call counts from the n / 2n pair, and the runs reported valgrind`, () => {
-    for (const [op, n] of [['x509-der', PLAN['x509-der'].callgrind], ['ctx-new', PLAN['ctx-new'].callgrind]] as const) {
+    for (const [op, n] of [
+      ['x509-der', PLAN['x509-der'].callgrind],
+      ['ctx-new', PLAN['ctx-new'].callgrind],
+    ] as const) {
       for (const count of [n, 2 * n]) {
         const f = fixture(v, `callgrind-${op}-${count}.json`);
         const p = parseRunOutput(f.stdout, f.exitCode, { op, count, deterministic: true }, `${v}/${op} x${count}`);
@@ -69,7 +72,8 @@ for (const v of versions) {
       const small = profile(v, op, n);
       const large = profile(v, op, 2 * n);
       const per = perOperation(small, large, n, `${v}/${op}`);
-      for (const [k, c] of Object.entries(per)) assert.ok(Number.isInteger(c), `${v}/${op}: ${k} per call ${c} is not a whole number: the two runs did not differ by exactly n calls`);
+      for (const [k, c] of Object.entries(per))
+        assert.ok(Number.isInteger(c), `${v}/${op}: ${k} per call ${c} is not a whole number: the two runs did not differ by exactly n calls`);
       // every lock taken in the measured calls is released in them
       const unlock = (p: typeof small) => p.calls.get('CRYPTO_THREAD_unlock') ?? 0;
       assert.equal((unlock(large) - unlock(small)) / n, per['read-lock'] + per['write-lock'], `${v}/${op}: unlocks per call`);
@@ -82,7 +86,8 @@ for (const v of versions) {
 }
 
 test('3.x creates an SSL_CTX with more library lock calls, and with atomic calls, where 1.1.1w has none', () => {
-  const perCtx = (v: string) => perOperation(profile(v, 'ctx-new', PLAN['ctx-new'].callgrind), profile(v, 'ctx-new', 2 * PLAN['ctx-new'].callgrind), PLAN['ctx-new'].callgrind, v);
+  const perCtx = (v: string) =>
+    perOperation(profile(v, 'ctx-new', PLAN['ctx-new'].callgrind), profile(v, 'ctx-new', 2 * PLAN['ctx-new'].callgrind), PLAN['ctx-new'].callgrind, v);
   const old = perCtx('1.1.1w');
   assert.equal(old.atomic, 0);
   assert.equal(old['rcu-lock'], 0);
@@ -148,7 +153,10 @@ test('the output parser refuses a run that is not what was asked', () => {
 });
 
 test('the P-256 key decodes are the RSA ones with another key: same encodings, same repetitions, key ecdsa-p256', () => {
-  for (const [rsa, p256] of [['pkey-pem', 'pkey-pem-p256'], ['pkey-der', 'pkey-der-p256']] as const) {
+  for (const [rsa, p256] of [
+    ['pkey-pem', 'pkey-pem-p256'],
+    ['pkey-der', 'pkey-der-p256'],
+  ] as const) {
     const { key: k1, ...a } = OP_DEFS[rsa].params;
     const { key: k2, ...b } = OP_DEFS[p256].params;
     assert.deepEqual([k1, k2], ['rsa2048', 'ecdsa-p256']);
@@ -158,7 +166,10 @@ test('the P-256 key decodes are the RSA ones with another key: same encodings, s
   assert.deepEqual(COMPLAINTS.find((c) => c.id === 'pkey-decode')!.ops, ['pkey-pem', 'pkey-der', 'pkey-pem-p256', 'pkey-der-p256']);
   // the program names what it ran: a P-256 output is not taken for the RSA operation
   const f = fixture(versions[0]!, 'pkey-pem-p256.json');
-  assert.throws(() => parseRunOutput(f.stdout, f.exitCode, { op: 'pkey-pem', count: Number(arg(f, '--count')), deterministic: false }, 'key'), /ran pkey-pem-p256/);
+  assert.throws(
+    () => parseRunOutput(f.stdout, f.exitCode, { op: 'pkey-pem', count: Number(arg(f, '--count')), deterministic: false }, 'key'),
+    /ran pkey-pem-p256/,
+  );
 });
 
 test('series keys are unique, and none is measured by the handshake or causes benchmarks in the same mode', () => {
@@ -166,7 +177,11 @@ test('series keys are unique, and none is measured by the handshake or causes be
   assert.equal(new Set(all).size, all.length, 'duplicate series keys');
   for (const mode of ['quick', 'full'] as const) {
     const theirs = new Set([...handshakeMatrix(mode), ...causesMatrix(mode)].flatMap(specsOf).map(seriesKey));
-    assert.deepEqual(all.filter((k) => theirs.has(k)), [], `${mode}: series measured twice in one round`);
+    assert.deepEqual(
+      all.filter((k) => theirs.has(k)),
+      [],
+      `${mode}: series measured twice in one round`,
+    );
   }
 });
 
@@ -185,7 +200,11 @@ test("each complaint's write-up exists and names exactly the complaint's series"
     const file = join(dir, `${c.writeup}.md`);
     assert.ok(existsSync(file), `${c.id}: no write-up ${file}`);
     const keys = [...readFileSync(file, 'utf8').matchAll(/^\s+- key: "([^"]+)"$/gm)].map((m) => m[1]);
-    assert.deepEqual(keys, writeupSeries(c).map((s) => s.key), `${c.writeup}.md series`);
+    assert.deepEqual(
+      keys,
+      writeupSeries(c).map((s) => s.key),
+      `${c.writeup}.md series`,
+    );
     assert.ok(keys.includes(c.statusKey), `${c.writeup}.md shows the status series`);
   }
 });
@@ -193,7 +212,13 @@ test("each complaint's write-up exists and names exactly the complaint's series"
 test('every series the benchmark emits is a valid run-file series (labels, units, methods, parameters)', () => {
   for (const [task, specs] of Object.entries(taskSpecs()))
     for (const spec of specs) {
-      const r = Series.safeParse({ ...spec, key: seriesKey(spec), buildId: 'b-111w', status: 'measured', iterations: [{ round: 1, value: 1, at: '2026-01-01T00:00:00Z', warmup: false }] });
+      const r = Series.safeParse({
+        ...spec,
+        key: seriesKey(spec),
+        buildId: 'b-111w',
+        status: 'measured',
+        iterations: [{ round: 1, value: 1, at: '2026-01-01T00:00:00Z', warmup: false }],
+      });
       assert.ok(r.success, `${task} ${seriesKey(spec)}: ${r.success ? '' : describeIssues(r.error)}`);
     }
 });

@@ -83,9 +83,13 @@ export async function ensureInputs(build: BuildUnderTest): Promise<InputsManifes
   const tmp = mkdtempSync(join(cacheRoot(), '.known-issues-inputs-'));
   try {
     const r = await exec(knownIssuesBinary(build), ['gen-inputs', tmp], 300_000);
-    if (r.code !== 0) throw new Error(`known_issues gen-inputs with OpenSSL ${build.record.version} failed (exit ${r.code}): ${(r.stdout + r.stderr).slice(0, 1500)}`);
+    if (r.code !== 0)
+      throw new Error(`known_issues gen-inputs with OpenSSL ${build.record.version} failed (exit ${r.code}): ${(r.stdout + r.stderr).slice(0, 1500)}`);
     const files: Record<string, string> = {};
-    for (const name of readdirSync(tmp).sort()) files[name] = createHash('sha256').update(readFileSync(join(tmp, name))).digest('hex');
+    for (const name of readdirSync(tmp).sort())
+      files[name] = createHash('sha256')
+        .update(readFileSync(join(tmp, name)))
+        .digest('hex');
     const manifest: InputsManifest = { generatedBy: build.record.version, files };
     writeFileSync(join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
     try {
@@ -101,7 +105,16 @@ export async function ensureInputs(build: BuildUnderTest): Promise<InputsManifes
 
 // ------------------------------------------------------------------ running
 
-const programArgs = (op: ProgramOp, count: number, warmup?: number) => ['run', '--op', op, '--inputs', inputsDir(), '--count', String(count), ...(warmup === undefined ? [] : ['--warmup', String(warmup)])];
+const programArgs = (op: ProgramOp, count: number, warmup?: number) => [
+  'run',
+  '--op',
+  op,
+  '--inputs',
+  inputsDir(),
+  '--count',
+  String(count),
+  ...(warmup === undefined ? [] : ['--warmup', String(warmup)]),
+];
 
 function checkVersion(openssl: string, version: string): void {
   if (!openssl.startsWith(`OpenSSL ${version} `)) throw new Error(`the harness reports "${openssl}", not OpenSSL ${version}`);
@@ -113,9 +126,15 @@ function inputsObserved(op: OpDef): Params {
   return m ? { inputs: inputsDigest(m), inputsGeneratedBy: m.generatedBy } : {};
 }
 
-const fail = (specs: SeriesSpec[], status: 'unsupported' | 'failed', reason: string): Outcome[] => specs.map((spec) => ({ spec, status, reason: reason.slice(0, 2000) }));
+const fail = (specs: SeriesSpec[], status: 'unsupported' | 'failed', reason: string): Outcome[] =>
+  specs.map((spec) => ({ spec, status, reason: reason.slice(0, 2000) }));
 
-async function runProgram(binary: string, op: ProgramOp, count: number, version: string): Promise<{ kind: 'run'; out: RunOutput } | { kind: 'unsupported' | 'failed'; reason: string }> {
+async function runProgram(
+  binary: string,
+  op: ProgramOp,
+  count: number,
+  version: string,
+): Promise<{ kind: 'run'; out: RunOutput } | { kind: 'unsupported' | 'failed'; reason: string }> {
   const r = await exec(binary, programArgs(op, count), 600_000);
   const where = `known_issues ${op} on ${version}`;
   if (r.code === -1 || !r.stdout.trim()) return { kind: 'failed', reason: `${where}: exit ${r.code}: ${r.stderr.trim().slice(0, 1500)}` };
@@ -181,7 +200,11 @@ export async function underCallgrind(binary: string, args: string[], where: stri
   const dir = mkdtempSync(join(tmpdir(), 'known-issues-cg-'));
   try {
     const file = join(dir, 'callgrind.out');
-    const r = await exec('valgrind', ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${file}`, binary, ...args, '--deterministic'], 1_800_000);
+    const r = await exec(
+      'valgrind',
+      ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${file}`, binary, ...args, '--deterministic'],
+      1_800_000,
+    );
     if (r.code === -1 && /ENOENT/.test(r.stderr)) return { failed: 'valgrind is not installed (apt-get install valgrind)' };
     if (!existsSync(file)) return { failed: `${where}: valgrind exit ${r.code}, no callgrind output: ${r.stderr.trim().slice(-1500)}` };
     return { profile: parseCallgrindCalls(readFileSync(file, 'utf8'), where), stdout: r.stdout, code: r.code };
@@ -213,9 +236,11 @@ export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Ou
     if (op.handshake) {
       const p = parseHandshakeOutput(r.stdout, r.code, where);
       if (p.kind === 'unsupported' || p.kind === 'failed') return fail(specs, p.kind, p.reason);
-      if (p.kind !== 'run' || !p.out.underValgrind || !p.out.deterministicRng) return fail(specs, 'failed', `${where}: not run under valgrind with the fixed-seed RNG`);
+      if (p.kind !== 'run' || !p.out.underValgrind || !p.out.deterministicRng)
+        return fail(specs, 'failed', `${where}: not run under valgrind with the fixed-seed RNG`);
       if (p.out.handshakes !== count) throw new Error(`${where}: ${p.out.handshakes} handshakes counted, asked for ${count}`);
-      if (p.out.negotiated.resumed !== (op.handshake.resume !== 'none')) return fail(specs, 'failed', `${where}: resumed ${p.out.negotiated.resumed}, asked for resume=${op.handshake.resume}`);
+      if (p.out.negotiated.resumed !== (op.handshake.resume !== 'none'))
+        return fail(specs, 'failed', `${where}: resumed ${p.out.negotiated.resumed}, asked for resume=${op.handshake.resume}`);
       checkVersion(p.out.openssl, version);
       cap = p.out.ia32cap;
     } else {
@@ -254,7 +279,19 @@ export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Ou
 
 // ------------------------------------------------------------------ tasks
 
-const TIMED: Exclude<OpId, CountedOnly>[] = ['pkey-pem', 'pkey-der', 'pkey-pem-p256', 'pkey-der-p256', 'x509-der', 'ctx-new', 'ca-bundle', 'aead-reinit', 'aead-new-ctx', 'dtls-handshake', 'tls12-aes128-sha-handshake'];
+const TIMED: Exclude<OpId, CountedOnly>[] = [
+  'pkey-pem',
+  'pkey-der',
+  'pkey-pem-p256',
+  'pkey-der-p256',
+  'x509-der',
+  'ctx-new',
+  'ca-bundle',
+  'aead-reinit',
+  'aead-new-ctx',
+  'dtls-handshake',
+  'tls12-aes128-sha-handshake',
+];
 const COUNTED: OpId[] = [...TIMED, ...COUNTED_ONLY];
 
 /** Every series the benchmark can emit, per task id (for tests: keys unique, none shared with the handshake benchmark's matrix). */

@@ -11,7 +11,17 @@ import { gunzipSync } from 'node:zlib';
 import { DEFAULT_MATRIX } from '../../catalogue/index.ts';
 import { seriesKey } from '../benchmark.ts';
 import { parseHandshakeOutput } from '../handshake/output.ts';
-import { lockCallers, lockCounts, namedCounts, parseCallgrindCalls, perOperation, perOperationByClass, trimCallgrind, type CallProfile, type ClassCounts } from './callgrind-calls.ts';
+import {
+  lockCallers,
+  lockCounts,
+  namedCounts,
+  parseCallgrindCalls,
+  perOperation,
+  perOperationByClass,
+  trimCallgrind,
+  type CallProfile,
+  type ClassCounts,
+} from './callgrind-calls.ts';
 import { COMPLAINTS, LOCK_CLASS_OPS, LOCK_KINDS, lockClassSpec, lockSpec, OP_DEFS, TLS13_PINNED, TLS13_PINNED_RESUMED } from './complaints.ts';
 import { callgrindSpecs, PLAN, taskSpecs } from './known-issues.ts';
 import { CLASSED_KINDS, classOf, HELPER_CLASSES, LOCK_CLASS_DEFS, LOCK_CLASSES } from './lock-classes.ts';
@@ -72,14 +82,34 @@ const synth = (reps: number) => parseCallgrindCalls(synthetic(reps), `synthetic 
 
 test('each call is attributed to the fn= block it sits in (its immediate caller), summed over call sites', () => {
   const p = synth(3);
-  assert.deepEqual([...p.edges.get('CRYPTO_THREAD_read_lock')!], [['ossl_namemap_name2num', 7], ['ossl_lib_ctx_get_data', 9]]);
-  assert.deepEqual([...p.edges.get('ossl_lib_ctx_get_data')!], [['ossl_namemap_name2num', 3], ['inner_evp_generic_fetch.constprop.0', 6]]);
+  assert.deepEqual(
+    [...p.edges.get('CRYPTO_THREAD_read_lock')!],
+    [
+      ['ossl_namemap_name2num', 7],
+      ['ossl_lib_ctx_get_data', 9],
+    ],
+  );
+  assert.deepEqual(
+    [...p.edges.get('ossl_lib_ctx_get_data')!],
+    [
+      ['ossl_namemap_name2num', 3],
+      ['inner_evp_generic_fetch.constprop.0', 6],
+    ],
+  );
   assert.equal(p.calls.get('CRYPTO_THREAD_read_lock'), 16, 'calls per function are the sum over callers');
   const callers = lockCallers(p);
-  assert.deepEqual(Object.fromEntries(callers['library-locks']), { ossl_namemap_name2num: 7, ossl_lib_ctx_get_data: 9, EVP_MD_up_ref: 3, some_new_function: 5 });
+  assert.deepEqual(Object.fromEntries(callers['library-locks']), {
+    ossl_namemap_name2num: 7,
+    ossl_lib_ctx_get_data: 9,
+    EVP_MD_up_ref: 3,
+    some_new_function: 5,
+  });
   assert.deepEqual(Object.fromEntries(callers.atomic), { 'inner_evp_generic_fetch.constprop.0': 3 });
   // a cfn= line belongs to its block: a calls= line after a new fn= line needs its own cfn= line
-  assert.throws(() => parseCallgrindCalls('# callgrind format\nevents: Ir\nfn=(1) a\ncfn=(2) b\ncalls=1 0\n1 1\nfn=(3) c\ncalls=1 0\n1 1\ntotals: 1\n', 'stale cfn'), /without a cfn/);
+  assert.throws(
+    () => parseCallgrindCalls('# callgrind format\nevents: Ir\nfn=(1) a\ncfn=(2) b\ncalls=1 0\n1 1\nfn=(3) c\ncalls=1 0\n1 1\ntotals: 1\n', 'stale cfn'),
+    /without a cfn/,
+  );
 });
 
 test('per operation by class: the n / 2n difference, each caller in one class, helpers named by their own callers', () => {
@@ -93,7 +123,10 @@ test('per operation by class: the n / 2n difference, each caller in one class, h
   const totals = perOperation(synth(3), synth(6), 3, 'synthetic');
   for (const k of CLASSED_KINDS) assert.equal(sum(by.counts[k]), totals[k], `${k}: the classes sum to the total`);
   assert.deepEqual(by.callers['library-locks'].other, [['some_new_function', 1]]);
-  assert.deepEqual(by.via['library-locks']['lib-ctx'], [['inner_evp_generic_fetch.constprop.0', 2], ['ossl_namemap_name2num', 1]]);
+  assert.deepEqual(by.via['library-locks']['lib-ctx'], [
+    ['inner_evp_generic_fetch.constprop.0', 2],
+    ['ossl_namemap_name2num', 1],
+  ]);
   assert.equal(by.via['library-locks'].namemap, undefined, 'only helper classes name their callers');
   assert.throws(() => perOperationByClass(synth(6), synth(3), 3, 'swapped'), /fell/);
   assert.throws(() => perOperationByClass(synth(3), synth(6), 0, 'n'), /positive/);
@@ -159,9 +192,22 @@ test('trimming keeps every call into the lock functions and into their callers, 
 });
 
 test('named counts: the first three, most first, with how many more, within 200 characters', () => {
-  assert.equal(namedCounts([['a', 5], ['b', 2], ['c', 1], ['d', 1]]), 'a 5, b 2, c 1 (+1 more)');
+  assert.equal(
+    namedCounts([
+      ['a', 5],
+      ['b', 2],
+      ['c', 1],
+      ['d', 1],
+    ]),
+    'a 5, b 2, c 1 (+1 more)',
+  );
   assert.equal(namedCounts([['a', 0.5]]), 'a 0.50');
-  assert.ok(namedCounts([[`${'x'.repeat(150)}`, 1], [`${'y'.repeat(150)}`, 1]]).length <= 200);
+  assert.ok(
+    namedCounts([
+      [`${'x'.repeat(150)}`, 1],
+      [`${'y'.repeat(150)}`, 1],
+    ]).length <= 200,
+  );
 });
 
 // ------------------------------------------------------------------ real output
@@ -176,7 +222,9 @@ interface Captured {
 const profile = (v: string, name: string): CallProfile => parseCallgrindCalls(gz(v, name), `${v} ${name}`);
 
 test('lock-class fixtures come from real runs of every version of the default matrix', () => {
-  for (const v of DEFAULT_MATRIX) for (const op of LOCK_CLASS_OPS) assert.ok(existsSync(join(FIXTURES, v, `lock-classes-${op}.json`)), `${v}: node runner/known-issues/capture-fixtures.ts --only lock-classes ${v}`);
+  for (const v of DEFAULT_MATRIX)
+    for (const op of LOCK_CLASS_OPS)
+      assert.ok(existsSync(join(FIXTURES, v, `lock-classes-${op}.json`)), `${v}: node runner/known-issues/capture-fixtures.ts --only lock-classes ${v}`);
 });
 
 for (const v of versions) {
@@ -207,10 +255,15 @@ for (const v of versions) {
       assert.deepEqual(JSON.parse(JSON.stringify(by)), captured.byClass, `${v} ${op}: counts by class from the trimmed files`);
       for (const k of CLASSED_KINDS) {
         assert.equal(sum(by.counts[k]), per[k], `${v} ${op}: ${k} classes sum to the total`);
-        for (const [c, x] of Object.entries(by.counts[k])) assert.ok(Number.isInteger(x) && x >= 0, `${v} ${op}: ${k}/${c} = ${x}, not a whole count per handshake`);
+        for (const [c, x] of Object.entries(by.counts[k]))
+          assert.ok(Number.isInteger(x) && x >= 0, `${v} ${op}: ${k}/${c} = ${x}, not a whole count per handshake`);
       }
       // every caller seen has a class: nothing falls to "other" in the versions measured so far
-      assert.deepEqual([by.counts['library-locks'].other, by.counts.atomic.other], [0, 0], `${v} ${op}: other callers ${JSON.stringify([by.callers['library-locks'].other, by.callers.atomic.other])}`);
+      assert.deepEqual(
+        [by.counts['library-locks'].other, by.counts.atomic.other],
+        [0, 0],
+        `${v} ${op}: other callers ${JSON.stringify([by.callers['library-locks'].other, by.callers.atomic.other])}`,
+      );
       // every lock taken in a handshake is released in it
       const unlock = (p: CallProfile) => p.calls.get('CRYPTO_THREAD_unlock') ?? 0;
       assert.equal((unlock(large) - unlock(small)) / n, per['read-lock'] + per['write-lock'], `${v} ${op}: unlocks per handshake`);
@@ -253,7 +306,11 @@ test('real facts: 1.1.1w makes no atomic calls and 3.0.22 the most lock calls pe
 test('series: one per operation, kind and class, beside the unchanged kind series; labels say what callgrind cannot count', () => {
   for (const op of LOCK_CLASS_OPS) {
     const specs = callgrindSpecs(op);
-    assert.deepEqual(specs.slice(0, LOCK_KINDS.length).map(seriesKey), LOCK_KINDS.map((k) => seriesKey(lockSpec(OP_DEFS[op], k))), 'no instructions (the handshake benchmark counts them): the kind series first');
+    assert.deepEqual(
+      specs.slice(0, LOCK_KINDS.length).map(seriesKey),
+      LOCK_KINDS.map((k) => seriesKey(lockSpec(OP_DEFS[op], k))),
+      'no instructions (the handshake benchmark counts them): the kind series first',
+    );
     const classed = specs.filter((s) => s.metric === 'lock-calls-by-class');
     assert.equal(classed.length, CLASSED_KINDS.length * LOCK_CLASSES.length);
     for (const s of classed) {
@@ -271,13 +328,16 @@ test('series: one per operation, kind and class, beside the unchanged kind serie
     'known-issues/lock-calls-by-class[cert=ecdsa-p256,class=hashtable,group=X25519,lock=atomic,op=tls13-resumed-handshake,proto=1.3,resume=ticket]',
   );
   assert.deepEqual(taskSpecs()['calls/tls13-resumed-handshake']!.map(seriesKey), callgrindSpecs('tls13-resumed-handshake').map(seriesKey));
-  assert.equal(taskSpecs()['cpu/tls13-resumed-handshake'], undefined, 'its CPU time is the handshake benchmark\'s');
+  assert.equal(taskSpecs()['cpu/tls13-resumed-handshake'], undefined, "its CPU time is the handshake benchmark's");
 });
 
 test('every calls-by-class series the page reads (Complaint.lockClassOps) is emitted by the benchmark', () => {
   const emitted = new Set(Object.values(taskSpecs()).flat().map(seriesKey));
   const withClasses = COMPLAINTS.filter((c) => c.lockClassOps);
-  assert.deepEqual(withClasses.map((c) => c.id), ['lock-contention']);
+  assert.deepEqual(
+    withClasses.map((c) => c.id),
+    ['lock-contention'],
+  );
   for (const c of withClasses)
     for (const op of c.lockClassOps!)
       for (const k of CLASSED_KINDS) {

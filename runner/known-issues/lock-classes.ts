@@ -36,26 +36,44 @@ export const LOCK_CLASS_DEFS = [
   {
     id: 'method-store',
     text: 'method store and fetch (ossl_method_store_*, evp_generic_fetch, ossl_provider_*)',
-    callers: /^(ossl_method_store_\w+|ossl_method_(un)?lock_store|ossl_method_construct\w*|(inner_)?evp_generic_fetch\w*|evp_generic_do_all\w*|(un)?reserve_\w+_store|ossl_provider_\w+|provider_\w+|OSSL_PROVIDER_\w+)$/,
+    callers:
+      /^(ossl_method_store_\w+|ossl_method_(un)?lock_store|ossl_method_construct\w*|(inner_)?evp_generic_fetch\w*|evp_generic_do_all\w*|(un)?reserve_\w+_store|ossl_provider_\w+|provider_\w+|OSSL_PROVIDER_\w+)$/,
   },
-  { id: 'property', text: 'property queries (ossl_property_*, ossl_prop_*, property parsing)', callers: /^(ossl_property_\w+|ossl_prop_\w+|ossl_parse_\w*(property|query)\w*)$/ },
+  {
+    id: 'property',
+    text: 'property queries (ossl_property_*, ossl_prop_*, property parsing)',
+    callers: /^(ossl_property_\w+|ossl_prop_\w+|ossl_parse_\w*(property|query)\w*)$/,
+  },
   { id: 'namemap', text: 'name map (ossl_namemap_*)', callers: /^(ossl_namemap_\w+|namemap_\w+)$/ },
   { id: 'lib-ctx', text: 'library context data (ossl_lib_ctx_*)', callers: /^(ossl_lib_ctx_\w+|OSSL_LIB_CTX_\w+)$/, helper: true },
   { id: 'hashtable', text: 'RCU hash table (ossl_ht_*)', callers: /^ossl_ht_\w+$/, helper: true },
-  { id: 'ex-data', text: 'ex_data (CRYPTO_*ex_data*, ossl_crypto_*ex_data*)', callers: /^(CRYPTO_\w*ex_(data|new_index)\w*|ossl_crypto_\w*ex_(data|new_index)\w*|get_and_lock)$/ },
+  {
+    id: 'ex-data',
+    text: 'ex_data (CRYPTO_*ex_data*, ossl_crypto_*ex_data*)',
+    callers: /^(CRYPTO_\w*ex_(data|new_index)\w*|ossl_crypto_\w*ex_(data|new_index)\w*|get_and_lock)$/,
+  },
   {
     id: 'session',
     text: 'TLS session cache and tickets (SSL_*session*, ssl_*sess*)',
     callers: /^((SSL|ssl)_\w*sess\w*|lookup_sess_in_cache|remove_session_lock|ssl_update_cache|tls_\w*ticket\w*)$/,
   },
   { id: 'x509', text: 'certificates and the X509_STORE (X509_*, ossl_x509*)', callers: /^(X509_\w+|x509_\w+|ossl_x509\w*|x509v3_\w+)$/ },
-  { id: 'decoder', text: 'decoders, encoders, OSSL_STORE (OSSL_DECODER*, ossl_decoder_*, ...)', callers: /^(OSSL_(DECODER|ENCODER|STORE)\w*|ossl_(decoder|encoder|store)_\w+|(decoder|encoder)_\w+)$/ },
+  {
+    id: 'decoder',
+    text: 'decoders, encoders, OSSL_STORE (OSSL_DECODER*, ossl_decoder_*, ...)',
+    callers: /^(OSSL_(DECODER|ENCODER|STORE)\w*|ossl_(decoder|encoder|store)_\w+|(decoder|encoder)_\w+)$/,
+  },
   { id: 'pkey', text: 'keys and their keymgmt cache (EVP_PKEY_*, evp_keymgmt_*)', callers: /^(EVP_PKEY_\w+|evp_pkey_\w+|evp_keymgmt_\w+)$/ },
   { id: 'engine', text: 'ENGINE tables (ENGINE_*, engine_*)', callers: /^(ENGINE_\w+|engine_\w+|ossl_engine_\w+|int_engine_\w+)$/ },
   { id: 'objects', text: 'object and OID tables (OBJ_*)', callers: /^(OBJ_\w+|ossl_obj_\w+)$/ },
   { id: 'rng', text: 'RNG (RAND_*, rand_*, ossl_rand_*, DRBG)', callers: /^(RAND_\w+|rand_\w+|ossl_rand_\w+|\w*drbg\w*|\w*DRBG\w*)$/ },
   { id: 'err', text: 'error queue (ERR_*, err_*)', callers: /^(ERR_\w+|err_\w+|ossl_err_\w+)$/ },
-  { id: 'init', text: 'initialisation checks (OPENSSL_init_crypto, OPENSSL_init_ssl)', callers: /^(OPENSSL_init_(crypto|ssl)|ossl_init_\w+|OPENSSL_cleanup)$/, helper: true },
+  {
+    id: 'init',
+    text: 'initialisation checks (OPENSSL_init_crypto, OPENSSL_init_ssl)',
+    callers: /^(OPENSSL_init_(crypto|ssl)|ossl_init_\w+|OPENSSL_cleanup)$/,
+    helper: true,
+  },
   { id: 'other', text: 'other callers (named beside the count)', callers: /^/ },
 ] as const satisfies readonly LockClassDef[];
 

@@ -2,7 +2,19 @@
 import { z } from 'zod';
 import { EXIT } from '../handshake/output.ts';
 
-export const PROGRAM_OPS = ['pkey-pem', 'pkey-der', 'pkey-pem-p256', 'pkey-der-p256', 'x509-der', 'ctx-new', 'ca-bundle', 'aead-reinit', 'aead-new-ctx', 'dtls-handshake', 'dtls-heap'] as const;
+export const PROGRAM_OPS = [
+  'pkey-pem',
+  'pkey-der',
+  'pkey-pem-p256',
+  'pkey-der-p256',
+  'x509-der',
+  'ctx-new',
+  'ca-bundle',
+  'aead-reinit',
+  'aead-new-ctx',
+  'dtls-handshake',
+  'dtls-heap',
+] as const;
 export type ProgramOp = (typeof PROGRAM_OPS)[number];
 
 export const RunOutput = z
@@ -14,7 +26,10 @@ export const RunOutput = z
     warmup: z.int().nonnegative(),
     deterministicRng: z.boolean(),
     underValgrind: z.boolean(),
-    ia32cap: z.string().regex(/^([0-9a-f]{8}:){3}[0-9a-f]{8}$/).optional(),
+    ia32cap: z
+      .string()
+      .regex(/^([0-9a-f]{8}:){3}[0-9a-f]{8}$/)
+      .optional(),
     /** absent in deterministic mode (no clock reads there) */
     cpuNs: z.int().nonnegative().optional(),
     bundleCertificates: z.int().positive().optional(),

@@ -16,7 +16,9 @@ for (const build of requireBuilds(versions)) {
     const outcomes = await task.run();
     console.log(`${build.record.version} ${task.id} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
     for (const o of outcomes)
-      console.log(`   ${seriesKey(o.spec)} = ${'value' in o ? `${o.value.toPrecision(6)} ${o.spec.unit}` : `${o.status}: ${o.reason.slice(0, 200)}`}${o.observed ? ` ${JSON.stringify(o.observed)}` : ''}`);
+      console.log(
+        `   ${seriesKey(o.spec)} = ${'value' in o ? `${o.value.toPrecision(6)} ${o.spec.unit}` : `${o.status}: ${o.reason.slice(0, 200)}`}${o.observed ? ` ${JSON.stringify(o.observed)}` : ''}`,
+      );
   }
   console.log(`${build.record.version}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -1,13 +1,7 @@
 // From the programs' output to the entries of data/mtu/<host>.json. Pure functions: the tests feed
 // them captured output (fixtures/) as well as live runs.
 import type { z } from 'zod';
-import type {
-  ClientHelloEntry,
-  GroupConfig,
-  HelloRetryEntry,
-  QuicHandshakeEntry,
-  ServerFlightEntry,
-} from '../../schema/mtu.ts';
+import type { ClientHelloEntry, GroupConfig, HelloRetryEntry, QuicHandshakeEntry, ServerFlightEntry } from '../../schema/mtu.ts';
 import { OPENSSL_ASSUMPTIONS, planClientInitials, planServerFlight, type ModelAssumptions } from './model.ts';
 import {
   amplification,
@@ -31,7 +25,13 @@ export const DATAGRAM_SIZES = [1200, 1472];
 
 const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 2900);
 
-export function clientHelloEntry(b: BuildRef, config: Config, tls: TlsSizesOutput, quic: QuicSizesOutput | undefined, a: ModelAssumptions = OPENSSL_ASSUMPTIONS): ClientHelloEntry {
+export function clientHelloEntry(
+  b: BuildRef,
+  config: Config,
+  tls: TlsSizesOutput,
+  quic: QuicSizesOutput | undefined,
+  a: ModelAssumptions = OPENSSL_ASSUMPTIONS,
+): ClientHelloEntry {
   const base = { ...b, config };
   if (tls.status === 'unsupported') return { ...base, status: 'unsupported', reason: clean(tls.reason ?? 'unsupported') };
   const facts = tlsFacts(tls);

@@ -84,7 +84,7 @@ export function planClientInitials(helloBytes: number, maxDatagram: number, a: M
   const datagramBytes: number[] = [];
   const cryptoBytesPerPacket: number[] = [];
   let padding = 0;
-  for (let offset = 0; offset < helloBytes; ) {
+  for (let offset = 0; offset < helloBytes;) {
     const fit = cryptoFit(maxDatagram - header - a.aeadTagBytes, offset, helloBytes - offset);
     if (fit.data <= 0) throw new Error(`max datagram ${maxDatagram}: no room for CRYPTO data after ${header} header bytes`);
     const packet = header + fit.frameHeader + fit.data + a.aeadTagBytes;
@@ -120,8 +120,20 @@ export function planServerFlight(
 ): ServerFlightPlan {
   check(a, maxDatagram);
   const levels = [
-    { name: 'initial', left: serverHelloBytes, offset: 0, packets: 0, header: initialHeaderBytes(a.clientScidBytes, a.serverScidBytes, 0, a.packetNumberBytes, a.lengthFieldBytes) },
-    { name: 'handshake', left: handshakeLevelBytes, offset: 0, packets: 0, header: handshakeHeaderBytes(a.clientScidBytes, a.serverScidBytes, a.packetNumberBytes, a.lengthFieldBytes) },
+    {
+      name: 'initial',
+      left: serverHelloBytes,
+      offset: 0,
+      packets: 0,
+      header: initialHeaderBytes(a.clientScidBytes, a.serverScidBytes, 0, a.packetNumberBytes, a.lengthFieldBytes),
+    },
+    {
+      name: 'handshake',
+      left: handshakeLevelBytes,
+      offset: 0,
+      packets: 0,
+      header: handshakeHeaderBytes(a.clientScidBytes, a.serverScidBytes, a.packetNumberBytes, a.lengthFieldBytes),
+    },
   ];
   const datagrams: number[] = [];
   let ackSent = false;

@@ -21,15 +21,19 @@ const LIVE = ['3.4.1', '3.5.7'];
 for (const v of LIVE) {
   const build = findCached(v, 'default');
   const fixtureThere = existsSync(join(FIXTURE_DIR, v, 'tls-default-ecdsa.json'));
-  test(`live run against the ${v} build: same facts as its fixture`, { skip: needs(build, `${v} is not built here`) || (!fixtureThere && `no ${v} fixture captured yet`) }, async () => {
-    const tls = await runTlsSizes(build!, 'default', 'default', 'ecdsa-p256');
-    const quic = await runQuicSizes(build!, ['client-only', 'default']);
-    const e = clientHelloEntry({ buildId: build!.record.id, version: v }, cfg('default'), tls, quic);
-    const fx = clientHelloEntry(ref(v), cfg('default'), tlsFixture(v, 'tls-default-ecdsa'), quicFixture(v, 'quic-client-only-default'));
-    assert.equal(e.tcp!.messageBytes, fx.tcp!.messageBytes);
-    assert.equal(e.quic!.messageBytes, fx.quic!.messageBytes);
-    assert.deepEqual(e.quic!.keyShares, fx.quic!.keyShares);
-    assert.deepEqual(e.measuredFirstFlight, fx.measuredFirstFlight);
-    assert.equal(e.plans![0]!.packets, v === '3.4.1' ? 1 : 2);
-  });
+  test(
+    `live run against the ${v} build: same facts as its fixture`,
+    { skip: needs(build, `${v} is not built here`) || (!fixtureThere && `no ${v} fixture captured yet`) },
+    async () => {
+      const tls = await runTlsSizes(build!, 'default', 'default', 'ecdsa-p256');
+      const quic = await runQuicSizes(build!, ['client-only', 'default']);
+      const e = clientHelloEntry({ buildId: build!.record.id, version: v }, cfg('default'), tls, quic);
+      const fx = clientHelloEntry(ref(v), cfg('default'), tlsFixture(v, 'tls-default-ecdsa'), quicFixture(v, 'quic-client-only-default'));
+      assert.equal(e.tcp!.messageBytes, fx.tcp!.messageBytes);
+      assert.equal(e.quic!.messageBytes, fx.quic!.messageBytes);
+      assert.deepEqual(e.quic!.keyShares, fx.quic!.keyShares);
+      assert.deepEqual(e.measuredFirstFlight, fx.measuredFirstFlight);
+      assert.equal(e.plans![0]!.packets, v === '3.4.1' ? 1 : 2);
+    },
+  );
 }

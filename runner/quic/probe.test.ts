@@ -45,7 +45,11 @@ test('3.5.7 default ClientHello: hybrid and X25519 shares of the protocol sizes,
 test('3.2.1 and 3.4.1 default ClientHello: one X25519 share, one Initial, as OpenSSL\u2019s QUIC client really sent it', () => {
   for (const v of ['3.2.1', '3.4.1']) {
     const e = clientHelloEntry(ref(v), cfg('default'), tlsFixture(v, 'tls-default-ecdsa'), quicFixture(v, 'quic-client-only-default'));
-    assert.deepEqual(e.quic!.keyShares.map((k) => [k.group, k.bytes]), [['X25519', X25519]], v);
+    assert.deepEqual(
+      e.quic!.keyShares.map((k) => [k.group, k.bytes]),
+      [['X25519', X25519]],
+      v,
+    );
     assert.equal(e.plans![0]!.packets, 1, v);
     assert.deepEqual(e.measuredFirstFlight!.datagramBytes, [1200], v);
     assert.equal(e.measuredFirstFlight!.matchesModelAt1200, true, v);
@@ -56,7 +60,10 @@ test('server share of X25519MLKEM768 is the ML-KEM-768 ciphertext plus X25519', 
   for (const v of ['3.5.7', '4.0.3']) {
     const f = tlsFacts(tlsFixture(v, 'tls-x25519mlkem768'));
     assert.deepEqual([f.serverShare!.group, f.serverShare!.bytes], ['X25519MLKEM768', MLKEM768_CT + X25519]);
-    assert.deepEqual(f.clientHellos[0]!.keyShares.map((k) => k.bytes), [MLKEM768_EK + X25519]);
+    assert.deepEqual(
+      f.clientHellos[0]!.keyShares.map((k) => k.bytes),
+      [MLKEM768_EK + X25519],
+    );
   }
 });
 
@@ -82,7 +89,10 @@ test('HelloRetryRequest: a client default against a P-256-only server costs a se
     assert.equal(e.helloRetryRequest, true);
     assert.equal(e.clientHelloBytes!.length, 2);
     assert.equal(e.extraRoundTrips, 1);
-    assert.deepEqual(e.retryKeyShares!.map((k) => [k.group, k.bytes]), [['secp256r1', 65]]);
+    assert.deepEqual(
+      e.retryKeyShares!.map((k) => [k.group, k.bytes]),
+      [['secp256r1', 65]],
+    );
     assert.equal(e.negotiatedGroup, 'secp256r1');
   }
 });
@@ -113,29 +123,42 @@ test('a real QUIC handshake (3.5.7, 4.0.3): ML-DSA chain stops at 3 x 1200 and n
 
 test('a real QUIC handshake (3.5.7): default groups and ECDSA fit in one server flight', () => {
   const e = quicHandshakeEntry(ref('3.5.7'), cfg('default'), 'ecdsa-p256', false, quicFixture('3.5.7', 'quic-handshake-default-ecdsa'));
-  assert.deepEqual(e.flights!.slice(0, 2).map((f) => [f.from, f.datagrams]), [
-    ['client', 2],
-    ['server', 2],
-  ]);
+  assert.deepEqual(
+    e.flights!.slice(0, 2).map((f) => [f.from, f.datagrams]),
+    [
+      ['client', 2],
+      ['server', 2],
+    ],
+  );
   assert.equal(e.clientFlightsToFinished, 2);
   assert.ok(e.datagrams!.every((d) => d.packets.every((p) => p.type !== 'initial' || p.dcidLen === (d.from === 'client' ? 8 : 0))));
 });
 
 test('the 3x check counts until a client Handshake packet or a Retry, and catches an excess', () => {
-  const d = (from: 'client' | 'server', bytes: number, ...types: WireDatagram['packets'][number]['type'][]): WireDatagram => ({ from, bytes, packets: types.map((type) => ({ type, bytes })) });
+  const d = (from: 'client' | 'server', bytes: number, ...types: WireDatagram['packets'][number]['type'][]): WireDatagram => ({
+    from,
+    bytes,
+    packets: types.map((type) => ({ type, bytes })),
+  });
   const ok = [d('client', 1200, 'initial'), d('server', 1200, 'initial', 'handshake'), d('server', 1200, 'handshake'), d('server', 1200, 'handshake')];
   assert.deepEqual(amplification(ok), { serverBytesBeforeValidation: 3600, respected: true });
   assert.equal(amplification([...ok, d('server', 1, 'handshake')]).respected, false); // 3601 > 3 x 1200
   // after a client Handshake packet the address is validated: nothing more is counted
-  assert.deepEqual(amplification([...ok, d('client', 1200, 'initial', 'handshake'), d('server', 9000, 'handshake')]), { serverBytesBeforeValidation: 3600, respected: true });
+  assert.deepEqual(amplification([...ok, d('client', 1200, 'initial', 'handshake'), d('server', 9000, 'handshake')]), {
+    serverBytesBeforeValidation: 3600,
+    respected: true,
+  });
   assert.deepEqual(amplification([d('client', 1200, 'initial'), d('server', 91, 'retry'), d('client', 1200, 'initial'), d('server', 9000, 'handshake')]), {
     serverBytesBeforeValidation: 0,
     respected: true,
   });
-  assert.deepEqual(flights(ok).map((f) => [f.from, f.datagrams, f.bytes, f.packetTypes.join('+')]), [
-    ['client', 1, 1200, 'initial'],
-    ['server', 3, 3600, 'initial+handshake'],
-  ]);
+  assert.deepEqual(
+    flights(ok).map((f) => [f.from, f.datagrams, f.bytes, f.packetTypes.join('+')]),
+    [
+      ['client', 1, 1200, 'initial'],
+      ['server', 3, 3600, 'initial+handshake'],
+    ],
+  );
 });
 
 test('bad input is refused with a message naming what is wrong', () => {

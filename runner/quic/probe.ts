@@ -124,7 +124,11 @@ export interface ServerMessages {
 /** Sizes of the server's flight after its real ServerHello, from handshake messages in order. */
 export function serverMessages(msgs: { type: number; length: number }[]): ServerMessages | undefined {
   const find = (t: number) => msgs.find((m) => m.type === t)?.length;
-  const sh = find(2), ee = find(8), cert = find(11), cv = find(15), fin = find(20);
+  const sh = find(2),
+    ee = find(8),
+    cert = find(11),
+    cv = find(15),
+    fin = find(20);
   if (sh === undefined || ee === undefined || cert === undefined || cv === undefined || fin === undefined) return undefined;
   return { serverHello: sh, encryptedExtensions: ee, certificate: cert, certificateVerify: cv, finished: fin, handshakeLevelBytes: ee + cert + cv + fin };
 }
@@ -143,8 +147,7 @@ export interface TlsFacts {
 export function tlsFacts(out: TlsSizesOutput): TlsFacts {
   const events = out.events ?? [];
   const hellos = events.flatMap((e) => (e.kind === 'handshake' && (e.type === 1 || e.type === 2) ? [e] : []));
-  for (const h of hellos)
-    if (!h.hex) throw new Error(`tls_sizes: ${h.from} hello at seq ${h.seq} has no bytes`);
+  for (const h of hellos) if (!h.hex) throw new Error(`tls_sizes: ${h.from} hello at seq ${h.seq} has no bytes`);
   const clientHellos = hellos.filter((h) => h.from === 'client').map((h) => parseHello(h.hex!));
   const serverHellos = hellos.filter((h) => h.from === 'server').map((h) => ({ seq: h.seq, hello: parseHello(h.hex!) }));
   for (const [i, h] of clientHellos.entries())
@@ -177,7 +180,9 @@ export interface WireDatagram {
 /** The wire as the client saw it: what it sent and what it received, in order. */
 export function clientView(events: QuicEvent[]): WireDatagram[] {
   return events.flatMap((e) =>
-    e.kind === 'datagram' && e.side === 'client' ? [{ from: e.dir === 'sent' ? ('client' as const) : ('server' as const), bytes: e.bytes, packets: e.packets }] : [],
+    e.kind === 'datagram' && e.side === 'client'
+      ? [{ from: e.dir === 'sent' ? ('client' as const) : ('server' as const), bytes: e.bytes, packets: e.packets }]
+      : [],
   );
 }
 
@@ -215,8 +220,7 @@ export function amplification(wire: WireDatagram[], factor = 3): { serverBytesBe
 /** Packet number lengths seen in unprotected headers (RFC 9000 17.2: the low two bits + 1). */
 export function packetNumberLengths(events: QuicEvent[]): { client: number[]; server: number[] } {
   const seen = { client: new Set<number>(), server: new Set<number>() };
-  for (const e of events)
-    if (e.kind === 'packet' && e.side === 'client') seen[e.dir === 'sent' ? 'client' : 'server'].add((e.firstByte & 3) + 1);
+  for (const e of events) if (e.kind === 'packet' && e.side === 'client') seen[e.dir === 'sent' ? 'client' : 'server'].add((e.firstByte & 3) + 1);
   return { client: [...seen.client].sort(), server: [...seen.server].sort() };
 }
 
@@ -226,4 +230,3 @@ export function quicHellos(events: QuicEvent[]): { client?: ParsedHello; server:
   if (ch?.kind === 'handshake' && !ch.hex) throw new Error('quic_sizes: the ClientHello event has no bytes');
   return { ...(ch?.kind === 'handshake' ? { client: parseHello(ch.hex!) } : {}), server };
 }
-

@@ -78,15 +78,22 @@ export const ASSUMPTION_SOURCES: Record<string, { unit: string; source: string }
   },
   clientScidBytes: { unit: 'bytes', source: 'OpenSSL clients sent a zero-length Source Connection ID (scidLen 0 in every client Initial measured here)' },
   serverScidBytes: { unit: 'bytes', source: 'OpenSSL 3.5+ servers chose 8-byte connection IDs (scidLen of their Initial and Handshake packets)' },
-  tokenBytes: { unit: 'bytes', source: 'a first connection without Retry carries no token (RFC 9000 17.2.2); after a Retry OpenSSL 3.5.7 sent a 60-byte token' },
+  tokenBytes: {
+    unit: 'bytes',
+    source: 'a first connection without Retry carries no token (RFC 9000 17.2.2); after a Retry OpenSSL 3.5.7 sent a 60-byte token',
+  },
   packetNumberBytes: {
     unit: 'bytes',
-    source: 'OpenSSL wrote 4-byte packet numbers in its Initial and Handshake packets (low bits of the unprotected first byte, packetNumberBytes in quicHandshakes)',
+    source:
+      'OpenSSL wrote 4-byte packet numbers in its Initial and Handshake packets (low bits of the unprotected first byte, packetNumberBytes in quicHandshakes)',
   },
   aeadTagBytes: { unit: 'bytes', source: 'RFC 9001 5.3: AEAD_AES_128_GCM for Initial packets, 16-byte tag' },
   minDatagramBytes: { unit: 'bytes', source: 'RFC 9000 14.1 (a minimum the client pads up to)' },
   amplificationFactor: { unit: 'x bytes received', source: 'RFC 9000 8.1' },
-  serverAckFrameBytes: { unit: 'bytes', source: 'the ACK frame OpenSSL 3.5.7 put in its first Initial: type, largest acknowledged, delay, range count, first range, 1 byte each' },
+  serverAckFrameBytes: {
+    unit: 'bytes',
+    source: 'the ACK frame OpenSSL 3.5.7 put in its first Initial: type, largest acknowledged, delay, range count, first range, 1 byte each',
+  },
   lengthFieldBytes: {
     unit: 'bytes',
     source:

@@ -27,7 +27,10 @@ for (const f of files) {
     for (const e of pq) {
       assert.ok(at1200(e.version)!.packets > 1, `${e.version}`);
       // measured, not assumed: the hybrid share is in the ClientHello the library wrote
-      assert.ok(e.tcp!.keyShares.some((k) => k.group === 'X25519MLKEM768' && k.bytes === 1216), e.version);
+      assert.ok(
+        e.tcp!.keyShares.some((k) => k.group === 'X25519MLKEM768' && k.bytes === 1216),
+        e.version,
+      );
       if (e.measuredFirstFlight) assert.equal(e.measuredFirstFlight.datagrams, at1200(e.version)!.packets, `${e.version}: real datagrams vs model`);
     }
     // every entry that is not measured says why

@@ -92,7 +92,9 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
       rounds: plan.rounds,
       ...(plan.maxRounds ? { maxRounds: plan.maxRounds } : {}),
       ...(plan.budgetMinutes !== undefined ? { budgetMinutes: plan.budgetMinutes } : {}),
-      ...(stopping?.leftOut.length ? { leftOut: stopping.leftOut.map((t) => ({ benchmark: t.benchmark, task: t.task, headline: t.headline, secondsPerRound: t.secondsPerRound })) } : {}),
+      ...(stopping?.leftOut.length
+        ? { leftOut: stopping.leftOut.map((t) => ({ benchmark: t.benchmark, task: t.task, headline: t.headline, secondsPerRound: t.secondsPerRound })) }
+        : {}),
       ...(stopping
         ? {
             stopping: {

@@ -30,7 +30,15 @@ export function reuseKeys(plan: RunPlan): KeyOf {
     const binary = build.binarySha256;
     const sourcesSha256 = sourcesOf(bench);
     return binary && sourcesSha256
-      ? { machine: plan.host.id, binarySha256: binary, benchmark: bench.id, task: task.id, mode: plan.mode, harnessRevision: plan.harness.revision ?? 1, sourcesSha256 }
+      ? {
+          machine: plan.host.id,
+          binarySha256: binary,
+          benchmark: bench.id,
+          task: task.id,
+          mode: plan.mode,
+          harnessRevision: plan.harness.revision ?? 1,
+          sourcesSha256,
+        }
       : undefined;
   };
 }
@@ -80,7 +88,14 @@ export async function runDeterministicPhase(p: DeterministicPhase): Promise<void
         const stored = key && p.reuse ? findStored(key) : undefined;
         if (stored && key) {
           entry.outcomes = stored.outcomes;
-          entry.reusedFrom = { runId: stored.runId, measuredAt: stored.measuredAt, key: keySha256(key), binarySha256: key.binarySha256, sourcesSha256: key.sourcesSha256, harnessRevision: key.harnessRevision };
+          entry.reusedFrom = {
+            runId: stored.runId,
+            measuredAt: stored.measuredAt,
+            key: keySha256(key),
+            binarySha256: key.binarySha256,
+            sourcesSha256: key.sourcesSha256,
+            harnessRevision: key.harnessRevision,
+          };
           cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}: reused from ${stored.runId}`);
         } else {
           cb.progress(`[deterministic ${++n}/${deterministic.length}] ${label}`);

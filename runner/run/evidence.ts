@@ -16,10 +16,17 @@ export function quietOf(plan: RunPlan, entries: JournalEntry[], evidence: Eviden
   // until decided may run more rounds than its minimum, or skip none): each must carry its evidence
   const measured = [...new Set(entries.filter((e) => !e.deterministic && e.round >= plan.warmupRounds).map((e) => e.round))].sort((a, b) => a - b);
   const missing = measured.filter((r) => !rounds.some((x) => x.round === r));
-  if (missing.length) notes.push(`no quiet-host evidence for round(s) ${missing.join(', ')} (the run was killed between a round's last task and its evidence): the run counts as not quiet`);
+  if (missing.length)
+    notes.push(
+      `no quiet-host evidence for round(s) ${missing.join(', ')} (the run was killed between a round's last task and its evidence): the run counts as not quiet`,
+    );
   const deterministicRan = entries.some((e) => e.deterministic && !e.reusedFrom);
-  if (deterministicRan && deterministic.length === 0) notes.push('no quiet-host evidence for the deterministic phase (the run was killed in it): the run counts as not quiet');
-  for (const r of repeated) notes.push(`measured round ${r.round - plan.warmupRounds + 1} was disturbed by the host (${r.reasons.join('; ')}): what it measured was dropped before anything used it and the round measured again`);
+  if (deterministicRan && deterministic.length === 0)
+    notes.push('no quiet-host evidence for the deterministic phase (the run was killed in it): the run counts as not quiet');
+  for (const r of repeated)
+    notes.push(
+      `measured round ${r.round - plan.warmupRounds + 1} was disturbed by the host (${r.reasons.join('; ')}): what it measured was dropped before anything used it and the round measured again`,
+    );
   const exclusive = sessions.length > 0 && sessions.every((s) => s.exclusive);
   return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured, repeated, deterministic, deterministicRan);
 }

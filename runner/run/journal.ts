@@ -120,7 +120,14 @@ export function resumableRun(machineId: string, want: RunRequest, now = new Date
       continue;
     }
     const age = (now.getTime() - Date.parse(plan.startedAt)) / 3600_000;
-    if (plan.mode !== want.mode || plan.rounds !== want.rounds || (plan.maxRounds ?? null) !== (want.maxRounds ?? null) || !same(plan.benchmarks, want.benchmarks) || !same(plan.builds.map(buildLabel), want.builds)) continue;
+    if (
+      plan.mode !== want.mode ||
+      plan.rounds !== want.rounds ||
+      (plan.maxRounds ?? null) !== (want.maxRounds ?? null) ||
+      !same(plan.benchmarks, want.benchmarks) ||
+      !same(plan.builds.map(buildLabel), want.builds)
+    )
+      continue;
     if (age >= 0 && age < AUTO_RESUME_HOURS) found.push(plan);
   }
   const newest = found.sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];

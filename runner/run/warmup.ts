@@ -60,7 +60,9 @@ export function chooseWarmup(plan: Pick<RunPlan, 'host' | 'mode' | 'harness'>, p
     const skip = recorded.length === tasks.length ? recorded.slice(1) : recorded;
     for (const { task, time } of skip) notWarmed.push({ benchmark, task, buildId, seconds: time!.seconds, runId: time!.runId });
   }
-  return notWarmed.length ? { warmup: 'short', warmed: total - notWarmed.length, notWarmed } : { warmup: 'whole-round', reason: 'no-record', warmed: total, notWarmed: [] };
+  return notWarmed.length
+    ? { warmup: 'short', warmed: total - notWarmed.length, notWarmed }
+    : { warmup: 'whole-round', reason: 'no-record', warmed: total, notWarmed: [] };
 }
 
 /** The runs a short warm-up took its times from, in order of first use. */
@@ -75,7 +77,7 @@ export function warmupNote(c: WarmupChoice, leftOut: readonly Pick<TaskCost, 'be
         ? 'because no quiet run of this machine had recorded the time of any of them for these builds, this mode and harness revision (runner/task-times.ts)'
         : c.reason === 'journal'
           ? 'because the run was resumed from a journal written before the warm-up was chosen'
-          : 'as asked (--full-warmup, or npm run reproduce, which sizes its looks from the warm-up round\'s time)';
+          : "as asked (--full-warmup, or npm run reproduce, which sizes its looks from the warm-up round's time)";
     return `a whole warm-up round: round 0 ran every timed task on every build (${all} in all), ${why}`;
   }
   const runs = timesFrom(c);

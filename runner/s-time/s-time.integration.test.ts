@@ -17,7 +17,10 @@ for (const version of ['1.1.1w', '4.0.3']) {
       const cfg = { proto: '1.2', cert: 'ecdsa-p256', forced: 'server' } as const;
       const run = await runSTime(b!.prefix, cfg, 1);
       const outs = sTimeOutcomes(cfg, run, version);
-      assert.ok(outs.every((o) => 'value' in o), JSON.stringify(outs).slice(0, 400));
+      assert.ok(
+        outs.every((o) => 'value' in o),
+        JSON.stringify(outs).slice(0, 400),
+      );
       assert.equal(outs[0]!.observed?.negotiatedProtocol, 'TLSv1.2');
       assert.equal(await sTimeHasProtocolOptions(b!.prefix), version !== '1.1.1w');
       const refused = await new Promise<boolean>((resolve) => {
@@ -28,11 +31,15 @@ for (const version of ['1.1.1w', '4.0.3']) {
       assert.ok(refused, 's_server still listening after the run');
     });
 
-    it('marks "TLS 1.2 forced on both sides" unsupported exactly where s_time cannot force its client', { skip: version === '1.1.1w' ? false : 'runs s_time for 3 s per section elsewhere' }, async () => {
-      const task = sTimeBenchmark.tasks({ record: b!.record, prefix: b!.prefix }, 'full').find((t) => t.id.endsWith('forced-both'))!;
-      const outs = await task.run();
-      assert.ok(outs.length === 2 && outs.every((o) => !('value' in o) && o.status === 'unsupported' && /-tls1_2/.test(o.reason)));
-    });
+    it(
+      'marks "TLS 1.2 forced on both sides" unsupported exactly where s_time cannot force its client',
+      { skip: version === '1.1.1w' ? false : 'runs s_time for 3 s per section elsewhere' },
+      async () => {
+        const task = sTimeBenchmark.tasks({ record: b!.record, prefix: b!.prefix }, 'full').find((t) => t.id.endsWith('forced-both'))!;
+        const outs = await task.run();
+        assert.ok(outs.length === 2 && outs.every((o) => !('value' in o) && o.status === 'unsupported' && /-tls1_2/.test(o.reason)));
+      },
+    );
   });
 }
 
@@ -75,7 +82,11 @@ describe('a signal to a running s_time benchmark never leaves s_server behind', 
       const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' });
       let procs: { pid: number; cmd: string }[] = [];
       // wait until s_time is measuring against its server
-      await until('s_server and s_time running', () => (procs = opensslChildren(child.pid!)).some((p) => p.cmd.includes('s_time')) && procs.some((p) => p.cmd.includes('s_server')), 20_000);
+      await until(
+        's_server and s_time running',
+        () => (procs = opensslChildren(child.pid!)).some((p) => p.cmd.includes('s_time')) && procs.some((p) => p.cmd.includes('s_server')),
+        20_000,
+      );
       const server = procs.find((p) => p.cmd.includes('s_server'))!;
       const port = Number(/-accept 127\.0\.0\.1:(\d+)/.exec(server.cmd)![1]);
       const exited = new Promise<NodeJS.Signals | null>((r) => child.on('exit', (_code, sig) => r(sig)));

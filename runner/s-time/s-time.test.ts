@@ -21,7 +21,11 @@ describe('s_time parser on captured output', () => {
       for (const [c, cfg] of Object.entries(CASES)) {
         // 1.1.1's s_time cannot limit its client's protocol: that case does not exist there
         const expected = !(cfg.forced === 'both' && v.startsWith('1.1.1'));
-        assert.equal(fixtures.some((x) => x.f.version === v && x.name === c), expected, `${v} ${c}`);
+        assert.equal(
+          fixtures.some((x) => x.f.version === v && x.name === c),
+          expected,
+          `${v} ${c}`,
+        );
       }
   });
 
@@ -50,7 +54,7 @@ describe('s_time parser on captured output', () => {
     });
   }
 
-  it('bytes read: none without -www; with it, every version reads s_server\'s status page, the total and the per-connection figure agreeing', () => {
+  it("bytes read: none without -www; with it, every version reads s_server's status page, the total and the per-connection figure agreeing", () => {
     const www = fixtures.filter((x) => x.f.www);
     assert.equal(new Set(www.map((x) => x.f.version)).size, new Set(fixtures.map((x) => x.f.version)).size, 'a -www capture from every version');
     for (const { name, f } of fixtures) {
@@ -65,7 +69,10 @@ describe('s_time parser on captured output', () => {
       }
     }
     const f = www[0]!.f;
-    assert.throws(() => parseSTime(f.stime.replace(/ (\d+) bytes read per connection/, ' 1 bytes read per connection'), 'x'), /x: new section reads \d+ bytes in \d+ connections but 1 per connection/);
+    assert.throws(
+      () => parseSTime(f.stime.replace(/ (\d+) bytes read per connection/, ' 1 bytes read per connection'), 'x'),
+      /x: new section reads \d+ bytes in \d+ connections but 1 per connection/,
+    );
   });
 
   it('refuses text that is not s_time output, and inconsistent counts', () => {

@@ -58,7 +58,8 @@ function section(lines: string[], name: string, where: string): STimeSection {
   // s_time prints the per-connection figure as the total divided by the count in integers
   if (s.connections > 0 && Math.floor(s.bytesRead / s.connections) !== s.bytesPerConnection)
     throw new Error(`${where}: ${name} section reads ${s.bytesRead} bytes in ${s.connections} connections but ${s.bytesPerConnection} per connection`);
-  if (s.full + s.reused !== s.connections) throw new Error(`${where}: ${name} section has ${s.full + s.reused} progress marks for ${s.connections} connections`);
+  if (s.full + s.reused !== s.connections)
+    throw new Error(`${where}: ${name} section has ${s.full + s.reused} progress marks for ${s.connections} connections`);
   return s;
 }
 
@@ -90,7 +91,13 @@ export interface STimeConfig {
   forced: 'server' | 'both';
 }
 
-async function exec(bin: string, args: string[], env: Record<string, string>, input: string | undefined, timeoutMs: number): Promise<{ code: number; out: string }> {
+async function exec(
+  bin: string,
+  args: string[],
+  env: Record<string, string>,
+  input: string | undefined,
+  timeoutMs: number,
+): Promise<{ code: number; out: string }> {
   const r = await runGuarded(bin, args, { env, timeoutMs, maxBuffer: 1 << 24, input });
   return { code: r.code, out: r.stdout + r.stderr };
 }
@@ -109,7 +116,7 @@ async function startServer(prefix: string, cfg: STimeConfig): Promise<{ server: 
       const timer = setTimeout(() => resolve(false), 10_000);
       const seen = (d: Buffer) => {
         last += d.toString();
-        if (/^ACCEPT/m.test(last)) clearTimeout(timer), resolve(true);
+        if (/^ACCEPT/m.test(last)) (clearTimeout(timer), resolve(true));
       };
       server.stdout!.on('data', seen);
       server.stderr!.on('data', seen);
@@ -142,7 +149,13 @@ export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number
     const env = appEnv(prefix);
     const flag = cfg.forced === 'both' ? [cfg.proto === '1.2' ? '-tls1_2' : '-tls1_3'] : [];
     const brief = await exec(bin, ['s_client', '-connect', `127.0.0.1:${port}`, '-brief', ...flag], env, '', 30_000);
-    const st = await exec(bin, ['s_time', '-connect', `127.0.0.1:${port}`, '-time', String(seconds), ...(www ? ['-www', www] : []), ...flag], env, undefined, (4 * seconds + 60) * 1000);
+    const st = await exec(
+      bin,
+      ['s_time', '-connect', `127.0.0.1:${port}`, '-time', String(seconds), ...(www ? ['-www', www] : []), ...flag],
+      env,
+      undefined,
+      (4 * seconds + 60) * 1000,
+    );
     return { port, brief: brief.out, stime: st.out, exitCode: st.code };
   } finally {
     await stopGroup(server);
@@ -152,8 +165,18 @@ export async function runSTime(prefix: string, cfg: STimeConfig, seconds: number
 // ------------------------------------------------------------------ series
 
 export function sTimeSpec(cfg: STimeConfig, resume: 'none' | 'reuse'): SeriesSpec {
-  const params: Params = { proto: cfg.proto, cert: cfg.cert, clientGroups: 'default', serverGroups: 'default', resume, forced: cfg.forced, tool: 's_time', side: 'client' };
-  const forced = cfg.forced === 'both' ? `TLS ${cfg.proto} forced on both sides` : `TLS ${cfg.proto} forced on the server only (the client offers its defaults)`;
+  const params: Params = {
+    proto: cfg.proto,
+    cert: cfg.cert,
+    clientGroups: 'default',
+    serverGroups: 'default',
+    resume,
+    forced: cfg.forced,
+    tool: 's_time',
+    side: 'client',
+  };
+  const forced =
+    cfg.forced === 'both' ? `TLS ${cfg.proto} forced on both sides` : `TLS ${cfg.proto} forced on the server only (the client offers its defaults)`;
   return {
     benchmark: 's-time',
     metric: 'connections-per-client-user-second',
@@ -187,8 +210,7 @@ export function sTimeOutcomes(cfg: STimeConfig, run: STimeRun, where: string): O
   if (!out.new || !out.reuse) return failAll(`${where}: s_time printed only ${out.new ? 'the new' : 'the reuse'} section`);
   const observed: Params = { negotiatedProtocol: brief.protocol, negotiatedGroup: brief.group ?? 'unknown', checkedWith: 's_client -brief' };
   const result: Outcome[] = [{ spec: specs.none, value: out.new.perUserSecond, observed: { ...observed, connections: out.new.connections } }];
-  if (cfg.proto === '1.3' && out.reuse.reused === 0)
-    result.push({ spec: specs.reuse, status: 'unsupported', reason: S_TIME_TLS13_REUSE, observed });
+  if (cfg.proto === '1.3' && out.reuse.reused === 0) result.push({ spec: specs.reuse, status: 'unsupported', reason: S_TIME_TLS13_REUSE, observed });
   else if (out.reuse.full > 0)
     result.push({
       spec: specs.reuse,
@@ -196,7 +218,8 @@ export function sTimeOutcomes(cfg: STimeConfig, run: STimeRun, where: string): O
       reason: `s_time -reuse did not resume: ${out.reuse.full} of ${out.reuse.connections} connections were full handshakes ('*'), ${out.reuse.reused} resumed ('r')`,
       observed,
     });
-  else result.push({ spec: specs.reuse, value: out.reuse.perUserSecond, observed: { ...observed, resumptionVerified: true, connections: out.reuse.connections } });
+  else
+    result.push({ spec: specs.reuse, value: out.reuse.perUserSecond, observed: { ...observed, resumptionVerified: true, connections: out.reuse.connections } });
   return result;
 }
 

@@ -40,19 +40,25 @@ export interface ServerBuildRecord {
 export type ServerBuild = { ok: true; binary: string; record: ServerBuildRecord; cached: boolean } | { ok: false; reason: string };
 
 export const serversDir = () => join(cacheRoot(), 'servers');
-const entryOf = (release: ServerRelease, lib: LibraryBuild) => join(serversDir(), `${release.server}-${release.version}-${lib.record.library}-${lib.record.version}-${lib.record.variant}-${lib.record.id}`);
+const entryOf = (release: ServerRelease, lib: LibraryBuild) =>
+  join(serversDir(), `${release.server}-${release.version}-${lib.record.library}-${lib.record.version}-${lib.record.variant}-${lib.record.id}`);
 
 /**
  * The commands that build a server against a library build, run in the unpacked source tree, installing
  * into `installDir`; the binary's path relative to the cache entry. `unsupported` (with why) where this
  * server cannot use the library.
  */
-export function serverRecipe(release: ServerRelease, lib: LibraryBuild, installDir: string): { commands: string[][]; binary: string } | { unsupported: string } {
+export function serverRecipe(
+  release: ServerRelease,
+  lib: LibraryBuild,
+  installDir: string,
+): { commands: string[][]; binary: string } | { unsupported: string } {
   const inc = join(lib.prefix, 'include');
   const libDir = join(lib.prefix, 'lib');
   const library = lib.record.library ?? 'openssl';
   if (release.server === 'nginx') {
-    if (library !== 'openssl') return { unsupported: `nginx is built here against OpenSSL only (its build for ${library} needs patches this project does not carry)` };
+    if (library !== 'openssl')
+      return { unsupported: `nginx is built here against OpenSSL only (its build for ${library} needs patches this project does not carry)` };
     return {
       commands: [
         [
@@ -90,7 +96,8 @@ export async function buildServer(release: ServerRelease, lib: LibraryBuild, log
   if (existsSync(recordPath)) {
     const record = JSON.parse(readFileSync(recordPath, 'utf8')) as ServerBuildRecord;
     const binary = join(dir, record.binary);
-    if (record.recipe === SERVER_RECIPE && existsSync(binary) && binarySha256Of(binary) === record.binarySha256) return { ok: true, binary, record, cached: true };
+    if (record.recipe === SERVER_RECIPE && existsSync(binary) && binarySha256Of(binary) === record.binarySha256)
+      return { ok: true, binary, record, cached: true };
   }
   if (existsSync(failedPath)) {
     const failed = JSON.parse(readFileSync(failedPath, 'utf8')) as { recipe: number; reason: string };
@@ -118,7 +125,10 @@ export async function buildServer(release: ServerRelease, lib: LibraryBuild, log
     out.end();
     const text = readFileSync(logPath, 'utf8');
     // the first compiler error says why (against 4.0: "invalid use of incomplete typedef ASN1_INTEGER"), the tail where make stopped
-    const firstError = text.split('\n').find((l) => /\berror:/.test(l))?.trim();
+    const firstError = text
+      .split('\n')
+      .find((l) => /\berror:/.test(l))
+      ?.trim();
     const tail = text.trim().split('\n').slice(-12).join('\n');
     return fail(`${(e as Error).message}${firstError ? `: ${firstError}` : ''}\n${tail}`);
   }

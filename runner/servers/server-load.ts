@@ -28,7 +28,10 @@ export const workloadPath = (workload: Workload): string => (workload === 'bulk'
 /** A line of /proc/<pid>/stat: the process's own CPU (utime + stime) and its waited-for children's (cutime + cstime), in seconds. */
 export function statCpuSeconds(stat: string): { own: number; children: number } {
   // the command name (field 2) is in parentheses and may hold spaces: count fields after the last ')'
-  const f = stat.slice(stat.lastIndexOf(')') + 2).trim().split(/\s+/);
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .trim()
+    .split(/\s+/);
   // f[0] is field 3; utime, stime, cutime, cstime are fields 14..17
   const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(f[i]));
   if (![utime, stime, cutime, cstime].every((x) => Number.isFinite(x))) throw new Error(`not a /proc/<pid>/stat line: ${JSON.stringify(stat.slice(0, 120))}`);
@@ -53,7 +56,11 @@ export const SATURATED = 0.9;
  * had time to spare; the client in the opposite case; neither when both waited (for the loopback's round
  * trips, say). Only a server-bound window's connections per second describe the server.
  */
-export function boundBy(w: { wallSeconds: number; serverCpuSeconds: number; clientCpuSeconds: number }): { by: 'server' | 'client' | 'neither'; serverBusy: number; clientBusy: number } {
+export function boundBy(w: { wallSeconds: number; serverCpuSeconds: number; clientCpuSeconds: number }): {
+  by: 'server' | 'client' | 'neither';
+  serverBusy: number;
+  clientBusy: number;
+} {
   const serverBusy = w.serverCpuSeconds / w.wallSeconds;
   const clientBusy = w.clientCpuSeconds / w.wallSeconds;
   const by = serverBusy >= SATURATED && clientBusy < SATURATED ? 'server' : clientBusy >= SATURATED ? 'client' : 'neither';
@@ -90,12 +97,26 @@ export interface LoadClient {
 export async function loadWindow(server: RunningServer, client: LoadClient, workload: Workload, proto: '1.2' | '1.3', seconds: number): Promise<LoadWindow> {
   const pid = serverPid(server);
   const openssl = join(client.prefix, 'bin', 'openssl');
-  const args = ['s_time', '-connect', `127.0.0.1:${server.port}`, '-www', workloadPath(workload), '-time', String(seconds), workload === 'short' ? '-new' : '-reuse', proto === '1.2' ? '-tls1_2' : '-tls1_3'];
+  const args = [
+    's_time',
+    '-connect',
+    `127.0.0.1:${server.port}`,
+    '-www',
+    workloadPath(workload),
+    '-time',
+    String(seconds),
+    workload === 'short' ? '-new' : '-reuse',
+    proto === '1.2' ? '-tls1_2' : '-tls1_3',
+  ];
   // bash's own stat after waiting for s_time: cutime + cstime are the client's CPU
   const script = '/usr/bin/taskset -c "$1" "${@:2}"; status=$?; read -r stat < /proc/$$/stat; echo "client-stat: $stat" >&2; exit $status';
   const before = cpuOf(pid);
   const started = performance.now();
-  const r = await runGuarded('/bin/bash', ['-c', script, 'client', String(client.cpu), openssl, ...args], { env: appEnv(client.prefix), timeoutMs: (4 * seconds + 60) * 1000, maxBuffer: 1 << 24 });
+  const r = await runGuarded('/bin/bash', ['-c', script, 'client', String(client.cpu), openssl, ...args], {
+    env: appEnv(client.prefix),
+    timeoutMs: (4 * seconds + 60) * 1000,
+    maxBuffer: 1 << 24,
+  });
   const wallSeconds = (performance.now() - started) / 1000;
   const serverCpuSeconds = cpuOf(pid) - before;
   const where = `s_time ${workload} TLS ${proto} against port ${server.port}`;
@@ -107,10 +128,22 @@ export async function loadWindow(server: RunningServer, client: LoadClient, work
   if (!s || s.connections === 0) throw new Error(`${where}: no connections counted`);
   // s_time counts a connection whose response was cut short like any other: only the bytes tell
   if (workload === 'bulk' && s.bytesRead < s.connections * BULK_BYTES)
-    throw new Error(`${where}: ${s.connections} connections read ${s.bytesRead} bytes, ${s.bytesPerConnection} per connection: less than the ${BULK_BYTES}-byte body each`);
+    throw new Error(
+      `${where}: ${s.connections} connections read ${s.bytesRead} bytes, ${s.bytesPerConnection} per connection: less than the ${BULK_BYTES}-byte body each`,
+    );
   const clientCpuSeconds = statCpuSeconds(stat).children;
   const window = { wallSeconds, serverCpuSeconds, clientCpuSeconds };
-  return { workload, proto, connections: s.connections, full: s.full, resumed: s.reused, bytesPerConnection: s.bytesPerConnection, ...window, serverCpuPerConnection: serverCpuSeconds / s.connections, bound: boundBy(window) };
+  return {
+    workload,
+    proto,
+    connections: s.connections,
+    full: s.full,
+    resumed: s.reused,
+    bytesPerConnection: s.bytesPerConnection,
+    ...window,
+    serverCpuPerConnection: serverCpuSeconds / s.connections,
+    bound: boundBy(window),
+  };
 }
 
 // ------------------------------------------------------------------ instructions per connection
@@ -136,7 +169,8 @@ export function checkBulkResponse(stdout: string, where: string): void {
   const head = stdout.indexOf('\r\n\r\n');
   if (!/^HTTP\/1\.[01] 200 /.test(stdout) || head < 0) throw new Error(`${where}: not a 200 response: ${JSON.stringify(stdout.slice(0, 200))}`);
   const body = stdout.slice(head + 4);
-  if (body.length !== BULK_BYTES || body !== bulkBody().toString('latin1')) throw new Error(`${where}: read ${body.length} body bytes, not the ${BULK_BYTES}-byte bulk body`);
+  if (body.length !== BULK_BYTES || body !== bulkBody().toString('latin1'))
+    throw new Error(`${where}: read ${body.length} body bytes, not the ${BULK_BYTES}-byte bulk body`);
 }
 
 /** `n` connections one after another, each a client process of the reference build: a GET (workloadPath), read to the end, close. */
@@ -146,12 +180,16 @@ async function connections(port: number, client: LoadClient, workload: Workload,
   for (let i = 0; i < n; i++) {
     // a resumed connection takes the session of the one before; the first one makes it (it is counted as full: the pair's difference removes it)
     const resume = workload !== 'short' ? (i === 0 ? ['-sess_out', session] : ['-sess_in', session, '-sess_out', session]) : [];
-    const r = await runGuarded(openssl, ['s_client', '-connect', `127.0.0.1:${port}`, proto === '1.2' ? '-tls1_2' : '-tls1_3', '-quiet', '-ign_eof', ...resume], {
-      env: appEnv(client.prefix),
-      timeoutMs: 60_000,
-      maxBuffer: 2 * BULK_BYTES,
-      input: `GET ${workloadPath(workload)} HTTP/1.0\r\nHost: ${CERT_HOSTNAME}\r\n\r\n`,
-    });
+    const r = await runGuarded(
+      openssl,
+      ['s_client', '-connect', `127.0.0.1:${port}`, proto === '1.2' ? '-tls1_2' : '-tls1_3', '-quiet', '-ign_eof', ...resume],
+      {
+        env: appEnv(client.prefix),
+        timeoutMs: 60_000,
+        maxBuffer: 2 * BULK_BYTES,
+        input: `GET ${workloadPath(workload)} HTTP/1.0\r\nHost: ${CERT_HOSTNAME}\r\n\r\n`,
+      },
+    );
     if (r.code !== 0) throw new Error(`s_client connection ${i + 1} of ${n} exited with ${r.code}: ${r.stderr.slice(-300)}`);
     if (workload === 'bulk') checkBulkResponse(r.stdout, `s_client connection ${i + 1} of ${n}`);
   }

@@ -45,9 +45,7 @@ const WORKLOAD_WORDS: Record<Workload, string> = {
 function serverWords(release: ServerRelease, workload: Workload): string {
   const name = `${SERVER_NAMES[release.server]} ${release.version}`;
   if (workload !== 'bulk') return name;
-  return release.server === 'nginx'
-    ? `${name}, serving a static file`
-    : `${name}, relaying from a plain-HTTP backend on the client's CPU (not counted)`;
+  return release.server === 'nginx' ? `${name}, serving a static file` : `${name}, relaying from a plain-HTTP backend on the client's CPU (not counted)`;
 }
 
 export function serverSpec(release: ServerRelease, s: Shape): SeriesSpec {
@@ -93,7 +91,10 @@ async function measure(release: ServerRelease, built: ServerBuild, s: Shape, mod
   const work = mkdtempSync(join(tmpdir(), `${release.server}-`));
   // the server on the last CPU, the client on the first: never on one CPU together
   // the bulk backend HAProxy relays from runs on the client's CPU, off the server's
-  const server = await startServer(release.server, built.binary, work, s.cert, { cpu: cpus - 1, ...(s.workload === 'bulk' ? { bulk: { backendCpu: 0 } } : {}) });
+  const server = await startServer(release.server, built.binary, work, s.cert, {
+    cpu: cpus - 1,
+    ...(s.workload === 'bulk' ? { bulk: { backendCpu: 0 } } : {}),
+  });
   try {
     const w = await loadWindow(server, { prefix: clientOf().prefix, cpu: 0 }, s.workload, s.proto, WINDOW_SECONDS[mode]);
     const observed = {
@@ -119,7 +120,8 @@ async function serverInstructions(release: ServerRelease, built: ServerBuild, s:
   const work = mkdtempSync(join(tmpdir(), `${release.server}-callgrind-`));
   try {
     const bulk = s.workload === 'bulk' ? { bulk: { backendCpu: 0 } } : {};
-    const start = (under: string[]) => startServer(release.server, built.binary, mkdtempSync(join(work, 'server-')), s.cert, { under, startMs: 120_000, ...bulk });
+    const start = (under: string[]) =>
+      startServer(release.server, built.binary, mkdtempSync(join(work, 'server-')), s.cert, { under, startMs: 120_000, ...bulk });
     return { spec, value: await instructionsPerConnection(start, { prefix: clientOf().prefix, cpu: 0 }, s.workload, s.proto, work) };
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -115,7 +115,9 @@ async function startBackend(dir: string, cpu: number): Promise<{ port: number; p
   let last = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const child = spawnServer('/usr/bin/taskset', ['-c', String(cpu), process.execPath, BULK_BACKEND, file, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnServer('/usr/bin/taskset', ['-c', String(cpu), process.execPath, BULK_BACKEND, file, String(port)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stderr!.on('data', (d: Buffer) => (last += d.toString()));
     if (await listening(port)) return { port, process: child };
     await stopGroup(child);

@@ -45,7 +45,8 @@ export function gcmLoopOfSource(src: string): GcmLoop | null {
   const dispatch = /if \(mode_op == EVP_CIPH_GCM_MODE[\s\S]{0,400}?loopfunc = EVP_Update_loop_aead_enc;/.test(src);
   if (dispatch) return 'per-buffer';
   // older: GCM falls through to EVP_Update_loop; only -aead selects the per-record loop
-  const plain = /\(\*loopfunc\)\s*\(void \*\s*(args)?\)\s*=\s*EVP_Update_loop;/.test(src) && /else if \(aead && \(EVP_CIPHER_(get_)?flags\(evp_cipher\)/.test(src);
+  const plain =
+    /\(\*loopfunc\)\s*\(void \*\s*(args)?\)\s*=\s*EVP_Update_loop;/.test(src) && /else if \(aead && \(EVP_CIPHER_(get_)?flags\(evp_cipher\)/.test(src);
   return plain && !src.includes('EVP_Update_loop_aead_enc') ? 'stream' : null;
 }
 

@@ -24,7 +24,11 @@ function invocationOf(fx: Fixture): Invocation {
 
 describe('openssl speed fixtures: real output of every captured version', () => {
   test('every catalogue version has fixtures', () => {
-    assert.deepEqual(VERSIONS.map((v) => v.version).filter((v) => !versions.includes(v)), [], 'capture them: node runner/speed/capture.ts <version>');
+    assert.deepEqual(
+      VERSIONS.map((v) => v.version).filter((v) => !versions.includes(v)),
+      [],
+      'capture them: node runner/speed/capture.ts <version>',
+    );
   });
 
   test('fixtures exist for every output format', () => {
@@ -68,7 +72,8 @@ describe('openssl speed fixtures: real output of every captured version', () => 
           values.set(`${o.spec.params.operation}@${o.spec.params.bytes ?? ''}`, o.value);
         }
         // plausibility that catches swapped columns: bigger buffers stream faster; public ops beat private ones
-        if (a.kind === 'symmetric' && inv.sizes!.length > 1) assert.ok(values.get('encrypt@16384')! > values.get('encrypt@16')!, `${name}: 16 KiB not faster than 16 B`);
+        if (a.kind === 'symmetric' && inv.sizes!.length > 1)
+          assert.ok(values.get('encrypt@16384')! > values.get('encrypt@16')!, `${name}: 16 KiB not faster than 16 B`);
         if (a.kind === 'rsa') assert.ok(values.get('verify@')! > 5 * values.get('sign@')!, `${name}: RSA verify should be far faster than sign`);
         if (a.kind === 'symmetric' && a.operation === 'encrypt')
           for (const bytes of inv.sizes!) assert.ok(values.get(`encrypt@${bytes}`)! > 1e6, `${name}: ${bytes} B below 1 MB/s`);
@@ -81,22 +86,28 @@ describe('openssl speed comparability', () => {
   test('AES-GCM values carry a group by loop; ChaCha20-Poly1305 and SHA-2 do not change method', () => {
     const gcm = ALGORITHMS.find((a) => a.id === 'aes-128-gcm')!;
     const at = (version: string) => {
-      const o = outcomesOf({ algorithm: gcm, args: [], sizes: [16] }, { exitCode: 1, stdout: '', stderr: 'x' }, { version, series: VERSIONS.find((v) => v.version === version)!.series }, 't');
+      const o = outcomesOf(
+        { algorithm: gcm, args: [], sizes: [16] },
+        { exitCode: 1, stdout: '', stderr: 'x' },
+        { version, series: VERSIONS.find((v) => v.version === version)!.series },
+        't',
+      );
       return o[0]!.spec.comparability;
     };
-    assert.deepEqual([at('1.1.1w').group, at('3.0.8').group, at('3.0.22').group, at('3.4.0').group, at('3.4.1').group, at('3.5.7').group], [
-      'speed-gcm-stream',
-      'speed-gcm-stream',
-      'speed-gcm-per-buffer',
-      'speed-gcm-stream',
-      'speed-gcm-per-buffer',
-      'speed-gcm-per-buffer',
-    ]);
+    assert.deepEqual(
+      [at('1.1.1w').group, at('3.0.8').group, at('3.0.22').group, at('3.4.0').group, at('3.4.1').group, at('3.5.7').group],
+      ['speed-gcm-stream', 'speed-gcm-stream', 'speed-gcm-per-buffer', 'speed-gcm-stream', 'speed-gcm-per-buffer', 'speed-gcm-per-buffer'],
+    );
     assert.equal(at('3.5.7').acrossVersions, false);
     assert.match(at('3.5.7').reason ?? '', /tag/);
     for (const id of ['chacha20-poly1305', 'sha256', 'rsa2048', 'ml-kem-768']) {
       const a = ALGORITHMS.find((x) => x.id === id)!;
-      const o = outcomesOf({ algorithm: a, args: [], ...(a.kind === 'symmetric' ? { sizes: [16] } : {}) }, { exitCode: 1, stdout: '', stderr: 'x' }, { version: '3.5.7', series: '3.5' }, 't');
+      const o = outcomesOf(
+        { algorithm: a, args: [], ...(a.kind === 'symmetric' ? { sizes: [16] } : {}) },
+        { exitCode: 1, stdout: '', stderr: 'x' },
+        { version: '3.5.7', series: '3.5' },
+        't',
+      );
       assert.equal(o[0]!.spec.comparability.acrossVersions, true, id);
     }
   });
@@ -114,7 +125,8 @@ describe('openssl speed parser: bad input', () => {
   test('an unknown tag names the version, the line and its text', () => {
     assert.throws(
       () => parseSpeed('mr-3.0', '+F2:2:2048:10.0:100.0\n+F9:1:2:3:4\n', '', 'OpenSSL 3.0.22'),
-      (e: Error) => e instanceof SpeedParseError && /OpenSSL 3\.0\.22 \(mr-3\.0\): stdout line 2 "\+F9:1:2:3:4": tag \+F9 is not part of format mr-3\.0/.test(e.message),
+      (e: Error) =>
+        e instanceof SpeedParseError && /OpenSSL 3\.0\.22 \(mr-3\.0\): stdout line 2 "\+F9:1:2:3:4": tag \+F9 is not part of format mr-3\.0/.test(e.message),
     );
   });
   test('the 3.2 RSA line is refused by the 1.1.1 parser (field count)', () => {
@@ -166,8 +178,14 @@ describe('speed benchmark plan', () => {
   test('quick and full name the same task ids on every version, full measures all', () => {
     const quick = speedBenchmark.tasks(build('1.1.1w', '1.1.1'), 'quick').map((t) => t.id);
     const full = speedBenchmark.tasks(build('4.0.3', '4.0'), 'full').map((t) => t.id);
-    assert.deepEqual(full, ALGORITHMS.map((a) => a.id));
+    assert.deepEqual(
+      full,
+      ALGORITHMS.map((a) => a.id),
+    );
     assert.ok(quick.every((id) => full.includes(id)) && quick.length < full.length);
-    assert.deepEqual(speedBenchmark.tasks(build('4.0.3', '4.0'), 'quick').map((t) => t.id), quick);
+    assert.deepEqual(
+      speedBenchmark.tasks(build('4.0.3', '4.0'), 'quick').map((t) => t.id),
+      quick,
+    );
   });
 });

@@ -48,7 +48,19 @@ export const SPEED_PLAN: Record<RunMode, { seconds: number; sizes: number[] | 'd
   quick: {
     seconds: 1,
     sizes: [16, 16384],
-    algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'sha256', 'sha512', 'rsa2048', 'ecdsa-p256', 'ecdh-p256', 'ecdh-x25519', 'ml-kem-768', 'ml-dsa-65'],
+    algorithms: [
+      'aes-128-gcm',
+      'aes-256-gcm',
+      'chacha20-poly1305',
+      'sha256',
+      'sha512',
+      'rsa2048',
+      'ecdsa-p256',
+      'ecdh-p256',
+      'ecdh-x25519',
+      'ml-kem-768',
+      'ml-dsa-65',
+    ],
   },
   full: { seconds: 1, sizes: 'default', algorithms: ALGORITHMS.map((a) => a.id) },
 };
@@ -108,7 +120,8 @@ export const GCM_PER_BUFFER_SINCE: Record<string, string | null> = {
 
 export type GcmLoop = 'stream' | 'per-buffer';
 export function gcmLoop(version: string, series: string): GcmLoop {
-  if (!(series in GCM_PER_BUFFER_SINCE)) throw new Error(`no record of how openssl speed ${version} measures AES-GCM: read its apps/speed.c and add series ${series} to GCM_PER_BUFFER_SINCE`);
+  if (!(series in GCM_PER_BUFFER_SINCE))
+    throw new Error(`no record of how openssl speed ${version} measures AES-GCM: read its apps/speed.c and add series ${series} to GCM_PER_BUFFER_SINCE`);
   const since = GCM_PER_BUFFER_SINCE[series];
   return since !== null && since !== undefined && compareVersions(version, since) >= 0 ? 'per-buffer' : 'stream';
 }
@@ -134,7 +147,7 @@ function describe(a: Algorithm, operation: string, bytes: number | undefined, ve
             ? 'one streamed message, tag once per measurement'
             : 're-keyed, new IV and tag per buffer'
           : 'one streamed message, tag once per measurement';
-      return `openssl speed -evp ${a.evp} on ${bytes}-byte buffers (${how}): bytes per second of user CPU time`;
+    return `openssl speed -evp ${a.evp} on ${bytes}-byte buffers (${how}): bytes per second of user CPU time`;
   }
   return `openssl speed ${a.arg}: ${operation} operations per second of user CPU time`;
 }
@@ -183,7 +196,9 @@ const eq = (x: string, y: string) => x.toLowerCase() === y.toLowerCase();
  */
 export function outcomesOf(inv: Invocation, got: Captured, build: { version: string; series: string; variant?: string }, where: string): Outcome[] {
   const a = inv.algorithm;
-  const specs = (inv.sizes ?? [undefined]).flatMap((bytes) => operationsOf(a).map((op) => ({ op, bytes, spec: speedSpec(a, op, bytes, build.version, build.series) })));
+  const specs = (inv.sizes ?? [undefined]).flatMap((bytes) =>
+    operationsOf(a).map((op) => ({ op, bytes, spec: speedSpec(a, op, bytes, build.version, build.series) })),
+  );
   if (got.exitCode !== 0) {
     const msg = got.stderr.trim().split('\n').slice(0, 5).join(' | ').slice(0, 1500);
     // speed's own words when the library lacks the algorithm (e.g. ML-KEM before 3.5 or in a no-ml-kem build)
@@ -195,7 +210,9 @@ export function outcomesOf(inv: Invocation, got: Captured, build: { version: str
   return specs.map(({ op, bytes, spec }) => {
     const v = rate(op, bytes);
     // speed prints 0 when an operation ran zero times or was skipped after a failure
-    return v > 0 ? { spec, value: v } : { spec, status: 'failed' as const, reason: `openssl speed reported 0 ${spec.unit} for ${a.id} ${op} on ${build.version}` };
+    return v > 0
+      ? { spec, value: v }
+      : { spec, status: 'failed' as const, reason: `openssl speed reported 0 ${spec.unit} for ${a.id} ${op} on ${build.version}` };
   });
 }
 
@@ -215,7 +232,8 @@ function pickRates(inv: Invocation, records: SpeedRecord[], where: string): (op:
     if (sizes !== (inv.sizes ?? []).join(',')) throw fail(`measured sizes ${sizes}, asked for ${(inv.sizes ?? []).join(',')}`);
     return (_op, bytes) => sym.find((r) => r.bytes === bytes)!.bytesPerSecond;
   }
-  if (mine.length !== 1 || mine[0]!.kind !== a.kind) throw fail(`expected one ${a.kind} result for ${a.id}, found ${mine.map((r) => r.kind).join(', ') || 'none'}`);
+  if (mine.length !== 1 || mine[0]!.kind !== a.kind)
+    throw fail(`expected one ${a.kind} result for ${a.id}, found ${mine.map((r) => r.kind).join(', ') || 'none'}`);
   const r = mine[0]!;
   if ('bits' in a && 'bits' in r && r.bits !== a.bits) throw fail(`${a.id} result is for ${r.bits} bits, not ${a.bits}`);
   if ((r.kind === 'kem' || r.kind === 'signature') && 'arg' in a && r.name !== a.arg) throw fail(`${a.kind} result is for ${r.name}, not ${a.arg}`);
@@ -250,7 +268,9 @@ export const speedBenchmark: Benchmark = {
       if (!a) throw new Error(`SPEED_PLAN names unknown algorithm ${id}`);
       return {
         id,
-        produces: invocations(a, mode).flatMap((inv) => (inv.sizes ?? [undefined]).flatMap((bytes) => operationsOf(a).map((op) => speedSpec(a, op, bytes, version, series)))),
+        produces: invocations(a, mode).flatMap((inv) =>
+          (inv.sizes ?? [undefined]).flatMap((bytes) => operationsOf(a).map((op) => speedSpec(a, op, bytes, version, series))),
+        ),
         async run(): Promise<Outcome[]> {
           const out: Outcome[] = [];
           for (const inv of invocations(a, mode)) {

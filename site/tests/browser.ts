@@ -15,7 +15,7 @@ export const ARTIFACTS = join(REPO, 'test-artifacts', 'site');
 export function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
   const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error('no chromium found: install Debian\'s package (apt-get install -y chromium) or set CHROMIUM_PATH');
+  if (!found) throw new Error("no chromium found: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH");
   return found;
 }
 
@@ -23,7 +23,15 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -104,13 +112,13 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 export async function axe(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
   const result = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } };
+    const w = window as unknown as {
+      axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
+    };
     const r = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
   });
-  return result
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.join(' ')}`);
+  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.join(' ')}`);
 }
 
 export interface PlottedPoint {
@@ -188,7 +196,12 @@ export async function transferSize(page: Page, url: string): Promise<{ total: nu
   const parts: [string, number][] = [];
   const pending: Promise<void>[] = [];
   const onResponse = (r: import('playwright-core').Response) => {
-    pending.push(r.body().then((b) => void parts.push([r.url(), b.length])).catch(() => undefined));
+    pending.push(
+      r
+        .body()
+        .then((b) => void parts.push([r.url(), b.length]))
+        .catch(() => undefined),
+    );
   };
   page.on('response', onResponse);
   await page.goto(url, { waitUntil: 'networkidle' });
@@ -260,7 +273,11 @@ export async function tableRuns(page: Page): Promise<TableRuns[]> {
         const namedCells = cells.map((c) => c.getAttribute('data-run')).filter((r): r is string => !!r);
         return {
           caption: `table "${(t.querySelector('caption')?.firstChild?.textContent ?? '').trim().slice(0, 80)}"`,
-          runs, hosts, timing: false, timingRuns: [], rowsWithoutRun: 0,
+          runs,
+          hosts,
+          timing: false,
+          timingRuns: [],
+          rowsWithoutRun: 0,
           unlisted: [...new Set(namedCells.filter((n) => !runs.includes(n)))],
           crossMachine: [...new Set(problems)],
         };
@@ -282,7 +299,9 @@ export async function tableRuns(page: Page): Promise<TableRuns[]> {
 }
 
 /** Rows of the entry tables on the current page: which summary entry each shows, its run and its median as printed. */
-export async function entryRows(page: Page): Promise<{ host: string; version: string; variant: string; k: string; value: string | null; tableRuns: string[] }[]> {
+export async function entryRows(
+  page: Page,
+): Promise<{ host: string; version: string; variant: string; k: string; value: string | null; tableRuns: string[] }[]> {
   return page.$$eval('table.entries > tbody > tr', (trs) =>
     trs.map((tr) => {
       const t = tr.closest('table')!;

@@ -9,7 +9,18 @@ import { REPO, launch } from './browser.ts';
 import { serve, type StaticServer } from './server.ts';
 
 const DIST = join(REPO, 'site', 'dist');
-const PAGES = ['/', '/compare/', '/libraries/', '/known-issues/', '/mtu/', '/drift/', '/hypothesis/', '/recommendations/', '/versions/3.5.7/', '/versions/3.5.7/obs-devbox-2c.amd-epyc-a00213/aead/'];
+const PAGES = [
+  '/',
+  '/compare/',
+  '/libraries/',
+  '/known-issues/',
+  '/mtu/',
+  '/drift/',
+  '/hypothesis/',
+  '/recommendations/',
+  '/versions/3.5.7/',
+  '/versions/3.5.7/obs-devbox-2c.amd-epyc-a00213/aead/',
+];
 const MIN_PX = 11;
 
 let server: StaticServer;

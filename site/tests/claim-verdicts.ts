@@ -14,13 +14,16 @@ import { WriteupFrontmatter } from '../src/lib/writeups.ts';
 export function claimVerdicts(detail = false, dir: URL = new URL('../src/content/writeups/', import.meta.url)): string[] {
   const data = loadClaimData();
   const lines: string[] = [];
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.md')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.md'))
+    .sort()) {
     const w = WriteupFrontmatter.parse(parseFrontmatter(readFileSync(new URL(f, dir), 'utf8')).frontmatter);
     for (const r of evaluateClaims(w, data) as ClaimResult[]) {
       lines.push(`${f.replace(/\.md$/, '')}/${r.claim.id}: ${r.verdict} — ${r.reason}`);
       if (!detail) continue;
       for (const h of r.hosts)
-        for (const c of h.comparisons) lines.push(`    ${h.host} ${c.label}${c.test.role === 'supports' ? ' [supports]' : ''}: ${c.verdict} ${resultText(c)} (${c.reason})`);
+        for (const c of h.comparisons)
+          lines.push(`    ${h.host} ${c.label}${c.test.role === 'supports' ? ' [supports]' : ''}: ${c.verdict} ${resultText(c)} (${c.reason})`);
     }
   }
   return lines;

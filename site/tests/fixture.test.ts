@@ -13,7 +13,13 @@ before(() => {
   // a fixture build that fails is an error of the site, reported with astro's own output
   const r = spawnSync(join(REPO, 'node_modules/.bin/astro'), ['build', '--root', 'site', '--silent'], {
     cwd: REPO,
-    env: { ...process.env, OBSERVATORY_DATA_DIR: data, OBSERVATORY_OUT_DIR: dist, OBSERVATORY_WRITEUPS_DIR: join(REPO, 'site/tests/fixtures/writeups'), ASTRO_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      OBSERVATORY_DATA_DIR: data,
+      OBSERVATORY_OUT_DIR: dist,
+      OBSERVATORY_WRITEUPS_DIR: join(REPO, 'site/tests/fixtures/writeups'),
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
     encoding: 'utf8',
     timeout: 300_000,
   });

@@ -32,7 +32,13 @@ function twoHostFixture(): string {
   const fixture = join(REPO, 'site/tests/fixtures/data');
   cpSync(join(fixture, 'runs'), join(dir, 'runs'), { recursive: true });
   const run = readRunFile(join(fixture, 'runs/obs-fixture-host/2026/11/20261122T000000Z-full-f1x7.json.br'));
-  const second = { ...run, runId: '20261123T000000Z-full-s2h0', host: { ...run.host, id: 'obs-fixture-host-2' }, startedAt: '2026-11-23T00:00:00Z', finishedAt: '2026-11-23T00:20:00Z' };
+  const second = {
+    ...run,
+    runId: '20261123T000000Z-full-s2h0',
+    host: { ...run.host, id: 'obs-fixture-host-2' },
+    startedAt: '2026-11-23T00:00:00Z',
+    finishedAt: '2026-11-23T00:20:00Z',
+  };
   writeRunFile(join(dir, 'runs'), Run.parse(second));
   writeAll(dir);
   return dir;
@@ -41,7 +47,13 @@ function twoHostFixture(): string {
 function build(dataDir: string, outDir: string): void {
   const r = spawnSync(join(REPO, 'node_modules/.bin/astro'), ['build', '--root', 'site', '--silent'], {
     cwd: REPO,
-    env: { ...process.env, OBSERVATORY_DATA_DIR: dataDir, OBSERVATORY_OUT_DIR: outDir, OBSERVATORY_WRITEUPS_DIR: join(REPO, 'site/tests/fixtures/writeups'), ASTRO_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      OBSERVATORY_DATA_DIR: dataDir,
+      OBSERVATORY_OUT_DIR: outDir,
+      OBSERVATORY_WRITEUPS_DIR: join(REPO, 'site/tests/fixtures/writeups'),
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
     encoding: 'utf8',
     timeout: 300_000,
   });
@@ -103,18 +115,30 @@ function suite(name: string, dist: () => string, summaryFile: () => string): voi
         }
         await drawnHome(page);
         const inView = async (selector: string) =>
-          page.$$eval(selector, (els, h) => els.filter((e) => {
-            const r = e.getBoundingClientRect();
-            return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= h;
-          }).map((e) => e.textContent!.trim()), size.height);
+          page.$$eval(
+            selector,
+            (els, h) =>
+              els
+                .filter((e) => {
+                  const r = e.getBoundingClientRect();
+                  return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= h;
+                })
+                .map((e) => e.textContent!.trim()),
+            size.height,
+          );
         // the first screen answers why 3.5 is slower where the data hold that answer (recommendations.test.ts
         // checks it); the journey chart follows it, else it leads
         const answer = (await page.locator('[data-answer35]').count()) > 0;
-        const points = answer ? await page.$$eval('[data-journey-root] svg circle.point', (cs) => cs.filter((c) => c.getBoundingClientRect().width > 0).map(() => '')) : await inView('[data-journey-root] svg circle.point');
+        const points = answer
+          ? await page.$$eval('[data-journey-root] svg circle.point', (cs) => cs.filter((c) => c.getBoundingClientRect().width > 0).map(() => ''))
+          : await inView('[data-journey-root] svg circle.point');
         assert.ok(points.length >= 2, `${label}: ${points.length} chart points ${answer ? 'drawn' : 'in the first screen'}`);
         const numbers = await inView('[data-measured]');
         const fromData = journeyNumbers(summary!);
-        assert.ok(numbers.some((n) => fromData.has(n)), `${label}: no number from the data in the first screen (saw ${JSON.stringify(numbers)})`);
+        assert.ok(
+          numbers.some((n) => fromData.has(n)),
+          `${label}: no number from the data in the first screen (saw ${JSON.stringify(numbers)})`,
+        );
         mkdirSync(join(ARTIFACTS, `home-compare-${name}`), { recursive: true });
         await page.screenshot({ path: join(ARTIFACTS, `home-compare-${name}`, `home-first-screen-${label}.png`) });
         await ctx.close();
@@ -125,7 +149,9 @@ function suite(name: string, dist: () => string, summaryFile: () => string): voi
       const [ctx, page] = await pageAt({ width: 1280, height: 900 });
       const home = await transferSize(page, `${server.origin}/`);
       const cmp = await transferSize(page, `${server.origin}/compare`);
-      console.log(`[${name}] home ${home.total} bytes (${(home.total / 1024).toFixed(1)} KiB, ${home.parts.length} responses); compare default pair ${cmp.total} bytes (${(cmp.total / 1024).toFixed(1)} KiB, ${cmp.parts.length} responses)`);
+      console.log(
+        `[${name}] home ${home.total} bytes (${(home.total / 1024).toFixed(1)} KiB, ${home.parts.length} responses); compare default pair ${cmp.total} bytes (${(cmp.total / 1024).toFixed(1)} KiB, ${cmp.parts.length} responses)`,
+      );
       for (const [u, n] of cmp.parts) console.log(`[${name}]   compare: ${n} ${u.replace(server.origin, '')}`);
       assert.ok(home.total <= HOME_BUDGET, `home transfers ${home.total} bytes`);
       assert.ok(cmp.total <= COMPARE_BUDGET, `compare transfers ${cmp.total} bytes`);
@@ -153,10 +179,17 @@ function suite(name: string, dist: () => string, summaryFile: () => string): voi
         const [ctx, page] = await pageAt(size, { js: false });
         for (const path of ['/', '/compare']) {
           await page.goto(server.origin + path, { waitUntil: 'load' });
-          const visible = await page.$$eval('main select, main button, main input', (els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.outerHTML.slice(0, 80)));
+          const visible = await page.$$eval('main select, main button, main input', (els) =>
+            els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.outerHTML.slice(0, 80)),
+          );
           assert.deepEqual(visible, [], `${label} ${path}: controls shown without their script`);
           if (path === '/' && hasJourney()) {
-            assert.ok((await page.locator('[data-journey-root] svg circle.point').evaluateAll((cs) => cs.filter((c) => (c as SVGElement).getBoundingClientRect().width > 0).length)) > 0, `${label}: the static chart is drawn`);
+            assert.ok(
+              (await page
+                .locator('[data-journey-root] svg circle.point')
+                .evaluateAll((cs) => cs.filter((c) => (c as SVGElement).getBoundingClientRect().width > 0).length)) > 0,
+              `${label}: the static chart is drawn`,
+            );
             // the chart's own table (versions another run measured have tables of their own beside it)
             assert.ok(await page.locator('[data-journey-root] table:not(.apart)').first().isVisible(), `${label}: the static table is there`);
           }
@@ -186,7 +219,10 @@ function suite(name: string, dist: () => string, summaryFile: () => string): voi
       for (const scheme of ['light', 'dark'] as const)
         for (const [label, size] of SIZES) {
           const [ctx, page] = await pageAt(size, { scheme });
-          for (const [file, path] of [['home', '/'], ['compare', '/compare']] as const) {
+          for (const [file, path] of [
+            ['home', '/'],
+            ['compare', '/compare'],
+          ] as const) {
             await page.goto(server.origin + path, { waitUntil: 'networkidle' });
             await page.screenshot({ path: join(out, `${file}-${label}-${scheme}.png`), fullPage: file === 'home' });
           }
@@ -208,7 +244,11 @@ after(() => {
   if (fixtureData.dir) rmSync(fixtureData.dir, { recursive: true, force: true });
 });
 
-suite('fixture', () => fixtureDist, () => join(fixtureData.dir, 'summary.json'));
+suite(
+  'fixture',
+  () => fixtureDist,
+  () => join(fixtureData.dir, 'summary.json'),
+);
 
 describe('fixture: interactions', () => {
   let server: StaticServer;
@@ -226,7 +266,7 @@ describe('fixture: interactions', () => {
     await server?.close();
   });
 
-  test('home: the relative view plots summary.json\'s paired ratios against the baseline, the time axis orders by release date, and the address keeps both', async () => {
+  test("home: the relative view plots summary.json's paired ratios against the baseline, the time axis orders by release date, and the address keeps both", async () => {
     await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
     await drawnHome(page);
     await page.getByRole('button', { name: /^Relative to / }).click();
@@ -235,10 +275,20 @@ describe('fixture: interactions', () => {
     assert.match(page.url(), /scale=relative/);
     assert.match(page.url(), /axis=date/);
     const d = await page.$eval('[data-journey-root]', (el) => ({ ...(el as HTMLElement).dataset }));
-    const ratios = await page.$$eval('circle.ratio[data-groups="default"]', (cs) => cs.map((c) => [c.getAttribute('data-version')!, Number(c.getAttribute('data-ratio'))] as [string, number]));
+    const ratios = await page.$$eval('circle.ratio[data-groups="default"]', (cs) =>
+      cs.map((c) => [c.getAttribute('data-version')!, Number(c.getAttribute('data-ratio'))] as [string, number]),
+    );
     assert.ok(ratios.length > 1);
     for (const [v, r] of ratios) {
-      const e = summary.entries.find((x) => x.host === d.host && x.version === v && x.variant === 'default' && journeyKey(x)?.metric === d.metric && journeyKey(x)?.config === d.config && journeyKey(x)?.groups === 'default')!;
+      const e = summary.entries.find(
+        (x) =>
+          x.host === d.host &&
+          x.version === v &&
+          x.variant === 'default' &&
+          journeyKey(x)?.metric === d.metric &&
+          journeyKey(x)?.config === d.config &&
+          journeyKey(x)?.groups === 'default',
+      )!;
       assert.equal(r, v === summary.statistics.baselineVersion ? 1 : e.vsBaseline!.ratio, v);
     }
     // the permalink restores the view
@@ -288,13 +338,22 @@ describe('fixture: interactions', () => {
     const data = urls.filter((u) => u.startsWith('/data/')).sort();
     // neither host is a project machine: the default is the one with the newest quiet run (lib/hosts.ts)
     const h = 'obs-fixture-host-2';
-    assert.deepEqual(data, [`/data/compare/${h}/3.4.1.json`, `/data/compare/${h}/3.4.1_vs_3.5.7.json`, `/data/compare/${h}/3.5.7.json`, `/data/compare/${h}/series.json`]);
+    assert.deepEqual(data, [
+      `/data/compare/${h}/3.4.1.json`,
+      `/data/compare/${h}/3.4.1_vs_3.5.7.json`,
+      `/data/compare/${h}/3.5.7.json`,
+      `/data/compare/${h}/series.json`,
+    ]);
   });
 
-  test('compare: a pair measured in the same run shows summary.json\'s comparison, verdict and ratio', async () => {
-    const b = summary.entries.find((e) => e.host === 'obs-fixture-host' && e.version === '3.5.7' && e.variant === 'default' && e.vsPreviousSeries?.pairing === 'paired-rounds')!;
+  test("compare: a pair measured in the same run shows summary.json's comparison, verdict and ratio", async () => {
+    const b = summary.entries.find(
+      (e) => e.host === 'obs-fixture-host' && e.version === '3.5.7' && e.variant === 'default' && e.vsPreviousSeries?.pairing === 'paired-rounds',
+    )!;
     const a = summary.entries.find((e) => e.host === b.host && e.key === b.key && e.version === b.vsPreviousSeries!.against && e.variant === 'default')!;
-    await page.goto(`${server.origin}/compare?a=${encodeURIComponent(`${a.host}/${a.version}`)}&b=${encodeURIComponent(`${b.host}/${b.version}`)}`, { waitUntil: 'networkidle' });
+    await page.goto(`${server.origin}/compare?a=${encodeURIComponent(`${a.host}/${a.version}`)}&b=${encodeURIComponent(`${b.host}/${b.version}`)}`, {
+      waitUntil: 'networkidle',
+    });
     await drawnCompare(page);
     const row = page.locator(`[data-compare-root] tr[data-key="${b.key}"]`);
     assert.equal(await row.getAttribute('data-relation'), 'paired');
@@ -315,9 +374,12 @@ describe('fixture: interactions', () => {
     assert.equal(await page.isChecked('input[name=sig]'), true);
     assert.equal(await page.inputValue('select[name=sort]'), 'name');
     // rows of series (the main questions' table adds group headings, which carry no relation)
-    const keys = await page.$$eval('[data-compare-root] tbody tr[data-relation]', (trs) => trs.map((t) => t.getAttribute('data-key') ?? t.getAttribute('data-question')));
+    const keys = await page.$$eval('[data-compare-root] tbody tr[data-relation]', (trs) =>
+      trs.map((t) => t.getAttribute('data-key') ?? t.getAttribute('data-question')),
+    );
     assert.ok(keys.length > 0);
-    for (const r of await page.$$eval('[data-compare-root] tbody tr[data-relation]', (trs) => trs.map((t) => t.getAttribute('data-relation')))) assert.equal(r, 'paired');
+    for (const r of await page.$$eval('[data-compare-root] tbody tr[data-relation]', (trs) => trs.map((t) => t.getAttribute('data-relation'))))
+      assert.equal(r, 'paired');
     const share = await page.getAttribute('[data-share]', 'href');
     assert.equal(new URL(share!, server.origin).search, new URL(page.url()).search);
     // a change of control is written to the address, and the address alone rebuilds the view
@@ -348,30 +410,53 @@ describe('fixture: interactions', () => {
     assert.equal(await page.inputValue('select[name=m]'), 'obs-fixture-host');
     assert.equal(await page.inputValue('select[name=b]'), 'obs-fixture-host/3.5.7');
     const offered = await page.$$eval('select[name=b] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
-    assert.ok(offered.every((v) => v.startsWith('obs-fixture-host/')), offered.join(' '));
-    for (const id of ['aws-lc-5.12.0', 'boringssl-44-boring-sys-5.4.0', 'wolfssl-5.9.4', 'wolfssl-5.9.4-no-perf-options', '3.5.7-no-ml-kem']) assert.ok(offered.includes(`obs-fixture-host/${id}`), id);
-    assert.deepEqual(await page.$$eval('select[name=b] optgroup', (gs) => gs.map((g) => (g as HTMLOptGroupElement).label)), ['OpenSSL', 'AWS-LC', 'BoringSSL', 'wolfSSL']);
+    assert.ok(
+      offered.every((v) => v.startsWith('obs-fixture-host/')),
+      offered.join(' '),
+    );
+    for (const id of ['aws-lc-5.12.0', 'boringssl-44-boring-sys-5.4.0', 'wolfssl-5.9.4', 'wolfssl-5.9.4-no-perf-options', '3.5.7-no-ml-kem'])
+      assert.ok(offered.includes(`obs-fixture-host/${id}`), id);
+    assert.deepEqual(await page.$$eval('select[name=b] optgroup', (gs) => gs.map((g) => (g as HTMLOptGroupElement).label)), [
+      'OpenSSL',
+      'AWS-LC',
+      'BoringSSL',
+      'wolfSSL',
+    ]);
     // AWS-LC was measured in one run with 3.5.7 (and in the servers run with 3.0.22, 3.4.1 and 3.5.7): paired ratios
     await page.selectOption('select[name=a]', 'obs-fixture-host/1.1.1w');
-    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/1.1.1w obs-fixture-host/3.5.7');
+    await page.waitForFunction(
+      () => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/1.1.1w obs-fixture-host/3.5.7',
+    );
     await page.selectOption('select[name=b]', 'obs-fixture-host/aws-lc-5.12.0');
-    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/1.1.1w obs-fixture-host/aws-lc-5.12.0');
+    await page.waitForFunction(
+      () => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/1.1.1w obs-fixture-host/aws-lc-5.12.0',
+    );
     // ... but never with 1.1.1w: said in words, no ratio
     assert.ok(await page.locator('[data-pair-note]').isVisible());
     assert.match(await page.locator('[data-pair-note]').innerText(), /1\.1\.1w and AWS-LC 5\.12\.0 were never measured in the same run/);
     assert.equal(await page.locator('[data-compare-root] [data-ratio]').count(), 0);
     await page.selectOption('select[name=a]', 'obs-fixture-host/3.5.7');
-    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/3.5.7 obs-fixture-host/aws-lc-5.12.0');
+    await page.waitForFunction(
+      () => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host/3.5.7 obs-fixture-host/aws-lc-5.12.0',
+    );
     assert.ok(await page.locator('[data-pair-note]').isHidden());
     assert.ok((await page.locator('[data-compare-root] tr[data-relation="paired"] td[data-ratio]').count()) > 0);
     assert.match(page.url(), /a=obs-fixture-host%2F3\.5\.7&b=obs-fixture-host%2Faws-lc-5\.12\.0/);
     // another machine: its own builds and its default pair
     await page.selectOption('select[name=m]', 'obs-fixture-host-2');
-    await page.waitForFunction(() => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host-2/3.4.1 obs-fixture-host-2/3.5.7');
-    assert.ok((await page.$$eval('select[name=a] option', (os) => os.map((o) => (o as HTMLOptionElement).value))).every((v) => v.startsWith('obs-fixture-host-2/')));
+    await page.waitForFunction(
+      () => (document.querySelector('[data-compare-root]') as HTMLElement).dataset.drawn === 'obs-fixture-host-2/3.4.1 obs-fixture-host-2/3.5.7',
+    );
+    assert.ok(
+      (await page.$$eval('select[name=a] option', (os) => os.map((o) => (o as HTMLOptionElement).value))).every((v) => v.startsWith('obs-fixture-host-2/')),
+    );
   });
 });
 
 // ------------------------------------------------------------------ the real site (data/)
 
-suite('site', () => join(REPO, 'site/dist'), () => join(REPO, 'data/summary.json'));
+suite(
+  'site',
+  () => join(REPO, 'site/dist'),
+  () => join(REPO, 'data/summary.json'),
+);

@@ -21,12 +21,32 @@ before(() => {
   cpSync(join(fixture, 'runs'), join(dir, 'runs'), { recursive: true });
   const run = readRunFile(join(fixture, 'runs/obs-fixture-host/2026/11/20261122T000000Z-full-f1x7.json.br'));
   const q = run.quiet!;
-  const busy = { ...q, quiet: false, rounds: q.rounds.map((r, i) => (i === 0 ? { ...r, quiet: false, reasons: ['other processes used 85% of a CPU (limit 10%): firefox (pid 4242)'] } : r)) };
-  writeRunFile(join(dir, 'runs'), Run.parse({ ...run, runId: '20261124T000000Z-quick-me01', host: { ...run.host, id: ME }, startedAt: '2026-11-24T00:00:00Z', finishedAt: '2026-11-24T00:10:00Z', quiet: busy }));
+  const busy = {
+    ...q,
+    quiet: false,
+    rounds: q.rounds.map((r, i) => (i === 0 ? { ...r, quiet: false, reasons: ['other processes used 85% of a CPU (limit 10%): firefox (pid 4242)'] } : r)),
+  };
+  writeRunFile(
+    join(dir, 'runs'),
+    Run.parse({
+      ...run,
+      runId: '20261124T000000Z-quick-me01',
+      host: { ...run.host, id: ME },
+      startedAt: '2026-11-24T00:00:00Z',
+      finishedAt: '2026-11-24T00:10:00Z',
+      quiet: busy,
+    }),
+  );
   writeAll(dir, { localHost: ME });
   const r = spawnSync(join(REPO, 'node_modules/.bin/astro'), ['build', '--root', 'site', '--silent'], {
     cwd: REPO,
-    env: { ...process.env, OBSERVATORY_DATA_DIR: dir, OBSERVATORY_OUT_DIR: out, OBSERVATORY_WRITEUPS_DIR: join(REPO, 'site/tests/fixtures/writeups'), ASTRO_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      OBSERVATORY_DATA_DIR: dir,
+      OBSERVATORY_OUT_DIR: out,
+      OBSERVATORY_WRITEUPS_DIR: join(REPO, 'site/tests/fixtures/writeups'),
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
     encoding: 'utf8',
     timeout: 300_000,
   });

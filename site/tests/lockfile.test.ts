@@ -15,7 +15,12 @@ test('every optional dependency in package-lock.json has its own entry, so `npm 
     for (const dep of Object.keys(pkg.optionalDependencies ?? {})) {
       // resolved like node does: nested first, then each parent node_modules up to the root
       const parts = path.split('node_modules/').filter(Boolean);
-      const candidates = parts.map((_, i) => `node_modules/${[...parts.slice(0, parts.length - i), ''].join('node_modules/')}node_modules/${dep}`.replace(/\/node_modules\/node_modules\//g, '/node_modules/'));
+      const candidates = parts.map((_, i) =>
+        `node_modules/${[...parts.slice(0, parts.length - i), ''].join('node_modules/')}node_modules/${dep}`.replace(
+          /\/node_modules\/node_modules\//g,
+          '/node_modules/',
+        ),
+      );
       candidates.push(`node_modules/${dep}`);
       if (!candidates.some((c) => c in lock.packages)) missing.push(`${dep} (optional dependency of ${path || 'the root'})`);
     }

@@ -23,7 +23,10 @@ test('readerText drops disclosures, scripts and attributes, keeps visible text',
     'certificate id: rsa2048',
     "groups in the runner's words: groups default",
   ]);
-  assert.deepEqual(violations('<th>TLS 1.3 RSA-2048, default groups, full handshake</th><td>openssl speed rsa2048: sign operations; loading certificate mldsa65.crt</td>'), []);
+  assert.deepEqual(
+    violations('<th>TLS 1.3 RSA-2048, default groups, full handshake</th><td>openssl speed rsa2048: sign operations; loading certificate mldsa65.crt</td>'),
+    [],
+  );
 });
 
 test('no page shows a series key, run id or hash outside a disclosure', () => {

@@ -24,7 +24,7 @@ export const PATTERNS: { name: string; re: RegExp }[] = [
 export const PROSE_PATTERNS: { name: string; re: RegExp }[] = [
   // not in a command ("openssl speed rsa2048") or a file name ("mldsa65.crt")
   { name: 'certificate id', re: new RegExp(`(?<![\\w:/-])(?<!openssl speed )(?:${CERTS.map(esc).join('|')})(?![\\w-])(?!\\.(?:crt|key)\\b)`, 'g') },
-  { name: 'groups in the runner\'s words', re: /\bgroups default\b/g },
+  { name: "groups in the runner's words", re: /\bgroups default\b/g },
 ];
 
 /** Visible text of a page: without <details> (nested ones too), scripts, styles, tags and attribute values. */
@@ -64,4 +64,3 @@ export function violations(html: string): string[] {
   const found = (t: string, patterns: typeof PATTERNS) => patterns.flatMap(({ name, re }) => [...t.matchAll(re)].map((m) => `${name}: ${m[0].slice(0, 80)}`));
   return [...found(text, PATTERNS), ...found(prose, PROSE_PATTERNS)];
 }
-

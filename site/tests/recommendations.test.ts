@@ -39,7 +39,10 @@ describe('recommendations (site/dist from data/)', { skip: !existsSync(join(DIST
     if (f.kind === 'value') return quantity(a.stats!.median, a.unit, a.method);
     const b = entry(f.host, f.b!, f.bBuild!);
     assert.equal(a.runId, b.runId, `${f.aBuild} against ${f.bBuild}: one run`);
-    const c = significant(compareRounds(entryRounds(a, summary, detailed)!, entryRounds(b, summary, detailed)!, f.bBuild!, Boolean(a.stats!.deterministic)), SUMMARY_DIGITS);
+    const c = significant(
+      compareRounds(entryRounds(a, summary, detailed)!, entryRounds(b, summary, detailed)!, f.bBuild!, Boolean(a.stats!.deterministic)),
+      SUMMARY_DIGITS,
+    );
     return pct(c!.ratio);
   };
   const figuresOf = (root: string) => `${root} [data-figure="change"], ${root} [data-figure="value"]`;
@@ -69,7 +72,15 @@ describe('recommendations (site/dist from data/)', { skip: !existsSync(join(DIST
       const page = await ctx.newPage();
       await page.goto(`${server.origin}/`, { waitUntil: 'networkidle' });
       const inView = (selector: string) =>
-        page.$$eval(selector, (els, h) => els.filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= h; }).length, size.height);
+        page.$$eval(
+          selector,
+          (els, h) =>
+            els.filter((e) => {
+              const r = e.getBoundingClientRect();
+              return r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= h;
+            }).length,
+          size.height,
+        );
       assert.match(await page.locator('[data-answer35] h2').innerText(), /Why is 3\.5 slower/);
       const numbers = await page.$$eval(figuresOf('[data-answer35-number]'), readFigures);
       assert.ok(numbers.length > 0, `${label}: the answer has no figure`);
@@ -91,12 +102,22 @@ describe('recommendations (site/dist from data/)', { skip: !existsSync(join(DIST
     assert.equal(res?.status(), 200);
     const figures = await page.$$eval(figuresOf('main'), readFigures);
     assert.ok(figures.length >= 20, `only ${figures.length} figures`);
-    const wrong = figures.filter((f) => f.text !== expected(f)).map((f) => `${f.host} ${f.aBuild} ${f.a} against ${f.bBuild}: "${f.text}", expected "${expected(f)}"`);
+    const wrong = figures
+      .filter((f) => f.text !== expected(f))
+      .map((f) => `${f.host} ${f.aBuild} ${f.a} against ${f.bBuild}: "${f.text}", expected "${expected(f)}"`);
     assert.deepEqual(wrong, []);
     // every machine with an OpenSSL handshake gets a release to run and the 3.5 answer
-    const machines = await page.$$eval('section[data-machine]', (ss) => ss.map((s) => ({ host: s.getAttribute('data-machine')!, pick: s.querySelector('[data-pick]') !== null, answer: s.querySelector('[data-answer35]') !== null })));
+    const machines = await page.$$eval('section[data-machine]', (ss) =>
+      ss.map((s) => ({
+        host: s.getAttribute('data-machine')!,
+        pick: s.querySelector('[data-pick]') !== null,
+        answer: s.querySelector('[data-answer35]') !== null,
+      })),
+    );
     for (const m of machines) {
-      const measured = summary.entries.some((e) => e.host === m.host && e.library === 'openssl' && e.benchmark === 'handshake' && e.metric === 'handshakes-per-cpu-second' && e.stats);
+      const measured = summary.entries.some(
+        (e) => e.host === m.host && e.library === 'openssl' && e.benchmark === 'handshake' && e.metric === 'handshakes-per-cpu-second' && e.stats,
+      );
       assert.equal(m.pick, measured, `${m.host}: a release to run`);
     }
     // with every figure taken out, nothing in the page reads as a measured number

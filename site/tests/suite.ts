@@ -20,7 +20,20 @@ import { MEASURE_COMMAND, serversView } from '../src/lib/servers.ts';
 import { serve, type StaticServer } from './server.ts';
 import { pagesFor } from '../src/lib/pages.ts';
 import {
-  ARTIFACTS, axe, crawl, entryRows, resultFiles, expectedEntries, expectedMedians, launch, plotted, readSummary, screenshots, selection, tableRuns, transferSize,
+  ARTIFACTS,
+  axe,
+  crawl,
+  entryRows,
+  resultFiles,
+  expectedEntries,
+  expectedMedians,
+  launch,
+  plotted,
+  readSummary,
+  screenshots,
+  selection,
+  tableRuns,
+  transferSize,
 } from './browser.ts';
 
 export interface SuiteOptions {
@@ -83,7 +96,10 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const { pages, problems } = await crawl(page, server.origin);
     assert.deepEqual(problems, []);
     for (const must of pagesFor('reachable'))
-      assert.ok(pages.some((p) => p.url.replace(/\/$/, '') === must.replace(/\/$/, '') || (must === '/' && p.url === '/')), `${must} not reachable from home`);
+      assert.ok(
+        pages.some((p) => p.url.replace(/\/$/, '') === must.replace(/\/$/, '') || (must === '/' && p.url === '/')),
+        `${must} not reachable from home`,
+      );
     console.log(`[${name}] crawled ${pages.length} pages`);
   });
 
@@ -138,7 +154,9 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const defaults = page.getByRole('button', { name: 'Library defaults' });
     const pinned = page.getByRole('button', { name: 'Pinned X25519' });
     if ((await pinned.isDisabled()) || (await defaults.isDisabled()))
-      assert.fail(`[${name}] the home chart's configuration lacks library defaults or pinned X25519: summary.json has no handshake configuration measured both ways`);
+      assert.fail(
+        `[${name}] the home chart's configuration lacks library defaults or pinned X25519: summary.json has no handshake configuration measured both ways`,
+      );
     assert.equal(await defaults.getAttribute('aria-pressed'), 'true');
     assert.equal(await pinned.getAttribute('aria-pressed'), 'true');
     await defaults.click();
@@ -160,7 +178,11 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     // the other measurements load when their section is opened
     await page.locator('details[data-more] summary').click();
     await page.waitForSelector('select[name=metric] option', { state: 'attached' });
-    const other = await page.$$eval('select[name=metric] option', (os, cur) => os.map((o) => (o as HTMLOptionElement).value).find((v) => v.split('\u0000')[0] !== cur), first.metric);
+    const other = await page.$$eval(
+      'select[name=metric] option',
+      (os, cur) => os.map((o) => (o as HTMLOptionElement).value).find((v) => v.split('\u0000')[0] !== cur),
+      first.metric,
+    );
     if (!other) {
       t.skip('this data has one metric on the home chart (the fixture suite checks switching)');
       return;
@@ -168,7 +190,8 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     await page.selectOption('select[name=metric]', other);
     await page.waitForFunction((m) => (document.querySelector('[data-journey-root]') as HTMLElement).dataset.metric === m, other.split('\u0000')[0]!);
     const sel = await selection(page);
-    for (const g of sel.groups.split(' ')) assert.deepEqual(new Map((await plotted(page, g)).map((p) => [p.version, p.median])), expectedMedians(s, { ...sel, groups: g }));
+    for (const g of sel.groups.split(' '))
+      assert.deepEqual(new Map((await plotted(page, g)).map((p) => [p.version, p.median])), expectedMedians(s, { ...sel, groups: g }));
   });
 
   test(`[${name}] chart points are reachable by keyboard and named`, async (t) => {
@@ -184,12 +207,16 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
 
   test(`[${name}] a per-version table marks a non-significant difference`, async (t) => {
     const s = needSummary();
-    const e = s.entries.find((x) => !writeupOnly(x) && (x.vsPreviousSeries?.verdict === 'no-difference-shown' || x.vsBaseline?.verdict === 'no-difference-shown'));
+    const e = s.entries.find(
+      (x) => !writeupOnly(x) && (x.vsPreviousSeries?.verdict === 'no-difference-shown' || x.vsBaseline?.verdict === 'no-difference-shown'),
+    );
     if (!e) {
       t.skip('this data has no comparison whose interval includes no change (the fixture suite checks the marking)');
       return;
     }
-    await page.goto(server.origin + benchmarkPagePath({ slug: versionSlug(e.version, e.variant), host: e.host, benchmark: e.benchmark }), { waitUntil: 'networkidle' });
+    await page.goto(server.origin + benchmarkPagePath({ slug: versionSlug(e.version, e.variant), host: e.host, benchmark: e.benchmark }), {
+      waitUntil: 'networkidle',
+    });
     const rows = page.locator(`table.entries[data-host="${e.host}"] tr[data-k="${keyId(e.key)}"]`);
     assert.ok((await rows.count()) > 0, `no row of ${e.key} on the benchmark page`);
     assert.match(await rows.first().innerText(), new RegExp(VERDICT_SHORT['no-difference-shown']));
@@ -211,7 +238,9 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.ok(top < 900, `the headline table starts at ${top}px, below the first screen`);
     // one link per benchmark the version has entries of, each to its page
     const links = await page.$$eval('table[data-benchmark-index] tbody th a', (as) => as.map((a) => a.getAttribute('href')!));
-    const expected = versionBenchmarkPages(s).filter((p) => p.page.slug === v.slug).map((p) => benchmarkPagePath({ slug: v.slug, host: p.host, benchmark: p.benchmark }));
+    const expected = versionBenchmarkPages(s)
+      .filter((p) => p.page.slug === v.slug)
+      .map((p) => benchmarkPagePath({ slug: v.slug, host: p.host, benchmark: p.benchmark }));
     assert.deepEqual([...new Set(links)].sort(), expected.sort());
     const target = links.find((l) => l.endsWith('/handshake')) ?? links[0]!;
     await page.goto(server.origin + target, { waitUntil: 'networkidle' });
@@ -260,7 +289,11 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const byId = new Map(s.entries.map((e) => [`${e.host}|${e.version}|${e.variant}|${keyId(e.key)}`, e]));
     await page.goto(`${server.origin}/writeups`, { waitUntil: 'networkidle' });
     const writeups = await page.$$eval('main a[href^="/writeups/"]', (as) => as.map((a) => a.getAttribute('href')!));
-    const pages = [...versionPages(s).map((p) => `/versions/${p.slug}`), ...versionBenchmarkPages(s).map((p) => benchmarkPagePath({ slug: p.page.slug, host: p.host, benchmark: p.benchmark })), ...writeups];
+    const pages = [
+      ...versionPages(s).map((p) => `/versions/${p.slug}`),
+      ...versionBenchmarkPages(s).map((p) => benchmarkPagePath({ slug: p.page.slug, host: p.host, benchmark: p.benchmark })),
+      ...writeups,
+    ];
     let checked = 0;
     for (const p of [...new Set(pages)]) {
       await page.goto(server.origin + p, { waitUntil: 'networkidle' });
@@ -297,7 +330,8 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
         if (t.crossMachine) for (const p of t.crossMachine) mixed.push(`${path}: ${t.caption} (per-machine ratios): ${p}`);
         else {
           if (t.hosts.length !== 1) mixed.push(`${path}: ${t.caption} holds rows of ${t.hosts.length} hosts (${t.hosts.join(', ')})`);
-          if (t.timing && t.timingRuns.length !== 1) mixed.push(`${path}: ${t.caption} holds timing values of ${t.timingRuns.length} runs (${t.timingRuns.join(', ')})`);
+          if (t.timing && t.timingRuns.length !== 1)
+            mixed.push(`${path}: ${t.caption} holds timing values of ${t.timingRuns.length} runs (${t.timingRuns.join(', ')})`);
           if (t.timingRuns.some((r) => !t.runs.includes(r))) mixed.push(`${path}: ${t.caption} has timing runs its data-runs does not list`);
           if (t.rowsWithoutRun > 0) mixed.push(`${path}: ${t.caption} holds rows of ${t.runs.length} runs, and ${t.rowsWithoutRun} rows do not name theirs`);
         }
@@ -315,7 +349,10 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   test(`[${name}] version pages and their benchmark pages transfer at most 250 KB each, everything they load included`, async () => {
     const s = needSummary();
     let largest = { path: '', total: 0 };
-    const paths = [...versionPages(s).map((p) => `/versions/${p.slug}`), ...versionBenchmarkPages(s).map((p) => benchmarkPagePath({ slug: p.page.slug, host: p.host, benchmark: p.benchmark }))];
+    const paths = [
+      ...versionPages(s).map((p) => `/versions/${p.slug}`),
+      ...versionBenchmarkPages(s).map((p) => benchmarkPagePath({ slug: p.page.slug, host: p.host, benchmark: p.benchmark })),
+    ];
     for (const path of paths) {
       const { total, parts } = await transferSize(page, server.origin + path);
       if (total > largest.total) largest = { path, total };
@@ -336,10 +373,17 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const dir = dirname(summaryFile);
     await page.goto(`${server.origin}/runs`, { waitUntil: 'networkidle' });
     const runFiles = resultFiles(dir, 'runs').map((f) => f.value as { runId: string });
-    const rowsOf = () => page.$$eval('tr[data-run-file]', (trs) => trs.map((tr) => ({ id: tr.getAttribute('data-run-file')!, quiet: tr.getAttribute('data-quiet') === 'true', text: (tr as HTMLElement).innerText })));
+    const rowsOf = () =>
+      page.$$eval('tr[data-run-file]', (trs) =>
+        trs.map((tr) => ({ id: tr.getAttribute('data-run-file')!, quiet: tr.getAttribute('data-quiet') === 'true', text: (tr as HTMLElement).innerText })),
+      );
     const recent = await rowsOf();
     const s = summary;
-    for (const r of s?.runs ?? []) assert.ok(recent.some((x) => x.id === r.runId), `${r.runId} feeds the tables and is not on /runs`);
+    for (const r of s?.runs ?? [])
+      assert.ok(
+        recent.some((x) => x.id === r.runId),
+        `${r.runId} feeds the tables and is not on /runs`,
+      );
     // every run file is on the page of its host and year, linked from /runs
     const archive = await page.$$eval('[data-run-archive] a', (as) => as.map((a) => (a as HTMLAnchorElement).href));
     const listed: Awaited<ReturnType<typeof rowsOf>> = [];
@@ -348,7 +392,10 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
       listed.push(...(await rowsOf()));
     }
     assert.deepEqual(listed.map((r) => r.id).sort(), runFiles.map((r) => r.runId).sort());
-    assert.ok(recent.every((r) => listed.some((x) => x.id === r.id && x.quiet === r.quiet)), 'a run on /runs is on its yearly page, with the same status');
+    assert.ok(
+      recent.every((r) => listed.some((x) => x.id === r.id && x.quiet === r.quiet)),
+      'a run on /runs is on its yearly page, with the same status',
+    );
     await page.goto(`${server.origin}/runs`, { waitUntil: 'networkidle' });
     for (const r of listed) {
       const expected = s?.runs.find((x) => x.runId === r.id);
@@ -376,7 +423,8 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
         assert.equal(cell, v ? 'present' : 'absent', `${h.id} ${f}`);
       }
     for (const v of Object.values(VERDICT_SHORT)) assert.match(await page.locator('[data-glossary]').innerText(), new RegExp(v));
-    for (const b of s.builds.filter((x) => x.cpuCapabilities)) assert.match(await page.locator('table[data-capabilities]').innerText(), new RegExp(b.cpuCapabilities!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    for (const b of s.builds.filter((x) => x.cpuCapabilities))
+      assert.match(await page.locator('table[data-capabilities]').innerText(), new RegExp(b.cpuCapabilities!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   });
 
   test(`[${name}] each "download this view" CSV has a header and one line per row of its JSON`, async (t) => {
@@ -447,7 +495,11 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
         continue;
       }
       const bars = await el.locator('g[data-version]').evaluateAll((gs) => gs.map((g) => [g.getAttribute('data-version'), g.getAttribute('data-value')]));
-      assert.deepEqual(bars, row.points.map((p) => [p.version, p.value === null ? null : String(p.value)]), `${row.complaint.id}: charted values`);
+      assert.deepEqual(
+        bars,
+        row.points.map((p) => [p.version, p.value === null ? null : String(p.value)]),
+        `${row.complaint.id}: charted values`,
+      );
     }
     if (!rows.some((r) => r.status.kind !== 'not-measured')) assert.match(await page.locator('main').innerText(), /Not measured yet/);
     if (name === 'fixture') {
@@ -480,7 +532,9 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
         for (const r of sec.rows)
           for (const [i, e] of r.cells.entries()) {
             // a value of another run sits in that run's own table; the main table's cell only points there (data-status="apart")
-            const cell = page.locator(`table.libraries[data-host="${v.host}"][data-section="${sec.id}"] tr[data-k="${keyId(r.key)}"] td[data-col="${v.columns[i]!.slug}"]:not([data-status="apart"])`);
+            const cell = page.locator(
+              `table.libraries[data-host="${v.host}"][data-section="${sec.id}"] tr[data-k="${keyId(r.key)}"] td[data-col="${v.columns[i]!.slug}"]:not([data-status="apart"])`,
+            );
             assert.equal(await cell.count(), 1, `${sec.id} ${r.key} ${v.columns[i]!.slug}`);
             if (!e) {
               assert.equal(await cell.getAttribute('data-status'), 'none');
@@ -488,7 +542,11 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
             }
             if (e.status === 'measured' && e.stats) {
               assert.equal((await cell.locator('[data-value]').innerText()).trim(), quantity(e.stats.median, e.unit, e.method), `${e.key} ${e.library}`);
-              if (e.vsOpenSSL) assert.match(await cell.locator('[data-vs-openssl]').innerText(), new RegExp(`vs ${e.vsOpenSSL.against.replace(/\./g, '\\.')}: ${VERDICT_SHORT[e.vsOpenSSL.verdict]}`));
+              if (e.vsOpenSSL)
+                assert.match(
+                  await cell.locator('[data-vs-openssl]').innerText(),
+                  new RegExp(`vs ${e.vsOpenSSL.against.replace(/\./g, '\\.')}: ${VERDICT_SHORT[e.vsOpenSSL.verdict]}`),
+                );
               measured++;
             } else {
               assert.equal(await cell.getAttribute('data-status'), e.status);
@@ -497,7 +555,13 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
             }
           }
       for (const c of v.columns)
-        if (c.build) assert.ok((await page.locator(`section[data-host="${v.host}"] .build-options li[data-col="${c.slug}"]`).innerText()).includes(c.build.configureArgs.join(' ')), `${c.slug}: build options shown`);
+        if (c.build)
+          assert.ok(
+            (await page.locator(`section[data-host="${v.host}"] .build-options li[data-col="${c.slug}"]`).innerText()).includes(
+              c.build.configureArgs.join(' '),
+            ),
+            `${c.slug}: build options shown`,
+          );
     }
     assert.ok(measured > 0, 'no library figure was checked');
     if (name === 'fixture') assert.ok(unsupported > 0, 'the fixture has an unsupported cell (BoringSSL, TLS 1.3 stateful resumption)');
@@ -514,7 +578,12 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     for (const m of machines) {
       const section = page.locator(`section[data-servers-host="${m.host}"]`);
       assert.equal(await section.count(), 1, `${m.host}: one section`);
-      assert.match(await section.locator('[data-logical-cpus]').innerText(), m.logicalCpus === null ? /does not say/ : new RegExp(`has ${m.logicalCpus} logical CPUs?: thread scaling beyond ${m.logicalCpus} threads? cannot be measured`));
+      assert.match(
+        await section.locator('[data-logical-cpus]').innerText(),
+        m.logicalCpus === null
+          ? /does not say/
+          : new RegExp(`has ${m.logicalCpus} logical CPUs?: thread scaling beyond ${m.logicalCpus} threads? cannot be measured`),
+      );
       const tables = section.locator('table[data-server-table]');
       if (m.tables.length === 0) {
         const text = await section.innerText();
@@ -526,7 +595,10 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
       assert.equal(await tables.count(), m.tables.length, `${m.host}: one table per server, workload, shape and run`);
       // the tables in the page's order (servers, then workloads short, resumed, bulk, other), each row the data's
       const shown = await tables.evaluateAll((ts) => ts.map((t) => [t.getAttribute('data-server'), t.getAttribute('data-workload')]));
-      assert.deepEqual(shown, m.tables.map((t) => [t.shape.server, t.shape.workload]));
+      assert.deepEqual(
+        shown,
+        m.tables.map((t) => [t.shape.server, t.shape.workload]),
+      );
       for (const [i, t] of m.tables.entries()) {
         const trs = tables.nth(i).locator('tbody > tr');
         assert.equal(await trs.count(), t.rows.length);
@@ -535,14 +607,26 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
           assert.equal(await tr.getAttribute('data-version'), r.build.version);
           assert.equal(await tr.getAttribute('data-library'), r.build.library);
           const cpu = r.cpu?.status === 'measured' && r.cpu.stats ? String(r.cpu.stats.median) : null;
-          assert.equal(await tr.locator('td[data-cpu]').count() ? await tr.locator('td[data-cpu]').getAttribute('data-cpu') : null, cpu, `${m.host} ${t.shape.server} ${t.shape.workload} ${r.name}: CPU`);
+          assert.equal(
+            (await tr.locator('td[data-cpu]').count()) ? await tr.locator('td[data-cpu]').getAttribute('data-cpu') : null,
+            cpu,
+            `${m.host} ${t.shape.server} ${t.shape.workload} ${r.name}: CPU`,
+          );
           if (cpu !== null) {
             assert.equal((await tr.locator('td[data-cpu]').innerText()).trim(), quantity(r.cpu!.stats!.median, r.cpu!.unit, r.cpu!.method));
             const iv = r.cpu!.stats!.interval;
-            if (iv) assert.ok((await tr.locator('td[data-interval]').innerText()).includes(quantityRange(iv.low, iv.high, r.cpu!.unit, r.cpu!.method)), `${r.name}: interval`);
+            if (iv)
+              assert.ok(
+                (await tr.locator('td[data-interval]').innerText()).includes(quantityRange(iv.low, iv.high, r.cpu!.unit, r.cpu!.method)),
+                `${r.name}: interval`,
+              );
           }
           const ins = r.instructions?.status === 'measured' && r.instructions.stats ? String(r.instructions.stats.median) : null;
-          assert.equal(await tr.locator('td[data-instructions]').count() ? await tr.locator('td[data-instructions]').getAttribute('data-instructions') : null, ins, `${r.name}: instructions`);
+          assert.equal(
+            (await tr.locator('td[data-instructions]').count()) ? await tr.locator('td[data-instructions]').getAttribute('data-instructions') : null,
+            ins,
+            `${r.name}: instructions`,
+          );
           assert.equal(await tr.locator('td[data-bound]').getAttribute('data-bound'), r.bound?.by ?? null, `${r.name}: what limited the rate`);
           rows++;
         }
@@ -552,14 +636,24 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
         assert.equal(await li.count(), 1, `${m.host}: ${u.server} on ${u.name} is listed as unusable`);
         if (u.reason) assert.ok((await li.innerText()).includes(reasonText(u.reason)), `${u.server} on ${u.name}: the recorded reason`);
       }
-      assert.equal(await section.locator('[data-upgrades] > li').count(), m.upgrades.length, `${m.host}: one upgrade sentence per server and workload with a 3.0 build and a newer one`);
+      assert.equal(
+        await section.locator('[data-upgrades] > li').count(),
+        m.upgrades.length,
+        `${m.host}: one upgrade sentence per server and workload with a 3.0 build and a newer one`,
+      );
     }
     if (name === 'fixture') {
       const m = machines.find((x) => x.tables.length > 0);
       assert.ok(m && rows > 0, 'the fixture has servers tables');
       assert.deepEqual([...new Set(m.tables.filter((t) => t.shape.server === 'nginx').map((t) => t.shape.workload))], ['short', 'resumed', 'bulk']);
-      assert.ok(m.unusable.some((u) => u.server === 'nginx' && u.build.library === 'aws-lc'), 'nginx refused for AWS-LC, with the recipe\'s reason');
-      assert.ok(m.tables.some((t) => t.shape.server === 'haproxy' && t.rows.some((r) => r.build.library === 'aws-lc')), 'HAProxy with AWS-LC');
+      assert.ok(
+        m.unusable.some((u) => u.server === 'nginx' && u.build.library === 'aws-lc'),
+        "nginx refused for AWS-LC, with the recipe's reason",
+      );
+      assert.ok(
+        m.tables.some((t) => t.shape.server === 'haproxy' && t.rows.some((r) => r.build.library === 'aws-lc')),
+        'HAProxy with AWS-LC',
+      );
       assert.ok(m.upgrades.length > 0, 'an upgrade sentence');
     }
   });
@@ -573,7 +667,11 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     }
     for (const r of files) {
       const section = page.locator(`[data-mtu-host="${r.host.id}"]`);
-      const charted = await section.locator('figure').first().locator('g[role=img]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-value')));
+      const charted = await section
+        .locator('figure')
+        .first()
+        .locator('g[role=img]')
+        .evaluateAll((gs) => gs.map((g) => g.getAttribute('data-value')));
       const versions = [...new Set(r.clientHellos.map((c) => c.version))];
       assert.equal(charted.length, versions.length);
       const expected = r.clientHellos.filter((c) => c.config.id === 'default').map((c) => helloBytes(c)?.bytes ?? null);
@@ -602,8 +700,18 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     if (summary) {
       const v = summary.entries[0];
       if (v) paths.push(`/versions/${versionSlug(v.version, v.variant)}`);
-      const largest = versionPages(summary).sort((a, b) => summary!.entries.filter((e) => versionSlug(e.version, e.variant) === b.slug).length - summary!.entries.filter((e) => versionSlug(e.version, e.variant) === a.slug).length)[0];
-      if (largest) paths.push(`/versions/${largest.slug}`, ...versionBenchmarkPages(summary).filter((p) => p.page.slug === largest.slug).map((p) => benchmarkPagePath({ slug: largest.slug, host: p.host, benchmark: p.benchmark })));
+      const largest = versionPages(summary).sort(
+        (a, b) =>
+          summary!.entries.filter((e) => versionSlug(e.version, e.variant) === b.slug).length -
+          summary!.entries.filter((e) => versionSlug(e.version, e.variant) === a.slug).length,
+      )[0];
+      if (largest)
+        paths.push(
+          `/versions/${largest.slug}`,
+          ...versionBenchmarkPages(summary)
+            .filter((p) => p.page.slug === largest.slug)
+            .map((p) => benchmarkPagePath({ slug: largest.slug, host: p.host, benchmark: p.benchmark })),
+        );
     }
     const found: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {
@@ -636,23 +744,39 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const { index, runs, values } = driftShards(files);
     const expected = (sel: DriftSelection) => {
       const s = shardsFor(index, sel);
-      return driftView(runs.filter((r) => r.host === sel.host && s.runYears.includes(r.year)), values.filter((v) => v.host === sel.host && v.metric === sel.metric && v.build === sel.build && s.valueYears.includes(v.year)), s.build.name, s.since);
+      return driftView(
+        runs.filter((r) => r.host === sel.host && s.runYears.includes(r.year)),
+        values.filter((v) => v.host === sel.host && v.metric === sel.metric && v.build === sel.build && s.valueYears.includes(v.year)),
+        s.build.name,
+        s.since,
+      );
     };
     const titles = () => page.$$eval('[data-chart] .pt title', (ts) => ts.map((t) => t.textContent ?? ''));
     const first = resolveSelection(index)!;
     const view = expected(first);
     const shown = await titles();
     assert.equal(shown.length, view.points.length);
-    view.points.forEach((p, i) => assert.ok(shown[i]!.includes(num(p.median)) && shown[i]!.includes(runWords(p.runId)), `${shown[i]} should show ${num(p.median)} of the ${runWords(p.runId)}`));
+    view.points.forEach((p, i) =>
+      assert.ok(
+        shown[i]!.includes(num(p.median)) && shown[i]!.includes(runWords(p.runId)),
+        `${shown[i]} should show ${num(p.median)} of the ${runWords(p.runId)}`,
+      ),
+    );
     assert.equal(await page.locator('[data-chart] g.change').count(), view.markers.length);
     // another build, all of its history: drawn from the shards the page fetches
     const host = index.hosts.find((h) => h.id === first.host)!;
     const m = index.metrics.findIndex((x) => x.id === first.metric);
-    const other = host.series.find(([i]) => i === m)![1].map(([b]) => host.builds[b]!.slug).find((b) => b !== first.build);
+    const other = host.series
+      .find(([i]) => i === m)![1]
+      .map(([b]) => host.builds[b]!.slug)
+      .find((b) => b !== first.build);
     if (!other) return;
     await page.selectOption('select[name=range]', 'all');
     await page.selectOption('select[name=build]', other);
-    await page.waitForFunction((b) => document.querySelector('[data-status]')?.textContent?.includes(`OpenSSL ${b} `), host.builds.find((b) => b.slug === other)!.name);
+    await page.waitForFunction(
+      (b) => document.querySelector('[data-status]')?.textContent?.includes(`OpenSSL ${b} `),
+      host.builds.find((b) => b.slug === other)!.name,
+    );
     const next = expected({ ...first, build: other, range: 'all' });
     const after = await titles();
     assert.equal(after.length, next.points.length);

@@ -51,7 +51,13 @@ function ensureFixtureBuild(): void {
   if (existsSync(index) && statSync(index).mtimeMs > inputs) return;
   const r = spawnSync(join(REPO, 'node_modules/.bin/astro'), ['build', '--root', 'site', '--silent'], {
     cwd: REPO,
-    env: { ...process.env, OBSERVATORY_DATA_DIR: fixture.data, OBSERVATORY_OUT_DIR: fixture.dist, OBSERVATORY_WRITEUPS_DIR: fixture.writeups, ASTRO_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      OBSERVATORY_DATA_DIR: fixture.data,
+      OBSERVATORY_OUT_DIR: fixture.dist,
+      OBSERVATORY_WRITEUPS_DIR: fixture.writeups,
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
     encoding: 'utf8',
     timeout: 300_000,
   });
@@ -97,16 +103,39 @@ for (const target of [real, fixture]) {
       const results = evaluateClaims(w, { summary: data.summary, detailed: data.detailed, runs: data.runs });
       await page.goto(`${server.origin}/writeups/${id}`, { waitUntil: 'networkidle' });
       const shown = await page.$$eval('[data-claim]', (els) =>
-        els.map((e) => ({ id: e.getAttribute('data-claim')!, verdict: e.getAttribute('data-claim-verdict')!, label: e.querySelector('[data-verdict-label]')?.textContent?.trim() ?? '', quote: e.querySelector('q[data-study-quote]')?.textContent ?? null })),
+        els.map((e) => ({
+          id: e.getAttribute('data-claim')!,
+          verdict: e.getAttribute('data-claim-verdict')!,
+          label: e.querySelector('[data-verdict-label]')?.textContent?.trim() ?? '',
+          quote: e.querySelector('q[data-study-quote]')?.textContent ?? null,
+        })),
       );
-      assert.deepEqual(shown.map((s) => s.id), w.claims.map((c) => c.id), `${id}: the claims, in order`);
+      assert.deepEqual(
+        shown.map((s) => s.id),
+        w.claims.map((c) => c.id),
+        `${id}: the claims, in order`,
+      );
       for (const [i, r] of results.entries()) {
         // every comparison with its own verdict (one per build where the claim runs over several), deciding ones first
-        const rows = await page.$$eval(`[data-claim="${r.claim.id}"] li[data-comparison]`, (els) => els.map((e) => [e.getAttribute('data-verdict'), e.getAttribute('data-role')]));
-        const expected = r.hosts.length === 0 ? r.pairings.map(() => ['not-measured', null]) : r.hosts.flatMap((h) => [...h.comparisons.filter((c) => c.test.role !== 'supports'), ...h.comparisons.filter((c) => c.test.role === 'supports')].map((c) => [c.verdict, c.test.role]));
+        const rows = await page.$$eval(`[data-claim="${r.claim.id}"] li[data-comparison]`, (els) =>
+          els.map((e) => [e.getAttribute('data-verdict'), e.getAttribute('data-role')]),
+        );
+        const expected =
+          r.hosts.length === 0
+            ? r.pairings.map(() => ['not-measured', null])
+            : r.hosts.flatMap((h) =>
+                [...h.comparisons.filter((c) => c.test.role !== 'supports'), ...h.comparisons.filter((c) => c.test.role === 'supports')].map((c) => [
+                  c.verdict,
+                  c.test.role,
+                ]),
+              );
         assert.deepEqual(rows, expected, `${id} ${r.claim.id}: the comparisons and their verdicts`);
         if (r.hosts.length === 1 && /not measured yet/.test(r.reason))
-          assert.match(await page.locator(`[data-claim="${r.claim.id}"] .wu-claim-why`).first().innerText(), /not measured yet/i, `${id} ${r.claim.id}: names what is not measured yet`);
+          assert.match(
+            await page.locator(`[data-claim="${r.claim.id}"] .wu-claim-why`).first().innerText(),
+            /not measured yet/i,
+            `${id} ${r.claim.id}: names what is not measured yet`,
+          );
         assert.equal(shown[i]!.verdict, r.verdict, `${id} ${r.claim.id}`);
         assert.equal(shown[i]!.label, VERDICT_LABEL[r.verdict], `${id} ${r.claim.id}: the verdict in words`);
         assert.equal(shown[i]!.quote, r.claim.by === 'ours' ? null : r.claim.quote, `${id} ${r.claim.id}: a study's claim is quoted as the study's`);
@@ -120,10 +149,27 @@ for (const target of [real, fixture]) {
       const tallyText = await page.locator('[data-claim-tally]').innerText();
       for (const c of tally(results)) assert.match(tallyText, new RegExp(`${c.count} ${VERDICT_LABEL[c.verdict]}`), `${id}: tally`);
       if (!data.summary || data.summary.entries.length === 0)
-        assert.ok(results.every((r) => r.verdict === 'not-measured' || r.verdict === 'unverified'), `${id}: no data, yet a verdict`);
+        assert.ok(
+          results.every((r) => r.verdict === 'not-measured' || r.verdict === 'unverified'),
+          `${id}: no data, yet a verdict`,
+        );
     }
     if (target === fixture)
-      assert.deepEqual([...seen].sort(), ['confirmed', 'contradicted', 'host-specific', 'larger-than-reported', 'not-measured', 'not-shown', 'reproduced', 'smaller-than-reported', 'unverified'], 'the fixture reaches every verdict');
+      assert.deepEqual(
+        [...seen].sort(),
+        [
+          'confirmed',
+          'contradicted',
+          'host-specific',
+          'larger-than-reported',
+          'not-measured',
+          'not-shown',
+          'reproduced',
+          'smaller-than-reported',
+          'unverified',
+        ],
+        'the fixture reaches every verdict',
+      );
     console.log(`[${target.name}] verdicts shown: ${[...seen].join(', ')}`);
   });
 
@@ -136,7 +182,14 @@ for (const target of [real, fixture]) {
         const section = page.locator(`section[data-series="${s.key.replace(/"/g, '\\"')}"]`);
         assert.equal(await section.count(), 1, `${id}: a section for ${s.key}`);
         const figures = await section.locator('figure.wchart').evaluateAll((fs) =>
-          fs.map((f) => ({ run: f.getAttribute('data-run')!, rows: [...f.querySelectorAll('li[data-version]')].map((li) => [li.getAttribute('data-version'), li.getAttribute('data-variant'), li.getAttribute('data-median')]) })),
+          fs.map((f) => ({
+            run: f.getAttribute('data-run')!,
+            rows: [...f.querySelectorAll('li[data-version]')].map((li) => [
+              li.getAttribute('data-version'),
+              li.getAttribute('data-variant'),
+              li.getAttribute('data-median'),
+            ]),
+          })),
         );
         if (expected.length === 0) {
           assert.equal(figures.length, 0, `${id}: ${s.key} has no data but a chart`);
@@ -160,7 +213,11 @@ for (const target of [real, fixture]) {
           ),
         );
         for (const rows of geometry) {
-          for (const r of rows) assert.ok(Math.abs(r.left - rows[0]!.left) < 0.5 && Math.abs(r.width - rows[0]!.width) < 0.5, `${id}: ${s.key}: the bars of one chart share their zero and scale`);
+          for (const r of rows)
+            assert.ok(
+              Math.abs(r.left - rows[0]!.left) < 0.5 && Math.abs(r.width - rows[0]!.width) < 0.5,
+              `${id}: ${s.key}: the bars of one chart share their zero and scale`,
+            );
           const byValue = [...rows].sort((a, b) => a.median - b.median);
           for (let i = 1; i < byValue.length; i++) assert.ok(byValue[i]!.end >= byValue[i - 1]!.end - 0.5, `${id}: ${s.key}: bar ends ordered as their values`);
         }

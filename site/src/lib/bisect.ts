@@ -23,19 +23,26 @@ export function loadBisections(root = join(dataDir(), 'bisect')): BisectFile[] {
   if (!existsSync(root)) return [];
   const out: BisectFile[] = [];
   for (const machine of readdirSync(root).sort())
-    for (const name of readdirSync(join(root, machine)).filter((n) => n.endsWith('.json')).sort()) {
+    for (const name of readdirSync(join(root, machine))
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       const file = join(root, machine, name);
       const report = parseWith(BisectReport, readJson(file), file);
       if (report.host.id !== machine) throw new SiteDataError(`${file}: measured on ${report.host.id}, filed under ${machine}`);
       if (bisectReportName(report) !== name) throw new SiteDataError(`${file}: should be named ${bisectReportName(report)}`);
       // the metric in today's words (catalogue/words.ts); the report keeps those of its day
-      out.push({ machine, slug: name.replace(/\.json$/, ''), report: { ...report, metric: { ...report.metric, what: bisectMetricWords(report.metric.id) ?? report.metric.what } } });
+      out.push({
+        machine,
+        slug: name.replace(/\.json$/, ''),
+        report: { ...report, metric: { ...report.metric, what: bisectMetricWords(report.metric.id) ?? report.metric.what } },
+      });
     }
   return out;
 }
 
 /** A release end as readers know it: "3.4.0" for openssl-3.4.0, else the ref. */
-export const endName = (e: BisectReport['from']) => e.release?.version ?? e.ref.replace(/^openssl-/, '').replace(/^OpenSSL_(\d+)_(\d+)_(\d+)([a-z]?)$/, '$1.$2.$3$4');
+export const endName = (e: BisectReport['from']) =>
+  e.release?.version ?? e.ref.replace(/^openssl-/, '').replace(/^OpenSSL_(\d+)_(\d+)_(\d+)([a-z]?)$/, '$1.$2.$3$4');
 
 export type WaterfallKind = 'release' | 'step' | 'unresolved' | 'rest';
 
@@ -61,7 +68,12 @@ export function waterfall(r: BisectReport): WaterfallRow[] | null {
     ...r.steps.map((s) => ({ position: s.position, row: { kind: 'step' as const, label: s.subject, delta: s.after - s.before, commit: s.commit } })),
     ...r.unresolved.map((u) => ({
       position: u.position,
-      row: { kind: 'unresolved' as const, label: `${u.between} commits not resolved (${u.reason === 'budget' ? 'budget spent' : 'none of them builds'})`, delta: u.after - u.before, range: { from: u.from, to: u.to, between: u.between } },
+      row: {
+        kind: 'unresolved' as const,
+        label: `${u.between} commits not resolved (${u.reason === 'budget' ? 'budget spent' : 'none of them builds'})`,
+        delta: u.after - u.before,
+        range: { from: u.from, to: u.to, between: u.between },
+      },
     })),
   ].sort((a, b) => a.position - b.position); // stable: steps inside one merge keep their order
   const rows: WaterfallRow[] = [{ kind: 'release', label: endName(r.from), start: 0, end: r.first }];
@@ -71,7 +83,8 @@ export function waterfall(r: BisectReport): WaterfallRow[] | null {
     rows.push({ ...rest, start: at, end: at + delta });
     at += delta;
   }
-  if (Math.abs(r.last - at) > 1e-9 * Math.max(1, Math.abs(r.last))) rows.push({ kind: 'rest', label: 'not attributed (below the threshold, or cancelling out)', start: at, end: r.last });
+  if (Math.abs(r.last - at) > 1e-9 * Math.max(1, Math.abs(r.last)))
+    rows.push({ kind: 'rest', label: 'not attributed (below the threshold, or cancelling out)', start: at, end: r.last });
   rows.push({ kind: 'release', label: endName(r.to), start: 0, end: r.last });
   return rows;
 }

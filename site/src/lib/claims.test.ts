@@ -7,7 +7,19 @@ import { DetailedIterations, Run, Summary, runFilePath, type CpuFlags, type Meth
 import { aggregate } from '../../../scripts/aggregate.ts';
 import * as claimsModule from './claims.ts';
 import { TEST_TIME, makeBuild, makeHost, makeRun, makeSeries } from '../../../schema/test-data.ts';
-import { Claim, ClaimTest, MEASURED_NUMBER, WriteupSeries, crossCheck, evaluateClaim, expectationText, changeWords, resultText, tally, type ClaimData } from './claims.ts';
+import {
+  Claim,
+  ClaimTest,
+  MEASURED_NUMBER,
+  WriteupSeries,
+  crossCheck,
+  evaluateClaim,
+  expectationText,
+  changeWords,
+  resultText,
+  tally,
+  type ClaimData,
+} from './claims.ts';
 
 // ------------------------------------------------------------------ synthetic runs, aggregated for real
 
@@ -57,7 +69,8 @@ function data(...runs: Run[]): ClaimData {
 /** n values around m, spread by ±spread (a fixed pattern, so each round's ratio differs a little) */
 const around = (m: number, spread: number, n = 8) => Array.from({ length: n }, (_, i) => m * (1 + spread * Math.sin(i * 2.1 + m)));
 
-const series = (...keys: string[]): WriteupSeries[] => keys.map((key) => WriteupSeries.parse({ key, id: key.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') }));
+const series = (...keys: string[]): WriteupSeries[] =>
+  keys.map((key) => WriteupSeries.parse({ key, id: key.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') }));
 const claim = (c: Record<string, unknown>) => Claim.parse({ id: 'c', text: 'A claim in words.', ...c });
 const cmp = (s: string, builds: string[], expect: string, threshold = 0.05) => ({ series: s, builds, expect, threshold });
 
@@ -102,7 +115,9 @@ test('not shown: too few paired rounds for 95% coverage, whatever the medians sa
 test('figures the summary took from two runs are compared inside a run behind the summary that measured both, and say so', () => {
   // both runs are full and quiet, so the newest one decides every row it measured (summary.statistics.selection):
   // the summary takes 3.4.1 from the newer 3-build run and 3.4.0 from the older 2-build run
-  const big = run('big', [{ key: RATE, values: { '3.4.1': around(300, 0.01), '3.5.7': around(100, 0.01), '3.6.3': around(100, 0.01) } }], { startedAt: '2026-01-03T00:00:00.000Z' });
+  const big = run('big', [{ key: RATE, values: { '3.4.1': around(300, 0.01), '3.5.7': around(100, 0.01), '3.6.3': around(100, 0.01) } }], {
+    startedAt: '2026-01-03T00:00:00.000Z',
+  });
   const seeds = run('seeds', [{ key: RATE, values: { '3.4.0': around(100, 0.01), '3.4.1': around(100, 0.01) } }], { startedAt: '2026-01-02T00:00:00.000Z' });
   const d = data(big, seeds);
   const entry = (v: string) => d.summary!.entries.find((e) => e.version === v && e.key === RATE)!;
@@ -158,7 +173,10 @@ test('unverified: a claim our data cannot test says why, and is never computed',
 
 test('host-specific: a result that rides on a CPU feature the host has, or whose record is silent about it', () => {
   const specs = [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }];
-  const c = claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'better')], hostSpecific: { flags: ['avx512ifma'], why: 'RSA uses an AVX-512 IFMA path from 3.0 on' } });
+  const c = claim({
+    tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'better')],
+    hostSpecific: { flags: ['avx512ifma'], why: 'RSA uses an AVX-512 IFMA path from 3.0 on' },
+  });
   const has = evaluateClaim(c, S, data(run('r1', specs, { flags: { avx512ifma: true } })));
   assert.equal(has.verdict, 'host-specific');
   assert.equal(has.hosts[0]!.underlying, 'confirmed');
@@ -173,16 +191,29 @@ test('host-specific: a result that rides on a CPU feature the host has, or whose
 
 test('cannot-test: a machine without the feature an experiment needs gets no verdict, and says which feature it lacks', () => {
   const specs = [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }];
-  const c = claim({ tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'better')], requires: { flags: ['avx512f', 'vaes'], why: 'hiding AVX-512 changes nothing without it' } });
+  const c = claim({
+    tests: [cmp(RATE, ['3.0.2', '1.1.1w'], 'better')],
+    requires: { flags: ['avx512f', 'vaes'], why: 'hiding AVX-512 changes nothing without it' },
+  });
   const lacks = evaluateClaim(c, S, data(run('r1', specs, { flags: { avx512f: false, vaes: true } })));
   assert.equal(lacks.verdict, 'cannot-test');
   assert.match(lacks.reason, /this machine lacks AVX-512F: hiding AVX-512 changes nothing without it/);
   const has = evaluateClaim(c, S, data(run('r1', specs, { flags: { avx512f: true, vaes: true } })));
   assert.equal(has.verdict, 'confirmed');
   // two machines: the one that can test the claim decides it, the other says why it cannot
-  const two = evaluateClaim(c, S, data(run('r1', specs, { host: 'a', flags: { avx512f: true, vaes: true } }), run('r2', specs, { host: 'b', flags: { avx512f: false } })));
+  const two = evaluateClaim(
+    c,
+    S,
+    data(run('r1', specs, { host: 'a', flags: { avx512f: true, vaes: true } }), run('r2', specs, { host: 'b', flags: { avx512f: false } })),
+  );
   assert.equal(two.verdict, 'confirmed');
-  assert.deepEqual(two.hosts.map((h) => [h.host, h.verdict]), [['a', 'confirmed'], ['b', 'cannot-test']]);
+  assert.deepEqual(
+    two.hosts.map((h) => [h.host, h.verdict]),
+    [
+      ['a', 'confirmed'],
+      ['b', 'cannot-test'],
+    ],
+  );
 });
 
 test('host-specific: hosts that disagree', () => {
@@ -193,7 +224,13 @@ test('host-specific: hosts that disagree', () => {
   );
   const r = evaluateClaim(c, S, d);
   assert.equal(r.verdict, 'host-specific');
-  assert.deepEqual(r.hosts.map((h) => [h.host, h.verdict]), [['a', 'confirmed'], ['b', 'contradicted']]);
+  assert.deepEqual(
+    r.hosts.map((h) => [h.host, h.verdict]),
+    [
+      ['a', 'confirmed'],
+      ['b', 'contradicted'],
+    ],
+  );
   // hosts that agree give their common verdict
   const agree = data(
     run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01) } }], { host: 'a' }),
@@ -205,7 +242,15 @@ test('host-specific: hosts that disagree', () => {
 test('deterministic metrics compare exactly: equal counts are the same, a zero on one side is a difference', () => {
   const I = 'toy/instructions';
   const d = data(
-    run('r1', [{ key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.1.2': [2000], '3.1.3': [1000], '3.4.0': [1002], '1.1.1w': [0] } }]),
+    run('r1', [
+      {
+        key: I,
+        unit: 'instructions',
+        method: 'instruction-count',
+        higherIsBetter: false,
+        values: { '3.1.2': [2000], '3.1.3': [1000], '3.4.0': [1002], '1.1.1w': [0] },
+      },
+    ]),
   );
   const ev = (builds: string[], expect: string, threshold = 0.005) => evaluateClaim(claim({ tests: [cmp(I, builds, expect, threshold)] }), S, d);
   const twice = ev(['3.1.2', '3.1.3'], 'higher');
@@ -222,20 +267,27 @@ test('deterministic metrics compare exactly: equal counts are the same, a zero o
 });
 
 test('two series on one build are paired by round, like two builds', () => {
-  const d = data(run('r1', [
-    { key: RATE, values: { '3.5.7': around(600, 0.01), '3.4.1': around(900, 0.01) } },
-    { key: 'toy/other', values: { '3.5.7': around(900, 0.01), '3.4.1': around(900, 0.01) } },
-  ]));
+  const d = data(
+    run('r1', [
+      { key: RATE, values: { '3.5.7': around(600, 0.01), '3.4.1': around(900, 0.01) } },
+      { key: 'toy/other', values: { '3.5.7': around(900, 0.01), '3.4.1': around(900, 0.01) } },
+    ]),
+  );
   const r = evaluateClaim(claim({ tests: [{ series: [RATE, 'toy/other'], builds: ['3.5.7', '3.4.1'], expect: 'lower', threshold: 0.05 }] }), S, d);
-  assert.deepEqual(r.hosts[0]!.comparisons.map((c) => [c.label, c.verdict]), [
-    ['toy-rate vs toy-other, on 3.5.7', 'confirmed'],
-    ['toy-rate vs toy-other, on 3.4.1', 'contradicted'],
-  ]);
+  assert.deepEqual(
+    r.hosts[0]!.comparisons.map((c) => [c.label, c.verdict]),
+    [
+      ['toy-rate vs toy-other, on 3.5.7', 'confirmed'],
+      ['toy-rate vs toy-other, on 3.4.1', 'contradicted'],
+    ],
+  );
   assert.equal(r.verdict, 'contradicted', 'every comparison must hold');
 });
 
 test('one contradiction decides; a part of the claim with nothing measured leaves it open, and is named', () => {
-  const d = data(run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01), '3.1.3': around(100, 0.01), '3.3.0': around(102, 0.03) } }]));
+  const d = data(
+    run('r1', [{ key: RATE, values: { '3.0.2': around(200, 0.01), '1.1.1w': around(100, 0.01), '3.1.3': around(100, 0.01), '3.3.0': around(102, 0.03) } }]),
+  );
   const ev = (...tests: object[]) => evaluateClaim(claim({ tests }), S, d);
   const ok = cmp(RATE, ['3.0.2', '1.1.1w'], 'higher');
   const bad = cmp(RATE, ['3.1.3', '1.1.1w'], 'higher');
@@ -245,7 +297,10 @@ test('one contradiction decides; a part of the claim with nothing measured leave
   const partly = ev(ok, missing);
   assert.equal(partly.verdict, 'not-measured');
   assert.match(partly.reason, /^not measured yet: toy-rate on 3\.5\.7; the other comparisons are shown/);
-  assert.deepEqual(partly.hosts[0]!.comparisons.map((c) => c.verdict), ['confirmed', 'not-measured']);
+  assert.deepEqual(
+    partly.hosts[0]!.comparisons.map((c) => c.verdict),
+    ['confirmed', 'not-measured'],
+  );
   assert.equal(ev(ok, unsure).verdict, 'not-shown');
   assert.equal(ev(missing).verdict, 'not-measured');
   assert.equal(ev(ok, ok).verdict, 'confirmed');
@@ -255,21 +310,28 @@ test('per build: a claim over several builds is decided on the builds measured, 
   const two = 'toy/two-threads';
   const one = 'toy/one-thread';
   const versions = ['1.1.1w', '3.0.22', '3.1.4', '3.5.7'];
-  const d = data(run('r1', [
-    { key: two, values: Object.fromEntries(versions.map((v) => [v, around(190, 0.01)])) },
-    { key: one, values: Object.fromEntries(versions.map((v) => [v, around(100, 0.01)])) },
-  ]));
+  const d = data(
+    run('r1', [
+      { key: two, values: Object.fromEntries(versions.map((v) => [v, around(190, 0.01)])) },
+      { key: one, values: Object.fromEntries(versions.map((v) => [v, around(100, 0.01)])) },
+    ]),
+  );
   const s2 = series(two, one);
   const builds = ['3.0.2', ...versions];
   const r = evaluateClaim(claim({ tests: [{ series: [two, one], builds, expect: 'higher', threshold: 0.5 }] }), s2, d);
   assert.equal(r.verdict, 'confirmed', r.reason);
-  assert.deepEqual(r.hosts[0]!.comparisons.map((c) => [c.label.replace(/.*on /, ''), c.verdict]), [['3.0.2', 'not-measured'], ...versions.map((v) => [v, 'confirmed'])]);
+  assert.deepEqual(
+    r.hosts[0]!.comparisons.map((c) => [c.label.replace(/.*on /, ''), c.verdict]),
+    [['3.0.2', 'not-measured'], ...versions.map((v) => [v, 'confirmed'])],
+  );
   assert.match(r.reason, /decided on 4 of 5 comparisons; 3\.0\.2 not measured yet$/);
   // a measured build that contradicts still decides
-  const slow = data(run('r1', [
-    { key: two, values: { ...Object.fromEntries(versions.map((v) => [v, around(190, 0.01)])), '3.1.4': around(100, 0.01) } },
-    { key: one, values: Object.fromEntries(versions.map((v) => [v, around(100, 0.01)])) },
-  ]));
+  const slow = data(
+    run('r1', [
+      { key: two, values: { ...Object.fromEntries(versions.map((v) => [v, around(190, 0.01)])), '3.1.4': around(100, 0.01) } },
+      { key: one, values: Object.fromEntries(versions.map((v) => [v, around(100, 0.01)])) },
+    ]),
+  );
   assert.equal(evaluateClaim(claim({ tests: [{ series: [two, one], builds, expect: 'higher', threshold: 0.5 }] }), s2, slow).verdict, 'contradicted');
 });
 
@@ -290,16 +352,27 @@ test('a build the summary has no entry for is looked up in a run behind it that 
   assert.equal(without.verdict, 'not-measured');
   assert.deepEqual(without.hosts[0]!.comparisons[0]!.missing, ['3.0.2']);
   // a run of another machine is no substitute
-  const elsewhere = data(run('other', [{ key: RATE, values: { '3.0.2': around(100, 0.01), '3.0.8': around(101, 0.01) } }], { host: 'b' }), run('here', [{ key: RATE, values: { '3.0.8': around(101, 0.01) } }], { host: 'a' }));
+  const elsewhere = data(
+    run('other', [{ key: RATE, values: { '3.0.2': around(100, 0.01), '3.0.8': around(101, 0.01) } }], { host: 'b' }),
+    run('here', [{ key: RATE, values: { '3.0.8': around(101, 0.01) } }], { host: 'a' }),
+  );
   const here = evaluateClaim(claim({ tests: [t] }), S, elsewhere).hosts.find((h) => h.host === 'a')!;
   assert.equal(here.verdict, 'not-measured');
 });
 
 test('a quoted size is tested as quoted, the same tolerance both ways: reproduced, smaller or larger than reported, direction apart', () => {
   const I = 'toy/instructions';
-  const d = data(run('r1', [
-    { key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.0.2': [1000], '3.1.4': [2180], '3.2.1': [1000], '1.1.1w': [1940], '3.4.0': [5200], '3.5.7': [900] } },
-  ]));
+  const d = data(
+    run('r1', [
+      {
+        key: I,
+        unit: 'instructions',
+        method: 'instruction-count',
+        higherIsBetter: false,
+        values: { '3.0.2': [1000], '3.1.4': [2180], '3.2.1': [1000], '1.1.1w': [1940], '3.4.0': [5200], '3.5.7': [900] },
+      },
+    ]),
+  );
   const study = (tests: object[]) => evaluateClaim(claim({ by: 'pr', quote: 'approx. 5 times faster', tests }), S, d);
   const mag = (builds: string[], value: number, tolerance = 0.25) => ({ series: I, builds, expect: 'magnitude', value, tolerance });
   // "5 times faster" (3.2.1 costs a fifth of 3.1.4), measured 2.18 times: smaller than reported, the reported way
@@ -327,18 +400,40 @@ test('a quoted size is tested as quoted, the same tolerance both ways: reproduce
   // smaller on one comparison and larger on another: undecided, and the reason says which
   const both = study([mag(['3.2.1', '3.1.4'], 0.2), mag(['3.4.0', '3.0.2'], 2)]);
   assert.equal(both.verdict, 'not-shown');
-  assert.match(both.reason, /differs from the report both ways: smaller than reported on toy-instructions, 3\.2\.1 vs 3\.1\.4, larger on toy-instructions, 3\.4\.0 vs 3\.0\.2/);
+  assert.match(
+    both.reason,
+    /differs from the report both ways: smaller than reported on toy-instructions, 3\.2\.1 vs 3\.1\.4, larger on toy-instructions, 3\.4\.0 vs 3\.0\.2/,
+  );
   // never "contradicted" where a quoted size differs
   assert.ok([smaller, larger, opposite].every((r) => r.verdict !== 'contradicted'));
   // a band that reaches no change, or a magnitude in our own words, is refused
   assert.throws(() => ClaimTest.parse(mag(['3.1.4', '3.2.1'], 1.1, 0.2)), /must not reach 1/);
   assert.throws(() => Claim.parse({ id: 'x', text: 'Ours.', tests: [mag(['3.1.4', '3.2.1'], 5)] }), /our own claims/);
-  assert.throws(() => Claim.parse({ id: 'x', text: 'Theirs.', by: 's', quote: 'q', tests: [{ series: I, builds: ['3.1.4', '3.2.1'], expect: 'between', range: [0.02, 0.08] }] }), /tested with `magnitude`/);
+  assert.throws(
+    () =>
+      Claim.parse({
+        id: 'x',
+        text: 'Theirs.',
+        by: 's',
+        quote: 'q',
+        tests: [{ series: I, builds: ['3.1.4', '3.2.1'], expect: 'between', range: [0.02, 0.08] }],
+      }),
+    /tested with `magnitude`/,
+  );
 });
 
 test('paired rounds against a quoted size: an interval that cannot exclude it is not shown, one beyond it is larger than reported', () => {
-  const d = data(run('r1', [{ key: RATE, unit: 'us/op', higherIsBetter: false, values: { '3.3.0': around(220, 0.02), '3.3.2': around(106, 0.001), '3.0.2': around(100, 0.001) } }]));
-  const q = (a: string) => evaluateClaim(claim({ by: 'article', quote: 'about 6% faster', tests: [{ series: RATE, builds: [a, '3.0.2'], expect: 'magnitude', value: 1.06, tolerance: 0.02 }] }), S, d);
+  const d = data(
+    run('r1', [
+      { key: RATE, unit: 'us/op', higherIsBetter: false, values: { '3.3.0': around(220, 0.02), '3.3.2': around(106, 0.001), '3.0.2': around(100, 0.001) } },
+    ]),
+  );
+  const q = (a: string) =>
+    evaluateClaim(
+      claim({ by: 'article', quote: 'about 6% faster', tests: [{ series: RATE, builds: [a, '3.0.2'], expect: 'magnitude', value: 1.06, tolerance: 0.02 }] }),
+      S,
+      d,
+    );
   const far = q('3.3.0');
   assert.equal(far.verdict, 'larger-than-reported');
   assert.equal(far.hosts[0]!.comparisons[0]!.pairing, 'paired-rounds');
@@ -347,10 +442,12 @@ test('paired rounds against a quoted size: an interval that cannot exclude it is
 
 test('supporting tests are shown beside the verdict and do not decide it', () => {
   const I = 'toy/instructions';
-  const d = data(run('r1', [
-    { key: RATE, unit: 'us/op', higherIsBetter: false, values: { '3.0.22': around(195, 0.2), '1.1.1w': around(100, 0.001) } },
-    { key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.0.22': [1940], '1.1.1w': [1000] } },
-  ]));
+  const d = data(
+    run('r1', [
+      { key: RATE, unit: 'us/op', higherIsBetter: false, values: { '3.0.22': around(195, 0.2), '1.1.1w': around(100, 0.001) } },
+      { key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.0.22': [1940], '1.1.1w': [1000] } },
+    ]),
+  );
   const tests = (role: string) => [
     { series: RATE, builds: ['3.0.22', '1.1.1w'], expect: 'magnitude', value: 2, tolerance: 0.02 },
     { series: I, builds: ['3.0.22', '1.1.1w'], expect: 'magnitude', value: 2, tolerance: 0.02, role },
@@ -361,11 +458,22 @@ test('supporting tests are shown beside the verdict and do not decide it', () =>
   assert.equal(decides.verdict, 'smaller-than-reported');
   const supports = c('supports');
   assert.equal(supports.verdict, 'not-shown', supports.reason);
-  assert.deepEqual(supports.hosts[0]!.comparisons.map((x) => [x.test.role, x.verdict]), [['decides', 'not-shown'], ['supports', 'smaller-than-reported']]);
+  assert.deepEqual(
+    supports.hosts[0]!.comparisons.map((x) => [x.test.role, x.verdict]),
+    [
+      ['decides', 'not-shown'],
+      ['supports', 'smaller-than-reported'],
+    ],
+  );
   // a supporting test alone decides nothing: a claim needs a deciding test
-  assert.throws(() => Claim.parse({ id: 'x', text: 'T.', tests: [{ series: I, builds: ['3.0.22', '1.1.1w'], expect: 'higher', threshold: 1, role: 'supports' }] }), /at least one test must decide/);
+  assert.throws(
+    () => Claim.parse({ id: 'x', text: 'T.', tests: [{ series: I, builds: ['3.0.22', '1.1.1w'], expect: 'higher', threshold: 1, role: 'supports' }] }),
+    /at least one test must decide/,
+  );
   // only supporting data measured: not measured yet
-  const onlyI = data(run('r1', [{ key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.0.22': [1940], '1.1.1w': [1000] } }]));
+  const onlyI = data(
+    run('r1', [{ key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.0.22': [1940], '1.1.1w': [1000] } }]),
+  );
   assert.equal(evaluateClaim(claim({ by: 's', quote: 'q', tests: tests('supports') }), S, onlyI).verdict, 'not-measured');
 });
 
@@ -377,22 +485,28 @@ test('better and worse follow the metric: lower CPU time is better', () => {
 
 test('between: a claimed range of change, e.g. "+3.5% to +6%"', () => {
   const d = data(run('r1', [{ key: RATE, values: { '3.3.0': around(200, 0.01), '3.0.2': around(100, 0.01), '3.3.2': around(104.7, 0.002) } }]));
-  const between = (a: string) => evaluateClaim(claim({ tests: [{ series: RATE, builds: [a, '3.0.2'], expect: 'between', range: [0.035, 0.06] }] }), S, d).verdict;
+  const between = (a: string) =>
+    evaluateClaim(claim({ tests: [{ series: RATE, builds: [a, '3.0.2'], expect: 'between', range: [0.035, 0.06] }] }), S, d).verdict;
   assert.equal(between('3.3.0'), 'contradicted');
   assert.equal(between('3.3.2'), 'confirmed');
 });
 
-test('share: one function\'s instructions as a fraction of the whole handshake', () => {
+test("share: one function's instructions as a fraction of the whole handshake", () => {
   const I = 'toy/instructions';
-  const d = data(run('r1', [
-    { key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.1.2': [250], '3.4.0': [10] } },
-    { key: 'toy/other', unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.1.2': [1000], '3.4.0': [1000] } },
-  ]));
+  const d = data(
+    run('r1', [
+      { key: I, unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.1.2': [250], '3.4.0': [10] } },
+      { key: 'toy/other', unit: 'instructions', method: 'instruction-count', higherIsBetter: false, values: { '3.1.2': [1000], '3.4.0': [1000] } },
+    ]),
+  );
   const r = evaluateClaim(claim({ tests: [{ series: [I, 'toy/other'], builds: ['3.1.2', '3.4.0'], expect: 'share', range: [0.1, 1] }] }), S, d);
-  assert.deepEqual(r.hosts[0]!.comparisons.map((c) => [c.verdict, resultText(c)]), [
-    ['confirmed', '25% of the second (exact counts)'],
-    ['contradicted', '1% of the second (exact counts)'],
-  ]);
+  assert.deepEqual(
+    r.hosts[0]!.comparisons.map((c) => [c.verdict, resultText(c)]),
+    [
+      ['confirmed', '25% of the second (exact counts)'],
+      ['contradicted', '1% of the second (exact counts)'],
+    ],
+  );
   assert.throws(() => ClaimTest.parse({ series: [I, 'b'], builds: ['3.1.2'], expect: 'share', range: [-0.1, 1] }), /must not be negative/);
 });
 
@@ -411,11 +525,15 @@ test('a change is worded with its sign: fewer handshakes per second is worse, le
 });
 
 test('figures marked not comparable across versions are compared only when the test says so on purpose', () => {
-  const d = data(run('r1', [{
-    key: RATE,
-    comparability: { acrossVersions: false, group: 'x', reason: 'speed changed its AEAD loop' },
-    values: { '3.4.0': around(300, 0.01), '3.4.1': around(100, 0.01) },
-  }]));
+  const d = data(
+    run('r1', [
+      {
+        key: RATE,
+        comparability: { acrossVersions: false, group: 'x', reason: 'speed changed its AEAD loop' },
+        values: { '3.4.0': around(300, 0.01), '3.4.1': around(100, 0.01) },
+      },
+    ]),
+  );
   // groups are per entry: make 3.4.1 another group by hand
   d.summary!.entries.find((e) => e.version === '3.4.1')!.comparability.group = 'y';
   const t = cmp(RATE, ['3.4.1', '3.4.0'], 'lower');
@@ -426,11 +544,16 @@ test('figures marked not comparable across versions are compared only when the t
 });
 
 test('series of different units are an authoring error, named', () => {
-  const d = data(run('r1', [
-    { key: RATE, values: { '3.5.7': around(1, 0.01) } },
-    { key: 'toy/other', unit: 'bytes', values: { '3.5.7': around(1, 0.01) } },
-  ]));
-  assert.throws(() => evaluateClaim(claim({ tests: [{ series: [RATE, 'toy/other'], builds: ['3.5.7'], expect: 'same', threshold: 0.1 }] }), S, d), /ops\/s with bytes/);
+  const d = data(
+    run('r1', [
+      { key: RATE, values: { '3.5.7': around(1, 0.01) } },
+      { key: 'toy/other', unit: 'bytes', values: { '3.5.7': around(1, 0.01) } },
+    ]),
+  );
+  assert.throws(
+    () => evaluateClaim(claim({ tests: [{ series: [RATE, 'toy/other'], builds: ['3.5.7'], expect: 'same', threshold: 0.1 }] }), S, d),
+    /ops\/s with bytes/,
+  );
 });
 
 test('tally counts verdicts in a fixed order', () => {
@@ -438,15 +561,34 @@ test('tally counts verdicts in a fixed order', () => {
     { verdict: 'confirmed', count: 1 },
     { verdict: 'not-measured', count: 2 },
   ]);
-  assert.deepEqual(tally([{ verdict: 'contradicted' }, { verdict: 'smaller-than-reported' }, { verdict: 'reproduced' }]).map((t) => t.verdict), ['reproduced', 'smaller-than-reported', 'contradicted']);
+  assert.deepEqual(
+    tally([{ verdict: 'contradicted' }, { verdict: 'smaller-than-reported' }, { verdict: 'reproduced' }]).map((t) => t.verdict),
+    ['reproduced', 'smaller-than-reported', 'contradicted'],
+  );
 });
 
 // ------------------------------------------------------------------ the format
 
 test('claim text carries no measured number; versions, algorithm names and parameter sizes pass', () => {
-  for (const bad of ['3.0.2 is 5% slower', 'it takes 31 ms', 'a 2x gain', 'about 12 µs more', 'holds 94 KB', '1,216 bytes', '3 times faster', 'reaches 5.3 GB/s'])
+  for (const bad of [
+    '3.0.2 is 5% slower',
+    'it takes 31 ms',
+    'a 2x gain',
+    'about 12 µs more',
+    'holds 94 KB',
+    '1,216 bytes',
+    '3 times faster',
+    'reaches 5.3 GB/s',
+  ])
     assert.ok(MEASURED_NUMBER.test(bad), bad);
-  for (const good of ['TLS 1.3 handshakes on 3.0.2 cost more than on 1.1.1w', 'RSA-2048 and X25519', '16-byte records', 'ML-KEM-768 in 3.5', 'P-256 and P-384', 'the 3.0.x and 3.1.x releases'])
+  for (const good of [
+    'TLS 1.3 handshakes on 3.0.2 cost more than on 1.1.1w',
+    'RSA-2048 and X25519',
+    '16-byte records',
+    'ML-KEM-768 in 3.5',
+    'P-256 and P-384',
+    'the 3.0.x and 3.1.x releases',
+  ])
     assert.ok(!MEASURED_NUMBER.test(good), good);
   assert.throws(() => Claim.parse({ id: 'x', text: 'It is 5% slower.', unverified: 'why' }), /measured number/);
 });
@@ -458,7 +600,10 @@ test('the claim format says what is missing', () => {
   assert.throws(() => ClaimTest.parse({ series: 'a', builds: ['3.0', '1.1.1w'], expect: 'same', threshold: 0.05 }), /OpenSSL release/);
   assert.throws(() => Claim.parse({ id: 'x', text: 'Words.', by: 'study' }), /quotes the study/);
   assert.throws(() => Claim.parse({ id: 'x', text: 'Words.' }), /needs tests, or `unverified`/);
-  assert.throws(() => Claim.parse({ id: 'x', text: 'Words.', unverified: 'why', tests: [{ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'same', threshold: 0.1 }] }), /no tests/);
+  assert.throws(
+    () => Claim.parse({ id: 'x', text: 'Words.', unverified: 'why', tests: [{ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'same', threshold: 0.1 }] }),
+    /no tests/,
+  );
   assert.ok(ClaimTest.parse({ series: ['a', 'b'], builds: ['3.5.7+no-ml-kem'], expect: 'same', threshold: 0.05 }));
   assert.throws(() => ClaimTest.parse({ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'magnitude', value: 5 }), /needs value .* and tolerance/);
   assert.throws(() => ClaimTest.parse({ series: 'a', builds: ['3.0.2', '1.1.1w'], expect: 'higher', threshold: 1, value: 5 }), /belong to `magnitude` only/);
@@ -471,7 +616,10 @@ test('crossCheck finds references to unknown series and studies', () => {
     studies: [],
     series: series(RATE),
   });
-  assert.deepEqual(issues.map((i) => i.message), ['"nobody" is neither "ours" nor a study id of this write-up', '"missing" is not a series of this write-up (give it in `series` so the page charts it)']);
+  assert.deepEqual(
+    issues.map((i) => i.message),
+    ['"nobody" is neither "ours" nor a study id of this write-up', '"missing" is not a series of this write-up (give it in `series` so the page charts it)'],
+  );
 });
 
 test('expectations in words, exactly as decided', () => {
@@ -510,7 +658,10 @@ test('claims compare another library with OpenSSL, paired by round in their run 
   };
   const key = (resume: string) =>
     `handshake/cpu-per-handshake[cert=ecdsa-p256,clientCtx=shared,clientGroups=X25519MLKEM768,proto=1.3,resume=${resume},serverGroups=X25519MLKEM768,side=client,threads=1]`;
-  const series = [WriteupSeries.parse({ id: 'new', key: key('none'), caption: 'c' }), WriteupSeries.parse({ id: 'stateful', key: key('session-id'), caption: 'c' })];
+  const series = [
+    WriteupSeries.parse({ id: 'new', key: key('none'), caption: 'c' }),
+    WriteupSeries.parse({ id: 'stateful', key: key('session-id'), caption: 'c' }),
+  ];
   const claim = (builds: string[], s = 'new') => Claim.parse({ id: 'c', text: 'a claim', tests: [{ series: s, builds, expect: 'lower', threshold: 0.05 }] });
   const aws = evaluateClaim(claim(['aws-lc-5.12.0', '3.5.7']), series, fixture);
   assert.equal(aws.verdict, 'confirmed', aws.reason);

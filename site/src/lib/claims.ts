@@ -96,15 +96,22 @@ export const ClaimTest = z
       if (t.value === undefined || t.tolerance === undefined)
         ctx.addIssue({ code: 'custom', path: ['value'], message: '`magnitude` needs value (the quoted ratio of the first to the second) and tolerance' });
       else if (t.value / (1 + t.tolerance) <= 1 && t.value * (1 + t.tolerance) >= 1)
-        ctx.addIssue({ code: 'custom', path: ['tolerance'], message: 'the band around a quoted magnitude must not reach 1 (no change): test "the same" with `same`' });
-      if (t.threshold !== undefined || t.range) ctx.addIssue({ code: 'custom', path: ['expect'], message: '`magnitude` takes value and tolerance, not a threshold or a range' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tolerance'],
+          message: 'the band around a quoted magnitude must not reach 1 (no change): test "the same" with `same`',
+        });
+      if (t.threshold !== undefined || t.range)
+        ctx.addIssue({ code: 'custom', path: ['expect'], message: '`magnitude` takes value and tolerance, not a threshold or a range' });
       return;
     }
-    if (t.value !== undefined || t.tolerance !== undefined) ctx.addIssue({ code: 'custom', path: ['value'], message: 'value and tolerance belong to `magnitude` only' });
+    if (t.value !== undefined || t.tolerance !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'value and tolerance belong to `magnitude` only' });
     if (t.expect === 'between' || t.expect === 'share') {
       if (!t.range) ctx.addIssue({ code: 'custom', path: ['range'], message: `\`${t.expect}\` needs range: [low, high]` });
       else if (t.range[0] >= t.range[1]) ctx.addIssue({ code: 'custom', path: ['range'], message: 'range must be [low, high] with low < high' });
-      else if (t.expect === 'share' && t.range[0] < 0) ctx.addIssue({ code: 'custom', path: ['range'], message: 'a share is a fraction: range must not be negative' });
+      else if (t.expect === 'share' && t.range[0] < 0)
+        ctx.addIssue({ code: 'custom', path: ['range'], message: 'a share is a fraction: range must not be negative' });
       if (t.threshold !== undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: `\`${t.expect}\` takes a range, not a threshold` });
     } else {
       if (t.threshold === undefined) ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'give a practical threshold, e.g. 0.05 for 5%' });
@@ -139,15 +146,27 @@ export const Claim = z
   })
   .superRefine((c, ctx) => {
     if (c.unverified && c.tests.length) ctx.addIssue({ code: 'custom', path: ['unverified'], message: 'an unverified claim has no tests' });
-    if (!c.unverified && !c.tests.length) ctx.addIssue({ code: 'custom', path: ['tests'], message: 'a claim needs tests, or `unverified` saying why our data cannot test it' });
+    if (!c.unverified && !c.tests.length)
+      ctx.addIssue({ code: 'custom', path: ['tests'], message: 'a claim needs tests, or `unverified` saying why our data cannot test it' });
     if (c.by !== 'ours' && !c.quote) ctx.addIssue({ code: 'custom', path: ['quote'], message: "a study's claim quotes the study's own words" });
     if (c.by === 'ours' && c.quote) ctx.addIssue({ code: 'custom', path: ['quote'], message: 'only a study is quoted' });
     c.tests.forEach((t, j) => {
       // a size is tested on the study's terms: reproduced, or smaller or larger than reported
-      if (c.by === 'ours' && t.expect === 'magnitude') ctx.addIssue({ code: 'custom', path: ['tests', j, 'expect'], message: '`magnitude` tests the size a study quotes; our own claims state a direction or a range' });
-      if (c.by !== 'ours' && t.expect === 'between') ctx.addIssue({ code: 'custom', path: ['tests', j, 'expect'], message: "a study's quoted size is tested with `magnitude` (value and tolerance), which says whether it was smaller or larger than reported" });
+      if (c.by === 'ours' && t.expect === 'magnitude')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tests', j, 'expect'],
+          message: '`magnitude` tests the size a study quotes; our own claims state a direction or a range',
+        });
+      if (c.by !== 'ours' && t.expect === 'between')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tests', j, 'expect'],
+          message: "a study's quoted size is tested with `magnitude` (value and tolerance), which says whether it was smaller or larger than reported",
+        });
     });
-    if (c.tests.length && c.tests.every((t) => t.role === 'supports')) ctx.addIssue({ code: 'custom', path: ['tests'], message: 'at least one test must decide the claim (role: decides)' });
+    if (c.tests.length && c.tests.every((t) => t.role === 'supports'))
+      ctx.addIssue({ code: 'custom', path: ['tests'], message: 'at least one test must decide the claim (role: decides)' });
   });
 export type Claim = z.infer<typeof Claim>;
 
@@ -197,7 +216,11 @@ export function crossCheck(w: { claims: Claim[]; studies: Study[]; series: Write
     if (c.by !== 'ours' && !studies.has(c.by)) out.push({ path: ['claims', i, 'by'], message: `"${c.by}" is neither "ours" nor a study id of this write-up` });
     c.tests.forEach((t, j) => {
       for (const s of Array.isArray(t.series) ? t.series : [t.series])
-        if (!refs.has(s)) out.push({ path: ['claims', i, 'tests', j, 'series'], message: `"${s}" is not a series of this write-up (give it in \`series\` so the page charts it)` });
+        if (!refs.has(s))
+          out.push({
+            path: ['claims', i, 'tests', j, 'series'],
+            message: `"${s}" is not a series of this write-up (give it in \`series\` so the page charts it)`,
+          });
     });
   });
   return out;
@@ -230,13 +253,16 @@ export const VERDICT_LABEL: Record<Verdict, string> = {
 
 export const VERDICT_MEANING: Record<Verdict, string> = {
   confirmed: 'every measured comparison that decides the claim lies entirely on the claimed side of its practical threshold',
-  reproduced: "every measured comparison that decides the claim lies inside the tolerance around the size the study reports (the same tolerance either way)",
-  'smaller-than-reported': 'a measured comparison lies entirely short of the tolerance around the size the study reports, towards no change or beyond it; whether the change goes the reported way is stated apart',
+  reproduced: 'every measured comparison that decides the claim lies inside the tolerance around the size the study reports (the same tolerance either way)',
+  'smaller-than-reported':
+    'a measured comparison lies entirely short of the tolerance around the size the study reports, towards no change or beyond it; whether the change goes the reported way is stated apart',
   'larger-than-reported': 'a measured comparison lies entirely beyond the tolerance around the size the study reports, away from no change',
-  contradicted: "a measured comparison lies entirely on the other side of its threshold: the data show the claim does not hold as stated (a study's quoted size that differs is smaller or larger than reported instead)",
+  contradicted:
+    "a measured comparison lies entirely on the other side of its threshold: the data show the claim does not hold as stated (a study's quoted size that differs is smaller or larger than reported instead)",
   'not-shown': 'the data do not decide: an interval reaches both sides of the threshold, covers too little, or the figures come from different runs',
   'host-specific': 'the result depends on a CPU feature of the host that measured it (or the hosts disagree): it may not hold elsewhere',
-  'cannot-test': 'the machine lacks a CPU feature the experiment needs to test the claim (named in the reason): its figures are shown, but they cannot decide it',
+  'cannot-test':
+    'the machine lacks a CPU feature the experiment needs to test the claim (named in the reason): its figures are shown, but they cannot decide it',
   'not-measured': 'none of the comparisons that decide the claim has been measured yet (a claim decided on some of them names those not measured yet)',
   unverified: 'our harness has no experiment that can test this claim; the reason is given',
 };
@@ -371,7 +397,12 @@ export function magnitudeVerdict(place: 'confirmed' | 'contradicted' | 'not-show
 }
 
 /** The verdict of a test's interval [low, high] (low = high for exact counts): a quoted size's in the study's terms, with its direction. */
-export function judge(test: ClaimTest, low: number, high: number, higherIsBetter: boolean): { verdict: Exclude<TestVerdict, 'not-measured'>; direction: Direction | null } {
+export function judge(
+  test: ClaimTest,
+  low: number,
+  high: number,
+  higherIsBetter: boolean,
+): { verdict: Exclude<TestVerdict, 'not-measured'>; direction: Direction | null } {
   const bandOf = band(test, higherIsBetter);
   const at = placeInterval(low, high, bandOf);
   if (test.expect !== 'magnitude') return { verdict: at, direction: null };
@@ -396,12 +427,21 @@ export function pairings(test: ClaimTest, series: readonly WriteupSeries[]): Pai
   if (!Array.isArray(test.series)) {
     const s = resolve(test.series);
     const [a, b] = test.builds.map(parseBuild) as [Build, Build];
-    return [{ a: { key: s.key, build: a }, b: { key: s.key, build: b }, label: `${buildName(a)} vs ${buildName(b)}`, seriesKey: s.key, seriesLabel: name(s), test }];
+    return [
+      { a: { key: s.key, build: a }, b: { key: s.key, build: b }, label: `${buildName(a)} vs ${buildName(b)}`, seriesKey: s.key, seriesLabel: name(s), test },
+    ];
   }
   const [sa, sb] = test.series.map(resolve) as [WriteupSeries, WriteupSeries];
   return test.builds.map((ref) => {
     const build = parseBuild(ref);
-    return { a: { key: sa.key, build }, b: { key: sb.key, build }, label: `${name(sa)} vs ${name(sb)}, on ${buildName(build)}`, seriesKey: sa.key, seriesLabel: name(sa), test };
+    return {
+      a: { key: sa.key, build },
+      b: { key: sb.key, build },
+      label: `${name(sa)} vs ${name(sb)}, on ${buildName(build)}`,
+      seriesKey: sa.key,
+      seriesLabel: name(sa),
+      test,
+    };
   });
 }
 
@@ -465,7 +505,19 @@ export function entryRounds(e: SummaryEntry, summary: Pick<Summary, 'builds'>, d
 
 function summarySide(e: SummaryEntry, summary: Summary, detailed: DetailedIterations | null): Side {
   const { runId, unit, higherIsBetter, comparability, library, version, variant, key } = e;
-  return { runId, unit, higherIsBetter, comparability, library, version, variant, key, deterministic: Boolean(e.stats!.deterministic), median: e.stats!.median, rounds: entryRounds(e, summary, detailed) };
+  return {
+    runId,
+    unit,
+    higherIsBetter,
+    comparability,
+    library,
+    version,
+    variant,
+    key,
+    deterministic: Boolean(e.stats!.deterministic),
+    median: e.stats!.median,
+    rounds: entryRounds(e, summary, detailed),
+  };
 }
 
 /** The measured series `key` of build `b` in one run, as a side; null unless the run measured it. */
@@ -477,8 +529,17 @@ function runSide(run: Run, key: string, b: Build): Side | null {
   if (rounds.size === 0) return null;
   const { unit, higherIsBetter, comparability } = s;
   return {
-    runId: run.runId, unit, higherIsBetter, comparability, library: b.library, version: b.version, variant: b.variant, key,
-    deterministic: DETERMINISTIC_METHODS.includes(s.method), median: median([...rounds.values()].flat()), rounds,
+    runId: run.runId,
+    unit,
+    higherIsBetter,
+    comparability,
+    library: b.library,
+    version: b.version,
+    variant: b.variant,
+    key,
+    deterministic: DETERMINISTIC_METHODS.includes(s.method),
+    median: median([...rounds.values()].flat()),
+    rounds,
   };
 }
 
@@ -509,8 +570,14 @@ const PLACE_WORDS: Record<Exclude<TestVerdict, 'not-measured'>, string> = {
 /** A judged interval (or exact count, low = high) in the words the page and the reproduce command use. */
 export function judgedWords(test: ClaimTest, verdict: Exclude<TestVerdict, 'not-measured'>, direction: Direction | null, exact: boolean): string {
   const where = exact
-    ? verdict === 'confirmed' ? 'inside the expected range' : verdict === 'contradicted' ? 'outside the expected range' : PLACE_WORDS[verdict].replace('entirely ', '')
-    : verdict === 'not-shown' && test.expect === 'magnitude' ? 'both inside and outside the tolerance around the reported size' : PLACE_WORDS[verdict];
+    ? verdict === 'confirmed'
+      ? 'inside the expected range'
+      : verdict === 'contradicted'
+        ? 'outside the expected range'
+        : PLACE_WORDS[verdict].replace('entirely ', '')
+    : verdict === 'not-shown' && test.expect === 'magnitude'
+      ? 'both inside and outside the tolerance around the reported size'
+      : PLACE_WORDS[verdict];
   const words = exact ? `exact counts, ${where}` : `the interval ${verdict === 'not-shown' ? 'reaches' : 'lies'} ${where}`;
   return direction ? `${words}, ${DIRECTION_TEXT[direction]}` : words;
 }
@@ -531,7 +598,20 @@ export function exactRatio(a: number, b: number): { ratio: number; zero: 'a' | '
 
 /** Compare one pairing on one host. */
 export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: number): ComparisonResult {
-  const base = { ...p, host, band: [0, Infinity] as [number, number], ratio: null, interval: null, pairing: null, pairs: 0, runId: null, zero: null, higherIsBetter: null, direction: null, missing: [] };
+  const base = {
+    ...p,
+    host,
+    band: [0, Infinity] as [number, number],
+    ratio: null,
+    interval: null,
+    pairing: null,
+    pairs: 0,
+    runId: null,
+    zero: null,
+    higherIsBetter: null,
+    direction: null,
+    missing: [],
+  };
   const result = (verdict: TestVerdict, reason: string, extra: Partial<ComparisonResult> = {}): ComparisonResult => ({ ...base, verdict, reason, ...extra });
   const summary = data.summary;
   if (!summary) return result('not-measured', 'there is no summary of measurements yet');
@@ -545,11 +625,17 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
     // the summary has no entry for a side: a run behind it may still have measured both
     const absent = [...new Set([...(ea ? [] : [p.a.build]), ...(eb ? [] : [p.b.build])].map(buildName))];
     const same = sameRunSides(p, host, data.runs ?? []);
-    if (!same) return result('not-measured', `${absent.join(' and ')} ${absent.length > 1 ? 'have' : 'has'} no result for this series on this host yet`, { missing: absent });
+    if (!same)
+      return result('not-measured', `${absent.join(' and ')} ${absent.length > 1 ? 'have' : 'has'} no result for this series on this host yet`, {
+        missing: absent,
+      });
     [a, b] = same;
     note = ` (in the ${runWords(a.runId)}, which measured both; the summary has no entry for ${absent.join(' and ')})`;
   } else {
-    for (const [e, bl] of [[ea, p.a.build], [eb, p.b.build]] as const) {
+    for (const [e, bl] of [
+      [ea, p.a.build],
+      [eb, p.b.build],
+    ] as const) {
       // unsupported or failed is an answer, not a pending measurement: it leaves the claim undecided
       if (e.status !== 'measured' || !e.stats)
         return result('not-shown', `${buildName(bl)}: ${e.status === 'measured' ? 'no measured value' : e.status}${e.reason ? ` (${e.reason})` : ''}`);
@@ -560,7 +646,11 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
       const same = sameRunSides(p, host, data.runs ?? []);
       if (!same) {
         const bandOf = band(p.test, a.higherIsBetter);
-        return result('not-shown', `the two figures come from different runs (the ${runWords(a.runId)} and the ${runWords(b.runId)}) and no run measured both; no ratio is computed across runs`, { band: bandOf, higherIsBetter: a.higherIsBetter });
+        return result(
+          'not-shown',
+          `the two figures come from different runs (the ${runWords(a.runId)} and the ${runWords(b.runId)}) and no run measured both; no ratio is computed across runs`,
+          { band: bandOf, higherIsBetter: a.higherIsBetter },
+        );
       }
       [a, b] = same;
       note = ` (in the ${runWords(a.runId)}, which measured both; the tables show each figure from its own best run)`;
@@ -586,16 +676,27 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
     });
   }
   if (!a.rounds || !b.rounds) {
-    const why = data.detailed ? 'the per-round values behind these figures are missing' : 'the per-round values (detailed-iterations.json) are missing, so the rounds cannot be paired';
+    const why = data.detailed
+      ? 'the per-round values behind these figures are missing'
+      : 'the per-round values (detailed-iterations.json) are missing, so the rounds cannot be paired';
     return result('not-shown', why, common);
   }
   if (a.median === 0 || b.median === 0) return result('not-shown', 'a median of zero leaves no ratio', common);
   const c = compareRounds(a.rounds, b.rounds, buildName(p.b.build), false);
   if (!c || !c.interval)
-    return result('not-shown', `too few rounds measured both (${c?.pairs ?? 0}) for an interval${note}`, { ...common, ratio: c?.ratio ?? null, pairs: c?.pairs ?? 0, pairing: 'paired-rounds' });
+    return result('not-shown', `too few rounds measured both (${c?.pairs ?? 0}) for an interval${note}`, {
+      ...common,
+      ratio: c?.ratio ?? null,
+      pairs: c?.pairs ?? 0,
+      pairing: 'paired-rounds',
+    });
   const extra = { ...common, ratio: c.ratio, interval: c.interval, pairing: 'paired-rounds' as const, pairs: c.pairs };
   if (c.interval.coverage < minCoverage)
-    return result('not-shown', `the interval covers only ${(Math.floor(c.interval.coverage * 1000) / 10).toFixed(1)}% with ${c.pairs} paired rounds; a verdict needs ${Math.round(minCoverage * 100)}%${note}`, extra);
+    return result(
+      'not-shown',
+      `the interval covers only ${(Math.floor(c.interval.coverage * 1000) / 10).toFixed(1)}% with ${c.pairs} paired rounds; a verdict needs ${Math.round(minCoverage * 100)}%${note}`,
+      extra,
+    );
   const { verdict, direction } = place(c.interval.low, c.interval.high);
   return result(verdict, judgedWords(p.test, verdict, direction, false) + note, { ...extra, direction });
 }
@@ -607,7 +708,10 @@ export function compare(p: Pairing, host: string, data: ClaimData, minCoverage: 
  * test with no measured comparison at all leaves the claim "not measured" (a claim of several parts is not
  * confirmed on some of them). Then indecision, then confirmation (reproduction where a size was quoted).
  */
-export function decide(comparisons: readonly Pick<ComparisonResult, 'test' | 'verdict' | 'reason' | 'missing' | 'seriesLabel' | 'label'>[]): { verdict: TestVerdict; reason: string } {
+export function decide(comparisons: readonly Pick<ComparisonResult, 'test' | 'verdict' | 'reason' | 'missing' | 'seriesLabel' | 'label'>[]): {
+  verdict: TestVerdict;
+  reason: string;
+} {
   const deciding = comparisons.filter((c) => c.test.role !== 'supports');
   const measured = deciding.filter((c) => c.verdict !== 'not-measured');
   const pending = deciding.filter((c) => c.verdict === 'not-measured');
@@ -634,7 +738,10 @@ export function decide(comparisons: readonly Pick<ComparisonResult, 'test' | 've
   else if (larger.length) verdict = 'larger-than-reported';
   else if (unmeasuredTests.length) {
     const part = pending.filter((c) => unmeasuredTests.includes(c.test));
-    return { verdict: 'not-measured', reason: `${missingText(part)}; the other comparisons are shown, but a part of the claim without any measured comparison leaves it open` };
+    return {
+      verdict: 'not-measured',
+      reason: `${missingText(part)}; the other comparisons are shown, but a part of the claim without any measured comparison leaves it open`,
+    };
   } else if (some('not-shown').length) verdict = 'not-shown';
   else if (some('reproduced').length) verdict = 'reproduced';
   else verdict = 'confirmed';
@@ -660,7 +767,13 @@ export function evaluateClaim(claim: Claim, series: readonly WriteupSeries[], da
     const { verdict: v, reason } = decide(comparisons);
     const lacking = claim.requires?.flags.filter((f) => summary.hosts.find((h) => h.id === host)?.cpuFlags[f] === false) ?? [];
     if (lacking.length && v !== 'not-measured')
-      return { host, verdict: 'cannot-test', underlying: null, reason: `this machine lacks ${lacking.map(flagName).join(', ')}: ${claim.requires!.why}`, comparisons };
+      return {
+        host,
+        verdict: 'cannot-test',
+        underlying: null,
+        reason: `this machine lacks ${lacking.map(flagName).join(', ')}: ${claim.requires!.why}`,
+        comparisons,
+      };
     const hs = claim.hostSpecific;
     if (hs && isDecided(v)) {
       const flags = summary.hosts.find((h) => h.id === host)?.cpuFlags ?? {};
@@ -672,7 +785,13 @@ export function evaluateClaim(claim: Claim, series: readonly WriteupSeries[], da
           : `the host record does not say whether the CPU has ${unknown.map(flagName).join(', ')}`;
         return { host, verdict: 'host-specific', underlying: v, reason: why, comparisons };
       }
-      return { host, verdict: v, underlying: null, reason: `this host lacks ${hs.flags.map(flagName).join(', ')}, so the result is for the generic code path`, comparisons };
+      return {
+        host,
+        verdict: v,
+        underlying: null,
+        reason: `this host lacks ${hs.flags.map(flagName).join(', ')}, so the result is for the generic code path`,
+        comparisons,
+      };
     }
     return { host, verdict: v, underlying: null, reason, comparisons };
   });
@@ -685,7 +804,11 @@ export function evaluateClaim(claim: Claim, series: readonly WriteupSeries[], da
     return { claim, verdict: first.verdict, reason: first.reason, hosts: outcomes, pairings: all };
   }
   if (kinds.size > 1) return { claim, verdict: 'host-specific', reason: 'the hosts that measured it disagree', hosts: outcomes, pairings: all };
-  const verdict = outcomes.some((o) => o.verdict === 'not-shown') ? 'not-shown' : outcomes.some((o) => o.verdict === 'cannot-test') ? 'cannot-test' : 'not-measured';
+  const verdict = outcomes.some((o) => o.verdict === 'not-shown')
+    ? 'not-shown'
+    : outcomes.some((o) => o.verdict === 'cannot-test')
+      ? 'cannot-test'
+      : 'not-measured';
   return { claim, verdict, reason: outcomes.find((o) => o.verdict === verdict)!.reason, hosts: outcomes, pairings: all };
 }
 
@@ -695,7 +818,18 @@ export function evaluateClaims(w: { claims: Claim[]; series: WriteupSeries[] }, 
 
 /** How many claims got each verdict, in a fixed order, zero counts left out. */
 export function tally(results: readonly { verdict: Verdict }[]): { verdict: Verdict; count: number }[] {
-  const order: Verdict[] = ['confirmed', 'reproduced', 'smaller-than-reported', 'larger-than-reported', 'contradicted', 'host-specific', 'not-shown', 'cannot-test', 'not-measured', 'unverified'];
+  const order: Verdict[] = [
+    'confirmed',
+    'reproduced',
+    'smaller-than-reported',
+    'larger-than-reported',
+    'contradicted',
+    'host-specific',
+    'not-shown',
+    'cannot-test',
+    'not-measured',
+    'unverified',
+  ];
   return order.map((verdict) => ({ verdict, count: results.filter((r) => r.verdict === verdict).length })).filter((t) => t.count > 0);
 }
 
@@ -715,8 +849,7 @@ export function changeText(ratio: number): string {
 export function expectationText(test: ClaimTest, higherIsBetter: boolean | null = null): string {
   const pct = fractionText;
   const times = (x: number) => Number(x.toPrecision(3)).toLocaleString('en-US');
-  if ((test.expect === 'better' || test.expect === 'worse') && higherIsBetter === null)
-    return `${test.expect}, by a threshold of ${pct(test.threshold!)}`;
+  if ((test.expect === 'better' || test.expect === 'worse') && higherIsBetter === null) return `${test.expect}, by a threshold of ${pct(test.threshold!)}`;
   const [lo, hi] = band(test, higherIsBetter ?? true);
   const which = test.expect === 'better' || test.expect === 'worse' ? `${test.expect} (${hi === Infinity ? 'higher' : 'lower'})` : null;
   switch (test.expect === 'better' || test.expect === 'worse' ? (hi === Infinity ? 'higher' : 'lower') : test.expect) {
@@ -749,7 +882,7 @@ export function changeWords(c: Pick<ComparisonResult, 'ratio' | 'interval' | 'pa
   const shown = c.pairing === 'deterministic' || (c.interval !== null && (c.interval.low > 1 || c.interval.high < 1));
   if (!shown) return '';
   const dir = c.ratio > 1 ? 'higher' : 'lower';
-  return c.higherIsBetter === null ? dir : `${dir} (${(c.ratio > 1) === c.higherIsBetter ? 'better' : 'worse'})`;
+  return c.higherIsBetter === null ? dir : `${dir} (${c.ratio > 1 === c.higherIsBetter ? 'better' : 'worse'})`;
 }
 
 export function resultText(c: ComparisonResult): string {

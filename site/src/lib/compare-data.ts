@@ -7,7 +7,19 @@ import { LIBRARY_NAMES, buildLabel, buildSlug, compareReleases } from '../../../
 import { labelParts } from './chart-text.ts';
 import { rankHosts, type HostRun } from './hosts.ts';
 import { internTable } from './model.ts';
-import { STATUSES, VERDICTS, defaultPairOn, pairFile, type BuildRow, type BuildShard, type CompareBuild, type CompareIndex, type PairRow, type PairShard, type SeriesCatalogue } from './compare-view.ts';
+import {
+  STATUSES,
+  VERDICTS,
+  defaultPairOn,
+  pairFile,
+  type BuildRow,
+  type BuildShard,
+  type CompareBuild,
+  type CompareIndex,
+  type PairRow,
+  type PairShard,
+  type SeriesCatalogue,
+} from './compare-view.ts';
 
 export interface CompareFiles {
   index: CompareIndex;
@@ -19,11 +31,17 @@ export interface CompareFiles {
 }
 
 const segmentOf = (e: SummaryEntry) => (e.comparability.acrossVersions ? 'all' : (e.comparability.group ?? null));
-const tokensOf = (e: SummaryEntry) => Object.keys(e.params).sort().map((k) => `${k}=${String(e.params[k])}`);
+const tokensOf = (e: SummaryEntry) =>
+  Object.keys(e.params)
+    .sort()
+    .map((k) => `${k}=${String(e.params[k])}`);
 
 /** The pair the page opens with: on the first machine of lib/hosts.ts's ranking, compare-view.ts defaultPairOn. */
 export function defaultPair(builds: CompareBuild[], runs: readonly HostRun[]): CompareIndex['defaults'] {
-  for (const host of rankHosts(builds.map((b) => b.host), runs)) {
+  for (const host of rankHosts(
+    builds.map((b) => b.host),
+    runs,
+  )) {
     const pair = defaultPairOn(builds, host);
     if (pair) return pair;
   }
@@ -45,7 +63,8 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
   // rounds behind each entry (detailed-iterations.json holds exactly those)
   const rounds = new Map<string, Map<number, number[]>>();
   // detailed-iterations.json names a build by version and variant (no two libraries share a version number)
-  for (const [runId, host, , version, variant, key, roundList, values] of detailed?.rows ?? []) rounds.set(`${host}|${version}|${variant}|${key}|${runId}`, valuesByRound(roundList, values));
+  for (const [runId, host, , version, variant, key, roundList, values] of detailed?.rows ?? [])
+    rounds.set(`${host}|${version}|${variant}|${key}|${runId}`, valuesByRound(roundList, values));
   const roundsOf = (e: SummaryEntry): RoundValues => rounds.get(`${e.host}|${e.version}|${e.variant}|${e.key}|${e.runId}`) ?? new Map();
 
   const builds = new Map<string, CompareBuild>();
@@ -59,7 +78,12 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
     else byHost.set(e.host, [e]);
   }
   // OpenSSL by version, then the other libraries (catalogue order), a build's default before its variants
-  const buildList = [...builds.values()].sort((a, b) => a.host.localeCompare(b.host) || compareReleases(a, b) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)));
+  const buildList = [...builds.values()].sort(
+    (a, b) =>
+      a.host.localeCompare(b.host) ||
+      compareReleases(a, b) ||
+      (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)),
+  );
   const index: CompareIndex = {
     builds: buildList,
     machines: rankHosts(byHost.keys(), summary.runs),
@@ -87,7 +111,16 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
         // the page rebuilds each key from its parts (seriesKeyOf); a key written otherwise is carried whole
         const rebuilt = `${e.benchmark}/${e.metric}${tokensOf(e).length ? `[${tokensOf(e).join(',')}]` : ''}`;
         const { what, config } = labelParts(e.label);
-        const s: SeriesCatalogue['series'][number] = [benchmarks.id(e.benchmark), metrics.id(e.metric), whats.id(what), config, tokensOf(e).map((t) => tokens.id(t)), units.id(e.unit), methods.id(e.method), e.higherIsBetter ? 1 : 0];
+        const s: SeriesCatalogue['series'][number] = [
+          benchmarks.id(e.benchmark),
+          metrics.id(e.metric),
+          whats.id(what),
+          config,
+          tokensOf(e).map((t) => tokens.id(t)),
+          units.id(e.unit),
+          methods.id(e.method),
+          e.higherIsBetter ? 1 : 0,
+        ];
         if (rebuilt !== e.key) s.push(e.key);
         si = seriesIds.id(s);
         seriesOfKey.set(e.key, si);
@@ -101,7 +134,17 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
       const rows = list.map(({ entry: e, series }): BuildRow => {
         const s = e.status === 'measured' ? e.stats : null;
         const seg = segmentOf(e);
-        return [series, STATUSES.indexOf(e.status), s?.median ?? null, s?.interval?.low ?? null, s?.interval?.high ?? null, s?.n ?? 0, seg === null ? null : segments.id(seg), runs.id(e.runId), e.reason ?? null];
+        return [
+          series,
+          STATUSES.indexOf(e.status),
+          s?.median ?? null,
+          s?.interval?.low ?? null,
+          s?.interval?.high ?? null,
+          s?.n ?? 0,
+          seg === null ? null : segments.id(seg),
+          runs.id(e.runId),
+          e.reason ?? null,
+        ];
       });
       files.builds[id] = { id, rows };
     }
@@ -123,12 +166,30 @@ function makeCompareFiles(summary: Summary, detailed: DetailedIterations | null)
           // published like summary.json's comparisons, so the two agree to the digit
           const c = significant(compareRounds(roundsOf(b), roundsOf(a), A.version, DETERMINISTIC_METHODS.includes(b.method)), SUMMARY_DIGITS);
           if (!c) continue;
-          rows.push([series, c.ratio, c.interval?.low ?? null, c.interval?.high ?? null, c.interval?.coverage ?? null, VERDICTS.indexOf(c.verdict), c.pairs, c.pairing === 'deterministic' ? 1 : 0]);
+          rows.push([
+            series,
+            c.ratio,
+            c.interval?.low ?? null,
+            c.interval?.high ?? null,
+            c.interval?.coverage ?? null,
+            VERDICTS.indexOf(c.verdict),
+            c.pairs,
+            c.pairing === 'deterministic' ? 1 : 0,
+          ]);
         }
         if (shared) files.pairs[`${host}/${pairFile(A, B)}`] = { a: A.id, b: B.id, rows };
       }
     files.catalogues[host] = {
-      host, runs: runs.items, benchmarks: benchmarks.items, metrics: metrics.items, whats: whats.items, tokens: tokens.items, units: units.items, methods: methods.items, segments: segments.items, series: seriesIds.items,
+      host,
+      runs: runs.items,
+      benchmarks: benchmarks.items,
+      metrics: metrics.items,
+      whats: whats.items,
+      tokens: tokens.items,
+      units: units.items,
+      methods: methods.items,
+      segments: segments.items,
+      series: seriesIds.items,
     };
   }
   return files;

@@ -25,11 +25,21 @@ function rowsOf(a: CompareBuild, b: CompareBuild) {
   return joinRows(cat, files.builds[a.id]!, cat, files.builds[b.id]!, pair, first !== a);
 }
 
-test('every build the machine measured is offered, every library and variant, and only that machine\'s', () => {
+test("every build the machine measured is offered, every library and variant, and only that machine's", () => {
   const sel = selectPair(files.index, { host: H })!;
   const measured = [...new Set(fixture.entries.map((e) => `${H}/${buildSlug(e)}`))].sort();
   assert.deepEqual(sel.offered.map((b) => b.id).sort(), measured);
-  for (const id of [`${H}/aws-lc-5.12.0`, `${H}/boringssl-44-boring-sys-5.4.0`, `${H}/wolfssl-5.9.4`, `${H}/wolfssl-5.9.4-no-perf-options`, `${H}/3.5.7-no-ml-kem`]) assert.ok(sel.offered.some((b) => b.id === id), id);
+  for (const id of [
+    `${H}/aws-lc-5.12.0`,
+    `${H}/boringssl-44-boring-sys-5.4.0`,
+    `${H}/wolfssl-5.9.4`,
+    `${H}/wolfssl-5.9.4-no-perf-options`,
+    `${H}/3.5.7-no-ml-kem`,
+  ])
+    assert.ok(
+      sel.offered.some((b) => b.id === id),
+      id,
+    );
   assert.ok(sel.offered.every((b) => b.host === H));
   // OpenSSL first, a build's default before its variants; labels name the library
   assert.equal(sel.offered[0]!.library, 'openssl');
@@ -68,7 +78,7 @@ test('two builds never measured in one run: no ratio anywhere, said so in words'
   assert.match(neverPairedText(A, B), /^3\.5\.7 and AWS-LC 5\.12\.0 were never measured in the same run on this machine/);
 });
 
-test('two builds of one run: the run\'s own paired ratio (AWS-LC against 3.5.7 is summary.json\'s vsOpenSSL)', () => {
+test("two builds of one run: the run's own paired ratio (AWS-LC against 3.5.7 is summary.json's vsOpenSSL)", () => {
   const [A, B] = [`${H}/3.5.7`, `${H}/aws-lc-5.12.0`].map((id) => files.index.builds.find((b) => b.id === id)!) as [CompareBuild, CompareBuild];
   assert.ok(sharesRun(files.builds[A.id]!, files.builds[B.id]!));
   const rows = rowsOf(A, B);
@@ -96,6 +106,9 @@ test('a run of a machine that was not quiet is named indicative wherever the tab
   const [A, B] = [`${H}/3.5.7`, `${H}/aws-lc-5.12.0`].map((id) => f.index.builds.find((b) => b.id === id)!) as [CompareBuild, CompareBuild];
   const cat = f.catalogues[H]!;
   const rows = joinRows(cat, f.builds[A.id]!, cat, f.builds[B.id]!, f.pairs[`${H}/${pairFile(A, B)}`]!, false);
-  assert.match(compareTablesHtml(rows, [A.label, B.label], [H, H], (h) => h, true, new Set(f.index.indicative)), /the run of 2026-11-22 03:00 UTC \(not quiet: indicative\)/);
+  assert.match(
+    compareTablesHtml(rows, [A.label, B.label], [H, H], (h) => h, true, new Set(f.index.indicative)),
+    /the run of 2026-11-22 03:00 UTC \(not quiet: indicative\)/,
+  );
   assert.deepEqual(files.index.indicative, []);
 });

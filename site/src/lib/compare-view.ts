@@ -76,7 +76,9 @@ export interface CompareSelection {
 export function selectPair(index: CompareIndex, asked: { host?: string | null; a?: string | null; b?: string | null }): CompareSelection | null {
   const byId = (id: string | null | undefined) => index.builds.find((b) => b.id === id);
   const usable = index.machines.filter((h) => buildsOn(index, h).length >= 2);
-  const host = [asked.host, byId(asked.a)?.host, byId(asked.b)?.host, index.defaults ? byId(index.defaults.a)?.host : null, usable[0]].find((h) => h && usable.includes(h));
+  const host = [asked.host, byId(asked.a)?.host, byId(asked.b)?.host, index.defaults ? byId(index.defaults.a)?.host : null, usable[0]].find(
+    (h) => h && usable.includes(h),
+  );
   if (!host) return null;
   const offered = buildsOn(index, host);
   const def = defaultPairOn(index.builds, host)!;
@@ -179,7 +181,16 @@ export interface CompareRow {
 }
 
 function side(cat: SeriesCatalogue, r: BuildRow): Side {
-  return { status: STATUSES[r[1]] ?? 'measured', median: r[2], low: r[3], high: r[4], n: r[5], segment: r[6] === null ? null : cat.segments[r[6]]!, run: cat.runs[r[7]]!, reason: r[8] };
+  return {
+    status: STATUSES[r[1]] ?? 'measured',
+    median: r[2],
+    low: r[3],
+    high: r[4],
+    n: r[5],
+    segment: r[6] === null ? null : cat.segments[r[6]]!,
+    run: cat.runs[r[7]]!,
+    reason: r[8],
+  };
 }
 
 /** The series key as the runner writes it: benchmark/metric[sorted k=v,...]. */
@@ -227,8 +238,20 @@ export function joinRows(catA: SeriesCatalogue, a: BuildShard, catB: SeriesCatal
     const tone = !significant ? 'neutral' : (p!.verdict === 'higher') === higherIsBetter ? 'better' : 'worse';
     const tokens = s[4].map((t) => cat.tokens[t]!);
     rows.push({
-      key, benchmark: cat.benchmarks[s[0]]!, what: cat.whats[s[2]]!, config: s[3], params: tokens.join(', '), unit: cat.units[s[5]]!, method: cat.methods[s[6]]!,
-      higherIsBetter, a: e.a, b: e.b, relation, paired: p, significant, tone,
+      key,
+      benchmark: cat.benchmarks[s[0]]!,
+      what: cat.whats[s[2]]!,
+      config: s[3],
+      params: tokens.join(', '),
+      unit: cat.units[s[5]]!,
+      method: cat.methods[s[6]]!,
+      higherIsBetter,
+      a: e.a,
+      b: e.b,
+      relation,
+      paired: p,
+      significant,
+      tone,
     });
   }
   return rows;
@@ -240,7 +263,15 @@ function toPaired(r: PairRow, reversed: boolean): Paired {
   const verdict = VERDICTS[v] ?? 'not-enough-data';
   if (!reversed) return { ratio, low, high, coverage, verdict, pairs, deterministic: det === 1 };
   const flipped: Verdict = verdict === 'higher' ? 'lower' : verdict === 'lower' ? 'higher' : verdict;
-  return { ratio: 1 / ratio, low: high === null ? null : 1 / high, high: low === null ? null : 1 / low, coverage, verdict: flipped, pairs, deterministic: det === 1 };
+  return {
+    ratio: 1 / ratio,
+    low: high === null ? null : 1 / high,
+    high: low === null ? null : 1 / low,
+    coverage,
+    verdict: flipped,
+    pairs,
+    deterministic: det === 1,
+  };
 }
 
 // ------------------------------------------------------------------ filter, sort, words
@@ -265,7 +296,6 @@ export function filterRows(rows: readonly CompareRow[], f: CompareFilter): Compa
   const byName = (a: CompareRow, b: CompareRow) => a.benchmark.localeCompare(b.benchmark) || a.what.localeCompare(b.what) || a.key.localeCompare(b.key);
   return out.sort(f.sort === 'change' ? (a, b) => changeSize(b) - changeSize(a) || byName(a, b) : byName);
 }
-
 
 /**
  * Compare's default view: the rows of reference-keys.ts CURATED that the pair has, in its order, each with its
@@ -295,7 +325,11 @@ function sideHtml(s: Side | null, unit: string, method: string, showRun: boolean
   }
   const iv = s.low !== null && s.high !== null ? `${quantityRange(s.low, s.high, unit, method)}, ` : '';
   // every measured value names its run (lib/runs.ts: a table of rows of several runs says each row's)
-  return tag('span', { class: 'v', 'data-median': s.median, 'data-run': s.run }, esc(quantity(s.median, unit, method))) + tag('span', { class: 'sub' }, esc(`${iv}n=${s.n}`)) + (showRun ? tag('span', { class: 'sub run' }, esc(`run ${s.run}`)) : '');
+  return (
+    tag('span', { class: 'v', 'data-median': s.median, 'data-run': s.run }, esc(quantity(s.median, unit, method))) +
+    tag('span', { class: 'sub' }, esc(`${iv}n=${s.n}`)) +
+    (showRun ? tag('span', { class: 'sub run' }, esc(`run ${s.run}`)) : '')
+  );
 }
 
 /** The label in full, its parenthesised method notes set apart (muted) so the measure reads first. */
@@ -309,7 +343,8 @@ function whatHtml(what: string): string {
 export function changeText(r: CompareRow): { main: string; sub: string } {
   if (r.relation !== 'paired' || !r.paired) return { main: RELATION_WORDS[r.relation], sub: '' };
   const p = r.paired;
-  const iv = p.low !== null && p.high !== null ? `${pctRange({ low: p.low, high: p.high })}${p.coverage !== null ? ` (covers ${coverageText(p.coverage)})` : ''}, ` : '';
+  const iv =
+    p.low !== null && p.high !== null ? `${pctRange({ low: p.low, high: p.high })}${p.coverage !== null ? ` (covers ${coverageText(p.coverage)})` : ''}, ` : '';
   return { main: pct(p.ratio), sub: `${iv}${p.deterministic ? 'exact count' : `${p.pairs} rounds paired`}: ${VERDICT_TEXT[p.verdict]}` };
 }
 
@@ -323,21 +358,42 @@ export function compareRowsHtml(rows: readonly CompareRow[], questions = false):
   let group = '';
   return rows
     .map((r) => {
-      const heading = questions && r.config !== group ? tag('tr', { class: 'group' }, tag('th', { scope: 'colgroup', colspan: 4 }, esc((group = r.config)))) : '';
+      const heading =
+        questions && r.config !== group ? tag('tr', { class: 'group' }, tag('th', { scope: 'colgroup', colspan: 4 }, esc((group = r.config)))) : '';
       const showRun = r.a?.median != null && r.b?.median != null && r.a.run !== r.b.run;
       const c = changeText(r);
       const mark = r.significant ? (r.paired!.verdict === 'higher' ? ' ▲' : ' ▼') : '';
       const changeCls = r.relation === 'paired' ? `num change ${r.significant ? `sig ${r.tone}` : 'ns'}` : 'num change muted';
       const label = questions
         ? tag('th', { scope: 'row' }, tag('span', { class: 'what' }, esc(r.what)))
-        : tag('th', { scope: 'row' }, tag('span', { class: 'what' }, whatHtml(r.what)), r.config ? tag('span', { class: 'cfg' }, esc(`; ${r.config}`)) : '', tag('span', { class: 'sub params' }, esc(`${r.benchmark} · ${r.params || 'no parameters'}`)));
-      return heading + tag('tr', { [questions ? 'data-question' : 'data-key']: r.key, 'data-relation': r.relation },
-        label,
-        tag('td', { class: 'num', 'data-label': 'A' }, sideHtml(r.a, r.unit, r.method, showRun)),
-        tag('td', { class: 'num', 'data-label': 'B' }, sideHtml(r.b, r.unit, r.method, showRun)),
-        tag('td', { class: changeCls, 'data-label': 'B vs A', 'data-verdict': r.paired?.verdict ?? '', ...(r.paired ? { 'data-ratio': r.paired.ratio } : {}) },
-          tag('span', { class: 'v' }, esc(c.main), mark ? tag('span', { 'aria-hidden': 'true' }, mark) : '', r.significant ? tag('span', { class: 'sr-only' }, ` (significant)`) : ''),
-          c.sub ? tag('span', { class: 'sub' }, esc(c.sub)) : ''),
+        : tag(
+            'th',
+            { scope: 'row' },
+            tag('span', { class: 'what' }, whatHtml(r.what)),
+            r.config ? tag('span', { class: 'cfg' }, esc(`; ${r.config}`)) : '',
+            tag('span', { class: 'sub params' }, esc(`${r.benchmark} · ${r.params || 'no parameters'}`)),
+          );
+      return (
+        heading +
+        tag(
+          'tr',
+          { [questions ? 'data-question' : 'data-key']: r.key, 'data-relation': r.relation },
+          label,
+          tag('td', { class: 'num', 'data-label': 'A' }, sideHtml(r.a, r.unit, r.method, showRun)),
+          tag('td', { class: 'num', 'data-label': 'B' }, sideHtml(r.b, r.unit, r.method, showRun)),
+          tag(
+            'td',
+            { class: changeCls, 'data-label': 'B vs A', 'data-verdict': r.paired?.verdict ?? '', ...(r.paired ? { 'data-ratio': r.paired.ratio } : {}) },
+            tag(
+              'span',
+              { class: 'v' },
+              esc(c.main),
+              mark ? tag('span', { 'aria-hidden': 'true' }, mark) : '',
+              r.significant ? tag('span', { class: 'sr-only' }, ` (significant)`) : '',
+            ),
+            c.sub ? tag('span', { class: 'sub' }, esc(c.sub)) : '',
+          ),
+        )
       );
     })
     .join('');
@@ -386,7 +442,11 @@ export function compareLayout(rows: readonly CompareRow[], hosts: readonly [stri
   const apart = rows.filter((r) => isApart(r, hosts));
   const kept = rows.filter((r) => !isApart(r, hosts) && rowRuns(r, hosts).length > 0);
   const parts = splitByRun(kept, (r) => rowRuns(r, hosts)[0]!).map((p): ComparePart => ({
-    host: p.host, run: p.timingRun, main: p.main, rows: p.rows, attrs: runAttrs(p.rows.flatMap((r) => rowRuns(r, hosts))),
+    host: p.host,
+    run: p.timingRun,
+    main: p.main,
+    rows: p.rows,
+    attrs: runAttrs(p.rows.flatMap((r) => rowRuns(r, hosts))),
   }));
   return { parts, apart, neither: rows.filter((r) => rowRuns(r, hosts).length === 0) };
 }
@@ -402,13 +462,29 @@ const runWords = (run: string, questions: boolean, indicative: ReadonlySet<strin
   `${questions ? `the run of ${runDate(run)}` : `run ${run} (${runDate(run)})`}${indicative.has(run) ? ` (${INDICATIVE_TEXT})` : ''}`;
 
 /** One row of values from different runs, in words: each value with its run, no pair, no ratio. */
-function apartHtml(r: CompareRow, names: readonly [string, string], hosts: readonly [string, string], questions: boolean, indicative: ReadonlySet<string>): string {
+function apartHtml(
+  r: CompareRow,
+  names: readonly [string, string],
+  hosts: readonly [string, string],
+  questions: boolean,
+  indicative: ReadonlySet<string>,
+): string {
   const why = hosts[0] !== hosts[1] ? 'different hosts' : 'different runs';
-  return tag('li', { [questions ? 'data-question' : 'data-key']: r.key, 'data-relation': r.relation },
-    questions ? tag('span', { class: 'what' }, esc(`${r.config}: ${r.what}`)) : [tag('span', { class: 'what' }, esc(plainWhat(r.what))), r.config ? esc(`; ${r.config}`) : '', tag('span', { class: 'muted' }, esc(` (${r.params || 'no parameters'})`))].join(''), ': ',
+  return tag(
+    'li',
+    { [questions ? 'data-question' : 'data-key']: r.key, 'data-relation': r.relation },
+    questions
+      ? tag('span', { class: 'what' }, esc(`${r.config}: ${r.what}`))
+      : [
+          tag('span', { class: 'what' }, esc(plainWhat(r.what))),
+          r.config ? esc(`; ${r.config}`) : '',
+          tag('span', { class: 'muted' }, esc(` (${r.params || 'no parameters'})`)),
+        ].join(''),
+    ': ',
     esc(`${names[0]}: ${sideWords(r.a, r.unit, r.method)}, measured in ${runWords(r.a!.run, questions, indicative)} only; `),
     esc(`${names[1]}: ${sideWords(r.b, r.unit, r.method)}, in ${runWords(r.b!.run, questions, indicative)}; `),
-    tag('strong', {}, esc(`not compared: ${why}`)), '.',
+    tag('strong', {}, esc(`not compared: ${why}`)),
+    '.',
   );
 }
 
@@ -420,25 +496,71 @@ function apartHtml(r: CompareRow, names: readonly [string, string], hosts: reado
  * `machine` puts a host id into words (the page's machine descriptions); the id itself where it has none.
  * `indicative`: runs of a machine that was not quiet (CompareIndex.indicative), said so wherever a run is named.
  */
-export function compareTablesHtml(rows: readonly CompareRow[], names: readonly [string, string], hosts: readonly [string, string], machine: (host: string) => string = (h) => h, questions = false, indicative: ReadonlySet<string> = new Set()): string {
+export function compareTablesHtml(
+  rows: readonly CompareRow[],
+  names: readonly [string, string],
+  hosts: readonly [string, string],
+  machine: (host: string) => string = (h) => h,
+  questions = false,
+  indicative: ReadonlySet<string> = new Set(),
+): string {
   const { parts, apart, neither } = compareLayout(rows, hosts);
-  const head = tag('thead', {}, tag('tr', {},
-    tag('th', { scope: 'col' }, 'Series'), tag('th', { scope: 'col', class: 'num' }, esc(`A: ${names[0]}`)), tag('th', { scope: 'col', class: 'num' }, esc(`B: ${names[1]}`)), tag('th', { scope: 'col', class: 'num' }, 'B vs A')));
+  const head = tag(
+    'thead',
+    {},
+    tag(
+      'tr',
+      {},
+      tag('th', { scope: 'col' }, 'Series'),
+      tag('th', { scope: 'col', class: 'num' }, esc(`A: ${names[0]}`)),
+      tag('th', { scope: 'col', class: 'num' }, esc(`B: ${names[1]}`)),
+      tag('th', { scope: 'col', class: 'num' }, 'B vs A'),
+    ),
+  );
   const caption = (p: ComparePart, i: number) =>
     p.run === null
       ? `Deterministic counts on ${machine(p.host)}`
       : `${i === 0 ? 'Measured' : 'Timing values measured'} in ${runWords(p.run, questions, indicative)} on ${machine(p.host)}${i === 0 && parts.length > 1 ? '; the tables below hold the timing values of other runs' : ''}`;
   const tables = parts.map((p, i) =>
-    tag('div', { class: 'table-scroll cmp-scroll', tabindex: 0, role: 'region', 'aria-label': i === 0 ? 'Comparison of A and B' : `Comparison of A and B, run ${p.run}` },
-      tag('table', { class: 'cmp', ...p.attrs, ...(i > 0 ? { 'data-apart': p.run ?? p.host } : {}) }, tag('caption', { class: 'muted' }, esc(caption(p, i))), head, tag('tbody', {}, compareRowsHtml(p.rows, questions)))),
+    tag(
+      'div',
+      {
+        class: 'table-scroll cmp-scroll',
+        tabindex: 0,
+        role: 'region',
+        'aria-label': i === 0 ? 'Comparison of A and B' : `Comparison of A and B, run ${p.run}`,
+      },
+      tag(
+        'table',
+        { class: 'cmp', ...p.attrs, ...(i > 0 ? { 'data-apart': p.run ?? p.host } : {}) },
+        tag('caption', { class: 'muted' }, esc(caption(p, i))),
+        head,
+        tag('tbody', {}, compareRowsHtml(p.rows, questions)),
+      ),
+    ),
   );
   const apartList = apart.length
-    ? tag('section', { class: 'cmp-apart', 'data-compare-apart': '' },
+    ? tag(
+        'section',
+        { class: 'cmp-apart', 'data-compare-apart': '' },
         tag('h2', {}, 'Measured in different runs: not compared'),
-        tag('p', { class: 'muted' }, esc(`The same machine measuring the same build hours apart moves by more than a run's intervals, so these values are not put side by side and no ratio is given.`)),
-        tag('ul', {}, apart.map((r) => apartHtml(r, names, hosts, questions, indicative)).join('')))
+        tag(
+          'p',
+          { class: 'muted' },
+          esc(
+            `The same machine measuring the same build hours apart moves by more than a run's intervals, so these values are not put side by side and no ratio is given.`,
+          ),
+        ),
+        tag('ul', {}, apart.map((r) => apartHtml(r, names, hosts, questions, indicative)).join('')),
+      )
     : '';
-  const neitherNote = neither.length ? tag('p', { class: 'muted', 'data-compare-neither': '' }, esc(`Measured in neither build: ${neither.map((r) => `${plainWhat(r.what)}${r.config ? `; ${r.config}` : ''}`).join(' · ')}.`)) : '';
+  const neitherNote = neither.length
+    ? tag(
+        'p',
+        { class: 'muted', 'data-compare-neither': '' },
+        esc(`Measured in neither build: ${neither.map((r) => `${plainWhat(r.what)}${r.config ? `; ${r.config}` : ''}`).join(' · ')}.`),
+      )
+    : '';
   return tables.join('') + apartList + neitherNote;
 }
 
@@ -446,9 +568,40 @@ export function compareTablesHtml(rows: readonly CompareRow[], names: readonly [
 
 export function compareCsv(rows: readonly CompareRow[], a: CompareBuild, b: CompareBuild): string {
   const sideCols = (x: string) => [`${x} median`, `${x} interval low`, `${x} interval high`, `${x} n`, `${x} run`, `${x} status`];
-  const head = ['series key', 'benchmark', 'what', 'configuration', 'unit', ...sideCols(`A ${a.id}`), ...sideCols(`B ${b.id}`), 'relation', 'ratio B/A', 'ratio low', 'ratio high', 'coverage', 'verdict'];
+  const head = [
+    'series key',
+    'benchmark',
+    'what',
+    'configuration',
+    'unit',
+    ...sideCols(`A ${a.id}`),
+    ...sideCols(`B ${b.id}`),
+    'relation',
+    'ratio B/A',
+    'ratio low',
+    'ratio high',
+    'coverage',
+    'verdict',
+  ];
   const sideVals = (s: Side | null) => (s ? [s.median, s.low, s.high, s.n, s.run, s.status] : [null, null, null, null, null, 'not measured']);
-  return toCsv(head, rows.map((r) => [r.key, r.benchmark, r.what, r.config, r.unit, ...sideVals(r.a), ...sideVals(r.b), RELATION_WORDS[r.relation], r.paired?.ratio, r.paired?.low, r.paired?.high, r.paired?.coverage, r.paired?.verdict]));
+  return toCsv(
+    head,
+    rows.map((r) => [
+      r.key,
+      r.benchmark,
+      r.what,
+      r.config,
+      r.unit,
+      ...sideVals(r.a),
+      ...sideVals(r.b),
+      RELATION_WORDS[r.relation],
+      r.paired?.ratio,
+      r.paired?.low,
+      r.paired?.high,
+      r.paired?.coverage,
+      r.paired?.verdict,
+    ]),
+  );
 }
 
 export function compareJson(rows: readonly CompareRow[], a: CompareBuild, b: CompareBuild): string {
@@ -491,15 +644,14 @@ export function forestRows(rows: readonly CompareRow[], limit: number): ForestRo
     const differing = mine.filter((t) => !group.every((o) => o.params.split(', ').includes(t)));
     return differing.length ? ` [${differing.join(', ')}]` : '';
   };
-  return top
-    .map((r) => ({
-      key: r.key,
-      label: `${labelOf(r)}${distinct(r)}`,
-      ratio: r.paired!.ratio,
-      low: r.paired!.low,
-      high: r.paired!.high,
-      tone: r.tone,
-      significant: r.significant,
-      detail: `${changeText(r).main}, ${changeText(r).sub}`,
-    }));
+  return top.map((r) => ({
+    key: r.key,
+    label: `${labelOf(r)}${distinct(r)}`,
+    ratio: r.paired!.ratio,
+    low: r.paired!.low,
+    high: r.paired!.high,
+    tone: r.tone,
+    significant: r.significant,
+    detail: `${changeText(r).main}, ${changeText(r).sub}`,
+  }));
 }

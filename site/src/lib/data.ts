@@ -3,7 +3,18 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DataFileError, DetailedIterations, describeIssues, HypothesisResult, Summary, Timeseries, misplacedRun, readRunFile, type Host, type Run } from '../../../schema/index.ts';
+import {
+  DataFileError,
+  DetailedIterations,
+  describeIssues,
+  HypothesisResult,
+  Summary,
+  Timeseries,
+  misplacedRun,
+  readRunFile,
+  type Host,
+  type Run,
+} from '../../../schema/index.ts';
 import type { z } from 'zod';
 import { driftShards } from './drift.ts';
 import { machineLabel } from './machines.ts';
@@ -67,12 +78,12 @@ export const loadSummary = (): Summary | null => cached('summary', () => loadOpt
 export function openSSLOnly(summary: Summary): Summary {
   return { ...summary, entries: summary.entries.filter((e) => e.library === 'openssl'), builds: summary.builds.filter((b) => b.library === 'openssl') };
 }
-export const loadOpenSSLSummary = (): Summary | null => cached('openssl-summary', () => {
-  const summary = loadSummary();
-  return summary && openSSLOnly(summary);
-});
-export const loadDetailed = (): DetailedIterations | null =>
-  cached('detailed', () => loadOptional(DetailedIterations, 'detailed-iterations.json'));
+export const loadOpenSSLSummary = (): Summary | null =>
+  cached('openssl-summary', () => {
+    const summary = loadSummary();
+    return summary && openSSLOnly(summary);
+  });
+export const loadDetailed = (): DetailedIterations | null => cached('detailed', () => loadOptional(DetailedIterations, 'detailed-iterations.json'));
 
 export interface RunFile {
   host: string;
@@ -121,10 +132,13 @@ export const loadTimeseries = (): Timeseries[] =>
     const out: Timeseries[] = [];
     for (const host of readdirSync(root).sort()) {
       if (!statSync(join(root, host)).isDirectory()) continue;
-      for (const name of readdirSync(join(root, host)).filter((n) => /^\d{4}\.json$/.test(n)).sort()) {
+      for (const name of readdirSync(join(root, host))
+        .filter((n) => /^\d{4}\.json$/.test(n))
+        .sort()) {
         const file = join(root, host, name);
         const t = parseWith(Timeseries, readJson(file), file);
-        if (t.host !== host || `${t.year}.json` !== name) throw new SiteDataError(`${file}: holds host ${t.host}, year ${t.year}; expected timeseries/<host>/<YYYY>.json`);
+        if (t.host !== host || `${t.year}.json` !== name)
+          throw new SiteDataError(`${file}: holds host ${t.host}, year ${t.year}; expected timeseries/<host>/<YYYY>.json`);
         out.push(t);
       }
     }
@@ -157,8 +171,20 @@ export const loadRunIndex = (): RunIndexEntry[] =>
     return loadTimeseries()
       .flatMap((t) =>
         t.runs.map((r) => ({
-          host: t.host, runId: r.runId, mode: r.mode, startedAt: r.startedAt, finishedAt: r.finishedAt, builds: r.builds.length, series: r.series, benchmarks: r.benchmarks,
-          quiet: r.quiet, quietReasons: r.quietReasons, repeatedRounds: r.repeatedRounds ?? 0, path: r.path, bytes: r.bytes, inSummary: inSummary.has(r.runId),
+          host: t.host,
+          runId: r.runId,
+          mode: r.mode,
+          startedAt: r.startedAt,
+          finishedAt: r.finishedAt,
+          builds: r.builds.length,
+          series: r.series,
+          benchmarks: r.benchmarks,
+          quiet: r.quiet,
+          quietReasons: r.quietReasons,
+          repeatedRounds: r.repeatedRounds ?? 0,
+          path: r.path,
+          bytes: r.bytes,
+          inSummary: inSummary.has(r.runId),
         })),
       )
       .sort((a, b) => (a.startedAt > b.startedAt ? -1 : a.startedAt < b.startedAt ? 1 : a.runId < b.runId ? -1 : 1));

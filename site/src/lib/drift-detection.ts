@@ -2,7 +2,19 @@
 // tuned and evaluated on that machine's own noise (the rounds of its committed runs and the spread between
 // its quiet nights), and what it finds in the nights measured so far.
 import type { DetailedIterations } from '../../../schema/index.ts';
-import { detectSteps, errorRates, EVALUATION, noiseModel, reported, simulate, tune, type DetectedStep, type DetectorOptions, type ErrorRates, type NoiseModel } from '../../../analysis/changepoint.ts';
+import {
+  detectSteps,
+  errorRates,
+  EVALUATION,
+  noiseModel,
+  reported,
+  simulate,
+  tune,
+  type DetectedStep,
+  type DetectorOptions,
+  type ErrorRates,
+  type NoiseModel,
+} from '../../../analysis/changepoint.ts';
 import { HEADLINE_METRICS } from '../../../analysis/history.ts';
 import { median } from '../../../analysis/stats.ts';
 import { slugOfBuildName, type DriftRunsShard, type DriftValuesShard } from './drift.ts';
@@ -30,7 +42,12 @@ export interface MachineDetection {
   nightsNeeded: number | null;
 }
 
-export function machineDetection(host: string, detailed: DetailedIterations | null, runs: readonly DriftRunsShard[], values: readonly DriftValuesShard[]): MachineDetection | null {
+export function machineDetection(
+  host: string,
+  detailed: DetailedIterations | null,
+  runs: readonly DriftRunsShard[],
+  values: readonly DriftValuesShard[],
+): MachineDetection | null {
   const keys = new Set(CPU_TIME_METRICS.map((m) => m.key));
   const rows = (detailed?.rows ?? []).filter((r) => r[1] === host && keys.has(r[5]));
   if (rows.length === 0) return null;
@@ -49,7 +66,8 @@ export function machineDetection(host: string, detailed: DetailedIterations | nu
     });
     for (const [i, , build] of shard.changes) changes.push({ t: shard.runs[i]![0], build });
   }
-  const segment = (build: string, t: string) => changes.filter((c) => c.t <= t && (c.build === null || c.build === build || slugOfBuildName(c.build) === build)).length;
+  const segment = (build: string, t: string) =>
+    changes.filter((c) => c.t <= t && (c.build === null || c.build === build || slugOfBuildName(c.build) === build)).length;
   const ids = new Set(CPU_TIME_METRICS.map((m) => m.id));
   const nightly = new Map<string, { t: string; v: number }[]>();
   for (const v of values.filter((x) => x.host === host && ids.has(x.metric)))

@@ -4,7 +4,19 @@ import { readFileSync } from 'node:fs';
 import { Timeseries, type RunRecord } from '../../../schema/index.ts';
 import { HEADLINE_METRICS } from '../../../analysis/history.ts';
 import { COMPILER_CHANGE, DRIFT_NIGHTS, KERNEL_CHANGE, NOT_QUIET } from '../../tests/fixtures/drift-history.ts';
-import { MIN_BAND_NIGHTS, compareBuildNames, driftSentences, driftShards, driftSvg, driftView, rangeOf, recentRows, resolveSelection, shardsFor, ticks } from './drift.ts';
+import {
+  MIN_BAND_NIGHTS,
+  compareBuildNames,
+  driftSentences,
+  driftShards,
+  driftSvg,
+  driftView,
+  rangeOf,
+  recentRows,
+  resolveSelection,
+  shardsFor,
+  ticks,
+} from './drift.ts';
 
 const fixture = Timeseries.parse(JSON.parse(readFileSync(new URL('../../tests/fixtures/data/timeseries/obs-fixture-host/2026.json', import.meta.url), 'utf8')));
 
@@ -28,11 +40,20 @@ test('the synthetic history: one point per night, step changes where the host re
   assert.equal(view.points.filter((p) => !p.quiet).length, 1);
   assert.equal(view.points[NOT_QUIET - 1]!.quiet, false);
   // kernel (night 9), this build's compiler (night 17), both back for the full run
-  assert.deepEqual(view.markers.map((m) => m.changes.map((c) => c.kind).join('+')), ['kernel', 'compiler', 'kernel+compiler']);
-  assert.ok(view.markers[1]!.changes.every((c) => c.build === '3.5.7'), "only this build's compiler change");
+  assert.deepEqual(
+    view.markers.map((m) => m.changes.map((c) => c.kind).join('+')),
+    ['kernel', 'compiler', 'kernel+compiler'],
+  );
+  assert.ok(
+    view.markers[1]!.changes.every((c) => c.build === '3.5.7'),
+    "only this build's compiler change",
+  );
   assert.equal(view.segments.length, 4);
   const [a, b, c, d] = view.segments;
-  assert.deepEqual([a, b, c, d].map((x) => x!.points.length), [KERNEL_CHANGE - 1, COMPILER_CHANGE - KERNEL_CHANGE, DRIFT_NIGHTS + 1 - COMPILER_CHANGE, 1]);
+  assert.deepEqual(
+    [a, b, c, d].map((x) => x!.points.length),
+    [KERNEL_CHANGE - 1, COMPILER_CHANGE - KERNEL_CHANGE, DRIFT_NIGHTS + 1 - COMPILER_CHANGE, 1],
+  );
   assert.equal(a!.quietNights, KERNEL_CHANGE - 2, 'the night that was not quiet is left out');
   for (const x of [a, b, c]) assert.ok(x!.halfWidth !== null && x!.halfWidth > 0);
   assert.equal(d!.halfWidth, null, `one night is not a band (${MIN_BAND_NIGHTS} needed)`);
@@ -85,19 +106,35 @@ test('a single night draws one point and says what a band needs', () => {
 });
 
 test('helpers: version order and round ticks', () => {
-  assert.deepEqual(['3.10.0', '3.5.7 no-ml-kem', '1.1.1w', '3.5.7', '3.0.22'].sort(compareBuildNames), ['1.1.1w', '3.0.22', '3.5.7', '3.5.7 no-ml-kem', '3.10.0']);
+  assert.deepEqual(['3.10.0', '3.5.7 no-ml-kem', '1.1.1w', '3.5.7', '3.0.22'].sort(compareBuildNames), [
+    '1.1.1w',
+    '3.0.22',
+    '3.5.7',
+    '3.5.7 no-ml-kem',
+    '3.10.0',
+  ]);
   assert.deepEqual(ticks(0, 10), [0, 2, 4, 6, 8, 10]);
   assert.deepEqual(ticks(950, 1060), [950, 975, 1000, 1025, 1050]);
 });
 
 test('two machines are two histories: their own runs, values and step changes, each named as the caller describes it', () => {
-  const other = { ...fixture, host: 'box.amd-epyc-bbbbbb', runs: fixture.runs.slice(0, 3).map((r) => ({ ...r, host: { ...r.host, id: 'box.amd-epyc-bbbbbb' } })) };
+  const other = {
+    ...fixture,
+    host: 'box.amd-epyc-bbbbbb',
+    runs: fixture.runs.slice(0, 3).map((r) => ({ ...r, host: { ...r.host, id: 'box.amd-epyc-bbbbbb' } })),
+  };
   const { index, runs, values } = driftShards([fixture, other], (id) => `machine ${id}`);
   assert.deepEqual(index.hosts.map((h) => [h.id, h.machine, h.runs]).sort(), [
     ['box.amd-epyc-bbbbbb', 'machine box.amd-epyc-bbbbbb', 3],
     ['obs-fixture-host', 'machine obs-fixture-host', fixture.runs.length],
   ]);
-  assert.ok(runs.every((r) => r.runs.length === (r.host === 'obs-fixture-host' ? fixture.runs.length : 3)), 'no run shard holds another machine’s runs');
-  assert.ok(values.filter((v) => v.host === 'box.amd-epyc-bbbbbb').every((v) => v.points.every(([i]) => i < 3)), 'values index their own machine’s runs');
+  assert.ok(
+    runs.every((r) => r.runs.length === (r.host === 'obs-fixture-host' ? fixture.runs.length : 3)),
+    'no run shard holds another machine’s runs',
+  );
+  assert.ok(
+    values.filter((v) => v.host === 'box.amd-epyc-bbbbbb').every((v) => v.points.every(([i]) => i < 3)),
+    'values index their own machine’s runs',
+  );
   assert.equal(driftShards([fixture]).index.hosts[0]!.machine, 'obs-fixture-host', 'without a description the id names the machine');
 });

@@ -75,15 +75,30 @@ export const slugOfBuildName = (name: string) => name.replace(' ', '-');
 export const buildSlug = (version: string, variant: string) => slugOfBuildName(buildName(version, variant));
 
 /** Everything the drift page and its data files need, from the time-series files of every host and year. */
-export function driftShards(files: readonly Timeseries[], describe: (host: string) => string = (host) => host): { index: DriftIndex; runs: DriftRunsShard[]; values: DriftValuesShard[] } {
-  const metrics: DriftMetric[] = files[0]?.metrics.map((m) => ({ id: m.id, title: m.title, unit: m.unit, method: m.method, higherIsBetter: m.higherIsBetter, deterministic: m.deterministic })) ?? [];
+export function driftShards(
+  files: readonly Timeseries[],
+  describe: (host: string) => string = (host) => host,
+): { index: DriftIndex; runs: DriftRunsShard[]; values: DriftValuesShard[] } {
+  const metrics: DriftMetric[] =
+    files[0]?.metrics.map((m) => ({
+      id: m.id,
+      title: m.title,
+      unit: m.unit,
+      method: m.method,
+      higherIsBetter: m.higherIsBetter,
+      deterministic: m.deterministic,
+    })) ?? [];
   const metricIndex = new Map(metrics.map((m, i) => [m.id, i]));
   const runs: DriftRunsShard[] = [];
   const values = new Map<string, DriftValuesShard>();
   const hosts = new Map<string, { host: DriftHost; avail: Map<string, { metric: number; build: string; years: Set<number>; points: number }> }>();
   for (const f of [...files].sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.year - b.year))) {
     let h = hosts.get(f.host);
-    if (!h) hosts.set(f.host, (h = { host: { id: f.host, machine: describe(f.host), years: [], runs: 0, last: '', lastQuiet: '', builds: [], series: [] }, avail: new Map() }));
+    if (!h)
+      hosts.set(
+        f.host,
+        (h = { host: { id: f.host, machine: describe(f.host), years: [], runs: 0, last: '', lastQuiet: '', builds: [], series: [] }, avail: new Map() }),
+      );
     h.host.years.push(f.year);
     h.host.runs += f.runs.length;
     for (const r of f.runs) {
@@ -132,7 +147,11 @@ export function driftShards(files: readonly Timeseries[], describe: (host: strin
 
 /** Version order (1.1.1w < 3.0.22 < 3.10.0), variants after their version. */
 export function compareBuildNames(a: string, b: string): number {
-  const parts = (s: string) => s.split(' ')[0]!.split(/[.]/).map((p) => /^\d+/.exec(p)?.[0] ?? p);
+  const parts = (s: string) =>
+    s
+      .split(' ')[0]!
+      .split(/[.]/)
+      .map((p) => /^\d+/.exec(p)?.[0] ?? p);
   const pa = parts(a);
   const pb = parts(b);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
@@ -285,7 +304,10 @@ export function resolveSelection(index: DriftIndex, asked: Partial<DriftSelectio
 }
 
 /** Which shards a selection needs: the host's runs for each year shown, and the values of the years that have any. */
-export function shardsFor(index: DriftIndex, sel: DriftSelection): { host: DriftHost; metric: DriftMetric; build: DriftBuild; since: number; runYears: number[]; valueYears: number[] } {
+export function shardsFor(
+  index: DriftIndex,
+  sel: DriftSelection,
+): { host: DriftHost; metric: DriftMetric; build: DriftBuild; since: number; runYears: number[]; valueYears: number[] } {
   const host = index.hosts.find((h) => h.id === sel.host)!;
   const m = index.metrics.findIndex((x) => x.id === sel.metric);
   const avail = host.series.find(([i]) => i === m)![1].find(([b]) => host.builds[b]!.slug === sel.build)!;
@@ -319,7 +341,9 @@ export function driftSentences(view: DriftView, metric: DriftMetric): string[] {
   const n = view.points.length;
   const quiet = view.points.filter((p) => p.quiet).length;
   if (n === 0) return ['No run has measured this series on this host yet.'];
-  out.push(`${n} night${n === 1 ? '' : 's'} from ${day(view.points[0]!.t)} to ${day(view.points[n - 1]!.t)}, ${quiet} of them quiet; ${view.markers.length} step change${view.markers.length === 1 ? '' : 's'} (harness, kernel, microcode, operating system, CPU, or this build's compiler or build).`);
+  out.push(
+    `${n} night${n === 1 ? '' : 's'} from ${day(view.points[0]!.t)} to ${day(view.points[n - 1]!.t)}, ${quiet} of them quiet; ${view.markers.length} step change${view.markers.length === 1 ? '' : 's'} (harness, kernel, microcode, operating system, CPU, or this build's compiler or build).`,
+  );
   const last = view.segments[view.segments.length - 1]!;
   if (metric.deterministic) {
     const distinct = new Set(view.points.map((p) => p.median)).size;
@@ -334,9 +358,13 @@ export function driftSentences(view: DriftView, metric: DriftMetric): string[] {
     );
     if (last.outside.length) out.push(`${last.outside.length} quiet night${last.outside.length === 1 ? '' : 's'} of that stretch fall outside the band.`);
   } else {
-    out.push(`No band yet: a band needs at least ${MIN_BAND_NIGHTS} quiet nights with no step change between them (the latest stretch has ${last.quietNights}).`);
+    out.push(
+      `No band yet: a band needs at least ${MIN_BAND_NIGHTS} quiet nights with no step change between them (the latest stretch has ${last.quietNights}).`,
+    );
   }
-  for (const s of view.segments) if (s.startedBy && s.shift !== null) out.push(`After the change of ${day(s.startedBy.t)} (${markerText(s.startedBy)}), the median moved ${signedPct(s.shift)}.`);
+  for (const s of view.segments)
+    if (s.startedBy && s.shift !== null)
+      out.push(`After the change of ${day(s.startedBy.t)} (${markerText(s.startedBy)}), the median moved ${signedPct(s.shift)}.`);
   return out;
 }
 
@@ -384,7 +412,10 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
   // axes and grid
   // ticks are numbers in one scale, the unit (in that scale) is the axis title: "720.7 handshakes/s" on every tick did not fit
   const scale = axisScale(metric.unit, metric.method, Math.max(Math.abs(lo), Math.abs(hi)));
-  for (const v of ticks(lo, hi, 6)) parts.push(`<g class="grid"><line x1="${m.l}" x2="${W - m.r}" y1="${f(Y(v))}" y2="${f(Y(v))}"/><text x="${m.l - 6}" y="${f(Y(v) + 4)}" text-anchor="end">${esc(tickText(v, scale))}</text></g>`);
+  for (const v of ticks(lo, hi, 6))
+    parts.push(
+      `<g class="grid"><line x1="${m.l}" x2="${W - m.r}" y1="${f(Y(v))}" y2="${f(Y(v))}"/><text x="${m.l - 6}" y="${f(Y(v) + 4)}" text-anchor="end">${esc(tickText(v, scale))}</text></g>`,
+    );
   const days = (t1 - t0) / 86_400_000;
   const dates: number[] = [];
   const d = new Date(t0);
@@ -396,7 +427,8 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
     else if (days > 60) d.setUTCMonth(d.getUTCMonth() + 1);
     else d.setUTCDate(d.getUTCDate() + Math.max(1, Math.ceil(days / 8)));
   }
-  for (const t of dates) parts.push(`<text class="xtick" x="${f(X(t))}" y="${H - m.b + 16}" text-anchor="middle">${days > 60 ? day(t).slice(0, 7) : day(t).slice(5)}</text>`);
+  for (const t of dates)
+    parts.push(`<text class="xtick" x="${f(X(t))}" y="${H - m.b + 16}" text-anchor="middle">${days > 60 ? day(t).slice(0, 7) : day(t).slice(5)}</text>`);
   parts.push(`<text class="ylabel" x="4" y="${m.t - 12}">${esc(scale.suffix)}</text>`);
   parts.push(`<line class="axis" x1="${m.l}" x2="${W - m.r}" y1="${H - m.b}" y2="${H - m.b}"/>`);
   // bands and centers
@@ -404,13 +436,18 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
     if (s.center === null) continue;
     const a = X(s.from) - 3;
     const b = X(s.to) + 3;
-    if (s.halfWidth !== null) parts.push(`<rect class="band" x="${f(a)}" width="${f(b - a)}" y="${f(Y(s.center + s.halfWidth))}" height="${f(Math.max(1, Y(s.center - s.halfWidth) - Y(s.center + s.halfWidth)))}"/>`);
+    if (s.halfWidth !== null)
+      parts.push(
+        `<rect class="band" x="${f(a)}" width="${f(b - a)}" y="${f(Y(s.center + s.halfWidth))}" height="${f(Math.max(1, Y(s.center - s.halfWidth) - Y(s.center + s.halfWidth)))}"/>`,
+      );
     parts.push(`<line class="center" x1="${f(a)}" x2="${f(b)}" y1="${f(Y(s.center))}" y2="${f(Y(s.center))}"/>`);
   }
   // step changes
   for (const mk of view.markers) {
     const x = X(mk.t - 12 * 3_600_000);
-    parts.push(`<g class="change"><title>${esc(`${day(mk.t)}: ${markerText(mk)}`)}</title><line x1="${f(x)}" x2="${f(x)}" y1="${m.t}" y2="${H - m.b}"/><text x="${f(x)}" y="${m.t - 4}" text-anchor="middle">${esc(markerLetters(mk))}</text></g>`);
+    parts.push(
+      `<g class="change"><title>${esc(`${day(mk.t)}: ${markerText(mk)}`)}</title><line x1="${f(x)}" x2="${f(x)}" y1="${m.t}" y2="${H - m.b}"/><text x="${f(x)}" y="${m.t - 4}" text-anchor="middle">${esc(markerLetters(mk))}</text></g>`,
+    );
   }
   // nights
   const out = new Set(view.segments.flatMap((s) => s.outside));
@@ -418,7 +455,8 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
   for (const p of pts) {
     const cls = ['pt', p.quiet ? '' : 'notquiet', out.has(p) ? 'out' : ''].filter(Boolean).join(' ');
     const text = `${day(p.t)}: ${num(p.median)} ${metric.unit}${p.low !== null && p.high !== null ? ` [${num(p.low)} – ${num(p.high)}]` : ''}, n=${p.n}, ${runWords(p.runId)}${p.quiet ? '' : ' (not quiet: left out of the band)'}${out.has(p) ? ' (outside the band)' : ''}`;
-    const iv = whiskers && p.low !== null && p.high !== null ? `<line class="iv" x1="${f(X(p.t))}" x2="${f(X(p.t))}" y1="${f(Y(p.low))}" y2="${f(Y(p.high))}"/>` : '';
+    const iv =
+      whiskers && p.low !== null && p.high !== null ? `<line class="iv" x1="${f(X(p.t))}" x2="${f(X(p.t))}" y1="${f(Y(p.low))}" y2="${f(Y(p.high))}"/>` : '';
     parts.push(`<g class="${cls}"><title>${esc(text)}</title>${iv}<circle cx="${f(X(p.t))}" cy="${f(Y(p.median))}" r="3.5"/></g>`);
   }
   parts.push('</svg>');
@@ -426,10 +464,35 @@ export function driftSvg(view: DriftView, metric: DriftMetric, label: string): s
 }
 
 /** The most recent nights as table rows: date, median, interval, n, quiet, run, what changed that night. */
-export function recentRows(view: DriftView, count = 30): { date: string; median: number; low: number | null; high: number | null; n: number; quiet: boolean; mode: string; runId: string; path: string; changed: string }[] {
+export function recentRows(
+  view: DriftView,
+  count = 30,
+): {
+  date: string;
+  median: number;
+  low: number | null;
+  high: number | null;
+  n: number;
+  quiet: boolean;
+  mode: string;
+  runId: string;
+  path: string;
+  changed: string;
+}[] {
   const changes = new Map(view.markers.map((mk) => [mk.runId, markerText(mk)]));
   return view.points
     .slice(-count)
     .reverse()
-    .map((p) => ({ date: day(p.t), median: p.median, low: p.low, high: p.high, n: p.n, quiet: p.quiet, mode: p.mode, runId: p.runId, path: p.path, changed: changes.get(p.runId) ?? '' }));
+    .map((p) => ({
+      date: day(p.t),
+      median: p.median,
+      low: p.low,
+      high: p.high,
+      n: p.n,
+      quiet: p.quiet,
+      mode: p.mode,
+      runId: p.runId,
+      path: p.path,
+      changed: changes.get(p.runId) ?? '',
+    }));
 }

@@ -21,9 +21,15 @@ export function forestSvg(rows: readonly ForestRow[], width: number, title: stri
   const lo = Math.min(1, ...values);
   const hi = Math.max(1, ...values);
   // log scale: equal distances for equal ratios (halving and doubling look alike); ticks at round percents
-  const xl = scaleLinear().domain([Math.log(lo / 1.03), Math.log(hi * 1.03)]).range([m.plot, W - m.right]);
+  const xl = scaleLinear()
+    .domain([Math.log(lo / 1.03), Math.log(hi * 1.03)])
+    .range([m.plot, W - m.right]);
   const x = (r: number) => xl(Math.log(r));
-  const ticks = scaleLinear().domain([lo / 1.03, hi * 1.03]).ticks(W < 500 ? 4 : 7).filter((t) => t > 0).filter((t, i, all) => i === 0 || Math.abs(x(t) - x(all[i - 1]!)) > 48);
+  const ticks = scaleLinear()
+    .domain([lo / 1.03, hi * 1.03])
+    .ticks(W < 500 ? 4 : 7)
+    .filter((t) => t > 0)
+    .filter((t, i, all) => i === 0 || Math.abs(x(t) - x(all[i - 1]!)) > 48);
   const out: string[] = [];
   for (const t of ticks) {
     const tx = px(x(t));
@@ -37,14 +43,36 @@ export function forestSvg(rows: readonly ForestRow[], width: number, title: stri
     const y0 = m.top + rowTop(i);
     const cy = y0 + lines[i]!.length * lineH + 10;
     const cx = px(x(r.ratio));
-    const whisker = r.low !== null && r.high !== null ? tag('path', { class: 'ci', d: `M${px(x(r.low))},${cy}H${px(x(r.high))}M${px(x(r.low))},${cy - 4}v8M${px(x(r.high))},${cy - 4}v8` }) : '';
+    const whisker =
+      r.low !== null && r.high !== null
+        ? tag('path', { class: 'ci', d: `M${px(x(r.low))},${cy}H${px(x(r.high))}M${px(x(r.low))},${cy - 4}v8M${px(x(r.high))},${cy - 4}v8` })
+        : '';
     out.push(
-      tag('g', { class: `frow ${r.significant ? `sig ${r.tone}` : 'ns'}`, tabindex: 0, role: 'img', 'aria-label': `${r.label}: ${r.detail}`, 'data-key': r.key, 'data-ratio': r.ratio },
+      tag(
+        'g',
+        {
+          class: `frow ${r.significant ? `sig ${r.tone}` : 'ns'}`,
+          tabindex: 0,
+          role: 'img',
+          'aria-label': `${r.label}: ${r.detail}`,
+          'data-key': r.key,
+          'data-ratio': r.ratio,
+        },
         ...lines[i]!.map((l, k) => tag('text', { class: 'flabel', x: m.left, y: y0 + 11 + k * lineH }, esc(l))),
         whisker,
         tag('circle', { cx, cy, r: 5 }),
         // the value beside the whisker's outer end, on the side away from no change
-        tag('text', { class: 'fvalue', x: px(r.ratio >= 1 ? x(r.high ?? r.ratio) + 8 : x(r.low ?? r.ratio) - 8), y: cy, dy: '0.32em', 'text-anchor': r.ratio >= 1 ? 'start' : 'end' }, esc(pct(r.ratio))),
+        tag(
+          'text',
+          {
+            class: 'fvalue',
+            x: px(r.ratio >= 1 ? x(r.high ?? r.ratio) + 8 : x(r.low ?? r.ratio) - 8),
+            y: cy,
+            dy: '0.32em',
+            'text-anchor': r.ratio >= 1 ? 'start' : 'end',
+          },
+          esc(pct(r.ratio)),
+        ),
         tag('title', {}, esc(`${r.label}: ${r.detail}`)),
       ),
     );

@@ -3,12 +3,16 @@ import { test } from 'node:test';
 import { clauseBefore, gist, gistShortens, noteWords, runWords } from './format.ts';
 
 test('a label cut at its first clause keeps its parentheses whole', () => {
-  assert.equal(clauseBefore("seal of 1024-byte records (CLOCK_THREAD_CPUTIME_ID; median of several windows); more"), 'seal of 1024-byte records (CLOCK_THREAD_CPUTIME_ID; median of several windows)');
+  assert.equal(
+    clauseBefore('seal of 1024-byte records (CLOCK_THREAD_CPUTIME_ID; median of several windows); more'),
+    'seal of 1024-byte records (CLOCK_THREAD_CPUTIME_ID; median of several windows)',
+  );
   assert.equal(clauseBefore('no clause at all'), 'no clause at all');
 });
 
 test('a recorded note for readers: its first line and sentence, no local paths, never cut inside a word', () => {
-  const linker = "CPU capabilities of 5.9.4/default unknown: compiling cpucaps against wolfSSL 5.9.4 failed:\nIn file included from /root/.cache/x/include/wolfssl/openssl/compat_types.h:29,\n/work/main/runner/cpucaps/cpucaps.c:13: undefined";
+  const linker =
+    'CPU capabilities of 5.9.4/default unknown: compiling cpucaps against wolfSSL 5.9.4 failed:\nIn file included from /root/.cache/x/include/wolfssl/openssl/compat_types.h:29,\n/work/main/runner/cpucaps/cpucaps.c:13: undefined';
   assert.equal(gist(linker), 'CPU capabilities of 5.9.4/default unknown: compiling cpucaps against wolfSSL 5.9.4 failed:');
   assert.ok(gistShortens(linker));
   assert.equal(gist('built in /tmp/build-123/x and /work/main/y. Second sentence.'), 'built in … and ….');
@@ -25,7 +29,8 @@ test('a run in words: its mode and start, not its id', () => {
 });
 
 test("a run note's task and build in words: the task path as words, the build by its name; an id the run lacks stays", () => {
-  const note = 'round 0: handshake/timing/tls1.3/rsa2048/default/ticket/t1/handshake on build d8eb39f8f7758c5f failed on the first attempt (server handshake failed); the second attempt succeeded';
+  const note =
+    'round 0: handshake/timing/tls1.3/rsa2048/default/ticket/t1/handshake on build d8eb39f8f7758c5f failed on the first attempt (server handshake failed); the second attempt succeeded';
   const names = (id: string) => (id === 'd8eb39f8f7758c5f' ? 'wolfSSL 5.9.4' : null);
   assert.equal(
     noteWords(note, names),

@@ -203,11 +203,29 @@ export const VERDICT_SHORT: Record<Comparison['verdict'], string> = {
 
 /** What each verdict word means (the glossary on the methodology page; tables link to it). */
 export const VERDICT_GLOSSARY: { verdict: Comparison['verdict']; words: string; meaning: string }[] = [
-  { verdict: 'higher', words: 'higher', meaning: 'the whole interval of the ratio lies above no change: the value went up. Whether that is better or worse depends on the metric and is written beside it (a higher rate is better, a higher time or size is worse).' },
+  {
+    verdict: 'higher',
+    words: 'higher',
+    meaning:
+      'the whole interval of the ratio lies above no change: the value went up. Whether that is better or worse depends on the metric and is written beside it (a higher rate is better, a higher time or size is worse).',
+  },
   { verdict: 'lower', words: 'lower', meaning: 'the whole interval of the ratio lies below no change: the value went down.' },
-  { verdict: 'no-difference-shown', words: 'no difference shown', meaning: 'the interval of the ratio includes no change: the data cannot tell the two apart, whatever the medians say. It does not prove they are equal.' },
-  { verdict: 'not-enough-data', words: 'not enough data', meaning: 'too few paired rounds for an interval that covers the required probability, so no verdict is given; the change shown is the median of the per-round ratios.' },
-  { verdict: 'within-threshold', words: 'unchanged', meaning: 'a deterministic count (instructions, bytes, heap) that moved less than the stated practical threshold; deterministic counts carry no interval.' },
+  {
+    verdict: 'no-difference-shown',
+    words: 'no difference shown',
+    meaning: 'the interval of the ratio includes no change: the data cannot tell the two apart, whatever the medians say. It does not prove they are equal.',
+  },
+  {
+    verdict: 'not-enough-data',
+    words: 'not enough data',
+    meaning:
+      'too few paired rounds for an interval that covers the required probability, so no verdict is given; the change shown is the median of the per-round ratios.',
+  },
+  {
+    verdict: 'within-threshold',
+    words: 'unchanged',
+    meaning: 'a deterministic count (instructions, bytes, heap) that moved less than the stated practical threshold; deterministic counts carry no interval.',
+  },
 ];
 
 /** "higher (worse)", "lower (better)"; other verdicts as they are. */
@@ -285,7 +303,10 @@ const LOCAL_PATH = /(?:\/(?:work|tmp|home|root|var\/tmp|run\/user)\/|~\/)[^\s'"`
  * `max` characters and cut only between words. The full text goes behind a disclosure.
  */
 export function gist(text: string, max = 160): string {
-  const clean = (text.trim().split('\n')[0] ?? '').replace(LOCAL_PATH, (m) => `…${/[.]$/.test(m) ? '.' : ''}`).replace(/\s+/g, ' ').trim();
+  const clean = (text.trim().split('\n')[0] ?? '')
+    .replace(LOCAL_PATH, (m) => `…${/[.]$/.test(m) ? '.' : ''}`)
+    .replace(/\s+/g, ' ')
+    .trim();
   const end = /[.!?](?=\s+[A-Z(]|$)/.exec(clean);
   const first = end ? clean.slice(0, end.index + 1) : clean;
   if (first.length <= max) return first;
@@ -293,18 +314,35 @@ export function gist(text: string, max = 160): string {
   return `${(cut || first.slice(0, max)).replace(/[\s,;:]+$/, '')} …`;
 }
 
-const TASK_WORDS: Record<string, string> = { 'tls1.3': 'TLS 1.3', 'tls1.2': 'TLS 1.2', t1: '1 thread', t2: '2 threads', t4: '4 threads', none: 'full handshake', ticket: 'resumed with a ticket', 'session-id': 'resumed by session ID', default: 'default groups' };
+const TASK_WORDS: Record<string, string> = {
+  'tls1.3': 'TLS 1.3',
+  'tls1.2': 'TLS 1.2',
+  t1: '1 thread',
+  t2: '2 threads',
+  t4: '4 threads',
+  none: 'full handshake',
+  ticket: 'resumed with a ticket',
+  'session-id': 'resumed by session ID',
+  default: 'default groups',
+};
 
 /**
  * A run note in a reader's words (the runner writes "<benchmark>/<task path> on build <id>"): the task's
  * path as words in parentheses, the build by its name (`buildName`, null for an id the run does not have).
  */
 export function noteWords(note: string, buildName: (id: string) => string | null): string {
-  return note
-    .replace(/\b([a-z][a-z-]*)\/([A-Za-z0-9.:_-]+(?:\/[A-Za-z0-9.:_-]+)*) on build ([0-9a-f]{16})\b/g, (m, bench: string, task: string, id: string) => {
+  return note.replace(
+    /\b([a-z][a-z-]*)\/([A-Za-z0-9.:_-]+(?:\/[A-Za-z0-9.:_-]+)*) on build ([0-9a-f]{16})\b/g,
+    (m, bench: string, task: string, id: string) => {
       const name = buildName(id);
-      return name ? `the ${bench} task (${task.split('/').map((t) => TASK_WORDS[t] ?? certName(t)).join(', ')}) on ${name}` : m;
-    });
+      return name
+        ? `the ${bench} task (${task
+            .split('/')
+            .map((t) => TASK_WORDS[t] ?? certName(t))
+            .join(', ')}) on ${name}`
+        : m;
+    },
+  );
 }
 
 /** Whether gist() left something out, so the full text needs a disclosure. */

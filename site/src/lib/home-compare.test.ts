@@ -11,7 +11,19 @@ import { journeySvg } from './journey-chart.ts';
 import { journeyCsv, journeyTableHtml } from './journey-table.ts';
 import { changeCell, configText, stepsFor, type Journey, type JourneyPoint } from './journey-view.ts';
 import { compareFiles } from './compare-data.ts';
-import { compareCsv, compareLayout, compareTablesHtml, filterRows, forestRows, isApart, joinRows, pairFile, seriesKeyOf, sharesRun, type CompareBuild } from './compare-view.ts';
+import {
+  compareCsv,
+  compareLayout,
+  compareTablesHtml,
+  filterRows,
+  forestRows,
+  isApart,
+  joinRows,
+  pairFile,
+  seriesKeyOf,
+  sharesRun,
+  type CompareBuild,
+} from './compare-view.ts';
 import { isTiming } from './runs.ts';
 import { forestSvg } from './forest-chart.ts';
 import { openSSLOnly } from './data.ts';
@@ -38,11 +50,27 @@ test('a label splits at its first semicolon outside parentheses', () => {
     config: 'TLS 1.3 ecdsa-p256, new',
   });
   assert.deepEqual(labelParts('ML-KEM-768 encapsulations per second'), { what: 'ML-KEM-768 encapsulations per second', config: '' });
-  assert.equal(configText('cert=ecdsa-p256, clientCtx=shared, proto=1.3, resume=none, threads=1'), 'TLS 1.3, ECDSA P-256 certificate, full handshake, one shared client SSL_CTX, 1 thread');
+  assert.equal(
+    configText('cert=ecdsa-p256, clientCtx=shared, proto=1.3, resume=none, threads=1'),
+    'TLS 1.3, ECDSA P-256 certificate, full handshake, one shared client SSL_CTX, 1 thread',
+  );
 });
 
 const pt = (version: string, run: string, prev: JourneyPoint['prev'] = null): JourneyPoint => ({
-  version, series: version.slice(0, 3), key: 'k', status: 'measured', median: 10, low: 9, high: 11, n: 6, segment: 'all', reason: null, negotiated: null, run, prev, base: null,
+  version,
+  series: version.slice(0, 3),
+  key: 'k',
+  status: 'measured',
+  median: 10,
+  low: 9,
+  high: 11,
+  n: 6,
+  segment: 'all',
+  reason: null,
+  negotiated: null,
+  run,
+  prev,
+  base: null,
 });
 
 test('a change is read only within one run; another run is said to be one, never divided', () => {
@@ -59,17 +87,25 @@ test('a change is read only within one run; another run is said to be one, never
 });
 
 test('each write-up is marked on the step into the first series it studies after its oldest', () => {
-  const axis = [{ version: '1.1.1w', series: '1.1.1' }, { version: '3.0.22', series: '3.0' }, { version: '3.4.1', series: '3.4' }, { version: '3.5.7', series: '3.5' }];
+  const axis = [
+    { version: '1.1.1w', series: '1.1.1' },
+    { version: '3.0.22', series: '3.0' },
+    { version: '3.4.1', series: '3.4' },
+    { version: '3.5.7', series: '3.5' },
+  ];
   const steps = stepsFor(axis, 'handshake:cpu', [
     { id: 'shares', title: 'Key shares', series: ['3.4', '3.5'], families: ['handshake:cpu'] },
     { id: 'providers', title: 'Providers', series: ['1.1.1', '3.0', '3.5'], families: ['handshake:cpu', 'handshake:memory'] },
     { id: 'heap', title: 'Heap', series: ['1.1.1', '3.0'], families: ['handshake:memory'] },
     { id: 'one', title: 'One version only', series: ['3.5'], families: ['handshake:cpu'] },
   ]);
-  assert.deepEqual(steps.map((s) => [s.n, s.from, s.version, s.writeups.map((w) => w.id)]), [
-    [1, '1.1.1w', '3.0.22', ['providers']],
-    [2, '3.4.1', '3.5.7', ['shares']],
-  ]);
+  assert.deepEqual(
+    steps.map((s) => [s.n, s.from, s.version, s.writeups.map((w) => w.id)]),
+    [
+      [1, '1.1.1w', '3.0.22', ['providers']],
+      [2, '3.4.1', '3.5.7', ['shares']],
+    ],
+  );
 });
 
 test('write-up references take their kind of cost from the series summary.json holds', () => {
@@ -86,7 +122,13 @@ test('write-up references take their kind of cost from the series summary.json h
 function withCounts(view: HomeView, medians: Record<string, number>, config = view.lines[0]!.config.replace(/, threads=\d+/, '')): HomeView {
   const line = view.lines[0]!;
   const counts: Journey = {
-    ...line, metric: 'instructions-per-handshake:both', label: 'Instructions per handshake', unit: 'instructions', method: 'instruction-count', higherIsBetter: false, config,
+    ...line,
+    metric: 'instructions-per-handshake:both',
+    label: 'Instructions per handshake',
+    unit: 'instructions',
+    method: 'instruction-count',
+    higherIsBetter: false,
+    config,
     points: Object.entries(medians).map(([v, m]) => ({ ...pt(v, 'r-other'), median: m, low: null, high: null, n: 1 })),
   };
   return { ...view, counts: countsFor([counts], line) };
@@ -96,7 +138,10 @@ test('a CPU-time step leads only where the instruction count moved the same way 
   const view = homeView(journeyPayload(fixture), [], fixture.statistics.baselineVersion)!;
   const t = fixture.statistics.deterministicThreshold;
   // handshakes per CPU second: 1.1.1w -> 3.0.22 fell 20%, 3.0.22 -> 3.4.1 rose 13%, 3.4.1 -> 3.5.7 fell 33% (the largest)
-  assert.deepEqual(view.lines[0]!.points.filter((p) => p.prev?.verdict === 'lower' || p.prev?.verdict === 'higher').map((p) => p.version), ['3.0.22', '3.4.1', '3.5.7']);
+  assert.deepEqual(
+    view.lines[0]!.points.filter((p) => p.prev?.verdict === 'lower' || p.prev?.verdict === 'higher').map((p) => p.version),
+    ['3.0.22', '3.4.1', '3.5.7'],
+  );
   // the largest step without agreement (counts flat within 0.5%) loses to a smaller one with it (fewer instructions where the rate rose)
   const flat = headline(withCounts(view, { '1.1.1w': 1000, '3.0.22': 1000, '3.4.1': 900, '3.5.7': 901 }), t)!;
   assert.deepEqual([flat.from, flat.to], ['3.0.22', '3.4.1']);
@@ -117,18 +162,34 @@ test('a CPU-time step leads only where the instruction count moved the same way 
 test('the home view overlays both group modes and leads with the largest significant step', () => {
   const p = journeyPayload(fixture);
   const key = fixture.entries.find((e) => e.metric === 'handshakes-per-cpu-second')!.key;
-  const view = homeView(p, writeupRefs(fixture, [{ id: 'w', title: 'W', versions: ['3.4.1', '3.5.7'], seriesKeys: [key] }]), fixture.statistics.baselineVersion)!;
-  assert.deepEqual(view.lines.map((l) => l.groups), ['default', 'X25519']);
+  const view = homeView(
+    p,
+    writeupRefs(fixture, [{ id: 'w', title: 'W', versions: ['3.4.1', '3.5.7'], seriesKeys: [key] }]),
+    fixture.statistics.baselineVersion,
+  )!;
+  assert.deepEqual(
+    view.lines.map((l) => l.groups),
+    ['default', 'X25519'],
+  );
   assert.deepEqual(view.versions, ['1.1.1w', '3.0.22', '3.4.1', '3.5.7']);
   assert.equal(view.released['3.5.7'], '2025-04-08');
-  assert.deepEqual(view.steps.map((s) => [s.from, s.version]), [['3.4.1', '3.5.7']]);
+  assert.deepEqual(
+    view.steps.map((s) => [s.from, s.version]),
+    [['3.4.1', '3.5.7']],
+  );
   // the fixture measures no instruction counts in this configuration: no step may lead
   assert.equal(view.counts, null);
   assert.equal(headline(view, fixture.statistics.deterministicThreshold), null);
   // with counts that rose where the handshake rate fell, 3.4.1 -> 3.5.7 leads
   const hl = headline(withCounts(view, { '3.0.22': 1000, '3.4.1': 1000, '3.5.7': 1200 }), fixture.statistics.deterministicThreshold)!;
   assert.deepEqual(hl.counts && [hl.counts.before, hl.counts.after], [1000, 1200]);
-  const e = (v: string, g: string) => fixture.entries.find((x) => x.key === view.lines[0]!.points[0]!.key.replace('clientGroups=default', `clientGroups=${g}`).replace('serverGroups=default', `serverGroups=${g}`) && x.version === v && x.variant === 'default')!;
+  const e = (v: string, g: string) =>
+    fixture.entries.find(
+      (x) =>
+        x.key === view.lines[0]!.points[0]!.key.replace('clientGroups=default', `clientGroups=${g}`).replace('serverGroups=default', `serverGroups=${g}`) &&
+        x.version === v &&
+        x.variant === 'default',
+    )!;
   assert.equal(hl.to, '3.5.7');
   assert.equal(hl.from, '3.4.1');
   assert.equal(hl.after.median, e('3.5.7', 'default').stats!.median);
@@ -148,7 +209,15 @@ test('the home view overlays both group modes and leads with the largest signifi
 test('the chart draws every measured median of both lines, and the paired ratios in the relative view', () => {
   const p = journeyPayload(fixture);
   const view = homeView(p, [], fixture.statistics.baselineVersion)!;
-  const common = { width: 640, lines: view.lines, versions: view.versions, released: view.released, baseline: view.baseline, steps: [], stepHref: (n: number) => `#cause-${n}` };
+  const common = {
+    width: 640,
+    lines: view.lines,
+    versions: view.versions,
+    released: view.released,
+    baseline: view.baseline,
+    steps: [],
+    stepHref: (n: number) => `#cause-${n}`,
+  };
   const svg = journeySvg({ ...common, scale: 'absolute', axis: 'release' });
   const medians = [...svg.matchAll(/data-groups="(\w+)"[^>]*data-median="([^"]+)"/g)].map((m) => `${m[1]} ${Number(m[2])}`).sort();
   const expected = view.lines.flatMap((l) => l.points.map((x) => `${l.groups} ${x.median}`)).sort();
@@ -156,11 +225,17 @@ test('the chart draws every measured median of both lines, and the paired ratios
   const rel = journeySvg({ ...common, scale: 'relative', axis: 'date' });
   const ratios = [...rel.matchAll(/data-version="([^"]+)" data-groups="default"[^>]*data-ratio="([^"]+)"/g)].map((m) => [m[1], Number(m[2])]);
   const def = view.lines[0]!;
-  assert.deepEqual(ratios, def.points.map((x) => [x.version, x.version === view.baseline ? 1 : x.base!.ratio]));
+  assert.deepEqual(
+    ratios,
+    def.points.map((x) => [x.version, x.version === view.baseline ? 1 : x.base!.ratio]),
+  );
   assert.doesNotMatch(rel, /data-median/);
   // the time axis orders versions by their series' release date
   const xs = [...rel.matchAll(/class="xlabel" transform="translate\(([\d.]+),/g)].map((m) => Number(m[1]));
-  assert.deepEqual([...xs].sort((a, b) => a - b), xs);
+  assert.deepEqual(
+    [...xs].sort((a, b) => a - b),
+    xs,
+  );
 });
 
 test('the compact table and the CSV carry the values and verdicts of summary.json', () => {
@@ -181,7 +256,13 @@ test('compare: per-build files rebuild every series key, and unsupported values 
   const cat = files.catalogues['obs-fixture-host']!;
   const shard = files.builds['obs-fixture-host/1.1.1w']!;
   const keys = shard.rows.map((r) => seriesKeyOf(cat, r[0])).sort();
-  assert.deepEqual(keys, fixture.entries.filter((e) => e.version === '1.1.1w').map((e) => e.key).sort());
+  assert.deepEqual(
+    keys,
+    fixture.entries
+      .filter((e) => e.version === '1.1.1w')
+      .map((e) => e.key)
+      .sort(),
+  );
   const mlkem = shard.rows.find((r) => seriesKeyOf(cat, r[0]) === 'speed/mlkem768-encaps')!;
   assert.equal(mlkem[1], 1);
   assert.equal(mlkem[2], null);
@@ -224,7 +305,10 @@ test('compare: a variant pairs with its default build of the same run (the aggre
     const row = detailed.rows.find((r) => r[5] === e.key && r[3] === e.version && r[4] === e.variant)!;
     return valuesByRound(row[6], row[7]);
   };
-  const expected = significant(compareRounds(rounds(entry('no-ml-kem')), rounds(entry('default')), '3.5.7', DETERMINISTIC_METHODS.includes(entry('default').method))!, SUMMARY_DIGITS);
+  const expected = significant(
+    compareRounds(rounds(entry('no-ml-kem')), rounds(entry('default')), '3.5.7', DETERMINISTIC_METHODS.includes(entry('default').method))!,
+    SUMMARY_DIGITS,
+  );
   assert.equal(hs.paired!.ratio, expected.ratio);
   assert.equal(hs.paired!.verdict, expected.verdict);
   assert.equal(rows.find((r) => r.key === 'speed/mlkem768-encaps')!.relation, 'one-side');
@@ -265,7 +349,10 @@ test('compare: values of different runs are independent: both shown, no ratio', 
     if (runs.length > 1) for (const tr of t.match(/<tr data-key[\s\S]*?<\/tr>/g) ?? []) assert.match(tr, /data-run="/);
   }
   const item = /<li data-key="[^"]*"[^>]*>([\s\S]*?)<\/li>/.exec(html)![1]!;
-  assert.match(item, /3\.4\.1: .*measured in run 20261122T0\d{5}Z-full-\w+ \(2026-11-22 0\d:00 UTC\) only; 3\.5\.7: .*in run another-run \(another-run\); <strong>not compared: different runs<\/strong>/);
+  assert.match(
+    item,
+    /3\.4\.1: .*measured in run 20261122T0\d{5}Z-full-\w+ \(2026-11-22 0\d:00 UTC\) only; 3\.5\.7: .*in run another-run \(another-run\); <strong>not compared: different runs<\/strong>/,
+  );
   assert.doesNotMatch(html.slice(html.indexOf('data-compare-apart')), /<table/);
   // two hosts: no row with both values stays in a table, and no table holds both hosts
   const two = compareLayout(rows, ['obs-fixture-host', 'obs-fixture-host-2']);
@@ -288,16 +375,46 @@ test('compare: filters, sorting by change and the forest of the largest changes'
   const rows = joinRows(cat, files.builds[A.id]!, cat, files.builds[B.id]!, files.pairs[`obs-fixture-host/${pairFile(A, B)}`]!, false);
   const sorted = filterRows(rows, { benchmark: '', text: '', significantOnly: false, sort: 'change' });
   const sizes = sorted.filter((r) => r.paired).map((r) => Math.abs(Math.log(r.paired!.ratio)));
-  assert.deepEqual(sizes, [...sizes].sort((a, b) => b - a));
+  assert.deepEqual(
+    sizes,
+    [...sizes].sort((a, b) => b - a),
+  );
   assert.ok(filterRows(rows, { benchmark: 'speed', text: '', significantOnly: false, sort: 'name' }).every((r) => r.benchmark === 'speed'));
   assert.ok(filterRows(rows, { benchmark: '', text: '', significantOnly: true, sort: 'name' }).every((r) => r.significant));
-  assert.deepEqual(filterRows(rows, { benchmark: '', text: 'CPU side=server', significantOnly: false, sort: 'name' }).map((r) => r.key).sort(), rows.filter((r) => /CPU/.test(r.what) && r.params.includes('side=server')).map((r) => r.key).sort());
-  const svg = forestSvg(sorted.filter((r) => r.paired).slice(0, 3).map((r) => ({ key: r.key, label: r.what, ratio: r.paired!.ratio, low: r.paired!.low, high: r.paired!.high, tone: r.tone, significant: r.significant, detail: '' })), 366, 't');
+  assert.deepEqual(
+    filterRows(rows, { benchmark: '', text: 'CPU side=server', significantOnly: false, sort: 'name' })
+      .map((r) => r.key)
+      .sort(),
+    rows
+      .filter((r) => /CPU/.test(r.what) && r.params.includes('side=server'))
+      .map((r) => r.key)
+      .sort(),
+  );
+  const svg = forestSvg(
+    sorted
+      .filter((r) => r.paired)
+      .slice(0, 3)
+      .map((r) => ({
+        key: r.key,
+        label: r.what,
+        ratio: r.paired!.ratio,
+        low: r.paired!.low,
+        high: r.paired!.high,
+        tone: r.tone,
+        significant: r.significant,
+        detail: '',
+      })),
+    366,
+    't',
+  );
   assert.equal([...svg.matchAll(/class="frow/g)].length, 3);
   // the forest tells the two group modes apart: by the aggregation's labels (which name the groups), or where two
   // labels coincide by the parameters that differ
   const labels = forestRows(sorted, 15).map((r) => r.label);
   assert.equal(new Set(labels).size, labels.length, labels.join(' | '));
-  assert.ok(labels.some((l) => /clientGroups=X25519|groups X25519/.test(l)), labels.join(' | '));
+  assert.ok(
+    labels.some((l) => /clientGroups=X25519|groups X25519/.test(l)),
+    labels.join(' | '),
+  );
   assert.match(svg, /class="refline"/);
 });

@@ -1,6 +1,17 @@
 // What the home page says first, computed at build time from the journey (summary.json): the chart's
 // default view and the one step it leads with. Pure; unit-tested.
-import { GROUP_MODES, changeCell, familyOf, findJourney, stepsFor, type ChangeCell, type Journey, type JourneyPoint, type Step, type WriteupRef } from './journey-view.ts';
+import {
+  GROUP_MODES,
+  changeCell,
+  familyOf,
+  findJourney,
+  stepsFor,
+  type ChangeCell,
+  type Journey,
+  type JourneyPoint,
+  type Step,
+  type WriteupRef,
+} from './journey-view.ts';
 import type { JourneyPayload } from './model.ts';
 import { isTiming } from './runs.ts';
 import { fractionText } from './format.ts';
@@ -24,7 +35,13 @@ export interface HomeView {
   counts: Journey | null;
 }
 
-const configParams = (config: string) => new Map(config.split(', ').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const configParams = (config: string) =>
+  new Map(
+    config
+      .split(', ')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
 
 /**
  * The instruction-count line beside a timing line: same host and group mode, the same values of the
@@ -33,7 +50,13 @@ const configParams = (config: string) => new Map(config.split(', ').filter(Boole
  */
 export function countsFor(journeys: readonly Journey[], line: Journey): Journey | null {
   const want = configParams(line.config);
-  const same = journeys.filter((j) => j.host === line.host && j.groups === line.groups && j.metric.split(':')[0] === COUNT_METRIC && SHARED_PARAMS.every((k) => configParams(j.config).get(k) === want.get(k)));
+  const same = journeys.filter(
+    (j) =>
+      j.host === line.host &&
+      j.groups === line.groups &&
+      j.metric.split(':')[0] === COUNT_METRIC &&
+      SHARED_PARAMS.every((k) => configParams(j.config).get(k) === want.get(k)),
+  );
   return same.find((j) => j.config === line.config) ?? same[0] ?? null;
 }
 
@@ -76,7 +99,13 @@ export const headlineRule = (threshold: number) =>
  * deterministic threshold, in the same direction (fewer instructions where the timing improved). Without an
  * instruction-count series the step is not eligible. A deterministic line's own step needs no second witness.
  */
-export function countAgreement(line: Journey, counts: Journey | null, before: JourneyPoint, after: JourneyPoint, threshold: number): Headline['counts'] | false {
+export function countAgreement(
+  line: Journey,
+  counts: Journey | null,
+  before: JourneyPoint,
+  after: JourneyPoint,
+  threshold: number,
+): Headline['counts'] | false {
   if (!isTiming(line.method)) return null;
   if (!counts || !after.prev) return false;
   const cb = counts.points.find((p) => p.version === before.version)?.median ?? null;

@@ -22,7 +22,10 @@ export const GLOSSARY: [string, string][] = [
   ['supported', 'the measurements show the claim holds, with the error rate the test states.'],
   ['refuted', 'the measurements show the claim does not hold.'],
   ['undecided', 'the measurements are still too noisy to say either; more rounds would be needed.'],
-  ['lines disagree', 'CPU time and instruction counts reached opposite verdicts (for example where the native run uses a CPU feature valgrind cannot emulate); neither is picked silently.'],
+  [
+    'lines disagree',
+    'CPU time and instruction counts reached opposite verdicts (for example where the native run uses a CPU feature valgrind cannot emulate); neither is picked silently.',
+  ],
   ['by CPU time / by instructions', 'which line of evidence decided the verdict; "by CPU time and instructions" means both reached it.'],
   ['same cost within ±x%', 'the whole interval of the ratio lies inside that band, so any difference is smaller than x% (the page gives the band in µs too).'],
   ['not separable at this precision', 'a part of the gap whose interval includes zero: the data cannot tell it from no cost at all.'],
@@ -79,7 +82,13 @@ export function configCosts(r: HypothesisResult): ConfigCost[] {
   for (const c of r.configurations) {
     for (const cert of certs) {
       const blocks = r.blocks.filter((b) => b.config === c.id && b.cert === cert && !b.warmup);
-      out.push({ config: c.id, cert, clientUs: medianOrNull(blocks.map((b) => b.clientUs)), serverUs: medianOrNull(blocks.map((b) => b.serverUs)), blocks: blocks.length });
+      out.push({
+        config: c.id,
+        cert,
+        clientUs: medianOrNull(blocks.map((b) => b.clientUs)),
+        serverUs: medianOrNull(blocks.map((b) => b.serverUs)),
+        blocks: blocks.length,
+      });
     }
   }
   return out;

@@ -70,8 +70,12 @@ export function journeySvg(c: JourneyChartInput): string {
   const tops = marks.map((m) => m.high ?? m.y);
   const bottoms = marks.map((m) => m.low ?? m.y);
   const y = relative
-    ? scaleLinear().domain([Math.min(1, ...bottoms) * 0.97, Math.max(1, ...tops) * 1.03]).nice()
-    : scaleLinear().domain([0, Math.max(0, ...tops) * 1.08 || 1]).nice();
+    ? scaleLinear()
+        .domain([Math.min(1, ...bottoms) * 0.97, Math.max(1, ...tops) * 1.03])
+        .nice()
+    : scaleLinear()
+        .domain([0, Math.max(0, ...tops) * 1.08 || 1])
+        .nice();
   const ticks = y.ticks(narrow ? 5 : 6);
   const us = axisScale(unit, method, Math.max(...ticks.map(Math.abs)));
   const tickText = (t: number) => (relative ? pctTick(t) : scaled(t, us));
@@ -90,7 +94,9 @@ export function journeySvg(c: JourneyChartInput): string {
     const hi = Math.max(...dates);
     const pad = Math.max((hi - lo) * 0.04, 60 * 864e5);
     // a linear scale over time; the ticks are the first days of years, as many as fit
-    const t = scaleLinear().domain([lo - pad, hi + pad]).range([m.left + 8, W - m.right - 8]);
+    const t = scaleLinear()
+      .domain([lo - pad, hi + pad])
+      .range([m.left + 8, W - m.right - 8]);
     // versions of one series share its date: spread them a few pixels apart, in release order
     const sameDate = new Map<string, string[]>();
     for (const v of c.versions) sameDate.set(c.released[v] ?? v, [...(sameDate.get(c.released[v] ?? v) ?? []), v]);
@@ -103,7 +109,10 @@ export function journeySvg(c: JourneyChartInput): string {
     const step = Math.max(1, Math.ceil((last - first + 1) / (narrow ? 4 : 8)));
     for (let y = first; y <= last; y += step) xTicks.push(`${px(t(Date.UTC(y, 0, 1)))}|${y}`);
   } else {
-    const p = scalePoint<string>().domain(c.versions).range([m.left, W - m.right]).padding(0.5);
+    const p = scalePoint<string>()
+      .domain(c.versions)
+      .range([m.left, W - m.right])
+      .padding(0.5);
     x = (v) => p(v) ?? m.left;
     xLabel = x;
   }
@@ -117,7 +126,9 @@ export function journeySvg(c: JourneyChartInput): string {
     out.push(tag('text', { x: m.left - 6, y: ty, dy: '0.32em', 'text-anchor': 'end' }, esc(tickText(t))));
   }
   const yTitle = relative ? `change vs ${c.baseline} (paired ratio)` : `${us.suffix} (median)`;
-  out.push(tag('text', { class: 'axis-title', transform: `translate(12,${px((H - m.bottom + m.top) / 2)}) rotate(-90)`, 'text-anchor': 'middle' }, esc(yTitle)));
+  out.push(
+    tag('text', { class: 'axis-title', transform: `translate(12,${px((H - m.bottom + m.top) / 2)}) rotate(-90)`, 'text-anchor': 'middle' }, esc(yTitle)),
+  );
   out.push(tag('line', { class: 'axis', x1: m.left, x2: W - m.right, y1: H - m.bottom, y2: H - m.bottom }));
 
   // x labels: versions (rotated); on the time axis the release series at its date (its versions share it), and years
@@ -126,7 +137,13 @@ export function journeySvg(c: JourneyChartInput): string {
   const labels = c.axis === 'date' ? [...new Map(c.versions.map((v) => [seriesOf.get(v) ?? v, v])).entries()] : c.versions.map((v) => [v, v] as const);
   for (const [text, v] of labels) {
     const vx = px(xLabel(v));
-    out.push(tag('text', { class: 'xlabel', 'data-version': v, transform: `translate(${vx},${H - m.bottom + 10}) rotate(${rot})`, 'text-anchor': 'end', dy: '0.32em' }, esc(text)));
+    out.push(
+      tag(
+        'text',
+        { class: 'xlabel', 'data-version': v, transform: `translate(${vx},${H - m.bottom + 10}) rotate(${rot})`, 'text-anchor': 'end', dy: '0.32em' },
+        esc(text),
+      ),
+    );
   }
   for (const t of xTicks) {
     const [tx, year] = t.split('|');
@@ -139,7 +156,9 @@ export function journeySvg(c: JourneyChartInput): string {
     const sx = px((x(s.from) + x(s.version)) / 2);
     const label = `Step ${s.n}, ${s.from} to ${s.version}, studied in ${s.writeups.length === 1 ? s.writeups[0]!.title : `${s.writeups.length} write-ups listed below the chart`}`;
     out.push(
-      tag('a', { href: c.stepHref(s.n), class: 'step', 'aria-label': label },
+      tag(
+        'a',
+        { href: c.stepHref(s.n), class: 'step', 'aria-label': label },
         tag('line', { class: 'step-guide', x1: sx, x2: sx, y1: m.top - 4, y2: H - m.bottom }),
         tag('circle', { cx: sx, cy: 13, r: 10 }),
         tag('text', { x: sx, y: 13, dy: '0.35em', 'text-anchor': 'middle' }, String(s.n)),
@@ -154,7 +173,12 @@ export function journeySvg(c: JourneyChartInput): string {
     const dx = dodge(line.groups);
     const mine = marks.filter((mk) => mk.line === line);
     const shown = new Set(mine.map((mk) => mk.p));
-    const runs = relative ? relativeRuns(line.points.filter((p) => c.versions.includes(p.version)), shown) : lineRuns(line.points.filter((p) => c.versions.includes(p.version)));
+    const runs = relative
+      ? relativeRuns(
+          line.points.filter((p) => c.versions.includes(p.version)),
+          shown,
+        )
+      : lineRuns(line.points.filter((p) => c.versions.includes(p.version)));
     const yOf = new Map(mine.map((mk) => [mk.p, mk.y]));
     for (const run of runs) {
       const d = run.map((p, i) => `${i ? 'L' : 'M'}${px(x(p.version) + dx)},${px(y(yOf.get(p)!))}`).join('');
@@ -168,18 +192,22 @@ export function journeySvg(c: JourneyChartInput): string {
       }
       const label = relative ? describeRatio(line, mk.p, c.baseline) : describePoint(line, mk.p);
       out.push(
-        tag('circle', {
-          class: relative ? `ratio${cls}` : `point${cls}`,
-          cx,
-          cy: px(y(mk.y)),
-          r: 5,
-          tabindex: 0,
-          role: 'img',
-          'data-version': mk.p.version,
-          'data-groups': line.groups,
-          'data-key': c.keys ? mk.p.key : null,
-          ...(relative ? { 'data-ratio': mk.y } : { 'data-median': mk.y }),
-        }, tag('title', {}, esc(label))),
+        tag(
+          'circle',
+          {
+            class: relative ? `ratio${cls}` : `point${cls}`,
+            cx,
+            cy: px(y(mk.y)),
+            r: 5,
+            tabindex: 0,
+            role: 'img',
+            'data-version': mk.p.version,
+            'data-groups': line.groups,
+            'data-key': c.keys ? mk.p.key : null,
+            ...(relative ? { 'data-ratio': mk.y } : { 'data-median': mk.y }),
+          },
+          tag('title', {}, esc(label)),
+        ),
       );
     }
   }
@@ -188,12 +216,25 @@ export function journeySvg(c: JourneyChartInput): string {
   for (const v of c.axis === 'date' ? [] : c.versions) {
     if (marks.some((mk) => mk.p.version === v)) continue;
     const ps = c.lines.map((l) => l.points.find((p) => p.version === v));
-    const why = relative ? (ps.some((p) => p?.median !== null && p !== undefined) ? 'not compared with the baseline (different runs)' : 'not measured') : ps.map((p) => (p ? describePoint(c.lines[0]!, p) : `${v}: not measured in this configuration`))[0]!;
+    const why = relative
+      ? ps.some((p) => p?.median !== null && p !== undefined)
+        ? 'not compared with the baseline (different runs)'
+        : 'not measured'
+      : ps.map((p) => (p ? describePoint(c.lines[0]!, p) : `${v}: not measured in this configuration`))[0]!;
     const label = relative ? `${v}: ${why}` : why;
-    out.push(tag('text', { class: 'nm', x: px(x(v)), y: H - m.bottom - 6, 'text-anchor': 'middle', tabindex: 0, role: 'img' }, tag('title', {}, esc(label)), relative ? 'n/c' : 'n/m'));
+    out.push(
+      tag(
+        'text',
+        { class: 'nm', x: px(x(v)), y: H - m.bottom - 6, 'text-anchor': 'middle', tabindex: 0, role: 'img' },
+        tag('title', {}, esc(label)),
+        relative ? 'n/c' : 'n/m',
+      ),
+    );
   }
 
-  const what = c.lines[0] ? `${c.lines[0].label}, by ${c.axis === 'date' ? 'release date' : 'version'}${relative ? `, relative to ${c.baseline}` : ''}: ${c.lines.map((l) => GROUP_LABEL[l.groups]).join(' and ')}` : 'no data';
+  const what = c.lines[0]
+    ? `${c.lines[0].label}, by ${c.axis === 'date' ? 'release date' : 'version'}${relative ? `, relative to ${c.baseline}` : ''}: ${c.lines.map((l) => GROUP_LABEL[l.groups]).join(' and ')}`
+    : 'no data';
   const shown = pointRuns(c.lines, (l) => l.points.filter((p) => c.versions.includes(p.version)));
   return tag('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'group', 'aria-label': what, 'data-width': W, ...runAttrs(shown) }, ...out);
 }

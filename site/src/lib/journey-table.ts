@@ -3,7 +3,18 @@
 // page at build time and rewritten by the page's script for every selection.
 import { axisScale, tickText, type AxisScale } from './chart-text.ts';
 import { quantity, quantityRange, toCsv } from './format.ts';
-import { GROUP_LABEL, GROUP_SHORT, changeCell, pointRuns, changeMark, configText, type ChangeCell, type Journey, type JourneyPoint, type Step } from './journey-view.ts';
+import {
+  GROUP_LABEL,
+  GROUP_SHORT,
+  changeCell,
+  pointRuns,
+  changeMark,
+  configText,
+  type ChangeCell,
+  type Journey,
+  type JourneyPoint,
+  type Step,
+} from './journey-view.ts';
 import { esc, tag } from './svg.ts';
 import { runAttrs, runDate } from './runs.ts';
 
@@ -21,7 +32,13 @@ function changeTd(c: ChangeCell, which: string): string {
   const mark = changeMark(c);
   const cls = `num change ${c.significant ? `sig ${c.tone}` : 'ns'}`;
   const sr = c.significant ? tag('span', { class: 'sr-only' }, esc(` (significant: ${c.verdict})`)) : '';
-  return tag('td', { class: cls, title: c.detail, 'data-change': which, 'data-kind': c.kind, 'data-verdict': c.verdict ?? '' }, esc(c.text), mark ? tag('span', { 'aria-hidden': 'true' }, ` ${mark}`) : '', sr);
+  return tag(
+    'td',
+    { class: cls, title: c.detail, 'data-change': which, 'data-kind': c.kind, 'data-verdict': c.verdict ?? '' },
+    esc(c.text),
+    mark ? tag('span', { 'aria-hidden': 'true' }, ` ${mark}`) : '',
+    sr,
+  );
 }
 
 function valueTd(j: Journey, p: JourneyPoint | undefined, us: AxisScale): string {
@@ -37,9 +54,22 @@ function valueTd(j: Journey, p: JourneyPoint | undefined, us: AxisScale): string
 export function journeyTableHtml(t: TableInput): string {
   const unit = t.lines[0]?.unit ?? '';
   const hib = t.lines[0]?.higherIsBetter ?? true;
-  const head1 = tag('tr', {}, tag('th', { scope: 'col', rowspan: 2 }, 'Version'), ...t.lines.map((l) => tag('th', { scope: 'colgroup', colspan: 3, class: `group-head g-${l.groups}` }, esc(GROUP_SHORT[l.groups]))));
+  const head1 = tag(
+    'tr',
+    {},
+    tag('th', { scope: 'col', rowspan: 2 }, 'Version'),
+    ...t.lines.map((l) => tag('th', { scope: 'colgroup', colspan: 3, class: `group-head g-${l.groups}` }, esc(GROUP_SHORT[l.groups]))),
+  );
   const us = axisScale(unit, t.lines[0]?.method, Math.max(0, ...t.lines.flatMap((l) => l.points.map((p) => p.median ?? 0))));
-  const head2 = tag('tr', {}, ...t.lines.flatMap(() => [tag('th', { scope: 'col', class: 'num', title: `median, ${us.suffix}` }, 'median'), tag('th', { scope: 'col', class: 'num' }, 'vs prev.'), tag('th', { scope: 'col', class: 'num' }, esc(`vs ${t.baseline}`))]));
+  const head2 = tag(
+    'tr',
+    {},
+    ...t.lines.flatMap(() => [
+      tag('th', { scope: 'col', class: 'num', title: `median, ${us.suffix}` }, 'median'),
+      tag('th', { scope: 'col', class: 'num' }, 'vs prev.'),
+      tag('th', { scope: 'col', class: 'num' }, esc(`vs ${t.baseline}`)),
+    ]),
+  );
   const rows = t.versions.map((v) => {
     const step = t.steps.find((s) => s.version === v);
     const ref = step ? ` ${tag('a', { href: t.stepHref(step.n), class: 'step-ref', 'aria-label': `step ${step.n}: what changed` }, String(step.n))}` : '';
@@ -48,14 +78,32 @@ export function journeyTableHtml(t: TableInput): string {
       const i = shown.findIndex((p) => p.version === v);
       const p = shown[i];
       if (!p) return [valueTd(l, undefined, us), tag('td', { class: 'num muted' }, '—'), tag('td', { class: 'num muted' }, '—')];
-      const prev = shown.slice(0, i).reverse().find((x) => x.median !== null);
+      const prev = shown
+        .slice(0, i)
+        .reverse()
+        .find((x) => x.median !== null);
       const base = shown.find((x) => x.version === t.baseline);
-      return [valueTd(l, p, us), changeTd(changeCell(p, prev, 'prev', hib), 'prev'), changeTd(p.version === t.baseline ? { kind: 'none', text: '', significant: false, tone: 'neutral', verdict: null, detail: 'the baseline' } : changeCell(p, base, 'base', hib), 'base')];
+      return [
+        valueTd(l, p, us),
+        changeTd(changeCell(p, prev, 'prev', hib), 'prev'),
+        changeTd(
+          p.version === t.baseline
+            ? { kind: 'none', text: '', significant: false, tone: 'neutral', verdict: null, detail: 'the baseline' }
+            : changeCell(p, base, 'base', hib),
+          'base',
+        ),
+      ];
     });
     return tag('tr', { 'data-version': v }, tag('th', { scope: 'row' }, esc(v), ref), ...cells);
   });
   const shownRuns = pointRuns(t.lines, (l) => l.points.filter((p) => t.versions.includes(p.version)));
-  const main = tag('table', { class: 'steps', 'data-unit': us.suffix, ...runAttrs(shownRuns) }, tag('caption', {}, esc(`Medians in ${us.suffix}; changes against the previous version on the chart and against ${t.baseline}`)), tag('thead', {}, head1, head2), tag('tbody', {}, ...rows));
+  const main = tag(
+    'table',
+    { class: 'steps', 'data-unit': us.suffix, ...runAttrs(shownRuns) },
+    tag('caption', {}, esc(`Medians in ${us.suffix}; changes against the previous version on the chart and against ${t.baseline}`)),
+    tag('thead', {}, head1, head2),
+    tag('tbody', {}, ...rows),
+  );
   return main + apartTablesHtml(t.lines);
 }
 
@@ -67,10 +115,34 @@ export function apartTablesHtml(lines: readonly Journey[]): string {
       const of = (l: Journey) => l.apart?.find((a) => a.run === run)?.points ?? [];
       const versions = [...new Set(lines.flatMap((l) => of(l).map((p) => p.version)))];
       const us = axisScale(lines[0]?.unit ?? '', lines[0]?.method, Math.max(0, ...lines.flatMap((l) => of(l).map((p) => p.median ?? 0))));
-      const head = tag('tr', {}, tag('th', { scope: 'col' }, 'Version'), ...lines.map((l) => tag('th', { scope: 'col', class: 'num' }, esc(GROUP_SHORT[l.groups]))));
-      const body = versions.map((v) => tag('tr', { 'data-version': v }, tag('th', { scope: 'row' }, esc(v)), ...lines.map((l) => valueTd(l, of(l).find((p) => p.version === v), us))));
+      const head = tag(
+        'tr',
+        {},
+        tag('th', { scope: 'col' }, 'Version'),
+        ...lines.map((l) => tag('th', { scope: 'col', class: 'num' }, esc(GROUP_SHORT[l.groups]))),
+      );
+      const body = versions.map((v) =>
+        tag(
+          'tr',
+          { 'data-version': v },
+          tag('th', { scope: 'row' }, esc(v)),
+          ...lines.map((l) =>
+            valueTd(
+              l,
+              of(l).find((p) => p.version === v),
+              us,
+            ),
+          ),
+        ),
+      );
       const caption = `Measured in another run (${runDate(run)}): medians in ${us.suffix}, not compared with the chart and table above`;
-      return tag('table', { class: 'steps apart', 'data-apart': run, ...runAttrs(pointRuns(lines, of)) }, tag('caption', {}, esc(caption)), tag('thead', {}, head), tag('tbody', {}, ...body));
+      return tag(
+        'table',
+        { class: 'steps apart', 'data-apart': run, ...runAttrs(pointRuns(lines, of)) },
+        tag('caption', {}, esc(caption)),
+        tag('thead', {}, head),
+        tag('tbody', {}, ...body),
+      );
     })
     .join('');
 }
@@ -79,25 +151,73 @@ export function apartTablesHtml(lines: readonly Journey[]): string {
 
 /** Every point of the lines shown (other runs' too), one row each, with the comparisons summary.json made in its run. */
 export function journeyCsv(lines: Journey[], versions: string[]): string {
-  const head = ['host', 'measure', 'unit', 'configuration', 'key exchange', 'version', 'status', 'median', 'interval low', 'interval high', 'n', 'run', 'series key', 'vs previous: against', 'vs previous: ratio', 'vs previous: verdict', 'vs baseline: against', 'vs baseline: ratio', 'vs baseline: verdict'];
+  const head = [
+    'host',
+    'measure',
+    'unit',
+    'configuration',
+    'key exchange',
+    'version',
+    'status',
+    'median',
+    'interval low',
+    'interval high',
+    'n',
+    'run',
+    'series key',
+    'vs previous: against',
+    'vs previous: ratio',
+    'vs previous: verdict',
+    'vs baseline: against',
+    'vs baseline: ratio',
+    'vs baseline: verdict',
+  ];
   const rows = lines.flatMap((l) =>
     [...l.points, ...(l.apart ?? []).flatMap((a) => a.points)]
       .filter((p) => versions.includes(p.version))
-      .map((p) => [l.host, l.label, l.unit, configText(l.config), GROUP_SHORT[l.groups], p.version, p.status, p.median, p.low, p.high, p.n, p.run, p.key, p.prev?.against ?? null, p.prev?.ratio ?? null, p.prev?.verdict ?? null, p.base?.against ?? null, p.base?.ratio ?? null, p.base?.verdict ?? null]),
+      .map((p) => [
+        l.host,
+        l.label,
+        l.unit,
+        configText(l.config),
+        GROUP_SHORT[l.groups],
+        p.version,
+        p.status,
+        p.median,
+        p.low,
+        p.high,
+        p.n,
+        p.run,
+        p.key,
+        p.prev?.against ?? null,
+        p.prev?.ratio ?? null,
+        p.prev?.verdict ?? null,
+        p.base?.against ?? null,
+        p.base?.ratio ?? null,
+        p.base?.verdict ?? null,
+      ]),
   );
   return toCsv(head, rows);
 }
 
 /** The lines shown, as JSON (points limited to the versions on the chart). */
 export function journeyJson(lines: Journey[], versions: string[]): string {
-  return JSON.stringify(lines.map((l) => ({ ...l, configuration: configText(l.config), points: l.points.filter((p) => versions.includes(p.version)) })), null, 1) + '\n';
+  return (
+    JSON.stringify(
+      lines.map((l) => ({ ...l, configuration: configText(l.config), points: l.points.filter((p) => versions.includes(p.version)) })),
+      null,
+      1,
+    ) + '\n'
+  );
 }
 
 /** The numbered steps of the chart with the write-ups that study them (the chart's marks link here). */
 export function causesHtml(steps: Step[], writeupHref: (id: string) => string): string {
   return steps
     .map((s) =>
-      tag('li', { id: `cause-${s.n}`, 'data-step': s.n },
+      tag(
+        'li',
+        { id: `cause-${s.n}`, 'data-step': s.n },
         tag('span', { class: 'step-n', 'aria-hidden': 'true' }, String(s.n)),
         tag('span', { class: 'step-span' }, esc(`${s.from} → ${s.version}`)),
         ' ',

@@ -225,7 +225,6 @@ export interface ChangeCell {
   detail: string;
 }
 
-
 /**
  * The change of a point against a reference point on the same line, as summary.json measured it. Only
  * comparisons within one run exist; a reference from another run is said to be one, never divided.
@@ -234,15 +233,26 @@ export function changeCell(point: JourneyPoint, ref: JourneyPoint | undefined, w
   const none = (kind: ChangeKind, detail: string): ChangeCell => ({ kind, text: '', significant: false, tone: 'neutral', verdict: null, detail });
   if (point.median === null) return none('none', 'not measured');
   if (!ref || ref.median === null) return none('none', 'nothing to compare with');
-  if (ref.run !== point.run) return none('different-runs', `${ref.version} was measured in another run (${ref.run}); values of different runs are not compared`);
+  if (ref.run !== point.run)
+    return none('different-runs', `${ref.version} was measured in another run (${ref.run}); values of different runs are not compared`);
   if (ref.segment === null || ref.segment !== point.segment) return none('not-comparable', 'the measurement method differs between these versions');
   const c = point[which];
   if (!c || c.against !== ref.version) return none('none', `summary.json has no comparison with ${ref.version}`);
   const significant = c.verdict === 'higher' || c.verdict === 'lower';
   const tone = !significant ? 'neutral' : (c.verdict === 'higher') === higherIsBetter ? 'better' : 'worse';
-  const interval = c.low !== null && c.high !== null ? `, interval ${pctRange({ low: c.low, high: c.high })}${c.coverage !== null ? ` (covers ${coverageText(c.coverage)})` : ''}` : '';
+  const interval =
+    c.low !== null && c.high !== null
+      ? `, interval ${pctRange({ low: c.low, high: c.high })}${c.coverage !== null ? ` (covers ${coverageText(c.coverage)})` : ''}`
+      : '';
   const how = c.deterministic ? 'exact count' : 'paired by round';
-  return { kind: 'paired', text: pct(c.ratio), significant, tone, verdict: c.verdict, detail: `${pct(c.ratio)} vs ${ref.version}${interval}; ${how}: ${VERDICT_TEXT[c.verdict]}` };
+  return {
+    kind: 'paired',
+    text: pct(c.ratio),
+    significant,
+    tone,
+    verdict: c.verdict,
+    detail: `${pct(c.ratio)} vs ${ref.version}${interval}; ${how}: ${VERDICT_TEXT[c.verdict]}`,
+  };
 }
 
 /** The mark beside a significant change: an arrow in the direction of the value (up = higher). */

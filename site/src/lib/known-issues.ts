@@ -68,7 +68,17 @@ const defaultEntries = (summary: Summary, key: string) => summary.entries.filter
 
 /** Hosts with a measured status value of any complaint. */
 export const measuredHosts = (summary: Summary | null): string[] =>
-  summary ? [...new Set(COMPLAINTS.flatMap((c) => defaultEntries(summary, c.statusKey).filter((e) => entryValue(e).median !== null).map((e) => e.host)))] : [];
+  summary
+    ? [
+        ...new Set(
+          COMPLAINTS.flatMap((c) =>
+            defaultEntries(summary, c.statusKey)
+              .filter((e) => entryValue(e).median !== null)
+              .map((e) => e.host),
+          ),
+        ),
+      ]
+    : [];
 
 /** The default host (lib/hosts.ts, a project machine) among those with a measured status value: the page shows one host's runs. */
 export const pickHost = (summary: Summary | null): string | null => (summary ? defaultHost(measuredHosts(summary), summary.runs) : null);
@@ -85,15 +95,24 @@ const cellOf = (e: SummaryEntry | undefined): LockClassCell => {
   if (!e) return { value: null, missing: 'not measured', callers: null, via: null };
   const v = entryValue(e).median;
   const text = (k: string) => (typeof e.observed?.[k] === 'string' ? (e.observed[k] as string) : null);
-  return { value: v, missing: v !== null ? null : e.status === 'measured' ? 'not measured' : `${e.status}${e.reason ? `: ${e.reason}` : ''}`, callers: text('callers'), via: text('via') };
+  return {
+    value: v,
+    missing: v !== null ? null : e.status === 'measured' ? 'not measured' : `${e.status}${e.reason ? `: ${e.reason}` : ''}`,
+    callers: text('callers'),
+    via: text('via'),
+  };
 };
 
-const OP_TITLE: Partial<Record<OpId, string>> = { 'tls13-handshake': 'full TLS 1.3 handshake', 'tls13-resumed-handshake': 'resumed TLS 1.3 handshake (session ticket)' };
+const OP_TITLE: Partial<Record<OpId, string>> = {
+  'tls13-handshake': 'full TLS 1.3 handshake',
+  'tls13-resumed-handshake': 'resumed TLS 1.3 handshake (session ticket)',
+};
 
 /** Per operation and kind, the calls of each class by version on one host, from the lock-calls-by-class series. */
 export function lockClassTables(summary: Summary | null, host: string | null, ops: OpId[]): LockClassTable[] {
   const versions = hostVersions(summary, host).map((v) => v.version);
-  const find = (key: string, version: string) => (summary && host ? summary.entries.find((e) => e.key === key && e.variant === 'default' && e.host === host && e.version === version) : undefined);
+  const find = (key: string, version: string) =>
+    summary && host ? summary.entries.find((e) => e.key === key && e.variant === 'default' && e.host === host && e.version === version) : undefined;
   const tables: LockClassTable[] = [];
   for (const op of ops)
     for (const kind of CLASSED_KINDS) {
@@ -134,6 +153,17 @@ export function knownIssueRows(summary: Summary | null): KnownIssueRow[] {
     const status = computeStatus(points, { higherIsBetter });
     const runs = [...new Set(points.filter((p) => p.value !== null).map((p) => p.runId ?? 'unknown'))];
     const lockClasses = complaint.lockClassOps ? lockClassTables(summary, host, complaint.lockClassOps) : [];
-    return { complaint, host: entries.length ? host : null, unit: first?.unit ?? null, label: first?.label ?? null, method: first?.method ?? null, higherIsBetter, points, status, runs, lockClasses };
+    return {
+      complaint,
+      host: entries.length ? host : null,
+      unit: first?.unit ?? null,
+      label: first?.label ?? null,
+      method: first?.method ?? null,
+      higherIsBetter,
+      points,
+      status,
+      runs,
+      lockClasses,
+    };
   });
 }

@@ -59,7 +59,14 @@ export interface LibraryGlance {
   title: string;
   /** the unit the values are drawn in (values already scaled to it) */
   unit: string;
-  bars: { column: LibraryColumn; entry: Entry | null; value: number | null; note: string | null; tone: 'better' | 'worse' | 'neutral' | null; missing: string | null }[];
+  bars: {
+    column: LibraryColumn;
+    entry: Entry | null;
+    value: number | null;
+    note: string | null;
+    tone: 'better' | 'worse' | 'neutral' | null;
+    missing: string | null;
+  }[];
   /** the other library furthest ahead of / behind the newest OpenSSL of the run, where the difference is shown */
   best: { column: LibraryColumn; comparison: NonNullable<Entry['vsOpenSSL']> } | null;
   worst: { column: LibraryColumn; comparison: NonNullable<Entry['vsOpenSSL']> } | null;
@@ -100,7 +107,11 @@ const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) =>
     id: 'cpu',
     title: 'Handshake CPU time, per side',
     about: 'CPU time each side spends per handshake, client and server in one process on one thread each, over memory BIOs (lower is better).',
-    match: (e) => e.benchmark === 'handshake' && e.metric === 'cpu-per-handshake' && (p(e, 'side') === 'client' || p(e, 'side') === 'server') && (p(e, 'threads') ?? '1') === '1',
+    match: (e) =>
+      e.benchmark === 'handshake' &&
+      e.metric === 'cpu-per-handshake' &&
+      (p(e, 'side') === 'client' || p(e, 'side') === 'server') &&
+      (p(e, 'threads') ?? '1') === '1',
   },
   {
     id: 'threads',
@@ -121,7 +132,8 @@ const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) =>
   {
     id: 'heap',
     title: 'Heap per connection',
-    about: 'Heap bytes held per live connection after the handshake (the client’s after its SSL_read of what follows the handshake, too), counted through the library’s allocator hooks (lower is better).',
+    about:
+      'Heap bytes held per live connection after the handshake (the client’s after its SSL_read of what follows the handshake, too), counted through the library’s allocator hooks (lower is better).',
     match: (e) => e.benchmark === 'handshake' && e.metric === 'heap-per-connection',
   },
   {
@@ -139,7 +151,8 @@ const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) =>
   {
     id: 'aead',
     title: 'AEAD throughput',
-    about: 'Bytes of payload sealed per second of the measuring thread’s CPU time, through the EVP AEAD interface (higher is better); the wall-clock series are in the downloads.',
+    about:
+      'Bytes of payload sealed per second of the measuring thread’s CPU time, through the EVP AEAD interface (higher is better); the wall-clock series are in the downloads.',
     match: (e) => e.benchmark === 'aead' && e.method.startsWith('cpu-time'),
   },
 ];
@@ -153,19 +166,41 @@ const METRIC_WORDS: Record<string, string> = {
 };
 /** A metric in a row label (the cipher and the rest are in configText): AEAD seal metrics by what they divide by. */
 const metricWords = (metric: string): string =>
-  METRIC_WORDS[metric] ?? (metric.endsWith('-seal-cpu') ? 'Payload per CPU-second' : metric.endsWith('-seal') ? 'Payload per wall second' : metric.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase()));
+  METRIC_WORDS[metric] ??
+  (metric.endsWith('-seal-cpu')
+    ? 'Payload per CPU-second'
+    : metric.endsWith('-seal')
+      ? 'Payload per wall second'
+      : metric.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase()));
 
 /**
  * The figures the page opens with: the same work on every library (TLS 1.3, ECDSA P-256, X25519 pinned on both
  * sides, so no library's default groups change what is measured), per side, in instructions, and bulk AES-GCM.
  */
 const GLANCE: { id: string; key: string; title: string; unit: string; scale: number }[] = [
-  { id: 'server-cpu', key: handshakeKey('cpu-per-handshake', 'server'), title: 'Server CPU time per full TLS 1.3 handshake (ECDSA P-256, X25519)', unit: 'µs per handshake', scale: 1 },
-  { id: 'client-cpu', key: handshakeKey('cpu-per-handshake', 'client'), title: 'Client CPU time per full TLS 1.3 handshake (ECDSA P-256, X25519)', unit: 'µs per handshake', scale: 1 },
-  { id: 'instructions', key: handshakeKey('instructions-per-handshake', 'both'), title: 'Instructions per full TLS 1.3 handshake, both sides (ECDSA P-256, X25519; deterministic count)', unit: 'million instructions', scale: 1e-6 },
+  {
+    id: 'server-cpu',
+    key: handshakeKey('cpu-per-handshake', 'server'),
+    title: 'Server CPU time per full TLS 1.3 handshake (ECDSA P-256, X25519)',
+    unit: 'µs per handshake',
+    scale: 1,
+  },
+  {
+    id: 'client-cpu',
+    key: handshakeKey('cpu-per-handshake', 'client'),
+    title: 'Client CPU time per full TLS 1.3 handshake (ECDSA P-256, X25519)',
+    unit: 'µs per handshake',
+    scale: 1,
+  },
+  {
+    id: 'instructions',
+    key: handshakeKey('instructions-per-handshake', 'both'),
+    title: 'Instructions per full TLS 1.3 handshake, both sides (ECDSA P-256, X25519; deterministic count)',
+    unit: 'million instructions',
+    scale: 1e-6,
+  },
   { id: 'aes-gcm', key: BULK_KEY, title: 'AES-128-GCM seal of 16 KiB records, payload per second of CPU time', unit: 'MB/s', scale: 1e-6 },
 ];
-
 
 /** A bar's comparison with OpenSSL in a few words: the change where the run shows one, else why there is none. */
 function glanceNote(c: NonNullable<Entry['vsOpenSSL']>, higherIsBetter: boolean): string {
@@ -188,7 +223,7 @@ export function openSSLReferences(builds: readonly { version: string; series: st
   const newest = (list: readonly { version: string; series: string }[]) => [...list].sort((a, b) => compareVersions(b.version, a.version))[0];
   const lts = new Set(SERIES.filter((s) => s.support === 'lts').map((s) => s.series));
   const three = builds.filter((b) => b.series.startsWith('3.'));
-  const picks: [ { version: string } | undefined, string][] = [
+  const picks: [{ version: string } | undefined, string][] = [
     [newest(three.filter((b) => lts.has(b.series))), 'newest 3.x LTS'],
     [newest(three), 'newest 3.x'],
     [newest(builds.filter((b) => compareSeries(b.series, '4.0') >= 0)), 'newest release'],
@@ -212,7 +247,11 @@ export function librariesView(summary: Summary | null): LibrariesHostView[] {
 
 /** The view the page (and the home page's sentence) opens on: the default project machine with the most builds; null when no project machine measured another library. */
 export const defaultLibrariesView = (views: readonly LibrariesHostView[], runs: readonly HostRun[]): LibrariesHostView | null => {
-  const host = defaultHost(views.map((v) => v.host), runs, new Map(views.map((v) => [v.host, v.columns.length])));
+  const host = defaultHost(
+    views.map((v) => v.host),
+    runs,
+    new Map(views.map((v) => [v.host, v.columns.length])),
+  );
   return views.find((v) => v.host === host) ?? null;
 };
 
@@ -225,7 +264,8 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
   // OpenSSL references among the default builds of the runs that measured another library (that is what vsOpenSSL compares with)
   const libRuns = new Set(others.map((e) => e.runId));
   const opensslBuilds = new Map<string, { version: string; series: string }>();
-  for (const e of entries) if (isOpenSSL(e) && e.variant === 'default' && libRuns.has(e.runId)) opensslBuilds.set(e.version, { version: e.version, series: e.series });
+  for (const e of entries)
+    if (isOpenSSL(e) && e.variant === 'default' && libRuns.has(e.runId)) opensslBuilds.set(e.version, { version: e.version, series: e.series });
   const named = (c: Omit<LibraryColumn, 'slug' | 'label' | 'build'>): LibraryColumn => ({ ...c, slug: buildSlug(c), label: buildLabel(c), build: buildOf(c) });
   const columns: LibraryColumn[] = [
     ...openSSLReferences([...opensslBuilds.values()]).map(({ version, role }) => named({ library: 'openssl', version, variant: 'default', role })),
@@ -234,10 +274,17 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
       .map((e) => named({ library: e.library, version: e.version, variant: e.variant, role: null })),
   ];
   const cellOf = (c: LibraryColumn, key: string) =>
-    entries.find((e) => e.key === key && e.library === c.library && e.version === c.version && e.variant === c.variant && (isOpenSSL(e) ? libRuns.has(e.runId) : true)) ?? null;
+    entries.find(
+      (e) => e.key === key && e.library === c.library && e.version === c.version && e.variant === c.variant && (isOpenSSL(e) ? libRuns.has(e.runId) : true),
+    ) ?? null;
 
   // the thread-scaling section keeps the configurations some build ran with more than one thread, at every thread count
-  const withoutThreads = (e: Entry) => JSON.stringify(Object.entries(e.params).filter(([k]) => k !== 'threads' && k !== 'side').sort());
+  const withoutThreads = (e: Entry) =>
+    JSON.stringify(
+      Object.entries(e.params)
+        .filter(([k]) => k !== 'threads' && k !== 'side')
+        .sort(),
+    );
   const scaled = new Set(others.filter((e) => e.benchmark === 'handshake' && Number(p(e, 'threads') ?? 1) > 1).map(withoutThreads));
   const inSection = (s: (typeof SECTIONS)[number], e: Entry) => s.match(e) && (s.id !== 'threads' || scaled.has(withoutThreads(e)));
   const threadOrder = (e: Entry) => `${withoutThreads(e)}|${e.metric}|${p(e, 'side')}|${(p(e, 'threads') ?? '1').padStart(3, '0')}`;
@@ -245,7 +292,10 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
   const sections: LibrarySection[] = [];
   for (const s of SECTIONS) {
     const matching = others.filter((e) => inSection(s, e));
-    const keys = s.id === 'threads' ? [...new Map(matching.sort((a, b) => threadOrder(a).localeCompare(threadOrder(b))).map((e) => [e.key, e])).keys()] : [...new Set(matching.map((e) => e.key))].sort();
+    const keys =
+      s.id === 'threads'
+        ? [...new Map(matching.sort((a, b) => threadOrder(a).localeCompare(threadOrder(b))).map((e) => [e.key, e])).keys()]
+        : [...new Set(matching.map((e) => e.key))].sort();
     if (!keys.length) continue;
     // parameters every row shares go unsaid in the row labels
     const rowsOf = keys.map((key) => others.find((e) => e.key === key)!);
@@ -255,14 +305,26 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
       id: s.id,
       title: s.title,
       about: s.about,
-      rows: rowsOf.map((e) => ({ key: e.key, label: (metrics.size > 1 ? `${metricWords(e.metric)}: ` : '') + configText(e.params, rowsOf.length > 1 ? shared : []), cells: columns.map((c) => cellOf(c, e.key)) })),
+      rows: rowsOf.map((e) => ({
+        key: e.key,
+        label: (metrics.size > 1 ? `${metricWords(e.metric)}: ` : '') + configText(e.params, rowsOf.length > 1 ? shared : []),
+        cells: columns.map((c) => cellOf(c, e.key)),
+      })),
     });
   }
 
   // defaults: TLS 1.3, the client on its default groups, new session; the negotiated group only where the server kept its defaults too
   const defaultsOf = (c: LibraryColumn): LibraryDefaults => {
     const mine = entries.filter(
-      (e) => e.library === c.library && e.version === c.version && e.variant === c.variant && e.benchmark === 'handshake' && p(e, 'proto') === '1.3' && p(e, 'clientGroups') === 'default' && p(e, 'resume') === 'none' && e.status === 'measured',
+      (e) =>
+        e.library === c.library &&
+        e.version === c.version &&
+        e.variant === c.variant &&
+        e.benchmark === 'handshake' &&
+        p(e, 'proto') === '1.3' &&
+        p(e, 'clientGroups') === 'default' &&
+        p(e, 'resume') === 'none' &&
+        e.status === 'measured',
     );
     const bothDefault = mine.filter((e) => p(e, 'serverGroups') === 'default');
     const shares = [...bothDefault, ...mine].find((e) => e.observed?.clientKeyShares !== undefined)?.observed?.clientKeyShares;
@@ -280,7 +342,7 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
     if (!cells.some((x) => x.entry && !isOpenSSL(x.entry))) return [];
     const shown = cells
       .filter((x) => x.entry?.vsOpenSSL && (x.entry.vsOpenSSL.verdict === 'higher' || x.entry.vsOpenSSL.verdict === 'lower'))
-      .map((x) => ({ column: x.column, comparison: x.entry!.vsOpenSSL!, better: (x.entry!.vsOpenSSL!.ratio > 1) === x.entry!.higherIsBetter }));
+      .map((x) => ({ column: x.column, comparison: x.entry!.vsOpenSSL!, better: x.entry!.vsOpenSSL!.ratio > 1 === x.entry!.higherIsBetter }));
     // "best": the largest improvement over OpenSSL, "worst": the largest loss, both by the size of the change on the log scale
     const largest = (rs: typeof shown) => rs.sort((a, b) => Math.abs(Math.log(b.comparison.ratio)) - Math.abs(Math.log(a.comparison.ratio)))[0] ?? null;
     const best = largest(shown.filter((r) => r.better));
@@ -300,7 +362,14 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
             note: c ? glanceNote(c, entry!.higherIsBetter) : null,
             tone: c ? verdictTone(c, entry!.higherIsBetter) : null,
             // a bar's line holds about 70 characters: the reason in full is in the tables below
-            missing: measured !== null ? null : !entry ? 'not measured' : entry.status === 'measured' ? 'no value' : gist(`${entry.status}${entry.reason ? `: ${reasonText(entry.reason)}` : ''}`, 70),
+            missing:
+              measured !== null
+                ? null
+                : !entry
+                  ? 'not measured'
+                  : entry.status === 'measured'
+                    ? 'no value'
+                    : gist(`${entry.status}${entry.reason ? `: ${reasonText(entry.reason)}` : ''}`, 70),
           };
         }),
         best: best && { column: best.column, comparison: best.comparison },
@@ -309,36 +378,64 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
     ];
   });
 
-  const shown = [...sections.flatMap((s) => s.rows.flatMap((r) => r.cells)), ...glance.flatMap((g) => g.bars.map((b) => b.entry))].filter((e): e is Entry => e !== null);
-  const verification = [...new Set(shown.filter((e) => e.benchmark === 'handshake' && e.observed?.peerVerification !== undefined).map((e) => String(e.observed!.peerVerification)))].sort();
+  const shown = [...sections.flatMap((s) => s.rows.flatMap((r) => r.cells)), ...glance.flatMap((g) => g.bars.map((b) => b.entry))].filter(
+    (e): e is Entry => e !== null,
+  );
+  const verification = [
+    ...new Set(shown.filter((e) => e.benchmark === 'handshake' && e.observed?.peerVerification !== undefined).map((e) => String(e.observed!.peerVerification))),
+  ].sort();
   const measurementNotes = [
-    ...new Set(shown.filter((e) => e.observed?.resumptionChain !== undefined).map((e) => `${buildLabel(e)}, ${configText(e.params, ['side'])}: ${String(e.observed!.resumptionChain)}`)),
+    ...new Set(
+      shown
+        .filter((e) => e.observed?.resumptionChain !== undefined)
+        .map((e) => `${buildLabel(e)}, ${configText(e.params, ['side'])}: ${String(e.observed!.resumptionChain)}`),
+    ),
   ].sort();
   const verificationCosts = costsOfVerification(entries, columns, cellOf);
-  return { host, glance, measurementNotes, columns, sections, defaults: columns.map(defaultsOf), runIds: [...new Set(shown.map((e) => e.runId))].sort(), peerVerification: verification, verificationCosts };
+  return {
+    host,
+    glance,
+    measurementNotes,
+    columns,
+    sections,
+    defaults: columns.map(defaultsOf),
+    runIds: [...new Set(shown.map((e) => e.runId))].sort(),
+    peerVerification: verification,
+    verificationCosts,
+  };
 }
 
 /** The series whose control (verify=none) gives a verification cost: every library's instructions and client CPU. */
-const COSTED = (e: Entry) => e.benchmark === 'handshake' && (e.metric === 'instructions-per-handshake' || (e.metric === 'cpu-per-handshake' && p(e, 'side') === 'client'));
+const COSTED = (e: Entry) =>
+  e.benchmark === 'handshake' && (e.metric === 'instructions-per-handshake' || (e.metric === 'cpu-per-handshake' && p(e, 'side') === 'client'));
 
 /**
  * Chain minus control per column, both from the run of the control's entry (the two figures of one
  * difference never come from two runs); a column without both says why.
  */
-function costsOfVerification(entries: readonly Entry[], columns: readonly LibraryColumn[], cellOf: (c: LibraryColumn, key: string) => Entry | null): VerificationCost[] {
+function costsOfVerification(
+  entries: readonly Entry[],
+  columns: readonly LibraryColumn[],
+  cellOf: (c: LibraryColumn, key: string) => Entry | null,
+): VerificationCost[] {
   const inRun = (c: LibraryColumn, key: string, runId: string) =>
     entries.find((e) => e.key === key && e.runId === runId && e.library === c.library && e.version === c.version && e.variant === c.variant) ?? null;
-  const controls = [...new Map(entries.filter((e) => COSTED(e) && p(e, 'verify') === 'none').map((e) => [e.key, e])).values()].sort((a, b) => a.key.localeCompare(b.key));
+  const controls = [...new Map(entries.filter((e) => COSTED(e) && p(e, 'verify') === 'none').map((e) => [e.key, e])).values()].sort((a, b) =>
+    a.key.localeCompare(b.key),
+  );
   return controls.map((ctl) => {
     const { verify: _, ...params } = ctl.params;
-    const chainKey = entries.find((e) => e.benchmark === ctl.benchmark && e.metric === ctl.metric && p(e, 'verify') === undefined && sameParams(e.params, params))?.key;
+    const chainKey = entries.find(
+      (e) => e.benchmark === ctl.benchmark && e.metric === ctl.metric && p(e, 'verify') === undefined && sameParams(e.params, params),
+    )?.key;
     return {
       label: `${metricWords(ctl.metric)}: ${configText(params)}`,
       metric: ctl.metric,
       unit: ctl.unit,
       cells: columns.map((c) => {
         const control = cellOf(c, ctl.key);
-        if (!control || control.status !== 'measured' || !control.stats) return { missing: control ? `the control is ${control.status}` : 'no control measured' };
+        if (!control || control.status !== 'measured' || !control.stats)
+          return { missing: control ? `the control is ${control.status}` : 'no control measured' };
         const chain = chainKey ? inRun(c, chainKey, control.runId) : null;
         if (!chain || chain.status !== 'measured' || !chain.stats) return { missing: `no chain figure in run ${control.runId}` };
         return { chain, control, cost: chain.stats.median - control.stats.median };
@@ -357,9 +454,11 @@ const sameParams = (a: Entry['params'], b: Entry['params']) => {
 export function verificationText(views: readonly LibrariesHostView[]): string {
   const seen = [...new Set(views.flatMap((v) => v.peerVerification))].filter((v) => v !== NO_VERIFICATION_WORDS);
   const same = 'The harness sets the same certificate verification on every library:';
-  const chain = 'the server sends its certificate and the intermediate CA that issued it, and the client, trusting only the root CA, verifies both and the server’s name, as a client of a public server does; the server asks for no client certificate.';
+  const chain =
+    'the server sends its certificate and the intermediate CA that issued it, and the client, trusting only the root CA, verifies both and the server’s name, as a client of a public server does; the server asks for no client certificate.';
   if (seen.length === 0) return `${same} ${chain} Rows marked as the no-verification control are the same handshake with a client that verifies nothing.`;
-  if (seen.length > 1) return `The handshakes shown recorded different certificate verification (${seen.join('; ')}); compare only rows that recorded the same.`;
+  if (seen.length > 1)
+    return `The handshakes shown recorded different certificate verification (${seen.join('; ')}); compare only rows that recorded the same.`;
   return seen[0]!.startsWith('chain')
     ? `${same} ${chain} Every handshake shown recorded it (${seen[0]}), except the rows of the no-verification control.`
     : `The handshakes shown were measured before the harness verified a chain (${seen[0]}): see the methodology’s harness steps.`;

@@ -17,7 +17,14 @@ const PROJECT = 'obs-devbox-2c.amd-epyc-a00213';
 
 /** The fixture's host as a project machine, and a newcomer's machine with a not-quiet run of its own. */
 function localSummary(local: boolean): Summary {
-  const mine = fixture.runs.map((r) => ({ ...r, runId: `${r.runId}-me`, host: ME, quiet: false, quietReasons: ['round 1: other processes used 85% of a CPU'], ...(local ? { local: true as const } : {}) }));
+  const mine = fixture.runs.map((r) => ({
+    ...r,
+    runId: `${r.runId}-me`,
+    host: ME,
+    quiet: false,
+    quietReasons: ['round 1: other processes used 85% of a CPU'],
+    ...(local ? { local: true as const } : {}),
+  }));
   const host: Host = { ...fixture.hosts[0]!, id: ME };
   return {
     ...fixture,
@@ -36,7 +43,13 @@ test('the local machine ranks first, before the project machines; in the committ
   const files = compareFiles(local, detailed);
   assert.equal(files.index.machines[0], ME);
   assert.deepEqual(files.index.defaults, { a: `${ME}/3.4.1`, b: `${ME}/3.5.7` });
-  assert.deepEqual(files.index.indicative.sort(), local.runs.filter((r) => r.host === ME).map((r) => r.runId).sort());
+  assert.deepEqual(
+    files.index.indicative.sort(),
+    local.runs
+      .filter((r) => r.host === ME)
+      .map((r) => r.runId)
+      .sort(),
+  );
   assert.equal(pickHost(local), ME);
   assert.equal(pickHost(localSummary(false)), PROJECT);
 });

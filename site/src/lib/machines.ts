@@ -85,12 +85,19 @@ const isArm = (h: Host) => /arm|aarch/i.test(h.arch);
 export function machineCards(summary: Summary, runs: readonly MachineRun[]): MachineCard[] {
   return summary.hosts.map((host) => {
     const arch = isArm(host) ? 'arm64' : 'x86_64';
-    const own = [...new Map([...summary.runs, ...runs].filter((r) => r.host === host.id).map((r) => [r.runId, r])).values()].sort((a, b) => (a.startedAt < b.startedAt ? -1 : 1));
+    const own = [...new Map([...summary.runs, ...runs].filter((r) => r.host === host.id).map((r) => [r.runId, r])).values()].sort((a, b) =>
+      a.startedAt < b.startedAt ? -1 : 1,
+    );
     const benchmarks = [...new Set([...own.flatMap((r) => r.benchmarks), ...summary.entries.filter((e) => e.host === host.id).map((e) => e.benchmark)])].sort();
     return {
       host,
       label: machineLabel(host.id, summary.hosts),
-      flags: CPU_FLAGS.filter((f) => CPU_FLAG_TEXT[f].arch === arch).map((f) => ({ flag: f, name: CPU_FLAG_NAMES[f], selects: CPU_FLAG_TEXT[f].selects, state: flagState(host.cpuFlags, f) })),
+      flags: CPU_FLAGS.filter((f) => CPU_FLAG_TEXT[f].arch === arch).map((f) => ({
+        flag: f,
+        name: CPU_FLAG_NAMES[f],
+        selects: CPU_FLAG_TEXT[f].selects,
+        state: flagState(host.cpuFlags, f),
+      })),
       runs: own,
       days: own.length ? { first: own[0]!.startedAt.slice(0, 10), last: own[own.length - 1]!.startedAt.slice(0, 10) } : null,
       benchmarks,
@@ -123,26 +130,116 @@ const HS = (groups: string, cert = 'rsa2048') =>
 const HS_INSTR = (groups: string, cert = 'rsa2048') =>
   `handshake/instructions-per-handshake[cert=${cert},clientCtx=shared,clientGroups=${groups},proto=1.3,resume=none,serverGroups=${groups},side=both,threads=1]`;
 const AEAD = (algorithm: string) => `aead/${algorithm}-seal-cpu[aadBytes=13,algorithm=${algorithm},bytes=16384,operation=seal]`;
-const S_TIME = 's-time/connections-per-client-user-second[cert=rsa2048,clientGroups=default,forced=server,proto=1.3,resume=none,serverGroups=default,side=client,tool=s_time]';
+const S_TIME =
+  's-time/connections-per-client-user-second[cert=rsa2048,clientGroups=default,forced=server,proto=1.3,resume=none,serverGroups=default,side=client,tool=s_time]';
 
-const AES_GCM_PATHS: (keyof CpuFlags)[][] = [['vaes', 'vpclmulqdq'], ['avx512f', 'avx512vl', 'avx512bw']];
+const AES_GCM_PATHS: (keyof CpuFlags)[][] = [
+  ['vaes', 'vpclmulqdq'],
+  ['avx512f', 'avx512vl', 'avx512bw'],
+];
 const CHACHA_PATHS: (keyof CpuFlags)[][] = [['avx512f', 'avx512vl', 'avx512bw']];
 const RSA_PATHS: (keyof CpuFlags)[][] = [['avx512ifma'], ['shani']];
 
 /** The rows of the findings table. Series keys are those of summary.json; a row no machine measured is still listed. */
 export const FINDINGS: FindingDef[] = [
-  { id: 'hs-30-111', title: 'TLS 1.3 handshakes per CPU-second (RSA-2048, X25519): 3.0 ÷ 1.1.1', key: HS('X25519'), subject: { series: '3.0' }, reference: { series: '1.1.1' }, paths: RSA_PATHS },
-  { id: 'hs-35-34', title: 'TLS 1.3 handshakes per CPU-second (RSA-2048, library default groups): 3.5 ÷ 3.4', key: HS('default'), subject: { series: '3.5' }, reference: { series: '3.4' }, paths: RSA_PATHS },
-  { id: 'hs-35-groups', title: 'TLS 1.3 handshakes per CPU-second on 3.5 (RSA-2048): library default groups ÷ X25519 only (ECDH only)', key: HS('default'), refKey: HS('X25519'), sides: ['default groups', 'X25519 only'], subject: { series: '3.5' }, reference: { series: '3.5' }, paths: RSA_PATHS },
-  { id: 'hs-awslc', title: 'TLS 1.3 handshakes per CPU-second (RSA-2048, X25519): AWS-LC ÷ the newest OpenSSL of the run', key: HS('X25519'), subject: { library: 'aws-lc' }, reference: { newestOpenSSL: true }, paths: RSA_PATHS },
-  { id: 'hs-instr-30-111', title: 'Instructions per TLS 1.3 handshake (RSA-2048, X25519): 3.0 ÷ 1.1.1', key: HS_INSTR('X25519'), subject: { series: '3.0' }, reference: { series: '1.1.1' }, paths: [] },
-  { id: 'hs-instr-35-34', title: 'Instructions per TLS 1.3 handshake (RSA-2048, library default groups): 3.5 ÷ 3.4', key: HS_INSTR('default'), subject: { series: '3.5' }, reference: { series: '3.4' }, paths: [] },
-  { id: 'gcm-30-111', title: 'AES-128-GCM seal, 16 KiB, bytes per CPU-second: 3.0 ÷ 1.1.1', key: AEAD('aes-128-gcm'), subject: { series: '3.0' }, reference: { series: '1.1.1' }, paths: AES_GCM_PATHS },
-  { id: 'gcm-35-34', title: 'AES-128-GCM seal, 16 KiB, bytes per CPU-second: 3.5 ÷ 3.4', key: AEAD('aes-128-gcm'), subject: { series: '3.5' }, reference: { series: '3.4' }, paths: AES_GCM_PATHS },
-  { id: 'gcm-awslc', title: 'AES-128-GCM seal, 16 KiB, bytes per CPU-second: AWS-LC ÷ the newest OpenSSL of the run', key: AEAD('aes-128-gcm'), subject: { library: 'aws-lc' }, reference: { newestOpenSSL: true }, paths: AES_GCM_PATHS },
-  { id: 'chacha-30-111', title: 'ChaCha20-Poly1305 seal, 16 KiB, bytes per CPU-second: 3.0 ÷ 1.1.1', key: AEAD('chacha20-poly1305'), subject: { series: '3.0' }, reference: { series: '1.1.1' }, paths: CHACHA_PATHS },
-  { id: 'chacha-35-34', title: 'ChaCha20-Poly1305 seal, 16 KiB, bytes per CPU-second: 3.5 ÷ 3.4', key: AEAD('chacha20-poly1305'), subject: { series: '3.5' }, reference: { series: '3.4' }, paths: CHACHA_PATHS },
-  { id: 'stime-30-111', title: 's_time TLS 1.3 connections per client user-CPU second (RSA-2048, new sessions): 3.0 ÷ 1.1.1', key: S_TIME, subject: { series: '3.0' }, reference: { series: '1.1.1' }, paths: RSA_PATHS },
+  {
+    id: 'hs-30-111',
+    title: 'TLS 1.3 handshakes per CPU-second (RSA-2048, X25519): 3.0 ÷ 1.1.1',
+    key: HS('X25519'),
+    subject: { series: '3.0' },
+    reference: { series: '1.1.1' },
+    paths: RSA_PATHS,
+  },
+  {
+    id: 'hs-35-34',
+    title: 'TLS 1.3 handshakes per CPU-second (RSA-2048, library default groups): 3.5 ÷ 3.4',
+    key: HS('default'),
+    subject: { series: '3.5' },
+    reference: { series: '3.4' },
+    paths: RSA_PATHS,
+  },
+  {
+    id: 'hs-35-groups',
+    title: 'TLS 1.3 handshakes per CPU-second on 3.5 (RSA-2048): library default groups ÷ X25519 only (ECDH only)',
+    key: HS('default'),
+    refKey: HS('X25519'),
+    sides: ['default groups', 'X25519 only'],
+    subject: { series: '3.5' },
+    reference: { series: '3.5' },
+    paths: RSA_PATHS,
+  },
+  {
+    id: 'hs-awslc',
+    title: 'TLS 1.3 handshakes per CPU-second (RSA-2048, X25519): AWS-LC ÷ the newest OpenSSL of the run',
+    key: HS('X25519'),
+    subject: { library: 'aws-lc' },
+    reference: { newestOpenSSL: true },
+    paths: RSA_PATHS,
+  },
+  {
+    id: 'hs-instr-30-111',
+    title: 'Instructions per TLS 1.3 handshake (RSA-2048, X25519): 3.0 ÷ 1.1.1',
+    key: HS_INSTR('X25519'),
+    subject: { series: '3.0' },
+    reference: { series: '1.1.1' },
+    paths: [],
+  },
+  {
+    id: 'hs-instr-35-34',
+    title: 'Instructions per TLS 1.3 handshake (RSA-2048, library default groups): 3.5 ÷ 3.4',
+    key: HS_INSTR('default'),
+    subject: { series: '3.5' },
+    reference: { series: '3.4' },
+    paths: [],
+  },
+  {
+    id: 'gcm-30-111',
+    title: 'AES-128-GCM seal, 16 KiB, bytes per CPU-second: 3.0 ÷ 1.1.1',
+    key: AEAD('aes-128-gcm'),
+    subject: { series: '3.0' },
+    reference: { series: '1.1.1' },
+    paths: AES_GCM_PATHS,
+  },
+  {
+    id: 'gcm-35-34',
+    title: 'AES-128-GCM seal, 16 KiB, bytes per CPU-second: 3.5 ÷ 3.4',
+    key: AEAD('aes-128-gcm'),
+    subject: { series: '3.5' },
+    reference: { series: '3.4' },
+    paths: AES_GCM_PATHS,
+  },
+  {
+    id: 'gcm-awslc',
+    title: 'AES-128-GCM seal, 16 KiB, bytes per CPU-second: AWS-LC ÷ the newest OpenSSL of the run',
+    key: AEAD('aes-128-gcm'),
+    subject: { library: 'aws-lc' },
+    reference: { newestOpenSSL: true },
+    paths: AES_GCM_PATHS,
+  },
+  {
+    id: 'chacha-30-111',
+    title: 'ChaCha20-Poly1305 seal, 16 KiB, bytes per CPU-second: 3.0 ÷ 1.1.1',
+    key: AEAD('chacha20-poly1305'),
+    subject: { series: '3.0' },
+    reference: { series: '1.1.1' },
+    paths: CHACHA_PATHS,
+  },
+  {
+    id: 'chacha-35-34',
+    title: 'ChaCha20-Poly1305 seal, 16 KiB, bytes per CPU-second: 3.5 ÷ 3.4',
+    key: AEAD('chacha20-poly1305'),
+    subject: { series: '3.5' },
+    reference: { series: '3.4' },
+    paths: CHACHA_PATHS,
+  },
+  {
+    id: 'stime-30-111',
+    title: 's_time TLS 1.3 connections per client user-CPU second (RSA-2048, new sessions): 3.0 ÷ 1.1.1',
+    key: S_TIME,
+    subject: { series: '3.0' },
+    reference: { series: '1.1.1' },
+    paths: RSA_PATHS,
+  },
 ];
 
 export type Direction = 'higher' | 'lower' | 'no difference' | 'undecided';
@@ -187,7 +284,8 @@ const againstKey = (e: Pick<SummaryEntry, 'version' | 'variant'>) => `${e.versio
 function picks(pick: BuildPick, candidates: readonly SummaryEntry[]): SummaryEntry[] {
   const ok = candidates.filter((e) => e.status === 'measured' && e.stats !== null);
   let list: SummaryEntry[];
-  if ('series' in pick) list = ok.filter((e) => e.library === 'openssl' && compareSeries(e.series, pick.series) === 0 && e.variant === (pick.variant ?? 'default'));
+  if ('series' in pick)
+    list = ok.filter((e) => e.library === 'openssl' && compareSeries(e.series, pick.series) === 0 && e.variant === (pick.variant ?? 'default'));
   else if ('library' in pick) list = ok.filter((e) => e.library === pick.library && e.variant === 'default');
   else list = ok.filter((e) => e.library === 'openssl' && e.variant === 'default');
   return list.sort((a, b) => compareVersions(b.version, a.version));
@@ -199,9 +297,15 @@ export type RoundsOf = (e: SummaryEntry) => Map<number, number[]> | null;
 /** One machine's cell of one row: inside one run, or said why not. */
 export function findingCell(def: FindingDef, host: string, entries: readonly SummaryEntry[], roundsOf: RoundsOf): FindingCell {
   const mine = entries.filter((e) => e.host === host);
-  const subjects = picks(def.subject, mine.filter((e) => e.key === def.key));
+  const subjects = picks(
+    def.subject,
+    mine.filter((e) => e.key === def.key),
+  );
   const refKey = def.refKey ?? def.key;
-  const refsAll = picks(def.reference, mine.filter((e) => e.key === refKey));
+  const refsAll = picks(
+    def.reference,
+    mine.filter((e) => e.key === refKey),
+  );
   if (!subjects.length || !refsAll.length) return { state: 'not-measured', host };
   for (const s of subjects) {
     const ref = refsAll.find((r) => r.runId === s.runId && r !== s);
@@ -215,8 +319,15 @@ export function findingCell(def: FindingDef, host: string, entries: readonly Sum
     }
     if (!comparison) continue;
     return {
-      state: 'measured', host, runId: s.runId, comparison, direction: DIRECTION[comparison.verdict], higherIsBetter: s.higherIsBetter,
-      subject: buildName(s) + (def.sides ? `, ${def.sides[0]}` : ''), reference: buildName(ref) + (def.sides ? `, ${def.sides[1]}` : ''), source: own ? 'summary' : 'paired here',
+      state: 'measured',
+      host,
+      runId: s.runId,
+      comparison,
+      direction: DIRECTION[comparison.verdict],
+      higherIsBetter: s.higherIsBetter,
+      subject: buildName(s) + (def.sides ? `, ${def.sides[0]}` : ''),
+      reference: buildName(ref) + (def.sides ? `, ${def.sides[1]}` : ''),
+      source: own ? 'summary' : 'paired here',
     };
   }
   return { state: 'not-in-one-run', host, runs: [...new Set([...subjects, ...refsAll].map((e) => e.runId))].sort() };

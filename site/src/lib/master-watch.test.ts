@@ -8,7 +8,15 @@ import { changeRows, loadMasterWatches, unmeasuredNights } from './master-watch.
 const root = mkdtempSync(join(tmpdir(), 'master-site-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 const c = (n: number) => n.toString(16).padStart(40, '0');
-const night = (n: number, value: number | null, changes: unknown[] = []) => ({ at: `2025-01-0${n}T00:00:00Z`, replay: true, commit: c(n), subject: `s${n}`, commitDate: `2025-01-0${n}T00:00:00Z`, values: { m: value }, changes });
+const night = (n: number, value: number | null, changes: unknown[] = []) => ({
+  at: `2025-01-0${n}T00:00:00Z`,
+  replay: true,
+  commit: c(n),
+  subject: `s${n}`,
+  commitDate: `2025-01-0${n}T00:00:00Z`,
+  values: { m: value },
+  changes,
+});
 const watch = (host: string) => ({
   repo: 'https://github.com/openssl/openssl',
   ref: 'master',
@@ -19,7 +27,17 @@ const watch = (host: string) => ({
     night(1, 100),
     night(2, 120, [{ metric: 'm', fromCommit: c(1), before: 100, after: 120, report: null, culprits: [], unresolved: 1 }]),
     night(3, null),
-    night(4, 90, [{ metric: 'm', fromCommit: c(2), before: 120, after: 90, report: 'r.json', culprits: [{ commit: c(4), subject: 'x', before: 120, after: 90 }], unresolved: 0 }]),
+    night(4, 90, [
+      {
+        metric: 'm',
+        fromCommit: c(2),
+        before: 120,
+        after: 90,
+        report: 'r.json',
+        culprits: [{ commit: c(4), subject: 'x', before: 120, after: 90 }],
+        unresolved: 0,
+      },
+    ]),
   ],
 });
 
@@ -28,7 +46,13 @@ test('master nights: changes newest first in words, nights that could not be mea
   writeFileSync(join(root, 'ok', 'box.a', 'nights.json'), JSON.stringify(watch('box.a')));
   const [f] = loadMasterWatches(join(root, 'ok'));
   const rows = changeRows(f!.watch);
-  assert.deepEqual(rows.map((r) => [r.night.commit, r.what]), [[c(4), 'instructions the client spends'], [c(2), 'instructions the client spends']]);
+  assert.deepEqual(
+    rows.map((r) => [r.night.commit, r.what]),
+    [
+      [c(4), 'instructions the client spends'],
+      [c(2), 'instructions the client spends'],
+    ],
+  );
   assert.equal(unmeasuredNights(f!.watch), 1);
 });
 

@@ -37,7 +37,9 @@ export interface ChangeRow {
 export function changeRows(watch: MasterWatch): ChangeRow[] {
   const words = new Map(watch.metrics.map((m) => [m.id, m]));
   return watch.nights
-    .flatMap((night) => night.changes.map((change) => ({ night, change, what: words.get(change.metric)?.what ?? change.metric, unit: words.get(change.metric)?.unit ?? '' })))
+    .flatMap((night) =>
+      night.changes.map((change) => ({ night, change, what: words.get(change.metric)?.what ?? change.metric, unit: words.get(change.metric)?.unit ?? '' })),
+    )
     .reverse();
 }
 

@@ -6,13 +6,17 @@ export const METHOD_TEXT: Record<Method, string> = {
   'cpu-time-client': 'CPU time spent by the client side only, per operation (in-process, over a memory BIO pair)',
   'cpu-time-server': 'CPU time spent by the server side only, per operation (in-process, over a memory BIO pair)',
   'cpu-time-both': 'client plus server CPU time per operation, both sides in one process over a memory BIO pair',
-  'cpu-time-thread': 'CPU time of the one thread that did the work (CLOCK_THREAD_CPUTIME_ID), per operation or as work per CPU-second: time the thread waited for a CPU while other work ran is not in it',
+  'cpu-time-thread':
+    'CPU time of the one thread that did the work (CLOCK_THREAD_CPUTIME_ID), per operation or as work per CPU-second: time the thread waited for a CPU while other work ran is not in it',
   'call-count': 'calls into named library functions (locks, atomics) per operation, counted by valgrind callgrind: deterministic for a binary and input',
-  'instruction-count': 'instructions executed, counted by valgrind: deterministic for a binary and input, but valgrind hides some CPU features, so the code path can differ from a native run',
+  'instruction-count':
+    'instructions executed, counted by valgrind: deterministic for a binary and input, but valgrind hides some CPU features, so the code path can differ from a native run',
   'heap-bytes': "bytes held on the heap, counted through OpenSSL's own allocator hooks (not the process RSS)",
   'wire-bytes': 'bytes the library put on the wire',
-  'client-user-cpu': 'openssl s_time: connections per second of CLIENT user CPU over loopback sockets (the server is not counted); for comparison with published figures only',
-  'openssl-speed': "openssl speed's own measurement; its method changed between versions (AEAD ciphers in 3.5), so values are marked where they are not comparable",
+  'client-user-cpu':
+    'openssl s_time: connections per second of CLIENT user CPU over loopback sockets (the server is not counted); for comparison with published figures only',
+  'openssl-speed':
+    "openssl speed's own measurement; its method changed between versions (AEAD ciphers in 3.5), so values are marked where they are not comparable",
 };
 
 export const UNIT_TEXT: Record<Unit, string> = {

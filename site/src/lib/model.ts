@@ -4,7 +4,16 @@ import { SERIES, buildSlug, compareSeries, compareVersions, seriesOf } from '../
 import { labelParts } from './chart-text.ts';
 import { defaultHost, type HostRun } from './hosts.ts';
 import { splitByRun } from './runs.ts';
-import { GROUP_MODES, METHOD_FAMILY, type GroupMode, type Journey, type JourneyIndex, type JourneyInit, type StepComparison, type WriteupRef } from './journey-view.ts';
+import {
+  GROUP_MODES,
+  METHOD_FAMILY,
+  type GroupMode,
+  type Journey,
+  type JourneyIndex,
+  type JourneyInit,
+  type StepComparison,
+  type WriteupRef,
+} from './journey-view.ts';
 
 export { lineRuns, GROUP_MODES, type GroupMode, type Journey, type JourneyPoint } from './journey-view.ts';
 
@@ -34,7 +43,9 @@ export function byVersion(a: { version: string; variant: string }, b: { version:
 }
 
 export function paramsText(params: Params, omit: readonly string[] = []): string {
-  const keys = Object.keys(params).filter((k) => !omit.includes(k)).sort();
+  const keys = Object.keys(params)
+    .filter((k) => !omit.includes(k))
+    .sort();
   return keys.length ? keys.map((k) => `${k}=${String(params[k])}`).join(', ') : '(no parameters)';
 }
 
@@ -148,7 +159,10 @@ function keepOneRun(journeys: Journey[]): void {
     if (parts.length < 2) continue;
     for (const j of lines) {
       j.points = parts[0]!.rows.filter((x) => x.j === j).map((x) => x.p);
-      j.apart = parts.slice(1).map((part) => ({ run: part.timingRun!, points: part.rows.filter((x) => x.j === j).map((x) => x.p) })).filter((a) => a.points.length > 0);
+      j.apart = parts
+        .slice(1)
+        .map((part) => ({ run: part.timingRun!, points: part.rows.filter((x) => x.j === j).map((x) => x.p) }))
+        .filter((a) => a.points.length > 0);
     }
   }
 }
@@ -167,7 +181,11 @@ export function pickDefault(all: Journey[], runs: readonly HostRun[]): JourneyPa
   // builds does not replace the whole journey), then the newest quiet run
   const coverage = new Map<string, number>();
   for (const j of all) coverage.set(j.host, Math.max(coverage.get(j.host) ?? 0, measured(j)));
-  const host = defaultHost(all.filter((j) => measured(j) > 0).map((j) => j.host), runs, coverage);
+  const host = defaultHost(
+    all.filter((j) => measured(j) > 0).map((j) => j.host),
+    runs,
+    coverage,
+  );
   const journeys = all.filter((j) => j.host === host);
   // the page opens on a configuration where the defaults / pinned X25519 toggle has both sides
   const modes = new Map<string, number>();
@@ -268,7 +286,14 @@ export function writeupRefs(summary: Summary, writeups: readonly WriteupFields[]
     id: w.id,
     title: w.title,
     series: [...new Set(w.versions.map((v) => seriesOfVersion.get(v) ?? seriesFromCatalogue(v)).filter((s): s is string => s !== null))].sort(compareSeries),
-    families: [...new Set(w.seriesKeys.map((k) => byKey.get(k)).filter((e) => e !== undefined).map((e) => `${e.benchmark}:${METHOD_FAMILY[e.method] ?? e.method}`))].sort(),
+    families: [
+      ...new Set(
+        w.seriesKeys
+          .map((k) => byKey.get(k))
+          .filter((e) => e !== undefined)
+          .map((e) => `${e.benchmark}:${METHOD_FAMILY[e.method] ?? e.method}`),
+      ),
+    ].sort(),
   }));
 }
 

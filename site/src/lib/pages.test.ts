@@ -15,8 +15,16 @@ test('every top-level page is in the registry once, and every registered page ex
   const registered = PAGES.map((p) => p.href);
   assert.equal(new Set(registered).size, registered.length, 'a page listed twice');
   // 404 is the server's page for a missing one, never linked
-  assert.deepEqual(topLevelPages.filter((p) => p !== '/404' && !registered.includes(p)), [], 'add the page to site/src/lib/pages.ts');
-  assert.deepEqual(registered.filter((p) => !topLevelPages.includes(p)), [], 'a registered page has no file under pages/');
+  assert.deepEqual(
+    topLevelPages.filter((p) => p !== '/404' && !registered.includes(p)),
+    [],
+    'add the page to site/src/lib/pages.ts',
+  );
+  assert.deepEqual(
+    registered.filter((p) => !topLevelPages.includes(p)),
+    [],
+    'a registered page has no file under pages/',
+  );
 });
 
 test('navigation labels are short and distinct; what the browser suite checks is a registered page', () => {

@@ -43,7 +43,10 @@ test('two runs, a missing entry: no comparison, and the reason says so', () => {
 test('support status from the catalogue on a given day', () => {
   assert.equal(supportOf('1.1.1', TODAY)!.supported, false);
   assert.equal(supportOf('1.1.1', TODAY)!.until, 'support ended 2023-09-11');
-  assert.deepEqual([supportOf('3.5', TODAY)!.supported, supportOf('3.5', TODAY)!.lts, supportOf('3.5', TODAY)!.until], [true, true, 'supported until 2030-04-08']);
+  assert.deepEqual(
+    [supportOf('3.5', TODAY)!.supported, supportOf('3.5', TODAY)!.lts, supportOf('3.5', TODAY)!.until],
+    [true, true, 'supported until 2030-04-08'],
+  );
   assert.equal(supportOf('4.0', TODAY)!.until, 'end of support not announced');
   assert.equal(supportOf('3.0', '2026-01-01')!.supported, true);
   assert.equal(supportOf('9.9', TODAY), null);
@@ -54,11 +57,22 @@ test('the fixture machine: run 3.5.7; upgrades from every older series; 1.1.1 is
   assert.equal(r.pick?.version, '3.5.7');
   assert.equal(r.pick?.reason, 'fastest-supported');
   assert.equal(r.best?.version, '1.1.1w');
-  assert.deepEqual(r.series.map((s) => [s.version, s.support?.supported]), [['1.1.1w', false], ['3.0.22', false], ['3.4.1', false], ['3.5.7', true]]);
+  assert.deepEqual(
+    r.series.map((s) => [s.version, s.support?.supported]),
+    [
+      ['1.1.1w', false],
+      ['3.0.22', false],
+      ['3.4.1', false],
+      ['3.5.7', true],
+    ],
+  );
   // the best is the reference, every other series is compared with it
   assert.equal(r.series[0]!.rate.b, null);
   for (const s of r.series.slice(1)) assert.equal(s.rate.b?.build, '1.1.1w');
-  assert.deepEqual(r.upgrades.map((u) => u.from), ['1.1.1w', '3.0.22', '3.4.1']);
+  assert.deepEqual(
+    r.upgrades.map((u) => u.from),
+    ['1.1.1w', '3.0.22', '3.4.1'],
+  );
   for (const u of r.upgrades) for (const { figure } of u.figures) assert.equal(figure.a.version, '3.5.7');
 });
 
@@ -77,7 +91,13 @@ test("3.5's default groups: the slowdown, what the groups cost, the setting from
   const g = recommendations(summary, detailed, HOST, TODAY, hypothesis).groups!;
   assert.deepEqual([g.v35, g.v34, g.negotiated], ['3.5.7', '3.4.1', 'X25519MLKEM768']);
   assert.equal(g.groups, 'X25519:P-256:P-384');
-  assert.deepEqual(g.hypothesis?.claims.map((c) => [c.cert, c.verdict]), [['RSA-2048', 'supported'], ['ECDSA P-256', 'supported']]);
+  assert.deepEqual(
+    g.hypothesis?.claims.map((c) => [c.cert, c.verdict]),
+    [
+      ['RSA-2048', 'supported'],
+      ['ECDSA P-256', 'supported'],
+    ],
+  );
   const rate = g.slowdown.find((x) => x.measure === 'rate')!.figure;
   assert.deepEqual([rate.a.build, rate.b?.build, rate.decided, rate.tone], ['3.5.7', '3.4.1', true, 'worse']);
   assert.equal(rate.change, '−33.5%');
@@ -103,7 +123,16 @@ test('a library with no figure on the reference handshake or bulk key is left ou
   const figs = allFigures(r);
   assert.equal(new Set(figs).size, figs.length);
   assert.ok(figs.length >= 15);
-  assert.deepEqual(recommendations(summary, detailed, 'no-such-host', TODAY), { host: 'no-such-host', today: TODAY, pick: null, best: null, series: [], upgrades: [], groups: null, libraries: [] });
+  assert.deepEqual(recommendations(summary, detailed, 'no-such-host', TODAY), {
+    host: 'no-such-host',
+    today: TODAY,
+    pick: null,
+    best: null,
+    series: [],
+    upgrades: [],
+    groups: null,
+    libraries: [],
+  });
 });
 
 test('key shares as the harness records them, in names', () => {

@@ -7,7 +7,16 @@
 // the summary's verdict words; a pair measured in different runs, or differently, is not compared and says so.
 // Pure functions: no file access here.
 import type { Comparison, DetailedIterations, HypothesisResult, Summary, SummaryEntry } from '../../../schema/index.ts';
-import { LIBRARY_NAMES, LIBRARY_RELEASES, SERIES, buildLabel, buildSlug, compareReleases, compareVersions, type ReleaseSeries } from '../../../catalogue/index.ts';
+import {
+  LIBRARY_NAMES,
+  LIBRARY_RELEASES,
+  SERIES,
+  buildLabel,
+  buildSlug,
+  compareReleases,
+  compareVersions,
+  type ReleaseSeries,
+} from '../../../catalogue/index.ts';
 import { SUMMARY_DIGITS, compareRounds, significant as toDigits } from '../../../analysis/stats.ts';
 import { comparable, entryRounds } from './claims.ts';
 import { VERDICT_LABEL, certName } from './hypothesis.ts';
@@ -57,7 +66,10 @@ export const MEASURES = [
 ] as const;
 export type MeasureId = (typeof MEASURES)[number]['id'] | 'bulk';
 export const BULK_LABEL = 'AES-128-GCM bulk encryption, 16-KiB records, per CPU second';
-export const MEASURE_LABEL: Record<MeasureId, string> = { ...Object.fromEntries(MEASURES.map((m) => [m.id, m.label])), bulk: BULK_LABEL } as Record<MeasureId, string>;
+export const MEASURE_LABEL: Record<MeasureId, string> = { ...Object.fromEntries(MEASURES.map((m) => [m.id, m.label])), bulk: BULK_LABEL } as Record<
+  MeasureId,
+  string
+>;
 /** The configuration the handshake figures are read on, in words (the keys are handshakeKey's). */
 export const REFERENCE_TEXT = 'TLS 1.3, new sessions, ECDSA P-256 certificate, one thread';
 
@@ -82,7 +94,12 @@ function noComparison(a: SummaryEntry | undefined, b: SummaryEntry | undefined):
  * a against b, as scripts/aggregate.ts compares two builds of one run: paired by round over the values of
  * detailed-iterations.json (exact ratio for deterministic counts). The reason where there is none.
  */
-export function compareEntries(summary: Pick<Summary, 'builds'>, detailed: DetailedIterations | null, a: SummaryEntry | undefined, b: SummaryEntry | undefined): { comparison: Comparison | null; why: string | null } {
+export function compareEntries(
+  summary: Pick<Summary, 'builds'>,
+  detailed: DetailedIterations | null,
+  a: SummaryEntry | undefined,
+  b: SummaryEntry | undefined,
+): { comparison: Comparison | null; why: string | null } {
   const why = noComparison(a, b);
   if (why) return { comparison: null, why };
   const ra = entryRounds(a!, summary, detailed);
@@ -243,7 +260,13 @@ function newestPerSeries(entries: readonly SummaryEntry[]): SummaryEntry[] {
 }
 
 /** The recommendations of one machine. `hypothesis`: that machine's published ML-KEM test result, if any. */
-export function recommendations(summary: Summary, detailed: DetailedIterations | null, host: string, today: string, hypothesis: HypothesisResult | null = null): Recommendations {
+export function recommendations(
+  summary: Summary,
+  detailed: DetailedIterations | null,
+  host: string,
+  today: string,
+  hypothesis: HypothesisResult | null = null,
+): Recommendations {
   const entries = summary.entries.filter((e) => e.host === host);
   const byKey = (key: string) => entries.filter((e) => e.key === key);
   const fig = (a: SummaryEntry, b: SummaryEntry | undefined | null) => figure(summary, detailed, a, b);
@@ -275,10 +298,24 @@ export function recommendations(summary: Summary, detailed: DetailedIterations |
   const lts = supported.filter((s) => s.support?.lts).at(-1) ?? null;
   let pick: Recommendations['pick'] = null;
   if (fastest) {
-    const ltsVsFastest = lts && lts !== fastest ? fig(rates.find((e) => e.version === lts.version)!, rates.find((e) => e.version === fastest.version)) : null;
+    const ltsVsFastest =
+      lts && lts !== fastest
+        ? fig(
+            rates.find((e) => e.version === lts.version)!,
+            rates.find((e) => e.version === fastest.version),
+          )
+        : null;
     const ltsSlower = ltsVsFastest?.decided && ltsVsFastest.tone === 'worse';
     const chosen = lts && !ltsSlower ? lts : fastest;
-    pick = { version: chosen.version, series: chosen.series, support: chosen.support, reason: chosen === fastest ? 'fastest-supported' : 'lts-not-slower', fastest, lts, ltsVsFastest };
+    pick = {
+      version: chosen.version,
+      series: chosen.series,
+      support: chosen.support,
+      reason: chosen === fastest ? 'fastest-supported' : 'lts-not-slower',
+      fastest,
+      lts,
+      ltsVsFastest,
+    };
   }
 
   // upgrading to the pick from every older series' newest release, library defaults on both sides
@@ -309,9 +346,14 @@ export function recommendations(summary: Summary, detailed: DetailedIterations |
 }
 
 /** 3.5's default groups: the slowdown against 3.4, what the groups cost, what is left with the setting. */
-function groupsAdvice(entries: readonly SummaryEntry[], fig: (a: SummaryEntry, b: SummaryEntry | undefined | null) => Figure, hypothesis: HypothesisResult | null): GroupsAdvice | null {
+function groupsAdvice(
+  entries: readonly SummaryEntry[],
+  fig: (a: SummaryEntry, b: SummaryEntry | undefined | null) => Figure,
+  hypothesis: HypothesisResult | null,
+): GroupsAdvice | null {
   const openssl = entries.filter(isDefaultOpenSSL);
-  const inSeries = (series: string, key: string) => openssl.filter((e) => e.series === series && e.key === key && measured(e)).sort((a, b) => compareVersions(b.version, a.version));
+  const inSeries = (series: string, key: string) =>
+    openssl.filter((e) => e.series === series && e.key === key && measured(e)).sort((a, b) => compareVersions(b.version, a.version));
   const v35 = inSeries('3.5', keyOf('client', 'default'))[0];
   if (!v35) return null;
   // 3.4 from the run that measured 3.5, so the two are paired
@@ -327,9 +369,22 @@ function groupsAdvice(entries: readonly SummaryEntry[], fig: (a: SummaryEntry, b
   return {
     v35: v35.version,
     v34: v34?.version ?? null,
-    slowdown: v34 ? rows((m) => at(v35.version, keyOf(m, 'default')), (m) => at(v34.version, keyOf(m, 'default'))) : [],
-    defaultsCost: rows((m) => at(v35.version, keyOf(m, 'default')), (m) => at(v35.version, keyOf(m, 'X25519'))),
-    pinnedVs34: v34 ? rows((m) => at(v35.version, keyOf(m, 'X25519')), (m) => at(v34.version, keyOf(m, 'X25519'))) : [],
+    slowdown: v34
+      ? rows(
+          (m) => at(v35.version, keyOf(m, 'default')),
+          (m) => at(v34.version, keyOf(m, 'default')),
+        )
+      : [],
+    defaultsCost: rows(
+      (m) => at(v35.version, keyOf(m, 'default')),
+      (m) => at(v35.version, keyOf(m, 'X25519')),
+    ),
+    pinnedVs34: v34
+      ? rows(
+          (m) => at(v35.version, keyOf(m, 'X25519')),
+          (m) => at(v34.version, keyOf(m, 'X25519')),
+        )
+      : [],
     negotiated: v35.observed?.negotiatedGroup === undefined ? null : String(v35.observed.negotiatedGroup),
     keyShares: v35.observed?.clientKeyShares === undefined ? null : String(v35.observed.clientKeyShares),
     groups: ecdh?.groups ?? String(pinned?.params.clientGroups ?? 'X25519'),
@@ -341,18 +396,35 @@ function groupsAdvice(entries: readonly SummaryEntry[], fig: (a: SummaryEntry, b
  * The hypothesis test's claims that 3.5 with ECDH-only groups on both sides costs the same as 3.4 with its
  * defaults (one per certificate), and that groups list.
  */
-export function sameCostClaims(r: HypothesisResult): { groups: string; statement: string; claims: { cert: string; verdict: string; decided: boolean; sentence: string }[] } | null {
+export function sameCostClaims(
+  r: HypothesisResult,
+): { groups: string; statement: string; claims: { cert: string; verdict: string; decided: boolean; sentence: string }[] } | null {
   const config = (id: string) => r.configurations.find((c) => c.id === id);
   const claims = r.claims.filter((c) => {
     const n = config(c.numerator);
     const d = config(c.denominator);
-    return c.kind === 'same' && c.side === 'both' && n && d && n.clientGroups !== 'default' && n.clientGroups === n.serverGroups && d.clientGroups === 'default' && n.version.startsWith('3.5.') && d.version.startsWith('3.4.');
+    return (
+      c.kind === 'same' &&
+      c.side === 'both' &&
+      n &&
+      d &&
+      n.clientGroups !== 'default' &&
+      n.clientGroups === n.serverGroups &&
+      d.clientGroups === 'default' &&
+      n.version.startsWith('3.5.') &&
+      d.version.startsWith('3.4.')
+    );
   });
   if (!claims.length) return null;
   return {
     groups: config(claims[0]!.numerator)!.clientGroups,
     statement: claims[0]!.statement,
-    claims: claims.map((c) => ({ cert: certName(c.cert), verdict: VERDICT_LABEL[c.verdict], decided: c.verdict === 'supported' || c.verdict === 'refuted', sentence: c.sentence })),
+    claims: claims.map((c) => ({
+      cert: certName(c.cert),
+      verdict: VERDICT_LABEL[c.verdict],
+      decided: c.verdict === 'supported' || c.verdict === 'refuted',
+      sentence: c.sentence,
+    })),
   };
 }
 
@@ -365,10 +437,12 @@ function librariesAdvice(entries: readonly SummaryEntry[], fig: (a: SummaryEntry
       const a = entries.find((e) => e.key === key && e.library === b.library && e.version === b.version && e.variant === b.variant);
       if (!a) return [];
       const against = a.vsOpenSSL?.against;
-      const ref = against === undefined ? undefined : entries.find((e) => e.key === key && e.library === 'openssl' && buildSlug(e) === against && e.runId === a.runId);
+      const ref =
+        against === undefined ? undefined : entries.find((e) => e.key === key && e.library === 'openssl' && buildSlug(e) === against && e.runId === a.runId);
       return [{ measure: measure as MeasureId, figure: fig(a, ref) }];
     });
-    const what = b.variant === 'default' ? null : (LIBRARY_RELEASES.find((r) => r.library === b.library && r.version === b.version)?.variants[b.variant]?.what ?? null);
+    const what =
+      b.variant === 'default' ? null : (LIBRARY_RELEASES.find((r) => r.library === b.library && r.version === b.version)?.variants[b.variant]?.what ?? null);
     return figures.length ? [{ name: buildLabel(b), build: buildSlug(b), what, figures }] : [];
   });
 }
@@ -382,7 +456,10 @@ function newestBuilds(entries: readonly SummaryEntry[]): { library: SummaryEntry
     if (!cur || compareReleases(e, cur) > 0) seen.set(id, { library: e.library, version: e.version, variant: e.variant });
   }
   const order = Object.keys(LIBRARY_NAMES);
-  return [...seen.values()].sort((a, b) => order.indexOf(a.library) - order.indexOf(b.library) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)));
+  return [...seen.values()].sort(
+    (a, b) =>
+      order.indexOf(a.library) - order.indexOf(b.library) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant)),
+  );
 }
 
 /** The upgrade the home page names: from the newest older long-term-support series (the usual path), else the newest older series. */
@@ -392,7 +469,13 @@ export function mainUpgrade(r: Recommendations): Upgrade | null {
 }
 
 /** "X25519MLKEM768:1216,X25519:32" (group:bytes as the harness records key shares) -> ["X25519MLKEM768", "X25519"]. */
-export const keyShareNames = (shares: string | null): string[] => (shares ? shares.split(',').map((s) => s.split(':')[0]!).filter(Boolean) : []);
+export const keyShareNames = (shares: string | null): string[] =>
+  shares
+    ? shares
+        .split(',')
+        .map((s) => s.split(':')[0]!)
+        .filter(Boolean)
+    : [];
 
 /** Every figure of a machine's recommendations, once each (what the page prints and its test checks). */
 export function allFigures(r: Recommendations): Figure[] {

@@ -10,7 +10,10 @@ const aeadKey = (algorithm: string) => `aead/${algorithm}-seal-cpu[aadBytes=13,a
 /** Bulk encryption: AES-128-GCM seal of 16-KiB records, payload per CPU second. */
 export const BULK_KEY = aeadKey('aes-128-gcm');
 
-const GROUPS: [string, string][] = [['default', 'library defaults'], ['X25519', 'X25519 pinned']];
+const GROUPS: [string, string][] = [
+  ['default', 'library defaults'],
+  ['X25519', 'X25519 pinned'],
+];
 
 /**
  * Compare's default view: one row per question, grouped, the distinguishing part of each label first
@@ -18,12 +21,32 @@ const GROUPS: [string, string][] = [['default', 'library defaults'], ['X25519', 
  */
 export const CURATED: { group: string; label: string; key: string }[] = [
   ...(['client', 'server'] as const).flatMap((side) =>
-    GROUPS.map(([g, words]) => ({ group: 'CPU per handshake (TLS 1.3, ECDSA P-256, new sessions)', label: `${side === 'client' ? 'Client' : 'Server'}, ${words}`, key: handshakeKey('cpu-per-handshake', side, g) })),
+    GROUPS.map(([g, words]) => ({
+      group: 'CPU per handshake (TLS 1.3, ECDSA P-256, new sessions)',
+      label: `${side === 'client' ? 'Client' : 'Server'}, ${words}`,
+      key: handshakeKey('cpu-per-handshake', side, g),
+    })),
   ),
-  ...GROUPS.map(([g, words]) => ({ group: 'Handshakes per CPU second, both sides', label: `${words[0]!.toUpperCase()}${words.slice(1)}`, key: handshakeKey('handshakes-per-cpu-second', 'both', g) })),
-  ...[['aes-128-gcm', 'AES-128-GCM'], ['aes-256-gcm', 'AES-256-GCM'], ['chacha20-poly1305', 'ChaCha20-Poly1305']].map(([a, name]) => ({ group: 'Bulk encryption, 16-KiB records, per CPU second', label: name!, key: aeadKey(a!) })),
-  ...(['client', 'server'] as const).map((side) => ({ group: 'Heap per connection (X25519 pinned)', label: side === 'client' ? 'Client' : 'Server', key: handshakeKey('heap-per-connection', side) })),
+  ...GROUPS.map(([g, words]) => ({
+    group: 'Handshakes per CPU second, both sides',
+    label: `${words[0]!.toUpperCase()}${words.slice(1)}`,
+    key: handshakeKey('handshakes-per-cpu-second', 'both', g),
+  })),
+  ...[
+    ['aes-128-gcm', 'AES-128-GCM'],
+    ['aes-256-gcm', 'AES-256-GCM'],
+    ['chacha20-poly1305', 'ChaCha20-Poly1305'],
+  ].map(([a, name]) => ({ group: 'Bulk encryption, 16-KiB records, per CPU second', label: name!, key: aeadKey(a!) })),
+  ...(['client', 'server'] as const).map((side) => ({
+    group: 'Heap per connection (X25519 pinned)',
+    label: side === 'client' ? 'Client' : 'Server',
+    key: handshakeKey('heap-per-connection', side),
+  })),
   ...(['client', 'server'] as const).flatMap((side) =>
-    GROUPS.map(([g, words]) => ({ group: 'Bytes sent per handshake', label: `${side === 'client' ? 'Client' : 'Server'}, ${words}`, key: handshakeKey('bytes-sent', side, g) })),
+    GROUPS.map(([g, words]) => ({
+      group: 'Bytes sent per handshake',
+      label: `${side === 'client' ? 'Client' : 'Server'}, ${words}`,
+      key: handshakeKey('bytes-sent', side, g),
+    })),
   ),
 ];

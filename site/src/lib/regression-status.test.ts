@@ -5,7 +5,8 @@ import { computeStatus, statusText, STATUS_THRESHOLD, worseFactor, type StatusPo
 
 const VERSIONS = ['1.1.1w', '3.0.22', '3.1.4', '3.2.1', '3.3.2', '3.4.1', '3.5.7', '3.6.3', '4.0.3'];
 /** A synthetic series: values in VERSIONS order, null = not measured. */
-const series = (...values: (number | null)[]): StatusPoint[] => values.map((value, i) => ({ version: VERSIONS[i]!, series: seriesOfVersion(VERSIONS[i]!), value }));
+const series = (...values: (number | null)[]): StatusPoint[] =>
+  values.map((value, i) => ({ version: VERSIONS[i]!, series: seriesOfVersion(VERSIONS[i]!), value }));
 const lower = { higherIsBetter: false };
 
 test('regressed in 3.0, recovered in 3.2 to within the threshold of 1.1.1', () => {

@@ -24,7 +24,14 @@ export type RegressionStatus =
   /** worse beyond the threshold from regressedIn on, and still in the newest version */
   | { kind: 'still-slower'; baseline: StatusPoint & { value: number }; latest: StatusPoint & { value: number }; ratio: number; regressedIn: string }
   /** worse beyond the threshold in regressedIn, within it (or better) from recoveredIn through the newest version */
-  | { kind: 'recovered'; baseline: StatusPoint & { value: number }; latest: StatusPoint & { value: number }; ratio: number; regressedIn: string; recoveredIn: string };
+  | {
+      kind: 'recovered';
+      baseline: StatusPoint & { value: number };
+      latest: StatusPoint & { value: number };
+      ratio: number;
+      regressedIn: string;
+      recoveredIn: string;
+    };
 
 export interface StatusOptions {
   higherIsBetter: boolean;

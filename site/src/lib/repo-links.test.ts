@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isRepoRelative, rehypeRepoLinks } from './repo-links.ts';
 
-const link = (href: string) => ({ type: 'root', children: [{ type: 'element', tagName: 'a', properties: { href }, children: [{ type: 'text', value: 'x' }] }] });
+const link = (href: string) => ({
+  type: 'root',
+  children: [{ type: 'element', tagName: 'a', properties: { href }, children: [{ type: 'text', value: 'x' }] }],
+});
 
 test('only links relative to the repository are rewritten', () => {
   assert.ok(isRepoRelative('docs/runners.md#self-hosted'));

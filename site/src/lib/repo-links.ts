@@ -22,7 +22,18 @@ export function rehypeRepoLinks(options: { repoUrl?: string | undefined; ref?: s
       if (typeof href === 'string' && isRepoRelative(href)) {
         const path = href.replace(/^\.\//, '');
         if (base) child.properties = { ...child.properties, href: `${base}/blob/${ref}/${path}` };
-        else node.children![i] = { type: 'element', tagName: 'span', properties: { title: `${path} in the repository` }, children: [...(child.children ?? []), { type: 'text', value: ' (' }, { type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: path.split('#')[0]! }] }, { type: 'text', value: ' in the repository)' }] };
+        else
+          node.children![i] = {
+            type: 'element',
+            tagName: 'span',
+            properties: { title: `${path} in the repository` },
+            children: [
+              ...(child.children ?? []),
+              { type: 'text', value: ' (' },
+              { type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: path.split('#')[0]! }] },
+              { type: 'text', value: ' in the repository)' },
+            ],
+          };
       }
       visit(node.children![i]!);
     }

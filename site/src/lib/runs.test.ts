@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { runAttrs, runDate, splitByRun } from './runs.ts';
 
 const row = (name: string, host: string, runId: string, method = 'cpu-time-client') => ({ name, host, runId, method });
-const split = (rows: ReturnType<typeof row>[]) => splitByRun(rows, (r) => r).map((p) => ({ host: p.host, run: p.timingRun, main: p.main, rows: p.rows.map((r) => r.name) }));
+const split = (rows: ReturnType<typeof row>[]) =>
+  splitByRun(rows, (r) => r).map((p) => ({ host: p.host, run: p.timingRun, main: p.main, rows: p.rows.map((r) => r.name) }));
 
 test('timing rows of another run get a table of their own; the main one is the run with most rows', () => {
   // the P-256 client case: 3.4.0 measured in the quick run 2b60, the rest in the full run e33c
@@ -16,7 +17,10 @@ test('timing rows of another run get a table of their own; the main one is the r
 
 test('ties go to the newest run (a run id starts with its UTC start time)', () => {
   const rows = [row('a', 'h', '20261123T003400Z-full-e33c'), row('b', 'h', '20261123T075524Z-quick-2b60')];
-  assert.deepEqual(split(rows).map((p) => p.rows), [['b'], ['a']]);
+  assert.deepEqual(
+    split(rows).map((p) => p.rows),
+    [['b'], ['a']],
+  );
 });
 
 test('deterministic rows of several runs of one host stay together in the main table', () => {
@@ -35,8 +39,18 @@ test('no part ever holds two hosts', () => {
 });
 
 test('what a table declares: its runs, hosts, and the runs of its timing rows', () => {
-  assert.deepEqual(runAttrs([row('a', 'h', 'r2'), row('b', 'h', 'r1', 'heap-bytes'), row('c', 'h', 'r2')]), { 'data-runs': 'r1 r2', 'data-hosts': 'h', 'data-timing': 'true', 'data-timing-runs': 'r2' });
-  assert.deepEqual(runAttrs([row('b', 'h', 'r1', 'heap-bytes')]), { 'data-runs': 'r1', 'data-hosts': 'h', 'data-timing': undefined, 'data-timing-runs': undefined });
+  assert.deepEqual(runAttrs([row('a', 'h', 'r2'), row('b', 'h', 'r1', 'heap-bytes'), row('c', 'h', 'r2')]), {
+    'data-runs': 'r1 r2',
+    'data-hosts': 'h',
+    'data-timing': 'true',
+    'data-timing-runs': 'r2',
+  });
+  assert.deepEqual(runAttrs([row('b', 'h', 'r1', 'heap-bytes')]), {
+    'data-runs': 'r1',
+    'data-hosts': 'h',
+    'data-timing': undefined,
+    'data-timing-runs': undefined,
+  });
   assert.equal(runDate('20261123T075524Z-quick-2b60'), '2026-11-23 07:55 UTC');
   assert.equal(runDate('odd'), 'odd');
 });

@@ -21,15 +21,41 @@ function entry(
   const deterministic = spec.method === 'instruction-count';
   const status = o.status ?? (value === null ? 'unsupported' : 'measured');
   return {
-    host: b.host ?? HOST, library: b.library ?? 'openssl', version: b.version, series: b.version.split('.').slice(0, 2).join('.'), variant: 'default',
-    key: seriesKey({ ...spec, params }), benchmark: spec.benchmark, metric: spec.metric, label: spec.label, unit: spec.unit, method: spec.method,
-    higherIsBetter: false, params, comparability: spec.comparability, status, ...(o.reason ? { reason: o.reason } : {}), ...(o.observed ? { observed: o.observed } : {}),
+    host: b.host ?? HOST,
+    library: b.library ?? 'openssl',
+    version: b.version,
+    series: b.version.split('.').slice(0, 2).join('.'),
+    variant: 'default',
+    key: seriesKey({ ...spec, params }),
+    benchmark: spec.benchmark,
+    metric: spec.metric,
+    label: spec.label,
+    unit: spec.unit,
+    method: spec.method,
+    higherIsBetter: false,
+    params,
+    comparability: spec.comparability,
+    status,
+    ...(o.reason ? { reason: o.reason } : {}),
+    ...(o.observed ? { observed: o.observed } : {}),
     runId: b.runId ?? 'r1',
-    stats: value === null ? null : {
-      n: 6, median: value, mean: value, stdev: 0, min: value, max: value, cv: 0, deterministic,
-      interval: deterministic || !o.interval ? null : { low: o.interval[0], high: o.interval[1], coverage: 0.96875, kind: 'range' as const },
-    },
-    vsPreviousSeries: null, vsBaseline: null, vsOpenSSL: null,
+    stats:
+      value === null
+        ? null
+        : {
+            n: 6,
+            median: value,
+            mean: value,
+            stdev: 0,
+            min: value,
+            max: value,
+            cv: 0,
+            deterministic,
+            interval: deterministic || !o.interval ? null : { low: o.interval[0], high: o.interval[1], coverage: 0.96875, kind: 'range' as const },
+          },
+    vsPreviousSeries: null,
+    vsBaseline: null,
+    vsOpenSSL: null,
   } as SummaryEntry;
 }
 
@@ -74,23 +100,39 @@ test('a table is one server, workload and shape, a row per usable build in relea
   const m = serversMachine(summaryOf(sample()), HOST, host(HOST, 2));
   const t = m.tables[0]!;
   assert.equal(t.shape.client, '3.5.7');
-  assert.deepEqual(t.rows.map((r) => r.name), ['OpenSSL 3.0.22', 'OpenSSL 3.5.7']);
-  assert.deepEqual(t.rows.map((r) => [r.cpu?.stats?.median, r.cpu?.stats?.interval?.low, r.cpu?.stats?.interval?.high, r.instructions?.stats?.median]), [
-    [150, 146, 154, 1_500_000],
-    [170, 165, 175, 1_700_000],
-  ]);
-  assert.deepEqual(t.rows.map((r) => r.bound?.by), ['neither', 'client']);
+  assert.deepEqual(
+    t.rows.map((r) => r.name),
+    ['OpenSSL 3.0.22', 'OpenSSL 3.5.7'],
+  );
+  assert.deepEqual(
+    t.rows.map((r) => [r.cpu?.stats?.median, r.cpu?.stats?.interval?.low, r.cpu?.stats?.interval?.high, r.instructions?.stats?.median]),
+    [
+      [150, 146, 154, 1_500_000],
+      [170, 165, 175, 1_700_000],
+    ],
+  );
+  assert.deepEqual(
+    t.rows.map((r) => r.bound?.by),
+    ['neither', 'client'],
+  );
   assert.equal(boundSummary(t), 'the client (openssl s_time) was busy in 1 of 2 windows; neither was busy: both waited in 1 of 2 windows');
   const h = m.tables.at(-1)!;
-  assert.deepEqual(h.rows.map((r) => r.name), ['OpenSSL 3.5.7', 'AWS-LC 5.12.0'], 'HAProxy with AWS-LC');
+  assert.deepEqual(
+    h.rows.map((r) => r.name),
+    ['OpenSSL 3.5.7', 'AWS-LC 5.12.0'],
+    'HAProxy with AWS-LC',
+  );
 });
 
 test('builds a server could not use are listed apart with the reason the run recorded, never in a table', () => {
   const m = serversMachine(summaryOf(sample()), HOST, host(HOST, 2));
-  assert.deepEqual(m.unusable.map((u) => [u.server, u.name, u.status, u.reason]), [
-    ['nginx', 'OpenSSL 4.0.3', 'unsupported', NGINX_40],
-    ['nginx', 'AWS-LC 5.12.0', 'unsupported', 'nginx is built here against OpenSSL only'],
-  ]);
+  assert.deepEqual(
+    m.unusable.map((u) => [u.server, u.name, u.status, u.reason]),
+    [
+      ['nginx', 'OpenSSL 4.0.3', 'unsupported', NGINX_40],
+      ['nginx', 'AWS-LC 5.12.0', 'unsupported', 'nginx is built here against OpenSSL only'],
+    ],
+  );
   for (const t of m.tables) assert.ok(!t.rows.some((r) => r.build.version === '4.0.3'));
 });
 
@@ -106,19 +148,39 @@ test('the upgrade from 3.0 to the newest build: the change in CPU time, whether 
     'Instructions per connection go from 1.5 M instructions to 1.7 M instructions: more (+13.3%), an exact count.',
   ]);
   // HAProxy resumed has no 3.0 build: no upgrade is stated
-  assert.equal(m.upgrades.some((x) => x.shape.server === 'haproxy'), false);
+  assert.equal(
+    m.upgrades.some((x) => x.shape.server === 'haproxy'),
+    false,
+  );
 });
 
 test('overlapping intervals and CPU times of different runs are said in words, not as a change', () => {
   const cpu = serverSpec(NGINX, shape('short'));
-  const overlap = serversMachine(summaryOf([entry(cpu, { version: '3.0.22' }, 150, { interval: [140, 160] }), entry(cpu, { version: '3.5.7' }, 155, { interval: [150, 165] })]), HOST, null);
+  const overlap = serversMachine(
+    summaryOf([entry(cpu, { version: '3.0.22' }, 150, { interval: [140, 160] }), entry(cpu, { version: '3.5.7' }, 155, { interval: [150, 165] })]),
+    HOST,
+    null,
+  );
   assert.match(upgradeText(overlap.upgrades[0]!)[0]!, /the two intervals overlap, so the data do not separate them\.$/);
   assert.match(upgradeText(overlap.upgrades[0]!)[1]!, /^Instructions per connection: not measured on both/);
-  const apart = serversMachine(summaryOf([entry(cpu, { version: '3.0.22', runId: 'r1' }, 150, { interval: [140, 160] }), entry(cpu, { version: '3.5.7', runId: 'r2' }, 155, { interval: [150, 165] })]), HOST, null);
+  const apart = serversMachine(
+    summaryOf([
+      entry(cpu, { version: '3.0.22', runId: 'r1' }, 150, { interval: [140, 160] }),
+      entry(cpu, { version: '3.5.7', runId: 'r2' }, 155, { interval: [150, 165] }),
+    ]),
+    HOST,
+    null,
+  );
   assert.equal(apart.upgrades[0]!.cpu!.sameRun, false);
   assert.match(upgradeText(apart.upgrades[0]!)[0]!, /measured in different runs, so the two are not compared here\.$/);
   // and the two runs' CPU times are in two tables: a table never holds timed values of two runs
-  assert.deepEqual(apart.tables.map((t) => [t.runId, t.rows.map((r) => r.build.version)]), [['r1', ['3.0.22']], ['r2', ['3.5.7']]]);
+  assert.deepEqual(
+    apart.tables.map((t) => [t.runId, t.rows.map((r) => r.build.version)]),
+    [
+      ['r1', ['3.0.22']],
+      ['r2', ['3.5.7']],
+    ],
+  );
 });
 
 test('each machine on its own: no entry of another machine, and a machine without the servers benchmark has no table', () => {

@@ -82,7 +82,12 @@ export interface Shape {
 }
 export const shapeId = (s: Shape) => [s.server, s.serverVersion, s.workload, s.proto, s.cert, s.client].join('|');
 const shapeOf = (e: SummaryEntry): Shape => ({
-  server: param(e, 'server'), serverVersion: param(e, 'serverVersion'), workload: param(e, 'workload'), proto: param(e, 'proto'), cert: param(e, 'cert'), client: param(e, 'client'),
+  server: param(e, 'server'),
+  serverVersion: param(e, 'serverVersion'),
+  workload: param(e, 'workload'),
+  proto: param(e, 'proto'),
+  cert: param(e, 'cert'),
+  client: param(e, 'client'),
 });
 /** "nginx 1.26.3", "TLS 1.3, ECDSA P-256", for headings. */
 export const serverTitle = (s: Shape) => `${serverName(s.server)} ${s.serverVersion}`.trim();
@@ -129,10 +134,16 @@ const serverEntries = (summary: Summary | null, host: string) =>
   (summary?.entries ?? []).filter((e) => e.host === host && e.benchmark === SERVERS_BENCHMARK && (e.metric === CPU_METRIC || e.metric === INSTRUCTIONS_METRIC));
 
 const compareShapes = (a: Shape, b: Shape) =>
-  compareServers(a.server, b.server) || a.serverVersion.localeCompare(b.serverVersion) || compareWorkloads(a.workload, b.workload) || b.proto.localeCompare(a.proto) || a.cert.localeCompare(b.cert) || a.client.localeCompare(b.client);
+  compareServers(a.server, b.server) ||
+  a.serverVersion.localeCompare(b.serverVersion) ||
+  compareWorkloads(a.workload, b.workload) ||
+  b.proto.localeCompare(a.proto) ||
+  a.cert.localeCompare(b.cert) ||
+  a.client.localeCompare(b.client);
 
 /** Builds in release order, OpenSSL's first, the default variant before the others. */
-const compareBuilds = (a: BuildOf, b: BuildOf) => compareReleases(a, b) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant));
+const compareBuilds = (a: BuildOf, b: BuildOf) =>
+  compareReleases(a, b) || (a.variant === 'default' ? -1 : b.variant === 'default' ? 1 : a.variant.localeCompare(b.variant));
 
 const measuredValue = (e: SummaryEntry | null) => (e && e.status === 'measured' && e.stats ? e.stats.median : null);
 
@@ -166,7 +177,9 @@ export function upgradeText(u: Upgrade): string[] {
   const cpuOf = (r: ServerRow) => quantity(measuredValue(r.cpu), r.cpu!.unit, r.cpu!.method);
   if (!u.cpu) out.push(`Server CPU time per connection: not measured on both ${from} and ${to}.`);
   else if (!u.cpu.sameRun)
-    out.push(`Server CPU time per connection: ${cpuOf(u.from)} on ${from}, ${cpuOf(u.to)} on ${to}, measured in different runs, so the two are not compared here.`);
+    out.push(
+      `Server CPU time per connection: ${cpuOf(u.from)} on ${from}, ${cpuOf(u.to)} on ${to}, measured in different runs, so the two are not compared here.`,
+    );
   else {
     const change = u.cpu.ratio === 1 ? 'the same' : `${u.cpu.ratio > 1 ? 'more' : 'less'} (${pct(u.cpu.ratio)})`;
     const sep =
@@ -194,7 +207,9 @@ export function serversMachine(summary: Summary | null, host: string, hostRecord
   for (const e of entries) {
     const shape = shapeOf(e);
     const g = shapes.get(shapeId(shape)) ?? shapes.set(shapeId(shape), { shape, builds: new Map() }).get(shapeId(shape))!;
-    const b = g.builds.get(buildSlug(e)) ?? g.builds.set(buildSlug(e), { build: { library: e.library, version: e.version, variant: e.variant }, cpu: null, instructions: null }).get(buildSlug(e))!;
+    const b =
+      g.builds.get(buildSlug(e)) ??
+      g.builds.set(buildSlug(e), { build: { library: e.library, version: e.version, variant: e.variant }, cpu: null, instructions: null }).get(buildSlug(e))!;
     if (e.metric === CPU_METRIC) b.cpu = e;
     else b.instructions = e;
   }
@@ -208,7 +223,14 @@ export function serversMachine(summary: Summary | null, host: string, hostRecord
       if (unsupported && [b.cpu, b.instructions].every((e) => !e || e.status === 'unsupported')) {
         const id = `${shape.server}|${shape.serverVersion}|${buildSlug(b.build)}`;
         if (!unusable.has(id))
-          unusable.set(id, { server: shape.server, serverVersion: shape.serverVersion, build: b.build, name: libraryBuildName(b.build), status: unsupported.status, reason: unsupported.reason ?? null });
+          unusable.set(id, {
+            server: shape.server,
+            serverVersion: shape.serverVersion,
+            build: b.build,
+            name: libraryBuildName(b.build),
+            status: unsupported.status,
+            reason: unsupported.reason ?? null,
+          });
         continue;
       }
       rows.push({ build: b.build, name: libraryBuildName(b.build), cpu: b.cpu, instructions: b.instructions, bound: boundOf(b.cpu) });
@@ -228,7 +250,12 @@ export function serversMachine(summary: Summary | null, host: string, hostRecord
       list.sort((x, y) => compareBuilds(x.build, y.build));
       const counts = new Map<string, number>();
       for (const r of list) if (r.bound) counts.set(r.bound.by, (counts.get(r.bound.by) ?? 0) + 1);
-      tables.push({ shape, runId, rows: list, bounds: [...counts].map(([by, n]) => ({ by, rows: n })).sort((a, b) => b.rows - a.rows || a.by.localeCompare(b.by)) });
+      tables.push({
+        shape,
+        runId,
+        rows: list,
+        bounds: [...counts].map(([by, n]) => ({ by, rows: n })).sort((a, b) => b.rows - a.rows || a.by.localeCompare(b.by)),
+      });
     }
   }
   const byServer = [...unusable.values()].sort((a, b) => compareServers(a.server, b.server) || compareBuilds(a.build, b.build));
@@ -246,12 +273,19 @@ export function serverHosts(summary: Summary | null, runs: readonly HostRun[] = 
 }
 
 export const serversView = (summary: Summary | null): ServersMachine[] =>
-  serverHosts(summary).map((h) => serversMachine(summary, h, summary?.hosts.find((x) => x.id === h)));
+  serverHosts(summary).map((h) =>
+    serversMachine(
+      summary,
+      h,
+      summary?.hosts.find((x) => x.id === h),
+    ),
+  );
 
 /** The CPU value and its interval as the tables print them. */
 export function cpuCell(e: SummaryEntry | null): { value: string; interval: string | null; missing: string | null } {
   if (!e) return { value: 'not measured', interval: null, missing: 'not measured' };
-  if (e.status !== 'measured' || !e.stats) return { value: e.status === 'measured' ? 'not measured' : e.status, interval: null, missing: `${e.status}${e.reason ? `: ${e.reason}` : ''}` };
+  if (e.status !== 'measured' || !e.stats)
+    return { value: e.status === 'measured' ? 'not measured' : e.status, interval: null, missing: `${e.status}${e.reason ? `: ${e.reason}` : ''}` };
   const iv = e.stats.interval;
   return { value: quantity(e.stats.median, e.unit, e.method), interval: iv ? quantityRange(iv.low, iv.high, e.unit, e.method) : null, missing: null };
 }

@@ -2,7 +2,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Summary, type SummaryEntry } from '../../../schema/index.ts';
-import { BENCHMARK_TITLE, benchmarkSummaries, causesOf, compareEntries, groupEntries, splitAround, headlines, keyId, splitLabels, variantText } from './version-view.ts';
+import {
+  BENCHMARK_TITLE,
+  benchmarkSummaries,
+  causesOf,
+  compareEntries,
+  groupEntries,
+  splitAround,
+  headlines,
+  keyId,
+  splitLabels,
+  variantText,
+} from './version-view.ts';
 import { metricNote, PERCENTILE_NOTE, seriesNote, TLS13_CLIENT_HEAP_NOTE } from '../../../runner/handshake/handshake.ts';
 import { intervalLabel, pct, pctRange, quantity, quantityRange, sig, toCsv, verdictWords } from './format.ts';
 import { entriesOf } from './model.ts';
@@ -13,9 +24,26 @@ const fixture = openSSLOnly(Summary.parse(JSON.parse(readFileSync(new URL('../..
 
 function entry(over: Partial<SummaryEntry> & { params: SummaryEntry['params'] }): SummaryEntry {
   return {
-    host: 'h', library: 'openssl', version: '3.5.7', series: '3.5', variant: 'default', key: `k${JSON.stringify(over.params)}${over.metric ?? ''}`, benchmark: 'handshake', metric: 'cpu-per-handshake',
-    label: 'Client CPU time per handshake (in-process); TLS 1.3', unit: 'us/handshake', method: 'cpu-time-client', higherIsBetter: false,
-    comparability: { acrossVersions: true }, status: 'measured', runId: 'r1', stats: null, vsPreviousSeries: null, vsBaseline: null, vsOpenSSL: null, ...over,
+    host: 'h',
+    library: 'openssl',
+    version: '3.5.7',
+    series: '3.5',
+    variant: 'default',
+    key: `k${JSON.stringify(over.params)}${over.metric ?? ''}`,
+    benchmark: 'handshake',
+    metric: 'cpu-per-handshake',
+    label: 'Client CPU time per handshake (in-process); TLS 1.3',
+    unit: 'us/handshake',
+    method: 'cpu-time-client',
+    higherIsBetter: false,
+    comparability: { acrossVersions: true },
+    status: 'measured',
+    runId: 'r1',
+    stats: null,
+    vsPreviousSeries: null,
+    vsBaseline: null,
+    vsOpenSSL: null,
+    ...over,
   };
 }
 
@@ -47,14 +75,28 @@ test('interval labels state their coverage and never claim 95% below it', () => 
 
 test('CSV formula injection: a text cell starting =, +, -, @, tab or CR is neutralised with a quote; numbers stay numbers', () => {
   const cells = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tx', '\rx'];
-  const out = toCsv(['c'], cells.map((c) => [c])).split('\r\n').slice(1, -1);
+  const out = toCsv(
+    ['c'],
+    cells.map((c) => [c]),
+  )
+    .split('\r\n')
+    .slice(1, -1);
   assert.deepEqual(out, ['"\'=HYPERLINK(""http://x"",""y"")"', "'+1+1", "'-2+3", "'@SUM(A1)", "'\tx", '"\'\rx"']);
   // a negative number is a number (as a number or as the text of one); text that merely starts with "-" is not
   assert.equal(toCsv(['n'], [[-3.5], ['-3.5'], ['-1e-3'], ['- 3']]), "n\r\n-3.5\r\n-3.5\r\n-1e-3\r\n'- 3\r\n");
 });
 
 test('CSV quotes what needs quoting and keeps numbers at full precision', () => {
-  assert.equal(toCsv(['a', 'b'], [[1.23456789, 'x, "y"'], [null, true]]), 'a,b\r\n1.23456789,"x, ""y"""\r\n,true\r\n');
+  assert.equal(
+    toCsv(
+      ['a', 'b'],
+      [
+        [1.23456789, 'x, "y"'],
+        [null, true],
+      ],
+    ),
+    'a,b\r\n1.23456789,"x, ""y"""\r\n,true\r\n',
+  );
 });
 
 test('labels split on clause breaks, never inside parentheses; repeated explanations become notes', () => {
@@ -96,34 +138,56 @@ test('a table never mixes runs: a measure measured in two runs becomes two table
 
 test('the latency-p50/p90/p99 tables say what the figures are, whatever label the run recorded', () => {
   const old = (cfg: string) => `p50 of the CPU time of one connection, client + server (SSL objects, handshake, ticket read, shutdown, free); ${cfg}`;
-  const rows = ['a', 'b', 'c'].map((x) => entry({ metric: 'latency-p50', method: 'cpu-time-both', params: { proto: '1.3', cert: x, side: 'both' }, label: old(x) }));
-  const plain = ['a', 'b', 'c'].map((x) => entry({ params: { proto: '1.3', cert: x, side: 'client' }, label: `Client CPU time per handshake (in-process); ${x}` }));
+  const rows = ['a', 'b', 'c'].map((x) =>
+    entry({ metric: 'latency-p50', method: 'cpu-time-both', params: { proto: '1.3', cert: x, side: 'both' }, label: old(x) }),
+  );
+  const plain = ['a', 'b', 'c'].map((x) =>
+    entry({ params: { proto: '1.3', cert: x, side: 'client' }, label: `Client CPU time per handshake (in-process); ${x}` }),
+  );
   const measures = groupEntries([...rows, ...plain])[0]!.measures;
   const of = (metric: string) => measures.find((m) => m.entries[0]!.metric === metric)!;
   assert.ok(of('latency-p50').notes.includes(PERCENTILE_NOTE));
   assert.match(PERCENTILE_NOTE, /CPU time per connection, client \+ server, not wall-clock latency/);
   assert.ok(!of('cpu-per-handshake').notes.includes(PERCENTILE_NOTE), 'only the percentile metrics');
   assert.equal(metricNote('handshake', 'cpu-per-handshake'), null);
-  assert.equal(metricNote('known-issues', 'latency-p50'), null, 'another benchmark\'s metric of that name is not these');
+  assert.equal(metricNote('known-issues', 'latency-p50'), null, "another benchmark's metric of that name is not these");
 });
 
 test("the TLS 1.3 client's heap says it holds the read buffer of the harness's SSL_read: OpenSSL only, client only, TLS 1.3 only", () => {
-  const heap = (proto: string, side: string, library = 'openssl') => ({ benchmark: 'handshake', metric: 'heap-per-connection', library, params: { proto, side, cert: 'ecdsa-p256' } });
+  const heap = (proto: string, side: string, library = 'openssl') => ({
+    benchmark: 'handshake',
+    metric: 'heap-per-connection',
+    library,
+    params: { proto, side, cert: 'ecdsa-p256' },
+  });
   assert.equal(seriesNote(heap('1.3', 'client')), TLS13_CLIENT_HEAP_NOTE);
   assert.match(TLS13_CLIENT_HEAP_NOTE, /3\.2 and later allocate at the client's first SSL_read after the handshake/);
   for (const other of [heap('1.3', 'server'), heap('1.2', 'client'), heap('1.3', 'client', 'wolfssl'), { ...heap('1.3', 'client'), benchmark: 'known-issues' }])
     assert.equal(seriesNote(other), null, JSON.stringify(other));
-  const rows = ['a', 'b', 'c'].map((x) => entry({ metric: 'heap-per-connection', method: 'heap-bytes', unit: 'bytes', params: { proto: '1.3', cert: x, side: 'client' }, label: `Heap bytes the client holds per live connection after the handshake; ${x}` }));
+  const rows = ['a', 'b', 'c'].map((x) =>
+    entry({
+      metric: 'heap-per-connection',
+      method: 'heap-bytes',
+      unit: 'bytes',
+      params: { proto: '1.3', cert: x, side: 'client' },
+      label: `Heap bytes the client holds per live connection after the handshake; ${x}`,
+    }),
+  );
   assert.ok(groupEntries(rows)[0]!.measures[0]!.notes.includes(TLS13_CLIENT_HEAP_NOTE), 'said beside the table, whatever the recorded label says');
 });
 
 test('labels that differ in a few words (openssl speed per buffer size) say the rest once; a colon head no other row shares is not a measure', () => {
   const label = (n: number) => `openssl speed -evp aes-128-gcm on ${n}-byte buffers (re-keyed): bytes per second of user CPU time`;
-  assert.deepEqual(splitAround([16, 64, 16384].map(label)), { head: 'openssl speed -evp aes-128-gcm on … buffers (re-keyed): bytes per second of user CPU time', rows: ['16-byte', '64-byte', '16384-byte'] });
+  assert.deepEqual(splitAround([16, 64, 16384].map(label)), {
+    head: 'openssl speed -evp aes-128-gcm on … buffers (re-keyed): bytes per second of user CPU time',
+    rows: ['16-byte', '64-byte', '16384-byte'],
+  });
   assert.deepEqual(splitAround(['a b', 'a c', 'a d']), { head: 'a …', rows: ['b', 'c', 'd'] });
   assert.equal(splitAround(['one thing entirely', 'another matter', 'a third']), null, 'nothing shared');
   assert.equal(splitAround(['x same', 'x same']), null, 'duplicates');
-  const es = [16, 64, 16384].map((n) => entry({ benchmark: 'speed', metric: 'aes-128-gcm-encrypt', params: { algorithm: 'aes-128-gcm', bytes: n }, label: label(n) }));
+  const es = [16, 64, 16384].map((n) =>
+    entry({ benchmark: 'speed', metric: 'aes-128-gcm-encrypt', params: { algorithm: 'aes-128-gcm', bytes: n }, label: label(n) }),
+  );
   const [g] = groupEntries(es);
   assert.equal(g!.measures.length, 1);
   assert.deepEqual(g!.measures[0]!.rowLabels, ['16-byte', '64-byte', '16384-byte']);
@@ -131,15 +195,31 @@ test('labels that differ in a few words (openssl speed per buffer size) say the 
 
 test('a version page lists each benchmark once, in reading order, with its counts and runs', () => {
   const es = [
-    entry({ params: { side: 'client' }, runId: 'r2', stats: { n: 6, median: 1, mean: 1, stdev: 0.2, min: 0.8, max: 1.2, cv: 0.2, deterministic: false, interval: null } }),
+    entry({
+      params: { side: 'client' },
+      runId: 'r2',
+      stats: { n: 6, median: 1, mean: 1, stdev: 0.2, min: 0.8, max: 1.2, cv: 0.2, deterministic: false, interval: null },
+    }),
     entry({ params: { side: 'server' }, runId: 'r1' }),
     entry({ params: { fn: 'x' }, metric: 'instructions-in-function' }),
     entry({ params: { algorithm: 'aes' }, benchmark: 'speed', status: 'unsupported', reason: 'no' }),
     entry({ params: { algorithm: 'gcm' }, benchmark: 'aead' }),
   ];
   const rows = benchmarkSummaries(es);
-  assert.deepEqual(rows.map((r) => r.benchmark), ['handshake', 'aead', 'speed']);
-  assert.deepEqual(rows[0], { benchmark: 'handshake', title: BENCHMARK_TITLE.handshake, shown: 2, writeupOnly: 1, unsupported: 0, changed: 0, noisy: 1, runs: ['r1', 'r2'] });
+  assert.deepEqual(
+    rows.map((r) => r.benchmark),
+    ['handshake', 'aead', 'speed'],
+  );
+  assert.deepEqual(rows[0], {
+    benchmark: 'handshake',
+    title: BENCHMARK_TITLE.handshake,
+    shown: 2,
+    writeupOnly: 1,
+    unsupported: 0,
+    changed: 0,
+    noisy: 1,
+    runs: ['r1', 'r2'],
+  });
   assert.equal(rows[2]!.unsupported, 1);
 });
 
@@ -147,11 +227,21 @@ test('series a build cannot measure are listed once per reason, not as a row eac
   const label = (cfg: string) => `Client CPU time per handshake (in-process); ${cfg}`;
   const rows = [
     ...['a', 'b', 'c'].map((x) => entry({ params: { cert: x, side: 'client' }, label: label(x) })),
-    ...['d', 'e'].map((x) => entry({ params: { cert: x, side: 'client' }, label: label(x), status: 'unsupported', reason: 'loading certificate mldsa65.crt: 40972C93F27F0000:error:0A080106:SSL routines' })),
+    ...['d', 'e'].map((x) =>
+      entry({
+        params: { cert: x, side: 'client' },
+        label: label(x),
+        status: 'unsupported',
+        reason: 'loading certificate mldsa65.crt: 40972C93F27F0000:error:0A080106:SSL routines',
+      }),
+    ),
   ];
   const [g] = groupEntries(rows);
   assert.equal(g!.measures.flatMap((m) => m.entries).length, 3);
-  assert.deepEqual(g!.unsupported.map((u) => [u.reason, u.entries.length]), [['loading certificate mldsa65.crt', 2]]);
+  assert.deepEqual(
+    g!.unsupported.map((u) => [u.reason, u.entries.length]),
+    [['loading certificate mldsa65.crt', 2]],
+  );
   assert.equal(g!.count, 5);
 });
 
@@ -160,15 +250,32 @@ test('headline figures of the fixture: handshake CPU per side with defaults and 
   const h = headlines(entries);
   assert.equal(h.cert, 'ecdsa-p256');
   const titles = h.rows.map((r) => r.title);
-  for (const t of ['Handshake CPU time, client side, library-default groups', 'Handshake CPU time, server side, library-default groups', 'Handshake CPU time, client side, groups pinned to X25519', 'Handshake CPU time, server side, groups pinned to X25519'])
+  for (const t of [
+    'Handshake CPU time, client side, library-default groups',
+    'Handshake CPU time, server side, library-default groups',
+    'Handshake CPU time, client side, groups pinned to X25519',
+    'Handshake CPU time, server side, groups pinned to X25519',
+  ])
     assert.ok(titles.includes(t), `${t} missing from ${titles.join(' | ')}`);
-  assert.ok(titles.some((t) => t.startsWith('AES-128-GCM seal')), 'the AEAD program is a headline');
+  assert.ok(
+    titles.some((t) => t.startsWith('AES-128-GCM seal')),
+    'the AEAD program is a headline',
+  );
 });
 
 test('a version measured only by the known-issues run opens with its TLS 1.2 handshake and the complaint operations', () => {
   const ki = (metric: string, params: Record<string, string | number>, unit: SummaryEntry['unit'] = 'us/op') =>
     entry({ benchmark: 'known-issues', metric, unit, params, label: `${metric} ${JSON.stringify(params)}` });
-  const tls12 = { proto: '1.2', cert: 'rsa2048', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared', cipher: 'AES128-SHA' };
+  const tls12 = {
+    proto: '1.2',
+    cert: 'rsa2048',
+    clientGroups: 'default',
+    serverGroups: 'default',
+    resume: 'none',
+    threads: 1,
+    clientCtx: 'shared',
+    cipher: 'AES128-SHA',
+  };
   const entries = [
     entry({ metric: 'cpu-per-handshake', params: { ...tls12, side: 'client' }, label: 'client' }),
     entry({ metric: 'cpu-per-handshake', params: { ...tls12, side: 'server' }, label: 'server' }),
@@ -178,26 +285,58 @@ test('a version measured only by the known-issues run opens with its TLS 1.2 han
     ki('instructions-per-op', { op: 'pkey-pem', key: 'rsa2048', encoding: 'pkcs8-pem' }, 'instructions'),
     ki('heap-per-connection', { op: 'dtls-handshake', side: 'server' }, 'bytes'),
     // bytes on the wire of a TLS 1.3 handshake with pinned groups: after the handshake CPU, never before it
-    entry({ metric: 'bytes-sent', unit: 'bytes', method: 'wire-bytes', params: { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'P-256', serverGroups: 'P-256', resume: 'none', threads: 1, clientCtx: 'shared', side: 'client' }, label: 'bytes' }),
+    entry({
+      metric: 'bytes-sent',
+      unit: 'bytes',
+      method: 'wire-bytes',
+      params: {
+        proto: '1.3',
+        cert: 'ecdsa-p256',
+        clientGroups: 'P-256',
+        serverGroups: 'P-256',
+        resume: 'none',
+        threads: 1,
+        clientCtx: 'shared',
+        side: 'client',
+      },
+      label: 'bytes',
+    }),
   ];
-  assert.deepEqual(headlines(entries).rows.map((r) => r.title), [
-    'Handshake CPU time, client side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
-    'Handshake CPU time, server side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
-    'Bytes sent per handshake, client side, groups P-256',
-    'Decoding an RSA-2048 private key, PKCS#8 PEM',
-    'Loading a CA bundle of 200 certificates',
-    'AES-128-GCM seal of a 16-byte record, context keyed once',
-    'DTLS heap per connection, server side',
-  ]);
+  assert.deepEqual(
+    headlines(entries).rows.map((r) => r.title),
+    [
+      'Handshake CPU time, client side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
+      'Handshake CPU time, server side, TLS 1.2 AES128-SHA, RSA-2048 certificate',
+      'Bytes sent per handshake, client side, groups P-256',
+      'Decoding an RSA-2048 private key, PKCS#8 PEM',
+      'Loading a CA bundle of 200 certificates',
+      'AES-128-GCM seal of a 16-byte record, context keyed once',
+      'DTLS heap per connection, server side',
+    ],
+  );
   assert.equal(groupEntries(entries).find((g) => g.benchmark === 'known-issues')!.title, 'Known issues: the operations behind reported complaints');
   // "<measure>: <operation>" labels share one table per measure, each row naming its operation
-  const locks = ['pkey-pem', 'ca-bundle'].map((op) => entry({ benchmark: 'known-issues', metric: 'lock-calls-per-op', unit: 'count', params: { op, lock: 'library-locks' }, label: `Library lock acquisitions (read + write) per call: ${op} (callgrind call counts)` }));
+  const locks = ['pkey-pem', 'ca-bundle'].map((op) =>
+    entry({
+      benchmark: 'known-issues',
+      metric: 'lock-calls-per-op',
+      unit: 'count',
+      params: { op, lock: 'library-locks' },
+      label: `Library lock acquisitions (read + write) per call: ${op} (callgrind call counts)`,
+    }),
+  );
   const m = groupEntries(locks)[0]!.measures;
-  assert.deepEqual(m.map((x) => [x.head, x.rowLabels]), [['Library lock acquisitions (read + write) per call', ['ca-bundle (callgrind call counts)', 'pkey-pem (callgrind call counts)']]]);
+  assert.deepEqual(
+    m.map((x) => [x.head, x.rowLabels]),
+    [['Library lock acquisitions (read + write) per call', ['ca-bundle (callgrind call counts)', 'pkey-pem (callgrind call counts)']]],
+  );
   // a version with the plain TLS 1.3 handshake opens with it; the complaint operations stay in the full tables
   const tls13 = { proto: '1.3', cert: 'ecdsa-p256', clientGroups: 'default', serverGroups: 'default', resume: 'none', threads: 1, clientCtx: 'shared' };
   const full = [...entries, entry({ metric: 'cpu-per-handshake', params: { ...tls13, side: 'client' }, label: 'client 1.3' })];
-  assert.deepEqual(headlines(full).rows.map((r) => r.title), ['Handshake CPU time, client side, library-default groups', 'Bytes sent per handshake, client side, groups P-256']);
+  assert.deepEqual(
+    headlines(full).rows.map((r) => r.title),
+    ['Handshake CPU time, client side, library-default groups', 'Bytes sent per handshake, client side, groups P-256'],
+  );
 });
 
 test('changes of ten times or more read as multiples, smaller ones as percentages', () => {
@@ -221,9 +360,23 @@ test('key ids are short and stable; variants read as words', () => {
 test("a version page's headline rows follow a visitor's questions: handshake CPU per side, handshakes per second, bulk, heap, bytes, then the rest", () => {
   const h = headlines(entriesOf(fixture, 'obs-fixture-host', '3.5.7', 'default'));
   const kind = (t: string) =>
-    t.startsWith('Handshake CPU time') ? 0 : t.startsWith('Handshakes per') ? 1 : / seal, /.test(t) ? 2 : t.startsWith('Heap') ? 3 : t.startsWith('Bytes') ? 4 : 5;
+    t.startsWith('Handshake CPU time')
+      ? 0
+      : t.startsWith('Handshakes per')
+        ? 1
+        : / seal, /.test(t)
+          ? 2
+          : t.startsWith('Heap')
+            ? 3
+            : t.startsWith('Bytes')
+              ? 4
+              : 5;
   const kinds = h.rows.map((r) => kind(r.title));
-  assert.deepEqual(kinds, [...kinds].sort((a, b) => a - b), h.rows.map((r) => r.title).join(' | '));
+  assert.deepEqual(
+    kinds,
+    [...kinds].sort((a, b) => a - b),
+    h.rows.map((r) => r.title).join(' | '),
+  );
   for (const k of [0, 1, 2, 3] as const) assert.ok(kinds.includes(k), `no row of kind ${k}: ${h.rows.map((r) => r.title).join(' | ')}`);
   assert.notEqual(h.rows[0]!.title, 'SSL_CTX_new, one call');
 });
@@ -239,11 +392,23 @@ test('a headline change links to the write-ups naming its series and version and
     { machine: 'm', slug: 's1', title: 'instructions', metricId: 'handshake-instructions:client:ecdsa-p256:default' },
     { machine: 'm', slug: 's2', title: 'heap', metricId: 'handshake-heap:server:ecdsa-p256:X25519' },
   ];
-  assert.deepEqual(causesOf(e, w, b).map((c) => `${c.kind} ${c.id}`), ['write-up yes', 'bisection m/s1']);
+  assert.deepEqual(
+    causesOf(e, w, b).map((c) => `${c.kind} ${c.id}`),
+    ['write-up yes', 'bisection m/s1'],
+  );
 });
 
 test('an AEAD page shows the CPU-time table it calls primary before the wall-clock one, per cipher', () => {
-  const aead = (metric: string, algorithm: string) => entry({ benchmark: 'aead', metric, params: { algorithm, operation: 'seal', bytes: 16384 }, label: metric });
-  const sorted = [aead('aes-128-gcm-seal', 'aes-128-gcm'), aead('chacha20-poly1305-seal', 'chacha20-poly1305'), aead('aes-128-gcm-seal-cpu', 'aes-128-gcm'), aead('chacha20-poly1305-seal-cpu', 'chacha20-poly1305')].sort(compareEntries);
-  assert.deepEqual(sorted.map((e) => e.metric), ['aes-128-gcm-seal-cpu', 'aes-128-gcm-seal', 'chacha20-poly1305-seal-cpu', 'chacha20-poly1305-seal']);
+  const aead = (metric: string, algorithm: string) =>
+    entry({ benchmark: 'aead', metric, params: { algorithm, operation: 'seal', bytes: 16384 }, label: metric });
+  const sorted = [
+    aead('aes-128-gcm-seal', 'aes-128-gcm'),
+    aead('chacha20-poly1305-seal', 'chacha20-poly1305'),
+    aead('aes-128-gcm-seal-cpu', 'aes-128-gcm'),
+    aead('chacha20-poly1305-seal-cpu', 'chacha20-poly1305'),
+  ].sort(compareEntries);
+  assert.deepEqual(
+    sorted.map((e) => e.metric),
+    ['aes-128-gcm-seal-cpu', 'aes-128-gcm-seal', 'chacha20-poly1305-seal-cpu', 'chacha20-poly1305-seal'],
+  );
 });

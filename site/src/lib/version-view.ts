@@ -45,7 +45,22 @@ const METRIC_ORDER = [
 ];
 
 /** Parameters in the order they sort rows, and the preferred order of their values (others follow, sorted). */
-const PARAM_ORDER = ['side', 'layer', 'function', 'algorithm', 'operation', 'proto', 'resume', 'clientCtx', 'threads', 'cert', 'clientGroups', 'serverGroups', 'cipher', 'bytes'];
+const PARAM_ORDER = [
+  'side',
+  'layer',
+  'function',
+  'algorithm',
+  'operation',
+  'proto',
+  'resume',
+  'clientCtx',
+  'threads',
+  'cert',
+  'clientGroups',
+  'serverGroups',
+  'cipher',
+  'bytes',
+];
 const VALUE_ORDER: Record<string, string[]> = {
   side: ['client', 'server', 'both'],
   layer: ['message', 'record'],
@@ -253,8 +268,18 @@ export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
     const byRun = (a: string, b: string) => runSize.get(b)! - runSize.get(a)! || a.localeCompare(b);
     const measures: Measure[] = [];
     const loose = new Map<string, Entry[]>();
-    const unsupported = [...groupBy(list.filter((e) => e.status === 'unsupported'), (e) => reasonText(e.reason))].map(([reason, es]) => ({ reason, entries: es }));
-    for (const same of [...groupBy(list.filter((e) => e.status !== 'unsupported'), measureKey).values()].flatMap(byColonHead)) {
+    const unsupported = [
+      ...groupBy(
+        list.filter((e) => e.status === 'unsupported'),
+        (e) => reasonText(e.reason),
+      ),
+    ].map(([reason, es]) => ({ reason, entries: es }));
+    for (const same of [
+      ...groupBy(
+        list.filter((e) => e.status !== 'unsupported'),
+        measureKey,
+      ).values(),
+    ].flatMap(byColonHead)) {
       for (const [run, rows] of [...groupBy(same, (e) => e.runId)].sort(([a], [b]) => byRun(a, b))) {
         const split = rows.length >= MIN_MEASURE_ROWS ? splitLabels(rows.map((e) => e.label)) : null;
         const head = colonHead(rows[0]!.label);
@@ -278,8 +303,7 @@ export function groupEntries(entries: readonly Entry[]): BenchmarkGroup[] {
       measures.push({ head: '', notes, entries: rows, rowLabels: parts.map((r) => [r[0]!, ...r.slice(1).filter((c) => !notes.includes(c))].join('; ')) });
     }
     // said beside the table whatever the labels of the runs say (runs before the percentile labels were reworded)
-    for (const m of measures)
-      for (const note of new Set(m.entries.map(seriesNote))) if (note && !m.notes.includes(note)) m.notes.push(note);
+    for (const m of measures) for (const note of new Set(m.entries.map(seriesNote))) if (note && !m.notes.includes(note)) m.notes.push(note);
     out.push({ benchmark, title: benchmarkTitle(benchmark), measures, unsupported, count: list.length });
   }
   return out;
@@ -332,8 +356,7 @@ function pick(entries: readonly Entry[], match: (e: Entry) => boolean, prefer: (
   return entries.filter(match).sort((a, b) => prefer(a) - prefer(b) || compareEntries(a, b))[0];
 }
 
-const sizeText = (bytes: unknown) =>
-  typeof bytes === 'number' ? (bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`) : '';
+const sizeText = (bytes: unknown) => (typeof bytes === 'number' ? (bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`) : '');
 /** CPU-time methods answer "what does it cost"; prefer them over wall-clock where both exist. */
 const cpuFirst = (e: Entry) => (e.method.startsWith('cpu-time') ? 0 : 1);
 const largestBuffer = (e: Entry) => -(typeof p(e, 'bytes') === 'number' ? (p(e, 'bytes') as number) : 0);
@@ -342,42 +365,86 @@ const largestBuffer = (e: Entry) => -(typeof p(e, 'bytes') === 'number' ? (p(e, 
 export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: string | null } {
   const plainCpu = entries.filter((e) => e.metric === 'cpu-per-handshake' && PLAIN_HANDSHAKE(e));
   const cert =
-    [...new Set(plainCpu.map((e) => String(p(e, 'cert'))))].sort((a, b) => rank(CERT_PREFERENCE, a) - rank(CERT_PREFERENCE, b) || a.localeCompare(b))[0] ?? null;
+    [...new Set(plainCpu.map((e) => String(p(e, 'cert'))))].sort((a, b) => rank(CERT_PREFERENCE, a) - rank(CERT_PREFERENCE, b) || a.localeCompare(b))[0] ??
+    null;
   const hs = (e: Entry) => PLAIN_HANDSHAKE(e) && (cert === null || p(e, 'cert') === cert);
   const groupsPref = (e: Entry) => (groupsAre(e, 'default') ? 0 : groupsAre(e, 'X25519') ? 1 : 2);
-  const groupsWords = (e: Entry) => (groupsAre(e, 'default') ? 'library-default groups' : groupsAre(e, 'X25519') ? 'groups pinned to X25519' : `groups ${p(e, 'clientGroups')}`);
+  const groupsWords = (e: Entry) =>
+    groupsAre(e, 'default') ? 'library-default groups' : groupsAre(e, 'X25519') ? 'groups pinned to X25519' : `groups ${p(e, 'clientGroups')}`;
   const rows: Headline[] = [];
   const add = (entry: Entry | undefined, title: (e: Entry) => string) => {
     if (entry && !rows.some((r) => r.entry === entry)) rows.push({ title: title(entry), entry });
   };
   for (const groups of ['default', 'X25519'])
     for (const side of ['client', 'server'])
-      add(pick(entries, (e) => e.metric === 'cpu-per-handshake' && hs(e) && p(e, 'side') === side && groupsAre(e, groups)), (e) => `Handshake CPU time, ${side} side, ${groupsWords(e)}`);
+      add(
+        pick(entries, (e) => e.metric === 'cpu-per-handshake' && hs(e) && p(e, 'side') === side && groupsAre(e, groups)),
+        (e) => `Handshake CPU time, ${side} side, ${groupsWords(e)}`,
+      );
   // versions measured only by the known-issues run have its TLS 1.2 handshake, not the plain TLS 1.3 one:
   // their page opens with it and with the complaint operations (on the others, those are in the full tables)
   const knownIssuesOnly = !rows.some((r) => r.entry.metric === 'cpu-per-handshake');
   if (knownIssuesOnly)
     for (const side of ['client', 'server'])
       add(
-        pick(entries, (e) => e.metric === 'cpu-per-handshake' && p(e, 'resume') === 'none' && p(e, 'threads') === 1 && p(e, 'clientCtx') === 'shared' && p(e, 'side') === side && groupsAre(e, 'default')),
-        (e) => `Handshake CPU time, ${side} side, TLS ${p(e, 'proto')}${p(e, 'cipher') ? ` ${p(e, 'cipher')}` : ''}, ${certName(String(p(e, 'cert')))} certificate`,
+        pick(
+          entries,
+          (e) =>
+            e.metric === 'cpu-per-handshake' &&
+            p(e, 'resume') === 'none' &&
+            p(e, 'threads') === 1 &&
+            p(e, 'clientCtx') === 'shared' &&
+            p(e, 'side') === side &&
+            groupsAre(e, 'default'),
+        ),
+        (e) =>
+          `Handshake CPU time, ${side} side, TLS ${p(e, 'proto')}${p(e, 'cipher') ? ` ${p(e, 'cipher')}` : ''}, ${certName(String(p(e, 'cert')))} certificate`,
       );
   // in the order of a visitor's questions: CPU per side (above), handshakes per second, bulk, heap, bytes, instructions
-  add(pick(entries, (e) => e.metric === 'handshakes-per-cpu-second' && hs(e), groupsPref), (e) => `Handshakes per CPU-second, client + server, ${groupsWords(e)}`);
+  add(
+    pick(entries, (e) => e.metric === 'handshakes-per-cpu-second' && hs(e), groupsPref),
+    (e) => `Handshakes per CPU-second, client + server, ${groupsWords(e)}`,
+  );
   const bulk = () => {
-    for (const [algorithm, name] of [['aes-128-gcm', 'AES-128-GCM'], ['chacha20-poly1305', 'ChaCha20-Poly1305']])
-      add(pick(entries, (e) => e.benchmark === 'aead' && p(e, 'algorithm') === algorithm, (e) => cpuFirst(e) * 1e9 + largestBuffer(e)), (e) => `${name} seal, ${sizeText(p(e, 'bytes'))} records`);
+    for (const [algorithm, name] of [
+      ['aes-128-gcm', 'AES-128-GCM'],
+      ['chacha20-poly1305', 'ChaCha20-Poly1305'],
+    ])
+      add(
+        pick(
+          entries,
+          (e) => e.benchmark === 'aead' && p(e, 'algorithm') === algorithm,
+          (e) => cpuFirst(e) * 1e9 + largestBuffer(e),
+        ),
+        (e) => `${name} seal, ${sizeText(p(e, 'bytes'))} records`,
+      );
   };
   if (rows.length) bulk();
   for (const side of ['client', 'server'])
-    add(pick(entries, (e) => e.metric === 'heap-per-connection' && hs(e) && p(e, 'side') === side, groupsPref), (e) => `Heap per connection, ${side} side, ${groupsWords(e)}`);
+    add(
+      pick(entries, (e) => e.metric === 'heap-per-connection' && hs(e) && p(e, 'side') === side, groupsPref),
+      (e) => `Heap per connection, ${side} side, ${groupsWords(e)}`,
+    );
   for (const side of ['client', 'server'])
-    add(pick(entries, (e) => e.metric === 'bytes-sent' && hs(e) && p(e, 'side') === side, groupsPref), (e) => `Bytes sent per handshake, ${side} side, ${groupsWords(e)}`);
-  add(pick(entries, (e) => e.metric === 'instructions-per-handshake' && hs(e), groupsPref), (e) => `Instructions per handshake, both sides, ${groupsWords(e)}`);
-  add(pick(entries, (e) => e.metric === 'ssl-ctx-new'), () => 'SSL_CTX_new, one call');
+    add(
+      pick(entries, (e) => e.metric === 'bytes-sent' && hs(e) && p(e, 'side') === side, groupsPref),
+      (e) => `Bytes sent per handshake, ${side} side, ${groupsWords(e)}`,
+    );
+  add(
+    pick(entries, (e) => e.metric === 'instructions-per-handshake' && hs(e), groupsPref),
+    (e) => `Instructions per handshake, both sides, ${groupsWords(e)}`,
+  );
+  add(
+    pick(entries, (e) => e.metric === 'ssl-ctx-new'),
+    () => 'SSL_CTX_new, one call',
+  );
   // the known-issues operations (issue 16), CPU time per call or record, on pages without the handshake figures
   const op = (id: string, title: (e: Entry) => string) => {
-    if (knownIssuesOnly) add(pick(entries, (e) => e.benchmark === 'known-issues' && e.metric === 'cpu-per-op' && p(e, 'op') === id), title);
+    if (knownIssuesOnly)
+      add(
+        pick(entries, (e) => e.benchmark === 'known-issues' && e.metric === 'cpu-per-op' && p(e, 'op') === id),
+        title,
+      );
   };
   op('pkey-pem', () => 'Decoding an RSA-2048 private key, PKCS#8 PEM');
   op('pkey-der', () => 'Decoding an RSA-2048 private key, PKCS#8 DER');
@@ -385,10 +452,20 @@ export function headlines(entries: readonly Entry[]): { rows: Headline[]; cert: 
   op('ca-bundle', (e) => `Loading a CA bundle of ${p(e, 'certificates')} certificates`);
   if (!rows.some((r) => r.entry.metric === 'ssl-ctx-new')) op('ctx-new', () => 'SSL_CTX_new and SSL_CTX_free, one call');
   op('aead-reinit', (e) => `AES-128-GCM seal of a ${p(e, 'bytes')}-byte record, context keyed once`);
-  if (knownIssuesOnly) add(pick(entries, (e) => e.benchmark === 'known-issues' && e.metric === 'heap-per-connection' && p(e, 'op') === 'dtls-handshake' && p(e, 'side') === 'server'), () => 'DTLS heap per connection, server side');
+  if (knownIssuesOnly)
+    add(
+      pick(
+        entries,
+        (e) => e.benchmark === 'known-issues' && e.metric === 'heap-per-connection' && p(e, 'op') === 'dtls-handshake' && p(e, 'side') === 'server',
+      ),
+      () => 'DTLS heap per connection, server side',
+    );
   bulk();
   const speed = (metric: string, title: string, prefer?: (e: Entry) => number) =>
-    add(pick(entries, (e) => e.benchmark === 'speed' && e.metric === metric, prefer), (e) => (p(e, 'bytes') === undefined ? title : `${title}, ${sizeText(p(e, 'bytes'))} buffers`));
+    add(
+      pick(entries, (e) => e.benchmark === 'speed' && e.metric === metric, prefer),
+      (e) => (p(e, 'bytes') === undefined ? title : `${title}, ${sizeText(p(e, 'bytes'))} buffers`),
+    );
   speed('rsa2048-sign', 'RSA-2048 signatures');
   speed('ecdsa-p256-sign', 'ECDSA P-256 signatures');
   speed('ecdh-x25519-derive', 'X25519 key agreement');
@@ -418,7 +495,9 @@ export function causesOf(
 ): Cause[] {
   const side = p(entry, 'side');
   return [
-    ...writeups.filter((w) => w.seriesKeys.includes(entry.key) && w.versions.includes(entry.version)).map((w) => ({ kind: 'write-up' as const, id: w.id, text: w.title })),
+    ...writeups
+      .filter((w) => w.seriesKeys.includes(entry.key) && w.versions.includes(entry.version))
+      .map((w) => ({ kind: 'write-up' as const, id: w.id, text: w.title })),
     ...bisections
       .filter((b) => {
         const [metric, bSide] = b.metricId.split(':');

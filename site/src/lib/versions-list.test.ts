@@ -19,6 +19,9 @@ test('every row of the list takes its headline from one machine', () => {
   const pages = versionPages(fixture);
   const { host, rows } = versionRows(fixture, pages);
   assert.equal(rows.length, pages.length);
-  assert.ok(rows.some((r) => r.headline), 'the fixture has handshake headlines');
+  assert.ok(
+    rows.some((r) => r.headline),
+    'the fixture has handshake headlines',
+  );
   for (const r of rows) if (r.headline) assert.equal(r.headline.entry.host, host);
 });

@@ -30,7 +30,8 @@ export function releaseDate(versionString: string): string | null {
 export function versionRows(summary: Summary, pages: readonly VersionPage[]): { host: string | null; rows: VersionRow[] } {
   const host = defaultHost(new Set(pages.flatMap((p) => p.hosts)), summary.runs);
   const rows = pages.map((page) => {
-    const build = summary.builds.find((b) => b.version === page.version && b.variant === page.variant && (host === null || b.host === host)) ??
+    const build =
+      summary.builds.find((b) => b.version === page.version && b.variant === page.variant && (host === null || b.host === host)) ??
       summary.builds.find((b) => b.version === page.version && b.variant === page.variant);
     const head = host && page.hosts.includes(host) ? headlines(entriesOf(summary, host, page.version, page.variant)).rows : [];
     return {

@@ -34,10 +34,35 @@ export function viewJson(v: View): string {
 // ------------------------------------------------------------------ summary entries
 
 const ENTRY_COLUMNS = [
-  'host', 'version', 'variant', 'runId', 'benchmark', 'metric', 'key', 'label', 'unit', 'method', 'higherIsBetter', 'params', 'observed',
-  'comparableAcrossVersions', 'status', 'reason', 'n', 'median', 'min', 'max', 'cv', 'deterministic', 'intervalLow', 'intervalHigh',
-  'intervalCoverage', 'intervalKind',
-  ...(['previousSeries', 'baseline'] as const).flatMap((s) => ['Against', 'Ratio', 'Pairing', 'Pairs', 'Low', 'High', 'Coverage', 'Verdict'].map((c) => `${s}${c}`)),
+  'host',
+  'version',
+  'variant',
+  'runId',
+  'benchmark',
+  'metric',
+  'key',
+  'label',
+  'unit',
+  'method',
+  'higherIsBetter',
+  'params',
+  'observed',
+  'comparableAcrossVersions',
+  'status',
+  'reason',
+  'n',
+  'median',
+  'min',
+  'max',
+  'cv',
+  'deterministic',
+  'intervalLow',
+  'intervalHigh',
+  'intervalCoverage',
+  'intervalKind',
+  ...(['previousSeries', 'baseline'] as const).flatMap((s) =>
+    ['Against', 'Ratio', 'Pairing', 'Pairs', 'Low', 'High', 'Coverage', 'Verdict'].map((c) => `${s}${c}`),
+  ),
 ];
 
 function entryRow(e: SummaryEntry): unknown[] {
@@ -45,9 +70,34 @@ function entryRow(e: SummaryEntry): unknown[] {
   const cmp = (c: SummaryEntry['vsBaseline']) =>
     c ? [c.against, c.ratio, c.pairing, c.pairs, c.interval?.low, c.interval?.high, c.interval?.coverage, c.verdict] : Array(8).fill(null);
   return [
-    e.host, e.version, e.variant, e.runId, e.benchmark, e.metric, e.key, e.label, e.unit, e.method, e.higherIsBetter, JSON.stringify(e.params),
-    e.observed ? JSON.stringify(e.observed) : null, e.comparability.acrossVersions, e.status, e.reason, s?.n, s?.median, s?.min, s?.max, s?.cv,
-    s?.deterministic, s?.interval?.low, s?.interval?.high, s?.interval?.coverage, s?.interval?.kind, ...cmp(e.vsPreviousSeries), ...cmp(e.vsBaseline),
+    e.host,
+    e.version,
+    e.variant,
+    e.runId,
+    e.benchmark,
+    e.metric,
+    e.key,
+    e.label,
+    e.unit,
+    e.method,
+    e.higherIsBetter,
+    JSON.stringify(e.params),
+    e.observed ? JSON.stringify(e.observed) : null,
+    e.comparability.acrossVersions,
+    e.status,
+    e.reason,
+    s?.n,
+    s?.median,
+    s?.min,
+    s?.max,
+    s?.cv,
+    s?.deterministic,
+    s?.interval?.low,
+    s?.interval?.high,
+    s?.interval?.coverage,
+    s?.interval?.kind,
+    ...cmp(e.vsPreviousSeries),
+    ...cmp(e.vsBaseline),
   ];
 }
 
@@ -59,14 +109,23 @@ export const versionViewId = (host: string, slug: string, part: 'all' | 'headlin
 
 // ------------------------------------------------------------------ hosts, builds, runs
 
-
 export function hostsView(hosts: readonly Host[]): View {
   return {
     id: 'methodology/hosts',
     title: 'Hosts the runs were taken on, with every recorded CPU flag (empty: not recorded)',
     columns: ['host', 'arch', 'cpuModel', 'logicalCpus', 'memoryBytes', 'kernel', 'os', 'virtualization', 'cpuGovernor', 'boost', 'smt', ...CPU_FLAGS],
     rows: hosts.map((h) => [
-      h.id, h.arch, h.cpuModel, h.logicalCpus, h.memoryBytes, h.kernel, h.os, h.virtualization, h.cpuGovernor, h.boost ?? null, h.smt ?? null,
+      h.id,
+      h.arch,
+      h.cpuModel,
+      h.logicalCpus,
+      h.memoryBytes,
+      h.kernel,
+      h.os,
+      h.virtualization,
+      h.cpuGovernor,
+      h.boost ?? null,
+      h.smt ?? null,
       ...CPU_FLAGS.map((f) => h.cpuFlags[f] ?? null),
     ]),
   };
@@ -76,9 +135,32 @@ export function buildsView(builds: readonly (Build & { host: string })[]): View 
   return {
     id: 'methodology/builds',
     title: 'Builds: toolchain, options and the CPU capability vector each reported on its host',
-    columns: ['host', 'version', 'variant', 'buildId', 'versionString', 'sourceKind', 'sourceName', 'sha256', 'configureArgs', 'compiler', 'cflags', 'cpuCapabilities'],
+    columns: [
+      'host',
+      'version',
+      'variant',
+      'buildId',
+      'versionString',
+      'sourceKind',
+      'sourceName',
+      'sha256',
+      'configureArgs',
+      'compiler',
+      'cflags',
+      'cpuCapabilities',
+    ],
     rows: builds.map((b) => [
-      b.host, b.version, b.variant, b.id, b.versionString, b.source.kind, b.source.name, b.source.sha256, b.configureArgs.join(' '), b.compiler, b.cflags,
+      b.host,
+      b.version,
+      b.variant,
+      b.id,
+      b.versionString,
+      b.source.kind,
+      b.source.name,
+      b.source.sha256,
+      b.configureArgs.join(' '),
+      b.compiler,
+      b.cflags,
       b.cpuCapabilities ?? null,
     ]),
   };
@@ -111,7 +193,20 @@ export function runsView(runs: readonly RunIndexEntry[]): View {
     id: 'runs',
     title: 'Every run file, with its quiet-host status',
     columns: ['runId', 'host', 'mode', 'startedAt', 'finishedAt', 'builds', 'series', 'benchmarks', 'quiet', 'notQuietReasons', 'feedsTheSummary', 'file'],
-    rows: runs.map((r) => [r.runId, r.host, r.mode, r.startedAt, r.finishedAt, r.builds, r.series, r.benchmarks.join(' '), r.quiet, r.quietReasons.join('; '), used.has(r.runId), `data/${r.path}`]),
+    rows: runs.map((r) => [
+      r.runId,
+      r.host,
+      r.mode,
+      r.startedAt,
+      r.finishedAt,
+      r.builds,
+      r.series,
+      r.benchmarks.join(' '),
+      r.quiet,
+      r.quietReasons.join('; '),
+      used.has(r.runId),
+      `data/${r.path}`,
+    ]),
   };
 }
 
@@ -132,7 +227,20 @@ export function resultFileRows(): ResultFileRow[] {
     for (const f of listResultFiles(kind)) {
       const v = f.value as { runId?: string; startedAt?: string; generatedAt?: string; host?: { id?: string }; quiet?: unknown };
       const q = evidenceOf(v.quiet);
-      rows.push({ kind, path: f.path, host: v.host?.id ?? '', id: v.runId ?? f.path.split('/').pop()!.replace(/\.json$/, ''), at: v.startedAt ?? v.generatedAt ?? '', quiet: q.quiet, reasons: q.reasons });
+      rows.push({
+        kind,
+        path: f.path,
+        host: v.host?.id ?? '',
+        id:
+          v.runId ??
+          f.path
+            .split('/')
+            .pop()!
+            .replace(/\.json$/, ''),
+        at: v.startedAt ?? v.generatedAt ?? '',
+        quiet: q.quiet,
+        reasons: q.reasons,
+      });
     }
   return rows;
 }
@@ -158,35 +266,148 @@ export function mtuViews(r: MtuResults): View[] {
     {
       id: mtuViewId(r.host.id, 'client-hellos'),
       title: `ClientHello sizes and Initial packets on ${r.host.id}`,
-      columns: ['version', 'config', 'clientGroups', 'status', 'reason', 'keyShares', 'clientHelloTcpBytes', 'clientHelloQuicBytes', 'quicStatus',
-        ...sizes.map((s) => `initialPacketsAt${s}`), `clientBytesAt${small}`, `serverBudgetAt${small}`, 'measuredFirstFlightDatagrams', 'measuredFirstFlightBytes', 'modelAgrees', 'negotiatedGroup'],
+      columns: [
+        'version',
+        'config',
+        'clientGroups',
+        'status',
+        'reason',
+        'keyShares',
+        'clientHelloTcpBytes',
+        'clientHelloQuicBytes',
+        'quicStatus',
+        ...sizes.map((s) => `initialPacketsAt${s}`),
+        `clientBytesAt${small}`,
+        `serverBudgetAt${small}`,
+        'measuredFirstFlightDatagrams',
+        'measuredFirstFlightBytes',
+        'modelAgrees',
+        'negotiatedGroup',
+      ],
       rows: r.clientHellos.map((c) => {
         const p = planAt(c.plans, small);
-        return [c.version, c.config.label, c.config.clientGroups, c.status, c.reason ?? null, shares(c.quic?.keyShares ?? c.tcp?.keyShares), c.tcp?.messageBytes, c.quic?.messageBytes, c.quicStatus ?? null,
-          ...sizes.map((s) => planAt(c.plans, s)?.packets ?? null), p?.bytesSent, p?.serverBudgetBytes, c.measuredFirstFlight?.datagrams, c.measuredFirstFlight?.bytesSent,
-          c.measuredFirstFlight?.matchesModelAt1200, c.negotiatedGroup ?? null];
+        return [
+          c.version,
+          c.config.label,
+          c.config.clientGroups,
+          c.status,
+          c.reason ?? null,
+          shares(c.quic?.keyShares ?? c.tcp?.keyShares),
+          c.tcp?.messageBytes,
+          c.quic?.messageBytes,
+          c.quicStatus ?? null,
+          ...sizes.map((s) => planAt(c.plans, s)?.packets ?? null),
+          p?.bytesSent,
+          p?.serverBudgetBytes,
+          c.measuredFirstFlight?.datagrams,
+          c.measuredFirstFlight?.bytesSent,
+          c.measuredFirstFlight?.matchesModelAt1200,
+          c.negotiatedGroup ?? null,
+        ];
       }),
     },
     {
       id: mtuViewId(r.host.id, 'server-flights'),
       title: `Server first flight against the amplification budget on ${r.host.id}, at ${small}-byte datagrams`,
-      columns: ['version', 'config', 'cert', 'status', 'reason', 'chainDerBytes', 'certificateMessageBytes', 'tcpFlightBytes', 'quicFlightBytes', 'budgetBytes', 'fitsBudget', 'datagramsWithinBudget', 'datagrams'],
+      columns: [
+        'version',
+        'config',
+        'cert',
+        'status',
+        'reason',
+        'chainDerBytes',
+        'certificateMessageBytes',
+        'tcpFlightBytes',
+        'quicFlightBytes',
+        'budgetBytes',
+        'fitsBudget',
+        'datagramsWithinBudget',
+        'datagrams',
+      ],
       rows: r.serverFlights.map((s) => {
         const p = planAt(s.plans, small);
-        return [s.version, s.config.label, s.cert, s.status, s.reason ?? null, s.chain?.reduce((a, c) => a + c.derBytes, 0), s.messages?.certificate, s.tcpFlightBytes, p?.bytes, p?.budgetBytes, p?.fitsBudget, p?.datagramsWithinBudget, p?.datagrams];
+        return [
+          s.version,
+          s.config.label,
+          s.cert,
+          s.status,
+          s.reason ?? null,
+          s.chain?.reduce((a, c) => a + c.derBytes, 0),
+          s.messages?.certificate,
+          s.tcpFlightBytes,
+          p?.bytes,
+          p?.budgetBytes,
+          p?.fitsBudget,
+          p?.datagramsWithinBudget,
+          p?.datagrams,
+        ];
       }),
     },
     {
       id: mtuViewId(r.host.id, 'hello-retries'),
       title: `HelloRetryRequests on ${r.host.id}`,
-      columns: ['version', 'config', 'status', 'reason', 'helloRetryRequest', 'firstKeyShares', 'retryKeyShares', 'clientHelloBytes', 'extraRoundTrips', 'handshakeCompleted', 'libraryError', 'negotiatedGroup'],
-      rows: r.helloRetries.map((h) => [h.version, h.config.label, h.status, h.reason ?? null, h.helloRetryRequest, shares(h.firstKeyShares), shares(h.retryKeyShares), h.clientHelloBytes?.join(' '), h.extraRoundTrips, h.handshakeCompleted, h.libraryError, h.negotiatedGroup]),
+      columns: [
+        'version',
+        'config',
+        'status',
+        'reason',
+        'helloRetryRequest',
+        'firstKeyShares',
+        'retryKeyShares',
+        'clientHelloBytes',
+        'extraRoundTrips',
+        'handshakeCompleted',
+        'libraryError',
+        'negotiatedGroup',
+      ],
+      rows: r.helloRetries.map((h) => [
+        h.version,
+        h.config.label,
+        h.status,
+        h.reason ?? null,
+        h.helloRetryRequest,
+        shares(h.firstKeyShares),
+        shares(h.retryKeyShares),
+        h.clientHelloBytes?.join(' '),
+        h.extraRoundTrips,
+        h.handshakeCompleted,
+        h.libraryError,
+        h.negotiatedGroup,
+      ]),
     },
     {
       id: mtuViewId(r.host.id, 'quic-handshakes'),
       title: `Real QUIC handshakes on ${r.host.id}`,
-      columns: ['version', 'config', 'cert', 'retry', 'status', 'reason', 'datagrams', 'clientFirstFlightBytes', 'serverBytesBeforeValidation', 'amplificationLimitRespected', 'clientFlightsToFinished', 'modelAgrees', 'modelNote'],
-      rows: r.quicHandshakes.map((q) => [q.version, q.config.label, q.cert, q.retry, q.status, q.reason ?? null, q.datagrams?.length, q.clientFirstFlightBytes, q.serverBytesBeforeValidation, q.amplificationLimitRespected, q.clientFlightsToFinished, q.model?.agrees, q.model?.note]),
+      columns: [
+        'version',
+        'config',
+        'cert',
+        'retry',
+        'status',
+        'reason',
+        'datagrams',
+        'clientFirstFlightBytes',
+        'serverBytesBeforeValidation',
+        'amplificationLimitRespected',
+        'clientFlightsToFinished',
+        'modelAgrees',
+        'modelNote',
+      ],
+      rows: r.quicHandshakes.map((q) => [
+        q.version,
+        q.config.label,
+        q.cert,
+        q.retry,
+        q.status,
+        q.reason ?? null,
+        q.datagrams?.length,
+        q.clientFirstFlightBytes,
+        q.serverBytesBeforeValidation,
+        q.amplificationLimitRespected,
+        q.clientFlightsToFinished,
+        q.model?.agrees,
+        q.model?.note,
+      ]),
     },
     {
       id: mtuViewId(r.host.id, 'assumptions'),
@@ -209,7 +430,23 @@ export function allViews(): View[] {
     views.push({
       id: 'versions/index',
       title: 'Every build with results',
-      columns: ['version', 'variant', 'slug', 'released', 'seriesSupport', 'seriesEndOfLife', 'headlineHost', 'headlineKey', 'headlineMedian', 'headlineUnit', 'vsPreviousSeries', 'vsPreviousRatio', 'vsPreviousVerdict', 'hosts', 'measuredSeries'],
+      columns: [
+        'version',
+        'variant',
+        'slug',
+        'released',
+        'seriesSupport',
+        'seriesEndOfLife',
+        'headlineHost',
+        'headlineKey',
+        'headlineMedian',
+        'headlineUnit',
+        'vsPreviousSeries',
+        'vsPreviousRatio',
+        'vsPreviousVerdict',
+        'hosts',
+        'measuredSeries',
+      ],
       rows: list.rows.map(({ page: p, released, series, headline: h }) => [
         p.version,
         p.variant,
@@ -232,7 +469,13 @@ export function allViews(): View[] {
       for (const host of p.hosts) {
         const entries = entriesOf(summary, host, p.version, p.variant);
         views.push(entryView(versionViewId(host, p.slug, 'all'), `Every entry of ${p.slug} on ${host}`, entries));
-        views.push(entryView(versionViewId(host, p.slug, 'headline'), `Headline figures of ${p.slug} on ${host}`, headlines(entries).rows.map((r) => r.entry)));
+        views.push(
+          entryView(
+            versionViewId(host, p.slug, 'headline'),
+            `Headline figures of ${p.slug} on ${host}`,
+            headlines(entries).rows.map((r) => r.entry),
+          ),
+        );
       }
   }
   const hosts = summary?.hosts.length ? summary.hosts : [...new Map(runs.map((r) => [r.run.host.id, r.run.host])).values()];
@@ -243,7 +486,17 @@ export function allViews(): View[] {
     columns: ['runId', 'mode', 'benchmarks', 'rounds', 'warmupRounds', 'quiet', 'notQuietReasons', 'harnessCommit', 'harnessDirty'],
     rows: runs.map((r) => {
       const q = quietOf(r, summary?.runs ?? []);
-      return [r.runId, r.run.mode, r.run.plan.benchmarks.join(' '), r.run.plan.rounds, r.run.plan.warmupRounds, q.quiet, q.reasons.join('; '), r.run.harness.gitCommit, r.run.harness.gitDirty];
+      return [
+        r.runId,
+        r.run.mode,
+        r.run.plan.benchmarks.join(' '),
+        r.run.plan.rounds,
+        r.run.plan.warmupRounds,
+        q.quiet,
+        q.reasons.join('; '),
+        r.run.harness.gitCommit,
+        r.run.harness.gitDirty,
+      ];
     }),
   });
   if (summary)
@@ -252,8 +505,19 @@ export function allViews(): View[] {
       title: 'What each metric measures',
       columns: ['benchmark', 'metric', 'labels', 'note', 'unit', 'method', 'comparableAcrossVersions', 'reason'],
       rows: [...new Map(summary.entries.map((e) => [`${e.benchmark}/${e.metric}`, e])).values()].map((e) => {
-        const labels = [...new Set(summary.entries.filter((x) => x.benchmark === e.benchmark && x.metric === e.metric).map((x) => x.label.split(';')[0]!.trim()))];
-        return [e.benchmark, e.metric, labels.join(' | '), metricNote(e.benchmark, e.metric), e.unit, e.method, e.comparability.acrossVersions, e.comparability.reason ?? null];
+        const labels = [
+          ...new Set(summary.entries.filter((x) => x.benchmark === e.benchmark && x.metric === e.metric).map((x) => x.label.split(';')[0]!.trim())),
+        ];
+        return [
+          e.benchmark,
+          e.metric,
+          labels.join(' | '),
+          metricNote(e.benchmark, e.metric),
+          e.unit,
+          e.method,
+          e.comparability.acrossVersions,
+          e.comparability.reason ?? null,
+        ];
       }),
     });
   views.push(buildsView(summary?.builds.length ? summary.builds : runs.flatMap((r) => r.run.builds.map((b) => ({ ...b, host: r.host })))));

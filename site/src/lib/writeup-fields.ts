@@ -4,5 +4,10 @@ import { getCollection } from 'astro:content';
 import type { WriteupFields } from './model.ts';
 
 export async function writeupFields(): Promise<WriteupFields[]> {
-  return (await getCollection('writeups')).map((w) => ({ id: w.id, title: w.data.title, versions: w.data.versions, seriesKeys: w.data.series.map((s) => s.key) }));
+  return (await getCollection('writeups')).map((w) => ({
+    id: w.id,
+    title: w.data.title,
+    versions: w.data.versions,
+    seriesKeys: w.data.series.map((s) => s.key),
+  }));
 }

@@ -35,7 +35,10 @@ test('with no data, every claim of every write-up is "not measured yet" or "unve
   for (const f of files) {
     const w = WriteupFrontmatter.parse(read(f).frontmatter);
     const empty = { ...fixture, hosts: [], builds: [], runs: [], entries: [] };
-    for (const data of [{ summary: null, detailed: null }, { summary: empty, detailed: null }])
+    for (const data of [
+      { summary: null, detailed: null },
+      { summary: empty, detailed: null },
+    ])
       for (const r of evaluateClaims(w, data)) assert.ok(r.verdict === 'not-measured' || r.verdict === 'unverified', `${f} ${r.claim.id}: ${r.verdict}`);
   }
 });
@@ -53,21 +56,33 @@ test('charts: one per series and run, oldest version first, unmeasured rows kept
   const key = 'speed/mlkem768-encaps';
   const charts = seriesCharts(fixture, key);
   assert.equal(charts.length, 1);
-  assert.deepEqual(charts[0]!.rows.map((r) => [r.version, r.variant, r.median === null ? r.entry.status : 'measured']), [
-    ['1.1.1w', 'default', 'unsupported'],
-    ['3.0.22', 'default', 'unsupported'],
-    ['3.4.1', 'default', 'unsupported'],
-    ['3.5.7', 'default', 'measured'],
-    ['3.5.7', 'no-ml-kem', 'unsupported'],
-  ]);
-  assert.deepEqual(seriesCharts(fixture, key, ['3.5.7']).flatMap((c) => c.rows.map((r) => r.version)), ['3.5.7', '3.5.7']);
+  assert.deepEqual(
+    charts[0]!.rows.map((r) => [r.version, r.variant, r.median === null ? r.entry.status : 'measured']),
+    [
+      ['1.1.1w', 'default', 'unsupported'],
+      ['3.0.22', 'default', 'unsupported'],
+      ['3.4.1', 'default', 'unsupported'],
+      ['3.5.7', 'default', 'measured'],
+      ['3.5.7', 'no-ml-kem', 'unsupported'],
+    ],
+  );
+  assert.deepEqual(
+    seriesCharts(fixture, key, ['3.5.7']).flatMap((c) => c.rows.map((r) => r.version)),
+    ['3.5.7', '3.5.7'],
+  );
   assert.deepEqual(seriesCharts(null, key), []);
   assert.deepEqual(seriesCharts(fixture, 'no/such-series'), []);
   // a series measured in two runs: two charts, each naming its run
   const twoRuns = structuredClone(fixture);
   for (const e of twoRuns.entries) if (e.key === key && e.version === '3.5.7' && e.variant === 'no-ml-kem') e.runId = 'another-run';
   const split = seriesCharts(twoRuns, key);
-  assert.deepEqual(split.map((c) => [c.runId, c.rows.length]), [[fixture.entries.find((e) => e.key === key)!.runId, 4], ['another-run', 1]]);
+  assert.deepEqual(
+    split.map((c) => [c.runId, c.rows.length]),
+    [
+      [fixture.entries.find((e) => e.key === key)!.runId, 4],
+      ['another-run', 1],
+    ],
+  );
 });
 
 test("a write-up's first chart is a project machine's, even beside a contributed host with more rows and a name that sorts first (issue 30 item 1)", () => {
@@ -78,7 +93,10 @@ test("a write-up's first chart is a project machine's, even beside a contributed
   const project = ours.slice(0, 2).map((e) => ({ ...structuredClone(e), host: 'obs-devbox-2c', runId: 'project-run' }));
   for (const e of ours) Object.assign(e, { host: 'obs_devbox-2c', runId: 'contributed-run' });
   mixed.entries.push(...project);
-  assert.deepEqual(seriesCharts(mixed, key).map((c) => c.host), ['obs-devbox-2c', 'obs_devbox-2c']);
+  assert.deepEqual(
+    seriesCharts(mixed, key).map((c) => c.host),
+    ['obs-devbox-2c', 'obs_devbox-2c'],
+  );
 });
 
 test('bar geometry: the median and its interval in percent of the chart maximum', () => {
@@ -95,7 +113,11 @@ test('other libraries appear in a write-up chart only when its claims name one o
   const key = fixture.entries.find((e) => e.library === 'aws-lc' && e.metric === 'cpu-per-handshake')!.key;
   const libs = (charts: ReturnType<typeof seriesCharts>) => charts.flatMap((c) => c.rows.map((r) => r.entry.library));
   assert.deepEqual([...new Set(libs(seriesCharts(fixture, key, ['3.5.7'])))], ['openssl']);
-  assert.deepEqual([...new Set(libs(seriesCharts(fixture, key, ['3.5.7'], true)))], ['openssl', 'aws-lc', 'boringssl', 'wolfssl'], 'OpenSSL first, then by library');
+  assert.deepEqual(
+    [...new Set(libs(seriesCharts(fixture, key, ['3.5.7'], true)))],
+    ['openssl', 'aws-lc', 'boringssl', 'wolfssl'],
+    'OpenSSL first, then by library',
+  );
   const claim = (builds: string[]) => ({ claims: [Claim.parse({ id: 'c', text: 't', tests: [{ series: 's', builds, expect: 'lower', threshold: 0.05 }] })] });
   assert.equal(namesOtherLibraries(claim(['3.5.7', '3.4.1'])), false);
   assert.equal(namesOtherLibraries(claim(['wolfssl-5.9.4+no-perf-options', '3.5.7'])), true);

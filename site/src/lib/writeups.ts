@@ -130,7 +130,8 @@ export function scaleFor(unit: Unit, values: readonly number[]): Scale {
 export function scaled(v: number, s: Scale): string {
   const x = v / s.divisor;
   const abs = Math.abs(x);
-  const text = abs >= 1000 ? Math.round(x).toLocaleString('en-US') : abs === 0 ? '0' : Number(x.toPrecision(4)).toLocaleString('en-US', { maximumFractionDigits: 6 });
+  const text =
+    abs >= 1000 ? Math.round(x).toLocaleString('en-US') : abs === 0 ? '0' : Number(x.toPrecision(4)).toLocaleString('en-US', { maximumFractionDigits: 6 });
   return s.suffix ? `${text} ${s.suffix}` : text;
 }
 

@@ -2,8 +2,27 @@
 // build, the pair file when both measured something in the same run), then filters, sorts, draws the
 // largest changes and keeps the whole view in the address.
 import {
-  buildsOn, compareCsv, compareJson, compareLayout, compareTablesHtml, curatedRows, filterRows, forestRows, forestRuns, joinRows, neverPairedText, pairFile, selectPair, sharesRun,
-  type BuildShard, type CompareBuild, type CompareFilter, type CompareIndex, type CompareRow, type PairShard, type SeriesCatalogue,
+  buildsOn,
+  compareCsv,
+  compareJson,
+  compareLayout,
+  compareTablesHtml,
+  curatedRows,
+  filterRows,
+  forestRows,
+  forestRuns,
+  joinRows,
+  neverPairedText,
+  pairFile,
+  selectPair,
+  sharesRun,
+  type BuildShard,
+  type CompareBuild,
+  type CompareFilter,
+  type CompareIndex,
+  type CompareRow,
+  type PairShard,
+  type SeriesCatalogue,
 } from '../lib/compare-view.ts';
 import { forestSvg } from '../lib/forest-chart.ts';
 import { runAttrs } from '../lib/runs.ts';
@@ -18,12 +37,15 @@ async function start(el: HTMLElement): Promise<void> {
   const index = JSON.parse(el.querySelector('[data-compare-index]')!.textContent!) as CompareIndex;
   const base = el.dataset.src!;
   const cache = new Map<string, Promise<unknown>>();
-  const get = <T,>(path: string): Promise<T> => {
+  const get = <T>(path: string): Promise<T> => {
     if (!cache.has(path))
-      cache.set(path, fetch(`${base}${path}.json`).then((r) => {
-        if (!r.ok) throw new Error(`HTTP ${r.status} for ${path}.json`);
-        return r.json();
-      }));
+      cache.set(
+        path,
+        fetch(`${base}${path}.json`).then((r) => {
+          if (!r.ok) throw new Error(`HTTP ${r.status} for ${path}.json`);
+          return r.json();
+        }),
+      );
     return cache.get(path) as Promise<T>;
   };
   // machine ids as readers know them (the page embeds machines.ts machineTexts)
@@ -37,7 +59,12 @@ async function start(el: HTMLElement): Promise<void> {
   const first = selectPair(index, { a: q.get('a') ?? el.dataset.a, b: q.get('b') ?? el.dataset.b })!;
   let a = first.a.id;
   let b = first.b.id;
-  const filter: CompareFilter = { benchmark: q.get('bench') ?? '', text: q.get('q') ?? '', significantOnly: q.get('sig') === '1', sort: q.get('sort') === 'name' ? 'name' : 'change' };
+  const filter: CompareFilter = {
+    benchmark: q.get('bench') ?? '',
+    text: q.get('q') ?? '',
+    significantOnly: q.get('sig') === '1',
+    sort: q.get('sort') === 'name' ? 'name' : 'change',
+  };
 
   const selM = el.querySelector<HTMLSelectElement>('select[name=m]')!;
   const selA = el.querySelector<HTMLSelectElement>('select[name=a]')!;
@@ -128,7 +155,8 @@ async function start(el: HTMLElement): Promise<void> {
     note.hidden = shared;
     note.replaceChildren(strong('Not compared: '), neverPairedText(A, B));
     if (!curated.length) all.open = true;
-    all.querySelector('summary')!.textContent = `Every series of this pair (${shown.length === rows.length ? rows.length : `${shown.length} of ${rows.length}`}), with filters and sorting`;
+    all.querySelector('summary')!.textContent =
+      `Every series of this pair (${shown.length === rows.length ? rows.length : `${shown.length} of ${rows.length}`}), with filters and sorting`;
     el.querySelector('[data-pair-title]')!.innerHTML = '';
     el.querySelector('[data-pair-title]')!.append(strong('A: '), `${name(A)} · `, strong('B: '), `${name(B)} · on ${machine(A.host)}`);
 
@@ -142,8 +170,11 @@ async function start(el: HTMLElement): Promise<void> {
       if (v && forest.length) fig.setAttribute(k, v);
       else fig.removeAttribute(k);
     const holder = el.querySelector<HTMLElement>('[data-forest]')!;
-    holder.innerHTML = forest.length ? forestSvg(forest, holder.clientWidth || fig.clientWidth || 640, 'Change of B against A, paired by round (log scale)') : '';
-    el.querySelector('[data-forest-caption]')!.textContent = `The ${forest.length} largest paired changes in the first table below; dot: median of the per-round ratios, whisker: its interval; green or red and bold: significant (better or worse), grey: not shown to differ.`;
+    holder.innerHTML = forest.length
+      ? forestSvg(forest, holder.clientWidth || fig.clientWidth || 640, 'Change of B against A, paired by round (log scale)')
+      : '';
+    el.querySelector('[data-forest-caption]')!.textContent =
+      `The ${forest.length} largest paired changes in the first table below; dot: median of the per-round ratios, whisker: its interval; green or red and bold: significant (better or worse), grey: not shown to differ.`;
 
     const paired = rows.filter((r) => r.relation === 'paired').length;
     const significant = shown.filter((r) => r.significant).length;
@@ -162,7 +193,10 @@ async function start(el: HTMLElement): Promise<void> {
     share.href = link;
     share.textContent = `${location.origin}${link}`;
     for (const u of blobs.splice(0)) URL.revokeObjectURL(u);
-    for (const [kind, body, type] of [['csv', compareCsv(shown, A, B), 'text/csv'], ['json', compareJson(shown, A, B), 'application/json']] as const) {
+    for (const [kind, body, type] of [
+      ['csv', compareCsv(shown, A, B), 'text/csv'],
+      ['json', compareJson(shown, A, B), 'application/json'],
+    ] as const) {
       const dl = el.querySelector<HTMLAnchorElement>(`[data-download=${kind}]`)!;
       const u = URL.createObjectURL(new Blob([body], { type }));
       blobs.push(u);

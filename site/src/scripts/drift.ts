@@ -1,6 +1,18 @@
 // Drift page: draws the selected host, metric, build and range from the shards (site/src/lib/drift.ts
 // does the work, as it did for the first chart at build time); the selection lives in the URL.
-import { RANGES, driftSentences, driftSvg, driftView, recentRows, resolveSelection, shardsFor, type DriftIndex, type DriftRunsShard, type DriftSelection, type DriftValuesShard } from '../lib/drift.ts';
+import {
+  RANGES,
+  driftSentences,
+  driftSvg,
+  driftView,
+  recentRows,
+  resolveSelection,
+  shardsFor,
+  type DriftIndex,
+  type DriftRunsShard,
+  type DriftSelection,
+  type DriftValuesShard,
+} from '../lib/drift.ts';
 import { num, runWords } from '../lib/format.ts';
 
 type ClientIndex = DriftIndex & { repo: string | null; published: string[] };
@@ -28,7 +40,12 @@ function start(el: HTMLElement): void {
     return cache.get(path) as Promise<T>;
   };
   const q = new URLSearchParams(location.search);
-  let sel = resolveSelection(index, { host: q.get('host') ?? undefined, metric: q.get('metric') ?? undefined, build: q.get('build') ?? undefined, range: q.get('range') ?? undefined })!;
+  let sel = resolveSelection(index, {
+    host: q.get('host') ?? undefined,
+    metric: q.get('metric') ?? undefined,
+    build: q.get('build') ?? undefined,
+    range: q.get('range') ?? undefined,
+  })!;
   let drawn = 0;
 
   const fill = () => {
@@ -63,7 +80,9 @@ function start(el: HTMLElement): void {
     const label = `${s.metric.title}: OpenSSL ${s.build.name} on ${s.host.machine}, nightly medians`;
     el.querySelector('[data-chart]')!.innerHTML = driftSvg(view, s.metric, label);
     el.querySelector('[data-caption]')!.textContent = label;
-    el.querySelector('[data-facts]')!.replaceChildren(...driftSentences(view, s.metric).map((t) => Object.assign(document.createElement('li'), { textContent: t })));
+    el.querySelector('[data-facts]')!.replaceChildren(
+      ...driftSentences(view, s.metric).map((t) => Object.assign(document.createElement('li'), { textContent: t })),
+    );
     el.querySelector('[data-rows]')!.replaceChildren(
       ...recentRows(view).map((r) => {
         const tr = document.createElement('tr');
@@ -82,7 +101,11 @@ function start(el: HTMLElement): void {
         cell(r.quiet ? 'yes' : 'no (not in the band)');
         cell(r.changed || '—');
         const file = cell('');
-        const href = published.has(r.runId) ? `${runsBase}/${encodeURIComponent(sel.host)}/${encodeURIComponent(r.runId)}.json.br` : index.repo ? `${index.repo}/raw/main/data/${r.path}` : null;
+        const href = published.has(r.runId)
+          ? `${runsBase}/${encodeURIComponent(sel.host)}/${encodeURIComponent(r.runId)}.json.br`
+          : index.repo
+            ? `${index.repo}/raw/main/data/${r.path}`
+            : null;
         if (href) file.append(Object.assign(document.createElement('a'), { href, textContent: runWords(r.runId) }));
         else file.append(Object.assign(document.createElement('code'), { textContent: `data/${r.path}` }), ' in the repository');
         return tr;

@@ -6,8 +6,21 @@
 import { journeySvg, type ChartAxis, type ChartScale } from '../lib/journey-chart.ts';
 import { causesHtml, journeyCsv, journeyJson, journeyTableHtml, legendHtml } from '../lib/journey-table.ts';
 import {
-  GROUP_LABEL, GROUP_MODES, configChoices, configText, expandIndex, familyOf, measureChoices, measureId, mixedRunsNote, stepsFor,
-  type GroupMode, type Journey, type JourneyIndex, type JourneyInit, type JourneyMeta,
+  GROUP_LABEL,
+  GROUP_MODES,
+  configChoices,
+  configText,
+  expandIndex,
+  familyOf,
+  measureChoices,
+  measureId,
+  mixedRunsNote,
+  stepsFor,
+  type GroupMode,
+  type Journey,
+  type JourneyIndex,
+  type JourneyInit,
+  type JourneyMeta,
 } from '../lib/journey-view.ts';
 
 const root = document.querySelector<HTMLElement>('[data-journey-root]');
@@ -32,7 +45,7 @@ async function start(el: HTMLElement): Promise<void> {
   // machine ids as readers know them (the page embeds machines.ts machineTexts)
   const machines = JSON.parse(d.machines ?? '{}') as Record<string, string>;
   const machine = (h: string) => machines[h] ?? h;
-  const getJson = async <T,>(name: string): Promise<T> => {
+  const getJson = async <T>(name: string): Promise<T> => {
     const res = await fetch(`${base}${name}.json`);
     if (!res.ok) throw new Error(`HTTP ${res.status} for ${name}.json`);
     return (await res.json()) as T;
@@ -70,7 +83,11 @@ async function start(el: HTMLElement): Promise<void> {
   };
   /** The other-measurement controls, once the index is loaded (they sit in a closed <details> until asked for). */
   const fillSelects = (metas: JourneyMeta[], ix: JourneyIndex, current: JourneyMeta) => {
-    fill(hostSel, ix.hosts.map((h) => [h, machine(h)]), current.host);
+    fill(
+      hostSel,
+      ix.hosts.map((h) => [h, machine(h)]),
+      current.host,
+    );
     fill(measureSel, measureChoices(metas, current.host), measureId(current));
     fill(configSel, configChoices(metas, current.host, measureId(current)), current.config);
   };
@@ -129,7 +146,18 @@ async function start(el: HTMLElement): Promise<void> {
     for (const b of axisButtons) b.setAttribute('aria-pressed', String(b.dataset.axis === st.axis));
 
     const plot = el.querySelector<HTMLElement>('[data-plot]')!;
-    plot.innerHTML = journeySvg({ width: plot.clientWidth || 640, lines, versions, scale: st.scale, axis: st.axis, released: init.released, baseline, steps, stepHref, keys: true });
+    plot.innerHTML = journeySvg({
+      width: plot.clientWidth || 640,
+      lines,
+      versions,
+      scale: st.scale,
+      axis: st.axis,
+      released: init.released,
+      baseline,
+      steps,
+      stepHref,
+      keys: true,
+    });
     el.querySelector<HTMLElement>('.table-scroll')!.innerHTML = journeyTableHtml({ lines, versions, baseline, steps, stepHref });
     el.querySelector('[data-causes]')!.innerHTML = causesHtml(steps, (id) => `${writeupBase}${id}`);
     el.querySelector<HTMLElement>('[data-causes-section]')!.hidden = steps.length === 0;
@@ -156,7 +184,15 @@ async function start(el: HTMLElement): Promise<void> {
     link('csv', journeyCsv(lines, versions), 'text/csv');
     link('json', journeyJson(lines, versions), 'application/json');
 
-    Object.assign(el.dataset, { host: st.host, metric: st.metric, config: st.config, groups: st.groups.join(' '), scale: st.scale, axis: st.axis, drawn: String(mine) });
+    Object.assign(el.dataset, {
+      host: st.host,
+      metric: st.metric,
+      config: st.config,
+      groups: st.groups.join(' '),
+      scale: st.scale,
+      axis: st.axis,
+      drawn: String(mine),
+    });
     if (push) {
       const p = new URLSearchParams({ host: st.host, metric: st.metric, config: st.config, groups: st.groups.join(','), scale: st.scale, axis: st.axis });
       history.replaceState(null, '', `${location.pathname}?${p}`);
