@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeRunFile } from '../schema/index.ts';
-import { loadTemplate, releasedSeries, synthesizeRun } from '../tools/simulate-year.ts';
+import { loadTemplate, releasedSeries, synthesizeRun } from '../tools/simulation/synthetic-runs.ts';
 import { LIMITS } from './submission/limits.ts';
 import { summaryGrowth } from './validate-submission.ts';
 

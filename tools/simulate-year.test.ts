@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Run, listRunFiles, readRunFile } from '../schema/index.ts';
 import { writeAll } from '../scripts/aggregate.ts';
-import { SYNTHETIC, finalPhase, hostState, loadTemplate, releasedSeries, synthesizeRun } from './simulate-year.ts';
+import { SYNTHETIC, hostState, loadTemplate, releasedSeries, synthesizeRun } from './simulation/synthetic-runs.ts';
+import { finalPhase } from './simulation/phases.ts';
 
 test('a synthetic run has the shape of a real full run and says it is synthetic', () => {
   const t = loadTemplate();

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { commandLine, openingComment } from '../runner/cli.ts';
 import { gzipSync } from 'node:zlib';
 import { encodeRunFile, parseRunFile, readRunText } from '../schema/index.ts';
-import { loadTemplate, machine, releasedSeries, SIM_RUN_FILE_QUALITY, synthesizeRun } from './simulate-year.ts';
+import { loadTemplate, releasedSeries, SIM_RUN_FILE_QUALITY, synthesizeRun } from './simulation/synthetic-runs.ts';
+import { machine } from './simulation/phases.ts';
 
 const FILE = 'docs/benchmarks/storage-simulation.json';
 const MB = 1e6;
