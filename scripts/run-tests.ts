@@ -1,7 +1,7 @@
 // `node scripts/run-tests.ts unit|integration|e2e`: run one tier of the tests under the folders
 // tsconfig.json type-checks (catalogue/, schema/, runner/, analysis/, scripts/, ...), chosen by file name:
-//   *.test.ts              unit: fixtures and stand-ins only, no OpenSSL build, no network; under a
-//                          minute on 2 cores. Runs with OBSERVATORY_CACHE on an empty scratch folder,
+//   *.test.ts              unit: fixtures and stand-ins only, no OpenSSL build, no network; about 3
+//                          minutes on 2 idle cores. Runs with OBSERVATORY_CACHE on an empty scratch folder,
 //                          so a unit test can never reach (or fill) the real build cache.
 //   *.integration.test.ts  real OpenSSL builds and the programs compiled against them (npm run
 //                          test:integration builds what they need first)
