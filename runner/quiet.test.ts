@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import { HostSnapshot, MAX_QUIET_WINDOWS, RoundEvidence } from '../schema/index.ts';
+import { makeHostSnapshot } from '../schema/test-data.ts';
 import {
   CALM_PROBE_SECONDS,
   CALM_QUIET_WINDOWS,
@@ -192,17 +193,7 @@ test('before the run: a host that never settles is recorded as not quiet once th
 });
 
 test('the run is quiet only if it held the lock and every measured round was quiet', () => {
-  const snap = {
-    at: new Date().toISOString(),
-    windowSeconds: 10,
-    loadAverage: [1, 1, 1] as [number, number, number],
-    stealPercent: 0,
-    iowaitPercent: 0,
-    otherBusyPercent: 0,
-    busiestOthers: [],
-    governor: null,
-    boost: null,
-  };
+  const snap = makeHostSnapshot(new Date().toISOString(), { windowSeconds: 10, loadAverage: [1, 1, 1] });
   const ok = { ...snap, quiet: true, reasons: [] };
   const bad = { ...snap, quiet: false, reasons: ['x'] };
   const rounds = [0, 1, 2].map((round) => ({ ...ok, round }));
@@ -214,17 +205,7 @@ test('the run is quiet only if it held the lock and every measured round was qui
 });
 
 test('the deterministic phase decides too: a noisy phase, or one that measured and left no evidence, makes the run not quiet', () => {
-  const snap = {
-    at: new Date().toISOString(),
-    windowSeconds: 10,
-    loadAverage: [1, 1, 1] as [number, number, number],
-    stealPercent: 0,
-    iowaitPercent: 0,
-    otherBusyPercent: 0,
-    busiestOthers: [],
-    governor: null,
-    boost: null,
-  };
+  const snap = makeHostSnapshot(new Date().toISOString(), { windowSeconds: 10, loadAverage: [1, 1, 1] });
   const ok = { ...snap, quiet: true, reasons: [] };
   const rounds = [0, 1, 2].map((round) => ({ ...ok, round }));
   const phase = { ...ok, round: 1 };

@@ -4,7 +4,7 @@
 // against the schema, so a builder that drifts from the schema fails loudly in the test that calls it.
 // It lives beside the schema and depends on nothing else, so runner, scripts, checks and site can all import
 // it; the run loop's stand-ins (a build under test, a run plan) build on it in runner/stand-in-build.ts.
-import { Build, Host, QuietEvidence, Run, Series, type HostSnapshot, type Iteration, type RoundEvidence } from './base.ts';
+import { Build, Host, HostSnapshot, QuietEvidence, Run, Series, type Iteration, type RoundEvidence } from './base.ts';
 
 /** The start of a test run when the test does not name one. */
 export const TEST_TIME = '2026-01-01T00:00:00.000Z';
@@ -96,16 +96,9 @@ export function makeSeries(o: Partial<Series> & Pick<Series, 'key' | 'buildId'> 
 /** The reason a disturbed round gives when the test does not name one. */
 export const BUSY_REASON = 'other processes used 85% of a CPU';
 
-/**
- * Quiet-host evidence as the runner records it, every reading taken `at`: quiet before the start and in the
- * given measured rounds, except `busyRounds`, disturbed for `reason`; the run is quiet when no round is busy.
- */
-export function makeQuietEvidence(
-  at: string,
-  o: { rounds?: readonly number[]; busyRounds?: readonly number[]; reason?: string; snapshot?: Partial<HostSnapshot> } = {},
-): QuietEvidence {
-  const { rounds = [1], busyRounds = [], reason = BUSY_REASON } = o;
-  const snapshot: HostSnapshot = {
+/** One reading of the host as the quiet check records it, idle unless `overrides` say otherwise. */
+export function makeHostSnapshot(at: string, overrides: Partial<HostSnapshot> = {}): HostSnapshot {
+  return HostSnapshot.parse({
     at,
     windowSeconds: 60,
     loadAverage: [0, 0, 0],
@@ -115,8 +108,20 @@ export function makeQuietEvidence(
     busiestOthers: [],
     governor: null,
     boost: null,
-    ...o.snapshot,
-  };
+    ...overrides,
+  });
+}
+
+/**
+ * Quiet-host evidence as the runner records it, every reading taken `at`: quiet before the start and in the
+ * given measured rounds, except `busyRounds`, disturbed for `reason`; the run is quiet when no round is busy.
+ */
+export function makeQuietEvidence(
+  at: string,
+  o: { rounds?: readonly number[]; busyRounds?: readonly number[]; reason?: string; snapshot?: Partial<HostSnapshot> } = {},
+): QuietEvidence {
+  const { rounds = [1], busyRounds = [], reason = BUSY_REASON } = o;
+  const snapshot = makeHostSnapshot(at, o.snapshot);
   const round = (r: number): RoundEvidence => ({ ...snapshot, round: r, quiet: !busyRounds.includes(r), reasons: busyRounds.includes(r) ? [reason] : [] });
   return QuietEvidence.parse({
     thresholds: { otherBusyPercent: 10 },
