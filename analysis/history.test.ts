@@ -318,6 +318,19 @@ test('a run file without quiet windows parses and is judged as before; a loud wi
   assert.deepEqual(quietReasons(silent), [`round 1, window ending ${at}: ${loud.reasons[0]}`]);
 });
 
+test("the quiet verdict is the runner's rule: a loud warm-up round does not decide (its values are thrown away), a loud deterministic phase does", () => {
+  const run = runFromSpec({ runId: 'warm', startedAt: '2026-03-01T02:00:00.000Z', versions: ['3.5.7'] });
+  const q = run.quiet!;
+  const steal = 'CPU steal was 2.01% of all CPUs over the 6.37 s window (limit 2%)';
+  const loud = (round: number) => ({ ...q.rounds[0]!, round, quiet: false, reasons: [steal] });
+  const parsed = (quiet: typeof q) => parseRunFile(JSON.stringify({ ...run, quiet }), 'w.json');
+  assert.equal(run.plan.warmupRounds, 1);
+  // run 20261127T162517Z-full-5d03: steal in one window of its warm-up round, every measured round quiet
+  assert.deepEqual(quietReasons(parsed({ ...q, rounds: [loud(0), ...q.rounds] })), []);
+  assert.deepEqual(quietReasons(parsed({ ...q, rounds: [loud(1)], quiet: false })), [`round 1: ${steal}`]);
+  assert.deepEqual(quietReasons(parsed({ ...q, deterministic: [loud(1)], quiet: false })), [`deterministic phase: ${steal}`]);
+});
+
 test('a change of harness revision is a harness step named by its title; a commit change alone is not', () => {
   const keySets = new Map<string, string[]>();
   const a = recordOf(runFromSpec({ runId: 'x', startedAt: '2026-01-01T00:00:00.000Z', versions: ['3.5.7'] }), 'p', 1, keySets);

@@ -31,13 +31,18 @@ export function quietReasons(run: Run): string[] {
   const reasons: string[] = [];
   if (!q.exclusive) reasons.push('did not hold the host measurement lock for the whole run');
   for (const r of q.before.reasons) reasons.push(`before the first round: ${r}`);
+  // the rule of the runner's verdict (schema: QuietEvidence.quiet): measured rounds and the deterministic
+  // phase decide; a warm-up round's values are thrown away, so its evidence is kept but does not decide
+  const warmupRounds = run.plan.warmupRounds;
   for (const round of q.rounds) {
+    if (round.round < warmupRounds) continue;
     for (const r of round.reasons) reasons.push(`round ${round.round}: ${r}`);
     // a round is quiet only if every window of it is (runner/quiet.ts): the runner names them in the
     // round's reasons, and a file whose round says nothing about a loud window does not pass either
     if (round.reasons.length === 0)
       for (const w of round.windows ?? []) for (const r of w.reasons) reasons.push(`round ${round.round}, window ending ${w.at}: ${r}`);
   }
+  for (const d of q.deterministic ?? []) for (const r of d.reasons) reasons.push(`deterministic phase: ${r}`);
   if (!q.quiet && reasons.length === 0) reasons.push('the runner marked it not quiet');
   return reasons;
 }
