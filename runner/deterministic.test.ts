@@ -102,6 +102,11 @@ test('deterministic tasks run first, several at once, and never while a timed ta
     `4 tasks of 40 ms, 2 at a time: ${run.phases.deterministic.seconds}`,
   );
   assert.ok(run.phases.timed.seconds > 0);
+  // the timed task's own seconds, per benchmark: 2 builds x 5 ms in the warm-up round, twice that in the 2 measured rounds
+  const toyTime = run.phases.timed.benchmarks?.toy;
+  assert.ok(toyTime, 'the timed phase per benchmark');
+  assert.ok(toyTime.warmupSeconds >= 0.01 && toyTime.measuredSeconds >= 0.02, JSON.stringify(toyTime));
+  assert.ok(toyTime.warmupSeconds + toyTime.measuredSeconds <= run.phases.timed.seconds);
 });
 
 test('a later run with the same key reuses the stored outcomes byte for byte and says so; another binary, harness revision or benchmark source measures again', async () => {

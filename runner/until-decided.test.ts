@@ -127,6 +127,27 @@ function simulate(ratio: number, sigma: number, rand: () => number, maxRounds = 
   return { rounds: round + 1, verdict: u.comparisons.get('new|syn/t|old')?.verdict ?? null };
 }
 
+test('a budget that ends at a scheduled look still takes the last look: it spends the alpha left and stops what is open for the budget', () => {
+  // run 20261127T162517Z-full-5d03: the budget ended right after the first look (measured round 6), which had
+  // spent 6/12 of alpha; the final look returned early, leaving 406 timed series without a stop reason
+  const builds = [standInBuild('3.4.1', 'old').record, standInBuild('3.5.7', 'new').record];
+  const u = new UntilDecided({ warmupRounds: 1, minRounds: 6, maxRounds: 12, precision: 0, builds });
+  const rand = seededRandom(11);
+  const entries: JournalEntry[] = [];
+  const value = (task: string, id: string) =>
+    task === 'flat' ? 100 * Math.exp(0.3 * normal(rand)) : (id === 'new' ? 112 : 100) * Math.exp(0.04 * normal(rand));
+  for (let round = 0; round <= 6; round++)
+    for (const task of ['flat', 'step'])
+      for (const id of ['old', 'new'])
+        entries.push({ round, buildId: id, benchmark: 'syn', task, at: '', outcomes: [{ spec: standInSpec(task), value: value(task, id) }] });
+  assert.equal(u.afterRound(6, entries), false, 'the first look leaves something open');
+  const open = ['new|syn/flat', 'new|syn/step'].filter((id) => !u.settled.has(id));
+  assert.ok(open.length > 0);
+  u.finalLook(6, entries);
+  for (const id of open) assert.ok(u.settled.has(id), `${id} has a stop reason after the last look`);
+  assert.deepEqual(u.stopOf('new', 'syn/flat'), { reason: 'budget', round: 6 }, 'a 30% noise with no difference stays open');
+});
+
 test('the stopping rule in simulation: stops early on a clear difference, and claims a difference that is not there at most alpha of the time', () => {
   const rand = seededRandom(2026);
   const clear = Array.from({ length: 200 }, () => simulate(1.2, 0.05, rand));

@@ -97,7 +97,8 @@ export class UntilDecided {
    */
   finalLook(round: number, entries: readonly JournalEntry[]): void {
     const m = round - this.o.warmupRounds + 1;
-    if (m < 1 || m <= this.lastLook) return;
+    // the scheduled look of this very round spent only its share: the last look spends the rest (union bound)
+    if (m < 1 || m < this.lastLook) return;
     const alpha = alphaAt(this.schedule, this.next, true);
     this.next = this.schedule.looks.length;
     this.look(m, alpha > 1e-12 ? alpha : 0, true, entries);

@@ -349,7 +349,16 @@ export const Run = z
           tasks: z.int().nonnegative().describe('deterministic tasks of the run (one per build, benchmark and task)'),
           reused: z.int().nonnegative().describe('of them, taken from the reuse cache'),
         }),
-        timed: z.object({ seconds: nonNegative, rounds: z.int().nonnegative().describe('rounds run, warm-up included') }),
+        timed: z.object({
+          seconds: nonNegative,
+          rounds: z.int().nonnegative().describe('rounds run, warm-up included'),
+          benchmarks: z
+            .record(safeId, z.object({ warmupSeconds: nonNegative, measuredSeconds: nonNegative }))
+            .optional()
+            .describe(
+              "each benchmark's timed tasks: their own wall seconds in the warm-up round(s) and in the measured rounds, summed (a round measured again counts once; the time between tasks is the phase's alone). Absent in runs from before 2026-11-27",
+            ),
+        }),
       })
       .optional()
       .describe('wall time of each phase, summed over the sessions of a resumed run (absent in runs from before the phases)'),

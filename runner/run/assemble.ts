@@ -76,7 +76,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
   if (warmup?.kind === 'warmup') notes.push(warmupNote(warmup, stopping?.leftOut));
   const totalRounds = plan.warmupRounds + plan.rounds;
   const quiet = quietOf(plan, entries, evidence, notes);
-  const phases = phasesOf(entries, evidence);
+  const phases = phasesOf(entries, evidence, plan.warmupRounds);
   const run = {
     schemaVersion: 1 as const,
     kind: 'run' as const,

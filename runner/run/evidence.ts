@@ -31,8 +31,12 @@ export function quietOf(plan: RunPlan, entries: JournalEntry[], evidence: Eviden
   return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured, repeated, deterministic, deterministicRan);
 }
 
-/** Run.phases from the journal: each phase's seconds summed over the sessions; undefined for a journal without them. */
-export function phasesOf(entries: JournalEntry[], evidence: EvidenceLine[]): Run['phases'] {
+/**
+ * Run.phases from the journal: each phase's seconds summed over the sessions, and the timed phase's seconds
+ * per benchmark, warm-up and measured rounds apart (the kept tasks' own seconds: a round measured again
+ * counts once); undefined for a journal without them.
+ */
+export function phasesOf(entries: JournalEntry[], evidence: EvidenceLine[], warmupRounds: number): Run['phases'] {
   const lines = evidence.flatMap((e) => (e.kind === 'phase' ? [e] : []));
   if (!lines.length) return undefined;
   const seconds = (phase: string) => lines.filter((l) => l.phase === phase).reduce((a, l) => a + l.seconds, 0);
@@ -41,6 +45,25 @@ export function phasesOf(entries: JournalEntry[], evidence: EvidenceLine[]): Run
   return {
     prepare: { seconds: seconds('prepare') },
     deterministic: { seconds: seconds('deterministic'), jobs, tasks: det.length, reused: det.filter((e) => e.reusedFrom).length },
-    timed: { seconds: seconds('timed'), rounds: new Set(entries.filter((e) => !e.deterministic).map((e) => e.round)).size },
+    timed: {
+      seconds: seconds('timed'),
+      rounds: new Set(entries.filter((e) => !e.deterministic).map((e) => e.round)).size,
+      benchmarks: timedByBenchmark(entries, warmupRounds),
+    },
   };
+}
+
+function timedByBenchmark(entries: JournalEntry[], warmupRounds: number): NonNullable<Run['phases']>['timed']['benchmarks'] {
+  const out: Record<string, { warmupSeconds: number; measuredSeconds: number }> = {};
+  for (const e of entries) {
+    if (e.deterministic || e.seconds === undefined) continue;
+    const b = (out[e.benchmark] ??= { warmupSeconds: 0, measuredSeconds: 0 });
+    if (e.round < warmupRounds) b.warmupSeconds += e.seconds;
+    else b.measuredSeconds += e.seconds;
+  }
+  for (const b of Object.values(out)) {
+    b.warmupSeconds = Math.round(b.warmupSeconds * 1000) / 1000;
+    b.measuredSeconds = Math.round(b.measuredSeconds * 1000) / 1000;
+  }
+  return out;
 }
