@@ -19,7 +19,7 @@ import { cacheRoot } from '../sources.ts';
 import { configArgs, ensureCerts, exec, handshakeBinary, runHandshake, timingOutcomes, timingSpecs } from '../handshake/handshake.ts';
 import { hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput } from '../handshake/output.ts';
 import { namedCounts, parseCallgrindCalls, perOperation, perOperationByClass, type CallProfile } from './callgrind-calls.ts';
-import { LOCK_CLASS_OPS, LOCK_KINDS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockClassSpec, lockSpec, type OpDef, type OpId } from './complaints.ts';
+import { LOCK_CLASS_OPS, LOCK_KINDS, OPS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockClassSpec, lockSpec, type OpDef, type OpId } from './complaints.ts';
 import { CLASSED_KINDS, LOCK_CLASSES } from './lock-classes.ts';
 import { parseRunOutput, type ProgramOp, type RunOutput } from './output.ts';
 
@@ -279,19 +279,8 @@ export async function callgrindTask(build: BuildUnderTest, id: OpId): Promise<Ou
 
 // ------------------------------------------------------------------ tasks
 
-const TIMED: Exclude<OpId, CountedOnly>[] = [
-  'pkey-pem',
-  'pkey-der',
-  'pkey-pem-p256',
-  'pkey-der-p256',
-  'x509-der',
-  'ctx-new',
-  'ca-bundle',
-  'aead-reinit',
-  'aead-new-ctx',
-  'dtls-handshake',
-  'tls12-aes128-sha-handshake',
-];
+/** Every operation but the counted-only ones, in the tracker's order (complaints.ts OPS), which is the run order. */
+const TIMED = OPS.filter((id): id is Exclude<OpId, CountedOnly> => !COUNTED_ONLY.includes(id));
 const COUNTED: OpId[] = [...TIMED, ...COUNTED_ONLY];
 
 /** Every series the benchmark can emit, per task id (for tests: keys unique, none shared with the handshake benchmark's matrix). */
