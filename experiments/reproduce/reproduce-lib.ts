@@ -2,7 +2,7 @@
 // stop. Pure functions and one small state machine; the command (reproduce.ts) wires them to the run loop.
 //
 // What to measure. The write-up's frontmatter (validated with WriteupFrontmatter) names its claims; each
-// claim's tests expand into comparisons (claims.ts pairings): series key a on build a against series key
+// claim's tests expand into comparisons (site/src/lib/claims/compare.ts pairings): series key a on build a against series key
 // b on build b. The builds are the comparisons' builds; the tasks are those that declare (Task.produces)
 // a key some comparison needs, from the benchmarks that have such tasks. A benchmark whose tasks declare
 // nothing (speed: its series come from what `openssl speed` prints) is run whole, and only when a needed
@@ -15,9 +15,9 @@
 // measured round, at which measured rounds it will look (lookSchedule) and how much of alpha = 0.05 each
 // look spends (linear spending). At a look, each undecided CPU-time comparison gets a t interval on its
 // paired log ratios at confidence 1 - alpha_k (ratioInterval), placed against the claim's band exactly
-// as the site judges its intervals (claims.ts judge: inside is confirmed, or reproduced for a quoted size;
+// as the site judges its intervals (claims/judge.ts judge: inside is confirmed, or reproduced for a quoted size;
 // entirely outside is contradicted, or smaller/larger than reported); a decision stays decided, and a
-// claim is decided from its comparisons as the site decides it (claims.ts decide). The run stops when every CPU-time comparison is decided,
+// claim is decided from its comparisons as the site decides it (claims/evaluate.ts decide). The run stops when every CPU-time comparison is decided,
 // at the last look, or when the next round would overrun the budget (then one final look spends the
 // alpha left, as sequential.ts's finalLook does). By the union bound each comparison's chance of a wrong
 // decision stays at most alpha however many looks were taken. Deterministic series (instruction counts,
@@ -26,24 +26,12 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { WriteupFrontmatter } from '../../site/src/lib/writeups.ts';
-import {
-  VERDICT_LABEL,
-  buildName,
-  changeText,
-  comparable,
-  decide,
-  exactRatio,
-  judge,
-  judgedWords,
-  expectationText,
-  flagName,
-  pairings,
-  type Build,
-  type Claim,
-  type Pairing,
-  type TestVerdict,
-  type Verdict,
-} from '../../site/src/lib/claims.ts';
+import { buildName, flagName, type Build, type Claim } from '../../site/src/lib/claims/schema.ts';
+import { VERDICT_LABEL, judgedWords, type TestVerdict, type Verdict } from '../../site/src/lib/claims/verdicts.ts';
+import { comparable, exactRatio, judge } from '../../site/src/lib/claims/judge.ts';
+import { pairings, type Pairing } from '../../site/src/lib/claims/compare.ts';
+import { decide } from '../../site/src/lib/claims/evaluate.ts';
+import { changeText, expectationText } from '../../site/src/lib/claims/words.ts';
 import { describeIssues, type Build as BuildRecord, type CpuFlags, type RunMode } from '../../schema/index.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec, Task } from '../../runner/benchmark.ts';
 import { measures, seriesKey } from '../../runner/benchmark.ts';
@@ -467,7 +455,7 @@ export interface ClaimOutcome {
   comparisons: ComparisonState[];
 }
 
-/** A claim's verdict on this machine: its comparisons decided as the site decides them (claims.ts decide), then its CPU-feature conditions. */
+/** A claim's verdict on this machine: its comparisons decided as the site decides them (claims/evaluate.ts decide), then its CPU-feature conditions. */
 export function claimOutcomes(claims: readonly Claim[], r: Reproduction, cpuFlags: Partial<CpuFlags>): ClaimOutcome[] {
   return claims.map((claim): ClaimOutcome => {
     if (claim.unverified) return { claim, verdict: 'unverified', reason: claim.unverified, comparisons: [] };

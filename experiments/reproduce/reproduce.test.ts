@@ -12,7 +12,7 @@ import { BENCHMARKS } from '../../runner/benchmarks.ts';
 import { executeRun } from '../../runner/run.ts';
 import type { RunPlan } from '../../runner/run/journal.ts';
 import { seededRandom } from '../../analysis/stats.ts';
-import type { Build } from '../../site/src/lib/claims.ts';
+import type { Build } from '../../site/src/lib/claims/schema.ts';
 import { ALPHA } from '../../analysis/sequential.ts';
 import {
   MAX_ROUNDS,

@@ -14,7 +14,7 @@ import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { hostEvidence } from '../../runner/quiet.ts';
 import { executeRun, harnessInfo, newRunId } from '../../runner/run.ts';
 import type { RunPlan } from '../../runner/run/journal.ts';
-import { buildName, type Build } from '../../site/src/lib/claims.ts';
+import { buildName, type Build } from '../../site/src/lib/claims/schema.ts';
 import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, planTasks, readWriteup, verdictReport, wantedKeys } from './reproduce-lib.ts';
 
 const WRITEUPS = join('site', 'src', 'content', 'writeups');

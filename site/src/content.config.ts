@@ -9,7 +9,7 @@ import { WriteupFrontmatter } from './lib/writeups.ts';
 const writeups = defineCollection({
   // test builds point this at site/tests/fixtures/writeups; published builds read src/content/writeups only
   loader: glob({ pattern: '**/*.md', base: process.env.OBSERVATORY_WRITEUPS_DIR ?? './src/content/writeups' }),
-  // the format, its claims and how their verdicts are computed: site/src/lib/writeups.ts and claims.ts
+  // the format, its claims and how their verdicts are computed: site/src/lib/writeups.ts and claims/
   schema: WriteupFrontmatter,
 });
 

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
-import { evaluateClaims, resultText, type ClaimResult } from '../src/lib/claims.ts';
+import { evaluateClaims, type ClaimResult } from '../src/lib/claims/evaluate.ts';
+import { resultText } from '../src/lib/claims/words.ts';
 import { loadClaimData } from '../src/lib/data.ts';
 import { WriteupFrontmatter } from '../src/lib/writeups.ts';
 

@@ -1,6 +1,6 @@
 // Browser checks of the write-up pages, against the real site (site/dist, built from data/) and against the
 // fixture build (synthetic data, site/tests/fixtures/writeups): each page shows every claim of its
-// frontmatter with the verdict site/src/lib/claims.ts computes from the data the site was built with, the
+// frontmatter with the verdict site/src/lib/claims/ computes from the data the site was built with, the
 // study's quotations as the study's, and for every series its charts (one per run, each bar equal to
 // summary.json) or a "not measured yet" notice; no page is wider than a phone.
 import { after, before, test as nodeTest, type TestContext } from 'node:test';
@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { DetailedIterations, Summary, readRunFile } from '../../schema/index.ts';
-import { VERDICT_LABEL, evaluateClaims, tally, type Verdict } from '../src/lib/claims.ts';
+import { VERDICT_LABEL, type Verdict } from '../src/lib/claims/verdicts.ts';
+import { evaluateClaims, tally } from '../src/lib/claims/evaluate.ts';
 import { WriteupFrontmatter, namesOtherLibraries, seriesCharts } from '../src/lib/writeups.ts';
 import { ARTIFACTS, REPO, axe, launch } from './browser.ts';
 import { serve, type StaticServer } from './server.ts';

@@ -117,7 +117,7 @@ export const loadRuns = (): RunFile[] =>
     });
   });
 
-/** What write-up claims are tested on: the summary, its rounds, and the runs behind it (claims.ts ClaimData). */
+/** What write-up claims are tested on: the summary, its rounds, and the runs behind it (claims/compare.ts ClaimData). */
 export const loadClaimData = () =>
   cached('claim-data', () => {
     const summary = loadSummary();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Comparison, DetailedIterations, Host, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { describeMachine } from '../../../schema/machine.ts';
 import { differingFeatures, findingCell, findings, machineCards, machineLabel, machineTexts, type FindingDef } from './machines.ts';
-import { entryRounds } from './claims.ts';
+import { entryRounds } from './claims/compare.ts';
 import { makeHost, seriesOfVersion } from '../../../schema/test-data.ts';
 
 const host = (id: string, flags: Host['cpuFlags']): Host =>

@@ -1,12 +1,12 @@
 // Machines: how pages name the machine of a figure, and the findings page that sets each machine's ratios
 // side by side. A machine is its hardware (schema/machine.ts); nothing here divides values of two machines
 // or two runs. Every ratio is the summary's own paired comparison, or, for two series of the same run, the
-// same pairing by round (analysis/stats.ts compareRounds) over detailed-iterations.json (claims.ts entryRounds). Pure functions.
+// same pairing by round (analysis/stats.ts compareRounds) over detailed-iterations.json (claims/compare.ts entryRounds). Pure functions.
 import type { Comparison, CpuFlags, DetailedIterations, Host, Summary, SummaryEntry } from '../../../schema/index.ts';
 import { describeMachine, nameOfMachine, CPU_FLAG_NAMES } from '../../../schema/machine.ts';
 import { compareSeries, compareVersions, LIBRARY_NAMES } from '../../../catalogue/index.ts';
 import { DETERMINISTIC_METHODS, compareRounds } from '../../../analysis/stats.ts';
-import { entryRounds } from './claims.ts';
+import { entryRounds } from './claims/compare.ts';
 import { CPU_FLAGS, CPU_FLAG_TEXT, flagState } from './cpu-flags.ts';
 import { INDICATIVE_TEXT } from './format.ts';
 import { isProjectHost } from './hosts.ts';
@@ -291,7 +291,7 @@ function picks(pick: BuildPick, candidates: readonly SummaryEntry[]): SummaryEnt
   return list.sort((a, b) => compareVersions(b.version, a.version));
 }
 
-/** The values by round behind an entry (claims.ts entryRounds over detailed-iterations.json), null where not at hand. */
+/** The values by round behind an entry (claims/compare.ts entryRounds over detailed-iterations.json), null where not at hand. */
 export type RoundsOf = (e: SummaryEntry) => Map<number, number[]> | null;
 
 /** One machine's cell of one row: inside one run, or said why not. */

@@ -18,7 +18,8 @@ import {
   type ReleaseSeries,
 } from '../../../catalogue/index.ts';
 import { SUMMARY_DIGITS, compareRounds, significant as toDigits } from '../../../analysis/stats.ts';
-import { comparable, entryRounds } from './claims.ts';
+import { comparable } from './claims/judge.ts';
+import { entryRounds } from './claims/compare.ts';
 import { VERDICT_LABEL, certName } from './hypothesis.ts';
 import { BULK_KEY, handshakeKey } from './reference-keys.ts';
 import { pct, pctRange, quantity, significant, verdictTone, verdictWords } from './format.ts';

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { Summary, describeIssues } from '../../../schema/index.ts';
-import { Claim, MEASURED_NUMBER, evaluateClaims } from './claims.ts';
+import { Claim, MEASURED_NUMBER } from './claims/schema.ts';
+import { evaluateClaims } from './claims/evaluate.ts';
 import { WriteupFrontmatter, barGeometry, namesOtherLibraries, scaleFor, scaled, seriesCharts } from './writeups.ts';
 
 const dir = new URL('../content/writeups/', import.meta.url);

@@ -34,11 +34,11 @@
 // between (a relative change in range) | share (the first as a fraction of the second) | magnitude (a
 // study's quoted ratio `value` of the first to the second, within `tolerance` either way; study claims only,
 // which use it instead of `between`). role: decides (default) | supports (shown, never decides). Verdicts and
-// the rules behind them: claims.ts.
+// the rules behind them: claims/ (schema.ts the format, evaluate.ts the verdicts).
 import { z } from 'zod';
 import type { Summary, SummaryEntry, Unit } from '../../../schema/index.ts';
 import { compareReleases } from '../../../catalogue/index.ts';
-import { Claim, Study, WriteupSeries, crossCheck, ownWords, parseBuild } from './claims.ts';
+import { Claim, Study, WriteupSeries, crossCheck, ownWords, parseBuild } from './claims/schema.ts';
 import { projectFirst } from './hosts.ts';
 
 const version = z.string().regex(/^\d+\.\d+\.\d+[a-z]?$/, 'an OpenSSL release such as 3.5.7 or 1.1.1w');
