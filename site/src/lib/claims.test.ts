@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DetailedIterations, Run, Summary, runFilePath, type CpuFlags, type Method, type Unit } from '../../../schema/index.ts';
-import { aggregate } from '../../../scripts/aggregate.ts';
+import { aggregate } from '../../../scripts/aggregate/summary.ts';
 import * as claimsModule from './claims.ts';
 import { TEST_TIME, makeBuild, makeHost, makeRun, makeSeries } from '../../../schema/test-data.ts';
 import {
