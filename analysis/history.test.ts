@@ -4,7 +4,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Run, Timeseries, listRunFiles, parseRunFile, readRunFile, writeRunFile, type RoundEvidence } from '../schema/index.ts';
-import { aggregate, selectRuns, writeAll } from '../scripts/aggregate.ts';
+import { aggregate } from '../scripts/aggregate/summary.ts';
+import { selectRuns } from '../scripts/aggregate/selection.ts';
+import { writeAll } from '../scripts/aggregate/derived-files.ts';
 import { HARNESS_STEPS } from '../catalogue/harness-steps.ts';
 import { HEADLINE_METRICS, loadHistory, quietReasons, readTimeseries, stepChanges, recordOf } from './history.ts';
 import { seededRandom } from './stats.ts';

@@ -10,7 +10,7 @@ import { encodeRunFile, listRunFiles, type HostRegistry, type Run } from '../sch
 import { resolveVersion } from '../catalogue/index.ts';
 import { registeredSeries } from '../runner/series-registry.ts';
 import type { Unit } from '../schema/index.ts';
-import { aggregateSkipping } from '../scripts/aggregate.ts';
+import { aggregateSkipping } from '../scripts/aggregate/derived-files.ts';
 import { BOUNDS, LIMITS, SUMMARY_ENTRY_BYTES } from './submission/limits.ts';
 import { checkRunFile, duplicateKeys } from './submission/run-file.ts';
 import { formatSummary, type ChangedFile, type Report } from './submission/report.ts';

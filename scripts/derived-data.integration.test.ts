@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeAll } from './aggregate.ts';
+import { writeAll } from './aggregate/derived-files.ts';
 import { listTimeseriesFiles } from '../analysis/history.ts';
 
 test('data/summary.json, data/detailed-iterations.json, data/timeseries/ and data/schema/ are derived from data/runs/', () => {

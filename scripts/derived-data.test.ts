@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listRunFiles, type DetailedIterations, type Summary } from '../schema/index.ts';
-import { jsonSchemas } from './aggregate.ts';
+import { jsonSchemas } from './aggregate/derived-files.ts';
 import { readTimeseries } from '../analysis/history.ts';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseRunFilePath, type Build } from '../schema/index.ts';
 import { executeRun } from '../runner/run.ts';
-import { writeAll } from './aggregate.ts';
+import { writeAll } from './aggregate/derived-files.ts';
 import { validateSubmission } from '../checks/validate-submission.ts';
 import { resolveVersion } from '../catalogue/index.ts';
 import { REGISTERED, handshakeKey } from './fixtures/submissions/test-run.ts';

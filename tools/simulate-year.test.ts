@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Run, listRunFiles, readRunFile } from '../schema/index.ts';
-import { writeAll } from '../scripts/aggregate.ts';
+import { writeAll } from '../scripts/aggregate/derived-files.ts';
 import { SYNTHETIC, hostState, loadTemplate, releasedSeries, synthesizeRun } from './simulation/synthetic-runs.ts';
 import { finalPhase } from './simulation/phases.ts';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Run, Summary, readRunFile, writeRunFile } from '../../schema/index.ts';
-import { writeAll } from '../../scripts/aggregate.ts';
+import { writeAll } from '../../scripts/aggregate/derived-files.ts';
 import { compareSeries } from '../../catalogue/index.ts';
 import { pct, quantity } from '../src/lib/format.ts';
 import { journeyKey } from '../src/lib/model.ts';

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Run, readRunFile, writeRunFile } from '../../schema/index.ts';
-import { writeAll } from '../../scripts/aggregate.ts';
+import { writeAll } from '../../scripts/aggregate/derived-files.ts';
 import { ARTIFACTS, REPO } from './browser.ts';
 
 const ME = 'newcomer.fixture-cpu-abc123';

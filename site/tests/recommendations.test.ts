@@ -1,7 +1,7 @@
 // Browser tests of the answers a visitor came for (issue 28), on site/dist built from the repository's data/:
 // the home page's first screen at 1280x900 and 390x844 holds why 3.5 is slower with its number and the groups
 // setting; /recommendations exists and every figure on it equals the value computed here from summary.json
-// (its entries and, for a change, the same run's rounds paired as scripts/aggregate.ts pairs them); no
+// (its entries and, for a change, the same run's rounds paired as scripts/aggregate/summary.ts pairs them); no
 // measured number on it is typed outside a figure; compare's default view stays under 5,000 px at 1280.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

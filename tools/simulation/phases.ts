@@ -4,7 +4,7 @@ import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { encodeRunFile, readRunFile, runFilePath, type Run, type RunRecord } from '../../schema/index.ts';
-import { derive, writeDerived } from '../../scripts/aggregate.ts';
+import { derive, writeDerived } from '../../scripts/aggregate/derived-files.ts';
 import { readTimeseries, recordOf, serializeTimeseries } from '../../analysis/history.ts';
 import { REPO, SIM_RUN_FILE_QUALITY, SYNTHETIC, type SimOptions, loadTemplate, synthesizeRun } from './synthetic-runs.ts';
 import { git, gitSize, largestCommitted, largestFile, treeBytes } from './scratch-repo.ts';

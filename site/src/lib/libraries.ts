@@ -1,7 +1,7 @@
 // The /libraries page from summary.json: OpenSSL's newest 3.x LTS, newest 3.x and newest release beside every
 // other library a run measured, one table per measure (rows = configurations, columns = builds). Each cell of
 // another library carries its vsOpenSSL comparison (against the newest OpenSSL build of its own run, paired by
-// round: scripts/aggregate.ts). Rows exist only for configurations another library was run on (measured,
+// round: scripts/aggregate/summary.ts). Rows exist only for configurations another library was run on (measured,
 // unsupported or failed), so the page never shows OpenSSL alone under a libraries heading.
 import type { Build, Summary } from '../../../schema/index.ts';
 import { SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../catalogue/index.ts';

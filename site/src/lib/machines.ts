@@ -278,7 +278,7 @@ export interface FindingRow {
 
 const buildName = (e: Pick<SummaryEntry, 'library' | 'version' | 'variant'>) =>
   `${LIBRARY_NAMES[e.library]} ${e.version}${e.variant === 'default' ? '' : ` (${e.variant})`}`;
-/** The summary's `against`: the reference's version, with its variant where not default (scripts/aggregate.ts). */
+/** The summary's `against`: the reference's version, with its variant where not default (scripts/aggregate/summary.ts). */
 const againstKey = (e: Pick<SummaryEntry, 'version' | 'variant'>) => `${e.version}${e.variant === 'default' ? '' : `+${e.variant}`}`;
 
 function picks(pick: BuildPick, candidates: readonly SummaryEntry[]): SummaryEntry[] {

@@ -3,7 +3,7 @@
 // removes that cost, how far each series is from the best OpenSSL, what the other libraries would save.
 //
 // Every figure is one summary entry against another of the same run, paired by round exactly as
-// scripts/aggregate.ts pairs them (compareRounds over the rounds in detailed-iterations.json), so it carries
+// scripts/aggregate/summary.ts pairs them (compareRounds over the rounds in detailed-iterations.json), so it carries
 // the summary's verdict words; a pair measured in different runs, or differently, is not compared and says so.
 // Pure functions: no file access here.
 import type { Comparison, DetailedIterations, HypothesisResult, Summary, SummaryEntry } from '../../../schema/index.ts';
@@ -92,7 +92,7 @@ function noComparison(a: SummaryEntry | undefined, b: SummaryEntry | undefined):
 }
 
 /**
- * a against b, as scripts/aggregate.ts compares two builds of one run: paired by round over the values of
+ * a against b, as scripts/aggregate/summary.ts compares two builds of one run: paired by round over the values of
  * detailed-iterations.json (exact ratio for deterministic counts). The reason where there is none.
  */
 export function compareEntries(

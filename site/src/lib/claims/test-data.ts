@@ -1,7 +1,7 @@
-// Synthetic claims data for the claims tests: runs aggregated for real (scripts/aggregate.ts), and short
+// Synthetic claims data for the claims tests: runs aggregated for real (scripts/aggregate/summary.ts), and short
 // builders for series, claims and their tests.
 import { Run, runFilePath, type CpuFlags, type Method, type Unit } from '../../../../schema/index.ts';
-import { aggregate } from '../../../../scripts/aggregate.ts';
+import { aggregate } from '../../../../scripts/aggregate/summary.ts';
 import { TEST_TIME, makeBuild, makeHost, makeRun, makeSeries } from '../../../../schema/test-data.ts';
 import { Claim, WriteupSeries } from './schema.ts';
 import type { ClaimData } from './compare.ts';

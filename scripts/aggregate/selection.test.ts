@@ -1,14 +1,16 @@
-// Which run each summary row comes from (scripts/aggregate.ts SELECTION), on synthetic histories: the
+// Which run each summary row comes from (selection.ts SELECTION), on synthetic histories: the
 // newest quiet full run decides the rows it measured, a failed or unsupported series never replaces a
 // measured one, a quick run only fills what no full run measured, and the run records (selectRuns)
 // choose exactly the runs aggregate() takes rows from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Run, runFilePath, type RunRecord, type Series } from '../schema/index.ts';
-import { aggregate, derive, selectRuns } from './aggregate.ts';
-import { recordOf } from '../analysis/history.ts';
-import { seededRandom } from '../analysis/stats.ts';
-import { makeBuild, makeHost, makeQuietEvidence, makeRun, makeSeries, randomRunPlace } from '../schema/test-data.ts';
+import { Run, runFilePath, type RunRecord, type Series } from '../../schema/index.ts';
+import { aggregate } from './summary.ts';
+import { derive } from './derived-files.ts';
+import { selectRuns } from './selection.ts';
+import { recordOf } from '../../analysis/history.ts';
+import { seededRandom } from '../../analysis/stats.ts';
+import { makeBuild, makeHost, makeQuietEvidence, makeRun, makeSeries, randomRunPlace } from '../../schema/test-data.ts';
 
 const KEYS = ['toy/a', 'toy/b'] as const;
 type Status = Series['status'];
