@@ -5,14 +5,14 @@
 //
 //   node tools/night-report.ts [--json] RUNFILE...
 //
-// Comparisons come from the aggregation itself (scripts/aggregate.ts aggregate() on the one run), so they
+// Comparisons come from the aggregation itself (scripts/aggregate/summary.ts aggregate() on the one run), so they
 // count what the site's tables show. A benchmark's time is what the run file records (phases.timed.benchmarks);
 // runs from before that record get an estimate, each task's time taken as the gap between its end and the end
 // of the task before it (iterations' `at`): it includes the harness's work between tasks and any dropped
 // round's attempt, and misplaces the time of tasks whose series the file does not hold (left out by a budget).
 import { commandLine, openingComment } from '../runner/cli.ts';
 import { readRunFile, type Run, type SummaryEntry } from '../schema/index.ts';
-import { aggregate } from '../scripts/aggregate.ts';
+import { aggregate } from '../scripts/aggregate/summary.ts';
 import { DETERMINISTIC_METHODS, median } from '../analysis/stats.ts';
 
 export interface BenchmarkCost {
