@@ -254,7 +254,8 @@ export async function tableRuns(page: Page): Promise<TableRuns[]> {
     ts.map((t) => {
       const list = (name: string) => (t.getAttribute(name) ?? '').split(/\s+/).filter(Boolean);
       const runs = list('data-runs');
-      const rows = t.tagName === 'TABLE' ? [...t.querySelectorAll(':scope > tbody > tr')] : [];
+      // rows of values: a group heading row (th colspan, no td) holds none and names no run
+      const rows = t.tagName === 'TABLE' ? [...t.querySelectorAll(':scope > tbody > tr')].filter((r) => r.querySelector(':scope > td')) : [];
       const cross = t.getAttribute('data-cross-machine');
       if (cross !== null) {
         const cells = rows.flatMap((r) => [...r.querySelectorAll(':scope > td')]);

@@ -53,6 +53,12 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 /** Every browser test gets a deadline: a hung page must fail the run, not stall CI. */
 const test = (name: string, fn: (t: TestContext) => Promise<void>) => nodeTest(name, { timeout: 180_000 }, fn);
+/**
+ * A test that visits every page: the site grows with machines x versions x benchmarks (256 pages and 164 s
+ * for the crawl alone on 2 idle cores after a fourth machine's night), so its deadline is 15 minutes; a hung
+ * page still fails at once, at its own navigation timeout.
+ */
+const walkingTest = (name: string, fn: (t: TestContext) => Promise<void>) => nodeTest(name, { timeout: 900_000 }, fn);
 
 export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
   let server: StaticServer;
@@ -92,7 +98,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     return true;
   };
 
-  test(`[${name}] every page loads without console errors, failed requests or broken internal links`, async () => {
+  walkingTest(`[${name}] every page loads without console errors, failed requests or broken internal links`, async () => {
     const { pages, problems } = await crawl(page, server.origin);
     assert.deepEqual(problems, []);
     for (const must of pagesFor('reachable'))
@@ -283,7 +289,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.equal(await res.text(), readFileSync(summaryFile, 'utf8'));
   });
 
-  test(`[${name}] every median in the version and write-up tables equals summary.json, and each table names the runs of its rows`, async (t) => {
+  walkingTest(`[${name}] every median in the version and write-up tables equals summary.json, and each table names the runs of its rows`, async (t) => {
     if (skipWithoutEntries(t)) return;
     const s = needSummary();
     const byId = new Map(s.entries.map((e) => [`${e.host}|${e.version}|${e.variant}|${keyId(e.key)}`, e]));
@@ -312,7 +318,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     console.log(`[${name}] ${checked} table medians checked on ${new Set(pages).size} pages (${writeups.length} write-ups)`);
   });
 
-  test(`[${name}] every page at 390 px: no sideways scrolling, and no table or chart holds timing values of two runs or rows of two hosts`, async () => {
+  walkingTest(`[${name}] every page at 390 px: no sideways scrolling, and no table or chart holds timing values of two runs or rows of two hosts`, async () => {
     await page.setViewportSize(PHONE);
     const wide: string[] = [];
     const mixed: string[] = [];
@@ -695,7 +701,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     assert.ok(box.scroll <= box.client + 1, `the ClientHello table is ${box.scroll}px wide in a ${box.client}px box`);
   });
 
-  test(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {
+  walkingTest(`[${name}] axe finds no serious or critical violations, light and dark`, async () => {
     const paths = pagesFor('axe');
     if (summary) {
       const v = summary.entries[0];

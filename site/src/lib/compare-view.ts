@@ -321,7 +321,8 @@ export const RELATION_WORDS: Record<Relation, string> = {
 function sideHtml(s: Side | null, unit: string, method: string, showRun: boolean): string {
   if (!s || s.median === null) {
     const why = !s ? 'not measured' : s.status === 'measured' ? 'not measured' : s.status;
-    return tag('span', { class: 'muted', title: s?.reason ?? why }, esc(why));
+    // an unsupported or failed value names the run that reported it, as a measured one does
+    return tag('span', { class: 'muted', title: s?.reason ?? why, ...(s ? { 'data-run': s.run } : {}) }, esc(why));
   }
   const iv = s.low !== null && s.high !== null ? `${quantityRange(s.low, s.high, unit, method)}, ` : '';
   // every measured value names its run (lib/runs.ts: a table of rows of several runs says each row's)
