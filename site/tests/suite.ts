@@ -352,7 +352,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     console.log(`[${name}] ${pages.length} pages at 390 px, ${tables} tables and charts checked for runs and hosts (${apart} of a run apart)`);
   });
 
-  test(`[${name}] version pages and their benchmark pages transfer at most 250 KB each, everything they load included`, async () => {
+  walkingTest(`[${name}] version pages and their benchmark pages transfer at most 250 KB each, everything they load included`, async () => {
     const s = needSummary();
     let largest = { path: '', total: 0 };
     const paths = [
