@@ -2,7 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { RunMode } from '../schema/index.ts';
+import type { Run, RunMode } from '../schema/index.ts';
 import { BENCHMARKS, DEFAULT_BENCHMARKS } from './benchmarks.ts';
 import { binarySha256, buildMany, releaseOfRecord, type BuildRequest } from './build.ts';
 import { DEFAULT_MATRIX, OTHER_LIBRARIES, buildLabel, resolveBuildSpec } from '../catalogue/index.ts';
@@ -12,6 +12,9 @@ import { lockHostForMeasurement } from './host-lock.ts';
 import { hostEvidence } from './quiet.ts';
 import { commandLine } from './cli.ts';
 import { DEFAULT_PRECISION } from './until-decided.ts';
+import { askedWindows, chooseWindows, machineRuns } from './windows.ts';
+import { leftOutBefore } from './night-plan.ts';
+import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { executeRun, harnessInfo, newRunId } from './run.ts';
 import { journalDir, journalPath, readJournal, resumableRun, resumePlan, type RunPlan } from './run/journal.ts';
 
@@ -77,6 +80,11 @@ next bench of the same request on this machine resumes it by itself (or --resume
   --resume RUNID       continue an interrupted run from its journal (refused if the checkout moved since)
   --no-resume          start a new run even if an interrupted run of the same request could be resumed
   --allow-moved-checkout  resume even so; the run file records both commits
+  --windows W          auto (default): a full run measures a benchmark whose window length is a choice
+                       (handshake counts, AEAD CPU-seconds, s_time seconds) with quick mode's short windows
+                       where this machine's quiet runs show they give less variance per second of
+                       measuring, else with full mode's long ones (runner/windows.ts); short or long: that
+                       one for every such benchmark. The run file says which and why (plan.windows)
   --deterministic-jobs N  deterministic tasks (instruction and call counts) run N at a time, in their own
                        phase before the timed rounds (default: the CPU count, ${availableParallelism()} here)
   --no-reuse           measure every deterministic task, even when the reuse cache holds its result for
@@ -120,6 +128,7 @@ async function main(): Promise<void> {
     'deterministic-jobs': { type: 'string' },
     'no-reuse': { type: 'boolean' },
     'full-warmup': { type: 'boolean' },
+    windows: { type: 'string' },
     list: { type: 'boolean' },
   });
   if (values.list) {
@@ -159,6 +168,9 @@ async function main(): Promise<void> {
   const deterministicJobs = values['deterministic-jobs'] ? Number(values['deterministic-jobs']) : availableParallelism();
   if (!Number.isInteger(deterministicJobs) || deterministicJobs < 1 || deterministicJobs > 4096)
     usage(`--deterministic-jobs must be a whole number from 1 to 4096, not ${values['deterministic-jobs']}`);
+  const windowsAsked = values.windows ?? 'auto';
+  if (windowsAsked !== 'auto' && windowsAsked !== 'short' && windowsAsked !== 'long')
+    return usage(`--windows must be auto, short or long, not ${values.windows}`);
   const host = describeHost(hostId(values['host-id']));
 
   // a killed run of the same request on this machine is continued, not started over (a nightly job
@@ -204,6 +216,17 @@ async function main(): Promise<void> {
     });
   } else {
     requests = wantedBuilds;
+    const chosenBenchmarks = BENCHMARKS.filter((b) => wanted.includes(b.id));
+    let here: Run[] | undefined;
+    const runsHere = (): Run[] => {
+      try {
+        return (here ??= machineRuns(outDir, host.id));
+      } catch (e) {
+        return fail(
+          `cannot read this machine's runs in ${outDir} (they choose the window lengths and what a budgeted night does first): ${(e as Error).message}`,
+        );
+      }
+    };
     plan = {
       runId: newRunId(mode),
       mode,
@@ -213,6 +236,8 @@ async function main(): Promise<void> {
       ...(maxRounds !== undefined ? { maxRounds, precision } : {}),
       ...(budgetMinutes !== undefined ? { budgetMinutes } : {}),
       warmupRounds: ROUNDS[mode].warmupRounds,
+      windows: windowsAsked === 'auto' ? chooseWindows(mode, chosenBenchmarks, runsHere(), HARNESS_REVISION) : askedWindows(windowsAsked, chosenBenchmarks),
+      ...(budgetMinutes !== undefined ? leftOutBefore(mode, runsHere()) : {}),
       builds: [],
       startedAt: new Date().toISOString(),
       harness: harnessInfo(),

@@ -35,6 +35,19 @@ export interface Task {
   produces?: readonly SeriesSpec[];
 }
 
+/** The length of a benchmark's timed windows, where it is a choice (runner/windows.ts chooses): short is quick mode's, long full mode's. */
+export type WindowLength = 'short' | 'long';
+
+/** A benchmark's two windows, in the unit its knob has (handshakes per window, CPU-seconds per size, seconds per section). */
+export interface Windows {
+  unit: string;
+  short: number;
+  long: number;
+}
+
+/** The window a run of this mode measures with when nothing else is said. */
+export const defaultWindow = (mode: RunMode): WindowLength => (mode === 'quick' ? 'short' : 'long');
+
 export interface Benchmark {
   id: string;
   /** one line for --help and the methodology page */
@@ -45,7 +58,10 @@ export interface Benchmark {
   source?: string;
   /** once per build before the first round: compile helpers, make keys. May throw: the build is then marked failed for this benchmark. */
   prepare?(build: BuildUnderTest, mode: RunMode): Promise<void>;
-  tasks(build: BuildUnderTest, mode: RunMode): Task[];
+  /** where the length of its timed windows is a choice: the short (quick mode's) and the long one */
+  windows?: Windows;
+  /** `window`: the timed windows' length, for a benchmark with `windows` (default: the mode's, defaultWindow) */
+  tasks(build: BuildUnderTest, mode: RunMode, window?: WindowLength): Task[];
 }
 
 /** Whether a benchmark measures builds of this library. */

@@ -10,7 +10,7 @@ import { standInBuild, standInPlan, standInSpec } from './stand-in-build.ts';
 import type { Benchmark } from './benchmark.ts';
 import { executeRun } from './run.ts';
 import type { RunPlan } from './run/journal.ts';
-import { isNightHeadline, planNight, RESERVE_ROUNDS } from './night-plan.ts';
+import { isNightHeadline, leftOutBefore, planNight, RESERVE_ROUNDS } from './night-plan.ts';
 import { aeadCpuSpec, aeadSpec } from './aead/aead.ts';
 import { ALGORITHMS, speedSpec } from './speed/speed.ts';
 import { seededRandom } from '../analysis/stats.ts';
@@ -41,6 +41,38 @@ test('the plan keeps headline tasks first, then whatever else still fits, in run
     ['hs', 'cheap'],
   );
   assert.equal(RESERVE_ROUNDS, 1);
+});
+
+test("the tasks the machine's previous budgeted night left out come right after the headline tasks", () => {
+  const t = (task: string, headline: boolean, carried: boolean) => ({ benchmark: 'b', task, headline, carried, secondsPerRound: 10 });
+  const { kept, leftOut } = planNight([t('first', false, false), t('left-before', false, true), t('hs', true, false)], 6, 140, 0);
+  assert.deepEqual(
+    kept.map((x) => x.task),
+    ['hs', 'left-before'],
+  );
+  assert.deepEqual(
+    leftOut.map((x) => x.task),
+    ['first'],
+  );
+  // which night: the newest budgeted run of the same mode, and only when it left something out
+  const run = (runId: string, startedAt: string, mode: 'quick' | 'full', budgetMinutes?: number, leftOut: string[] = []) => ({
+    runId,
+    mode,
+    startedAt,
+    plan: {
+      ...(budgetMinutes ? { budgetMinutes } : {}),
+      leftOut: leftOut.map((task) => ({ benchmark: 'b', task, headline: false, secondsPerRound: 1 })),
+    } as never,
+  });
+  const runs = [
+    run('old', '2026-01-01T00:00:00Z', 'full', 80, ['x']),
+    run('new', '2026-01-03T00:00:00Z', 'full', 80, ['y', 'z']),
+    run('unbudgeted', '2026-01-04T00:00:00Z', 'full'),
+    run('quick', '2026-01-05T00:00:00Z', 'quick', 10, ['q']),
+  ];
+  assert.deepEqual(leftOutBefore('full', runs), { leftOutBefore: { runId: 'new', tasks: ['b|y', 'b|z'] } });
+  assert.deepEqual(leftOutBefore('full', [...runs, run('all-fit', '2026-01-06T00:00:00Z', 'full', 80)]), {});
+  assert.deepEqual(leftOutBefore('full', []), {});
 });
 
 test("the night's headline: the tracker's AEAD and openssl speed series come first, their neighbours do not", () => {

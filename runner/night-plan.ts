@@ -3,9 +3,11 @@
 // earlier quiet runs of this machine recorded (runner/run/warmup.ts, runner/task-times.ts); then, before the first measured round, the run keeps the tasks
 // whose minimum rounds, and RESERVE_ROUNDS more, fit in the time left: the tasks of headline series first
 // (isNightHeadline: what the version pages open with, and what the tracker follows night by night), then
-// the others in run order, each kept when it still fits. The tasks left out are not run again; the run
+// the tasks this machine's previous budgeted night of the same mode left out (so that two short nights
+// measure what one long one would), then the others in run order, each kept when it still fits. The tasks left out are not run again; the run
 // file lists them with their time per round, for the next night. Once measuring, a round that would end
 // after the budget is not started (until-decided.ts finalLook).
+import type { Run, RunMode } from '../schema/index.ts';
 import { HEADLINE_METRICS } from '../analysis/history.ts';
 import { seriesKey, type SeriesSpec } from './benchmark.ts';
 import { isHeadline } from './handshake/handshake.ts';
@@ -25,6 +27,8 @@ export interface TaskCost {
   benchmark: string;
   task: string;
   headline: boolean;
+  /** left out by this machine's previous budgeted night of the same mode: planned right after the headline tasks */
+  carried?: boolean;
   /** seconds one round of it takes, over every build (from the warm-up round, or the recorded time on a build it did not warm) */
   secondsPerRound: number;
 }
@@ -35,7 +39,7 @@ export function planNight(
   secondsLeft: number,
   reserveRounds = RESERVE_ROUNDS,
 ): { kept: TaskCost[]; leftOut: TaskCost[] } {
-  const order = [...tasks.filter((t) => t.headline), ...tasks.filter((t) => !t.headline)];
+  const order = [...tasks.filter((t) => t.headline), ...tasks.filter((t) => !t.headline && t.carried), ...tasks.filter((t) => !t.headline && !t.carried)];
   const kept: TaskCost[] = [];
   const leftOut: TaskCost[] = [];
   let used = 0;
@@ -47,4 +51,17 @@ export function planNight(
     } else leftOut.push(t);
   }
   return { kept, leftOut };
+}
+
+/** The timed tasks this machine's newest budgeted run of `mode` left out (none when it left out nothing). */
+export function leftOutBefore(
+  mode: RunMode,
+  runs: readonly Pick<Run, 'runId' | 'mode' | 'startedAt' | 'plan'>[],
+): { leftOutBefore?: { runId: string; tasks: string[] } } {
+  const last = runs
+    .filter((r) => r.mode === mode && r.plan.budgetMinutes !== undefined)
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
+    .at(-1);
+  const tasks = last?.plan.leftOut?.map((t) => `${t.benchmark}|${t.task}`) ?? [];
+  return last && tasks.length ? { leftOutBefore: { runId: last.runId, tasks } } : {};
 }

@@ -565,6 +565,27 @@ test("a quiet run records the median seconds of each timed task's measured round
   assert.equal(findTaskTime(taskTimeKey({ ...p, harness: { ...p.harness, revision: 4 } }, 'toy', 'a', 'b35')), undefined, 'another harness revision');
   assert.equal(findTaskTime(taskTimeKey(p, 'toy', 'a', 'b34')), undefined, 'another build');
   assert.equal(findTaskTime(taskTimeKey({ ...p, host: describeHost('times-host-2') }, 'toy', 'a', 'b35')), undefined, 'another machine');
+  // the window: a task timed with its mode's own window keeps the key it had before windows were a choice
+  const asked = (window: 'short' | 'long') => ({ ...p, windows: [{ benchmark: 'toy', window, size: 1, unit: 'u', basis: 'b' }] });
+  assert.equal('window' in taskTimeKey(p, 'toy', 'a', 'b35'), false);
+  assert.equal(findTaskTime(taskTimeKey(asked('short'), 'toy', 'a', 'b35'))?.seconds, 3, "quick mode's own window: the same record");
+  assert.equal(findTaskTime(taskTimeKey(asked('long'), 'toy', 'a', 'b35')), undefined, 'another window');
+});
+
+test('the run measures each benchmark with the window its plan chose, and its file says which and why', async () => {
+  const b35 = build('3.5.7', 'b35');
+  const asked: (string | undefined)[] = [];
+  const bench: Benchmark = {
+    id: 'toy',
+    description: 'records the window it is asked for',
+    windows: { unit: 'items', short: 1, long: 4 },
+    tasks: (_b, _mode, window) => (asked.push(window), [{ id: 'a', run: async () => [{ spec: spec('a'), value: 1 }] }]),
+  };
+  const windows = [{ benchmark: 'toy', window: 'short' as const, size: 1, unit: 'items', basis: 'because' }];
+  const p = { ...standInPlan([b35], { mode: 'full', hostName: `windows-${OWN}` }), windows };
+  const { run } = await executeRun(p, [b35], [bench], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], standInEvidence().recorder);
+  assert.ok(asked.length > 0 && asked.every((w) => w === 'short'), `asked for ${asked.join(', ')}`);
+  assert.deepEqual(run.plan.windows, windows);
 });
 
 test('short warm-up: the second quiet run of the same request runs one task per benchmark and build in round 0, and its run file says where the other times came from', async () => {

@@ -88,7 +88,8 @@ export async function executeRun(
   evidence?: EvidenceRecorder,
   options: RunOptions = {},
 ): Promise<{ path: string; run: Run }> {
-  const tasksOf = (bench: Benchmark, build: BuildUnderTest): Task[] => wantedTasks(bench.tasks(build, plan.mode), options.wanted);
+  const tasksOf = (bench: Benchmark, build: BuildUnderTest): Task[] =>
+    wantedTasks(bench.tasks(build, plan.mode, plan.windows?.find((w) => w.benchmark === bench.id)?.window), options.wanted);
   // a benchmark none of whose tasks is wanted on any build is not run (nor prepared, nor noted)
   if (options.wanted) benchmarks = benchmarks.filter((b) => builds.some((x) => runsOn(b, x) && tasksOf(b, x).length > 0));
   const jpath = journalPath(plan);
@@ -224,6 +225,7 @@ export async function executeRun(
         benchmark: bench.id,
         task: id,
         headline: tasks.some((t) => t.id === id && (t.produces ?? []).some(isNightHeadline)),
+        carried: plan.leftOutBefore?.tasks.includes(`${bench.id}|${id}`) === true,
         // the warm-up's time of the task on the builds that ran it, the recorded time on those that did not
         secondsPerRound:
           done
@@ -235,6 +237,11 @@ export async function executeRun(
     const night = planNight(costs, plan.rounds, (deadline! - now) / 1000);
     record({ kind: 'night-plan', leftOut: night.leftOut });
     for (const t of night.leftOut) leftOut.set(`${t.benchmark}|${t.task}`, t);
+    const carried = costs.filter((t) => t.carried && !t.headline);
+    if (carried.length)
+      notes.push(
+        `${carried.length} timed task(s) that ${plan.leftOutBefore!.runId} left out were planned first after the headline ones; ${carried.filter((t) => !leftOut.has(`${t.benchmark}|${t.task}`)).length} of them fit`,
+      );
     if (night.leftOut.length)
       cb.progress(
         `the ${plan.budgetMinutes}-minute budget leaves out ${night.leftOut.length} task(s) for the next night: ${night.leftOut.map((t) => `${t.benchmark}/${t.task}`).join(', ')}`,

@@ -10,12 +10,14 @@
 //   - the benchmark and the task id;
 //   - the build id (a hash of everything that changes the binary: runner/build.ts);
 //   - the run mode (quick and full run the same task for different lengths);
+//   - the window (runner/windows.ts), where it is not the mode's own: a full run with short windows;
 //   - the harness revision (catalogue/harness-steps.ts).
 // Rounds whose task failed, or failed once and was run again, are not counted (their time is not the
 // task's); a task with no such round gets no record. Only a quiet run writes (see executeRun), as only a
 // quiet run's deterministic results are offered for reuse: a run that is not data times nothing either.
 // runner/run/warmup.ts decides from these records which tasks a warm-up round runs.
 import type { RunMode } from '../schema/index.ts';
+import { defaultWindow, type WindowLength } from './benchmark.ts';
 import { median } from '../analysis/stats.ts';
 import { keyedRecords } from './keyed-records.ts';
 import type { JournalEntry, RunPlan } from './run/journal.ts';
@@ -28,6 +30,8 @@ export interface TaskTimeKey {
   buildId: string;
   mode: RunMode;
   harnessRevision: number;
+  /** the timed windows' length, when the run chose one other than its mode's (records from before the choice have none) */
+  window?: WindowLength;
 }
 
 export interface TaskTime {
@@ -44,18 +48,23 @@ export interface TaskTime {
 }
 
 /** The key of a task of a build in a run of this plan (a plan without a harness revision is revision 1). */
-export const taskTimeKey = (plan: Pick<RunPlan, 'host' | 'mode' | 'harness'>, benchmark: string, task: string, buildId: string): TaskTimeKey => ({
-  machine: plan.host.id,
-  benchmark,
-  task,
-  buildId,
-  mode: plan.mode,
-  harnessRevision: plan.harness.revision ?? 1,
-});
+export function taskTimeKey(plan: Pick<RunPlan, 'host' | 'mode' | 'harness' | 'windows'>, benchmark: string, task: string, buildId: string): TaskTimeKey {
+  const window = plan.windows?.find((w) => w.benchmark === benchmark)?.window;
+  return {
+    machine: plan.host.id,
+    benchmark,
+    task,
+    buildId,
+    mode: plan.mode,
+    harnessRevision: plan.harness.revision ?? 1,
+    ...(window && window !== defaultWindow(plan.mode) ? { window } : {}),
+  };
+}
 
 const records = keyedRecords<TaskTimeKey, Omit<TaskTime, 'key' | 'keySha256'>>(
   'task-times',
-  (k) => [k.machine, k.benchmark, k.task, k.buildId, k.mode, k.harnessRevision],
+  // a task timed with its mode's own window keeps the key it had before windows were a choice
+  (k) => [k.machine, k.benchmark, k.task, k.buildId, k.mode, k.harnessRevision, ...(k.window ? [k.window] : [])],
   (t) => typeof t.seconds === 'number' && Number.isFinite(t.seconds) && t.seconds >= 0 && typeof t.runId === 'string',
 );
 

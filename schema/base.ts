@@ -307,6 +307,24 @@ export const Run = z
         .max(1000)
         .optional()
         .describe('a short warm-up: the quiet runs whose recorded task times stood in for the tasks it did not run'),
+      windows: z
+        .array(
+          z.object({
+            benchmark: safeId,
+            window: z.enum(['short', 'long']),
+            size: nonNegative.describe('the window in `unit`'),
+            unit: shortText(200),
+            basis: shortText(1000).describe('why this window: the evidence in words'),
+            cvRatio: finite.optional().describe("median over the paired series of the short windows' CV over the long windows'"),
+            pairedSeries: z.int().nonnegative().optional(),
+            runs: z.array(safeId).max(1000).optional().describe('the quiet runs of this machine the paired series came from'),
+          }),
+        )
+        .max(100)
+        .optional()
+        .describe(
+          "the length of the timed windows of each benchmark that has a choice (runner/windows.ts): short, quick mode's; long, full mode's. A full run takes the short one where this machine's quiet runs show that it gives less variance per second of measuring. Absent in runs from before the choice: the mode's (quick short, full long)",
+        ),
       order: z.array(z.array(safeId)).describe('build ids in the order each round ran them'),
       maxRounds: z
         .int()

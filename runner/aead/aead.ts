@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { describeIssues, Library, type Build, type RunMode } from '../../schema/index.ts';
 import { median } from '../../analysis/stats.ts';
-import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
+import { defaultWindow, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task, type WindowLength } from '../benchmark.ts';
 import { parseProgramJson, runGuarded, stderrTail } from '../child-guard.ts';
 import { EXIT } from '../exit-codes.ts';
 import { libraryMismatch } from '../library-id.ts';
@@ -35,6 +35,15 @@ export const AEAD_PLAN: Record<RunMode, { sizes: number[]; cpuSeconds: number; r
   quick: { sizes: [16, 1024, 16384], cpuSeconds: 0.1, repetitions: 3 },
   full: { sizes: [16, 64, 256, 1024, 8192, 16384], cpuSeconds: 0.2, repetitions: 5 },
 };
+
+/** The windows of a round: short is quick mode's (cpuSeconds x repetitions per size), long full mode's; the sizes stay the mode's. */
+const AEAD_WINDOW_PLAN: Record<WindowLength, { cpuSeconds: number; repetitions: number }> = {
+  short: { cpuSeconds: AEAD_PLAN.quick.cpuSeconds, repetitions: AEAD_PLAN.quick.repetitions },
+  long: { cpuSeconds: AEAD_PLAN.full.cpuSeconds, repetitions: AEAD_PLAN.full.repetitions },
+};
+const cpuSecondsPerSize = (w: WindowLength) => Number((AEAD_WINDOW_PLAN[w].cpuSeconds * AEAD_WINDOW_PLAN[w].repetitions).toFixed(6));
+/** What a task of this mode measures with this window: the mode's sizes, the window's CPU-seconds and repetitions. */
+export const aeadPlanOf = (mode: RunMode, window: WindowLength) => ({ sizes: AEAD_PLAN[mode].sizes, ...AEAD_WINDOW_PLAN[window] });
 
 /** Arguments for aead.c that measure `plan` (gcm-mask and the fixture capture use them too), pinned to `cpu` when given. */
 export const aeadArgs = (cipher: AeadCipher, plan: { sizes: number[]; cpuSeconds: number; repetitions: number }, cpu: number | null = null): string[] => [
@@ -165,8 +174,9 @@ export function createAeadBenchmark(compile: (b: BuildUnderTest) => string = aea
     async prepare(build) {
       compile(build);
     },
-    tasks(build: BuildUnderTest, mode: RunMode): Task[] {
-      const plan = AEAD_PLAN[mode];
+    windows: { unit: 'CPU-seconds per record size', short: cpuSecondsPerSize('short'), long: cpuSecondsPerSize('long') },
+    tasks(build: BuildUnderTest, mode: RunMode, window: WindowLength = defaultWindow(mode)): Task[] {
+      const plan = aeadPlanOf(mode, window);
       const { sizes } = plan;
       return AEAD_CIPHERS.map((cipher) => ({
         id: cipher,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Library, type Params, type RunMode } from '../../schema/index.ts';
 import { median } from '../../analysis/stats.ts';
 import { certName, groupsWords, resumeWords } from '../../catalogue/words.ts';
-import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
+import { defaultWindow, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task, type WindowLength } from '../benchmark.ts';
 import { CERTS, CERT_HOSTNAME, certDir, ensureCerts as ensureSharedCerts, type Cert } from '../certs.ts';
 import { runGuarded, stderrTail, type ProgramResult } from '../child-guard.ts';
 import { libraryMismatch } from '../library-id.ts';
@@ -499,15 +499,22 @@ export function handshakeShapes(mode: RunMode): HandshakeConfig[] {
   return shapes;
 }
 
-export function handshakeMatrix(mode: RunMode): TaskDef[] {
+/** Handshakes per timed window (resumed ones and SSL_CTX_new calls are cheaper: more of them per window); runner/windows.ts chooses. */
+export const HANDSHAKE_WINDOWS: Record<WindowLength, { new: number; resumed: number; ctxNew: number }> = {
+  short: { new: 300, resumed: 1000, ctxNew: 300 },
+  long: { new: 1000, resumed: 3000, ctxNew: 2000 },
+};
+
+export function handshakeMatrix(mode: RunMode, window: WindowLength = defaultWindow(mode)): TaskDef[] {
   const quick = mode === 'quick';
-  const n = (cfg: HandshakeConfig) => (cfg.resume === 'none' ? (quick ? 300 : 1000) : quick ? 1000 : 3000);
+  const per = HANDSHAKE_WINDOWS[window];
+  const n = (cfg: HandshakeConfig) => (cfg.resume === 'none' ? per.new : per.resumed);
   const shapes = handshakeShapes(mode);
   const defs: TaskDef[] = shapes.map((cfg) => ({ kind: 'timing', cfg, count: n(cfg) }));
   const pinned = baseConfig(G('X25519'));
   for (const threads of quick ? [2] : [2, 4]) defs.push({ kind: 'timing', cfg: { ...pinned, threads }, count: n(pinned) });
   if (!quick) defs.push({ kind: 'timing', cfg: { ...baseConfig({ cert: 'rsa2048', ...G('X25519') }), threads: 2 }, count: n(pinned) });
-  defs.push({ kind: 'ctx-new', count: quick ? 300 : 2000 });
+  defs.push({ kind: 'ctx-new', count: per.ctxNew });
   for (const proto of quick ? (['1.3'] as const) : (['1.3', '1.2'] as const))
     defs.push({ kind: 'timing', cfg: { ...pinned, proto, ...pin(proto, 'ecdsa-p256', 'X25519'), mode: 'ctx-per-conn' }, count: n(pinned) });
   for (const proto of ['1.3', '1.2'] as const)
@@ -599,7 +606,7 @@ async function execCtxNew(binary: string, count: number): Promise<ParsedOutput> 
   return parseHandshakeOutput(r.stdout, r.code, 'handshake ctx-new');
 }
 
-export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = handshakeMatrix): Benchmark {
+export function createHandshakeBenchmark(matrix: (mode: RunMode, window?: WindowLength) => TaskDef[] = handshakeMatrix): Benchmark {
   return {
     id: 'handshake',
     libraries: Library.options, // handshake.c compiles against every library c-common/library.h knows
@@ -610,8 +617,9 @@ export function createHandshakeBenchmark(matrix: (mode: RunMode) => TaskDef[] = 
       handshakeBinary(build);
       await ensureCerts(build);
     },
-    tasks(build: BuildUnderTest, mode: RunMode): Task[] {
-      return matrix(mode).map((d) => ({
+    windows: { unit: 'new handshakes per window', short: HANDSHAKE_WINDOWS.short.new, long: HANDSHAKE_WINDOWS.long.new },
+    tasks(build: BuildUnderTest, mode: RunMode, window?: WindowLength): Task[] {
+      return matrix(mode, window).map((d) => ({
         id: taskId(d),
         run: () => runTask(d, handshakeBinary(build), build.record),
         oncePerRun: d.kind === 'instructions',

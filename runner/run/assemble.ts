@@ -107,6 +107,7 @@ export function assembleRun(plan: RunPlan, entries: JournalEntry[], notes: strin
           }
         : {}),
       warmupRounds: plan.warmupRounds,
+      ...(plan.windows?.length ? { windows: plan.windows } : {}),
       ...(warmup?.kind === 'warmup' ? { warmup: warmup.warmup, ...(warmup.warmup === 'short' ? { warmupTimesFrom: timesFrom(warmup) } : {}) } : {}),
       order: Array.from({ length: totalRounds }, (_, r) =>
         roundOrder(

@@ -20,6 +20,7 @@ import { buildLabel } from '../../catalogue/index.ts';
 import { cacheRoot } from '../sources.ts';
 import type { TaskCost } from '../night-plan.ts';
 import type { WarmupChoice } from './warmup.ts';
+import type { WindowChoice } from '../windows.ts';
 
 export interface RunPlan {
   runId: string;
@@ -35,6 +36,10 @@ export interface RunPlan {
   /** with maxRounds: minutes a session may take; the warm-up round plans what fits (runner/night-plan.ts) */
   budgetMinutes?: number;
   warmupRounds: number;
+  /** with a budget: the timed tasks (benchmark|task) the machine's previous budgeted night of this mode left out, planned first after the headline ones */
+  leftOutBefore?: { runId: string; tasks: string[] };
+  /** the timed windows' length per benchmark that has a choice (runner/windows.ts); absent: the mode's */
+  windows?: WindowChoice[];
   builds: Build[];
   startedAt: string;
   harness: Run['harness'];

@@ -13,7 +13,7 @@ import { freePort } from '../net.ts';
 import { join } from 'node:path';
 import type { Params, RunMode } from '../../schema/index.ts';
 import { certName } from '../../catalogue/words.ts';
-import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
+import { defaultWindow, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task, type WindowLength } from '../benchmark.ts';
 import { appEnv } from '../build.ts';
 import { runGuarded, spawnServer, stopGroup } from '../child-guard.ts';
 import { certFiles } from '../certs.ts';
@@ -233,6 +233,9 @@ export function sTimeConfigs(mode: RunMode): STimeConfig[] {
   return shapes.flatMap((s) => certs.map((cert) => ({ ...s, cert })));
 }
 
+/** Seconds per section (new, reuse) of one window; s_time's user CPU has 10 ms resolution. */
+const S_TIME_WINDOWS = { unit: 'seconds per section (new, reuse)', short: 2, long: 3 };
+
 export const sTimeBenchmark: Benchmark = {
   id: 's-time',
   libraries: ['openssl'], // needs the openssl s_time app
@@ -240,8 +243,9 @@ export const sTimeBenchmark: Benchmark = {
   async prepare(build: BuildUnderTest) {
     await ensureCerts(build);
   },
-  tasks(build: BuildUnderTest, mode: RunMode): Task[] {
-    const seconds = mode === 'quick' ? 2 : 3; // per section (new, reuse); s_time's user CPU has 10 ms resolution
+  windows: S_TIME_WINDOWS,
+  tasks(build: BuildUnderTest, mode: RunMode, window: WindowLength = defaultWindow(mode)): Task[] {
+    const seconds = S_TIME_WINDOWS[window];
     return sTimeConfigs(mode).map((cfg) => ({
       id: `tls${cfg.proto}/${cfg.cert}/forced-${cfg.forced}`,
       produces: [sTimeSpec(cfg, 'none'), sTimeSpec(cfg, 'reuse')],
