@@ -19,7 +19,7 @@ import { standInEvidence } from './stand-in-evidence.ts';
 
 process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'night-plan-cache-'));
 
-test('the plan keeps headline tasks first, then whatever else still fits, in run order', () => {
+test('the plan keeps headline tasks first, then whatever else still fits, the cheapest first', () => {
   const t = (task: string, headline: boolean, secondsPerRound: number) => ({ benchmark: 'b', task, headline, secondsPerRound });
   const { kept, leftOut } = planNight([t('slow', false, 60), t('hs', true, 20), t('cheap', false, 4), t('hs2', true, 50)], 6, 300, 0);
   assert.deepEqual(
@@ -46,6 +46,12 @@ test('the plan keeps headline tasks first, then whatever else still fits, in run
 test("the tasks the machine's previous budgeted night left out come right after the headline tasks", () => {
   const t = (task: string, headline: boolean, carried: boolean) => ({ benchmark: 'b', task, headline, carried, secondsPerRound: 10 });
   const { kept, leftOut } = planNight([t('first', false, false), t('left-before', false, true), t('hs', true, false)], 6, 140, 0);
+  // the cheapest first within a class: one expensive task does not crowd out three cheap ones
+  const c = (task: string, secondsPerRound: number) => ({ benchmark: 'b', task, headline: false, carried: true, secondsPerRound });
+  assert.deepEqual(
+    planNight([c('speed', 20), c('k1', 2), c('k2', 3), c('k3', 4)], 6, 120, 0).kept.map((x) => x.task),
+    ['k1', 'k2', 'k3'],
+  );
   assert.deepEqual(
     kept.map((x) => x.task),
     ['hs', 'left-before'],

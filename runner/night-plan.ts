@@ -4,7 +4,8 @@
 // whose minimum rounds, and RESERVE_ROUNDS more, fit in the time left: the tasks of headline series first
 // (isNightHeadline: what the version pages open with, and what the tracker follows night by night), then
 // the tasks this machine's previous budgeted night of the same mode left out (so that two short nights
-// measure what one long one would), then the others in run order, each kept when it still fits. The tasks left out are not run again; the run
+// measure what one long one would), then the others; within each, the cheapest first, each kept when it
+// still fits. The tasks left out are not run again; the run
 // file lists them with their time per round, for the next night. Once measuring, a round that would end
 // after the budget is not started (until-decided.ts finalLook).
 import type { Run, RunMode } from '../schema/index.ts';
@@ -39,7 +40,14 @@ export function planNight(
   secondsLeft: number,
   reserveRounds = RESERVE_ROUNDS,
 ): { kept: TaskCost[]; leftOut: TaskCost[] } {
-  const order = [...tasks.filter((t) => t.headline), ...tasks.filter((t) => !t.headline && t.carried), ...tasks.filter((t) => !t.headline && !t.carried)];
+  // within each class the cheapest first: the most tasks (and series) per night, so that one expensive
+  // benchmark (openssl speed's 1-s windows) cannot crowd out every task of the cheap ones
+  const cheapest = (ts: TaskCost[]) => ts.sort((a, b) => a.secondsPerRound - b.secondsPerRound);
+  const order = [
+    ...cheapest(tasks.filter((t) => t.headline)),
+    ...cheapest(tasks.filter((t) => !t.headline && t.carried)),
+    ...cheapest(tasks.filter((t) => !t.headline && !t.carried)),
+  ];
   const kept: TaskCost[] = [];
   const leftOut: TaskCost[] = [];
   let used = 0;

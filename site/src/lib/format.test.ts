@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clauseBefore, gist, gistShortens, noteWords, runWords } from './format.ts';
+import { clauseBefore, gist, gistShortens, noteWords, runWords, windowsWords } from './format.ts';
 
 test('a label cut at its first clause keeps its parentheses whole', () => {
   assert.equal(
@@ -37,4 +37,16 @@ test("a run note's task and build in words: the task path as words, the build by
     'round 0: the handshake task (timing, TLS 1.3, RSA-2048, default groups, resumed with a ticket, 1 thread, handshake) on wolfSSL 5.9.4 failed on the first attempt (server handshake failed); the second attempt succeeded',
   );
   assert.equal(noteWords(note.replace('d8eb39f8f7758c5f', '0123456789abcdef'), names), note.replace('d8eb39f8f7758c5f', '0123456789abcdef'));
+});
+
+test("a run's timed windows: each choice with its length, or its mode's own for a run from before the choice", () => {
+  const windows = [
+    { benchmark: 'handshake', window: 'short' as const, size: 300, unit: 'new handshakes per window', basis: 'b' },
+    { benchmark: 's-time', window: 'long' as const, size: 3, unit: 'seconds per section (new, reuse)', basis: 'b' },
+  ];
+  assert.equal(
+    windowsWords({ mode: 'full', plan: { windows } as never }),
+    'handshake short (300 new handshakes per window); s-time long (3 seconds per section (new, reuse))',
+  );
+  assert.match(windowsWords({ mode: 'quick', plan: {} as never }), /own for quick mode \(recorded before window lengths were a choice\)/);
 });

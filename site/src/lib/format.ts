@@ -1,6 +1,6 @@
 // Formatting shared by pages and the client scripts. No numbers are invented here: a missing value
 // is always the words "not measured", never 0.
-import type { Comparison, CoverageInterval, Method, Stats, Unit } from '../../../schema/index.ts';
+import type { Comparison, CoverageInterval, Method, Run, Stats, Unit } from '../../../schema/index.ts';
 import { certName } from '../../../catalogue/words.ts';
 
 export const NOT_MEASURED = 'not measured';
@@ -281,6 +281,16 @@ export function runDate(runId: string): string {
 export function runWords(runId: string): string {
   const mode = /^\d{8}T\d{6}Z-([a-z]+)-/.exec(runId)?.[1];
   return `${mode ? `${mode} run` : 'run'} of ${runDate(runId)}`;
+}
+
+/**
+ * The length of a run's timed windows where it was a choice (runner/windows.ts): "handshake short (300 new
+ * handshakes per window)"; a run from before the choice measured with its mode's own.
+ */
+export function windowsWords(run: Pick<Run, 'mode' | 'plan'>): string {
+  const w = run.plan.windows ?? [];
+  if (!w.length) return `each benchmark's own for ${run.mode} mode (recorded before window lengths were a choice)`;
+  return w.map((x) => `${x.benchmark} ${x.window} (${x.size} ${x.unit})`).join('; ');
 }
 
 /** Text up to the first `sep` outside parentheses, so "x (a; b); c" gives "x (a; b)" and never loses a closing parenthesis. */

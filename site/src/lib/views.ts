@@ -5,7 +5,7 @@ import type { Build, Host, MtuResults, SummaryEntry } from '../../../schema/inde
 import { MtuResults as MtuSchema } from '../../../schema/index.ts';
 import { listResultFiles, loadOpenSSLSummary, loadResults, loadRunIndex, loadRuns, loadSummary, type RunFile, type RunIndexEntry } from './data.ts';
 import { CPU_FLAGS } from './cpu-flags.ts';
-import { toCsv } from './format.ts';
+import { toCsv, windowsWords } from './format.ts';
 import { entriesOf, versionPages, versionSlug } from './model.ts';
 import { planAt } from './mtu.ts';
 import { url } from './url.ts';
@@ -483,7 +483,7 @@ export function allViews(): View[] {
   views.push({
     id: 'methodology/run-plans',
     title: 'How each run was taken',
-    columns: ['runId', 'mode', 'benchmarks', 'rounds', 'warmupRounds', 'quiet', 'notQuietReasons', 'harnessCommit', 'harnessDirty'],
+    columns: ['runId', 'mode', 'benchmarks', 'rounds', 'warmupRounds', 'timedWindows', 'quiet', 'notQuietReasons', 'harnessCommit', 'harnessDirty'],
     rows: runs.map((r) => {
       const q = quietOf(r, summary?.runs ?? []);
       return [
@@ -492,6 +492,7 @@ export function allViews(): View[] {
         r.run.plan.benchmarks.join(' '),
         r.run.plan.rounds,
         r.run.plan.warmupRounds,
+        windowsWords(r.run),
         q.quiet,
         q.reasons.join('; '),
         r.run.harness.gitCommit,
