@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeBuild, makeRun, makeSeries } from '../schema/test-data.ts';
-import { formatReport, nightReport } from './night-report.ts';
+import { formatLikeForLike, formatReport, likeForLike, nightReport } from './night-report.ts';
 
 test("a night's cost per benchmark and its decided comparisons, as the aggregation makes them", () => {
   const builds = ['1.1.1w', '3.4.1', '3.5.7'].map((version) => makeBuild({ version }));
@@ -34,4 +34,21 @@ test("a night's cost per benchmark and its decided comparisons, as the aggregati
   const text = formatReport(r);
   assert.match(text, /\| toy \| 0\.2 min \| 1\.2 min \| 0 \| - \| 3 of 4 \|/);
   assert.match(text, /deterministic 0\.5 min \(3 tasks, 1 reused\)/);
+});
+
+test('like for like: only the comparisons both nights make count, each with its own verdict', () => {
+  const builds = ['1.1.1w', '3.4.1', '3.5.7'].map((version) => makeBuild({ version }));
+  const noise = [1, 1.01, 0.99, 1.02, 0.98, 1];
+  const night = (runId: string, level: Record<string, number>, keys: string[]) =>
+    makeRun({
+      runId,
+      builds,
+      series: keys.flatMap((key) => builds.map((b) => makeSeries({ key, buildId: b.id, values: noise.map((n) => level[b.version]! * n), warmup: 1 }))),
+    });
+  // before: 3.4.1 and 3.5.7 20% below 1.1.1w; after: all level (nothing decided), plus a second series only it has
+  const before = night('before', { '1.1.1w': 100, '3.4.1': 80, '3.5.7': 80 }, ['toy/rate']);
+  const after = night('after', { '1.1.1w': 100, '3.4.1': 100, '3.5.7': 100 }, ['toy/rate', 'toy/other']);
+  const l = likeForLike(before, after);
+  assert.deepEqual(l.benchmarks, [{ benchmark: 'toy', comparisons: 4, decidedBefore: 3, decidedAfter: 0 }]);
+  assert.match(formatLikeForLike(l), /\| toy \| 4 \| 3 \| 0 \|/);
 });

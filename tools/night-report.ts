@@ -5,6 +5,9 @@
 //
 //   node tools/night-report.ts [--json] RUNFILE...
 //
+// With several run files, the first is "before" and each later one is also compared with it like for like:
+// only the comparisons both runs make, with how many each decided.
+//
 // Comparisons come from the aggregation itself (scripts/aggregate/summary.ts aggregate() on the one run), so they
 // count what the site's tables show. A benchmark's time is what the run file records (phases.timed.benchmarks);
 // runs from before that record get an estimate, each task's time taken as the gap between its end and the end
@@ -52,6 +55,64 @@ export interface NightReport {
 const seconds = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 1000;
 const DECIDED = new Set(['higher', 'lower']);
 
+/** The timed series of one run as the aggregation summarises it alone. */
+function timedEntries(run: Run, path: string): SummaryEntry[] {
+  const { summary } = aggregate([{ run, path }], { localHost: run.host.id });
+  return summary.entries.filter((e) => e.status === 'measured' && e.stats && !e.stats.deterministic);
+}
+
+/** An entry's paired comparisons (with the previous release series, with 1.1.1w), each with a key that names it across runs. */
+function comparisonsOf(e: SummaryEntry) {
+  return (
+    [
+      ['previous', e.vsPreviousSeries],
+      ['baseline', e.vsBaseline],
+    ] as const
+  ).flatMap(([against, comparison]) => (comparison ? [{ key: `${e.key}|${e.version}|${e.variant}|${against}`, comparison }] : []));
+}
+
+export interface LikeForLike {
+  before: string;
+  after: string;
+  /** per benchmark: the comparisons both runs make, and how many of them each decided */
+  benchmarks: { benchmark: string; comparisons: number; decidedBefore: number; decidedAfter: number }[];
+}
+
+/**
+ * Before/after on the same footing: only the comparisons both runs make (same series, build and
+ * counterpart), since two nights that measured different tasks decide different numbers of comparisons.
+ */
+export function likeForLike(before: Run, after: Run): LikeForLike {
+  const decided = (run: Run) =>
+    new Map(
+      timedEntries(run, run.runId).flatMap((e) =>
+        comparisonsOf(e).map((c) => [c.key, { benchmark: e.benchmark, decided: DECIDED.has(c.comparison.verdict) }] as const),
+      ),
+    );
+  const a = decided(before);
+  const b = decided(after);
+  const benchmarks = new Map<string, LikeForLike['benchmarks'][number]>();
+  for (const [key, x] of a) {
+    const y = b.get(key);
+    if (!y) continue;
+    const row = benchmarks.get(x.benchmark) ?? { benchmark: x.benchmark, comparisons: 0, decidedBefore: 0, decidedAfter: 0 };
+    row.comparisons++;
+    if (x.decided) row.decidedBefore++;
+    if (y.decided) row.decidedAfter++;
+    benchmarks.set(x.benchmark, row);
+  }
+  return { before: before.runId, after: after.runId, benchmarks: [...benchmarks.values()].sort((p, q) => p.benchmark.localeCompare(q.benchmark)) };
+}
+
+export function formatLikeForLike(l: LikeForLike): string {
+  return [
+    `like for like, ${l.before} -> ${l.after}: the comparisons both runs make`,
+    '| benchmark | comparisons in both | decided before | decided after |',
+    '|---|---|---|---|',
+    ...l.benchmarks.map((b) => `| ${b.benchmark} | ${b.comparisons} | ${b.decidedBefore} | ${b.decidedAfter} |`),
+  ].join('\n');
+}
+
 export function nightReport(run: Run, path = run.runId): NightReport {
   const deterministic = run.phases?.deterministic?.seconds ?? 0;
   const prepare = run.phases?.prepare?.seconds ?? 0;
@@ -78,8 +139,7 @@ export function nightReport(run: Run, path = run.runId): NightReport {
     previous = t.at;
   }
 
-  const { summary } = aggregate([{ run, path }], { localHost: run.host.id });
-  const timed = summary.entries.filter((e) => e.status === 'measured' && e.stats && !e.stats.deterministic);
+  const timed = timedEntries(run, path);
   const halfWidth = (e: SummaryEntry) =>
     e.stats?.interval && e.stats.median ? (e.stats.interval.high - e.stats.interval.low) / (2 * Math.abs(e.stats.median)) : null;
   const numbers = (xs: (number | null | undefined)[]) => xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
@@ -87,7 +147,7 @@ export function nightReport(run: Run, path = run.runId): NightReport {
   const recorded = run.phases?.timed.benchmarks;
   const benchmarks = run.plan.benchmarks.map((benchmark): BenchmarkCost => {
     const mine = timed.filter((e) => e.benchmark === benchmark);
-    const comparisons = mine.flatMap((e) => [e.vsPreviousSeries, e.vsBaseline]).filter((c) => c !== null);
+    const comparisons = mine.flatMap(comparisonsOf).map((c) => c.comparison);
     const stopped: Record<string, number> = {};
     for (const s of run.series) if (s.benchmark === benchmark && s.stopped) stopped[s.stopped.reason] = (stopped[s.stopped.reason] ?? 0) + 1;
     const halfWidths = numbers(mine.map(halfWidth));
@@ -154,6 +214,10 @@ export function formatReport(r: NightReport): string {
 if (import.meta.main) {
   const { values, positionals, fail } = commandLine('night-report', openingComment(import.meta.url), { json: { type: 'boolean' } });
   if (!positionals.length) fail('name at least one run file');
-  const reports = positionals.map((p) => nightReport(readRunFile(p), p));
-  console.log(values.json ? JSON.stringify(reports, null, 2) : reports.map(formatReport).join('\n\n'));
+  const runs = positionals.map((p) => ({ run: readRunFile(p), path: p }));
+  const reports = runs.map(({ run, path }) => nightReport(run, path));
+  const compared = runs.slice(1).map(({ run }) => likeForLike(runs[0]!.run, run));
+  console.log(
+    values.json ? JSON.stringify({ reports, likeForLike: compared }, null, 2) : [...reports.map(formatReport), ...compared.map(formatLikeForLike)].join('\n\n'),
+  );
 }
