@@ -289,7 +289,7 @@ export function runWords(runId: string): string {
  */
 export function windowsWords(run: Pick<Run, 'mode' | 'plan'>): string {
   const w = run.plan.windows ?? [];
-  if (!w.length) return `each benchmark's own for ${run.mode} mode (recorded before window lengths were a choice)`;
+  if (!w.length) return `${run.mode} mode's own`;
   return w.map((x) => `${x.benchmark} ${x.window} (${x.size} ${x.unit})`).join('; ');
 }
 
