@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clauseBefore, gist, gistShortens, noteWords, runWords, windowsWords } from './format.ts';
+import { clauseBefore, gist, gistShortens, noteWords, runDate, runWords, windowsWords } from './format.ts';
 
 test('a label cut at its first clause keeps its parentheses whole', () => {
   assert.equal(
@@ -49,4 +49,16 @@ test("a run's timed windows: each choice with its length, or its mode's own for 
     'handshake short (300 new handshakes per window); s-time long (3 seconds per section (new, reuse))',
   );
   assert.equal(windowsWords({ mode: 'quick', plan: {} as never }), "quick mode's own");
+});
+
+test('a run note names another run by its date, not its id', () => {
+  const none = () => null;
+  assert.equal(
+    noteWords('52 timed task(s) that 20261127T162517Z-full-5d03 left out were planned first', none),
+    `52 timed task(s) that the ${runWords('20261127T162517Z-full-5d03')} left out were planned first`,
+  );
+  assert.equal(
+    noteWords('recorded in the quiet run 20261127T162517Z-full-5d03 for the same builds', none),
+    `recorded in the quiet run of ${runDate('20261127T162517Z-full-5d03')} for the same builds`,
+  );
 });

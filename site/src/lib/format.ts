@@ -338,10 +338,15 @@ const TASK_WORDS: Record<string, string> = {
 
 /**
  * A run note in a reader's words (the runner writes "<benchmark>/<task path> on build <id>"): the task's
- * path as words in parentheses, the build by its name (`buildName`, null for an id the run does not have).
+ * path as words in parentheses, the build by its name (`buildName`, null for an id the run does not have),
+ * another run by its date.
  */
 export function noteWords(note: string, buildName: (id: string) => string | null): string {
-  return note.replace(
+  // a run by its date: "the quiet run <id>" -> "the quiet run of <date>", "<id> left out" -> "the full run of <date> left out"
+  const runs = note.replace(/(\brun )?\b(\d{8}T\d{6}Z-[a-z]+-[0-9a-f]{4})\b/g, (_m, run: string | undefined, id: string) =>
+    run ? `run of ${runDate(id)}` : `the ${runWords(id)}`,
+  );
+  return runs.replace(
     /\b([a-z][a-z-]*)\/([A-Za-z0-9.:_-]+(?:\/[A-Za-z0-9.:_-]+)*) on build ([0-9a-f]{16})\b/g,
     (m, bench: string, task: string, id: string) => {
       const name = buildName(id);
