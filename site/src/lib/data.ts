@@ -16,7 +16,7 @@ import {
   type Run,
 } from '../../../schema/index.ts';
 import type { z } from 'zod';
-import { driftShards } from './drift.ts';
+import { driftShards } from './drift/shards.ts';
 import { machineLabel } from './machines.ts';
 import { projectFirst } from './hosts.ts';
 import { pickPublished } from './hypothesis.ts';
@@ -242,7 +242,7 @@ export function runDownload(run: { host: string; runId: string; path: string }):
   return repo ? { href: `${repo}/raw/main/data/${run.path}`, published: false } : null;
 }
 
-/** The drift page's index and shards (site/src/lib/drift.ts), made once per build. */
+/** The drift page's index and shards (site/src/lib/drift/shards.ts), made once per build. */
 export const loadDrift = () => cached('drift', () => driftShards(loadTimeseries(), (id) => machineOf(id).text));
 
 /** The stored bytes of a file under data/ (run files are served as stored). */

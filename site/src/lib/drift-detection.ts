@@ -17,7 +17,7 @@ import {
 } from '../../../analysis/changepoint.ts';
 import { HEADLINE_METRICS } from '../../../analysis/history.ts';
 import { median } from '../../../analysis/stats.ts';
-import { slugOfBuildName, type DriftRunsShard, type DriftValuesShard } from './drift.ts';
+import { slugOfBuildName, type DriftRunsShard, type DriftValuesShard } from './drift/shards.ts';
 
 /** The followed metrics measured in CPU time (handshakes per CPU-second, openssl speed's user time): not counts, not wall clock. */
 export const CPU_TIME_METRICS = HEADLINE_METRICS.filter((m) => !m.deterministic && m.method !== 'wall-clock-throughput');

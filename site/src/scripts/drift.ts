@@ -1,18 +1,10 @@
-// Drift page: draws the selected host, metric, build and range from the shards (site/src/lib/drift.ts
+// Drift page: draws the selected host, metric, build and range from the shards (site/src/lib/drift/
 // does the work, as it did for the first chart at build time); the selection lives in the URL.
-import {
-  RANGES,
-  driftSentences,
-  driftSvg,
-  driftView,
-  recentRows,
-  resolveSelection,
-  shardsFor,
-  type DriftIndex,
-  type DriftRunsShard,
-  type DriftSelection,
-  type DriftValuesShard,
-} from '../lib/drift.ts';
+import { driftSvg } from '../lib/drift/chart.ts';
+import { RANGES, resolveSelection, shardsFor, type DriftSelection } from '../lib/drift/selection.ts';
+import type { DriftIndex, DriftRunsShard, DriftValuesShard } from '../lib/drift/shards.ts';
+import { driftView } from '../lib/drift/view.ts';
+import { driftSentences, recentRows } from '../lib/drift/words.ts';
 import { num, runWords } from '../lib/format.ts';
 
 type ClientIndex = DriftIndex & { repo: string | null; published: string[] };

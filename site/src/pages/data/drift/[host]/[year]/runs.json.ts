@@ -1,5 +1,5 @@
 // Drift page shards: the runs of one host in one year (date, id, mode, quiet, file) and the step changes
-// between consecutive runs. See site/src/lib/drift.ts.
+// between consecutive runs. See site/src/lib/drift/shards.ts.
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { loadDrift } from '../../../../../lib/data.ts';
 
