@@ -24,6 +24,7 @@ import { offerForReuse, reuseKeys, runDeterministicPhase } from './run/determini
 import { assembleRun } from './run/assemble.ts';
 import { chooseWarmup, timesFrom, type WarmupChoice, type WarmupPair } from './run/warmup.ts';
 import { recordTaskTimes } from './task-times.ts';
+import { chosenWindow } from './windows.ts';
 
 export function newRunId(mode: RunMode | 'sequential', now = new Date()): string {
   const stamp = now
@@ -89,7 +90,7 @@ export async function executeRun(
   options: RunOptions = {},
 ): Promise<{ path: string; run: Run }> {
   const tasksOf = (bench: Benchmark, build: BuildUnderTest): Task[] =>
-    wantedTasks(bench.tasks(build, plan.mode, plan.windows?.find((w) => w.benchmark === bench.id)?.window), options.wanted);
+    wantedTasks(bench.tasks(build, plan.mode, chosenWindow(plan.windows, bench.id)), options.wanted);
   // a benchmark none of whose tasks is wanted on any build is not run (nor prepared, nor noted)
   if (options.wanted) benchmarks = benchmarks.filter((b) => builds.some((x) => runsOn(b, x) && tasksOf(b, x).length > 0));
   const jpath = journalPath(plan);

@@ -18,6 +18,7 @@
 // runner/run/warmup.ts decides from these records which tasks a warm-up round runs.
 import type { RunMode } from '../schema/index.ts';
 import { defaultWindow, type WindowLength } from './benchmark.ts';
+import { chosenWindow } from './windows.ts';
 import { median } from '../analysis/stats.ts';
 import { keyedRecords } from './keyed-records.ts';
 import type { JournalEntry, RunPlan } from './run/journal.ts';
@@ -49,7 +50,7 @@ export interface TaskTime {
 
 /** The key of a task of a build in a run of this plan (a plan without a harness revision is revision 1). */
 export function taskTimeKey(plan: Pick<RunPlan, 'host' | 'mode' | 'harness' | 'windows'>, benchmark: string, task: string, buildId: string): TaskTimeKey {
-  const window = plan.windows?.find((w) => w.benchmark === benchmark)?.window;
+  const window = chosenWindow(plan.windows, benchmark);
   return {
     machine: plan.host.id,
     benchmark,

@@ -18,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { listRunFiles, readRunFile, type Run, type RunMode } from '../schema/index.ts';
-import { DETERMINISTIC_METHODS, median } from '../analysis/stats.ts';
+import { DETERMINISTIC_METHODS, mean, median, variance } from '../analysis/stats.ts';
 import { quietReasons } from '../analysis/history.ts';
 import { defaultWindow, type Benchmark, type WindowLength } from './benchmark.ts';
 
@@ -29,9 +29,13 @@ export const MIN_PAIRED_SERIES = 10;
 /** short windows when r^2 * s (variance per second of measuring, relative to long windows) is at most this */
 export const SHORT_WINDOW_GAIN = 0.8;
 
+/** The window a plan chose for a benchmark, or undefined where it chose none (the mode's own). */
+export const chosenWindow = (windows: readonly WindowChoice[] | undefined, benchmark: string): WindowLength | undefined =>
+  windows?.find((w) => w.benchmark === benchmark)?.window;
+
 /** The window a run measured a benchmark with: its plan's record, else its mode's. */
 export function windowOf(run: Pick<Run, 'mode' | 'plan'>, benchmark: string): WindowLength {
-  return run.plan.windows?.find((w) => w.benchmark === benchmark)?.window ?? defaultWindow(run.mode);
+  return chosenWindow(run.plan.windows, benchmark) ?? defaultWindow(run.mode);
 }
 
 /** c4(n): the mean of a sample standard deviation is c4 * sigma (normal data); a close approximation. */
@@ -40,10 +44,8 @@ const c4 = (n: number) => 1 - 1 / (4 * n) - 7 / (32 * n * n);
 /** The coefficient of variation of a series' measured rounds, or undefined with fewer than 3. */
 function cvOf(values: readonly number[]): number | undefined {
   if (values.length < 3) return undefined;
-  const m = values.reduce((s, x) => s + x, 0) / values.length;
-  if (!(m > 0)) return undefined;
-  const sd = Math.sqrt(values.reduce((s, x) => s + (x - m) ** 2, 0) / (values.length - 1));
-  return sd / c4(values.length) / m;
+  const m = mean(values);
+  return m > 0 ? Math.sqrt(variance(values, m)) / c4(values.length) / m : undefined;
 }
 
 interface SeriesCv {
