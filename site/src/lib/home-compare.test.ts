@@ -10,22 +10,15 @@ import { countsFor, headline, headlineRule, homeView, type HomeView } from './ho
 import { journeySvg } from './journey-chart.ts';
 import { journeyCsv, journeyTableHtml } from './journey-table.ts';
 import { changeCell, configText, stepsFor, type Journey, type JourneyPoint } from './journey-view.ts';
-import { compareFiles } from './compare-data.ts';
-import {
-  compareCsv,
-  compareLayout,
-  compareTablesHtml,
-  filterRows,
-  forestRows,
-  isApart,
-  joinRows,
-  pairFile,
-  seriesKeyOf,
-  sharesRun,
-  type CompareBuild,
-} from './compare-view.ts';
+import { compareFiles } from './compare/data.ts';
+import { compareCsv } from './compare/download.ts';
+import { pairFile, sharesRun, type CompareBuild } from './compare/files.ts';
+import { forestRows } from './compare/forest.ts';
+import { compareTablesHtml } from './compare/html.ts';
+import { compareLayout, isApart } from './compare/layout.ts';
+import { filterRows, joinRows, seriesKeyOf } from './compare/rows.ts';
 import { isTiming } from './runs.ts';
-import { forestSvg } from './forest-chart.ts';
+import { forestSvg } from './compare/forest-chart.ts';
 import { openSSLOnly } from './data.ts';
 
 const dir = new URL('../../tests/fixtures/data/', import.meta.url);

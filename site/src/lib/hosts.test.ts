@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Summary, SummaryEntry } from '../../../schema/index.ts';
 import { COMPLAINTS } from '../../../runner/known-issues/complaints.ts';
-import { defaultPair } from './compare-data.ts';
+import { defaultPair } from './compare/data.ts';
 import { resolveSelection } from './drift/selection.ts';
 import { driftShards } from './drift/shards.ts';
 import { defaultHost, isProjectHost, rankHosts } from './hosts.ts';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DetailedIterations, Summary, type Host } from '../../../schema/index.ts';
-import { compareFiles } from './compare-data.ts';
+import { compareFiles } from './compare/data.ts';
 import { rankHosts } from './hosts.ts';
 import { machineLabel, machineTexts } from './machines.ts';
 import { pickHost } from './known-issues.ts';

@@ -106,7 +106,7 @@ export function compareEntries(
   const ra = entryRounds(a!, summary, detailed);
   const rb = entryRounds(b!, summary, detailed);
   if (!ra || !rb) return { comparison: null, why: 'the per-round values are missing' };
-  // published like summary.json's comparisons (and compare-data.ts), so all agree to the digit
+  // published like summary.json's comparisons (and compare/data.ts), so all agree to the digit
   const c = toDigits(compareRounds(ra, rb, buildSlug(b!), Boolean(a!.stats!.deterministic)), SUMMARY_DIGITS);
   return c ? { comparison: c, why: null } : { comparison: null, why: 'no round measured both' };
 }

@@ -1,30 +1,14 @@
 // Compare page: a machine, then any two of its builds. Loads only what the pair needs (the host's series catalogue, one file per
 // build, the pair file when both measured something in the same run), then filters, sorts, draws the
 // largest changes and keeps the whole view in the address.
-import {
-  buildsOn,
-  compareCsv,
-  compareJson,
-  compareLayout,
-  compareTablesHtml,
-  curatedRows,
-  filterRows,
-  forestRows,
-  forestRuns,
-  joinRows,
-  neverPairedText,
-  pairFile,
-  selectPair,
-  sharesRun,
-  type BuildShard,
-  type CompareBuild,
-  type CompareFilter,
-  type CompareIndex,
-  type CompareRow,
-  type PairShard,
-  type SeriesCatalogue,
-} from '../lib/compare-view.ts';
-import { forestSvg } from '../lib/forest-chart.ts';
+import { compareCsv, compareJson } from '../lib/compare/download.ts';
+import { pairFile, sharesRun, type BuildShard, type CompareBuild, type CompareIndex, type PairShard, type SeriesCatalogue } from '../lib/compare/files.ts';
+import { forestRows, forestRuns } from '../lib/compare/forest.ts';
+import { forestSvg } from '../lib/compare/forest-chart.ts';
+import { compareTablesHtml } from '../lib/compare/html.ts';
+import { compareLayout } from '../lib/compare/layout.ts';
+import { curatedRows, filterRows, joinRows, type CompareFilter, type CompareRow } from '../lib/compare/rows.ts';
+import { buildsOn, neverPairedText, selectPair } from '../lib/compare/selection.ts';
 import { runAttrs } from '../lib/runs.ts';
 
 const root = document.querySelector<HTMLElement>('[data-compare-root]');

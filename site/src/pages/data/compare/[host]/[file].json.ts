@@ -1,8 +1,8 @@
-// The compare page's data, one small file per need (see compare-view.ts): a host's series catalogue
+// The compare page's data, one small file per need (formats in lib/compare/files.ts): a host's series catalogue
 // (series.json), one file per build, one per pair of builds measured in the same run.
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { loadDetailed, loadSummary } from '../../../../lib/data.ts';
-import { compareFiles } from '../../../../lib/compare-data.ts';
+import { compareFiles } from '../../../../lib/compare/data.ts';
 
 export const getStaticPaths = (() => {
   const summary = loadSummary();

@@ -2,10 +2,10 @@
 // compare script: one row per series, its label above a point at the paired ratio with the interval as
 // a whisker, on a log scale with the no-change line marked.
 import { scaleLinear } from 'd3';
-import { pctTick } from './chart-text.ts';
-import { pct } from './format.ts';
-import type { ForestRow } from './compare-view.ts';
-import { esc, px, tag } from './svg.ts';
+import { pctTick } from '../chart-text.ts';
+import { pct } from '../format.ts';
+import type { ForestRow } from './forest.ts';
+import { esc, px, tag } from '../svg.ts';
 
 export function forestSvg(rows: readonly ForestRow[], width: number, title: string): string {
   const W = Math.round(Math.max(300, Math.min(1000, width)));

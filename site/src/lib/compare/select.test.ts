@@ -3,12 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DetailedIterations, Summary } from '../../../schema/index.ts';
-import { buildSlug } from '../../../catalogue/index.ts';
-import { compareFiles } from './compare-data.ts';
-import { compareTablesHtml, joinRows, neverPairedText, pairFile, selectPair, sharesRun, type CompareBuild } from './compare-view.ts';
+import { DetailedIterations, Summary } from '../../../../schema/index.ts';
+import { buildSlug } from '../../../../catalogue/index.ts';
+import { compareFiles } from './data.ts';
+import { pairFile, sharesRun, type CompareBuild } from './files.ts';
+import { compareTablesHtml } from './html.ts';
+import { joinRows } from './rows.ts';
+import { neverPairedText, selectPair } from './selection.ts';
 
-const dir = new URL('../../tests/fixtures/data/', import.meta.url);
+const dir = new URL('../../../tests/fixtures/data/', import.meta.url);
 const fixture = Summary.parse(JSON.parse(readFileSync(new URL('summary.json', dir), 'utf8')));
 const detailed = DetailedIterations.parse(JSON.parse(readFileSync(new URL('detailed-iterations.json', dir), 'utf8')));
 // a second machine with the same builds: never offered beside the first

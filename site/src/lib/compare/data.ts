@@ -1,16 +1,15 @@
 // The compare page's data files, generated at build time from summary.json and detailed-iterations.json
-// (formats in compare-view.ts). Pairs are compared with the aggregation's own function, round by round,
+// (formats in compare/files.ts). Pairs are compared with the aggregation's own function, round by round,
 // only where both builds measured the series in the same run.
-import type { DetailedIterations, Summary, SummaryEntry } from '../../../schema/index.ts';
-import { DETERMINISTIC_METHODS, SUMMARY_DIGITS, compareRounds, significant, valuesByRound, type RoundValues } from '../../../analysis/stats.ts';
-import { LIBRARY_NAMES, buildLabel, buildSlug, compareReleases } from '../../../catalogue/index.ts';
-import { labelParts } from './chart-text.ts';
-import { rankHosts, type HostRun } from './hosts.ts';
-import { internTable } from './model.ts';
+import type { DetailedIterations, Summary, SummaryEntry } from '../../../../schema/index.ts';
+import { DETERMINISTIC_METHODS, SUMMARY_DIGITS, compareRounds, significant, valuesByRound, type RoundValues } from '../../../../analysis/stats.ts';
+import { LIBRARY_NAMES, buildLabel, buildSlug, compareReleases } from '../../../../catalogue/index.ts';
+import { labelParts } from '../chart-text.ts';
+import { rankHosts, type HostRun } from '../hosts.ts';
+import { internTable } from '../model.ts';
 import {
   STATUSES,
   VERDICTS,
-  defaultPairOn,
   pairFile,
   type BuildRow,
   type BuildShard,
@@ -19,7 +18,8 @@ import {
   type PairRow,
   type PairShard,
   type SeriesCatalogue,
-} from './compare-view.ts';
+} from './files.ts';
+import { defaultPairOn } from './selection.ts';
 
 export interface CompareFiles {
   index: CompareIndex;
@@ -36,7 +36,7 @@ const tokensOf = (e: SummaryEntry) =>
     .sort()
     .map((k) => `${k}=${String(e.params[k])}`);
 
-/** The pair the page opens with: on the first machine of lib/hosts.ts's ranking, compare-view.ts defaultPairOn. */
+/** The pair the page opens with: on the first machine of lib/hosts.ts's ranking, compare/selection.ts defaultPairOn. */
 export function defaultPair(builds: CompareBuild[], runs: readonly HostRun[]): CompareIndex['defaults'] {
   for (const host of rankHosts(
     builds.map((b) => b.host),

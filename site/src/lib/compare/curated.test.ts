@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareRowsHtml, curatedRows, type CompareRow } from './compare-view.ts';
-import { BULK_KEY, CURATED, handshakeKey } from './reference-keys.ts';
+import { compareRowsHtml } from './html.ts';
+import { curatedRows, type CompareRow } from './rows.ts';
+import { BULK_KEY, CURATED, handshakeKey } from '../reference-keys.ts';
 
 const side = { status: 'measured', median: 1, low: null, high: null, n: 6, segment: 'all', run: 'r1', reason: null };
 const row = (key: string, significant: boolean): CompareRow => ({
