@@ -23,26 +23,16 @@ import {
 import { describe } from './stats.ts';
 import { LIBRARY_NAMES } from '../catalogue/index.ts';
 import { harnessStep } from '../catalogue/harness-steps.ts';
+import { notQuietReasons } from './quiet-rule.ts';
 
 /** Why a run may not feed the published views; empty when it held the host lock and every check was quiet. */
 export function quietReasons(run: Run): string[] {
   const q = run.quiet;
   if (!q) return ['recorded before the quiet-host protocol: nothing shows the machine was otherwise idle'];
-  const reasons: string[] = [];
-  if (!q.exclusive) reasons.push('did not hold the host measurement lock for the whole run');
-  for (const r of q.before.reasons) reasons.push(`before the first round: ${r}`);
-  // the rule of the runner's verdict (schema: QuietEvidence.quiet): measured rounds and the deterministic
-  // phase decide; a warm-up round's values are thrown away, so its evidence is kept but does not decide
-  const warmupRounds = run.plan.warmupRounds;
-  for (const round of q.rounds) {
-    if (round.round < warmupRounds) continue;
-    for (const r of round.reasons) reasons.push(`round ${round.round}: ${r}`);
-    // a round is quiet only if every window of it is (runner/quiet.ts): the runner names them in the
-    // round's reasons, and a file whose round says nothing about a loud window does not pass either
-    if (round.reasons.length === 0)
-      for (const w of round.windows ?? []) for (const r of w.reasons) reasons.push(`round ${round.round}, window ending ${w.at}: ${r}`);
-  }
-  for (const d of q.deterministic ?? []) for (const r of d.reasons) reasons.push(`deterministic phase: ${r}`);
+  // the runner's rule (analysis/quiet-rule.ts) over the rounds the file holds: a round killed before its
+  // evidence was written is known to the runner only, whose verdict (q.quiet) then says not quiet
+  const measured = [...new Set(q.rounds.map((r) => r.round).filter((n) => n >= run.plan.warmupRounds))];
+  const reasons = notQuietReasons(q, measured);
   if (!q.quiet && reasons.length === 0) reasons.push('the runner marked it not quiet');
   return reasons;
 }

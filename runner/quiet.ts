@@ -40,6 +40,7 @@ import { readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { MAX_QUIET_WINDOWS, type HostSnapshot, type QuietEvidence, type QuietWindow } from '../schema/index.ts';
 import { boostState, governorState, readSystemFile, type ReadFile } from './host.ts';
+import { notQuietReasons } from '../analysis/quiet-rule.ts';
 
 export const QUIET_THRESHOLDS = {
   maxStealPercent: 2,
@@ -462,9 +463,7 @@ export function summarizeEvidence(
   deterministic: RoundSnapshot[] = [],
   deterministicMeasured = false,
 ): QuietEvidence {
-  const byRound = new Map(rounds.map((r) => [r.round, r]));
-  const deterministicQuiet = deterministic.every((d) => d.quiet) && (!deterministicMeasured || deterministic.length > 0);
-  const quiet = exclusive && before.quiet && measuredRounds.every((r) => byRound.get(r)?.quiet === true) && deterministicQuiet;
+  const quiet = notQuietReasons({ exclusive, before, rounds, deterministic }, measuredRounds, deterministicMeasured).length === 0;
   const order = (x: RoundSnapshot, y: RoundSnapshot) => x.round - y.round;
   return {
     thresholds,
