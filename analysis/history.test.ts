@@ -8,7 +8,9 @@ import { aggregate } from '../scripts/aggregate/summary.ts';
 import { selectRuns } from '../scripts/aggregate/selection.ts';
 import { writeAll } from '../scripts/aggregate/derived-files.ts';
 import { HARNESS_STEPS } from '../catalogue/harness-steps.ts';
-import { HEADLINE_METRICS, loadHistory, quietReasons, readTimeseries, stepChanges, recordOf } from './history.ts';
+import { HEADLINE_METRICS } from './headline-metrics.ts';
+import { loadHistory, readTimeseries, stepChanges, recordOf } from './history.ts';
+import { quietReasons } from './quiet-rule.ts';
 import { seededRandom } from './stats.ts';
 import { makeBuild, makeHost, makeQuietEvidence, makeRun, makeSeries, randomRunPlace } from '../schema/test-data.ts';
 

@@ -1,5 +1,5 @@
 // The history of every host, kept small: one record per run file (what ran, on what machine state,
-// whether it was quiet, the medians of the headline metrics, which series it holds) in
+// whether it was quiet, the medians of the headline metrics (analysis/headline-metrics.ts), which series it holds) in
 // data/timeseries/<host>/<YYYY>.json, and the step changes between a host's consecutive runs.
 //
 // A record is a pure function of its run file, so the files are derived data like summary.json: the
@@ -8,101 +8,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  DataFileError,
-  Timeseries,
-  readRunFile,
-  type HeadlineMetric,
-  type Library,
-  type Method,
-  type Run,
-  type RunRecord,
-  type StepChange,
-  type Unit,
-} from '../schema/index.ts';
+import { DataFileError, Timeseries, readRunFile, type Library, type Run, type RunRecord, type StepChange } from '../schema/index.ts';
 import { describe } from './stats.ts';
 import { LIBRARY_NAMES } from '../catalogue/index.ts';
 import { harnessStep } from '../catalogue/harness-steps.ts';
-import { notQuietReasons } from './quiet-rule.ts';
-
-/** Why a run may not feed the published views; empty when it held the host lock and every check was quiet. */
-export function quietReasons(run: Run): string[] {
-  const q = run.quiet;
-  if (!q) return ['recorded before the quiet-host protocol: nothing shows the machine was otherwise idle'];
-  // the runner's rule (analysis/quiet-rule.ts) over the rounds the file holds: a round killed before its
-  // evidence was written is known to the runner only, whose verdict (q.quiet) then says not quiet
-  const measured = [...new Set(q.rounds.map((r) => r.round).filter((n) => n >= run.plan.warmupRounds))];
-  const reasons = notQuietReasons(q, measured);
-  if (!q.quiet && reasons.length === 0) reasons.push('the runner marked it not quiet');
-  return reasons;
-}
-
-const hs = (cert: string, proto: string, groups: string) =>
-  `handshake/handshakes-per-cpu-second[cert=${cert},clientCtx=shared,clientGroups=${groups},proto=${proto},resume=none,serverGroups=${groups},side=both,threads=1]`;
-const aead = (alg: string, bytes: number) => `aead/${alg}-seal[aadBytes=13,algorithm=${alg},bytes=${bytes},operation=seal]`;
-const speed = (alg: string, op: string, bytes?: number) =>
-  `speed/${alg}-${op}[algorithm=${alg},${bytes === undefined ? '' : `bytes=${bytes},`}operation=${op},timeBase=user-cpu]`;
-const cpuBoth = { unit: 'handshakes/s' as Unit, method: 'cpu-time-both' as Method, higherIsBetter: true, deterministic: false };
-const wall = { unit: 'bytes/s' as Unit, method: 'wall-clock-throughput' as Method, higherIsBetter: true, deterministic: false };
-const speedOps = { unit: 'ops/s' as Unit, method: 'openssl-speed' as Method, higherIsBetter: true, deterministic: false };
-
-/**
- * The metrics followed night after night: the handshake in its common configurations (per CPU-second of
- * both sides), one deterministic count that any code or build change moves, the AEAD seal throughput at
- * both ends of the record sizes, and openssl speed's public-key, hash and ML-KEM figures. Changing this
- * list makes the next aggregation re-read every run once (the files record the list they were made with).
- */
-export const HEADLINE_METRICS: readonly HeadlineMetric[] = [
-  {
-    id: 'handshake-ecdsa-tls13-default',
-    key: hs('ecdsa-p256', '1.3', 'default'),
-    title: 'TLS 1.3 handshakes per CPU-second, ECDSA P-256, library default groups',
-    ...cpuBoth,
-  },
-  {
-    id: 'handshake-ecdsa-tls13-x25519',
-    key: hs('ecdsa-p256', '1.3', 'X25519'),
-    title: 'TLS 1.3 handshakes per CPU-second, ECDSA P-256, X25519 pinned',
-    ...cpuBoth,
-  },
-  {
-    id: 'handshake-rsa-tls13-default',
-    key: hs('rsa2048', '1.3', 'default'),
-    title: 'TLS 1.3 handshakes per CPU-second, RSA-2048, library default groups',
-    ...cpuBoth,
-  },
-  {
-    id: 'handshake-ecdsa-tls12-default',
-    key: hs('ecdsa-p256', '1.2', 'default'),
-    title: 'TLS 1.2 handshakes per CPU-second, ECDSA P-256, library default groups',
-    ...cpuBoth,
-  },
-  {
-    id: 'handshake-ecdsa-tls13-default-instructions',
-    key: 'handshake/instructions-per-handshake[cert=ecdsa-p256,clientCtx=shared,clientGroups=default,proto=1.3,resume=none,serverGroups=default,side=both,threads=1]',
-    title: 'Instructions per TLS 1.3 handshake, both sides, ECDSA P-256, library default groups',
-    unit: 'instructions',
-    method: 'instruction-count',
-    higherIsBetter: false,
-    deterministic: true,
-  },
-  { id: 'aead-aes-128-gcm-16k', key: aead('aes-128-gcm', 16384), title: 'AES-128-GCM seal throughput, 16 KiB records', ...wall },
-  { id: 'aead-aes-128-gcm-16', key: aead('aes-128-gcm', 16), title: 'AES-128-GCM seal throughput, 16-byte records', ...wall },
-  { id: 'aead-chacha20-poly1305-16k', key: aead('chacha20-poly1305', 16384), title: 'ChaCha20-Poly1305 seal throughput, 16 KiB records', ...wall },
-  { id: 'speed-rsa2048-sign', key: speed('rsa2048', 'sign'), title: 'openssl speed: RSA-2048 signatures per second', ...speedOps },
-  { id: 'speed-ecdsa-p256-sign', key: speed('ecdsa-p256', 'sign'), title: 'openssl speed: ECDSA P-256 signatures per second', ...speedOps },
-  { id: 'speed-ecdh-x25519-derive', key: speed('ecdh-x25519', 'derive'), title: 'openssl speed: X25519 key agreements per second', ...speedOps },
-  { id: 'speed-ml-kem-768-encaps', key: speed('ml-kem-768', 'encaps'), title: 'openssl speed: ML-KEM-768 encapsulations per second', ...speedOps },
-  {
-    id: 'speed-sha256-16k',
-    key: speed('sha256', 'digest', 16384),
-    title: 'openssl speed: SHA-256 over 16 KiB buffers',
-    unit: 'bytes/s',
-    method: 'openssl-speed',
-    higherIsBetter: true,
-    deterministic: false,
-  },
-];
+import { quietReasons } from './quiet-rule.ts';
+import { HEADLINE_METRICS } from './headline-metrics.ts';
 
 /** Reasons kept per record: enough to say why, bounded however noisy a run was. */
 const MAX_REASONS = 5;

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import type { Run } from '../schema/index.ts';
 import { makeHostSnapshot } from '../schema/test-data.ts';
 import { summarizeEvidence } from '../runner/quiet.ts';
-import { quietReasons } from './history.ts';
-import { notQuietReasons } from './quiet-rule.ts';
+import { notQuietReasons, quietReasons } from './quiet-rule.ts';
 
 const snap = makeHostSnapshot('2026-11-27T23:00:00.000Z', { windowSeconds: 10, loadAverage: [0.1, 0.1, 0.1] });
 const ok = { ...snap, quiet: true, reasons: [] as string[] };

@@ -1,10 +1,10 @@
 // The quiet-host rule, in one place for the runner (which writes the verdict, Run.quiet.quiet) and the
-// aggregation (which says why a run stays out of the published views, analysis/history.ts quietReasons):
+// aggregation (which says why a run stays out of the published views, quietReasons below):
 // a run is quiet when it held the host measurement lock throughout, the host was quiet before its first
 // round, in every measured round that ran a timed task (and in each window of it: runner/quiet.ts) and
 // in the deterministic phase. A warm-up round's evidence is kept but does not decide: its values are
 // thrown away.
-import type { QuietEvidence } from '../schema/index.ts';
+import type { QuietEvidence, Run } from '../schema/index.ts';
 
 /**
  * Why the evidence is not quiet, each reason with where it was seen; empty when it is quiet.
@@ -38,5 +38,17 @@ export function notQuietReasons(
     for (const r of d.reasons) reasons.push(`deterministic phase: ${r}`);
     if (!d.quiet && d.reasons.length === 0) reasons.push('deterministic phase: not quiet');
   }
+  return reasons;
+}
+
+/** Why a run may not feed the published views; empty when it held the host lock and every check was quiet. */
+export function quietReasons(run: Run): string[] {
+  const q = run.quiet;
+  if (!q) return ['recorded before the quiet-host protocol: nothing shows the machine was otherwise idle'];
+  // the runner's rule (analysis/quiet-rule.ts) over the rounds the file holds: a round killed before its
+  // evidence was written is known to the runner only, whose verdict (q.quiet) then says not quiet
+  const measured = [...new Set(q.rounds.map((r) => r.round).filter((n) => n >= run.plan.warmupRounds))];
+  const reasons = notQuietReasons(q, measured);
+  if (!q.quiet && reasons.length === 0) reasons.push('the runner marked it not quiet');
   return reasons;
 }

@@ -64,7 +64,7 @@ next bench of the same request on this machine resumes it by itself (or --resume
                        what its earlier sessions spent); after the warm-up round it keeps the timed tasks
                        whose minimum rounds and one round in reserve (for a round the host disturbs) fit,
                        the headline series first (plain TLS 1.3 handshakes, and the series the tracker
-                       follows: analysis/history.ts HEADLINE_METRICS), and lists the rest in the run file
+                       follows: analysis/headline-metrics.ts), and lists the rest in the run file
                        (plan.leftOut) for the next night; no round starts that would end after the budget
                        (runner/night-plan.ts)
   --full-warmup        the warm-up round runs every timed task on every build. Without it the warm-up is

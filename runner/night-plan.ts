@@ -9,7 +9,7 @@
 // file lists them with their time per round, for the next night. Once measuring, a round that would end
 // after the budget is not started (until-decided.ts finalLook).
 import type { Run, RunMode } from '../schema/index.ts';
-import { HEADLINE_METRICS } from '../analysis/history.ts';
+import { HEADLINE_METRICS } from '../analysis/headline-metrics.ts';
 import { seriesKey, type SeriesSpec } from './benchmark.ts';
 import { isHeadline } from './handshake/handshake.ts';
 
@@ -21,7 +21,7 @@ import { isHeadline } from './handshake/handshake.ts';
 export const RESERVE_ROUNDS = 1;
 
 const TRACKED = new Set(HEADLINE_METRICS.map((m) => m.key));
-/** What the site needs first: a version page's opening handshake figures (handshake.ts isHeadline) or a series the tracker follows night by night (analysis/history.ts HEADLINE_METRICS). */
+/** What the site needs first: a version page's opening handshake figures (handshake.ts isHeadline) or a series the tracker follows night by night (analysis/headline-metrics.ts). */
 export const isNightHeadline = (spec: SeriesSpec): boolean => isHeadline(spec) || TRACKED.has(seriesKey(spec));
 
 export interface TaskCost {

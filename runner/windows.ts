@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { listRunFiles, readRunFile, type Run, type RunMode } from '../schema/index.ts';
 import { DETERMINISTIC_METHODS, mean, median, variance } from '../analysis/stats.ts';
-import { quietReasons } from '../analysis/history.ts';
+import { quietReasons } from '../analysis/quiet-rule.ts';
 import { defaultWindow, type Benchmark, type WindowLength } from './benchmark.ts';
 
 /** What a run measured a benchmark with, and why (the run file's plan.windows). */

@@ -8,7 +8,7 @@ import { Host, Library, Method, RunMode, Unit, finite, safeId, shortText } from 
 const isoTime = z.iso.datetime({ offset: true });
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
-/** A metric followed night after night (analysis/history.ts HEADLINE_METRICS chooses them). */
+/** A metric followed night after night (analysis/headline-metrics.ts HEADLINE_METRICS chooses them). */
 export const HeadlineMetric = z.object({
   id: safeId,
   key: z.string().describe('the series key in the run files'),

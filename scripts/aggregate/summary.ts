@@ -15,7 +15,7 @@ import {
   significant,
   SUMMARY_DIGITS,
 } from '../../analysis/stats.ts';
-import { quietReasons } from '../../analysis/history.ts';
+import { quietReasons } from '../../analysis/quiet-rule.ts';
 import { LOCAL_SELECTION, SELECTION, admitted, outranks, type LocalOptions, type RowCandidate } from './selection.ts';
 
 type RunSeries = Run['series'][number];

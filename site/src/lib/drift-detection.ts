@@ -15,7 +15,7 @@ import {
   type ErrorRates,
   type NoiseModel,
 } from '../../../analysis/changepoint.ts';
-import { HEADLINE_METRICS } from '../../../analysis/history.ts';
+import { HEADLINE_METRICS } from '../../../analysis/headline-metrics.ts';
 import { median } from '../../../analysis/stats.ts';
 import { slugOfBuildName, type DriftRunsShard, type DriftValuesShard } from './drift/shards.ts';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HEADLINE_METRICS } from '../../../../analysis/history.ts';
+import { HEADLINE_METRICS } from '../../../../analysis/headline-metrics.ts';
 import { DRIFT_NIGHTS } from '../../../tests/fixtures/drift-history.ts';
 import { fixture, viewOf } from '../../../tests/fixtures/drift-view.ts';
 import { driftSvg } from './chart.ts';
