@@ -257,7 +257,7 @@ function checkBuilds(builds: readonly Build[], add: (path: PropertyKey[], messag
     if (!known)
       return add(
         ['builds', i, 'version'],
-        `${LIBRARY_NAMES[b.library]} ${b.version} is not in the catalogue (catalogue/index.ts): only catalogued, hash-pinned versions are accepted`,
+        `${LIBRARY_NAMES[b.library]} ${b.version} is not in the catalogue (catalogue/openssl.ts, catalogue/libraries.ts): only catalogued, hash-pinned versions are accepted`,
       );
     if (b.series !== known.series) add(['builds', i, 'series'], `${b.version} belongs to series ${known.series}, not ${b.series}`);
     const variant = variantAllowed(known, b.variant);
