@@ -1,6 +1,7 @@
-// "Download this view": each table view as CSV and as JSON (see src/lib/views.ts).
+// "Download this view": each table view as CSV and as JSON (see src/lib/views/: all.ts lists them, format.ts writes them).
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { allViews, viewCsv, viewJson, type View } from '../../../lib/views.ts';
+import { allViews } from '../../../lib/views/all.ts';
+import { viewCsv, viewJson, type View } from '../../../lib/views/format.ts';
 
 export const getStaticPaths = (() =>
   allViews().flatMap((v) => [
