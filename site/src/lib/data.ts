@@ -21,7 +21,7 @@ import { machineLabel } from './machines.ts';
 import { projectFirst } from './hosts.ts';
 import { pickPublished } from './hypothesis.ts';
 import { journeyPayload } from './model.ts';
-import { recommendations, type Recommendations } from './recommendations.ts';
+import { recommendations, type Recommendations } from './recommendations/advice.ts';
 
 export class SiteDataError extends Error {}
 
@@ -287,7 +287,7 @@ export function loadResults<T>(folder: string, schema: z.ZodType<T>): { path: st
 }
 
 /**
- * The recommendations of every machine (recommendations.ts), the home page's default machine first (model.ts
+ * The recommendations of every machine (recommendations/advice.ts), the home page's default machine first (model.ts
  * pickDefault), then the other project machines, then the contributed ones, each with that machine's published ML-KEM hypothesis result. Support status as of the build day.
  */
 export const loadRecommendations = (): Recommendations[] =>

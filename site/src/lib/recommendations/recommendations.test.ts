@@ -2,11 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
-import { DetailedIterations, HypothesisResult, Summary } from '../../../schema/index.ts';
-import { buildSlug } from '../../../catalogue/index.ts';
-import { allFigures, compareEntries, decisionText, keyShareNames, recommendations, sameCostClaims, supportOf } from './recommendations.ts';
+import { DetailedIterations, HypothesisResult, Summary } from '../../../../schema/index.ts';
+import { buildSlug } from '../../../../catalogue/index.ts';
+import { allFigures, keyShareNames, recommendations, sameCostClaims } from './advice.ts';
+import { compareEntries, decisionText } from './figures.ts';
+import { supportOf } from './support.ts';
 
-const dir = join(import.meta.dirname, '../../tests/fixtures/data');
+const dir = join(import.meta.dirname, '../../../tests/fixtures/data');
 const summary = Summary.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')));
 const detailed = DetailedIterations.parse(JSON.parse(readFileSync(join(dir, 'detailed-iterations.json'), 'utf8')));
 const hypDir = join(dir, 'hypothesis/obs-fixture-host');
