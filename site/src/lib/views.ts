@@ -9,7 +9,7 @@ import { toCsv, windowsWords } from './format.ts';
 import { entriesOf, versionPages, versionSlug } from './model.ts';
 import { planAt } from './mtu.ts';
 import { url } from './url.ts';
-import { headlines } from './version-view.ts';
+import { headlines } from './version/headlines.ts';
 import { metricNote } from '../../../runner/handshake/handshake.ts';
 
 export interface View {
