@@ -290,7 +290,7 @@ export const metricNote = (benchmark: string, metric: string): string | null =>
 /** A plain handshake: TLS 1.3, no resumption, one thread, a shared SSL_CTX, the default cipher (what the version pages open with). */
 export const isPlainHandshake = (params: Params): boolean =>
   params.proto === '1.3' && params.resume === 'none' && params.threads === 1 && params.clientCtx === 'shared' && params.cipher === undefined;
-/** The metrics of the figures a version page opens with (site/src/lib/version-view.ts headlines), of plain handshakes. */
+/** The metrics of the figures a version page opens with (site/src/lib/version/headlines.ts), of plain handshakes. */
 export const HEADLINE_METRICS: readonly string[] = ['cpu-per-handshake', 'instructions-per-handshake', 'heap-per-connection'];
 /** A headline series of the handshake: what a version page opens with (a budgeted night puts these and the tracked series first: night-plan.ts isNightHeadline). */
 export const isHeadline = (s: { metric: string; params: Params }): boolean => HEADLINE_METRICS.includes(s.metric) && isPlainHandshake(s.params);

@@ -12,7 +12,8 @@ import { pickPublished } from '../src/lib/hypothesis.ts';
 import { conclusion } from '../../experiments/hypothesis/analysis.ts';
 import { helloBytes } from '../src/lib/mtu.ts';
 import { benchmarkPagePath, versionBenchmarkPages, versionPages, versionSlug } from '../src/lib/model.ts';
-import { keyId, reasonText, writeupOnly } from '../src/lib/version-view.ts';
+import { keyId } from '../src/lib/version/key-id.ts';
+import { reasonText, writeupOnly } from '../src/lib/version/groups.ts';
 import { num, quantity, quantityRange, runWords, VERDICT_SHORT, VERDICT_TEXT } from '../src/lib/format.ts';
 import { CPU_FLAG_TEXT, CPU_FLAGS } from '../src/lib/cpu-flags.ts';
 import { knownIssueRows } from '../src/lib/known-issues.ts';
@@ -240,7 +241,7 @@ export function siteSuite({ name, dist, summaryFile }: SuiteOptions): void {
     const headline = page.locator('section[data-version-host] table.entries').first();
     const rows = await headline.locator('tbody tr th').evaluateAll((ths) => ths.map((th) => th.textContent ?? ''));
     assert.ok(rows.length > 0, 'no headline row');
-    // issue 28: handshake CPU per side first (lib/version-view.ts headlines), never "SSL_CTX_new, one call"
+    // issue 28: handshake CPU per side first (lib/version/headlines.ts), never "SSL_CTX_new, one call"
     assert.match(rows[0]!, /^Handshake CPU time/, `the first headline row is ${rows[0]}`);
     const top = await headline.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
     assert.ok(top < 900, `the headline table starts at ${top}px, below the first screen`);

@@ -8,7 +8,7 @@ import { SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareV
 import type { Entry } from './model.ts';
 import { gist, pct, verdictTone, verdictWords } from './format.ts';
 import { BULK_KEY, handshakeKey } from './reference-keys.ts';
-import { reasonText } from './version-view.ts';
+import { reasonText } from './version/groups.ts';
 import { paramWords } from '../../../catalogue/words.ts';
 import { NO_VERIFICATION_WORDS } from '../../../runner/handshake/output.ts';
 import { defaultHost, type HostRun } from './hosts.ts';

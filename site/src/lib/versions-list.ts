@@ -5,7 +5,7 @@ import { SERIES } from '../../../catalogue/index.ts';
 import type { Summary } from '../../../schema/index.ts';
 import { defaultHost } from './hosts.ts';
 import { entriesOf, type VersionPage } from './model.ts';
-import { headlines, type Headline } from './version-view.ts';
+import { headlines, type Headline } from './version/headlines.ts';
 
 export interface VersionRow {
   page: VersionPage;

@@ -5,7 +5,7 @@ import { metricNote } from '../../../../runner/handshake/handshake.ts';
 import { loadOpenSSLSummary, loadResults, loadRunIndex, loadRuns } from '../data.ts';
 import { windowsWords } from '../format.ts';
 import { entriesOf, versionPages, versionSlug } from '../model.ts';
-import { headlines } from '../version-view.ts';
+import { headlines } from '../version/headlines.ts';
 import { versionRows } from '../versions-list.ts';
 import { entryView, versionViewId } from './entries.ts';
 import type { View } from './format.ts';

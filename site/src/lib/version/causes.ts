@@ -1,0 +1,33 @@
+// What the project has on the cause of a headline figure's change: the write-ups and bisections to link to.
+import type { Entry } from '../model.ts';
+
+const p = (e: Entry, k: string) => e.params[k];
+
+/** What the project has on the cause of a headline figure's change: write-ups naming its series and version, bisections of it into the series. */
+export interface Cause {
+  kind: 'write-up' | 'bisection';
+  id: string;
+  text: string;
+}
+
+/** Bisection metrics ("handshake-instructions:client:...") by the summary metric they follow. */
+const BISECT_METRIC: Record<string, string> = { 'handshake-instructions': 'instructions-per-handshake', 'handshake-heap': 'heap-per-connection' };
+
+export function causesOf(
+  entry: Entry,
+  writeups: readonly { id: string; title: string; versions: readonly string[]; seriesKeys: readonly string[] }[],
+  bisections: readonly { machine: string; slug: string; title: string; metricId: string }[],
+): Cause[] {
+  const side = p(entry, 'side');
+  return [
+    ...writeups
+      .filter((w) => w.seriesKeys.includes(entry.key) && w.versions.includes(entry.version))
+      .map((w) => ({ kind: 'write-up' as const, id: w.id, text: w.title })),
+    ...bisections
+      .filter((b) => {
+        const [metric, bSide] = b.metricId.split(':');
+        return BISECT_METRIC[metric ?? ''] === entry.metric && (side === undefined || side === 'both' || bSide === side);
+      })
+      .map((b) => ({ kind: 'bisection' as const, id: `${b.machine}/${b.slug}`, text: b.title })),
+  ];
+}
