@@ -18,7 +18,7 @@ import { num, quantity, quantityRange, runWords, VERDICT_SHORT, VERDICT_TEXT } f
 import { CPU_FLAG_TEXT, CPU_FLAGS } from '../src/lib/cpu-flags.ts';
 import { knownIssueRows } from '../src/lib/known-issues.ts';
 import { openSSLOnly } from '../src/lib/data.ts';
-import { librariesView } from '../src/lib/libraries.ts';
+import { librariesView } from '../src/lib/libraries/view.ts';
 import { MEASURE_COMMAND, serversView } from '../src/lib/servers.ts';
 import { serve, type StaticServer } from './server.ts';
 import { pagesFor } from '../src/lib/pages.ts';

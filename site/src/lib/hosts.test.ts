@@ -7,7 +7,7 @@ import { resolveSelection } from './drift/selection.ts';
 import { driftShards } from './drift/shards.ts';
 import { defaultHost, isProjectHost, rankHosts } from './hosts.ts';
 import { knownIssueRows, pickHost } from './known-issues.ts';
-import { defaultLibrariesView, type LibrariesHostView } from './libraries.ts';
+import { defaultLibrariesView, type LibrariesHostView } from './libraries/view.ts';
 import { machineLabel } from './machines.ts';
 import { journeyPayload, pickDefault, versionPages } from './model.ts';
 import { versionRows } from './versions-list.ts';

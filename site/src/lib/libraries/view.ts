@@ -3,15 +3,15 @@
 // another library carries its vsOpenSSL comparison (against the newest OpenSSL build of its own run, paired by
 // round: scripts/aggregate/summary.ts). Rows exist only for configurations another library was run on (measured,
 // unsupported or failed), so the page never shows OpenSSL alone under a libraries heading.
-import type { Build, Summary } from '../../../schema/index.ts';
-import { SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../catalogue/index.ts';
-import type { Entry } from './model.ts';
-import { gist, pct, verdictTone, verdictWords } from './format.ts';
-import { BULK_KEY, handshakeKey } from './reference-keys.ts';
-import { reasonText } from './version/groups.ts';
-import { paramWords } from '../../../catalogue/words.ts';
-import { NO_VERIFICATION_WORDS } from '../../../runner/handshake/output.ts';
-import { defaultHost, type HostRun } from './hosts.ts';
+import type { Build, Summary } from '../../../../schema/index.ts';
+import { SERIES, buildLabel, buildSlug, compareReleases, compareSeries, compareVersions } from '../../../../catalogue/index.ts';
+import type { Entry } from '../model.ts';
+import { gist, verdictTone } from '../format.ts';
+import { reasonText } from '../version/groups.ts';
+import { defaultHost, type HostRun } from '../hosts.ts';
+import { GLANCE, SECTIONS, glanceNote } from './sections.ts';
+import { costsOfVerification, type VerificationCost } from './verification.ts';
+import { configText, metricWords, paramOf as p } from './words.ts';
 
 export type SummaryBuild = Build & { host: string };
 
@@ -89,131 +89,7 @@ export interface LibrariesHostView {
   verificationCosts: VerificationCost[];
 }
 
-/** One figure's verification cost on every column: the chain's value minus the control's, both from one run. */
-export interface VerificationCost {
-  /** the configuration of the pair in words ("TLS 1.3, ECDSA P-256 certificate, groups X25519, full handshake") */
-  label: string;
-  metric: string;
-  unit: string;
-  cells: ({ chain: Entry; control: Entry; cost: number } | { missing: string })[];
-}
-
 const isOpenSSL = (e: { library: Entry['library'] }) => e.library === 'openssl';
-const p = (e: Entry, k: string) => (e.params[k] === undefined ? undefined : String(e.params[k]));
-
-/** The measures the page shows, in reading order: which entries belong to each. */
-const SECTIONS: { id: string; title: string; about: string; match: (e: Entry) => boolean }[] = [
-  {
-    id: 'cpu',
-    title: 'Handshake CPU time, per side',
-    about: 'CPU time each side spends per handshake, client and server in one process on one thread each, over memory BIOs (lower is better).',
-    match: (e) =>
-      e.benchmark === 'handshake' &&
-      e.metric === 'cpu-per-handshake' &&
-      (p(e, 'side') === 'client' || p(e, 'side') === 'server') &&
-      (p(e, 'threads') ?? '1') === '1',
-  },
-  {
-    id: 'threads',
-    title: 'Thread scaling with one shared SSL_CTX',
-    about:
-      'Handshakes per wall-clock second of all threads together, and CPU time per handshake and side, as 1, 2 and 4 threads share one client and one server SSL_CTX (each thread runs both sides of its own connections). This host has two cores: more than two threads cannot add throughput, and contention of the size a many-core server sees cannot appear (higher handshakes per second and lower CPU are better).',
-    match: (e) =>
-      e.benchmark === 'handshake' &&
-      (e.metric === 'handshakes-per-second-wall' || (e.metric === 'cpu-per-handshake' && p(e, 'side') !== 'both')) &&
-      (p(e, 'clientCtx') ?? 'shared') === 'shared',
-  },
-  {
-    id: 'instructions',
-    title: 'Instructions per handshake',
-    about: 'Instructions retired per handshake, counted deterministically (lower is better).',
-    match: (e) => e.benchmark === 'handshake' && e.metric === 'instructions-per-handshake',
-  },
-  {
-    id: 'heap',
-    title: 'Heap per connection',
-    about:
-      'Heap bytes held per live connection after the handshake (the client’s after its SSL_read of what follows the handshake, too), counted through the library’s allocator hooks (lower is better).',
-    match: (e) => e.benchmark === 'handshake' && e.metric === 'heap-per-connection',
-  },
-  {
-    id: 'ctx',
-    title: 'SSL_CTX_new',
-    about: 'CPU time of one SSL_CTX_new call, what a client pays when it creates a context per connection (lower is better).',
-    match: (e) => e.benchmark === 'handshake' && e.metric === 'ssl-ctx-new',
-  },
-  {
-    id: 'clienthello',
-    title: 'ClientHello size with the default groups',
-    about: 'Size of the first ClientHello when the application leaves the groups to the library: what each library sends by default.',
-    match: (e) => e.benchmark === 'handshake' && e.metric === 'clienthello-bytes' && p(e, 'clientGroups') === 'default',
-  },
-  {
-    id: 'aead',
-    title: 'AEAD throughput',
-    about:
-      'Bytes of payload sealed per second of the measuring thread’s CPU time, through the EVP AEAD interface (higher is better); the wall-clock series are in the downloads.',
-    match: (e) => e.benchmark === 'aead' && e.method.startsWith('cpu-time'),
-  },
-];
-
-/** Row prefixes where one table holds more than one measure. */
-const METRIC_WORDS: Record<string, string> = {
-  'handshakes-per-second-wall': 'Handshakes per wall second',
-  'cpu-per-handshake': 'CPU per handshake',
-  'instructions-per-handshake': 'Instructions per handshake',
-  'heap-per-connection': 'Heap per connection',
-};
-/** A metric in a row label (the cipher and the rest are in configText): AEAD seal metrics by what they divide by. */
-const metricWords = (metric: string): string =>
-  METRIC_WORDS[metric] ??
-  (metric.endsWith('-seal-cpu')
-    ? 'Payload per CPU-second'
-    : metric.endsWith('-seal')
-      ? 'Payload per wall second'
-      : metric.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase()));
-
-/**
- * The figures the page opens with: the same work on every library (TLS 1.3, ECDSA P-256, X25519 pinned on both
- * sides, so no library's default groups change what is measured), per side, in instructions, and bulk AES-GCM.
- */
-const GLANCE: { id: string; key: string; title: string; unit: string; scale: number }[] = [
-  {
-    id: 'server-cpu',
-    key: handshakeKey('cpu-per-handshake', 'server'),
-    title: 'Server CPU time per full TLS 1.3 handshake (ECDSA P-256, X25519)',
-    unit: 'µs per handshake',
-    scale: 1,
-  },
-  {
-    id: 'client-cpu',
-    key: handshakeKey('cpu-per-handshake', 'client'),
-    title: 'Client CPU time per full TLS 1.3 handshake (ECDSA P-256, X25519)',
-    unit: 'µs per handshake',
-    scale: 1,
-  },
-  {
-    id: 'instructions',
-    key: handshakeKey('instructions-per-handshake', 'both'),
-    title: 'Instructions per full TLS 1.3 handshake, both sides (ECDSA P-256, X25519; deterministic count)',
-    unit: 'million instructions',
-    scale: 1e-6,
-  },
-  { id: 'aes-gcm', key: BULK_KEY, title: 'AES-128-GCM seal of 16 KiB records, payload per second of CPU time', unit: 'MB/s', scale: 1e-6 },
-];
-
-/** A bar's comparison with OpenSSL in a few words: the change where the run shows one, else why there is none. */
-function glanceNote(c: NonNullable<Entry['vsOpenSSL']>, higherIsBetter: boolean): string {
-  if (c.verdict === 'higher' || c.verdict === 'lower') return `${pct(c.ratio)} vs ${c.against}, ${verdictWords(c, higherIsBetter)}`;
-  if (c.verdict === 'within-threshold') return `${pct(c.ratio)} vs ${c.against}, within the threshold`;
-  if (c.verdict === 'no-difference-shown') return `no difference shown vs ${c.against}`;
-  return `too few rounds to compare with ${c.against}`;
-}
-
-/** A configuration in words (catalogue/words.ts), parameters the section title already says left out; the AEAD operation and AAD size are in the metric's words. */
-export function configText(params: Entry['params'], omit: readonly string[] = []): string {
-  return paramWords(params, [...omit, 'operation', 'aadBytes']).join(', ');
-}
 
 /**
  * The OpenSSL builds the page sets beside the other libraries: the newest release of the newest 3.x LTS series,
@@ -403,63 +279,4 @@ function hostView(summary: Summary, host: string): LibrariesHostView {
     peerVerification: verification,
     verificationCosts,
   };
-}
-
-/** The series whose control (verify=none) gives a verification cost: every library's instructions and client CPU. */
-const COSTED = (e: Entry) =>
-  e.benchmark === 'handshake' && (e.metric === 'instructions-per-handshake' || (e.metric === 'cpu-per-handshake' && p(e, 'side') === 'client'));
-
-/**
- * Chain minus control per column, both from the run of the control's entry (the two figures of one
- * difference never come from two runs); a column without both says why.
- */
-function costsOfVerification(
-  entries: readonly Entry[],
-  columns: readonly LibraryColumn[],
-  cellOf: (c: LibraryColumn, key: string) => Entry | null,
-): VerificationCost[] {
-  const inRun = (c: LibraryColumn, key: string, runId: string) =>
-    entries.find((e) => e.key === key && e.runId === runId && e.library === c.library && e.version === c.version && e.variant === c.variant) ?? null;
-  const controls = [...new Map(entries.filter((e) => COSTED(e) && p(e, 'verify') === 'none').map((e) => [e.key, e])).values()].sort((a, b) =>
-    a.key.localeCompare(b.key),
-  );
-  return controls.map((ctl) => {
-    const { verify: _, ...params } = ctl.params;
-    const chainKey = entries.find(
-      (e) => e.benchmark === ctl.benchmark && e.metric === ctl.metric && p(e, 'verify') === undefined && sameParams(e.params, params),
-    )?.key;
-    return {
-      label: `${metricWords(ctl.metric)}: ${configText(params)}`,
-      metric: ctl.metric,
-      unit: ctl.unit,
-      cells: columns.map((c) => {
-        const control = cellOf(c, ctl.key);
-        if (!control || control.status !== 'measured' || !control.stats)
-          return { missing: control ? `the control is ${control.status}` : 'no control measured' };
-        const chain = chainKey ? inRun(c, chainKey, control.runId) : null;
-        if (!chain || chain.status !== 'measured' || !chain.stats) return { missing: `no chain figure in run ${control.runId}` };
-        return { chain, control, cost: chain.stats.median - control.stats.median };
-      }),
-    };
-  });
-}
-
-const sameParams = (a: Entry['params'], b: Entry['params']) => {
-  const ka = Object.keys(a).sort();
-  const kb = Object.keys(b).sort();
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
-};
-
-/** The page's sentence on certificate verification, from what the measured handshakes recorded (observed.peerVerification). */
-export function verificationText(views: readonly LibrariesHostView[]): string {
-  const seen = [...new Set(views.flatMap((v) => v.peerVerification))].filter((v) => v !== NO_VERIFICATION_WORDS);
-  const same = 'The harness sets the same certificate verification on every library:';
-  const chain =
-    'the server sends its certificate and the intermediate CA that issued it, and the client, trusting only the root CA, verifies both and the server’s name, as a client of a public server does; the server asks for no client certificate.';
-  if (seen.length === 0) return `${same} ${chain} Rows marked as the no-verification control are the same handshake with a client that verifies nothing.`;
-  if (seen.length > 1)
-    return `The handshakes shown recorded different certificate verification (${seen.join('; ')}); compare only rows that recorded the same.`;
-  return seen[0]!.startsWith('chain')
-    ? `${same} ${chain} Every handshake shown recorded it (${seen[0]}), except the rows of the no-verification control.`
-    : `The handshakes shown were measured before the harness verified a chain (${seen[0]}): see the methodology’s harness steps.`;
 }

@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { Summary } from '../../../schema/index.ts';
-import { configText, librariesView, openSSLReferences } from './libraries.ts';
-import { openSSLOnly } from './data.ts';
+import { Summary } from '../../../../schema/index.ts';
+import { librariesView, openSSLReferences } from './view.ts';
+import { configText } from './words.ts';
+import { openSSLOnly } from '../data.ts';
 
-const fixture = Summary.parse(JSON.parse(readFileSync(join(import.meta.dirname, '../../tests/fixtures/data/summary.json'), 'utf8')));
+const fixture = Summary.parse(JSON.parse(readFileSync(join(import.meta.dirname, '../../../tests/fixtures/data/summary.json'), 'utf8')));
 
 test('OpenSSL references: newest 3.x LTS, newest 3.x and newest release, each build once', () => {
   const b = (version: string) => ({ version, series: version.split('.').slice(0, 2).join('.') });
