@@ -45,8 +45,8 @@ export function notQuietReasons(
 export function quietReasons(run: Run): string[] {
   const q = run.quiet;
   if (!q) return ['recorded before the quiet-host protocol: nothing shows the machine was otherwise idle'];
-  // the runner's rule (analysis/quiet-rule.ts) over the rounds the file holds: a round killed before its
-  // evidence was written is known to the runner only, whose verdict (q.quiet) then says not quiet
+  // the rule above over the rounds the file holds: a round killed before its evidence was written is
+  // known to the runner only, whose verdict (q.quiet) then says not quiet
   const measured = [...new Set(q.rounds.map((r) => r.round).filter((n) => n >= run.plan.warmupRounds))];
   const reasons = notQuietReasons(q, measured);
   if (!q.quiet && reasons.length === 0) reasons.push('the runner marked it not quiet');

@@ -449,9 +449,9 @@ export async function measureUndisturbed(
 }
 
 /**
- * The run file's verdict: exclusive, quiet before the start, in every measured round, and in the
- * deterministic phase. `deterministicMeasured`: that phase measured something (it did not only reuse
- * stored results), so it must have left evidence; a run killed in it has none and is not quiet.
+ * The run file's evidence and its verdict by the quiet rule (analysis/quiet-rule.ts). `deterministicMeasured`:
+ * that phase measured something (it did not only reuse stored results), so it must have left evidence; a
+ * run killed in it has none and is not quiet.
  */
 export function summarizeEvidence(
   thresholds: Record<string, number>,
