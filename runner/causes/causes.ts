@@ -74,10 +74,10 @@ export function allCauses(mode: RunMode): TaskDef[] {
   ];
 }
 
+// its configurations keep their counts per mode (causesMatrix): no windows to choose
 const base = createHandshakeBenchmark(causesMatrix);
 export const causesBenchmark: Benchmark = {
   ...base,
-  windows: undefined, // its configurations keep their counts per mode (causesMatrix): no choice of window
   id: 'causes',
   source: import.meta.url,
   libraries: ['openssl'], // the configurations behind the write-ups on OpenSSL releases

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Library, type Params, type RunMode } from '../../schema/index.ts';
 import { median } from '../../analysis/stats.ts';
 import { certName, groupsWords, resumeWords } from '../../catalogue/words.ts';
-import { defaultWindow, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task, type WindowLength } from '../benchmark.ts';
+import { defaultWindow, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task, type WindowLength, type Windows } from '../benchmark.ts';
 import { CERTS, CERT_HOSTNAME, certDir, ensureCerts as ensureSharedCerts, type Cert } from '../certs.ts';
 import { runGuarded, stderrTail, type ProgramResult } from '../child-guard.ts';
 import { libraryMismatch } from '../library-id.ts';
@@ -606,7 +606,8 @@ async function execCtxNew(binary: string, count: number): Promise<ParsedOutput> 
   return parseHandshakeOutput(r.stdout, r.code, 'handshake ctx-new');
 }
 
-export function createHandshakeBenchmark(matrix: (mode: RunMode, window?: WindowLength) => TaskDef[] = handshakeMatrix): Benchmark {
+/** The handshake benchmark over a matrix of configurations; `windows` where the matrix sizes its windows by the window it is given (runner/windows.ts chooses). */
+export function createHandshakeBenchmark(matrix: (mode: RunMode, window?: WindowLength) => TaskDef[], windows?: Windows): Benchmark {
   return {
     id: 'handshake',
     libraries: Library.options, // handshake.c compiles against every library c-common/library.h knows
@@ -617,7 +618,7 @@ export function createHandshakeBenchmark(matrix: (mode: RunMode, window?: Window
       handshakeBinary(build);
       await ensureCerts(build);
     },
-    windows: { unit: 'new handshakes per window', short: HANDSHAKE_WINDOWS.short.new, long: HANDSHAKE_WINDOWS.long.new },
+    ...(windows ? { windows } : {}),
     tasks(build: BuildUnderTest, mode: RunMode, window?: WindowLength): Task[] {
       return matrix(mode, window).map((d) => ({
         id: taskId(d),
@@ -629,4 +630,8 @@ export function createHandshakeBenchmark(matrix: (mode: RunMode, window?: Window
   };
 }
 
-export const handshakeBenchmark: Benchmark = createHandshakeBenchmark();
+export const handshakeBenchmark: Benchmark = createHandshakeBenchmark(handshakeMatrix, {
+  unit: 'new handshakes per window',
+  short: HANDSHAKE_WINDOWS.short.new,
+  long: HANDSHAKE_WINDOWS.long.new,
+});
