@@ -1,8 +1,8 @@
 // The quiet-host rule, in one place for the runner (which writes the verdict, Run.quiet.quiet) and the
 // aggregation (which says why a run stays out of the published views, quietReasons below):
 // a run is quiet when it held the host measurement lock throughout, the host was quiet before its first
-// round, in every measured round that ran a timed task (and in each window of it: runner/quiet.ts) and
-// in the deterministic phase. A warm-up round's evidence is kept but does not decide: its values are
+// round, in every measured round that ran a timed task (and in each window of it whose measurements it
+// kept: runner/quiet.ts) and in the deterministic phase. A warm-up round's evidence is kept but does not decide: its values are
 // thrown away.
 import type { QuietEvidence, Run } from '../schema/index.ts';
 
@@ -28,7 +28,7 @@ export function notQuietReasons(
       // about a loud window does not pass either
       const said = round.reasons.length
         ? round.reasons.map((r) => `round ${n}: ${r}`)
-        : (round.windows ?? []).flatMap((w) => w.reasons.map((r) => `round ${n}, window ending ${w.at}: ${r}`));
+        : (round.windows ?? []).flatMap((w) => (w.dropped ? [] : w.reasons.map((r) => `round ${n}, window ending ${w.at}: ${r}`)));
       reasons.push(...said, ...(!round.quiet && said.length === 0 ? [`round ${n}: not quiet`] : []));
     }
   }

@@ -309,12 +309,12 @@ function timeline(otherCpus: (second: number) => number) {
   const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, every });
   return {
     rec,
-    /** `seconds` of measuring, with a task ending every `taskSeconds` */
+    /** `seconds` of measuring, with a task ending every `taskSeconds` (named by the second it ends at) */
     advance(watch: RoundWatch, seconds: number, taskSeconds = Infinity) {
       for (let i = 0; i < seconds; i++) {
         other += 100 * otherCpus(t);
         t++;
-        if (t % taskSeconds === 0) watch.taskEnded();
+        if (t % taskSeconds === 0) watch.taskEnded(`task ending at ${t} s`);
         fire();
       }
     },
@@ -360,18 +360,68 @@ test('a two-minute burst of one CPU inside a 30-minute round fails the round, al
   assert.equal(evidence.thresholds.maxWindowSeconds, MAX_WINDOW_SECONDS);
 });
 
-test("loud(): nothing until a closed window breaks a limit, then that window's reasons, which stay", () => {
+test('loud(): nothing until a closed window breaks a limit, then that window with the tasks it overlapped, until it is excused', () => {
   const { rec, advance } = timeline((s) => (s >= 20 && s < 30 ? 1 : 0));
   const watch = rec.watchRound();
   advance(watch, 20, 5);
-  assert.equal(watch.loud(), undefined, 'four quiet windows');
+  assert.deepEqual(watch.loud(), [], 'four quiet windows');
   advance(watch, 4, 5);
-  assert.equal(watch.loud(), undefined, 'the burst is in the open window: not judged yet');
+  assert.deepEqual(watch.loud(), [], 'the burst is in the open window: not judged yet');
   advance(watch, 1, 5);
-  assert.match(watch.loud()![0]!, /^processes outside this run used 100% of one CPU over the 5 s window/);
+  const [first, ...more] = watch.loud();
+  assert.equal(more.length, 0);
+  assert.equal(first!.index, 4);
+  assert.deepEqual(first!.tasks, ['task ending at 25 s']);
+  assert.match(first!.reasons[0]!, /^processes outside this run used 100% of one CPU over the 5 s window/);
   advance(watch, 30, 5);
-  assert.match(watch.loud()![0]!, /100% of one CPU/, 'the first loud window is kept');
-  watch.stop();
+  assert.deepEqual(
+    watch.loud().map((w) => [w.index, w.tasks]),
+    [
+      [4, ['task ending at 25 s']],
+      [5, ['task ending at 30 s']],
+    ],
+    'each loud window until excused',
+  );
+  watch.excuse(4, ['task ending at 25 s']);
+  watch.excuse(5, ['task ending at 30 s']);
+  assert.deepEqual(watch.loud(), []);
+  const r = watch.finish(1);
+  assert.equal(r.quiet, true, 'the loud windows were excused: what overlapped them was dropped');
+  assert.deepEqual(
+    r.windows!.flatMap((w, i) => (w.dropped ? [[i, w.quiet, w.dropped]] : [])),
+    [
+      [4, false, ['task ending at 25 s']],
+      [5, false, ['task ending at 30 s']],
+    ],
+    'the excused windows keep their verdict and say what was dropped',
+  );
+  assertTiled(r);
+});
+
+test('a task the timer cut into windows counts in each of them; the window after a wait counts none of it', () => {
+  const { rec, advance } = timeline((s) => (s >= 10 && s < 40 ? 1 : 0));
+  const watch = rec.watchRound();
+  advance(watch, 60); // one 60-s task: the timer closes windows every 25 s, the task ends in the third
+  watch.taskEnded('long');
+  assert.deepEqual(
+    watch.loud().map((w) => [w.index, w.tasks]),
+    [
+      [0, ['long']],
+      [1, ['long']],
+    ],
+  );
+  watch.excuse(0, ['long']);
+  watch.excuse(1, ['long']);
+  advance(watch, 6); // a wait for the host: no task ends
+  watch.closeWindow();
+  advance(watch, 5, 5);
+  const r = watch.finish(2);
+  assert.equal(r.quiet, true);
+  assert.deepEqual(
+    r.windows!.map((w) => w.windowSeconds),
+    [25, 25, 10, 6, 5],
+    'two timer windows and the rest of the task, the wait, then the next task',
+  );
 });
 
 test('calm(): keeps a CPU busy in windows until one is free of steal, or the time is up', async () => {

@@ -247,11 +247,14 @@ const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 /**
  * A round's evidence from the round as a whole and its windows: quiet only if the whole and every window
- * are; the reasons name each window that broke a limit (its place, its time and the value).
+ * are, the windows whose overlapping measurements were dropped (`dropped`) aside, in the whole too (it is
+ * then judged over the kept windows); the reasons name each other window that broke a limit (its place,
+ * its time and the value).
  */
 export function roundEvidence(whole: Snapshot, windows: QuietWindow[], round: number, logicalCpus: number): RoundSnapshot {
-  const reasons = checkSnapshot(whole, 'round', logicalCpus).reasons;
+  const reasons = checkSnapshot(keptPart(whole, windows), 'round', logicalCpus).reasons;
   const fromWindows = windows.flatMap((w, i) => {
+    if (w.dropped) return []; // what it overlapped was dropped and measured again
     const end = Date.parse(w.at);
     const where = `window ${i + 1} of ${windows.length} (${clock(end - w.windowSeconds * 1000)}-${clock(end)} UTC)`;
     return w.reasons.map((r) => `${where}: ${r}`.slice(0, 500));
@@ -262,16 +265,50 @@ export function roundEvidence(whole: Snapshot, windows: QuietWindow[], round: nu
   return { ...whole, quiet: reasons.length === 0, reasons, round, ...(windows.length ? { windows } : {}) };
 }
 
+/**
+ * The round as a whole without its excused windows (`dropped`: nothing measured in them was kept): the
+ * kept windows' seconds, and their percentages weighted by their seconds; the round itself when none was
+ * excused.
+ */
+function keptPart(whole: Snapshot, windows: QuietWindow[]): Omit<Snapshot, 'governor' | 'boost'> {
+  const kept = windows.filter((w) => !w.dropped);
+  if (kept.length === windows.length) return whole;
+  const seconds = kept.reduce((a, w) => a + w.windowSeconds, 0);
+  const mean = (f: 'stealPercent' | 'iowaitPercent' | 'otherBusyPercent') =>
+    seconds === 0 || kept.some((w) => w[f] === null) ? null : round2(kept.reduce((a, w) => a + w[f]! * w.windowSeconds, 0) / seconds);
+  return {
+    ...whole,
+    windowSeconds: round2(seconds),
+    stealPercent: mean('stealPercent'),
+    iowaitPercent: mean('iowaitPercent'),
+    otherBusyPercent: mean('otherBusyPercent'),
+  };
+}
+
 /** A round being measured, watched window by window (WINDOWS above). */
 export interface RoundWatch {
-  /** a task ended: closes the open window if it is MIN_WINDOW_SECONDS long */
-  taskEnded(): void;
-  /** the reasons of the first window closed so far that broke a limit (the round cannot be quiet whatever follows), or undefined */
-  loud(): string[] | undefined;
+  /**
+   * A task ended: `task` (its benchmark|task) is counted in every window it overlapped (the open one and
+   * any the timer closed while it ran), then the open window closes if it is MIN_WINDOW_SECONDS long.
+   */
+  taskEnded(task?: string): void;
+  /** closes the open window if it is MIN_WINDOW_SECONDS long, with no task ended (after a wait for the host) */
+  closeWindow(): void;
+  /** the windows closed so far that broke a limit and were not excused, each with the tasks that overlapped it */
+  loud(): LoudWindow[];
+  /** the measurements that overlapped window `index` were dropped (`dropped`: their tasks): it no longer decides the round */
+  excuse(index: number, dropped: string[]): void;
   /** the round's evidence: the round as a whole and its windows; stops the timer */
   finish(round: number): RoundSnapshot;
   /** stops the timer without evidence (a round that ran nothing, or one that failed) */
   stop(): void;
+}
+
+/** A window of a round that broke a limit: its place in the round, its reasons, the tasks it overlapped. */
+export interface LoudWindow {
+  index: number;
+  reasons: string[];
+  tasks: string[];
 }
 
 /** Records evidence: a settled window before the run, and each round (as a whole, or in windows). */
@@ -388,26 +425,46 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
     watchRound() {
       const start = takeSample(source);
       const windows: QuietWindow[] = [];
+      const tasksOf: Set<string>[] = []; // per closed window, the tasks that overlapped it
+      let openTasks = new Set<string>();
+      let closedSinceTask = 0; // windows the timer closed while the current task ran
       let open = start; // where the open window starts
       let before = start; // where the window before it started (a short last window joins it)
-      let loud: string[] | undefined;
       const closeIfLonger = (seconds: number) => {
         if (source.now() - open.atMs < seconds * 1000 || windows.length >= MAX_QUIET_WINDOWS - 1) return;
         const end = takeSample(source);
-        const window = windowBetween(open, end, root, logicalCpus);
-        windows.push(window);
-        if (!window.quiet) loud ??= window.reasons;
+        windows.push(windowBetween(open, end, root, logicalCpus));
+        tasksOf.push(openTasks);
+        openTasks = new Set();
+        closedSinceTask++;
         [before, open] = [open, end];
       };
       // the timer closes a window early enough that a short last window joined to it stays within the maximum
       const stop = timer(() => closeIfLonger(MAX_WINDOW_SECONDS - MIN_WINDOW_SECONDS), 1000);
+      const closeWindow = () => {
+        closeIfLonger(MIN_WINDOW_SECONDS);
+        closedSinceTask = 0; // the next task starts in the open window
+      };
       return {
-        taskEnded: () => closeIfLonger(MIN_WINDOW_SECONDS),
-        loud: () => loud,
+        taskEnded(task) {
+          if (task !== undefined) {
+            for (let i = windows.length - closedSinceTask; i < windows.length; i++) tasksOf[i]!.add(task);
+            openTasks.add(task);
+          }
+          closeWindow();
+        },
+        closeWindow,
+        loud: () => windows.flatMap((w, index) => (w.quiet || w.dropped ? [] : [{ index, reasons: w.reasons, tasks: [...tasksOf[index]!] }])),
+        excuse(index, dropped) {
+          windows[index] = { ...windows[index]!, dropped };
+        },
         finish(round) {
           stop();
           const end = takeSample(source);
-          if (windows.length && end.atMs - open.atMs < MIN_WINDOW_SECONDS * 1000) windows.splice(-1, 1, windowBetween(before, end, root, logicalCpus));
+          // a short last window joins the one before it, unless that one was excused: what the last one
+          // overlapped was kept, so it is judged on its own
+          if (windows.length && end.atMs - open.atMs < MIN_WINDOW_SECONDS * 1000 && !windows.at(-1)!.dropped)
+            windows.splice(-1, 1, windowBetween(before, end, root, logicalCpus));
           else windows.push(windowBetween(open, end, root, logicalCpus));
           return roundEvidence(snapshotBetween(start, end, root), windows, round, logicalCpus);
         },
@@ -423,6 +480,13 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
  * A limit per run, so that a host that stays loud ends the run instead of repeating rounds for ever.
  */
 export const MAX_REPEATED_ROUNDS = 10;
+
+/**
+ * Times one task may be dropped from one attempt at a measured round because it overlapped a window that
+ * broke a limit (runner/run.ts measures it again at the round's end, on every build); one more and the
+ * round is cut short and measured again as a whole.
+ */
+export const MAX_TASK_DROPS = 3;
 
 /**
  * Measures round `round` until the host leaves it undisturbed. A disturbed attempt is handed to `drop`

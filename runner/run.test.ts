@@ -13,7 +13,7 @@ import { journalPath, readJournal, resumePlan, type RunPlan } from './run/journa
 import { roundOrder } from './run/tasks.ts';
 import { describeHost } from './host.ts';
 import { standInEvidence } from './stand-in-evidence.ts';
-import { MAX_REPEATED_ROUNDS, type EvidenceRecorder, type Sample } from './quiet.ts';
+import { MAX_REPEATED_ROUNDS, MAX_TASK_DROPS, type EvidenceRecorder, type Sample } from './quiet.ts';
 import { findTaskTime, taskTimeKey, taskTimesDir } from './task-times.ts';
 
 const build = standInBuild;
@@ -418,10 +418,55 @@ test('a measured round the host disturbed is dropped before anything uses it and
   assert.ok(progress.some((m) => /round 1 was disturbed by the host/.test(m)));
 });
 
-test('a measured round is cut short at its first loud window and measured again, even when its evidence at the end reads quiet', async () => {
+test('a window that breaks a limit drops the tasks it overlapped on every build; they are measured again at the end of the round', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
   const calls: string[] = [];
-  // watch 1 is round 1's first attempt: loud from its first task on; its snapshot at the end is quiet
+  // watch 1 is round 1 (order b35, b34): the window closed by its second task end (fast on 3.4.1) is loud
+  const loud = standInEvidence([], true, [], { 1: [2] });
+  const progress: string[] = [];
+  const { run } = await executeRun(
+    plan(builds),
+    builds,
+    [toyBenchmark(calls)],
+    mkdtempSync(join(tmpdir(), 'runs-')),
+    { progress: (m) => progress.push(m) },
+    [],
+    loud.recorder,
+  );
+  assert.deepEqual(
+    calls.slice(4, 10),
+    ['fast@3.5.7', 'fast@3.4.1', 'pq@3.5.7', 'pq@3.4.1', 'fast@3.5.7', 'fast@3.4.1'],
+    'round 1: fast dropped on both builds after the loud window, pq measured, then fast again',
+  );
+  assert.equal(calls.length, 4 + 6 + 4);
+  assert.equal(run.quiet?.quiet, true);
+  assert.equal(run.quiet?.repeated, undefined, 'no round was measured again as a whole');
+  assert.equal(loud.calls.calms, 1, 'the run waited for the host to calm down before going on');
+  const values = (metric: string) =>
+    run.series
+      .filter((x) => x.metric === metric)
+      .flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value))
+      .sort((x, y) => x - y);
+  assert.deepEqual(values('fast'), [9, 10], "round 1's fast comes from the measurement after the drop (calls 9 and 10), on both builds");
+  assert.deepEqual(values('pq'), [7], 'pq on 3.5.7 (3.4.1 has none) was kept');
+  assert.ok(
+    run.notes.some((n) =>
+      /^measured round 1: 1 time\(s\) a window broke a limit \(first: steal 9% of all CPUs over the 8 s window\): .* dropped on every build and measured again at the end of the round \(1 task\(s\): toy\|fast\)$/.test(
+        n,
+      ),
+    ),
+    run.notes.join('\n'),
+  );
+  assert.ok(
+    progress.some((m) => m.endsWith('fast 3.5.7 (again)') || /fast .*\(again\)$/.test(m)),
+    progress.join('\n'),
+  );
+});
+
+test('a storm throughout a round: each task is dropped MAX_TASK_DROPS times, then the round is cut short and measured again', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const calls: string[] = [];
+  // watch 1 is round 1's first attempt: every window loud; its snapshot at the end is quiet
   const loud = standInEvidence([], true, [1]);
   const { run } = await executeRun(
     plan(builds),
@@ -432,16 +477,21 @@ test('a measured round is cut short at its first loud window and measured again,
     [],
     loud.recorder,
   );
-  assert.equal(calls.length, 4 + 1 + 4 + 4, 'the warm-up, one task of the cut attempt, round 1 again, round 2');
+  // each drop ends its task after its first build: fast, pq, then each again twice, then fast once more
+  const attempt = 2 * MAX_TASK_DROPS + 1;
+  assert.equal(calls.length, 4 + attempt + 4 + 4, 'the warm-up, the cut attempt, round 1 again, round 2');
   assert.equal(run.quiet?.quiet, true);
   assert.deepEqual(
     run.quiet?.repeated?.map((r) => [r.round, r.quiet, r.reasons]),
-    [[1, false, ['cut short after 1 task(s), at its first window that broke a limit', 'steal 9% of all CPUs over the 8 s window']]],
+    [[1, false, [`cut short after ${attempt} task(s), at its first window that broke a limit`, 'steal 9% of all CPUs over the 8 s window']]],
   );
   const round1 = run.series.flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value));
   assert.equal(round1.length, 3, 'round 1 of fast on both builds and pq on 3.5.7');
-  assert.ok(!round1.includes(5), "the cut attempt's one value (call 5) is not in the run file");
-  assert.equal(loud.calls.calms, 1, 'the run waited for the host to calm down once, before the repeat');
+  assert.ok(
+    round1.every((v) => v > 4 + attempt),
+    "nothing of the cut attempt's values is in the run file",
+  );
+  assert.equal(loud.calls.calms, 2 * MAX_TASK_DROPS + 1, 'a wait after each drop, and one before the repeat');
 });
 
 test('a loud window past the limit of repeats does not cut the round: it runs whole and is kept, the run not quiet', async () => {
@@ -465,7 +515,11 @@ test('a loud window past the limit of repeats does not cut the round: it runs wh
   );
   assert.equal(run.quiet?.repeated?.length, n);
   assert.equal(run.quiet?.quiet, false);
-  assert.equal(calls.length, 2 + n + 2 + 2, 'the warm-up, the cut attempts of round 1 (one task each), then rounds 1 and 2 whole');
+  // a cut attempt: fast, pq, each again until dropped MAX_TASK_DROPS times, fast once more; past the
+  // limit a round runs each task once more than it may be dropped, and keeps that
+  const cut = 2 * MAX_TASK_DROPS + 1;
+  const kept = 2 * (MAX_TASK_DROPS + 1);
+  assert.equal(calls.length, 2 + n * cut + kept + kept, 'the warm-up, the cut attempts of round 1, then rounds 1 and 2 whole');
 });
 
 test("resuming in a repeated round: the disturbed attempt's entries are dropped from the journal, only the rest runs", async () => {
@@ -502,6 +556,39 @@ test("resuming in a repeated round: the disturbed attempt's entries are dropped 
   assert.ok(!values.includes(1000), 'nothing of the disturbed attempt reaches the run file');
   assert.equal(run.quiet?.quiet, true);
   assert.equal(run.quiet?.repeated?.length, 1);
+});
+
+test("resuming after a drop: the dropped task's entries journaled before the drop are gone, those after it stay", async () => {
+  const builds = [build('3.5.7', 'b35')];
+  const p = plan(builds);
+  const first = standInEvidence().recorder;
+  await killedJournal(p, first, [
+    journalTask(0, 'fast'),
+    journalTask(0, 'pq'),
+    { kind: 'quiet-round', snapshot: first.round({} as Sample, 0) },
+    journalTask(1, 'fast', 1000),
+    journalTask(1, 'pq', 7),
+    { kind: 'tasks-dropped', round: 1, tasks: ['toy|fast'], reasons: ['steal 9% of all CPUs over the 8 s window'] },
+  ]);
+  assert.deepEqual(
+    readJournal(journalPath(p))
+      .entries.filter((e) => e.round === 1)
+      .map((e) => e.task),
+    ['pq'],
+  );
+  const calls: string[] = [];
+  const { run } = await executeRun(
+    p,
+    builds,
+    [toyBenchmark(calls)],
+    mkdtempSync(join(tmpdir(), 'runs-')),
+    { progress: () => {} },
+    [],
+    standInEvidence().recorder,
+  );
+  assert.deepEqual(calls, ['fast@3.5.7', 'fast@3.5.7', 'pq@3.5.7'], "round 1's fast again, then round 2");
+  const values = run.series.flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value));
+  assert.ok(!values.includes(1000) && values.includes(7), 'the dropped value is gone, the kept one stays');
 });
 
 // ---------------------------------------------------------------- the warm-up round: whole or short

@@ -12,13 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { writeFileDurably, writeRunFile, type Run, type RunMode } from '../schema/index.ts';
 import { wantedTasks, type Benchmark, type BuildUnderTest, type Task } from './benchmark.ts';
-import { MAX_REPEATED_ROUNDS, type EvidenceRecorder } from './quiet.ts';
+import { MAX_REPEATED_ROUNDS, MAX_TASK_DROPS, type EvidenceRecorder } from './quiet.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_PRECISION, UntilDecided } from './until-decided.ts';
 import { isNightHeadline, planNight, type TaskCost } from './night-plan.ts';
-import { dropRound, journalDir, journalPath, readJournal, type EvidenceLine, type JournalEntry, type RunPlan } from './run/journal.ts';
+import { dropRound, dropTasks, journalDir, journalPath, readJournal, type EvidenceLine, type JournalEntry, type RunPlan } from './run/journal.ts';
 import { attempt, roundOrder, runsOn } from './run/tasks.ts';
 import { offerForReuse, reuseKeys, runDeterministicPhase } from './run/deterministic-phase.ts';
 import { assembleRun } from './run/assemble.ts';
@@ -114,7 +114,11 @@ export async function executeRun(
   if (evidence) {
     record({ kind: 'session', at: new Date().toISOString(), exclusive: evidence.exclusive });
     if (!recorded.some((e) => e.kind === 'quiet-before'))
-      record({ kind: 'quiet-before', thresholds: { ...evidence.thresholds, maxRepeatedRounds: maxRepeated }, snapshot: await evidence.before(cb.progress) });
+      record({
+        kind: 'quiet-before',
+        thresholds: { ...evidence.thresholds, maxRepeatedRounds: maxRepeated, maxTaskDrops: MAX_TASK_DROPS },
+        snapshot: await evidence.before(cb.progress),
+      });
   }
   const finished = new Set(done.map((e) => `${e.round}|${e.buildId}|${e.benchmark}|${e.task}`));
 
@@ -274,42 +278,81 @@ export async function executeRun(
     // the attempt is not measured. A cut attempt is always repeated, never kept, whatever its evidence
     // says once a short last window has joined the loud one.
     let cutShort: string[] | undefined;
+    // a measured round's tasks that overlapped a window that broke a limit: dropped on every build and
+    // measured again at the round's end, each at most MAX_TASK_DROPS times an attempt (then the round is cut)
+    const dropsOf = new Map<string, number>();
+    const again = new Map<string, { bench: Benchmark; taskId: string }>();
+    /** one task on every build (`repeat`: again, after a drop); false when the round is cut short */
+    const measureTask = async (bench: Benchmark, taskId: string, repeat: boolean): Promise<boolean> => {
+      const key = `${bench.id}|${taskId}`;
+      for (const buildId of order) {
+        if (!repeat) stepsDone++;
+        const build = byId.get(buildId)!;
+        const task = runsOn(bench, build) ? timedOf(bench, build).find((t) => t.id === taskId) : undefined;
+        if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
+        if (until?.skip(buildId, bench.id, taskId) || leftOut.has(key)) continue;
+        if (warmup && notWarmed.has(`${key}|${buildId}`)) continue;
+        if (finished.has(`${round}|${buildId}|${key}`)) continue;
+        const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.maxRounds ? `${plan.rounds}-${plan.maxRounds}` : plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}${repeat ? ' (again)' : ''}`;
+        const elapsed = (Date.now() - started) / 1000;
+        const eta = stepsDone > 1 ? (elapsed / (stepsDone - 1)) * (totalSteps - stepsDone + 1) : 0;
+        cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);
+        ranThisRound = true;
+        const entry: JournalEntry = { round, buildId, benchmark: bench.id, task: taskId, at: '' };
+        const taskStarted = clock();
+        await attempt(task, entry, cb);
+        entry.seconds = (clock() - taskStarted) / 1000;
+        entry.at = new Date().toISOString();
+        journal(entry);
+        done.push(entry);
+        tasksRun++;
+        watch?.taskEnded(key);
+        const loud = watch?.loud() ?? [];
+        if (!loud.length) continue;
+        const tasks = [...new Set(loud.flatMap((w) => w.tasks))];
+        if (!warmup && tasks.every((t) => (dropsOf.get(t) ?? 0) < MAX_TASK_DROPS)) {
+          // drop what overlapped the loud windows (on every build, so the round stays like for like) and go on
+          for (const w of loud) watch!.excuse(w.index, w.tasks);
+          if (!tasks.length) continue;
+          record({ kind: 'tasks-dropped', round, tasks, reasons: loud[0]!.reasons });
+          const dropped = new Set(tasks);
+          for (const e of done)
+            if (e.round === round && !e.deterministic && dropped.has(`${e.benchmark}|${e.task}`))
+              finished.delete(`${round}|${e.buildId}|${e.benchmark}|${e.task}`);
+          dropTasks(done, round, tasks);
+          for (const t of tasks) {
+            dropsOf.set(t, (dropsOf.get(t) ?? 0) + 1);
+            const [b, ...rest] = t.split('|');
+            again.set(t, { bench: benchmarks.find((x) => x.id === b)!, taskId: rest.join('|') });
+          }
+          cb.progress(
+            `  a window broke a limit (${loud[0]!.reasons.join('; ')}): ${tasks.join(', ')} dropped on every build, measured again at the end of the round`,
+          );
+          const waited = await evidence!.calm(cb.progress);
+          if (waited.waitedSeconds > 0)
+            cb.progress(`  waited ${Math.round(waited.waitedSeconds)} s for the host to calm down${waited.calm ? '' : ' (it did not: measuring on)'}`);
+          watch!.closeWindow(); // the wait is a window of its own
+          if (dropped.has(key)) return true; // this task's other builds run with it at the end of the round
+          continue;
+        }
+        const soFar = (clock() - roundStarted) / 1000;
+        if (mayRepeat(round, lastRoundSeconds ?? soFar * Math.max(1, tasksPerRound / tasksRun))) {
+          cutShort = loud[0]!.reasons;
+          return false;
+        }
+      }
+      return true;
+    };
     try {
       measuring: for (const bench of benchmarks) {
         // interleave at task level: one task runs on every build before the next task starts
         const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => timedOf(bench, b).map((t) => t.id)))];
-        for (const taskId of taskIds)
-          for (const buildId of order) {
-            stepsDone++;
-            const build = byId.get(buildId)!;
-            const task = runsOn(bench, build) ? timedOf(bench, build).find((t) => t.id === taskId) : undefined;
-            if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
-            if (until?.skip(buildId, bench.id, taskId) || leftOut.has(`${bench.id}|${taskId}`)) continue;
-            if (warmup && notWarmed.has(`${bench.id}|${taskId}|${buildId}`)) continue;
-            if (finished.has(`${round}|${buildId}|${bench.id}|${taskId}`)) continue;
-            const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.maxRounds ? `${plan.rounds}-${plan.maxRounds}` : plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}`;
-            const elapsed = (Date.now() - started) / 1000;
-            const eta = stepsDone > 1 ? (elapsed / (stepsDone - 1)) * (totalSteps - stepsDone + 1) : 0;
-            cb.progress(`[${stepsDone}/${totalSteps} ${elapsed.toFixed(0)}s${eta ? `, ~${Math.ceil(eta / 60)} min left` : ''}] ${label}`);
-            ranThisRound = true;
-            const entry: JournalEntry = { round, buildId, benchmark: bench.id, task: taskId, at: '' };
-            const taskStarted = clock();
-            await attempt(task, entry, cb);
-            entry.seconds = (clock() - taskStarted) / 1000;
-            entry.at = new Date().toISOString();
-            journal(entry);
-            done.push(entry);
-            tasksRun++;
-            watch?.taskEnded();
-            const loud = watch?.loud();
-            if (loud) {
-              const soFar = (clock() - roundStarted) / 1000;
-              if (mayRepeat(round, lastRoundSeconds ?? soFar * Math.max(1, tasksPerRound / tasksRun))) {
-                cutShort = loud;
-                break measuring;
-              }
-            }
-          }
+        for (const taskId of taskIds) if (!(await measureTask(bench, taskId, false))) break measuring;
+      }
+      for (const [t, { bench, taskId }] of again) {
+        if (cutShort) break;
+        again.delete(t);
+        if (!(await measureTask(bench, taskId, true))) break;
       }
       if (watch && ranThisRound && !recorded.some((e) => e.kind === 'quiet-round' && e.snapshot.round === round)) {
         const snapshot = watch.finish(round);

@@ -1,11 +1,13 @@
 // Quiet-host evidence from a stand-in, for tests of the run loop: every snapshot is quiet unless its round
 // is listed in `noisy`, once per attempt it spoils (a round listed twice is noisy in its first two
 // attempts: the run loop measures a disturbed round again); `calls` counts what the run asked of it.
-// The watches listed in `loudWatches` (0 is the first round the run watches, each attempt a new watch)
-// report a loud window from their first task's end on, whatever their snapshot at the end says.
+// Each task's end closes a window of the watch (0 is the first round the run watches, each attempt a new
+// watch). In the watches listed in `loudWatches` every window breaks a limit (a storm throughout); in a
+// watch `w` of `loudTaskEnds`, the windows closed by the listed task ends (1 is its first task's end) do,
+// whatever the round's snapshot at the end says.
 import type { EvidenceRecorder, Sample } from './quiet.ts';
 
-export function standInEvidence(noisy: number[] = [], exclusive = true, loudWatches: number[] = []) {
+export function standInEvidence(noisy: number[] = [], exclusive = true, loudWatches: number[] = [], loudTaskEnds: Record<number, number[]> = {}) {
   const calls = { before: 0, rounds: [] as number[], tasksEnded: 0, watches: 0, stopped: 0, calms: 0 };
   const snap = (quiet: boolean) => ({
     at: new Date().toISOString(),
@@ -33,13 +35,20 @@ export function standInEvidence(noisy: number[] = [], exclusive = true, loudWatc
     calm: async () => (calls.calms++, { waitedSeconds: 0, calm: true }),
     watchRound: () => {
       calls.watches++;
+      const watch = calls.watches - 1;
       let stopped = false;
-      let ended = 0;
-      const loud = loudWatches.includes(calls.watches - 1);
+      const windows: { loud: boolean; tasks: string[]; dropped?: string[] }[] = [];
       const stop = () => void (stopped || ((stopped = true), calls.stopped++));
       return {
-        taskEnded: () => void (calls.tasksEnded++, ended++),
-        loud: () => (loud && ended > 0 ? ['steal 9% of all CPUs over the 8 s window'] : undefined),
+        taskEnded: (task) => {
+          calls.tasksEnded++;
+          const loud = loudWatches.includes(watch) || (loudTaskEnds[watch] ?? []).includes(windows.length + 1);
+          windows.push({ loud, tasks: task === undefined ? [] : [task] });
+        },
+        closeWindow: () => {},
+        loud: () =>
+          windows.flatMap((w, index) => (w.loud && !w.dropped ? [{ index, reasons: ['steal 9% of all CPUs over the 8 s window'], tasks: w.tasks }] : [])),
+        excuse: (index, dropped) => void (windows[index]!.dropped = dropped),
         finish: (round) => (stop(), recorder.round({} as Sample, round)),
         stop,
       };

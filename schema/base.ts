@@ -230,7 +230,17 @@ export const QuietCheck = z.object({
 /** Most windows one round records (runner/quiet.ts closes no more, whatever the round's length). */
 export const MAX_QUIET_WINDOWS = 240;
 /** One window of a round: the same readings over a shorter span, with its own verdict. */
-export const QuietWindow = HostSnapshot.omit({ governor: true, boost: true }).extend(QuietCheck.shape);
+export const QuietWindow = HostSnapshot.omit({ governor: true, boost: true })
+  .extend(QuietCheck.shape)
+  .extend({
+    dropped: z
+      .array(shortText(300))
+      .max(500)
+      .optional()
+      .describe(
+        'a window that broke a limit in a measured round: the timed tasks (benchmark|task) that overlapped it, whose measurements in the round were dropped on every build and measured again later in the round, so that no kept value overlaps it; empty when it overlapped none (a wait for the host). Such a window does not decide the round (absent: nothing dropped; benchmark runs since 28 November 2026)',
+      ),
+  });
 export type QuietWindow = z.infer<typeof QuietWindow>;
 export const RoundEvidence = HostSnapshot.extend(QuietCheck.shape).extend({
   round: z.int().nonnegative(),
@@ -239,7 +249,7 @@ export const RoundEvidence = HostSnapshot.extend(QuietCheck.shape).extend({
     .max(MAX_QUIET_WINDOWS)
     .optional()
     .describe(
-      'the round in consecutive windows (their length is in thresholds, documented in runner/quiet.ts), each checked against the same limits; the round is quiet only if every window is (absent in files written before windows were kept: the round is judged as a whole)',
+      'the round in consecutive windows (their length is in thresholds, documented in runner/quiet.ts), each checked against the same limits; the round is quiet only if every window is, those whose measurements were dropped (`dropped`) aside (absent in files written before windows were kept: the round is judged as a whole)',
     ),
 });
 export type RoundEvidence = z.infer<typeof RoundEvidence>;

@@ -27,6 +27,18 @@ export function quietOf(plan: RunPlan, entries: JournalEntry[], evidence: Eviden
     notes.push(
       `measured round ${r.round - plan.warmupRounds + 1} was disturbed by the host (${r.reasons.join('; ')}): what it measured was dropped before anything used it and the round measured again`,
     );
+  // one note per round (a stormy night drops many times, and a run file keeps at most 100 notes)
+  const drops = evidence.flatMap((e) => (e.kind === 'tasks-dropped' ? [e] : []));
+  for (const round of [...new Set(drops.map((d) => d.round))]) {
+    const these = drops.filter((d) => d.round === round);
+    const tasks = [...new Set(these.flatMap((d) => d.tasks))];
+    notes.push(
+      `measured round ${round - plan.warmupRounds + 1}: ${these.length} time(s) a window broke a limit (first: ${these[0]!.reasons.join('; ')}): what the tasks that overlapped it had measured in the round was dropped on every build and measured again at the end of the round (${tasks.length} task(s): ${tasks.join(', ')})`.slice(
+        0,
+        2000,
+      ),
+    );
+  }
   const exclusive = sessions.length > 0 && sessions.every((s) => s.exclusive);
   return summarizeEvidence(before.thresholds, exclusive, before.snapshot, rounds, measured, repeated, deterministic, deterministicRan);
 }

@@ -10,7 +10,8 @@
 // (resumableRun): finished (round, build, benchmark, task) entries and
 // the evidence already recorded are kept, and finished tasks are skipped, so a kill loses at most the
 // task in flight. A `round-repeated` line drops the timed entries of its round written before it (the
-// attempt the host disturbed, runner/run.ts), so a resumed run never sees them.
+// attempt the host disturbed, runner/run.ts), a `tasks-dropped` line those of its tasks in its round, so
+// a resumed run never sees them.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Build, Host, Run, RunMode, Series } from '../../schema/index.ts';
@@ -72,6 +73,8 @@ export type EvidenceLine =
   | { kind: 'quiet-round'; snapshot: RoundSnapshot }
   /** an attempt at a measured round that the host disturbed: the round's timed entries journaled before this line are dropped and the round is measured again */
   | { kind: 'round-repeated'; snapshot: RoundSnapshot }
+  /** windows of a measured round broke a limit: these tasks' (benchmark|task) entries of the round journaled before this line are dropped, on every build, and measured again later in the round */
+  | { kind: 'tasks-dropped'; round: number; tasks: string[]; reasons: string[] }
   | { kind: 'quiet-deterministic'; snapshot: RoundSnapshot }
   /** one session's wall time in one phase (a resumed run has several per phase, summed in the run file) */
   | { kind: 'phase'; phase: 'prepare' | 'timed'; seconds: number }
@@ -159,6 +162,7 @@ export function readJournal(path: string): Journal {
     if (!('kind' in parsed)) return void entries.push(parsed);
     evidence.push(parsed);
     if (parsed.kind === 'round-repeated') dropRound(entries, parsed.snapshot.round);
+    if (parsed.kind === 'tasks-dropped') dropTasks(entries, parsed.round, parsed.tasks);
   });
   return { plan, entries, evidence };
 }
@@ -166,6 +170,15 @@ export function readJournal(path: string): Journal {
 /** Drop, in place, the timed entries of a round the host disturbed (a `round-repeated` line); deterministic ones stay. */
 export function dropRound(entries: JournalEntry[], round: number): void {
   for (let j = entries.length - 1; j >= 0; j--) if (entries[j]!.round === round && !entries[j]!.deterministic) entries.splice(j, 1);
+}
+
+/** Drop, in place, a round's timed entries of `tasks` (benchmark|task) on every build (a `tasks-dropped` line). */
+export function dropTasks(entries: JournalEntry[], round: number, tasks: readonly string[]): void {
+  const dropped = new Set(tasks);
+  for (let j = entries.length - 1; j >= 0; j--) {
+    const e = entries[j]!;
+    if (e.round === round && !e.deterministic && dropped.has(`${e.benchmark}|${e.task}`)) entries.splice(j, 1);
+  }
 }
 
 /**
