@@ -375,20 +375,18 @@ test('a benchmark is not run on a library it does not list: one note per benchma
   assert.equal(calls.filter((c) => c.endsWith('@3.5.7')).length, 12);
 });
 
+/** Plan `p` run on the toy benchmark with the host evidence of `recorder` (a quiet host by default): what it ran, its progress lines, its run file. */
+async function toyRunOnHost(p: RunPlan, builds: BuildUnderTest[], recorder: EvidenceRecorder = standInEvidence().recorder) {
+  const calls: string[] = [];
+  const progress: string[] = [];
+  const { run } = await executeRun(p, builds, [toyBenchmark(calls)], mkdtempSync(join(tmpdir(), 'runs-')), { progress: (m) => progress.push(m) }, [], recorder);
+  return { calls, progress, run };
+}
+
 test('a measured round the host disturbed is dropped before anything uses it and measured again; the warm-up round is not', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
-  const calls: string[] = [];
   const noisy = standInEvidence([0, 1]);
-  const progress: string[] = [];
-  const { run } = await executeRun(
-    plan(builds),
-    builds,
-    [toyBenchmark(calls)],
-    mkdtempSync(join(tmpdir(), 'runs-')),
-    { progress: (m) => progress.push(m) },
-    [],
-    noisy.recorder,
-  );
+  const { calls, progress, run } = await toyRunOnHost(plan(builds), builds, noisy.recorder);
   assert.deepEqual(noisy.calls.rounds, [0, 1, 1, 2], 'round 1 twice, the warm-up once');
   assert.equal(calls.length, 4 * 4, 'four rounds of four tasks ran');
   assert.equal(run.quiet?.quiet, true, 'every round the run kept is quiet (the warm-up decides nothing)');
@@ -420,19 +418,9 @@ test('a measured round the host disturbed is dropped before anything uses it and
 
 test('a window that breaks a limit drops the tasks it overlapped on every build; they are measured again at the end of the round', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
-  const calls: string[] = [];
   // watch 1 is round 1 (order b35, b34): the window closed by its second task end (fast on 3.4.1) is loud
   const loud = standInEvidence([], true, [], { 1: [2] });
-  const progress: string[] = [];
-  const { run } = await executeRun(
-    plan(builds),
-    builds,
-    [toyBenchmark(calls)],
-    mkdtempSync(join(tmpdir(), 'runs-')),
-    { progress: (m) => progress.push(m) },
-    [],
-    loud.recorder,
-  );
+  const { calls, progress, run } = await toyRunOnHost(plan(builds), builds, loud.recorder);
   assert.deepEqual(
     calls.slice(4, 10),
     ['fast@3.5.7', 'fast@3.4.1', 'pq@3.5.7', 'pq@3.4.1', 'fast@3.5.7', 'fast@3.4.1'],
@@ -465,18 +453,9 @@ test('a window that breaks a limit drops the tasks it overlapped on every build;
 
 test('a storm throughout a round: each task is dropped MAX_TASK_DROPS times, then the round is cut short and measured again', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
-  const calls: string[] = [];
   // watch 1 is round 1's first attempt: every window loud; its snapshot at the end is quiet
   const loud = standInEvidence([], true, [1]);
-  const { run } = await executeRun(
-    plan(builds),
-    builds,
-    [toyBenchmark(calls)],
-    mkdtempSync(join(tmpdir(), 'runs-')),
-    { progress: () => {} },
-    [],
-    loud.recorder,
-  );
+  const { calls, run } = await toyRunOnHost(plan(builds), builds, loud.recorder);
   // each drop ends its task after its first build: fast, pq, then each again twice, then fast once more
   const attempt = 2 * MAX_TASK_DROPS + 1;
   assert.equal(calls.length, 4 + attempt + 4 + 4, 'the warm-up, the cut attempt, round 1 again, round 2');
@@ -496,7 +475,6 @@ test('a storm throughout a round: each task is dropped MAX_TASK_DROPS times, the
 
 test('a loud window past the limit of repeats does not cut the round: it runs whole and is kept, the run not quiet', async () => {
   const builds = [build('3.5.7', 'b35')];
-  const calls: string[] = [];
   // rounds 1 and 2 disturbed in every attempt: the limit is MAX_REPEATED_ROUNDS repeats
   const n = MAX_REPEATED_ROUNDS;
   const loud = standInEvidence(
@@ -504,15 +482,7 @@ test('a loud window past the limit of repeats does not cut the round: it runs wh
     true,
     Array.from({ length: n + 2 }, (_, i) => i + 1),
   );
-  const { run } = await executeRun(
-    plan(builds),
-    builds,
-    [toyBenchmark(calls)],
-    mkdtempSync(join(tmpdir(), 'runs-')),
-    { progress: () => {} },
-    [],
-    loud.recorder,
-  );
+  const { calls, run } = await toyRunOnHost(plan(builds), builds, loud.recorder);
   assert.equal(run.quiet?.repeated?.length, n);
   assert.equal(run.quiet?.quiet, false);
   // a cut attempt: fast, pq, each again until dropped MAX_TASK_DROPS times, fast once more; past the
@@ -541,16 +511,7 @@ test("resuming in a repeated round: the disturbed attempt's entries are dropped 
       .map((e) => (e.outcomes?.[0] && 'value' in e.outcomes[0] ? e.outcomes[0].value : null)),
     [5],
   );
-  const calls: string[] = [];
-  const { run } = await executeRun(
-    p,
-    builds,
-    [toyBenchmark(calls)],
-    mkdtempSync(join(tmpdir(), 'runs-')),
-    { progress: () => {} },
-    [],
-    standInEvidence().recorder,
-  );
+  const { calls, run } = await toyRunOnHost(p, builds);
   assert.deepEqual(calls, ['pq@3.5.7', 'fast@3.5.7', 'pq@3.5.7'], "round 1's pq, then round 2");
   const values = run.series.flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value));
   assert.ok(!values.includes(1000), 'nothing of the disturbed attempt reaches the run file');
@@ -576,16 +537,7 @@ test("resuming after a drop: the dropped task's entries journaled before the dro
       .map((e) => e.task),
     ['pq'],
   );
-  const calls: string[] = [];
-  const { run } = await executeRun(
-    p,
-    builds,
-    [toyBenchmark(calls)],
-    mkdtempSync(join(tmpdir(), 'runs-')),
-    { progress: () => {} },
-    [],
-    standInEvidence().recorder,
-  );
+  const { calls, run } = await toyRunOnHost(p, builds);
   assert.deepEqual(calls, ['fast@3.5.7', 'fast@3.5.7', 'pq@3.5.7'], "round 1's fast again, then round 2");
   const values = run.series.flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value));
   assert.ok(!values.includes(1000) && values.includes(7), 'the dropped value is gone, the kept one stays');
