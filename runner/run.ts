@@ -18,7 +18,7 @@ import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_PRECISION, UntilDecided } from './until-decided.ts';
 import { isNightHeadline, planNight, type TaskCost } from './night-plan.ts';
-import { dropRound, dropTasks, journalDir, journalPath, readJournal, type EvidenceLine, type JournalEntry, type RunPlan } from './run/journal.ts';
+import { dropRound, journalDir, journalPath, readJournal, type EvidenceLine, type JournalEntry, type RunPlan } from './run/journal.ts';
 import { attempt, roundOrder, runsOn } from './run/tasks.ts';
 import { offerForReuse, reuseKeys, runDeterministicPhase } from './run/deterministic-phase.ts';
 import { assembleRun } from './run/assemble.ts';
@@ -120,7 +120,8 @@ export async function executeRun(
         snapshot: await evidence.before(cb.progress),
       });
   }
-  const finished = new Set(done.map((e) => `${e.round}|${e.buildId}|${e.benchmark}|${e.task}`));
+  const finishedKey = (e: Pick<JournalEntry, 'round' | 'buildId' | 'benchmark' | 'task'>) => `${e.round}|${e.buildId}|${e.benchmark}|${e.task}`;
+  const finished = new Set(done.map(finishedKey));
 
   const clock = options.clock ?? Date.now;
   const prepareStarted = clock();
@@ -292,7 +293,7 @@ export async function executeRun(
         if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
         if (until?.skip(buildId, bench.id, taskId) || leftOut.has(key)) continue;
         if (warmup && notWarmed.has(`${key}|${buildId}`)) continue;
-        if (finished.has(`${round}|${buildId}|${key}`)) continue;
+        if (finished.has(finishedKey({ round, buildId, benchmark: bench.id, task: taskId }))) continue;
         const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.maxRounds ? `${plan.rounds}-${plan.maxRounds}` : plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}${repeat ? ' (again)' : ''}`;
         const elapsed = (Date.now() - started) / 1000;
         const eta = stepsDone > 1 ? (elapsed / (stepsDone - 1)) * (totalSteps - stepsDone + 1) : 0;
@@ -315,11 +316,7 @@ export async function executeRun(
           for (const w of loud) watch!.excuse(w.index, w.tasks);
           if (!tasks.length) continue;
           record({ kind: 'tasks-dropped', round, tasks, reasons: loud[0]!.reasons });
-          const dropped = new Set(tasks);
-          for (const e of done)
-            if (e.round === round && !e.deterministic && dropped.has(`${e.benchmark}|${e.task}`))
-              finished.delete(`${round}|${e.buildId}|${e.benchmark}|${e.task}`);
-          dropTasks(done, round, tasks);
+          for (const e of dropRound(done, round, tasks)) finished.delete(finishedKey(e));
           for (const t of tasks) {
             dropsOf.set(t, (dropsOf.get(t) ?? 0) + 1);
             const [b, ...rest] = t.split('|');
@@ -332,7 +329,7 @@ export async function executeRun(
           if (waited.waitedSeconds > 0)
             cb.progress(`  waited ${Math.round(waited.waitedSeconds)} s for the host to calm down${waited.calm ? '' : ' (it did not: measuring on)'}`);
           watch!.closeWindow(); // the wait is a window of its own
-          if (dropped.has(key)) return true; // this task's other builds run with it at the end of the round
+          if (tasks.includes(key)) return true; // this task's other builds run with it at the end of the round
           continue;
         }
         const soFar = (clock() - roundStarted) / 1000;
@@ -363,8 +360,7 @@ export async function executeRun(
             ? { ...snapshot, quiet: false, reasons: [`cut short after ${tasksRun} task(s), at its first window that broke a limit`, ...cutShort] }
             : snapshot;
           record({ kind: 'round-repeated', snapshot: disturbed });
-          dropRound(done, round);
-          for (const key of [...finished]) if (key.startsWith(`${round}|`)) finished.delete(key);
+          for (const e of dropRound(done, round)) finished.delete(finishedKey(e));
           cb.progress(
             `  round ${round} was disturbed by the host (${disturbed.reasons.join('; ')}): its measurements are dropped and the round measured again`,
           );

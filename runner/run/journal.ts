@@ -162,23 +162,24 @@ export function readJournal(path: string): Journal {
     if (!('kind' in parsed)) return void entries.push(parsed);
     evidence.push(parsed);
     if (parsed.kind === 'round-repeated') dropRound(entries, parsed.snapshot.round);
-    if (parsed.kind === 'tasks-dropped') dropTasks(entries, parsed.round, parsed.tasks);
+    if (parsed.kind === 'tasks-dropped') dropRound(entries, parsed.round, parsed.tasks);
   });
   return { plan, entries, evidence };
 }
 
-/** Drop, in place, the timed entries of a round the host disturbed (a `round-repeated` line); deterministic ones stay. */
-export function dropRound(entries: JournalEntry[], round: number): void {
-  for (let j = entries.length - 1; j >= 0; j--) if (entries[j]!.round === round && !entries[j]!.deterministic) entries.splice(j, 1);
-}
-
-/** Drop, in place, a round's timed entries of `tasks` (benchmark|task) on every build (a `tasks-dropped` line). */
-export function dropTasks(entries: JournalEntry[], round: number, tasks: readonly string[]): void {
-  const dropped = new Set(tasks);
+/**
+ * Drop, in place, a round's timed entries (deterministic ones stay): all of them (a `round-repeated` line,
+ * the attempt the host disturbed) or those of `tasks` (benchmark|task) on every build (a `tasks-dropped`
+ * line). Returns the entries dropped.
+ */
+export function dropRound(entries: JournalEntry[], round: number, tasks?: readonly string[]): JournalEntry[] {
+  const only = tasks && new Set(tasks);
+  const dropped: JournalEntry[] = [];
   for (let j = entries.length - 1; j >= 0; j--) {
     const e = entries[j]!;
-    if (e.round === round && !e.deterministic && dropped.has(`${e.benchmark}|${e.task}`)) entries.splice(j, 1);
+    if (e.round === round && !e.deterministic && (!only || only.has(`${e.benchmark}|${e.task}`))) dropped.push(...entries.splice(j, 1));
   }
+  return dropped;
 }
 
 /**
