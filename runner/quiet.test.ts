@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { HostSnapshot, MAX_QUIET_WINDOWS, RoundEvidence } from '../schema/index.ts';
+import { HostSnapshot, MAX_QUIET_WINDOWS, RoundEvidence, type StealProbe } from '../schema/index.ts';
 import { makeHostSnapshot } from '../schema/test-data.ts';
 import {
   CALM_PROBE_SECONDS,
@@ -17,6 +17,7 @@ import {
   parsePidStat,
   processTree,
   snapshotBetween,
+  STEAL_PROBE_SECONDS,
   summarizeEvidence,
   systemProc,
   takeSample,
@@ -288,9 +289,10 @@ test("a real sample of this machine: the run's own children are in its tree, not
  * `stress` (PID 500, outside the run) uses `otherCpus(s)` CPUs in second s. A stand-in timer is fired
  * by `advance`, once per simulated second, as setInterval would be.
  */
-function timeline(otherCpus: (second: number) => number) {
+function timeline(otherCpus: (second: number) => number, stolenCpus: (second: number) => number = () => 0) {
   let t = 0;
   let other = 0;
+  let stolen = 0;
   let fire = () => {};
   const src: ProcSource = {
     now: () => 1_800_000_000_000 + t * 1000, // 2027-01-15T08:00:00Z
@@ -298,7 +300,7 @@ function timeline(otherCpus: (second: number) => number) {
     read: (path) => {
       const run = 100 * t;
       const m: Machine = {
-        cpu: [run + other, 0, 0, 200 * t - run - other, 0, 0, 0, 0],
+        cpu: [run + other, 0, 0, 200 * t - run - other - stolen, 0, 0, 0, stolen],
         load: 1,
         procs: { ...RUN(run, 0), 500: { ppid: 1, comm: 'stress', t: [other, 0, 0, 0] } },
       };
@@ -309,12 +311,13 @@ function timeline(otherCpus: (second: number) => number) {
   const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, root: 100, every });
   return {
     rec,
-    /** `seconds` of measuring, with a task ending every `taskSeconds` (named by the second it ends at) */
-    advance(watch: RoundWatch, seconds: number, taskSeconds = Infinity) {
+    /** `seconds` of measuring, with a task ending every `taskSeconds` (named by the second it ends at), each with `probe` */
+    advance(watch: RoundWatch, seconds: number, taskSeconds = Infinity, probe?: StealProbe) {
       for (let i = 0; i < seconds; i++) {
         other += 100 * otherCpus(t);
+        stolen += 100 * stolenCpus(t);
         t++;
-        if (t % taskSeconds === 0) watch.taskEnded(`task ending at ${t} s`);
+        if (t % taskSeconds === 0) watch.taskEnded(`task ending at ${t} s`, probe);
         fire();
       }
     },
@@ -422,6 +425,68 @@ test('a task the timer cut into windows counts in each of them; the window after
     [25, 25, 10, 6, 5],
     'two timer windows and the rest of the task, the wait, then the next task',
   );
+});
+
+test('a window a task that wakes other CPUs overlapped is judged on the steal probe after it, and keeps its own steal', () => {
+  // 0.2 of a CPU stolen throughout: 10% of all CPUs, which the task causes itself
+  const { rec, advance } = timeline(
+    () => 0,
+    () => 0.2,
+  );
+  const watch = rec.watchRound();
+  advance(watch, 10, 5, { seconds: 1, stealPercent: 0.5 });
+  advance(watch, 5, 5); // a task without a probe: its own steal is judged
+  advance(watch, 3); // a short last stretch with a probed task end joins the window before it
+  watch.taskEnded('short', { seconds: 1, stealPercent: 3 });
+  const r = watch.finish(1);
+  assert.deepEqual(
+    r.windows!.map((w) => [w.windowSeconds, w.stealPercent, w.stealProbe?.stealPercent, w.quiet]),
+    [
+      [5, 10, 0.5, true],
+      [5, 10, 0.5, true],
+      [8, 10, 3, false],
+    ],
+  );
+  assert.match(r.windows![2]!.reasons[0]!, /^CPU steal was 3% of all CPUs in a 1 s probe with every CPU busy, after a task of this window/);
+  assert.equal(r.reasons.length, 1, 'the window with the loud probe');
+  assert.equal(r.stealPercent, 10, 'the round records the steal it saw');
+});
+
+test('windows the timer closed during a task that wakes other CPUs are judged again on its probe; the round as a whole on the probes', () => {
+  const { rec, advance } = timeline(
+    () => 0,
+    () => 0.2,
+  );
+  const watch = rec.watchRound();
+  advance(watch, 60); // one 60-s task: the timer closes two windows, loud on their own steal
+  assert.equal(watch.loud().length, 2);
+  watch.taskEnded('long', { seconds: 1, stealPercent: 0.25 });
+  assert.deepEqual(watch.loud(), [], 'the probe says the steal was the task');
+  const r = watch.finish(1);
+  assert.equal(r.quiet, true, 'the whole round is judged on the probes too');
+  assert.deepEqual(
+    r.windows!.map((w) => [w.windowSeconds, w.stealProbe?.stealPercent]),
+    [
+      [25, 0.25],
+      [25, 0.25],
+      [10, 0.25],
+    ],
+  );
+});
+
+test('stealProbe(): keeps every CPU busy for the probe and reads the steal of that time', async () => {
+  let stolen = 0; // the probe's 200 ticks: 194 busy, 6 stolen
+  const src: ProcSource = {
+    now: () => 0,
+    pids: () => [],
+    read: (path) => (path === '/proc/stat' ? `cpu  ${stolen ? 194 : 0} 0 0 0 0 0 0 ${stolen} 0 0\n` : path === '/proc/loadavg' ? '0.1 0 0 1/1 1\n' : null),
+  };
+  const spun: number[] = [];
+  const rec = hostEvidence({ exclusive: true, logicalCpus: 2, source: src, spinAll: async (ms) => void (spun.push(ms), (stolen = 6)) });
+  const probe = await rec.stealProbe();
+  assert.deepEqual(spun, [STEAL_PROBE_SECONDS * 1000]);
+  assert.equal(probe.stealPercent, 3);
+  assert.equal(rec.thresholds.stealProbeSeconds, STEAL_PROBE_SECONDS);
 });
 
 test('calm(): keeps a CPU busy in windows until one is free of steal, or the time is up', async () => {

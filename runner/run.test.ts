@@ -383,6 +383,17 @@ async function toyRunOnHost(p: RunPlan, builds: BuildUnderTest[], recorder: Evid
   return { calls, progress, run };
 }
 
+test("each task of a benchmark that wakes other CPUs ends with a steal probe, on every build; other benchmarks' tasks do not", async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  const host = standInEvidence();
+  const calls: string[] = [];
+  const waking: Benchmark = { ...toyBenchmark(calls), id: 'toy-waking', wakesOtherCpus: true };
+  await executeRun(plan(builds), builds, [toyBenchmark(calls), waking], mkdtempSync(join(tmpdir(), 'runs-')), { progress: () => {} }, [], host.recorder);
+  assert.equal(calls.length, 3 * 8, 'three rounds of two benchmarks of two tasks on two builds');
+  assert.equal(host.calls.stealProbes, 3 * 4);
+  assert.deepEqual(new Set(host.calls.probedTaskEnds), new Set(['toy-waking|fast', 'toy-waking|pq']));
+});
+
 test('a measured round the host disturbed is dropped before anything uses it and measured again; the warm-up round is not', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
   const noisy = standInEvidence([0, 1]);

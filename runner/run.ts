@@ -307,7 +307,7 @@ export async function executeRun(
         journal(entry);
         done.push(entry);
         tasksRun++;
-        watch?.taskEnded(key);
+        watch?.taskEnded(key, bench.wakesOtherCpus ? await evidence!.stealProbe() : undefined);
         const loud = watch?.loud() ?? [];
         if (!loud.length) continue;
         const tasks = [...new Set(loud.flatMap((w) => w.tasks))];

@@ -4,11 +4,12 @@
 // Each task's end closes a window of the watch (0 is the first round the run watches, each attempt a new
 // watch). In the watches listed in `loudWatches` every window breaks a limit (a storm throughout); in a
 // watch `w` of `loudTaskEnds`, the windows closed by the listed task ends (1 is its first task's end) do,
-// whatever the round's snapshot at the end says.
+// whatever the round's snapshot at the end says. `probedTaskEnds` lists the task ends that came with a
+// steal probe.
 import type { EvidenceRecorder, Sample } from './quiet.ts';
 
 export function standInEvidence(noisy: number[] = [], exclusive = true, loudWatches: number[] = [], loudTaskEnds: Record<number, number[]> = {}) {
-  const calls = { before: 0, rounds: [] as number[], tasksEnded: 0, watches: 0, stopped: 0, calms: 0 };
+  const calls = { before: 0, rounds: [] as number[], tasksEnded: 0, watches: 0, stopped: 0, calms: 0, stealProbes: 0, probedTaskEnds: [] as string[] };
   const snap = (quiet: boolean) => ({
     at: new Date().toISOString(),
     windowSeconds: 1,
@@ -33,6 +34,7 @@ export function standInEvidence(noisy: number[] = [], exclusive = true, loudWatc
       return { ...snap(noisy.filter((r) => r === round).length <= attempt), round };
     },
     calm: async () => (calls.calms++, { waitedSeconds: 0, calm: true }),
+    stealProbe: async () => (calls.stealProbes++, { seconds: 1, stealPercent: 0 }),
     watchRound: () => {
       calls.watches++;
       const watch = calls.watches - 1;
@@ -40,8 +42,9 @@ export function standInEvidence(noisy: number[] = [], exclusive = true, loudWatc
       const windows: { loud: boolean; tasks: string[]; dropped?: string[] }[] = [];
       const stop = () => void (stopped || ((stopped = true), calls.stopped++));
       return {
-        taskEnded: (task) => {
+        taskEnded: (task, probe) => {
           calls.tasksEnded++;
+          if (probe && task !== undefined) calls.probedTaskEnds.push(task);
           const loud = loudWatches.includes(watch) || (loudTaskEnds[watch] ?? []).includes(windows.length + 1);
           windows.push({ loud, tasks: task === undefined ? [] : [task] });
         },

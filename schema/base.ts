@@ -230,9 +230,18 @@ export const QuietCheck = z.object({
 /** Most windows one round records (runner/quiet.ts closes no more, whatever the round's length). */
 export const MAX_QUIET_WINDOWS = 240;
 /** One window of a round: the same readings over a shorter span, with its own verdict. */
+/** A short busy probe of every CPU: the steal it saw (see QuietWindow.stealProbe). */
+export const StealProbe = z.object({
+  seconds: nonNegative.describe('length of the probe'),
+  stealPercent: nonNegative.nullable().describe('CPU steal during the probe, percent of all CPUs'),
+});
+export type StealProbe = z.infer<typeof StealProbe>;
 export const QuietWindow = HostSnapshot.omit({ governor: true, boost: true })
   .extend(QuietCheck.shape)
   .extend({
+    stealProbe: StealProbe.optional().describe(
+      "the window overlapped a task whose processes wake each other's CPUs (s_time and s_server over loopback): the steal a VM reports then includes the time a halted CPU waits to be woken, which the task causes itself, so the window's steal is recorded but judged by the worst busy probe of every CPU run right after such a task on each build (absent: the window's own steal is judged; benchmark runs since 28 November 2026)",
+    ),
     dropped: z
       .array(shortText(300))
       .max(500)

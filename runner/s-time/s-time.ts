@@ -244,6 +244,7 @@ export const sTimeBenchmark: Benchmark = {
     await ensureCerts(build);
   },
   windows: S_TIME_WINDOWS,
+  wakesOtherCpus: true,
   tasks(build: BuildUnderTest, mode: RunMode, window: WindowLength = defaultWindow(mode)): Task[] {
     const seconds = S_TIME_WINDOWS[window];
     return sTimeConfigs(mode).map((cfg) => ({

@@ -133,6 +133,7 @@ export const serversBenchmark: Benchmark = {
   libraries: ['openssl', 'aws-lc'],
   source: import.meta.url,
   description: `nginx and HAProxy built against the build, loaded over loopback by openssl s_time ${CLIENT_VERSION}: the server's CPU time per connection (short, resumed, and resumed connections receiving a 4 MiB response)`,
+  wakesOtherCpus: true,
   async prepare(build: BuildUnderTest) {
     clientOf();
     await ensureCerts(build);
