@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Run } from '../schema/index.ts';
 import { makeHostSnapshot } from '../schema/test-data.ts';
-import { summarizeEvidence } from '../runner/quiet.ts';
+import { summarizeEvidence } from '../runner/quiet/evidence.ts';
 import { notQuietReasons, quietReasons } from './quiet-rule.ts';
 
 const snap = makeHostSnapshot('2026-11-27T23:00:00.000Z', { windowSeconds: 10, loadAverage: [0.1, 0.1, 0.1] });

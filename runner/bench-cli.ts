@@ -9,7 +9,7 @@ import { DEFAULT_MATRIX, OTHER_LIBRARIES, buildLabel, resolveBuildSpec } from '.
 import { cpuCapabilities } from './cpucaps/cpucaps.ts';
 import { describeHost, hostId } from './host.ts';
 import { lockHostForMeasurement } from './host-lock.ts';
-import { hostEvidence } from './quiet.ts';
+import { hostEvidence } from './quiet/evidence.ts';
 import { commandLine } from './cli.ts';
 import { DEFAULT_PRECISION } from './until-decided.ts';
 import { askedWindows, chooseWindows, machineRuns } from './windows.ts';
@@ -98,7 +98,7 @@ release and a variant: ${OTHER_LIBRARIES.join(', ')}, aws-lc@<release>, wolfssl:
 own tools or internals (handshake, aead), and the run says which it skipped for them.
 
 Measuring holds the host lock exclusively (one measurement per machine; builds wait for it), and the
-run records how quiet the machine was before it started and in every round (runner/quiet.ts).`;
+run records how quiet the machine was before it started and in every round (runner/quiet/).`;
 
 /** A failure that is not a usage error (a resume that cannot be, nothing built): exit 2. */
 function fail(msg: string): never {

@@ -58,7 +58,7 @@ export interface Benchmark {
   source?: string;
   /** once per build before the first round: compile helpers, make keys. May throw: the build is then marked failed for this benchmark. */
   prepare?(build: BuildUnderTest, mode: RunMode): Promise<void>;
-  /** its tasks run processes that wake each other's CPUs (a client and a server over loopback): on a VM they cause steal themselves, so each is followed by a steal probe (runner/quiet.ts, STEAL PROBES) */
+  /** its tasks run processes that wake each other's CPUs (a client and a server over loopback): on a VM they cause steal themselves, so each is followed by a steal probe (runner/quiet/round-watch.ts, STEAL PROBES) */
   wakesOtherCpus?: boolean;
   /** where the length of its timed windows is a choice: the short (quick mode's) and the long one */
   windows?: Windows;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { programEnv, runGuarded, spawnServer, stopGroup } from './child-guard.ts';
-import { parsePidStat } from './quiet.ts';
+import { parsePidStat } from './quiet/sample.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'child-guard-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -90,7 +90,7 @@ export function spawnServer(cmd: string, args: string[], options: Omit<SpawnOpti
  * Stop a server started with spawnServer and wait until its group leader has exited. The program is
  * killed first and reaped by its leader (whose `wait` then returns and who exits), so the program's CPU
  * time reaches this process's children's time as every measured program's does: the quiet check
- * (runner/quiet.ts) counts it as the run's, not as load from outside. Killing the whole group at once
+ * (runner/quiet/) counts it as the run's, not as load from outside. Killing the whole group at once
  * would leave the program to be reaped by init, its CPU lost to the run. Whatever is left of the group
  * afterwards (a server's workers) is killed too.
  */

@@ -13,7 +13,7 @@ import { executeRun } from './run.ts';
 import { journalPath, type RunPlan } from './run/journal.ts';
 import { benchmarkSources } from './deterministic.ts';
 import { seededRandom } from '../analysis/stats.ts';
-import { standInEvidence } from './stand-in-evidence.ts';
+import { standInEvidence } from './quiet/stand-in-evidence.ts';
 
 process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'deterministic-test-cache-'));
 

@@ -12,8 +12,9 @@ import { executeRun } from './run.ts';
 import { journalPath, readJournal, resumePlan, type RunPlan } from './run/journal.ts';
 import { roundOrder } from './run/tasks.ts';
 import { describeHost } from './host.ts';
-import { standInEvidence } from './stand-in-evidence.ts';
-import { MAX_REPEATED_ROUNDS, MAX_TASK_DROPS, type EvidenceRecorder, type Sample } from './quiet.ts';
+import { standInEvidence } from './quiet/stand-in-evidence.ts';
+import { MAX_REPEATED_ROUNDS, MAX_TASK_DROPS, type EvidenceRecorder } from './quiet/evidence.ts';
+import type { Sample } from './quiet/sample.ts';
 import { findTaskTime, taskTimeKey, taskTimesDir } from './task-times.ts';
 
 const build = standInBuild;

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { writeFileDurably, writeRunFile, type Run, type RunMode } from '../schema/index.ts';
 import { wantedTasks, type Benchmark, type BuildUnderTest, type Task } from './benchmark.ts';
-import { MAX_REPEATED_ROUNDS, MAX_TASK_DROPS, type EvidenceRecorder } from './quiet.ts';
+import { MAX_REPEATED_ROUNDS, MAX_TASK_DROPS, type EvidenceRecorder } from './quiet/evidence.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { availableParallelism } from 'node:os';
@@ -77,7 +77,7 @@ export interface RunOptions {
 /**
  * Run every unfinished task and write the run file. With `evidence`, the host's quietness is recorded
  * before the first task and for every round, in windows closed after tasks and by a timer within long
- * ones (runner/quiet.ts), and journaled like the values.
+ * ones (runner/quiet/), and journaled like the values.
  */
 export async function executeRun(
   plan: RunPlan,

@@ -227,7 +227,7 @@ export const QuietCheck = z.object({
   quiet: z.boolean(),
   reasons: z.array(shortText(500)).max(50).describe('each threshold the snapshot broke, in words with the measured value'),
 });
-/** Most windows one round records (runner/quiet.ts closes no more, whatever the round's length). */
+/** Most windows one round records (runner/quiet/round-watch.ts closes no more, whatever the round's length). */
 export const MAX_QUIET_WINDOWS = 240;
 /** One window of a round: the same readings over a shorter span, with its own verdict. */
 /** A short busy probe of every CPU: the steal it saw (see QuietWindow.stealProbe). */
@@ -258,12 +258,12 @@ export const RoundEvidence = HostSnapshot.extend(QuietCheck.shape).extend({
     .max(MAX_QUIET_WINDOWS)
     .optional()
     .describe(
-      'the round in consecutive windows (their length is in thresholds, documented in runner/quiet.ts), each checked against the same limits; the round is quiet only if every window is, those whose measurements were dropped (`dropped`) aside (absent in files written before windows were kept: the round is judged as a whole)',
+      'the round in consecutive windows (their length is in thresholds, documented in runner/quiet/round-watch.ts), each checked against the same limits; the round is quiet only if every window is, those whose measurements were dropped (`dropped`) aside (absent in files written before windows were kept: the round is judged as a whole)',
     ),
 });
 export type RoundEvidence = z.infer<typeof RoundEvidence>;
 export const QuietEvidence = z.object({
-  thresholds: z.record(safeId, finite).describe('the limits a snapshot is checked against (documented in runner/quiet.ts)'),
+  thresholds: z.record(safeId, finite).describe('the limits a snapshot is checked against (documented in runner/quiet/limits.ts)'),
   exclusive: z.boolean().describe('the run held the host measurement lock from start to finish'),
   before: HostSnapshot.extend(QuietCheck.shape),
   rounds: z.array(RoundEvidence).max(1000),

@@ -124,7 +124,7 @@ export const HypothesisResult = z.object({
   host: Host,
   harness: z.object({ gitCommit: z.string(), gitDirty: z.boolean(), node: z.string(), revision: z.int().positive().optional() }),
   quiet: QuietEvidence.optional().describe(
-    'how quiet the host was before the test and in every round (runner/quiet.ts); absent in results recorded before it was kept',
+    'how quiet the host was before the test and in every round (runner/quiet/); absent in results recorded before it was kept',
   ),
   builds: z.array(Build),
   conclusion: shortText(3000).describe('plain language, generated from the verdicts and the decomposition'),

@@ -30,7 +30,8 @@ import { describeShares } from '../../runner/handshake/output.ts';
 import { commandLine } from '../../runner/cli.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { lockHostForMeasurement } from '../../runner/host-lock.ts';
-import { hostEvidence, MAX_REPEATED_ROUNDS, measureUndisturbed, summarizeEvidence, type RoundSnapshot } from '../../runner/quiet.ts';
+import { hostEvidence, MAX_REPEATED_ROUNDS, measureUndisturbed, summarizeEvidence } from '../../runner/quiet/evidence.ts';
+import type { RoundSnapshot } from '../../runner/quiet/round-watch.ts';
 import { harnessInfo, newRunId } from '../../runner/run.ts';
 import { roundOrder } from '../../runner/run/tasks.ts';
 import { claimKey, claimOutcome, conclusion, decompose, instructionLine, pairedRatios, testableClaims } from './analysis.ts';
@@ -380,7 +381,7 @@ async function main(): Promise<number> {
   const evidence = hostEvidence({ exclusive: true, settleSeconds: mode === 'quick' ? 10 : 180 });
   const quietBefore = await evidence.before(log);
   const roundEvidence: RoundSnapshot[] = [];
-  // A measured round the host disturbed (quiet.ts's limits for a round) is dropped before any look sees
+  // A measured round the host disturbed (runner/quiet/limits.ts, for a round) is dropped before any look sees
   // it and measured again, at most MAX_REPEATED_ROUNDS times in a run; after that a disturbed round stays
   // and the result says the host was not quiet. The decision reads /proc only, never the measured values.
   // The warm-up round decides nothing, and a quick run is a smoke test: neither is measured again.

@@ -11,7 +11,7 @@ import { cpuCapabilities } from '../../runner/cpucaps/cpucaps.ts';
 import { commandLine } from '../../runner/cli.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { lockHostForMeasurement } from '../../runner/host-lock.ts';
-import { hostEvidence } from '../../runner/quiet.ts';
+import { hostEvidence } from '../../runner/quiet/evidence.ts';
 import { executeRun, harnessInfo, newRunId } from '../../runner/run.ts';
 import type { RunPlan } from '../../runner/run/journal.ts';
 import { buildName, type Build } from '../../site/src/lib/claims/schema.ts';
@@ -45,7 +45,7 @@ Writes a run file (data/runs/<machine>/...) that can be aggregated and submitted
   --plan               print what would be measured (builds, benchmarks, tasks) and stop
 
 A verdict from a machine that was busy while it measured is not data: the run records how quiet the host
-was (runner/quiet.ts), and says so at the end.`;
+was (runner/quiet/), and says so at the end.`;
 
 /** A failure that is not a usage error: exit status 2. */
 function failure(msg: string): never {

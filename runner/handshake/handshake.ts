@@ -291,9 +291,9 @@ export const metricNote = (benchmark: string, metric: string): string | null =>
 export const isPlainHandshake = (params: Params): boolean =>
   params.proto === '1.3' && params.resume === 'none' && params.threads === 1 && params.clientCtx === 'shared' && params.cipher === undefined;
 /** The metrics of the figures a version page opens with (site/src/lib/version/headlines.ts), of plain handshakes. */
-export const HEADLINE_METRICS: readonly string[] = ['cpu-per-handshake', 'instructions-per-handshake', 'heap-per-connection'];
+export const HANDSHAKE_HEADLINE_METRICS: readonly string[] = ['cpu-per-handshake', 'instructions-per-handshake', 'heap-per-connection'];
 /** A headline series of the handshake: what a version page opens with (a budgeted night puts these and the tracked series first: night-plan.ts isNightHeadline). */
-export const isHeadline = (s: { metric: string; params: Params }): boolean => HEADLINE_METRICS.includes(s.metric) && isPlainHandshake(s.params);
+export const isHeadline = (s: { metric: string; params: Params }): boolean => HANDSHAKE_HEADLINE_METRICS.includes(s.metric) && isPlainHandshake(s.params);
 
 export function seriesNote(s: { benchmark: string; metric: string; params: Params; library?: string }): string | null {
   const forMetric = metricNote(s.benchmark, s.metric);

@@ -4,7 +4,7 @@
 import type { Benchmark, BuildUnderTest, Task } from '../benchmark.ts';
 import { benchmarkSourcesSha256, findStored, inParallel, keySha256, store, type ReuseKey } from '../deterministic.ts';
 import { buildLabel } from '../../catalogue/index.ts';
-import type { EvidenceRecorder } from '../quiet.ts';
+import type { EvidenceRecorder } from '../quiet/evidence.ts';
 import type { RunCallbacks } from '../run.ts';
 import type { EvidenceLine, JournalEntry, RunPlan } from './journal.ts';
 import { attempt } from './tasks.ts';

@@ -1,7 +1,7 @@
 // What a run's journal says about the host and the time: the run file's quiet-host verdict (Run.quiet,
-// decided by runner/quiet.ts summarizeEvidence) and each phase's wall time (Run.phases).
+// decided by runner/quiet/evidence.ts summarizeEvidence) and each phase's wall time (Run.phases).
 import type { Run } from '../../schema/index.ts';
-import { summarizeEvidence } from '../quiet.ts';
+import { summarizeEvidence } from '../quiet/evidence.ts';
 import type { EvidenceLine, JournalEntry, RunPlan } from './journal.ts';
 
 /** Run.quiet from the journaled evidence, or undefined for a run recorded without it. */

@@ -4,7 +4,7 @@
 // outside any checkout: actions/checkout cleans the workspace before the next job, the cache stays.
 // Line 1 is the header (everything but the values), each
 // further line one finished task of one build in one round, or a piece of quiet-host evidence
-// (runner/quiet.ts: the window before the run, each round with its windows, and whether each session
+// (runner/quiet/: the window before the run, each round with its windows, and whether each session
 // held the host lock), the warm-up chosen before round 0, or the night's plan. A killed run is resumed
 // with --resume <runId>, or by the next `npm run bench` of the same request on the same machine
 // (resumableRun): finished (round, build, benchmark, task) entries and
@@ -16,7 +16,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Build, Host, Run, RunMode, Series } from '../../schema/index.ts';
 import type { Outcome } from '../benchmark.ts';
-import type { CheckedSnapshot, RoundSnapshot } from '../quiet.ts';
+import type { CheckedSnapshot } from '../quiet/evidence.ts';
+import type { RoundSnapshot } from '../quiet/round-watch.ts';
 import { buildLabel } from '../../catalogue/index.ts';
 import { cacheRoot } from '../sources.ts';
 import type { TaskCost } from '../night-plan.ts';

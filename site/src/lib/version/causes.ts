@@ -1,8 +1,6 @@
 // What the project has on the cause of a headline figure's change: the write-ups and bisections to link to.
 import type { Entry } from '../model.ts';
 
-const p = (e: Entry, k: string) => e.params[k];
-
 /** What the project has on the cause of a headline figure's change: write-ups naming its series and version, bisections of it into the series. */
 export interface Cause {
   kind: 'write-up' | 'bisection';
@@ -18,7 +16,7 @@ export function causesOf(
   writeups: readonly { id: string; title: string; versions: readonly string[]; seriesKeys: readonly string[] }[],
   bisections: readonly { machine: string; slug: string; title: string; metricId: string }[],
 ): Cause[] {
-  const side = p(entry, 'side');
+  const side = entry.params.side;
   return [
     ...writeups
       .filter((w) => w.seriesKeys.includes(entry.key) && w.versions.includes(entry.version))

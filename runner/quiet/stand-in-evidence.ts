@@ -6,7 +6,8 @@
 // watch `w` of `loudTaskEnds`, the windows closed by the listed task ends (1 is its first task's end) do,
 // whatever the round's snapshot at the end says. `probedTaskEnds` lists the task ends that came with a
 // steal probe.
-import type { EvidenceRecorder, Sample } from './quiet.ts';
+import type { EvidenceRecorder } from './evidence.ts';
+import type { Sample } from './sample.ts';
 
 export function standInEvidence(noisy: number[] = [], exclusive = true, loudWatches: number[] = [], loudTaskEnds: Record<number, number[]> = {}) {
   const calls = { before: 0, rounds: [] as number[], tasksEnded: 0, watches: 0, stopped: 0, calms: 0, stealProbes: 0, probedTaskEnds: [] as string[] };

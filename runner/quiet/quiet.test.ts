@@ -4,28 +4,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { HostSnapshot, MAX_QUIET_WINDOWS, RoundEvidence, type StealProbe } from '../schema/index.ts';
-import { makeHostSnapshot } from '../schema/test-data.ts';
-import {
-  CALM_PROBE_SECONDS,
-  CALM_QUIET_WINDOWS,
-  checkSnapshot,
-  hostEvidence,
-  measureUndisturbed,
-  MAX_WINDOW_SECONDS,
-  MIN_WINDOW_SECONDS,
-  parsePidStat,
-  processTree,
-  snapshotBetween,
-  STEAL_PROBE_SECONDS,
-  summarizeEvidence,
-  systemProc,
-  takeSample,
-  type Every,
-  type ProcSource,
-  type RoundSnapshot,
-  type RoundWatch,
-} from './quiet.ts';
+import { HostSnapshot, MAX_QUIET_WINDOWS, RoundEvidence, type StealProbe } from '../../schema/index.ts';
+import { makeHostSnapshot } from '../../schema/test-data.ts';
+import { CALM_PROBE_SECONDS, CALM_QUIET_WINDOWS, hostEvidence, measureUndisturbed, STEAL_PROBE_SECONDS, summarizeEvidence } from './evidence.ts';
+import { checkSnapshot } from './limits.ts';
+import { MAX_WINDOW_SECONDS, MIN_WINDOW_SECONDS, type Every, type RoundSnapshot, type RoundWatch } from './round-watch.ts';
+import { parsePidStat, processTree, snapshotBetween, systemProc, takeSample, type ProcSource } from './sample.ts';
 
 interface Proc {
   ppid: number;
