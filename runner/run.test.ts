@@ -463,29 +463,53 @@ test('a window that breaks a limit drops the tasks it overlapped on every build;
   );
 });
 
-test('a storm throughout a round: each task is dropped MAX_TASK_DROPS times, then the round is cut short and measured again', async () => {
+test('a task the host keeps disturbing is given up for the round after MAX_TASK_DROPS drops; the other tasks keep their values', async () => {
+  const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
+  // watch 1 is round 1 (order b35, b34): the windows closed by fast's first end and its two ends again are loud
+  const loud = standInEvidence([], true, [], { 1: [1, 4, 5] });
+  const { calls, progress, run } = await toyRunOnHost(plan(builds), builds, loud.recorder);
+  assert.deepEqual(calls.slice(4, 9), ['fast@3.5.7', 'pq@3.5.7', 'pq@3.4.1', 'fast@3.5.7', 'fast@3.5.7'], 'fast dropped, pq kept, fast twice more');
+  assert.equal(calls.length, 4 + 5 + 4, 'the warm-up, round 1, round 2: round 1 was not measured again');
+  assert.equal(run.quiet?.quiet, true);
+  assert.equal(run.quiet?.repeated, undefined);
+  const inRound1 = (metric: string) => run.series.filter((x) => x.metric === metric).flatMap((x) => x.iterations.filter((it) => it.round === 1));
+  assert.equal(inRound1('fast').length, 0, 'no value of the given-up task in round 1, on any build');
+  assert.equal(inRound1('pq').length, 1, 'pq keeps its round-1 value (3.4.1 has no ML-KEM)');
+  assert.ok(
+    run.notes.some((n) =>
+      new RegExp(`1 of them dropped ${MAX_TASK_DROPS} times and not measured again in this round, which has no value of them on any build: toy\\|fast$`).test(
+        n,
+      ),
+    ),
+    run.notes.join('\n'),
+  );
+  assert.ok(progress.some((m) => m.includes('toy|fast given up for this round')));
+  assert.equal(run.quiet?.thresholds.giveUpAfterTaskDrops, MAX_TASK_DROPS);
+});
+
+test('a storm throughout a round: every task is given up, the round kept nothing and is measured again', async () => {
   const builds = [build('3.4.1', 'b34'), build('3.5.7', 'b35')];
   // watch 1 is round 1's first attempt: every window loud; its snapshot at the end is quiet
   const loud = standInEvidence([], true, [1]);
   const { calls, run } = await toyRunOnHost(plan(builds), builds, loud.recorder);
-  // each drop ends its task after its first build: fast, pq, then each again twice, then fast once more
-  const attempt = 2 * MAX_TASK_DROPS + 1;
-  assert.equal(calls.length, 4 + attempt + 4 + 4, 'the warm-up, the cut attempt, round 1 again, round 2');
+  // each drop ends its task after its first build: fast, pq, then each again until dropped MAX_TASK_DROPS times
+  const attempt = 2 * MAX_TASK_DROPS;
+  assert.equal(calls.length, 4 + attempt + 4 + 4, 'the warm-up, the attempt that kept nothing, round 1 again, round 2');
   assert.equal(run.quiet?.quiet, true);
   assert.deepEqual(
     run.quiet?.repeated?.map((r) => [r.round, r.quiet, r.reasons]),
-    [[1, false, [`cut short after ${attempt} task(s), at its first window that broke a limit`, 'steal 9% of all CPUs over the 8 s window']]],
+    [[1, false, ['every task it ran was dropped until given up: nothing of the round was kept']]],
   );
   const round1 = run.series.flatMap((x) => x.iterations.filter((it) => it.round === 1).map((it) => it.value));
   assert.equal(round1.length, 3, 'round 1 of fast on both builds and pq on 3.5.7');
   assert.ok(
     round1.every((v) => v > 4 + attempt),
-    "nothing of the cut attempt's values is in the run file",
+    "nothing of the first attempt's values is in the run file",
   );
-  assert.equal(loud.calls.calms, 2 * MAX_TASK_DROPS + 1, 'a wait after each drop, and one before the repeat');
+  assert.equal(loud.calls.calms, attempt + 1, 'a wait after each drop, and one before the repeat');
 });
 
-test('a loud window past the limit of repeats does not cut the round: it runs whole and is kept, the run not quiet', async () => {
+test('past the limit of repeats a round that kept nothing is kept as it is, the run not quiet', async () => {
   const builds = [build('3.5.7', 'b35')];
   // rounds 1 and 2 disturbed in every attempt: the limit is MAX_REPEATED_ROUNDS repeats
   const n = MAX_REPEATED_ROUNDS;
@@ -497,11 +521,9 @@ test('a loud window past the limit of repeats does not cut the round: it runs wh
   const { calls, run } = await toyRunOnHost(plan(builds), builds, loud.recorder);
   assert.equal(run.quiet?.repeated?.length, n);
   assert.equal(run.quiet?.quiet, false);
-  // a cut attempt: fast, pq, each again until dropped MAX_TASK_DROPS times, fast once more; past the
-  // limit a round runs each task once more than it may be dropped, and keeps that
-  const cut = 2 * MAX_TASK_DROPS + 1;
-  const kept = 2 * (MAX_TASK_DROPS + 1);
-  assert.equal(calls.length, 2 + n * cut + kept + kept, 'the warm-up, the cut attempts of round 1, then rounds 1 and 2 whole');
+  // every attempt: fast and pq, each until dropped MAX_TASK_DROPS times
+  assert.equal(calls.length, 2 + (n + 2) * 2 * MAX_TASK_DROPS, 'the warm-up, the attempts at round 1, round 2');
+  assert.equal(run.series.flatMap((x) => x.iterations.filter((it) => it.round > 0)).length, 0, 'nothing measured was kept');
 });
 
 test("resuming in a repeated round: the disturbed attempt's entries are dropped from the journal, only the rest runs", async () => {

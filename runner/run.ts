@@ -108,15 +108,15 @@ export async function executeRun(
   }
   const journal = (line: JournalEntry | EvidenceLine) => appendFileSync(jpath, JSON.stringify(line) + '\n');
   const record = (line: EvidenceLine) => (journal(line), recorded.push(line));
-  // a limit per run, whatever its rounds: an attempt is cut at its first loud window, so a repeat costs
-  // little, and a short run on a host with storms of steal needs as many as a long one
+  // a limit per run, whatever its rounds: a round is measured again only when it breaks a limit as a whole
+  // or kept nothing (loud windows drop tasks, not rounds), and a short run on a stormy host needs as many as a long one
   const maxRepeated = MAX_REPEATED_ROUNDS;
   if (evidence) {
     record({ kind: 'session', at: new Date().toISOString(), exclusive: evidence.exclusive });
     if (!recorded.some((e) => e.kind === 'quiet-before'))
       record({
         kind: 'quiet-before',
-        thresholds: { ...evidence.thresholds, maxRepeatedRounds: maxRepeated, maxTaskDrops: MAX_TASK_DROPS },
+        thresholds: { ...evidence.thresholds, maxRepeatedRounds: maxRepeated, giveUpAfterTaskDrops: MAX_TASK_DROPS },
         snapshot: await evidence.before(cb.progress),
       });
   }
@@ -264,7 +264,6 @@ export async function executeRun(
   const tasksPerRound = benchmarks.reduce((n, b) => n + Math.max(...builds.filter((x) => runsOn(b, x)).map((x) => timedOf(b, x).length), 0) * builds.length, 0);
   const totalSteps = tasksPerRound * totalRounds;
   let lastRound = totalRounds - 1;
-  let lastRoundSeconds: number | undefined; // the last round measured whole: a repeat's estimate
   for (let round = 0; round < totalRounds; round++) {
     const roundStarted = clock();
     const order = roundOrder(
@@ -274,17 +273,13 @@ export async function executeRun(
     const warmup = round < plan.warmupRounds;
     const watch = evidence?.watchRound();
     let ranThisRound = false;
-    let tasksRun = 0;
-    // set when a window of this round broke a limit and the round will be measured again: the rest of
-    // the attempt is not measured. A cut attempt is always repeated, never kept, whatever its evidence
-    // says once a short last window has joined the loud one.
-    let cutShort: string[] | undefined;
     // a measured round's tasks that overlapped a window that broke a limit: dropped on every build and
-    // measured again at the round's end, each at most MAX_TASK_DROPS times an attempt (then the round is cut)
+    // measured again at the round's end; one dropped MAX_TASK_DROPS times in an attempt is given up for
+    // it (the round then has no value of it on any build, and the other tasks keep theirs)
     const dropsOf = new Map<string, number>();
     const again = new Map<string, { bench: Benchmark; taskId: string }>();
-    /** one task on every build (`repeat`: again, after a drop); false when the round is cut short */
-    const measureTask = async (bench: Benchmark, taskId: string, repeat: boolean): Promise<boolean> => {
+    /** one task on every build (`repeat`: again, after a drop) */
+    const measureTask = async (bench: Benchmark, taskId: string, repeat: boolean): Promise<void> => {
       const key = `${bench.id}|${taskId}`;
       for (const buildId of order) {
         if (!repeat) stepsDone++;
@@ -306,64 +301,58 @@ export async function executeRun(
         entry.at = new Date().toISOString();
         journal(entry);
         done.push(entry);
-        tasksRun++;
         watch?.taskEnded(key, bench.wakesOtherCpus ? await evidence!.stealProbe() : undefined);
         const loud = watch?.loud() ?? [];
         if (!loud.length) continue;
         const tasks = [...new Set(loud.flatMap((w) => w.tasks))];
-        if (!warmup && tasks.every((t) => (dropsOf.get(t) ?? 0) < MAX_TASK_DROPS)) {
-          // drop what overlapped the loud windows (on every build, so the round stays like for like) and go on
-          for (const w of loud) watch!.excuse(w.index, w.tasks);
-          if (!tasks.length) continue;
-          record({ kind: 'tasks-dropped', round, tasks, reasons: loud[0]!.reasons });
-          for (const e of dropRound(done, round, tasks)) finished.delete(finishedKey(e));
-          for (const t of tasks) {
-            dropsOf.set(t, (dropsOf.get(t) ?? 0) + 1);
-            const [b, ...rest] = t.split('|');
-            again.set(t, { bench: benchmarks.find((x) => x.id === b)!, taskId: rest.join('|') });
-          }
-          cb.progress(
-            `  a window broke a limit (${loud[0]!.reasons.join('; ')}): ${tasks.join(', ')} dropped on every build, measured again at the end of the round`,
-          );
-          const waited = await evidence!.calm(cb.progress);
-          if (waited.waitedSeconds > 0)
-            cb.progress(`  waited ${Math.round(waited.waitedSeconds)} s for the host to calm down${waited.calm ? '' : ' (it did not: measuring on)'}`);
-          watch!.closeWindow(); // the wait is a window of its own
-          if (tasks.includes(key)) return true; // this task's other builds run with it at the end of the round
-          continue;
+        if (warmup) continue; // its values are thrown away
+        // drop what overlapped the loud windows (on every build, so the round stays like for like) and go on
+        for (const w of loud) watch!.excuse(w.index, w.tasks);
+        if (!tasks.length) continue;
+        for (const t of tasks) dropsOf.set(t, (dropsOf.get(t) ?? 0) + 1);
+        const givenUp = tasks.filter((t) => dropsOf.get(t)! >= MAX_TASK_DROPS);
+        record({ kind: 'tasks-dropped', round, tasks, reasons: loud[0]!.reasons, ...(givenUp.length ? { givenUp } : {}) });
+        for (const e of dropRound(done, round, tasks)) finished.delete(finishedKey(e));
+        for (const t of tasks) {
+          const [b, ...rest] = t.split('|');
+          if (givenUp.includes(t)) again.delete(t);
+          else again.set(t, { bench: benchmarks.find((x) => x.id === b)!, taskId: rest.join('|') });
         }
-        const soFar = (clock() - roundStarted) / 1000;
-        if (mayRepeat(round, lastRoundSeconds ?? soFar * Math.max(1, tasksPerRound / tasksRun))) {
-          cutShort = loud[0]!.reasons;
-          return false;
-        }
+        cb.progress(
+          `  a window broke a limit (${loud[0]!.reasons.join('; ')}): ${tasks.join(', ')} dropped on every build, ${
+            givenUp.length ? `${givenUp.join(', ')} given up for this round (dropped ${MAX_TASK_DROPS} times), the rest ` : ''
+          }measured again at the end of the round`,
+        );
+        const waited = await evidence!.calm(cb.progress);
+        if (waited.waitedSeconds > 0)
+          cb.progress(`  waited ${Math.round(waited.waitedSeconds)} s for the host to calm down${waited.calm ? '' : ' (it did not: measuring on)'}`);
+        watch!.closeWindow(); // the wait is a window of its own
+        if (tasks.includes(key)) return; // this task's other builds run with it at the end of the round, or not at all
       }
-      return true;
     };
     try {
-      measuring: for (const bench of benchmarks) {
+      for (const bench of benchmarks) {
         // interleave at task level: one task runs on every build before the next task starts
         const taskIds = [...new Set(builds.filter((b) => runsOn(bench, b)).flatMap((b) => timedOf(bench, b).map((t) => t.id)))];
-        for (const taskId of taskIds) if (!(await measureTask(bench, taskId, false))) break measuring;
+        for (const taskId of taskIds) await measureTask(bench, taskId, false);
       }
       for (const [t, { bench, taskId }] of again) {
-        if (cutShort) break;
         again.delete(t);
-        if (!(await measureTask(bench, taskId, true))) break;
+        await measureTask(bench, taskId, true);
       }
       if (watch && ranThisRound && !recorded.some((e) => e.kind === 'quiet-round' && e.snapshot.round === round)) {
-        const snapshot = watch.finish(round);
-        if (cutShort || (!snapshot.quiet && mayRepeat(round, (clock() - roundStarted) / 1000))) {
+        const watched = watch.finish(round);
+        // a measured round whose every task was given up kept nothing: it was disturbed throughout
+        const keptNothing = !warmup && !done.some((e) => e.round === round && !e.deterministic);
+        const snapshot = keptNothing
+          ? { ...watched, quiet: false, reasons: ['every task it ran was dropped until given up: nothing of the round was kept', ...watched.reasons] }
+          : watched;
+        if (!snapshot.quiet && mayRepeat(round, (clock() - roundStarted) / 1000)) {
           // the host disturbed a measured round: drop what it measured before anything (a look, the run
           // file) uses it, and measure the round again; the decision reads /proc only, never the values
-          const disturbed = cutShort
-            ? { ...snapshot, quiet: false, reasons: [`cut short after ${tasksRun} task(s), at its first window that broke a limit`, ...cutShort] }
-            : snapshot;
-          record({ kind: 'round-repeated', snapshot: disturbed });
+          record({ kind: 'round-repeated', snapshot });
           for (const e of dropRound(done, round)) finished.delete(finishedKey(e));
-          cb.progress(
-            `  round ${round} was disturbed by the host (${disturbed.reasons.join('; ')}): its measurements are dropped and the round measured again`,
-          );
+          cb.progress(`  round ${round} was disturbed by the host (${snapshot.reasons.join('; ')}): its measurements are dropped and the round measured again`);
           // a storm lasts minutes: measuring again at once would spend the run's repeats inside it
           const waited = await evidence!.calm(cb.progress);
           if (waited.waitedSeconds > 0)
@@ -382,7 +371,6 @@ export async function executeRun(
     if (deadline !== undefined && !planned && round === plan.warmupRounds - 1) planTheNight(clock());
     let decided = until?.afterRound(round, done) ?? false;
     const roundSeconds = (clock() - roundStarted) / 1000;
-    if (!warmup) lastRoundSeconds = roundSeconds;
     // the next round runs the tasks still in the rounds: this round's time of those is its estimate
     const nextRound = () =>
       done

@@ -155,8 +155,8 @@ export const MAX_REPEATED_ROUNDS = 10;
 
 /**
  * Times one task may be dropped from one attempt at a measured round because it overlapped a window that
- * broke a limit (runner/run.ts measures it again at the round's end, on every build); one more and the
- * round is cut short and measured again as a whole.
+ * broke a limit (runner/run.ts measures it again at the round's end, on every build); at the last of them
+ * it is given up for the attempt, which then has no value of it on any build.
  */
 export const MAX_TASK_DROPS = 3;
 

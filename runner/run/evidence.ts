@@ -1,7 +1,7 @@
 // What a run's journal says about the host and the time: the run file's quiet-host verdict (Run.quiet,
 // decided by runner/quiet/evidence.ts summarizeEvidence) and each phase's wall time (Run.phases).
 import type { Run } from '../../schema/index.ts';
-import { summarizeEvidence } from '../quiet/evidence.ts';
+import { MAX_TASK_DROPS, summarizeEvidence } from '../quiet/evidence.ts';
 import type { EvidenceLine, JournalEntry, RunPlan } from './journal.ts';
 
 /** Run.quiet from the journaled evidence, or undefined for a run recorded without it. */
@@ -13,8 +13,10 @@ export function quietOf(plan: RunPlan, entries: JournalEntry[], evidence: Eviden
   const repeated = evidence.flatMap((e) => (e.kind === 'round-repeated' ? [e.snapshot] : []));
   const deterministic = evidence.flatMap((e) => (e.kind === 'quiet-deterministic' ? [e.snapshot] : []));
   // the measured rounds that ran a timed task (a run of deterministic tasks only has none; a run measured
-  // until decided may run more rounds than its minimum, or skip none): each must carry its evidence
-  const measured = [...new Set(entries.filter((e) => !e.deterministic && e.round >= plan.warmupRounds).map((e) => e.round))].sort((a, b) => a - b);
+  // until decided may run more rounds than its minimum, or skip none): each must carry its evidence. A
+  // round whose every task was given up kept no entry but has evidence, which decides too
+  const ran = [...entries.filter((e) => !e.deterministic).map((e) => e.round), ...rounds.map((r) => r.round)];
+  const measured = [...new Set(ran.filter((r) => r >= plan.warmupRounds))].sort((a, b) => a - b);
   const missing = measured.filter((r) => !rounds.some((x) => x.round === r));
   if (missing.length)
     notes.push(
@@ -32,8 +34,12 @@ export function quietOf(plan: RunPlan, entries: JournalEntry[], evidence: Eviden
   for (const round of [...new Set(drops.map((d) => d.round))]) {
     const these = drops.filter((d) => d.round === round);
     const tasks = [...new Set(these.flatMap((d) => d.tasks))];
+    const givenUp = [...new Set(these.flatMap((d) => d.givenUp ?? []))];
+    const gaveUp = givenUp.length
+      ? `; ${givenUp.length} of them dropped ${MAX_TASK_DROPS} times and not measured again in this round, which has no value of them on any build: ${givenUp.join(', ')}`
+      : '';
     notes.push(
-      `measured round ${round - plan.warmupRounds + 1}: ${these.length} time(s) a window broke a limit (first: ${these[0]!.reasons.join('; ')}): what the tasks that overlapped it had measured in the round was dropped on every build and measured again at the end of the round (${tasks.length} task(s): ${tasks.join(', ')})`.slice(
+      `measured round ${round - plan.warmupRounds + 1}: ${these.length} time(s) a window broke a limit (first: ${these[0]!.reasons.join('; ')}): what the tasks that overlapped it had measured in the round was dropped on every build and measured again at the end of the round (${tasks.length} task(s): ${tasks.join(', ')})${gaveUp}`.slice(
         0,
         2000,
       ),

@@ -75,7 +75,7 @@ export type EvidenceLine =
   /** an attempt at a measured round that the host disturbed: the round's timed entries journaled before this line are dropped and the round is measured again */
   | { kind: 'round-repeated'; snapshot: RoundSnapshot }
   /** windows of a measured round broke a limit: these tasks' (benchmark|task) entries of the round journaled before this line are dropped, on every build, and measured again later in the round */
-  | { kind: 'tasks-dropped'; round: number; tasks: string[]; reasons: string[] }
+  | { kind: 'tasks-dropped'; round: number; tasks: string[]; reasons: string[]; givenUp?: string[] }
   | { kind: 'quiet-deterministic'; snapshot: RoundSnapshot }
   /** one session's wall time in one phase (a resumed run has several per phase, summed in the run file) */
   | { kind: 'phase'; phase: 'prepare' | 'timed'; seconds: number }
