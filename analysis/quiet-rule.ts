@@ -2,7 +2,7 @@
 // aggregation (which says why a run stays out of the published views, quietReasons below):
 // a run is quiet when it held the host measurement lock throughout, the host was quiet before its first
 // round, in every measured round that ran a timed task (and in each window of it whose measurements it
-// kept: runner/quiet.ts) and in the deterministic phase. A warm-up round's evidence is kept but does not
+// kept: runner/quiet/round-watch.ts) and in the deterministic phase. A warm-up round's evidence is kept but does not
 // decide: its values are thrown away.
 import type { QuietEvidence, Run } from '../schema/index.ts';
 

@@ -229,13 +229,13 @@ export const QuietCheck = z.object({
 });
 /** Most windows one round records (runner/quiet/round-watch.ts closes no more, whatever the round's length). */
 export const MAX_QUIET_WINDOWS = 240;
-/** One window of a round: the same readings over a shorter span, with its own verdict. */
 /** A short busy probe of every CPU: the steal it saw (see QuietWindow.stealProbe). */
 export const StealProbe = z.object({
   seconds: nonNegative.describe('length of the probe'),
   stealPercent: nonNegative.nullable().describe('CPU steal during the probe, percent of all CPUs'),
 });
 export type StealProbe = z.infer<typeof StealProbe>;
+/** One window of a round: the same readings over a shorter span, with its own verdict. */
 export const QuietWindow = HostSnapshot.omit({ governor: true, boost: true })
   .extend(QuietCheck.shape)
   .extend({

@@ -19,7 +19,7 @@
 // steal stays in the record. The other limits judge them as any window.
 import { MAX_QUIET_WINDOWS, type QuietEvidence, type QuietWindow, type StealProbe } from '../../schema/index.ts';
 import { checkSnapshot } from './limits.ts';
-import { round2, snapshotBetween, takeSample, ticksPerSecond, type ProcSource, type Sample, type Snapshot } from './sample.ts';
+import { round2, snapshotBetween, takeSample, type ProcSource, type Sample, type Snapshot } from './sample.ts';
 
 /** WINDOWS above: the longest window of a round, and the shortest one a task's end closes. */
 export const MAX_WINDOW_SECONDS = 30;
@@ -30,8 +30,8 @@ const MAX_WINDOW_REASONS = 40;
 export type RoundSnapshot = QuietEvidence['rounds'][number];
 
 /** A window of a round between two samples, checked (cpufreq state is the round's, not repeated); `probe`: STEAL PROBES above. */
-export function windowBetween(a: Sample, b: Sample, root: number, logicalCpus: number, hz = ticksPerSecond(), probe?: StealProbe): QuietWindow {
-  const { governor: _g, boost: _b, ...snapshot } = snapshotBetween(a, b, root, hz);
+export function windowBetween(a: Sample, b: Sample, root: number, logicalCpus: number, probe?: StealProbe): QuietWindow {
+  const { governor: _g, boost: _b, ...snapshot } = snapshotBetween(a, b, root);
   const s = probe ? { ...snapshot, stealProbe: probe } : snapshot;
   return { ...s, ...checkSnapshot(s, 'window', logicalCpus) };
 }
@@ -138,7 +138,7 @@ export function watchRound(source: ProcSource, root: number, logicalCpus: number
   const closeIfLonger = (seconds: number) => {
     if (source.now() - open.atMs < seconds * 1000 || windows.length >= MAX_QUIET_WINDOWS - 1) return;
     const end = takeSample(source);
-    windows.push(windowBetween(open, end, root, logicalCpus, undefined, openProbe));
+    windows.push(windowBetween(open, end, root, logicalCpus, openProbe));
     tasksOf.push(openTasks);
     openTasks = new Set();
     openProbe = undefined;
@@ -172,8 +172,8 @@ export function watchRound(source: ProcSource, root: number, logicalCpus: number
       // a short last window joins the one before it, unless that one was excused: what the last one
       // overlapped was kept, so it is judged on its own
       if (windows.length && end.atMs - open.atMs < MIN_WINDOW_SECONDS * 1000 && !windows.at(-1)!.dropped)
-        windows.splice(-1, 1, windowBetween(before, end, root, logicalCpus, undefined, worseProbe(windows.at(-1)!.stealProbe, openProbe)));
-      else windows.push(windowBetween(open, end, root, logicalCpus, undefined, openProbe));
+        windows.splice(-1, 1, windowBetween(before, end, root, logicalCpus, worseProbe(windows.at(-1)!.stealProbe, openProbe)));
+      else windows.push(windowBetween(open, end, root, logicalCpus, openProbe));
       return roundEvidence(snapshotBetween(start, end, root), windows, round, logicalCpus);
     },
     stop,
