@@ -198,7 +198,8 @@ test("every committed run and hypothesis result passes the checks of meaning (se
 });
 
 test("a run written by the real run loop on this machine's host description passes", async () => {
-  const { executeRun, harnessInfo } = await import('../runner/run.ts');
+  const { executeRun } = await import('../runner/run.ts');
+  const { harnessInfo } = await import('../runner/run/identity.ts');
   const { standInPlan } = await import('../runner/stand-in-build.ts');
   const root = scratchRoot();
   const record = makeTestRun().builds[0]!;

@@ -15,7 +15,8 @@ import { DEFAULT_PRECISION } from './until-decided.ts';
 import { askedWindows, chooseWindows, machineRuns } from './windows.ts';
 import { leftOutBefore } from './night-plan.ts';
 import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
-import { executeRun, harnessInfo, newRunId } from './run.ts';
+import { executeRun } from './run.ts';
+import { harnessInfo, newRunId } from './run/identity.ts';
 import { journalDir, journalPath, readJournal, resumableRun, resumePlan, type RunPlan } from './run/journal.ts';
 
 export const QUICK_VERSIONS = ['3.4', '3.5'];
@@ -62,7 +63,8 @@ next bench of the same request on this machine resumes it by itself (or --resume
                        precise enough (default ${DEFAULT_PRECISION}, i.e. ±${DEFAULT_PRECISION * 100}%)
   --budget-minutes B   with measuring until decided: the run takes at most B minutes (a resumed run counts
                        what its earlier sessions spent); after the warm-up round it keeps the timed tasks
-                       whose minimum rounds and one round in reserve (for a round the host disturbs) fit,
+                       whose minimum rounds fit with room to measure again what the host disturbs (three
+                       rounds of the costliest kept task, or one round if less),
                        the headline series first (plain TLS 1.3 handshakes, and the series the tracker
                        follows: analysis/headline-metrics.ts), and lists the rest in the run file
                        (plan.leftOut) for the next night; no round starts that would end after the budget

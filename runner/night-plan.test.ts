@@ -10,7 +10,8 @@ import { standInBuild, standInPlan, standInSpec } from './stand-in-build.ts';
 import type { Benchmark } from './benchmark.ts';
 import { executeRun } from './run.ts';
 import type { RunPlan } from './run/journal.ts';
-import { isNightHeadline, leftOutBefore, planNight, RESERVE_ROUNDS } from './night-plan.ts';
+import { isNightHeadline, leftOutBefore, planNight, reserveSeconds, RESERVE_TASK_REMEASURES } from './night-plan.ts';
+import { MAX_TASK_DROPS } from './quiet/evidence.ts';
 import { aeadCpuSpec, aeadSpec } from './aead/aead.ts';
 import { ALGORITHMS, speedSpec } from './speed/speed.ts';
 import { seededRandom } from '../analysis/stats.ts';
@@ -21,7 +22,7 @@ process.env.OBSERVATORY_CACHE ??= mkdtempSync(join(tmpdir(), 'night-plan-cache-'
 
 test('the plan keeps headline tasks first, then whatever else still fits, the cheapest first', () => {
   const t = (task: string, headline: boolean, secondsPerRound: number) => ({ benchmark: 'b', task, headline, secondsPerRound });
-  const { kept, leftOut } = planNight([t('slow', false, 60), t('hs', true, 20), t('cheap', false, 4), t('hs2', true, 50)], 6, 300, 0);
+  const { kept, leftOut } = planNight([t('slow', false, 60), t('hs', true, 20), t('cheap', false, 4), t('hs2', true, 50)], 6, 300, () => 0);
   assert.deepEqual(
     kept.map((x) => x.task),
     ['hs', 'cheap'],
@@ -31,25 +32,30 @@ test('the plan keeps headline tasks first, then whatever else still fits, the ch
     leftOut.map((x) => x.task),
     ['hs2', 'slow'],
   );
-  // with a round in reserve each task needs 7 rounds: cheap (4 s) no longer fits beside hs (20 s) in 165 s
+  // the reserve: RESERVE_TASK_REMEASURES rounds of the costliest kept task, or a round of all kept if less
+  assert.equal(RESERVE_TASK_REMEASURES, MAX_TASK_DROPS);
+  assert.equal(reserveSeconds([t('hs', true, 20), t('cheap', false, 4)]), 24, 'a round (24 s) is less than 3 x 20 s');
+  assert.equal(reserveSeconds([t('a', true, 20), t('b', false, 30), t('c', false, 40), t('d', false, 42)]), 126, '3 x 42 s is less than a round (132 s)');
+  assert.equal(reserveSeconds([]), 0);
+  // with the reserve each kept task costs its minimum rounds plus room: hs (120 s + 20 s) fits in 165 s,
+  // cheap (24 s more, the reserve growing to 24 s) no longer does
   assert.deepEqual(
     planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165).kept.map((x) => x.task),
     ['hs'],
   );
   assert.deepEqual(
-    planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165, 0).kept.map((x) => x.task),
+    planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165, () => 0).kept.map((x) => x.task),
     ['hs', 'cheap'],
   );
-  assert.equal(RESERVE_ROUNDS, 1);
 });
 
 test("the tasks the machine's previous budgeted night left out come right after the headline tasks", () => {
   const t = (task: string, headline: boolean, carried: boolean) => ({ benchmark: 'b', task, headline, carried, secondsPerRound: 10 });
-  const { kept, leftOut } = planNight([t('first', false, false), t('left-before', false, true), t('hs', true, false)], 6, 140, 0);
+  const { kept, leftOut } = planNight([t('first', false, false), t('left-before', false, true), t('hs', true, false)], 6, 140, () => 0);
   // the cheapest first within a class: one expensive task does not crowd out three cheap ones
   const c = (task: string, secondsPerRound: number) => ({ benchmark: 'b', task, headline: false, carried: true, secondsPerRound });
   assert.deepEqual(
-    planNight([c('speed', 20), c('k1', 2), c('k2', 3), c('k3', 4)], 6, 120, 0).kept.map((x) => x.task),
+    planNight([c('speed', 20), c('k1', 2), c('k2', 3), c('k3', 4)], 6, 120, () => 0).kept.map((x) => x.task),
     ['k1', 'k2', 'k3'],
   );
   assert.deepEqual(
@@ -256,7 +262,7 @@ test('the real handshake benchmark declares a headline series of every headline 
   }
 });
 
-test('a budgeted night keeps a round in reserve: a round the host disturbs is measured again and the night still reaches its minimum rounds', async () => {
+test('a budgeted night keeps room in reserve: a round the host disturbs is measured again and the night still reaches its minimum rounds', async () => {
   let now = 0;
   const rand = seededRandom(3);
   const truth: Record<string, number> = { '3.4.1': 100, '3.5.7': 130 };
@@ -279,7 +285,8 @@ test('a budgeted night keeps a round in reserve: a round the host disturbs is me
       })),
   };
   // warm-up 26 s of 195: 169 s left. Without the reserve both tasks fit 6 rounds (156 s) and the repeat of
-  // round 2 (26 s more) would leave the sixth round unstarted; with it, mid is left out (7 x 26 s > 169 s)
+  // round 2 (26 s more) would leave the sixth round unstarted; with it (a round of what is kept, here less
+  // than three rounds of hs), mid is left out (6 x 26 s + 26 s > 169 s)
   const { run } = await executeRun(
     budgetedNight('reserve-night', 3.25),
     BUILDS,

@@ -1,7 +1,8 @@
 // A night's plan with a time budget (issue 32, item 4; --budget-minutes). The warm-up round times every
 // timed task (summed over the builds), or, where it is short, the tasks it does not run take the times
-// earlier quiet runs of this machine recorded (runner/run/warmup.ts, runner/task-times.ts); then, before the first measured round, the run keeps the tasks
-// whose minimum rounds, and RESERVE_ROUNDS more, fit in the time left: the tasks of headline series first
+// earlier quiet runs of this machine recorded (runner/run/warmup.ts, runner/task-times.ts); then, before the
+// first measured round, the run keeps the tasks whose minimum rounds fit in the time left less a reserve
+// (reserveSeconds): the tasks of headline series first
 // (isNightHeadline: what the version pages open with, and what the tracker follows night by night), then
 // the tasks this machine's previous budgeted night of the same mode left out (so that two short nights
 // measure what one long one would), then the others; within each, the cheapest first, each kept when it
@@ -12,13 +13,26 @@ import type { Run, RunMode } from '../schema/index.ts';
 import { HEADLINE_METRICS } from '../analysis/headline-metrics.ts';
 import { seriesKey, type SeriesSpec } from './benchmark.ts';
 import { isHeadline } from './handshake/handshake.ts';
+import { MAX_TASK_DROPS } from './quiet/evidence.ts';
 
 /**
- * Rounds of time kept free beyond the minimum: a round the host disturbs is measured again
- * (run.ts mayRepeat), and without this room one repeat leaves a budgeted night short of its minimum
- * rounds, too few for any verdict. Unused, the room goes to rounds measured until decided.
+ * Time kept free beyond the minimum rounds, for what the host disturbs. A loud window drops only the
+ * tasks it overlapped, and they are measured again in the same round (run.ts; a task dropped
+ * MAX_TASK_DROPS times is given up for the round), so the room a night needs is that many measurements
+ * again of its costliest task, or a round where that is less (a round that breaks a limit as a whole is
+ * measured again). A whole round in reserve, about 18 minutes on a 2-core machine, left a fifth of a
+ * full night's tasks out (issue 32). A round repeated when the reserve is spent does not start if it would
+ * end after the budget: the tasks of the last round then stop for the budget a round short, and their
+ * series say so (stopped: budget). Unused, the room goes to rounds measured until decided.
  */
-export const RESERVE_ROUNDS = 1;
+export const RESERVE_TASK_REMEASURES = MAX_TASK_DROPS;
+
+/** The reserve of a night that keeps these tasks: RESERVE_TASK_REMEASURES rounds of the costliest one, or one round of all if less. */
+export const reserveSeconds = (kept: readonly TaskCost[], remeasures = RESERVE_TASK_REMEASURES): number =>
+  Math.min(
+    remeasures * Math.max(0, ...kept.map((t) => t.secondsPerRound)),
+    kept.reduce((a, t) => a + t.secondsPerRound, 0),
+  );
 
 const TRACKED = new Set(HEADLINE_METRICS.map((m) => m.key));
 /** What the site needs first: a version page's opening handshake figures (handshake.ts isHeadline) or a series the tracker follows night by night (analysis/headline-metrics.ts). */
@@ -38,7 +52,7 @@ export function planNight(
   tasks: readonly TaskCost[],
   minRounds: number,
   secondsLeft: number,
-  reserveRounds = RESERVE_ROUNDS,
+  reserve: (kept: readonly TaskCost[]) => number = reserveSeconds,
 ): { kept: TaskCost[]; leftOut: TaskCost[] } {
   // within each class the cheapest first: the most tasks (and series) per night, so that one expensive
   // benchmark (openssl speed's 1-s windows) cannot crowd out every task of the cheap ones
@@ -52,8 +66,8 @@ export function planNight(
   const leftOut: TaskCost[] = [];
   let used = 0;
   for (const t of order) {
-    const cost = t.secondsPerRound * (minRounds + reserveRounds);
-    if (used + cost <= secondsLeft) {
+    const cost = t.secondsPerRound * minRounds;
+    if (used + cost + reserve([...kept, t]) <= secondsLeft) {
       kept.push(t);
       used += cost;
     } else leftOut.push(t);

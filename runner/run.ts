@@ -7,14 +7,11 @@
 // (runner/deterministic.ts); then the timed rounds, the first of them a warm-up round that may run only
 // some of the timed tasks (runner/run/warmup.ts). The run file records each phase's wall time. A quiet
 // run records how long each timed task took (runner/task-times.ts) for the warm-ups of later runs.
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { writeFileDurably, writeRunFile, type Run, type RunMode } from '../schema/index.ts';
+import { writeFileDurably, writeRunFile, type Run } from '../schema/index.ts';
 import { wantedTasks, type Benchmark, type BuildUnderTest, type Task } from './benchmark.ts';
 import { MAX_REPEATED_ROUNDS, MAX_TASK_DROPS, type EvidenceRecorder } from './quiet/evidence.ts';
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
-import { HARNESS_REVISION } from '../catalogue/harness-steps.ts';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_PRECISION, UntilDecided } from './until-decided.ts';
 import { isNightHeadline, planNight, type TaskCost } from './night-plan.ts';
@@ -25,27 +22,6 @@ import { assembleRun } from './run/assemble.ts';
 import { chooseWarmup, timesFrom, type WarmupChoice, type WarmupPair } from './run/warmup.ts';
 import { recordTaskTimes } from './task-times.ts';
 import { chosenWindow } from './windows.ts';
-
-export function newRunId(mode: RunMode | 'sequential', now = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  return `${stamp}-${mode}-${randomBytes(2).toString('hex')}`;
-}
-
-export function harnessInfo(): Run['harness'] {
-  const git = (args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  let gitCommit = 'unknown';
-  let gitDirty = true;
-  try {
-    gitCommit = git(['rev-parse', 'HEAD']);
-    gitDirty = git(['status', '--porcelain', '--untracked-files=no']).length > 0;
-  } catch {
-    // not a git checkout: say so through 'unknown'
-  }
-  return { gitCommit, gitDirty, node: process.version, revision: HARNESS_REVISION };
-}
 
 export interface RunCallbacks {
   progress(msg: string): void;

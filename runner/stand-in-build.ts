@@ -5,7 +5,7 @@ import { makeBuild, seriesOfVersion } from '../schema/test-data.ts';
 import type { BuildUnderTest, SeriesSpec } from './benchmark.ts';
 import { recordedConfigureArgs } from './build.ts';
 import { describeHost } from './host.ts';
-import { newRunId } from './run.ts';
+import { newRunId } from './run/identity.ts';
 import type { RunPlan } from './run/journal.ts';
 
 export const standInBuild = (version: string, id = `b-${version}`): BuildUnderTest => ({

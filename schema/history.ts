@@ -3,10 +3,11 @@
 // of the headline metrics, what changed since the host's previous run), so a drift chart, a run list or
 // the aggregation's choice of runs never has to open years of run files. The run files stay the record.
 import { z } from 'zod';
-import { Host, Library, Method, RunMode, Unit, finite, safeId, shortText } from './base.ts';
-
-const isoTime = z.iso.datetime({ offset: true });
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+import { finite, isoTime, safeId, sha256Hex, shortText } from './primitives.ts';
+import { Host } from './host.ts';
+import { Library } from './build.ts';
+import { Method, Unit } from './series.ts';
+import { RunMode } from './run.ts';
 
 /** A metric followed night after night (analysis/headline-metrics.ts HEADLINE_METRICS chooses them). */
 export const HeadlineMetric = z.object({
@@ -55,7 +56,7 @@ export const RunRecord = z.object({
   /** relative to data/ */
   path: z.string(),
   bytes: z.int().nonnegative().describe('size of the stored file'),
-  contentHash: sha256.describe('sha256 of the JSON of its series: two runs with the same measurements have the same hash'),
+  contentHash: sha256Hex.describe('sha256 of the JSON of its series: two runs with the same measurements have the same hash'),
   mode: RunMode,
   /** npm run reproduce: the write-up the run reproduces (its rows rank below ordinary runs') */
   reproduces: z.string().optional(),

@@ -5,7 +5,7 @@
 // beside it is for readers (a login can be renamed and then taken by someone else, the id cannot).
 // The project's own machines (reserved prefix, bench.yml) need no entry.
 import { z } from 'zod';
-import { safeId, shortText } from './base.ts';
+import { safeId, shortText } from './primitives.ts';
 
 /** A GitHub login: letters, digits and single hyphens, at most 39 characters. */
 export const githubLogin = z

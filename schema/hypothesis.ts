@@ -4,7 +4,11 @@
 // instruction counts, a gap decomposition with an interval per part, and a plain-language conclusion.
 // Version 1 files (fixed rounds, one verdict from CPU time only) are not read: none is published.
 import { z } from 'zod';
-import { Build, Host, Interval, QuietEvidence, finite, nonNegative, safeId, shortText } from './base.ts';
+import { finite, nonNegative, safeId, shortText } from './primitives.ts';
+import { Host } from './host.ts';
+import { Build } from './build.ts';
+import { QuietEvidence } from './quiet.ts';
+import { Interval } from './summary.ts';
 
 export const HypothesisConfig = z.object({
   id: safeId.describe('short name used by the claims, e.g. "v35-default"'),

@@ -8,7 +8,7 @@
 // whenever the fingerprint does. The runner computes it (runner/host.ts); the validator recomputes it and
 // refuses a run whose id does not match its own hardware.
 import { createHash } from 'node:crypto';
-import type { CpuFlags, Host } from './base.ts';
+import type { CpuFlags, Host } from './host.ts';
 
 /** Display names of the CPU flags the host record keeps (one list: the site and the claims use it). */
 export const CPU_FLAG_NAMES: Record<keyof CpuFlags, string> = {

@@ -3,11 +3,13 @@
 // it. Every size is in bytes; every model parameter is data with its source. Written by
 // runner/quic/analyse.ts (npm run mtu).
 import { z } from 'zod';
-import { Build, Host, QuietEvidence, nonNegative, safeId, shortText } from './base.ts';
+import { isoTime, nonNegative, safeId, shortText } from './primitives.ts';
+import { Host } from './host.ts';
+import { Build } from './build.ts';
+import { QuietEvidence } from './quiet.ts';
 
 const bytes = z.int().nonnegative().describe('bytes');
 const count = z.int().nonnegative();
-const isoTime = z.iso.datetime({ offset: true });
 
 /** Measured, or why not: a group or key type a version lacks is 'unsupported' with the library's words, never 0. */
 const Outcome = z.enum(['measured', 'unsupported', 'failed']);

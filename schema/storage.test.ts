@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
-import { DataFileError } from './base.ts';
+import { DataFileError } from './primitives.ts';
 import { makeBuild, makeHost, makeRun, makeSeries } from './test-data.ts';
 import { encodeRunFile, listRunFiles, parseRunFilePath, readRunFile, readRunText, runFilePath, writeRunFile } from './storage.ts';
 

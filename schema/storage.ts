@@ -14,7 +14,8 @@
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib';
 import fs, { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DataFileError, parseRunFile, safeId, type Run } from './base.ts';
+import { DataFileError, safeId } from './primitives.ts';
+import { parseRunFile, type Run } from './run.ts';
 
 export const RUN_FILE_SUFFIX = '.json.br';
 

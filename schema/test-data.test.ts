@@ -2,7 +2,7 @@
 // refuses fails in the builder, naming the field, instead of somewhere further on in a test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRunFile } from './base.ts';
+import { parseRunFile } from './run.ts';
 import { makeBuild, makeQuietEvidence, makeRun, makeSeries, seriesOfVersion } from './test-data.ts';
 
 test('the builders make a run file the schema reads back as it was', () => {

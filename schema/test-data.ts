@@ -4,7 +4,7 @@
 // against the schema, so a builder that drifts from the schema fails loudly in the test that calls it.
 // It lives beside the schema and depends on nothing else, so runner, scripts, checks and site can all import
 // it; the run loop's stand-ins (a build under test, a run plan) build on it in runner/stand-in-build.ts.
-import { Build, Host, HostSnapshot, QuietEvidence, Run, Series, type Iteration, type RoundEvidence } from './base.ts';
+import { Build, Host, HostSnapshot, QuietEvidence, Run, Series, type Iteration, type RoundEvidence } from './index.ts';
 
 /** The start of a test run when the test does not name one. */
 export const TEST_TIME = '2026-01-01T00:00:00.000Z';

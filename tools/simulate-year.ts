@@ -19,7 +19,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { commandLine, openingComment } from '../runner/cli.ts';
 import { REPO, type SimOptions } from './simulation/synthetic-runs.ts';
-import { finalPhase, generate, machine, sitePhase } from './simulation/phases.ts';
+import { finalPhase, generate, sitePhase } from './simulation/phases.ts';
+import { machine } from './simulation/state.ts';
 
 async function main(): Promise<void> {
   const cli = commandLine('simulate-year', openingComment(import.meta.url), {

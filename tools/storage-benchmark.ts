@@ -10,7 +10,7 @@ import { commandLine, openingComment } from '../runner/cli.ts';
 import { gzipSync } from 'node:zlib';
 import { encodeRunFile, parseRunFile, readRunText } from '../schema/index.ts';
 import { loadTemplate, releasedSeries, SIM_RUN_FILE_QUALITY, synthesizeRun } from './simulation/synthetic-runs.ts';
-import { machine } from './simulation/phases.ts';
+import { machine } from './simulation/state.ts';
 
 const FILE = 'docs/benchmarks/storage-simulation.json';
 const MB = 1e6;

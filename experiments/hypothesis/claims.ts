@@ -1,6 +1,6 @@
 // The sub-hypotheses of the ML-KEM key-share test, one claim per side where the sides differ. Each is
 // a ratio numerator / denominator of CPU time per handshake on one side (verdict.ts says how a claim
-// of each kind is decided). Configuration ids are those of mlkem-hypothesis.ts.
+// of each kind is decided). Configuration ids are those of configurations.ts.
 import type { ClaimKind } from '../../analysis/verdict.ts';
 
 export type Side = 'client' | 'server' | 'both';

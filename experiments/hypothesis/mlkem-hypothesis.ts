@@ -10,38 +10,28 @@
 //   and so fixes the schedule of looks; 5. measured rounds with looks (a round the host disturbed is
 //   measured again); 6. the result file.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { HypothesisResult, type HypothesisMode } from '../../schema/index.ts';
 import type { BuildUnderTest } from '../../runner/benchmark.ts';
-import { buildMany, findCached } from '../../runner/build.ts';
-import { pinnableCpu } from '../../runner/host.ts';
+import { buildMany } from '../../runner/build.ts';
 import { resolveVersion } from '../../catalogue/index.ts';
-import {
-  baseConfig,
-  countInstructions,
-  ensureCerts,
-  handshakeBinary,
-  runHandshake,
-  type Cert,
-  type HandshakeConfig,
-} from '../../runner/handshake/handshake.ts';
+import { ensureCerts, handshakeBinary } from '../../runner/handshake/handshake.ts';
 import { describeShares } from '../../runner/handshake/output.ts';
 import { commandLine } from '../../runner/cli.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { hostEvidence, MAX_REPEATED_ROUNDS, measureUndisturbed, summarizeEvidence } from '../../runner/quiet/evidence.ts';
 import type { RoundSnapshot } from '../../runner/quiet/round-watch.ts';
-import { harnessInfo, newRunId } from '../../runner/run.ts';
+import { harnessInfo, newRunId } from '../../runner/run/identity.ts';
 import { roundOrder } from '../../runner/run/tasks.ts';
 import { claimKey, claimOutcome, conclusion, decompose, instructionLine, pairedRatios, testableClaims } from './analysis.ts';
 import { ALWAYS_MEASURED } from './claims.ts';
+import { CERTS, configurations } from './configurations.ts';
+import { blockRunner, calibrate, instructionCounts as countEveryConfiguration } from './measure.ts';
 import { finalReport, lookTable, minutes } from './report.ts';
 import { ALPHA, SequentialTest, fixedSchedule, lookSchedule, type LookSchedule } from '../../analysis/sequential.ts';
 import { EQUIVALENCE_MARGIN, INSTRUCTION_THRESHOLD } from '../../analysis/verdict.ts';
 
-const ECDH_ONLY = 'X25519:P-256:P-384';
-const CERTS: Cert[] = ['rsa2048', 'ecdsa-p256'];
 const DEFAULT_BUDGET_MINUTES = 10;
 const MODES = {
   /** blocks of about a quarter second of CPU: timer reads (~20 ns) and a scheduler tick (~4 ms) are
@@ -50,134 +40,15 @@ const MODES = {
   sequential: { blockSeconds: 0.25, calibrationHandshakes: 40, instructionHandshakes: 5 },
   quick: { blockSeconds: 0.04, calibrationHandshakes: 10, instructionHandshakes: 4, rounds: 4 },
 };
-const MIN_HANDSHAKES = 20;
-const MAX_HANDSHAKES = 20_000;
 /** the first look: fewer rounds give a t interval with too few degrees of freedom to decide anything */
 const FIRST_LOOK = 6;
 const MAX_ROUNDS = 1000;
-
-interface ConfigDef {
-  id: string;
-  label: string;
-  version: string;
-  variant: string;
-  clientGroups: string;
-  serverGroups: string;
-  /** the group the premise of the claims needs this configuration to negotiate */
-  expectGroup: string;
-  /** shares the client must send (checked on the ClientHello) */
-  expectShares?: string[];
-  required: boolean;
-}
-
-function configurations(): ConfigDef[] {
-  const v35 = resolveVersion('3.5').version;
-  const v34 = resolveVersion('3.4').version;
-  const defs: ConfigDef[] = [
-    {
-      id: 'v35-default',
-      label: `${v35}, library defaults on both sides`,
-      version: v35,
-      variant: 'default',
-      clientGroups: 'default',
-      serverGroups: 'default',
-      expectGroup: 'X25519MLKEM768',
-      expectShares: ['X25519MLKEM768', 'X25519'],
-      required: true,
-    },
-    {
-      id: 'v35-ecdh',
-      label: `${v35}, ECDH-only groups (${ECDH_ONLY}) on both sides`,
-      version: v35,
-      variant: 'default',
-      clientGroups: ECDH_ONLY,
-      serverGroups: ECDH_ONLY,
-      expectGroup: 'X25519',
-      required: true,
-    },
-    {
-      id: 'v35-no-ml-kem',
-      label: `${v35} built no-ml-kem, library defaults`,
-      version: v35,
-      variant: 'no-ml-kem',
-      clientGroups: 'default',
-      serverGroups: 'default',
-      expectGroup: 'X25519',
-      required: false,
-    },
-    {
-      id: 'v34-default',
-      label: `${v34}, library defaults (the baseline)`,
-      version: v34,
-      variant: 'default',
-      clientGroups: 'default',
-      serverGroups: 'default',
-      expectGroup: 'X25519',
-      required: true,
-    },
-    {
-      id: 'v35-classic-server',
-      label: `${v35} client with defaults, server allowing only ${ECDH_ONLY}`,
-      version: v35,
-      variant: 'default',
-      clientGroups: 'default',
-      serverGroups: ECDH_ONLY,
-      expectGroup: 'X25519',
-      expectShares: ['X25519MLKEM768', 'X25519'],
-      required: false,
-    },
-  ];
-  // newer series where already built: defaults vs ECDH-only on the same build
-  for (const series of ['3.6', '4.0']) {
-    const v = resolveVersion(series).version;
-    if (!findCached(v, 'default')) continue;
-    const tag = `v${series.replace('.', '')}`;
-    defs.push(
-      {
-        id: `${tag}-default`,
-        label: `${v}, library defaults on both sides`,
-        version: v,
-        variant: 'default',
-        clientGroups: 'default',
-        serverGroups: 'default',
-        expectGroup: 'X25519MLKEM768',
-        required: false,
-      },
-      {
-        id: `${tag}-ecdh`,
-        label: `${v}, ECDH-only groups on both sides`,
-        version: v,
-        variant: 'default',
-        clientGroups: ECDH_ONLY,
-        serverGroups: ECDH_ONLY,
-        expectGroup: 'X25519',
-        required: false,
-      },
-    );
-  }
-  return defs;
-}
 
 type Block = HypothesisResult['blocks'][number];
 type Config = HypothesisResult['configurations'][number];
 
 function log(msg: string) {
   process.stdout.write(`${msg}\n`);
-}
-
-/** Run tasks with at most `limit` at a time, in order of the array. */
-async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const out: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        out[i] = await tasks[i]!();
-      }
-    }),
-  );
-  return out;
 }
 
 const USAGE = `usage: npm run test:mlkem-hypothesis -- [--budget MINUTES | --quick [--rounds N]] [--handshakes N] [--host-id ID] [--out DIR]
@@ -256,86 +127,24 @@ async function main(): Promise<number> {
   const conf = (id: string) => configs.find((c) => c.id === id)!;
   const def = (id: string) => defs.find((d) => d.id === id)!;
   const measured = () => defs.filter((d) => conf(d.id).status === 'measured');
-  const cfgOf = (d: ConfigDef, cert: Cert): HandshakeConfig => baseConfig({ cert, clientGroups: d.clientGroups, serverGroups: d.serverGroups });
   const t0 = Date.now();
   const deadline = t0 + budgetMinutes * 60_000;
   const since = (t: number) => (Date.now() - t) / 1000;
 
   // ---------------------------------------------------------------- instruction counts, per side (deterministic: may run in parallel)
-  const instructionCounts: HypothesisResult['instructionCounts'] = [];
-  {
-    const jobs = measured().flatMap((d) => CERTS.map((cert) => ({ d, cert })));
-    log(`instruction counts: ${jobs.length} configurations x 2 sides under valgrind, ${settings.instructionHandshakes} handshakes each...`);
-    let done = 0;
-    const results = await pool(
-      jobs.map(({ d, cert }) => async () => {
-        const [client, server] = [
-          await countInstructions(binaries.get(d.id)!, cfgOf(d, cert), settings.instructionHandshakes, 'client'),
-          await countInstructions(binaries.get(d.id)!, cfgOf(d, cert), settings.instructionHandshakes, 'server'),
-        ];
-        done++;
-        if (done % 4 === 0 || done === jobs.length) log(`  ${done}/${jobs.length} (${minutes(since(t0))})`);
-        return { d, cert, client, server };
-      }),
-      Math.max(1, Math.min(2, availableParallelism())),
-    );
-    for (const { d, cert, client, server } of results) {
-      if (client.kind !== 'measured' || server.kind !== 'measured') {
-        const r = client.kind !== 'measured' ? client : server;
-        notes.push(`instruction count ${d.id} ${cert}: ${'reason' in r ? r.reason.slice(0, 300) : 'failed'}`);
-        continue;
-      }
-      instructionCounts.push({
-        config: d.id,
-        cert,
-        handshakes: client.out.handshakes,
-        clientInstructions: client.instructionsPerHandshake,
-        serverInstructions: server.instructionsPerHandshake,
-        totalInstructions: client.instructionsPerHandshake + server.instructionsPerHandshake,
-      });
-      const hiddenList = client.hiddenFeatures ?? []; // not known (no capability vector, e.g. arm64): no note
-      const hidden = `under valgrind the library did not use ${hiddenList.join(', ')}: instruction counts follow a different code path than native runs`;
-      if (hiddenList.length && !notes.includes(hidden)) notes.push(hidden);
-    }
-  }
+  const instructionCounts = await countEveryConfiguration(measured(), binaries, settings.instructionHandshakes, log, notes, () => since(t0));
 
   // ---------------------------------------------------------------- calibration: pinning and handshakes per block
   const blocks: Block[] = [];
-  let pinnedCpu = pinnableCpu();
-  let pinning =
-    pinnedCpu === null
-      ? 'not pinned: the allowed CPUs are not readable here'
-      : `measuring thread pinned to CPU ${pinnedCpu} (the last this process may use), sched_setaffinity`;
-  const handshakesPerBlock: Record<string, number> = {};
-  const calibrationText: string[] = [];
-  const runBlock = async (d: ConfigDef, cert: Cert, n: number) => {
-    const opts = pinnedCpu === null ? {} : { cpu: pinnedCpu };
-    return runHandshake(binaries.get(d.id)!, cfgOf(d, cert), n, 600_000, opts).catch(
-      (e: Error) => ({ kind: 'failed', reason: e.message, openssl: 'unknown' }) as const,
-    );
-  };
-  for (const cert of CERTS) {
-    const d = measured().find((x) => x.id === 'v35-default') ?? measured()[0];
-    if (!d) break;
-    let r = await runBlock(d, cert, settings.calibrationHandshakes);
-    if (r.kind === 'failed' && pinnedCpu !== null && /pinning to CPU/.test(r.reason)) {
-      pinning = `not pinned: ${r.reason.slice(0, 300)}`;
-      pinnedCpu = null;
-      r = await runBlock(d, cert, settings.calibrationHandshakes);
-    }
-    if (r.kind !== 'run') {
-      handshakesPerBlock[cert] = fixedHandshakes ?? 100;
-      notes.push(`calibration ${d.id} ${cert} failed (${'reason' in r ? r.reason.slice(0, 300) : r.kind}): ${handshakesPerBlock[cert]} handshakes per block`);
-      continue;
-    }
-    const usPerHandshake = (r.out.clientCpuNs + r.out.serverCpuNs) / r.out.handshakes / 1000;
-    handshakesPerBlock[cert] = fixedHandshakes ?? Math.min(MAX_HANDSHAKES, Math.max(MIN_HANDSHAKES, Math.ceil((settings.blockSeconds * 1e6) / usPerHandshake)));
-    calibrationText.push(`${cert}: ${d.id} ${usPerHandshake.toFixed(0)} µs per handshake -> ${handshakesPerBlock[cert]}`);
-  }
-  const calibration = fixedHandshakes
-    ? `--handshakes ${fixedHandshakes}: no calibration`
-    : `handshakes per block = ${settings.blockSeconds} s of CPU / the CPU per handshake of the most expensive configuration, from ${settings.calibrationHandshakes} handshakes (${calibrationText.join('; ')})`;
-  log(`calibration: ${calibration}; ${pinning}`);
+  const runner = blockRunner(binaries);
+  const { handshakesPerBlock, calibration } = await calibrate(
+    runner,
+    measured().find((x) => x.id === 'v35-default') ?? measured()[0],
+    settings,
+    fixedHandshakes,
+    notes,
+  );
+  log(`calibration: ${calibration}; ${runner.pin.how}`);
 
   // ---------------------------------------------------------------- rounds
   const runRound = async (round: number, ids: string[]) => {
@@ -346,7 +155,7 @@ async function main(): Promise<number> {
         const d = def(id);
         const c = conf(id);
         if (c.status !== 'measured') continue;
-        const r = await runBlock(d, cert, handshakesPerBlock[cert]!);
+        const r = await runner.run(d, cert, handshakesPerBlock[cert]!);
         if (r.kind !== 'run') {
           const reason = 'reason' in r ? r.reason : `unexpected ${r.kind} output`;
           if (r.kind === 'unsupported' || warmup) {
@@ -493,8 +302,8 @@ async function main(): Promise<number> {
     handshakesPerBlock,
     blockTargetSeconds: settings.blockSeconds,
     calibration: calibration.slice(0, 500),
-    pinnedCpu,
-    pinning: pinning.slice(0, 500),
+    pinnedCpu: runner.pin.cpu,
+    pinning: runner.pin.how.slice(0, 500),
     warmupRounds: 1,
     equivalenceMargin: EQUIVALENCE_MARGIN,
     instructionThreshold: INSTRUCTION_THRESHOLD,

@@ -14,20 +14,9 @@ import type { RunPlan } from '../../runner/run/journal.ts';
 import { seededRandom } from '../../analysis/stats.ts';
 import type { Build } from '../../site/src/lib/claims/schema.ts';
 import { ALPHA } from '../../analysis/sequential.ts';
-import {
-  MAX_ROUNDS,
-  Reproduction,
-  Stopper,
-  buildSpec,
-  claimOutcomes,
-  needsOf,
-  parseWriteup,
-  planTasks,
-  reproduceCommand,
-  standIn,
-  verdictReport,
-  wantedKeys,
-} from './reproduce-lib.ts';
+import { buildSpec, needsOf, parseWriteup, planTasks, reproduceCommand, standIn, wantedKeys } from './plan.ts';
+import { MAX_ROUNDS, Reproduction, Stopper } from './stopping.ts';
+import { claimOutcomes, verdictReport } from './verdicts.ts';
 
 const WRITEUPS = join(import.meta.dirname, '..', '..', 'site', 'src', 'content', 'writeups');
 

@@ -1,6 +1,6 @@
 // `npm run reproduce -- <write-up> [--budget-minutes 10] [--host-id NAME] [--out DIR]`: measure what a
 // write-up's claims need on this machine with the sequential paired design and print a verdict per claim.
-// What is measured and when it stops: reproduce-lib.ts. The result is a normal run file (data/runs/...),
+// What is measured: plan.ts; when it stops: stopping.ts; the verdicts: verdicts.ts. The result is a normal run file (data/runs/...),
 // aggregated and submitted like any run; its notes say it is a reproduction and how it stopped.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,10 +12,13 @@ import { commandLine } from '../../runner/cli.ts';
 import { describeHost, hostId } from '../../runner/host.ts';
 import { lockHostForMeasurement } from '../../runner/host-lock.ts';
 import { hostEvidence } from '../../runner/quiet/evidence.ts';
-import { executeRun, harnessInfo, newRunId } from '../../runner/run.ts';
+import { executeRun } from '../../runner/run.ts';
+import { harnessInfo, newRunId } from '../../runner/run/identity.ts';
 import type { RunPlan } from '../../runner/run/journal.ts';
 import { buildName, type Build } from '../../site/src/lib/claims/schema.ts';
-import { MAX_ROUNDS, Reproduction, Stopper, buildSpec, claimOutcomes, needsOf, planTasks, readWriteup, verdictReport, wantedKeys } from './reproduce-lib.ts';
+import { buildSpec, needsOf, planTasks, readWriteup, wantedKeys } from './plan.ts';
+import { MAX_ROUNDS, Reproduction, Stopper } from './stopping.ts';
+import { claimOutcomes, verdictReport } from './verdicts.ts';
 
 const WRITEUPS = join('site', 'src', 'content', 'writeups');
 const DEFAULT_BUDGET_MINUTES = 10;

@@ -13,7 +13,7 @@ import type { Profile, ProfileKind } from '../causes/callgrind.ts';
 import { CERTS } from '../certs.ts';
 import { commandLine } from '../cli.ts';
 import { describeHost, hostId } from '../host.ts';
-import { harnessInfo } from '../run.ts';
+import { harnessInfo } from '../run/identity.ts';
 import { bisect, relativeDifference } from './bisect.ts';
 import { buildCommit, commitVersion } from './commit-build.ts';
 import { commitInfo, commitPath, culprit, git, mergeSide, parents, resolve, type PathCommit } from './history.ts';

@@ -10,7 +10,7 @@ import { findCached } from '../build.ts';
 import { commandLine } from '../cli.ts';
 import { describeHost, hostId } from '../host.ts';
 import { lockHostForMeasurement } from '../host-lock.ts';
-import { harnessInfo } from '../run.ts';
+import { harnessInfo } from '../run/identity.ts';
 import { hostEvidence, summarizeEvidence } from '../quiet/evidence.ts';
 import { clientHelloEntry, helloRetryEntry, quicHandshakeEntry, serverFlightEntry, type Config } from './entries.ts';
 import { OPENSSL_ASSUMPTIONS, planClientInitials } from './model.ts';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { seriesKey } from '../benchmark.ts';
-import { Series } from '../../schema/base.ts';
+import { Series } from '../../schema/index.ts';
 import { SERVERS } from '../../catalogue/servers.ts';
 import { serverInstructionsSpec, serverShapes, serverSpec } from './servers-benchmark.ts';
 

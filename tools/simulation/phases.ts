@@ -1,6 +1,6 @@
-// The simulation's phases (generate, aggregate, push, final, site), their resumable state and timing.
+// The simulation's phases (generate, aggregate, push, final, site); their state and timing: state.ts.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { encodeRunFile, readRunFile, runFilePath, type Run, type RunRecord } from '../../schema/index.ts';
@@ -8,53 +8,7 @@ import { derive, writeDerived } from '../../scripts/aggregate/derived-files.ts';
 import { readTimeseries, recordOf, serializeTimeseries } from '../../analysis/history.ts';
 import { REPO, SIM_RUN_FILE_QUALITY, SYNTHETIC, type SimOptions, loadTemplate, synthesizeRun } from './synthetic-runs.ts';
 import { git, gitSize, largestCommitted, largestFile, treeBytes } from './scratch-repo.ts';
-
-interface NightLog {
-  night: number;
-  /** bytes of the night's run files (gzip) and of their JSON */
-  runBytes: number;
-  runJsonBytes: number;
-  /** growth of git's loose objects this night (zlib-compressed, before delta compression) */
-  looseGrowth: number;
-  seconds: number;
-}
-interface Checkpoint {
-  night: number;
-  /** git's objects on disk, loose (zlib) and packed */
-  gitBytes: number;
-  largest: { path: string; bytes: number };
-}
-/** What pushing one night's commit to a repository that has the night before sends: its thin pack. */
-interface Push {
-  night: number;
-  bytes: number;
-}
-/** The options that decide what is generated (a resumed simulation must have the same). */
-type Identity = Pick<SimOptions, 'nights' | 'hosts' | 'rounds' | 'seriesEveryMonths' | 'scale' | 'start'>;
-const identity = (o: SimOptions): Identity => ({
-  nights: o.nights,
-  hosts: o.hosts,
-  rounds: o.rounds,
-  seriesEveryMonths: o.seriesEveryMonths,
-  scale: o.scale,
-  start: o.start,
-});
-interface State {
-  options: Identity;
-  nightsDone: number;
-  nights: NightLog[];
-  checkpoints: Checkpoint[];
-  pushes?: Push[];
-  aggregate?: Record<string, unknown>;
-  site?: Record<string, unknown>;
-  final?: Record<string, unknown>;
-}
-
-const statePath = (out: string) => join(out, 'state.json');
-function saveState(out: string, s: State): void {
-  writeFileSync(`${statePath(out)}.tmp`, JSON.stringify(s, null, 1) + '\n');
-  execFileSync('mv', [`${statePath(out)}.tmp`, statePath(out)]);
-}
+import { identity, saveState, statePath, timed, type State } from './state.ts';
 
 // ---------------------------------------------------------------- phases
 
@@ -160,28 +114,6 @@ export function generate(o: SimOptions, upTo = o.nights - 1): State {
       o.log(`night ${state.nightsDone}/${o.nights}: ${seconds.toFixed(1)} s, ${(runBytes / o.hosts / 1024).toFixed(0)} KiB per run`);
   }
   return state;
-}
-
-/** /usr/bin/time -v of a command: wall and CPU seconds, peak memory. */
-function timed(
-  cmd: string,
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): { status: number; wall: number; user: number; sys: number; maxRssBytes: number; stdout: string; stderr: string } {
-  const r = spawnSync('/usr/bin/time', ['-v', cmd, ...args], { encoding: 'utf8', maxBuffer: 256 << 20, env });
-  const field = (name: string) => new RegExp(`${name}: (.*)`).exec(r.stderr)?.[1]?.trim() ?? '';
-  const wall = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)')
-    .split(':')
-    .reduce((a, p) => a * 60 + Number(p), 0);
-  return {
-    status: r.status ?? -1,
-    wall,
-    user: Number(field('User time \\(seconds\\)')),
-    sys: Number(field('System time \\(seconds\\)')),
-    maxRssBytes: Number(field('Maximum resident set size \\(kbytes\\)')) * 1024,
-    stdout: r.stdout,
-    stderr: r.stderr,
-  };
 }
 
 const NODE = join(REPO, 'node_modules/.bin/node');
@@ -399,15 +331,4 @@ export async function sitePhase(o: SimOptions): Promise<State> {
   };
   saveState(o.out, state);
   return state;
-}
-
-export function machine(): Record<string, unknown> {
-  return {
-    logicalCpus: cpus().length,
-    cpuModel: cpus()[0]?.model,
-    memoryBytes: totalmem(),
-    freeMemoryBytes: freemem(),
-    loadAverage: loadavg(),
-    node: process.version,
-  };
 }

@@ -1,12 +1,5 @@
-// `npm run reproduce -- <write-up>`: what a write-up's claims need measured, and when the measuring may
-// stop. Pure functions and one small state machine; the command (reproduce.ts) wires them to the run loop.
-//
-// What to measure. The write-up's frontmatter (validated with WriteupFrontmatter) names its claims; each
-// claim's tests expand into comparisons (site/src/lib/claims/compare.ts pairings): series key a on build a against series key
-// b on build b. The builds are the comparisons' builds; the tasks are those that declare (Task.produces)
-// a key some comparison needs, from the benchmarks that have such tasks. A benchmark whose tasks declare
-// nothing (speed: its series come from what `openssl speed` prints) is run whole, and only when a needed
-// key names it and no declaring task produces the key.
+// `npm run reproduce -- <write-up>`: when the measuring may stop (plan.ts says what is measured). Pure
+// functions and one small state machine.
 //
 // When to stop: the sequential paired design of the hypothesis test (analysis/sequential.ts),
 // reused, not copied. Every build runs every wanted task once per round, in an order that rotates each
@@ -23,144 +16,16 @@
 // decision stays at most alpha however many looks were taken. Deterministic series (instruction counts,
 // bytes: the run loop measures them once, in its deterministic phase before the rounds, or reuses them)
 // compare exactly.
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
-import { WriteupFrontmatter } from '../../site/src/lib/writeups.ts';
-import { buildName, flagName, type Build, type Claim } from '../../site/src/lib/claims/schema.ts';
-import { VERDICT_LABEL, judgedWords, type TestVerdict, type Verdict } from '../../site/src/lib/claims/verdicts.ts';
+import { buildName, type Build, type Claim } from '../../site/src/lib/claims/schema.ts';
+import { judgedWords, type TestVerdict } from '../../site/src/lib/claims/verdicts.ts';
 import { comparable, exactRatio, judge } from '../../site/src/lib/claims/judge.ts';
-import { pairings, type Pairing } from '../../site/src/lib/claims/compare.ts';
-import { decide } from '../../site/src/lib/claims/evaluate.ts';
-import { changeText, expectationText } from '../../site/src/lib/claims/words.ts';
-import { describeIssues, type Build as BuildRecord, type CpuFlags, type RunMode } from '../../schema/index.ts';
-import type { Benchmark, BuildUnderTest, SeriesSpec, Task } from '../../runner/benchmark.ts';
-import { measures, seriesKey } from '../../runner/benchmark.ts';
+import type { Pairing } from '../../site/src/lib/claims/compare.ts';
+import type { SeriesSpec } from '../../runner/benchmark.ts';
+import { seriesKey } from '../../runner/benchmark.ts';
 import type { JournalEntry } from '../../runner/run/journal.ts';
 import { alphaAt, lookSchedule, ratioInterval, type LookSchedule } from '../../analysis/sequential.ts';
 import { DETERMINISTIC_METHODS, median } from '../../analysis/stats.ts';
-import { resolveBuildSpec } from '../../catalogue/index.ts';
-
-// ------------------------------------------------------------------ the write-up
-
-/** A write-up's frontmatter, parsed as YAML and validated as the site validates it. */
-export function parseWriteup(text: string, where: string): WriteupFrontmatter {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
-  if (!m) throw new Error(`${where}: no frontmatter (a block between two lines of ---)`);
-  const parsed = WriteupFrontmatter.safeParse(parseYaml(m[1]!));
-  if (!parsed.success) throw new Error(`${where}:\n${describeIssues(parsed.error, 5)}`);
-  return parsed.data;
-}
-
-export const readWriteup = (path: string): WriteupFrontmatter => parseWriteup(readFileSync(path, 'utf8'), path);
-
-/** The command a write-up's `reproduce` field gives. */
-export const reproduceCommand = (slug: string): string => `npm run reproduce -- ${slug}`;
-
-export interface Needs {
-  /** every comparison of every tested claim, with its claim */
-  comparisons: { claim: Claim; pairing: Pairing }[];
-  /** the series keys they compare */
-  keys: Set<string>;
-  /** the builds they compare, in the order the claims name them */
-  builds: Build[];
-}
-
-const buildId = (b: Build) => `${b.library}\u0000${b.version}\u0000${b.variant}`;
-
-export function needsOf(w: Pick<WriteupFrontmatter, 'claims' | 'series'>): Needs {
-  const comparisons = w.claims.flatMap((claim) => claim.tests.flatMap((t) => pairings(t, w.series).map((pairing) => ({ claim, pairing }))));
-  const keys = new Set(comparisons.flatMap(({ pairing: p }) => [p.a.key, p.b.key]));
-  const builds = new Map<string, Build>();
-  for (const { pairing: p } of comparisons) for (const b of [p.a.build, p.b.build]) builds.set(buildId(b), b);
-  return { comparisons, keys, builds: [...builds.values()] };
-}
-
-/** A claim's build as `npm run bench` names it: 3.5.7, 3.5.7:no-ml-kem, aws-lc@5.12.0, wolfssl@5.9.4:no-perf-options. */
-export function buildSpec(b: Build): string {
-  const name = b.library === 'openssl' ? b.version : `${b.library}@${b.version}`;
-  return b.variant === 'default' ? name : `${name}:${b.variant}`;
-}
-
-// ------------------------------------------------------------------ which tasks
-
-export interface TaskPlan {
-  mode: RunMode;
-  /** benchmark ids, in the registry's order */
-  benchmarks: string[];
-  /** keys produced by no declaring task, measured by running a benchmark whose tasks declare nothing */
-  undeclared: string[];
-  /** keys nothing here can produce */
-  missing: string[];
-  /** some wanted task is timed (not once per run): rounds and looks are needed */
-  timed: boolean;
-  /** wanted tasks per benchmark and mode, for the record */
-  tasks: number;
-}
-
-/** The catalogue's release series of a build (1.1.1, 3.5), or its first two numbers when not catalogued. */
-function seriesOf(b: Build): string {
-  try {
-    return resolveBuildSpec(buildSpec({ ...b, variant: 'default' })).version.series;
-  } catch {
-    return b.version.split('.').slice(0, 2).join('.');
-  }
-}
-
-/** A build record good enough for Benchmark.tasks() (which only builds closures): planning happens before the builds. */
-export function standIn(b: Build): BuildUnderTest {
-  return {
-    prefix: '/nonexistent',
-    record: { id: buildId(b), library: b.library, version: b.version, variant: b.variant, series: seriesOf(b) } as BuildRecord,
-  };
-}
-
-/**
- * The benchmarks and mode that produce `keys` on `builds`: quick mode (shorter tasks, so more rounds in the
- * budget) when its tasks declare every key, else full mode when it declares more.
- */
-export function planTasks(keys: ReadonlySet<string>, builds: readonly Build[], registry: readonly Benchmark[]): TaskPlan {
-  const plans = (['quick', 'full'] as const).map((mode) => {
-    const declared = new Set<string>();
-    const perBench = registry.map((bench) => {
-      const tasks: Task[] = builds.filter((b) => measures(bench, b.library)).flatMap((b) => bench.tasks(standIn(b), mode));
-      for (const t of tasks) for (const spec of t.produces ?? []) declared.add(seriesKey(spec));
-      return { bench, tasks };
-    });
-    const undeclared = [...keys].filter((k) => !declared.has(k));
-    const chosen = new Set<string>();
-    const missing: string[] = [];
-    let timed = false;
-    let count = 0;
-    for (const { bench, tasks } of perBench) {
-      const wanted = tasks.filter((t) => t.produces?.some((spec) => keys.has(seriesKey(spec))));
-      // a benchmark whose tasks declare nothing runs when a key names it and nothing declares the key
-      const blind = tasks.filter((t) => t.produces === undefined);
-      const blindNeeded = blind.length > 0 && undeclared.some((k) => k.split('/')[0] === bench.id);
-      const run = [...wanted, ...(blindNeeded ? blind : [])];
-      if (!run.length) continue;
-      chosen.add(bench.id);
-      count += new Set(run.map((t) => t.id)).size;
-      if (run.some((t) => !t.oncePerRun)) timed = true;
-    }
-    for (const k of undeclared)
-      if (!perBench.some(({ bench, tasks }) => k.split('/')[0] === bench.id && tasks.some((t) => t.produces === undefined))) missing.push(k);
-    return {
-      mode,
-      benchmarks: registry.filter((b) => chosen.has(b.id)).map((b) => b.id),
-      undeclared: undeclared.filter((k) => !missing.includes(k)),
-      missing,
-      timed,
-      tasks: count,
-    } satisfies TaskPlan;
-  });
-  const [quick, full] = plans as [TaskPlan, TaskPlan];
-  return quick.undeclared.length + quick.missing.length === 0 || full.undeclared.length + full.missing.length >= quick.undeclared.length + quick.missing.length
-    ? quick
-    : full;
-}
-
-/** The run loop's task filter for these keys. */
-export const wantedKeys = (keys: ReadonlySet<string>) => (key: string) => keys.has(key);
+import { buildIdentity } from './plan.ts';
 
 // ------------------------------------------------------------------ measured values, from the journal
 
@@ -275,7 +140,7 @@ export class Reproduction {
         Object.assign(s, { verdict: 'not-shown', decided: true, reason: 'the two series differ in unit or direction' });
         continue;
       }
-      const sameSeriesOfSameBuild = seriesKey(a.spec) === seriesKey(b.spec) && buildId(s.pairing.a.build) === buildId(s.pairing.b.build);
+      const sameSeriesOfSameBuild = seriesKey(a.spec) === seriesKey(b.spec) && buildIdentity(s.pairing.a.build) === buildIdentity(s.pairing.b.build);
       s.higherIsBetter = a.spec.higherIsBetter;
       if (!comparable(a.spec.comparability, b.spec.comparability, sameSeriesOfSameBuild) && !s.pairing.test.acrossMethodChange) {
         Object.assign(s, {
@@ -444,76 +309,4 @@ export class Stopper {
       `stopped after ${this.measuredRounds} measured round(s) because ${this.stoppedBecause ? why[this.stoppedBecause] : 'the run ended'}`,
     ].join('; ');
   }
-}
-
-// ------------------------------------------------------------------ verdicts, in words
-
-export interface ClaimOutcome {
-  claim: Claim;
-  verdict: Verdict;
-  reason: string;
-  comparisons: ComparisonState[];
-}
-
-/** A claim's verdict on this machine: its comparisons decided as the site decides them (claims/evaluate.ts decide), then its CPU-feature conditions. */
-export function claimOutcomes(claims: readonly Claim[], r: Reproduction, cpuFlags: Partial<CpuFlags>): ClaimOutcome[] {
-  return claims.map((claim): ClaimOutcome => {
-    if (claim.unverified) return { claim, verdict: 'unverified', reason: claim.unverified, comparisons: [] };
-    const comparisons = r.states.filter((s) => s.claim === claim);
-    const { verdict: v, reason } = decide(
-      comparisons.map((c) => ({
-        test: c.pairing.test,
-        verdict: c.verdict,
-        reason: c.reason,
-        label: c.pairing.label,
-        seriesLabel: c.pairing.seriesLabel,
-        missing: c.verdict === 'not-measured' ? [c.pairing.a.build, c.pairing.b.build].map(buildName) : [],
-      })),
-    );
-    const lacking = claim.requires?.flags.filter((f) => cpuFlags[f] === false) ?? [];
-    if (lacking.length && v !== 'not-measured')
-      return { claim, verdict: 'cannot-test', reason: `this machine lacks ${lacking.map(flagName).join(', ')}: ${claim.requires!.why}`, comparisons };
-    const hs = claim.hostSpecific;
-    if (hs && (v === 'confirmed' || v === 'contradicted')) {
-      const present = hs.flags.filter((f) => cpuFlags[f] !== false);
-      if (present.length)
-        return {
-          claim,
-          verdict: 'host-specific',
-          reason: `${VERDICT_LABEL[v]} here, and this machine has (or may have) ${present.map(flagName).join(', ')}: ${hs.why}`,
-          comparisons,
-        };
-    }
-    return { claim, verdict: v, reason, comparisons };
-  });
-}
-
-const pct = (x: number) => `${Number((x * 100).toPrecision(3))}%`;
-
-/** One comparison in a line: what was expected, what was measured, how sure, and the verdict. */
-export function comparisonLine(c: ComparisonState): string {
-  const expected = expectationText(c.pairing.test, c.higherIsBetter);
-  const share = c.pairing.test.expect === 'share';
-  const value = (x: number) => (share ? `${pct(x)} of the second` : changeText(x));
-  let measured = 'no value';
-  if (c.kind === 'deterministic' && c.ratio !== null) measured = `${Number.isFinite(c.ratio) ? value(c.ratio) : 'against zero'} (exact counts)`;
-  else if (c.ratio !== null && c.interval)
-    measured = `${value(c.ratio)} (${value(c.interval.low)} to ${value(c.interval.high)}; ${pct(c.interval.confidence)} t interval, alpha ${c.interval.alpha.toPrecision(3)}; ${c.pairs} paired rounds${c.decided ? `, decided at round ${c.round}` : `, undecided at round ${c.round}`})`;
-  else if (c.pairs) measured = `${c.pairs} paired rounds`;
-  return `${c.pairing.label}: expected ${expected}; measured ${measured} -> ${VERDICT_LABEL[c.verdict]} (${c.reason})`;
-}
-
-/** The report a reader sees: one block per claim, one line per comparison. */
-export function verdictReport(slug: string, host: string, outcomes: readonly ClaimOutcome[]): string[] {
-  const lines = [`verdicts of write-up ${slug} on ${host}:`];
-  for (const o of outcomes) {
-    lines.push(
-      `  ${o.claim.id}${o.claim.by === 'ours' ? '' : ` (${o.claim.by})`}: ${VERDICT_LABEL[o.verdict].toUpperCase()}${o.reason ? ` (${o.reason.slice(0, 300)})` : ''}`,
-    );
-    for (const c of o.comparisons) lines.push(`    - ${comparisonLine(c)}`);
-  }
-  const counts = new Map<Verdict, number>();
-  for (const o of outcomes) counts.set(o.verdict, (counts.get(o.verdict) ?? 0) + 1);
-  lines.push(`  ${[...counts].map(([v, n]) => `${n} ${VERDICT_LABEL[v]}`).join(', ')}`);
-  return lines;
 }
