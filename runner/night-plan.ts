@@ -20,7 +20,7 @@ import { MAX_TASK_DROPS } from './quiet/evidence.ts';
  * tasks it overlapped, and they are measured again in the same round (run.ts; a task dropped
  * MAX_TASK_DROPS times is given up for the round), so the room a night needs is that many measurements
  * again of its costliest task, or a round where that is less (a round that breaks a limit as a whole is
- * measured again). A whole round in reserve, about 18 minutes on a 2-core machine, left a fifth of a
+ * measured again). A whole round in reserve, about 21 minutes on a 2-core machine, left a fifth of a
  * full night's tasks out (issue 32). A round repeated when the reserve is spent does not start if it would
  * end after the budget: the tasks of the last round then stop for the budget a round short, and their
  * series say so (stopped: budget). Unused, the room goes to rounds measured until decided.
