@@ -16,7 +16,7 @@ export const cataloguedRelease = (b: { library: Library; version: string }): Cat
 /**
  * One build to make or measure: a catalogued release (its `library` is set for every library but
  * OpenSSL; libraryOf(version) reads it) and a variant of it. What resolveBuildSpec returns, what
- * runner/build.ts builds and runner/run.ts measures.
+ * runner/build/ builds and runner/run.ts measures.
  */
 export interface BuildRequest {
   version: CatalogueVersion;

@@ -3,7 +3,7 @@
 // (validate-submission.ts) for every run file, submissions and bench runners alike:
 //   - the harness commit, and the commit of every resume, is a full 40-hex commit (one that can be
 //     checked out), and no resume was made from a checkout with uncommitted changes;
-//   - every build was configured exactly as its recipe does (runner/build.ts for OpenSSL,
+//   - every build was configured exactly as its recipe does (runner/build/options.ts for OpenSSL,
 //     runner/recipes.ts for the other libraries): the same options, no more, no fewer;
 //   - its compiler flags are the recipe's: OpenSSL's own defaults, or the recipe's optimisation level
 //     and no other -O flag;
@@ -12,7 +12,7 @@
 //   - its version string names its own version;
 //   - no build is listed twice (by id, or by library, version and variant).
 import { LIBRARIES, LIBRARY_RELEASES, libraryOf, recordedVersionString, type LibraryRelease } from '../catalogue/index.ts';
-import { OPENSSL_DEFAULT_CFLAGS, recordedConfigureArgs } from '../runner/build.ts';
+import { OPENSSL_DEFAULT_CFLAGS, recordedConfigureArgs } from '../runner/build/options.ts';
 import { recipeOf } from '../runner/recipes.ts';
 import type { Build, Run } from '../schema/index.ts';
 

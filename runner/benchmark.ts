@@ -10,7 +10,7 @@ export interface BuildUnderTest {
   record: Build;
   /** install prefix: bin/openssl, include/, lib/libssl.a, lib/libcrypto.a */
   prefix: string;
-  /** the sha256 of its installed files as build.json recorded them, hashed together (build.ts binarySha256); without it nothing deterministic is reused */
+  /** the sha256 of its installed files as build.json recorded them, hashed together (build/cache.ts binarySha256); without it nothing deterministic is reused */
   binarySha256?: string;
 }
 

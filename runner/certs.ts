@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildUnderTest } from './benchmark.ts';
-import { listCached } from './build.ts';
+import { listCached } from './build/cache.ts';
 import { runGuarded, stderrTail } from './child-guard.ts';
 import { cacheRoot } from './sources.ts';
 import { compareSeries } from '../catalogue/index.ts';

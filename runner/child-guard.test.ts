@@ -53,7 +53,7 @@ for (const [how, signal] of [
   test(`a build command whose node process is ${how} leaves no grandchild (make's cc) running`, async () => {
     const pidFile = join(dir, `build-${signal}.pid`);
     const script = `
-      const { runLogged } = await import(${JSON.stringify(new URL('./build.ts', import.meta.url).href)});
+      const { runLogged } = await import(${JSON.stringify(new URL('./build/build.ts', import.meta.url).href)});
       const { createWriteStream } = await import('node:fs');
       console.log('STARTED');
       await runLogged('sh', ${JSON.stringify(FORKS(pidFile))}, ${JSON.stringify(dir)}, createWriteStream('/dev/null'), process.env);`;

@@ -5,7 +5,7 @@
 // The key (all of it must match for a later run to reuse a value instead of measuring):
 //   - the machine id (the folder): the same binary on other hardware takes other code paths;
 //   - the build's binary identity: the sha256 of every installed file as build.json recorded it at build
-//     time (build.ts binarySha256), so a rebuilt or different binary is measured again;
+//     time (build/cache.ts binarySha256), so a rebuilt or different binary is measured again;
 //   - the benchmark, the task id and the run mode (quick and full run the same task differently);
 //   - the harness revision (catalogue/harness-steps.ts);
 //   - the benchmark's own sources (benchmarkSourcesSha256 below): the module it names in

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildMany } from './build.ts';
+import { buildMany } from './build/build.ts';
 import { resolveBuildSpec } from '../catalogue/index.ts';
 
 const specs = ['aws-lc', 'boringssl', 'wolfssl', 'wolfssl:no-perf-options'];

@@ -2,7 +2,7 @@
 // the build that was asked for: a static binary carries its library, so a mismatch means numbers from
 // another build.
 import type { Build } from '../schema/index.ts';
-import { listCached, requireBuilds, type CachedBuild } from './build.ts';
+import { listCached, requireBuilds, type CachedBuild } from './build/cache.ts';
 import { buildSlug, LIBRARY_NAMES, versionWords } from '../catalogue/index.ts';
 
 /** Any library our programs can report ("OpenSSL 3.5.7 1 Jul 2025", "AWS-LC 5.12.0", "BoringSSL API 44", "wolfSSL 5.9.4"). */

@@ -12,7 +12,7 @@
 import type { Run, RunMode } from '../schema/index.ts';
 import { HEADLINE_METRICS } from '../analysis/headline-metrics.ts';
 import { seriesKey, type SeriesSpec } from './benchmark.ts';
-import { isHeadline } from './handshake/handshake.ts';
+import { isHeadline } from './handshake/series.ts';
 import { MAX_TASK_DROPS } from './quiet/evidence.ts';
 
 /**
@@ -35,7 +35,7 @@ export const reserveSeconds = (kept: readonly TaskCost[], remeasures = RESERVE_T
   );
 
 const TRACKED = new Set(HEADLINE_METRICS.map((m) => m.key));
-/** What the site needs first: a version page's opening handshake figures (handshake.ts isHeadline) or a series the tracker follows night by night (analysis/headline-metrics.ts). */
+/** What the site needs first: a version page's opening handshake figures (handshake/series.ts isHeadline) or a series the tracker follows night by night (analysis/headline-metrics.ts). */
 export const isNightHeadline = (spec: SeriesSpec): boolean => isHeadline(spec) || TRACKED.has(seriesKey(spec));
 
 export interface TaskCost {

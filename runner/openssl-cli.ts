@@ -19,7 +19,8 @@ import {
   validateCatalogue,
   type CatalogueVersion,
 } from '../catalogue/index.ts';
-import { buildMany, buildsDir, cleanStaleTemps, findCached, listCached, releaseName, type BuildRequest } from './build.ts';
+import { buildMany, type BuildRequest } from './build/build.ts';
+import { buildsDir, cleanStaleTemps, findCached, listCached, releaseName } from './build/cache.ts';
 import { acquireHostLock, lockDir } from './host-lock.ts';
 import { cacheRoot, obtainSource } from './sources.ts';
 import { commandLine, usageError } from './cli.ts';

@@ -14,7 +14,9 @@ import type { LibraryRelease } from '../catalogue/index.ts';
 const cache = mkdtempSync(join(tmpdir(), 'observatory-recipes-test-'));
 process.env.OBSERVATORY_CACHE = cache;
 after(() => rmSync(cache, { recursive: true, force: true }));
-const { buildOne, cacheKey, configureArgs, findCached, listCached, plannedKey } = await import('./build.ts');
+const { buildOne } = await import('./build/build.ts');
+const { findCached, listCached } = await import('./build/cache.ts');
+const { cacheKey, configureArgs, plannedKey } = await import('./build/options.ts');
 const { RECIPES, recipeOf } = await import('./recipes.ts');
 const { LIBRARY_RELEASES, resolveBuildSpec } = await import('../catalogue/index.ts');
 

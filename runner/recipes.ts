@@ -1,5 +1,5 @@
 // How each library's source becomes an install prefix of static libraries and headers. OpenSSL goes
-// through its own Configure (runner/build.ts keeps that path, so its cache keys never change); the
+// through its own Configure (runner/build/build.ts keeps that path, so its cache keys never change); the
 // other libraries through cmake or autotools, as their catalogue release says. Every option given to the
 // build system is returned by `options` and recorded in the build record; the version string is read
 // from the installed header the library's catalogue record names.

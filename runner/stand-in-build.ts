@@ -3,7 +3,7 @@
 // such builds on this machine, and a series of a synthetic benchmark.
 import { makeBuild, seriesOfVersion } from '../schema/test-data.ts';
 import type { BuildUnderTest, SeriesSpec } from './benchmark.ts';
-import { recordedConfigureArgs } from './build.ts';
+import { recordedConfigureArgs } from './build/options.ts';
 import { describeHost } from './host.ts';
 import { newRunId } from './run/identity.ts';
 import type { RunPlan } from './run/journal.ts';
@@ -13,7 +13,7 @@ export const standInBuild = (version: string, id = `b-${version}`): BuildUnderTe
   record: makeBuild({
     id,
     version,
-    // what runner/build.ts records for the default recipe, so a stand-in run passes the provenance checks
+    // what runner/build/build.ts records for the default recipe, so a stand-in run passes the provenance checks
     configureArgs: recordedConfigureArgs(seriesOfVersion(version), 'default'),
     compiler: 'cc (Debian 12.2.0-14+deb12u1) 12.2.0',
     cflags: '-Wall -O3 -Wa,--noexecstack',

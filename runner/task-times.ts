@@ -8,7 +8,7 @@
 // The key (all of it must match for a record to stand in for a warm-up):
 //   - the machine id (the folder): other hardware takes other times;
 //   - the benchmark and the task id;
-//   - the build id (a hash of everything that changes the binary: runner/build.ts);
+//   - the build id (a hash of everything that changes the binary: runner/build/options.ts);
 //   - the run mode (quick and full run the same task for different lengths);
 //   - the window (runner/windows.ts), where it is not the mode's own: a full run with short windows;
 //   - the harness revision (catalogue/harness-steps.ts).

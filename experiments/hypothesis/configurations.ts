@@ -1,8 +1,8 @@
 // The configurations the hypothesis test measures: what each one is, the group its claims need it to
 // negotiate and the key shares its client must send (checked on what each handshake reports).
 import { resolveVersion } from '../../catalogue/index.ts';
-import { findCached } from '../../runner/build.ts';
-import type { Cert } from '../../runner/handshake/handshake.ts';
+import { findCached } from '../../runner/build/cache.ts';
+import type { Cert } from '../../runner/certs.ts';
 
 export const ECDH_ONLY = 'X25519:P-256:P-384';
 export const CERTS: Cert[] = ['rsa2048', 'ecdsa-p256'];

@@ -5,7 +5,9 @@ import { availableParallelism } from 'node:os';
 import type { HypothesisResult } from '../../schema/index.ts';
 import { inParallel } from '../../runner/deterministic.ts';
 import { pinnableCpu } from '../../runner/host.ts';
-import { baseConfig, countInstructions, runHandshake, type Cert, type HandshakeConfig } from '../../runner/handshake/handshake.ts';
+import { baseConfig, type HandshakeConfig } from '../../runner/handshake/config.ts';
+import { countInstructions, runHandshake } from '../../runner/handshake/invoke.ts';
+import type { Cert } from '../../runner/certs.ts';
 import { CERTS, type ConfigDef } from './configurations.ts';
 import { minutes } from './report.ts';
 

@@ -5,7 +5,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCHMARKS } from '../../runner/benchmarks.ts';
-import { binarySha256, buildMany, type BuildRequest } from '../../runner/build.ts';
+import { binarySha256 } from '../../runner/build/cache.ts';
+import { buildMany, type BuildRequest } from '../../runner/build/build.ts';
 import { buildLabel, resolveBuildSpec } from '../../catalogue/index.ts';
 import { cpuCapabilities } from '../../runner/cpucaps/cpucaps.ts';
 import { commandLine } from '../../runner/cli.ts';

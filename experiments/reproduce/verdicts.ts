@@ -3,7 +3,7 @@ import { buildName, flagName, type Claim } from '../../site/src/lib/claims/schem
 import { VERDICT_LABEL, type Verdict } from '../../site/src/lib/claims/verdicts.ts';
 import { decide } from '../../site/src/lib/claims/evaluate.ts';
 import { changeText, expectationText } from '../../site/src/lib/claims/words.ts';
-import { type CpuFlags } from '../../schema/index.ts';
+import type { CpuFlags } from '../../schema/index.ts';
 import type { ComparisonState, Reproduction } from './stopping.ts';
 
 // ------------------------------------------------------------------ verdicts, in words

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { listCached } from '../build.ts';
+import { listCached } from '../build/cache.ts';
 import { pinnableCpu } from '../host.ts';
 import { compileAgainst } from '../compile.ts';
 import { EXIT } from '../exit-codes.ts';

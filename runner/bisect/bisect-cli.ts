@@ -4,11 +4,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BisectReport, bisectReportName, type BisectFunctionChange, type Host } from '../../schema/index.ts';
-import { listCached } from '../build.ts';
+import { listCached } from '../build/cache.ts';
 import { VERSIONS, compareSeries } from '../../catalogue/index.ts';
 import { BISECT_METRIC, bisectMetricWords } from '../../catalogue/words.ts';
 import { releaseCommit, releaseSteps, releaseTag } from './releases.ts';
-import { baseConfig, countInstructions, ensureCerts, handshakeBinary, runHandshake, type HandshakeConfig } from '../handshake/handshake.ts';
+import { baseConfig, type HandshakeConfig } from '../handshake/config.ts';
+import { countInstructions, ensureCerts, handshakeBinary, runHandshake } from '../handshake/invoke.ts';
 import type { Profile, ProfileKind } from '../causes/callgrind.ts';
 import { CERTS } from '../certs.ts';
 import { commandLine } from '../cli.ts';

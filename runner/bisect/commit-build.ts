@@ -1,5 +1,5 @@
 // Build any commit of OpenSSL's history: the libraries our C programs link (libcrypto.a, libssl.a) and
-// the headers, with the same Configure options as the catalogue's builds of its series (runner/build.ts
+// the headers, with the same Configure options as the catalogue's builds of its series (runner/build/options.ts
 // configureArgs), cached by commit. Compiled through ccache when it is installed, so that neighbouring
 // commits rebuild in a fraction of a full build (ccache returns the same object files, so the figures do
 // not depend on it). A commit that does not build is recorded as such, with the end of its log, and not
@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { configureArgs, configureTarget, toolVersion } from '../build.ts';
+import { configureArgs, configureTarget, toolVersion } from '../build/options.ts';
 import { cacheRoot } from '../sources.ts';
 import { fileAt, git } from './history.ts';
 

@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { requireBuilds } from '../build.ts';
-import { baseConfig, configArgs, ensureCerts, handshakeBinary, pin } from '../handshake/handshake.ts';
+import { requireBuilds } from '../build/cache.ts';
+import { baseConfig, pin } from '../handshake/config.ts';
+import { configArgs, ensureCerts, handshakeBinary } from '../handshake/invoke.ts';
 
 const versions = process.argv.slice(2);
 if (!versions.length) throw new Error('usage: node runner/causes/capture-fixtures.ts VERSION...');

@@ -14,19 +14,9 @@
 import { execFileSync } from 'node:child_process';
 import type { RunMode } from '../../schema/index.ts';
 import { seriesKey, type Benchmark, type Outcome, type SeriesSpec } from '../benchmark.ts';
-import {
-  baseConfig,
-  countInstructions,
-  createHandshakeBenchmark,
-  describeConfig,
-  configParams,
-  type HandshakeConfig,
-  type TaskDef,
-  handshakeBinary,
-  handshakeMatrix,
-  pin,
-  specsOf,
-} from '../handshake/handshake.ts';
+import { baseConfig, describeConfig, configParams, type HandshakeConfig, pin } from '../handshake/config.ts';
+import { countInstructions, handshakeBinary } from '../handshake/invoke.ts';
+import { createHandshakeBenchmark, type TaskDef, handshakeMatrix, specsOf } from '../handshake/handshake.ts';
 import { gcmMaskBenchmark } from './gcm-mask.ts';
 
 const X = pin('1.3', 'rsa2048', 'X25519');

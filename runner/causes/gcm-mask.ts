@@ -8,7 +8,7 @@ import type { RunMode } from '../../schema/index.ts';
 import { AEAD_PLAN, aeadArgs, aeadBinary, aeadRates, parseAeadOutput } from '../aead/aead.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec } from '../benchmark.ts';
 import { runGuarded, stderrTail } from '../child-guard.ts';
-import { handshakeBinary } from '../handshake/handshake.ts';
+import { handshakeBinary } from '../handshake/invoke.ts';
 import { cpuFeatures } from '../handshake/output.ts';
 
 /** "~word1:~word2": word 2 is CPUID.7 EBX (low half) and ECX (high half): AVX512F = bit 16, VAES = 32+9, VPCLMULQDQ = 32+10. */

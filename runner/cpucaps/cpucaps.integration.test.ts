@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { findCached } from '../build.ts';
+import { findCached } from '../build/cache.ts';
 import { compileAgainst } from '../compile.ts';
 import { CPUCAPS_SOURCE, cpuCapabilities } from './cpucaps.ts';
 import { needs } from '../integration-needs.ts';

@@ -8,7 +8,8 @@ import { buildsForCapture } from '../library-id.ts';
 import { runGuarded } from '../child-guard.ts';
 import { buildSlug } from '../../catalogue/index.ts';
 import type { Library } from '../../schema/index.ts';
-import { baseConfig, configArgs, ensureCerts, handshakeBinary, pin, type HandshakeConfig } from './handshake.ts';
+import { baseConfig, pin, type HandshakeConfig } from './config.ts';
+import { configArgs, ensureCerts, handshakeBinary } from './invoke.ts';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
 

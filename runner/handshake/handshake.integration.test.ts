@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import type { BuildUnderTest } from '../benchmark.ts';
-import { findCached } from '../build.ts';
-import { baseConfig, certDir, countInstructions, ensureCerts, handshakeBinary, pin, runHandshake, type HandshakeConfig } from './handshake.ts';
+import { findCached } from '../build/cache.ts';
+import { baseConfig, pin, type HandshakeConfig } from './config.ts';
+import { countInstructions, ensureCerts, handshakeBinary, runHandshake } from './invoke.ts';
+import { certDir } from '../certs.ts';
 import { parseHandshakeOutput, type HandshakeRunOutput } from './output.ts';
 import { needs } from '../integration-needs.ts';
 

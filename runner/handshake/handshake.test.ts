@@ -7,7 +7,10 @@ import { seriesKey } from '../benchmark.ts';
 import { compareSeries } from '../../catalogue/index.ts';
 import { seriesOfVersion } from '../../schema/test-data.ts';
 import { CASES, FIXTURE_DIR, type Fixture } from './capture-fixtures.ts';
-import { checkVerification, handshakeMatrix, pin, specsOf, taskId, timingOutcomes, type HandshakeConfig } from './handshake.ts';
+import { pin, type HandshakeConfig } from './config.ts';
+import { checkVerification } from './invoke.ts';
+import { timingOutcomes } from './series.ts';
+import { handshakeMatrix, specsOf, taskId } from './handshake.ts';
 import { describeShares, hiddenByValgrind, hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput, type HandshakeRunOutput } from './output.ts';
 import { libraryMismatch } from '../library-id.ts';
 

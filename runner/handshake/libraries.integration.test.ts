@@ -4,13 +4,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { listCached } from '../build.ts';
+import { listCached } from '../build/cache.ts';
 import { buildLabel } from '../../catalogue/index.ts';
 import { AEAD_CIPHERS, aeadArgs, aeadBinary, parseAeadOutput } from '../aead/aead.ts';
 import { EXIT } from '../exit-codes.ts';
 import { libraryMismatch } from '../library-id.ts';
 import { CASES } from './capture-fixtures.ts';
-import { baseConfig, certDir, checkVerification, configArgs, ensureCerts, handshakeBinary, runHandshake, type HandshakeConfig } from './handshake.ts';
+import { baseConfig, type HandshakeConfig } from './config.ts';
+import { checkVerification, configArgs, ensureCerts, handshakeBinary, runHandshake } from './invoke.ts';
+import { certDir } from '../certs.ts';
 import { parseHandshakeOutput } from './output.ts';
 import { needs } from '../integration-needs.ts';
 

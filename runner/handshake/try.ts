@@ -1,7 +1,7 @@
 // Run the handshake matrix once per build outside the run loop, to see it work and time it:
 //   node runner/handshake/try.ts 1.1.1w 4.0.3 [--mode quick|full] [--only SUBSTRING]
 // Prints one line per task and the elapsed time. Builds must be in the cache (npm run openssl -- build).
-import { requireBuilds } from '../build.ts';
+import { requireBuilds } from '../build/cache.ts';
 import { tryCommandLine } from '../cli.ts';
 import { createHandshakeBenchmark, handshakeMatrix, taskId } from './handshake.ts';
 

@@ -4,10 +4,12 @@
 // Per handshake the server signs once and the client verifies once; each side generates an X25519 key
 // and derives the shared secret (speed measures the derive; the keygen is costed like a derive).
 import { parseArgs } from 'node:util';
-import { requireBuilds } from '../build.ts';
+import { requireBuilds } from '../build/cache.ts';
 import { speedFormat, runOpenssl } from '../speed/speed.ts';
 import { parseSpeed, type SpeedRecord } from '../speed/formats.ts';
-import { baseConfig, ensureCerts, handshakeBinary, runHandshake, type Cert } from './handshake.ts';
+import { baseConfig } from './config.ts';
+import { ensureCerts, handshakeBinary, runHandshake } from './invoke.ts';
+import type { Cert } from '../certs.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

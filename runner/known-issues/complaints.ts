@@ -4,7 +4,8 @@
 // Every upstream reference here was checked against the upstream thread (README.md says how).
 import type { Params } from '../../schema/index.ts';
 import { seriesKey, type SeriesSpec } from '../benchmark.ts';
-import { baseConfig, instructionSpec, pin, timingSpecs, type HandshakeConfig } from '../handshake/handshake.ts';
+import { baseConfig, pin, type HandshakeConfig } from '../handshake/config.ts';
+import { instructionSpec, timingSpecs } from '../handshake/series.ts';
 import { LOCK_CLASS_TEXT, type ClassedKind, type LockClass } from './lock-classes.ts';
 
 /** Operations of known_issues.c, plus three handshakes run by the handshake program. */

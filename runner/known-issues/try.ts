@@ -1,7 +1,7 @@
 // Run the known-issues tasks once per build outside the run loop, to see them work:
 //   node runner/known-issues/try.ts 1.1.1w 4.0.3 [--mode quick|full] [--only SUBSTRING]
 // Prints every value of every task. Builds must be in the cache (npm run openssl -- build).
-import { requireBuilds } from '../build.ts';
+import { requireBuilds } from '../build/cache.ts';
 import { tryCommandLine } from '../cli.ts';
 import { seriesKey } from '../benchmark.ts';
 import { knownIssuesBenchmark } from './known-issues.ts';

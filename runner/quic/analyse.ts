@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MtuResults, type Build } from '../../schema/index.ts';
 import type { ClientHelloEntry, HelloRetryEntry, QuicHandshakeEntry, ServerFlightEntry } from '../../schema/mtu.ts';
-import { findCached } from '../build.ts';
+import { findCached } from '../build/cache.ts';
 import { commandLine } from '../cli.ts';
 import { describeHost, hostId } from '../host.ts';
 import { lockHostForMeasurement } from '../host-lock.ts';

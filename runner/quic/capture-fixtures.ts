@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requireBuilds } from '../build.ts';
+import { requireBuilds } from '../build/cache.ts';
 import { runQuicSizes, runTlsSizes } from './probe.ts';
 
 export const FIXTURE_DIR = join(import.meta.dirname, 'fixtures');

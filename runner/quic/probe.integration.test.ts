@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findCached } from '../build.ts';
+import { findCached } from '../build/cache.ts';
 import { CONFIGS } from './analyse.ts';
 import { FIXTURE_DIR } from './capture-fixtures.ts';
 import { clientHelloEntry } from './entries.ts';

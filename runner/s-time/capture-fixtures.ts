@@ -3,8 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requireBuilds } from '../build.ts';
-import { ensureCerts } from '../handshake/handshake.ts';
+import { requireBuilds } from '../build/cache.ts';
+import { ensureCerts } from '../handshake/invoke.ts';
 import { runSTime, sTimeHasProtocolOptions, type STimeConfig } from './s-time.ts';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));

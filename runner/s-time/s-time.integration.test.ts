@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
-import { findCached } from '../build.ts';
-import { ensureCerts } from '../handshake/handshake.ts';
+import { findCached } from '../build/cache.ts';
+import { ensureCerts } from '../handshake/invoke.ts';
 import { runSTime, sTimeBenchmark, sTimeHasProtocolOptions, sTimeOutcomes } from './s-time.ts';
 import { needs } from '../integration-needs.ts';
 

@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import type { Params, RunMode } from '../../schema/index.ts';
 import { certName } from '../../catalogue/words.ts';
 import { defaultWindow, type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task, type WindowLength } from '../benchmark.ts';
-import { appEnv } from '../build.ts';
+import { appEnv } from '../build/build.ts';
 import { runGuarded, spawnServer, stopGroup } from '../child-guard.ts';
 import { certFiles } from '../certs.ts';
-import { ensureCerts } from '../handshake/handshake.ts';
+import { ensureCerts } from '../handshake/invoke.ts';
 
 export interface STimeSection {
   connections: number;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { SERVER_NAMES, type ServerRelease } from '../../catalogue/servers.ts';
 import type { Build } from '../../schema/index.ts';
-import { runLogged } from '../build.ts';
+import { runLogged } from '../build/build.ts';
 import { programEnv } from '../child-guard.ts';
 import { cacheRoot, obtainArchive } from '../sources.ts';
 

@@ -6,7 +6,7 @@
 // was the one saturated (serverBound).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appEnv } from '../build.ts';
+import { appEnv } from '../build/build.ts';
 import { childPids, runGuarded } from '../child-guard.ts';
 import { CERT_HOSTNAME } from '../certs.ts';
 import { parseSTime, type STimeSection } from '../s-time/s-time.ts';

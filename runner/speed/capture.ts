@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requireBuilds } from '../build.ts';
+import { requireBuilds } from '../build/cache.ts';
 import { ALGORITHMS, invocations, runOpenssl, type Invocation } from './speed.ts';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));

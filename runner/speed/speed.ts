@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { RunMode } from '../../schema/index.ts';
 import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, type Task } from '../benchmark.ts';
-import { appEnv } from '../build.ts';
+import { appEnv } from '../build/build.ts';
 import { runGuarded } from '../child-guard.ts';
 import { compareSeries, compareVersions } from '../../catalogue/index.ts';
 import { parseSpeed, SpeedParseError, type FormatName, type SpeedRecord } from './formats.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { benchmarkSummaries, groupEntries } from './groups.ts';
 import { BENCHMARK_TITLE } from './order.ts';
-import { metricNote, PERCENTILE_NOTE, seriesNote, TLS13_CLIENT_HEAP_NOTE } from '../../../../runner/handshake/handshake.ts';
+import { metricNote, PERCENTILE_NOTE, seriesNote, TLS13_CLIENT_HEAP_NOTE } from '../../../../runner/handshake/series.ts';
 import { entry } from './test-data.ts';
 
 test('a table never mixes runs: a measure measured in two runs becomes two tables', () => {

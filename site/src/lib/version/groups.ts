@@ -1,6 +1,6 @@
 // A build's entries grouped for its pages: by benchmark in reading order, then by measure into tables, with
 // series the build cannot measure listed once per reason, and one summary line per benchmark.
-import { seriesNote } from '../../../../runner/handshake/handshake.ts';
+import { seriesNote } from '../../../../runner/handshake/series.ts';
 import { gist, isNoisy, significant } from '../format.ts';
 import { groupBy, type Entry } from '../model.ts';
 import { clauses, splitAround, splitLabels } from './labels.ts';

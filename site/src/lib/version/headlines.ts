@@ -1,5 +1,5 @@
 // The headline figures a version page opens with, in the order of a visitor's questions.
-import { isPlainHandshake } from '../../../../runner/handshake/handshake.ts';
+import { isPlainHandshake } from '../../../../runner/handshake/series.ts';
 import { certName } from '../../../../catalogue/words.ts';
 import type { Entry } from '../model.ts';
 import { compareEntries, rank, VALUE_ORDER } from './order.ts';

@@ -1,7 +1,7 @@
 // Every view the site offers for download, served from /data/views/ by pages/data/views/[...view].ts;
 // the version index, run plans and metrics views are built here, the rest by their own modules.
 import { MtuResults as MtuSchema } from '../../../../schema/index.ts';
-import { metricNote } from '../../../../runner/handshake/handshake.ts';
+import { metricNote } from '../../../../runner/handshake/series.ts';
 import { loadOpenSSLSummary, loadResults, loadRunIndex, loadRuns } from '../data.ts';
 import { windowsWords } from '../format.ts';
 import { entriesOf, versionPages, versionSlug } from '../model.ts';

@@ -8,15 +8,17 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CatalogueVersion } from '../catalogue/index.ts';
+import type { CatalogueVersion } from '../../catalogue/index.ts';
 
 const cache = mkdtempSync(join(tmpdir(), 'observatory-build-test-'));
 process.env.OBSERVATORY_CACHE = cache;
 after(() => rmSync(cache, { recursive: true, force: true }));
-const { buildOne, cacheKey, listCached, cleanStaleTemps, findCached, plannedKey, CacheIntegrityError } = await import('./build.ts');
+const { buildOne } = await import('./build.ts');
+const { listCached, cleanStaleTemps, findCached, CacheIntegrityError } = await import('./cache.ts');
+const { cacheKey, plannedKey } = await import('./options.ts');
 const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const { SourceError, obtainSource } = await import('./sources.ts');
-const { resolveVersion } = await import('../catalogue/index.ts');
+const { SourceError, obtainSource } = await import('../sources.ts');
+const { resolveVersion } = await import('../../catalogue/index.ts');
 
 const CONFIGURE = String.raw`#!/usr/bin/perl
 my ($prefix) = map { /^--prefix=(.*)/ ? $1 : () } @ARGV;
