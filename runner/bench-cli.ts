@@ -62,13 +62,16 @@ next bench of the same request on this machine resumes it by itself (or --resume
                        or precise enough; a task whose series are all decided leaves the rounds
   --precision P        with --max-rounds: a series whose interval's relative half-width is below P is
                        precise enough (default ${DEFAULT_PRECISION}, i.e. ±${DEFAULT_PRECISION * 100}%)
-  --budget-minutes B   with measuring until decided: the run takes at most B minutes (a resumed run counts
+  --budget-minutes B   with measuring until decided: the run is planned to take B minutes (a resumed run counts
                        what its earlier sessions spent); after the warm-up round it keeps the timed tasks
-                       whose minimum rounds fit with room to measure again what the host disturbs (three
+                       whose minimum rounds fit, counting the harness's time between tasks as the
+                       warm-up measured it, with room to measure again what the host disturbs (three
                        rounds of the costliest kept task, or one round if less),
                        the headline series first (plain TLS 1.3 handshakes, and the series the tracker
                        follows: analysis/headline-metrics.ts), and lists the rest in the run file
-                       (plan.leftOut) for the next night; no round starts that would end after the budget
+                       (plan.leftOut) for the next night; after the minimum rounds no round starts that
+                       would end after the budget (below them a night decides nothing, so they may run
+                       up to a tenth of the budget past it; the run file says by how much)
                        (runner/night-plan.ts)
   --full-warmup        the warm-up round runs every timed task on every build. Without it the warm-up is
                        short where this machine's earlier quiet runs recorded the tasks' times (median

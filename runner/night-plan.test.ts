@@ -10,7 +10,7 @@ import { standInBuild, standInPlan, standInSpec } from './stand-in-build.ts';
 import type { Benchmark } from './benchmark.ts';
 import { executeRun } from './run.ts';
 import type { RunPlan } from './run/journal.ts';
-import { isNightHeadline, leftOutBefore, planNight, reserveSeconds, RESERVE_TASK_REMEASURES } from './night-plan.ts';
+import { harnessFactor, isNightHeadline, leftOutBefore, planNight, reserveSeconds, RESERVE_TASK_REMEASURES } from './night-plan.ts';
 import { MAX_TASK_DROPS } from './quiet/evidence.ts';
 import { aeadCpuSpec, aeadSpec } from './aead/aead.ts';
 import { ALGORITHMS, speedSpec } from './speed/speed.ts';
@@ -47,6 +47,21 @@ test('the plan keeps headline tasks first, then whatever else still fits, the ch
     planNight([t('hs', true, 20), t('cheap', false, 4)], 6, 165, () => 0).kept.map((x) => x.task),
     ['hs', 'cheap'],
   );
+});
+
+test("the harness's time between tasks counts in the plan: measured from the warm-up's entries, a session's end aside", () => {
+  const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
+  // tasks of 10 s ending at 10, 22, 34 s: 2 s of harness before each of the last two, on 30 s of tasks
+  const round = [10, 22, 34].map((end) => ({ at: at(end), seconds: 10 }));
+  assert.equal(harnessFactor(round), 1 + 4 / 30);
+  assert.equal(harnessFactor([...round].reverse()), 1 + 4 / 30, 'in the order the tasks ended, whatever the journal order');
+  // an hour between two tasks is a session that ended and resumed, not the harness
+  assert.equal(harnessFactor([...round, { at: at(34 + 3600 + 10), seconds: 10 }]), 1 + 4 / 40);
+  assert.equal(harnessFactor([]), 1);
+  // hs alone: 6 rounds of 20 s fit in 130 s; with 10% of harness (132 s) they no longer do
+  const t = (task: string, secondsPerRound: number) => ({ benchmark: 'b', task, headline: true, secondsPerRound });
+  assert.deepEqual(planNight([t('hs', 20)], 6, 130, () => 0).kept.length, 1);
+  assert.deepEqual(planNight([t('hs', 20)], 6, 130, () => 0, 1.1).kept.length, 0);
 });
 
 test("the tasks the machine's previous budgeted night left out come right after the headline tasks", () => {
@@ -191,6 +206,49 @@ test('--budget-minutes: the headline task is measured, the task that does not fi
   assert.ok(run.plan.rounds > 6 && run.plan.rounds < 60, `measured until the budget: ${run.plan.rounds} rounds`);
   assert.ok(
     run.notes.some((n) => /5-minute budget ended after measured round \d+/.test(n)),
+    run.notes.join('\n'),
+  );
+});
+
+test('a night whose rounds run longer than planned still measures its minimum rounds, past the budget, and says by how much', async () => {
+  let now = 0;
+  const rand = seededRandom(3);
+  const truth: Record<string, number> = { '3.4.1': 100, '3.5.7': 130 };
+  let calls = 0;
+  const bench: Benchmark = {
+    id: 'syn',
+    description: 'one headline task that takes 10 s in the warm-up and 13 s after it',
+    tasks: (b) => [
+      {
+        id: 'hs',
+        produces: [standInSpec('cpu-per-handshake', PLAIN)],
+        run: async () => {
+          now += (++calls <= 2 ? 10 : 13) * 1000;
+          return [{ spec: standInSpec('cpu-per-handshake', PLAIN), value: truth[b.record.version]! * Math.exp(0.01 * normal(rand)) }];
+        },
+      },
+    ],
+  };
+  // budget 162 s: the warm-up (20 s) leaves 142 s; 6 rounds of 20 s (and 20 s of reserve) fit on paper, but
+  // the rounds take 26 s: round 5 ends at 150 s, and round 6 runs to 176 s (within a tenth of the budget
+  // past it) rather than end the night undecided
+  const { run } = await executeRun(
+    budgetedNight('overrun-night', 2.7),
+    BUILDS,
+    [bench],
+    mkdtempSync(join(tmpdir(), 'runs-')),
+    { progress: () => {} },
+    [],
+    undefined,
+    { clock: () => now },
+  );
+  assert.equal(run.plan.rounds, 6);
+  assert.equal(now, 176_000);
+  assert.deepEqual(run.series.find((s) => s.buildId === 'b35')!.stopped, { reason: 'decided', round: 6 });
+  assert.ok(
+    run.notes.includes(
+      'the night ended 0.2 min after its 2.7-minute budget: its minimum 6 measured rounds took longer than planned, and fewer would decide no comparison',
+    ),
     run.notes.join('\n'),
   );
 });

@@ -14,7 +14,7 @@ import { MAX_REPEATED_ROUNDS, MAX_TASK_DROPS, type EvidenceRecorder } from './qu
 import { buildLabel, LIBRARY_NAMES } from '../catalogue/index.ts';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_PRECISION, UntilDecided } from './until-decided.ts';
-import { isNightHeadline, planNight, type TaskCost } from './night-plan.ts';
+import { harnessFactor, isNightHeadline, MINIMUM_ROUNDS_OVERRUN, planNight, reserveSeconds, type TaskCost } from './night-plan.ts';
 import { dropRound, journalDir, journalPath, readJournal, type EvidenceLine, type JournalEntry, type RunPlan } from './run/journal.ts';
 import { attempt, roundOrder, runsOn } from './run/tasks.ts';
 import { offerForReuse, reuseKeys, runDeterministicPhase } from './run/deterministic-phase.ts';
@@ -199,6 +199,8 @@ export async function executeRun(
     cb.progress(
       `short warm-up: round 0 runs ${warmupChoice.warmed} of ${warmupChoice.warmed + notWarmed.size} timed task(s); the others' times come from ${timesFrom(warmupChoice).join(', ')} (--full-warmup runs them all)`,
     );
+  /** the plan's harnessFactor, which the budget's end of the rounds uses too */
+  let harness = 1;
   /** after the warm-up: keep the tasks whose minimum rounds fit in the time left, headline series first */
   const planTheNight = (now: number) => {
     const costs: TaskCost[] = benchmarks.flatMap((bench) => {
@@ -216,8 +218,13 @@ export async function executeRun(
           [...notWarmed.values()].filter((n) => n.benchmark === bench.id && n.task === id).reduce((a, n) => a + n.seconds, 0),
       }));
     });
-    const night = planNight(costs, plan.rounds, (deadline! - now) / 1000);
+    harness = harnessFactor(done.filter((e) => e.round < plan.warmupRounds && !e.deterministic));
+    const night = planNight(costs, plan.rounds, (deadline! - now) / 1000, reserveSeconds, harness);
     record({ kind: 'night-plan', leftOut: night.leftOut });
+    if (harness > 1)
+      notes.push(
+        `the night's plan counted the harness's own time between tasks (quiet windows, steal probes, waits): ${Math.round((harness - 1) * 100)}% on top of the tasks' seconds, as in the warm-up round`,
+      );
     for (const t of night.leftOut) leftOut.set(`${t.benchmark}|${t.task}`, t);
     const carried = costs.filter((t) => t.carried && !t.headline);
     if (carried.length)
@@ -351,9 +358,13 @@ export async function executeRun(
     const nextRound = () =>
       done
         .filter((e) => e.round === round && !e.deterministic && !until?.skip(e.buildId, e.benchmark, e.task) && !leftOut.has(`${e.benchmark}|${e.task}`))
-        .reduce((a, e) => a + (e.seconds ?? 0), 0);
+        .reduce((a, e) => a + (e.seconds ?? 0), 0) * harness;
     // (only after a round this session measured in: the rounds a resumed run replays from its journal are not ended again)
-    if (!decided && until && deadline !== undefined && ranThisRound && round >= plan.warmupRounds && clock() + nextRound() * 1000 > deadline) {
+    // below the minimum rounds no comparison can be decided (stats.ts MIN_COVERAGE_FOR_VERDICT): those rounds
+    // run past the budget, by at most a tenth of it (a night already far over it stops as before)
+    const minimumMeasured = round - plan.warmupRounds + 1 >= plan.rounds;
+    const end = deadline === undefined ? undefined : minimumMeasured ? deadline : deadline + MINIMUM_ROUNDS_OVERRUN * plan.budgetMinutes! * 60_000;
+    if (!decided && until && end !== undefined && ranThisRound && round >= plan.warmupRounds && clock() + nextRound() * 1000 > end) {
       until.finalLook(round, done);
       notes.push(
         `the ${plan.budgetMinutes}-minute budget ended after measured round ${round - plan.warmupRounds + 1}: one last look spent the alpha left, and the series still open stopped for the budget`,
@@ -367,6 +378,10 @@ export async function executeRun(
     }
   }
   record({ kind: 'phase', phase: 'timed', seconds: (clock() - timedStarted) / 1000 });
+  if (deadline !== undefined && clock() > deadline)
+    notes.push(
+      `the night ended ${((clock() - deadline) / 60_000).toFixed(1)} min after its ${plan.budgetMinutes}-minute budget: its minimum ${plan.rounds} measured rounds took longer than planned, and fewer would decide no comparison`,
+    );
 
   // stopped early: the run file says how many rounds were measured (at least one when any was planned)
   const measured = Math.max(Math.min(plan.rounds, 1), lastRound + 1 - plan.warmupRounds);
