@@ -4,6 +4,16 @@
 # and the site opens on it, beside the committed machines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for arg in "$@"; do
+  if [ "$arg" = --help ] || [ "$arg" = -h ]; then
+    echo "usage: npm start [-- <npm run bench options>]"
+    echo "  A quick benchmark (npm run bench -- --quick, with these options), then npm run aggregate -- --local-host"
+    echo "  <this machine> and npm run site:build: the site opens on this computer's run. The bench options:"
+    echo
+    node runner/bench-cli.ts --help
+    exit 0
+  fi
+done
 node runner/bench-cli.ts --quick "$@"
 run_file="$(ls -t data/runs/*/*/*/*.json.br | head -1)"
 machine="$(basename "$(dirname "$(dirname "$(dirname "$run_file")")")")"

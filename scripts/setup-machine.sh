@@ -2,6 +2,12 @@
 # Install the system packages the observatory needs on Debian/Ubuntu, and the deb-src entries from
 # which the runner fetches Debian's orig tarballs of OpenSSL. Idempotent; needs root.
 set -euo pipefail
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
+  echo "usage: sudo bash scripts/setup-machine.sh"
+  echo "  Installs the Debian/Ubuntu packages the observatory needs and the deb-src entries the runner fetches"
+  echo "  OpenSSL's orig tarballs from. Idempotent; needs root."
+  exit 0
+fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "setup-machine: run as root (sudo bash scripts/setup-machine.sh)" >&2
   exit 1
