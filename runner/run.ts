@@ -221,7 +221,7 @@ export async function executeRun(
     harness = harnessFactor(done.filter((e) => e.round < plan.warmupRounds && !e.deterministic));
     const night = planNight(costs, plan.rounds, (deadline! - now) / 1000, reserveSeconds, harness);
     record({ kind: 'night-plan', leftOut: night.leftOut });
-    if (harness > 1)
+    if (Math.round((harness - 1) * 100) > 0)
       notes.push(
         `the night's plan counted the harness's own time between tasks (quiet windows, steal probes, waits): ${Math.round((harness - 1) * 100)}% on top of the tasks' seconds, as in the warm-up round`,
       );
