@@ -199,8 +199,8 @@ export async function executeRun(
     cb.progress(
       `short warm-up: round 0 runs ${warmupChoice.warmed} of ${warmupChoice.warmed + notWarmed.size} timed task(s); the others' times come from ${timesFrom(warmupChoice).join(', ')} (--full-warmup runs them all)`,
     );
-  /** the plan's harnessFactor, which the budget's end of the rounds uses too */
-  let harness = 1;
+  /** the warm-up round's harnessFactor (from the journal, so a resumed run has it too): the plan and the budget's end of the rounds use it */
+  const harness = () => harnessFactor(done.filter((e) => e.round < plan.warmupRounds && !e.deterministic));
   /** after the warm-up: keep the tasks whose minimum rounds fit in the time left, headline series first */
   const planTheNight = (now: number) => {
     const costs: TaskCost[] = benchmarks.flatMap((bench) => {
@@ -218,12 +218,13 @@ export async function executeRun(
           [...notWarmed.values()].filter((n) => n.benchmark === bench.id && n.task === id).reduce((a, n) => a + n.seconds, 0),
       }));
     });
-    harness = harnessFactor(done.filter((e) => e.round < plan.warmupRounds && !e.deterministic));
-    const night = planNight(costs, plan.rounds, (deadline! - now) / 1000, reserveSeconds, harness);
+    const factor = harness();
+    const night = planNight(costs, plan.rounds, (deadline! - now) / 1000, reserveSeconds, factor);
     record({ kind: 'night-plan', leftOut: night.leftOut });
-    if (Math.round((harness - 1) * 100) > 0)
+    const share = Math.round((factor - 1) * 100);
+    if (share > 0)
       notes.push(
-        `the night's plan counted the harness's own time between tasks (quiet windows, steal probes, waits): ${Math.round((harness - 1) * 100)}% on top of the tasks' seconds, as in the warm-up round`,
+        `the night's plan counted the harness's own time between tasks (quiet windows, steal probes, waits): ${share}% on top of the tasks' seconds, as in the warm-up round`,
       );
     for (const t of night.leftOut) leftOut.set(`${t.benchmark}|${t.task}`, t);
     const carried = costs.filter((t) => t.carried && !t.headline);
@@ -358,7 +359,7 @@ export async function executeRun(
     const nextRound = () =>
       done
         .filter((e) => e.round === round && !e.deterministic && !until?.skip(e.buildId, e.benchmark, e.task) && !leftOut.has(`${e.benchmark}|${e.task}`))
-        .reduce((a, e) => a + (e.seconds ?? 0), 0) * harness;
+        .reduce((a, e) => a + (e.seconds ?? 0), 0) * harness();
     // (only after a round this session measured in: the rounds a resumed run replays from its journal are not ended again)
     // below the minimum rounds no comparison can be decided (stats.ts MIN_COVERAGE_FOR_VERDICT): those rounds
     // run past the budget, by at most a tenth of it (a night already far over it stops as before)
@@ -378,13 +379,17 @@ export async function executeRun(
     }
   }
   record({ kind: 'phase', phase: 'timed', seconds: (clock() - timedStarted) / 1000 });
-  if (deadline !== undefined && clock() > deadline)
-    notes.push(
-      `the night ended ${((clock() - deadline) / 60_000).toFixed(1)} min after its ${plan.budgetMinutes}-minute budget: its minimum ${plan.rounds} measured rounds took longer than planned, and fewer would decide no comparison`,
-    );
 
   // stopped early: the run file says how many rounds were measured (at least one when any was planned)
   const measured = Math.max(Math.min(plan.rounds, 1), lastRound + 1 - plan.warmupRounds);
+  if (deadline !== undefined && clock() > deadline) {
+    const over = `the night ended ${((clock() - deadline) / 60_000).toFixed(1)} min after its ${plan.budgetMinutes}-minute budget`;
+    notes.push(
+      measured >= plan.rounds
+        ? `${over}: its minimum ${plan.rounds} measured rounds took longer than planned, and fewer would decide no comparison`
+        : `${over}, with ${measured} of its minimum ${plan.rounds} measured rounds: too few for a verdict`,
+    );
+  }
   const stopping = until && {
     minRounds: plan.rounds,
     schedule: until.schedule,
