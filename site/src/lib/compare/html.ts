@@ -1,7 +1,7 @@
 // The compare page's tables as HTML: the same text in the static page and after every change of selection.
 import { INDICATIVE_TEXT, quantity, quantityRange } from '../format.ts';
 import { plainWhat } from '../journey-view.ts';
-import { runDate } from '../runs.ts';
+import { runDate, runWords } from '../runs.ts';
 import { esc, tag } from '../svg.ts';
 import { compareLayout, type ComparePart } from './layout.ts';
 import type { CompareRow, Side } from './rows.ts';
@@ -18,7 +18,7 @@ function sideHtml(s: Side | null, unit: string, method: string, showRun: boolean
   return (
     tag('span', { class: 'v', 'data-median': s.median, 'data-run': s.run }, esc(quantity(s.median, unit, method))) +
     tag('span', { class: 'sub' }, esc(`${iv}n=${s.n}`)) +
-    (showRun ? tag('span', { class: 'sub run' }, esc(`run ${s.run}`)) : '')
+    (showRun ? tag('span', { class: 'sub run' }, esc(runWords(s.run))) : '')
   );
 }
 
@@ -87,7 +87,7 @@ const sideWords = (s: Side | null, unit: string, method: string) =>
  * A run as a table names it: by id and time; in the main questions' view by its time only (the id is in the
  * full list's disclosure); a run of a machine that was not quiet says so.
  */
-const runWords = (run: string, questions: boolean, indicative: ReadonlySet<string>) =>
+const runInTable = (run: string, questions: boolean, indicative: ReadonlySet<string>) =>
   `${questions ? `the run of ${runDate(run)}` : `run ${run} (${runDate(run)})`}${indicative.has(run) ? ` (${INDICATIVE_TEXT})` : ''}`;
 
 /** One row of values from different runs, in words: each value with its run, no pair, no ratio. */
@@ -110,8 +110,8 @@ function apartHtml(
           tag('span', { class: 'muted' }, esc(` (${r.params || 'no parameters'})`)),
         ].join(''),
     ': ',
-    esc(`${names[0]}: ${sideWords(r.a, r.unit, r.method)}, measured in ${runWords(r.a!.run, questions, indicative)} only; `),
-    esc(`${names[1]}: ${sideWords(r.b, r.unit, r.method)}, in ${runWords(r.b!.run, questions, indicative)}; `),
+    esc(`${names[0]}: ${sideWords(r.a, r.unit, r.method)}, measured in ${runInTable(r.a!.run, questions, indicative)} only; `),
+    esc(`${names[1]}: ${sideWords(r.b, r.unit, r.method)}, in ${runInTable(r.b!.run, questions, indicative)}; `),
     tag('strong', {}, esc(`not compared: ${why}`)),
     '.',
   );
@@ -147,7 +147,7 @@ export function compareTablesHtml(
   const caption = (p: ComparePart, i: number) =>
     p.run === null
       ? `Deterministic counts on ${machine(p.host)}`
-      : `${i === 0 ? 'Measured' : 'Timing values measured'} in ${runWords(p.run, questions, indicative)} on ${machine(p.host)}${i === 0 && parts.length > 1 ? '; the tables below hold the timing values of other runs' : ''}`;
+      : `${i === 0 ? 'Measured' : 'Timing values measured'} in ${runInTable(p.run, questions, indicative)} on ${machine(p.host)}${i === 0 && parts.length > 1 ? '; the tables below hold the timing values of other runs' : ''}`;
   const tables = parts.map((p, i) =>
     tag(
       'div',

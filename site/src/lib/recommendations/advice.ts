@@ -81,11 +81,17 @@ export interface Recommendations {
 const isDefaultOpenSSL = (e: SummaryEntry) => e.library === 'openssl' && e.variant === 'default';
 const measured = (e: SummaryEntry | undefined): e is SummaryEntry => e !== undefined && e.status === 'measured' && e.stats !== null;
 
-/** The entries of one key on a host, of the run that measured the most OpenSSL releases of it (comparisons stay in one run). */
-function oneRun(entries: readonly SummaryEntry[]): SummaryEntry[] {
+/**
+ * The entries of one key on a host, of one run (comparisons stay in one run): the run that measured the most
+ * supported series of it (the advice chooses among them), then the most OpenSSL releases, then the newest.
+ * A run of a few builds (a libraries run) may hold every supported series while an older night holds more
+ * releases, all of them past their support.
+ */
+function oneRun(entries: readonly SummaryEntry[], today: string): SummaryEntry[] {
   const byRun = new Map<string, SummaryEntry[]>();
   for (const e of entries) if (measured(e)) byRun.set(e.runId, [...(byRun.get(e.runId) ?? []), e]);
-  return [...byRun.values()].sort((a, b) => b.length - a.length || b[0]!.runId.localeCompare(a[0]!.runId))[0] ?? [];
+  const supported = (run: SummaryEntry[]) => new Set(run.filter((e) => supportOf(e.series, today)?.supported).map((e) => e.series)).size;
+  return [...byRun.values()].sort((a, b) => supported(b) - supported(a) || b.length - a.length || b[0]!.runId.localeCompare(a[0]!.runId))[0] ?? [];
 }
 
 /** The newest release of each series among entries, oldest series first. */
@@ -109,9 +115,9 @@ export function recommendations(
 
   // every series' newest release against the best one, with X25519 pinned (the same work on every release)
   const rateKey = keyOf('rate', 'X25519');
-  const rates = newestPerSeries(oneRun(byKey(rateKey).filter(isDefaultOpenSSL)));
+  const rates = newestPerSeries(oneRun(byKey(rateKey).filter(isDefaultOpenSSL), today));
   const bestRate = [...rates].sort((a, b) => (b.higherIsBetter ? b.stats!.median - a.stats!.median : a.stats!.median - b.stats!.median))[0];
-  const bulkRun = newestPerSeries(oneRun(byKey(BULK_KEY).filter(isDefaultOpenSSL)));
+  const bulkRun = newestPerSeries(oneRun(byKey(BULK_KEY).filter(isDefaultOpenSSL), today));
   const bestBulk = [...bulkRun].sort((a, b) => b.stats!.median - a.stats!.median)[0];
   const series: SeriesRow[] = rates.map((e) => {
     const bulk = bulkRun.find((x) => x.series === e.series);
@@ -160,7 +166,7 @@ export function recommendations(
     for (const from of series.filter((s) => compareVersions(s.version, pick!.version) < 0)) {
       const figures = (['client', 'server', 'rate', 'bulk'] as const).flatMap((measure) => {
         const key = keyOf(measure, 'default');
-        const run = oneRun(byKey(key).filter(isDefaultOpenSSL));
+        const run = oneRun(byKey(key).filter(isDefaultOpenSSL), today);
         const to = run.find((e) => e.version === pick!.version);
         const was = run.find((e) => e.version === from.version);
         return to && was ? [{ measure, figure: fig(to, was) }] : [];

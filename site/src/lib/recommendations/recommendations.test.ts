@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { DetailedIterations, HypothesisResult, Summary } from '../../../../schema/index.ts';
 import { buildSlug } from '../../../../catalogue/index.ts';
 import { allFigures, keyShareNames, recommendations, sameCostClaims } from './advice.ts';
-import { compareEntries, decisionText } from './figures.ts';
+import { compareEntries, decisionText, keyOf } from './figures.ts';
 import { supportOf } from './support.ts';
 
 const dir = join(import.meta.dirname, '../../../tests/fixtures/data');
@@ -76,6 +76,22 @@ test('the fixture machine: run 3.5.7; upgrades from every older series; 1.1.1 is
     ['1.1.1w', '3.0.22', '3.4.1'],
   );
   for (const u of r.upgrades) for (const { figure } of u.figures) assert.equal(figure.a.version, '3.5.7');
+});
+
+test('the release to run comes from the run with the most supported series, not the one with the most releases', () => {
+  // 3.5.7's handshake rate moved to a run of its own (as a libraries run measures a few builds): the older run
+  // keeps three releases, none supported on TODAY; the pick is still made, from the run that has 3.5.7
+  const rate = keyOf('rate', 'X25519');
+  const main = summary.entries.find((e) => e.host === HOST && e.key === rate && e.version === '3.5.7' && e.variant === 'default')!;
+  const others = summary.entries.filter((e) => e.host === HOST && e.key === rate && e.runId === main.runId && e !== main && e.library === 'openssl');
+  assert.ok(others.length >= 2, 'the fixture run has more releases than the one moved');
+  const moved = { ...summary, entries: summary.entries.map((e) => (e === main ? { ...e, runId: '20261127T000000Z-full-libs' } : e)) };
+  const r = recommendations(moved, detailed, HOST, TODAY, hypothesis);
+  assert.equal(r.pick?.version, '3.5.7');
+  assert.deepEqual(
+    r.series.map((s) => s.version),
+    ['3.5.7'],
+  );
 });
 
 test('the newest LTS is recommended unless the data decide it is slower than the fastest supported release', () => {
