@@ -4,6 +4,7 @@
 #include "exit_codes.h"
 #include "json.h"
 #include "program.h"
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +36,13 @@ const char *library_errors(void) {
     return err_len ? err_buf : "(the library queued no error)";
 }
 #else
+/* OpenSSL starts each line with the thread id ("40E71517CC7F0000:error:..."), different in every process:
+ * dropped, so that a reason recorded in a run or MTU file is the same from one run to the next */
 static int err_line(const char *str, size_t len, void *u) {
+    size_t hex = 0;
     (void)u;
+    while (hex < len && isxdigit((unsigned char)str[hex])) hex++;
+    if (hex > 0 && len - hex > 7 && memcmp(str + hex, ":error:", 7) == 0) str += hex + 1, len -= hex + 1;
     add_line(str, len);
     return 1;
 }
