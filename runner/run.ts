@@ -36,6 +36,8 @@ export interface RunOptions {
    * end the run after this round. The run file then records the rounds measured, not the planned maximum.
    */
   afterRound?: (round: number, entries: readonly JournalEntry[], seconds: number) => boolean | Promise<boolean>;
+  /** asked before each timed task of a measured round: true leaves the task out of this round (npm run reproduce: nothing still open needs it) */
+  retired?: (buildId: string, benchmark: string, task: string) => boolean;
   /** milliseconds, for the round times afterRound is given (default Date.now; tests drive their own) */
   clock?: () => number;
   /** deterministic tasks run at once (default: the machine's CPUs) */
@@ -45,7 +47,7 @@ export interface RunOptions {
   /**
    * true (npm run bench, unless --full-warmup): a short warm-up round where this machine's quiet runs
    * recorded the tasks' times (runner/run/warmup.ts). Default: a whole warm-up round, every timed task on
-   * every build (npm run reproduce sizes its looks from the warm-up round's wall time).
+   * every build (npm run reproduce spends its alpha over the time the warm-up round leaves in its budget).
    */
   shortWarmup?: boolean;
 }
@@ -270,7 +272,7 @@ export async function executeRun(
         const build = byId.get(buildId)!;
         const task = runsOn(bench, build) ? timedOf(bench, build).find((t) => t.id === taskId) : undefined;
         if (!task || prepared.get(`${buildId}|${bench.id}`) !== null) continue;
-        if (until?.skip(buildId, bench.id, taskId) || leftOut.has(key)) continue;
+        if (until?.skip(buildId, bench.id, taskId) || leftOut.has(key) || (!warmup && options.retired?.(buildId, bench.id, taskId))) continue;
         if (warmup && notWarmed.has(`${key}|${buildId}`)) continue;
         if (finished.has(finishedKey({ round, buildId, benchmark: bench.id, task: taskId }))) continue;
         const label = `${warmup ? 'warm-up' : `round ${round - plan.warmupRounds + 1}/${plan.maxRounds ? `${plan.rounds}-${plan.maxRounds}` : plan.rounds}`} ${bench.id}/${taskId} ${buildLabel(build.record)}${repeat ? ' (again)' : ''}`;

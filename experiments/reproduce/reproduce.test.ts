@@ -10,12 +10,13 @@ import { standInBuild, standInPlan } from '../../runner/stand-in-build.ts';
 import { seriesKey, wantedTasks, type Benchmark, type BuildUnderTest, type SeriesSpec, type Task } from '../../runner/benchmark.ts';
 import { BENCHMARKS } from '../../runner/benchmarks.ts';
 import { executeRun } from '../../runner/run.ts';
-import type { RunPlan } from '../../runner/run/journal.ts';
+import type { JournalEntry, RunPlan } from '../../runner/run/journal.ts';
 import { seededRandom } from '../../analysis/stats.ts';
 import type { Build } from '../../site/src/lib/claims/schema.ts';
 import { ALPHA } from '../../analysis/sequential.ts';
 import { buildSpec, needsOf, parseWriteup, planTasks, reproduceCommand, standIn, wantedKeys } from './plan.ts';
-import { MAX_ROUNDS, Reproduction, Stopper } from './stopping.ts';
+import { isLookRound, MAX_ROUNDS, Reproduction, Stopper } from './stopping.ts';
+import type { TestVerdict } from '../../site/src/lib/claims/verdicts.ts';
 import { claimOutcomes, verdictReport } from './verdicts.ts';
 
 const WRITEUPS = join(import.meta.dirname, '..', '..', 'site', 'src', 'content', 'writeups');
@@ -40,6 +41,8 @@ const instrSpec: SeriesSpec = { ...cpuSpec(16), metric: 'instructions', label: '
  */
 function toy(opts: {
   cost: Record<string, number>;
+  /** the cost of size 1024 (full mode), when not 64 times size 16's */
+  cost1024?: Record<string, number>;
   cv: number;
   instr: Record<string, number>;
   clock: { ms: number };
@@ -62,7 +65,10 @@ function toy(opts: {
         ...sizes.map((size): Task => ({
           id: `cpu-${size}`,
           produces: [cpuSpec(size)],
-          run: async () => (tick(`cpu-${size}`), [{ spec: cpuSpec(size), value: opts.cost[v]! * noise() * (size / 16) }]),
+          run: async () => (
+            tick(`cpu-${size}`),
+            [{ spec: cpuSpec(size), value: (size === 1024 && opts.cost1024 ? opts.cost1024[v]! : opts.cost[v]! * (size / 16)) * noise() }]
+          ),
         })),
         { id: 'instr', oncePerRun: true, produces: [instrSpec], run: async () => (tick('instr'), [{ spec: instrSpec, value: opts.instr[v]! }]) },
         { id: 'blind', run: async () => (tick('blind'), []) },
@@ -71,14 +77,15 @@ function toy(opts: {
   };
 }
 
-const writeup = (claims: string) =>
+const writeup = (claims: string, studies = '') =>
   parseWriteup(
     `---
 title: "A stand-in write-up"
 summary: "Two releases compared on a stand-in benchmark."
 versions: ["3.4.1", "3.5.7"]
-series:
+${studies}series:
   - { key: "toy/cpu[size=16]", id: cpu, label: "CPU time" }
+  - { key: "toy/cpu[size=1024]", id: cpu1024, label: "CPU time, 1024" }
   - { key: "toy/instructions[size=16]", id: instr, label: "instructions" }
 claims:
 ${claims}
@@ -105,11 +112,11 @@ async function reproduce(w: ReturnType<typeof writeup>, bench: Benchmark, clock:
     now: () => clock.ms / 1000,
     start: 0,
     timed: tp.timed,
-    declared: (s) => (plan.rounds = s.looks.at(-1)!),
   });
   const out = mkdtempSync(join(tmpdir(), 'reproduce-test-'));
   const { run } = await executeRun(plan, builds, [bench], out, { progress: () => {} }, [], undefined, {
     wanted: wantedKeys(needs.keys),
+    retired: stopper.retired,
     afterRound: stopper.afterRound,
     clock: () => clock.ms,
   });
@@ -176,38 +183,137 @@ const CPU_CLAIM = `  - id: slower
     tests:
       - { series: cpu, builds: ["3.5.7", "3.4.1"], expect: higher, threshold: 0.1 }`;
 
-test('a clear difference is decided at the first look and the run stops there', async () => {
+test('a clear difference is decided at the first look (round 6) and the run stops there; the look spends alpha for the time it took', async () => {
   const clock = { ms: 0 };
   const calls: string[] = [];
   const bench = toy({ cost: { '3.4.1': 10, '3.5.7': 15 }, cv: 0.02, instr: {}, clock, taskMs: () => 1000, calls });
-  const { run, stopper, outcomes } = await reproduce(writeup(CPU_CLAIM), bench, clock, 600);
+  const { run, stopper, outcomes } = await reproduce(writeup(CPU_CLAIM), bench, clock, 60);
   assert.equal(stopper.stoppedBecause, 'all-decided');
-  const first = stopper.schedule!.looks[0]!;
-  assert.equal(stopper.measuredRounds, first);
+  assert.equal(stopper.measuredRounds, 6);
   assert.equal(stopper.test.looks.length, 1);
-  assert.equal(run.plan.rounds, first, 'the run file records the rounds measured');
+  assert.equal(run.plan.rounds, 6, 'the run file records the rounds measured');
   assert.ok(!calls.some((c) => c.startsWith('instr')), 'the unwanted once-per-run task never ran');
   assert.equal(outcomes[0]!.verdict, 'confirmed');
   const c = outcomes[0]!.comparisons[0]!;
-  assert.equal(c.pairs, first);
+  assert.equal(c.pairs, 6);
   assert.ok(c.interval!.low > 1.1 && c.interval!.high < 2, `${c.interval!.low} .. ${c.interval!.high}`);
-  assert.ok(Math.abs(c.interval!.alpha - stopper.schedule!.alpha[0]!) < 1e-12, 'the first look spends its share of alpha');
+  // the warm-up round (the wanted task and the undeclared one on two builds) took 4 s of the 60, so the
+  // measured rounds had 56 s; six rounds of 4 s spend 24/56 of alpha
+  assert.ok(Math.abs(c.interval!.alpha - (ALPHA * 24) / 56) < 1e-12, `alpha ${c.interval!.alpha}`);
 });
 
 test('an undecidable difference runs to the budget, and the final look spends all the alpha left', async () => {
   const clock = { ms: 0 };
-  // the warm-up round (four tasks: the wanted one and the undeclared one on two builds) takes 4 s, later
-  // rounds 6 s: the budget ends before the last declared look
+  // the warm-up round (four tasks: the wanted one and the undeclared one on two builds) takes 4 s, later rounds 6 s
   const bench = toy({ cost: { '3.4.1': 10, '3.5.7': 11 }, cv: 0.05, instr: {}, clock, taskMs: () => (clock.ms < 4000 ? 1000 : 1500), calls: [] });
   const { stopper, outcomes, run } = await reproduce(writeup(CPU_CLAIM), bench, clock, 60);
   assert.equal(stopper.stoppedBecause, 'budget');
   assert.ok(clock.ms / 1000 <= 60, `stayed within the budget: ${clock.ms / 1000} s`);
-  assert.ok(stopper.measuredRounds < stopper.schedule!.looks.at(-1)!, 'stopped before the last declared look');
+  assert.deepEqual(
+    stopper.test.looks.map((l) => l.round),
+    [6, 8, 9],
+    'looks after rounds 6 and 8, and the final one when the next round would overrun',
+  );
   const last = stopper.test.looks.at(-1)!;
   assert.ok(last.final);
   assert.ok(Math.abs(stopper.alphaSpent - ALPHA) < 1e-12, `alpha spent ${stopper.alphaSpent}`);
   assert.equal(outcomes[0]!.verdict, 'not-shown');
   assert.equal(run.plan.rounds, stopper.measuredRounds);
+});
+
+test('a task whose comparisons are decided leaves the rounds; the one still open goes on', async () => {
+  const clock = { ms: 0 };
+  const calls: string[] = [];
+  // size 16: +50%, decided at the first look; size 1024: +5% against a claim of more than +10%, undecidable here
+  const bench = toy({ cost: { '3.4.1': 10, '3.5.7': 15 }, cost1024: { '3.4.1': 100, '3.5.7': 110 }, cv: 0.05, instr: {}, clock, taskMs: () => 1000, calls });
+  const w = writeup(`${CPU_CLAIM}
+  - id: large
+    text: "3.5.7 spends more CPU time than 3.4.1 on size 1024."
+    tests:
+      - { series: cpu1024, builds: ["3.5.7", "3.4.1"], expect: higher, threshold: 0.1 }`);
+  const { stopper, outcomes } = await reproduce(w, bench, clock, 120);
+  assert.equal(outcomes[0]!.verdict, 'confirmed');
+  const decidedAt = outcomes[0]!.comparisons[0]!.round!;
+  const runs = (task: string) => calls.filter((c) => c.startsWith(`${task}@`)).length;
+  // the warm-up round and the measured rounds up to the deciding look, on two builds
+  assert.equal(runs('cpu-16'), 2 * (1 + decidedAt), 'size 16 stopped after the look that decided it');
+  assert.equal(runs('cpu-1024'), 2 * (1 + stopper.measuredRounds), 'size 1024 ran in every round');
+  assert.ok(stopper.measuredRounds > decidedAt);
+});
+
+test('a claim is settled when no verdict its open comparisons may reach changes it', () => {
+  const w = writeup(
+    `  - id: quoted
+    by: study
+    quote: "5% slower"
+    text: "3.5.7 is a few percent slower on both sizes."
+    tests:
+      - { series: cpu, builds: ["3.5.7", "3.4.1"], expect: magnitude, value: 1.05, tolerance: 0.03 }
+      - { series: cpu1024, builds: ["3.5.7", "3.4.1"], expect: magnitude, value: 1.05, tolerance: 0.03 }
+  - id: both
+    text: "3.5.7 spends more CPU time on both sizes."
+    tests:
+      - { series: cpu, builds: ["3.5.7", "3.4.1"], expect: higher, threshold: 0.1 }
+      - { series: cpu1024, builds: ["3.5.7", "3.4.1"], expect: higher, threshold: 0.1 }`,
+    `studies:
+  - { id: study, title: "A stand-in study", short: "the study", by: "nobody", setup: "none" }
+`,
+  );
+  const r = new Reproduction(needsOf(w).comparisons, (b) => b.version);
+  const [q16, q1024, b16, b1024] = r.states;
+  const decideAs = (s: (typeof r.states)[number], verdict: TestVerdict) => Object.assign(s, { decided: true, verdict, kind: 'cpu-time' });
+  for (const s of r.states) s.kind = 'cpu-time';
+  assert.ok(!r.settled(q16!.claim) && !r.settled(b16!.claim), 'nothing decided: open');
+  decideAs(q16!, 'smaller-than-reported');
+  assert.ok(!r.settled(q16!.claim), 'smaller on one size, and the other may still come out larger (then both ways: not shown)');
+  decideAs(q1024!, 'larger-than-reported');
+  assert.ok(r.settled(q16!.claim), 'all decided');
+  decideAs(b16!, 'confirmed');
+  assert.ok(!r.settled(b16!.claim), 'confirmed on one size; the other may still contradict it');
+  b16!.verdict = 'contradicted';
+  assert.ok(r.settled(b16!.claim), 'a contradiction decides the claim however the other comparison ends');
+  assert.equal(r.openSides().size, 0, 'no side is needed once every claim is settled');
+  b16!.verdict = 'confirmed';
+  assert.equal(r.openSides().size, 2, 'the open comparison needs both its sides');
+  assert.ok(!b1024!.decided);
+});
+
+test("simulation: a true ratio on the claim's threshold is decided (wrongly, either way) in at most 5% of runs", () => {
+  // every decision at the boundary is an interval that missed the true ratio: the union bound caps them at alpha
+  const w = writeup(CPU_CLAIM);
+  const rnd = seededRandom(11);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+  const runs = 400;
+  let decided = 0;
+  for (let k = 0; k < runs; k++) {
+    const r = new Reproduction(needsOf(w).comparisons, (b) => b.version);
+    let now = 0;
+    const stopper = new Stopper(r, { warmupRounds: 1, budgetSeconds: 100, now: () => now, start: 0, timed: true });
+    const entries: JournalEntry[] = [];
+    for (let round = 0; ; round++) {
+      now += 2;
+      for (const [v, cost] of [
+        ['3.4.1', 10],
+        ['3.5.7', 11],
+      ] as const)
+        entries.push({
+          round,
+          buildId: v,
+          benchmark: 'toy',
+          task: 'cpu-16',
+          at: '',
+          seconds: 1,
+          outcomes: [{ spec: cpuSpec(16), value: cost * Math.exp(0.05 * gauss()) }],
+        });
+      if (stopper.afterRound(round, entries, 2)) break;
+    }
+    if (r.states[0]!.decided) decided++;
+  }
+  assert.ok(decided / runs <= ALPHA, `${decided} of ${runs} runs decided`);
+});
+
+test('looks come after measured rounds 6, 8, 10, 13 and so on, each about 30% more rounds than the last', () => {
+  assert.deepEqual(Array.from({ length: 40 }, (_, i) => i + 1).filter(isLookRound), [6, 8, 10, 13, 17, 22, 29, 38]);
 });
 
 test('deterministic claims: one measured round, no warm-up, exact comparison', async () => {
@@ -254,7 +360,7 @@ test('the report prints a verdict per claim and, per comparison, ratio, interval
   assert.match(text, /2 confirmed, 1 unverified/);
   assert.match(
     stopper.record(10),
-    /looks declared after the warm-up round .* after measured rounds 6, .*looks taken: after round 6 alpha .*stopped after 6 measured round\(s\) because every CPU-time comparison was decided/,
+    /looks after measured rounds 6, 8, 10, 13 .*; the warm-up round took 4\.0 s and left 594 s of the 10-minute budget; looks taken: after round 6 alpha .*stopped after 6 measured round\(s\) because every claim was settled/,
   );
 });
 

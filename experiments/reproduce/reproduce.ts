@@ -18,7 +18,7 @@ import { harnessInfo, newRunId } from '../../runner/run/identity.ts';
 import type { RunPlan } from '../../runner/run/journal.ts';
 import { buildName, type Build } from '../../site/src/lib/claims/schema.ts';
 import { buildSpec, needsOf, planTasks, readWriteup, wantedKeys } from './plan.ts';
-import { MAX_ROUNDS, Reproduction, Stopper } from './stopping.ts';
+import { MAX_ROUNDS, Reproduction, SPENDING_WORDS, Stopper } from './stopping.ts';
 import { claimOutcomes, verdictReport } from './verdicts.ts';
 
 const WRITEUPS = join('site', 'src', 'content', 'writeups');
@@ -34,11 +34,13 @@ compare, and prints a verdict per claim and per comparison:
     the tasks that produce the series the claims compare;
   - every build runs every task once per round, the order rotating each round; a comparison's evidence is
     the ratio of its two values in the same round;
-  - a warm-up round times a round; from it and the budget the run declares after which rounds it will look
-    and how much of alpha = 0.05 each look spends; at a look a CPU-time comparison whose t interval (at the
-    look's confidence) lies inside or entirely outside the claim's range is decided;
-  - it stops when every CPU-time comparison is decided, at the last look, or when the budget ends (one last
-    look then spends the alpha left); instruction counts and bytes are measured once and compared exactly.
+  - after a warm-up round it looks after measured rounds 6, 8, 10, 13 (each about 30% more); a look
+    spends alpha = 0.05 in proportion to the measuring time since the last one, and a CPU-time comparison
+    whose t interval (at the look's confidence) lies inside or entirely outside the claim's range is decided;
+  - a task leaves the rounds once every comparison it feeds is decided or belongs to a claim whose verdict
+    the comparisons still open cannot change; it stops when every claim is so settled, or when the next
+    round would overrun the budget (one last look then spends the alpha left); instruction counts and bytes
+    are measured once and compared exactly.
 Writes a run file (data/runs/<machine>/...) that can be aggregated and submitted like any run.
 
   --budget-minutes N   the time the measuring may take (default ${DEFAULT_BUDGET_MINUTES}; the quiet-host wait counts)
@@ -127,7 +129,7 @@ async function main(): Promise<number> {
     mode: taskPlan.mode,
     host: describeHost(hostId(values['host-id'])),
     benchmarks: taskPlan.benchmarks,
-    // the real number of rounds is fixed after the warm-up (the schedule's last look) or earlier by a stop
+    // the run file records the rounds measured: the stopping rule ends the run
     rounds: timed ? MAX_ROUNDS : 1,
     warmupRounds: timed ? 1 : 0,
     builds: [],
@@ -153,12 +155,7 @@ async function main(): Promise<number> {
     now: () => Date.now() / 1000,
     start,
     timed,
-    declared: (s, seconds) => {
-      plan.rounds = s.looks.at(-1)!;
-      console.log(
-        `warm-up round: ${seconds.toFixed(1)} s; looks declared after measured rounds ${s.looks.join(', ')} (alpha ${s.alpha.map((a) => a.toPrecision(2)).join(', ')})`,
-      );
-    },
+    declared: (warmup, left) => console.log(`warm-up round: ${warmup.toFixed(1)} s; ${left.toFixed(0)} s left for measured rounds; ${SPENDING_WORDS}`),
     looked: (l) =>
       console.log(
         `look after round ${l.round} (alpha ${l.alpha.toPrecision(3)}${l.final ? ', final: the budget ends' : ''}): ${l.undecided} CPU-time comparison(s) undecided`,
@@ -178,6 +175,7 @@ async function main(): Promise<number> {
     evidence,
     {
       wanted,
+      retired: stopper.retired,
       afterRound: (round, entries, seconds) => {
         const stop = stopper.afterRound(round, entries, seconds);
         if (stop) {

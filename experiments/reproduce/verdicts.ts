@@ -1,10 +1,10 @@
 // `npm run reproduce -- <write-up>`: each claim's verdict from what was measured, in words.
-import { buildName, flagName, type Claim } from '../../site/src/lib/claims/schema.ts';
+import { flagName, type Claim } from '../../site/src/lib/claims/schema.ts';
 import { VERDICT_LABEL, type Verdict } from '../../site/src/lib/claims/verdicts.ts';
 import { decide } from '../../site/src/lib/claims/evaluate.ts';
 import { changeText, expectationText } from '../../site/src/lib/claims/words.ts';
 import type { CpuFlags } from '../../schema/index.ts';
-import type { ComparisonState, Reproduction } from './stopping.ts';
+import { decideInput, type ComparisonState, type Reproduction } from './stopping.ts';
 
 // ------------------------------------------------------------------ verdicts, in words
 
@@ -20,16 +20,7 @@ export function claimOutcomes(claims: readonly Claim[], r: Reproduction, cpuFlag
   return claims.map((claim): ClaimOutcome => {
     if (claim.unverified) return { claim, verdict: 'unverified', reason: claim.unverified, comparisons: [] };
     const comparisons = r.states.filter((s) => s.claim === claim);
-    const { verdict: v, reason } = decide(
-      comparisons.map((c) => ({
-        test: c.pairing.test,
-        verdict: c.verdict,
-        reason: c.reason,
-        label: c.pairing.label,
-        seriesLabel: c.pairing.seriesLabel,
-        missing: c.verdict === 'not-measured' ? [c.pairing.a.build, c.pairing.b.build].map(buildName) : [],
-      })),
-    );
+    const { verdict: v, reason } = decide(comparisons.map((c) => decideInput(c)));
     const lacking = claim.requires?.flags.filter((f) => cpuFlags[f] === false) ?? [];
     if (lacking.length && v !== 'not-measured')
       return { claim, verdict: 'cannot-test', reason: `this machine lacks ${lacking.map(flagName).join(', ')}: ${claim.requires!.why}`, comparisons };

@@ -31,7 +31,7 @@ export interface WarmupChoice {
   warmup: 'whole-round' | 'short';
   /**
    * whole-round: why. asked: the caller asked for a whole round (--full-warmup, or npm run reproduce,
-   * which sizes its looks from the warm-up round's time); no-record: no timed task had a recorded time;
+   * which spends its alpha over the time the warm-up round leaves); no-record: no timed task had a recorded time;
    * journal: resumed from a journal written before the choice was journaled, with timed tasks in it
    */
   reason?: 'asked' | 'no-record' | 'journal';
@@ -77,7 +77,7 @@ export function warmupNote(c: WarmupChoice, leftOut: readonly Pick<TaskCost, 'be
         ? 'because no quiet run of this machine had recorded the time of any of them for these builds, this mode and harness revision (runner/task-times.ts)'
         : c.reason === 'journal'
           ? 'because the run was resumed from a journal written before the warm-up was chosen'
-          : "as asked (--full-warmup, or npm run reproduce, which sizes its looks from the warm-up round's time)";
+          : 'as asked (--full-warmup, or npm run reproduce, which spends its alpha over the time the warm-up round leaves)';
     return `a whole warm-up round: round 0 ran every timed task on every build (${all} in all), ${why}`;
   }
   const runs = timesFrom(c);
