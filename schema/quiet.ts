@@ -10,6 +10,13 @@ export const HostSnapshot = z.object({
   stealPercent: nonNegative.nullable().describe('CPU steal over the window, percent of all CPUs'),
   iowaitPercent: nonNegative.nullable().describe('iowait over the window, percent of all CPUs'),
   otherBusyPercent: nonNegative.nullable().describe("CPU used over the window by processes outside this run's process tree, percent of one CPU"),
+  cpuTicks: z
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      'clock ticks of all CPUs in the window (/proc/stat), the resolution of the percentages: a limit is broken only by more than one tick (absent in runs before the evening of 28 November 2026, judged without that allowance)',
+    ),
   busiestOthers: z
     .array(z.object({ pid: z.int().nonnegative(), command: shortText(200), cpuPercent: nonNegative }))
     .max(10)

@@ -9,7 +9,7 @@ import { makeHostSnapshot } from '../../schema/test-data.ts';
 import { CALM_PROBE_SECONDS, CALM_QUIET_WINDOWS, hostEvidence, measureUndisturbed, STEAL_PROBE_SECONDS, summarizeEvidence } from './evidence.ts';
 import { checkSnapshot } from './limits.ts';
 import { MAX_WINDOW_SECONDS, MIN_WINDOW_SECONDS, type Every, type RoundSnapshot, type RoundWatch } from './round-watch.ts';
-import { parsePidStat, processTree, snapshotBetween, systemProc, takeSample, type ProcSource } from './sample.ts';
+import { parsePidStat, processTree, round2, snapshotBetween, systemProc, takeSample, type ProcSource } from './sample.ts';
 
 interface Proc {
   ppid: number;
@@ -129,6 +129,31 @@ test('steal and iowait are percentages of all CPUs, with the value in the reason
     'CPU steal was 10% of all CPUs over the 10 s round (limit 2%)',
     'iowait was 10% of all CPUs over the 10 s round (limit 5%)',
   ]);
+});
+
+test('a limit is broken only by more than one clock tick: one tick of iowait in a 0.07 s window is not a storm, two are', () => {
+  const a: Machine = { cpu: [0, 0, 0, 0, 0, 0, 0, 0], load: 0.1, procs: RUN(0, 0) };
+  const b: Machine = { cpu: [1000, 0, 0, 800, 0, 0, 0, 200], load: 0.1, procs: RUN(1000, 0) };
+  assert.equal(between(a, b).cpuTicks, 2000, 'the window records its ticks');
+  const window = (ticks: number, iowait: number, steal: number, other: number) => ({
+    at: '2026-11-29T00:00:00.000Z',
+    windowSeconds: round2(ticks / 200),
+    loadAverage: [0.1, 0.1, 0.1] as [number, number, number],
+    stealPercent: round2((100 * steal) / ticks),
+    iowaitPercent: round2((100 * iowait) / ticks),
+    otherBusyPercent: round2((100 * other * 2) / ticks),
+    cpuTicks: ticks,
+    busiestOthers: [],
+  });
+  // 14 ticks of 2 CPUs: one tick is 7.14% of all CPUs, 14.29% of one
+  assert.deepEqual(checkSnapshot(window(14, 1, 0, 1), 'window', 2), { quiet: true, reasons: [] });
+  assert.deepEqual(checkSnapshot(window(14, 2, 0, 0), 'window', 2).reasons, ['iowait was 14.29% of all CPUs over the 0.07 s window (limit 5%)']);
+  assert.equal(checkSnapshot(window(14, 0, 0, 2), 'window', 2).quiet, false, 'two ticks of another process: 28.57% of one CPU');
+  // 1200 ticks (6 s): one tick is 0.08%, so 2.17% of steal still breaks the 2% limit
+  assert.equal(checkSnapshot(window(1200, 0, 26, 0), 'window', 2).quiet, false);
+  // a snapshot from before cpuTicks was recorded is judged without the allowance
+  const { cpuTicks: _t, ...old } = window(14, 1, 0, 0);
+  assert.equal(checkSnapshot(old, 'window', 2).quiet, false);
 });
 
 test('load average: tight before the run, looser at the end of a round', () => {

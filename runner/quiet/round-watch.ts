@@ -81,8 +81,11 @@ function keptPart(whole: Snapshot, windows: QuietWindow[]): Omit<Snapshot, 'gove
     f === 'stealPercent' && w.stealProbe ? w.stealProbe.stealPercent : w[f];
   const mean = (f: 'stealPercent' | 'iowaitPercent' | 'otherBusyPercent') =>
     seconds === 0 || kept.some((w) => value(w, f) === null) ? null : round2(kept.reduce((a, w) => a + value(w, f)! * w.windowSeconds, 0) / seconds);
+  const ticks = kept.every((w) => w.cpuTicks !== undefined) ? kept.reduce((a, w) => a + w.cpuTicks!, 0) : undefined;
+  const { cpuTicks: _t, ...rest } = whole;
   return {
-    ...whole,
+    ...rest,
+    ...(ticks !== undefined ? { cpuTicks: ticks } : {}),
     windowSeconds: round2(seconds),
     stealPercent: mean('stealPercent'),
     iowaitPercent: mean('iowaitPercent'),

@@ -163,6 +163,7 @@ export function snapshotBetween(a: Sample, b: Sample, root: number, hz = ticksPe
     stealPercent: pct(steal),
     iowaitPercent: pct(iowait),
     otherBusyPercent: round2((100 * otherTicks) / hz / windowSeconds),
+    cpuTicks: total,
     busiestOthers: others.slice(0, 5),
     governor: b.governor,
     boost: b.boost,
