@@ -7,6 +7,7 @@
  * object on stdout. Usage: see PROGRAM_USAGE below. */
 #define _GNU_SOURCE
 #include "../c-common/library.h" /* first: it must precede every library header */
+#include "../c-common/callgrind.h"
 #include "../c-common/certs.h"
 #include "../c-common/clock.h"
 #include "../c-common/cpu.h"
@@ -30,16 +31,6 @@
 #include <openssl/ssl.h>
 #if defined(OBS_LIB_OPENSSL) && OPENSSL_VERSION_NUMBER < 0x30000000L
 #include <openssl/ec.h>
-#endif
-#if defined(__has_include)
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#define HAVE_CALLGRIND 1
-#endif
-#endif
-#ifndef HAVE_CALLGRIND
-#define CALLGRIND_TOGGLE_COLLECT
-#define RUNNING_ON_VALGRIND 0
 #endif
 
 enum { RES_NONE, RES_TICKET, RES_SESSION_ID };

@@ -11,6 +11,7 @@
  * code as the CPU time. Output: one JSON object on stdout; exit codes as in ../c-common/exit_codes.h. */
 #define _GNU_SOURCE
 #include "../c-common/library.h" /* first: it must precede every library header */
+#include "../c-common/callgrind.h"
 #include "../c-common/certs.h"
 #include "../c-common/clock.h"
 #include "../c-common/deterministic.h"
@@ -34,16 +35,6 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-#if defined(__has_include)
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#define HAVE_CALLGRIND 1
-#endif
-#endif
-#ifndef HAVE_CALLGRIND
-#define CALLGRIND_TOGGLE_COLLECT
-#define RUNNING_ON_VALGRIND 0
-#endif
 
 #define CA_COUNT 200
 #define AEAD_BYTES 16 /* the tiny record of the complaint */
