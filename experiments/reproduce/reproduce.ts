@@ -170,7 +170,16 @@ async function main(): Promise<number> {
     builds,
     benchmarks,
     outDir,
-    { progress: (m) => console.log(m.replace(/, ~\d+ min left/, '').replace(/\[(\d+)\/\d+ /, '[$1 ')) },
+    // no planned totals: the stopping rule ends the run
+    {
+      progress: (m) =>
+        console.log(
+          m
+            .replace(/, ~\d+ min left/, '')
+            .replace(/\[(\d+)\/\d+ /, '[$1 ')
+            .replace(/round (\d+)\/\d+ /, 'round $1 '),
+        ),
+    },
     notes,
     evidence,
     {
