@@ -45,9 +45,9 @@ export interface RunOptions {
   /** false: measure every deterministic task, even with a stored result for its key (--no-reuse) */
   reuse?: boolean;
   /**
-   * true (npm run bench, unless --full-warmup): a short warm-up round where this machine's quiet runs
-   * recorded the tasks' times (runner/run/warmup.ts). Default: a whole warm-up round, every timed task on
-   * every build (npm run reproduce spends its alpha over the time the warm-up round leaves in its budget).
+   * true (npm run bench unless --full-warmup, npm run reproduce): a short warm-up round where this
+   * machine's quiet runs recorded the tasks' times (runner/run/warmup.ts). Default: a whole warm-up round,
+   * every timed task on every build.
    */
   shortWarmup?: boolean;
 }

@@ -1,7 +1,7 @@
 // The warm-up round (round 0, never aggregated) has two jobs: to warm (the binary paged in, caches,
 // the CPU's frequency) and, for a night with a time budget, to time every timed task for the plan
 // (runner/night-plan.ts). A whole warm-up round runs every timed task on every build, which on a full
-// night of 9 builds is about a seventh of the night. A short one (npm run bench, unless --full-warmup)
+// night of 9 builds is about a seventh of the night. A short one (npm run bench unless --full-warmup, and npm run reproduce)
 // uses the times earlier quiet runs of this machine recorded (runner/task-times.ts): for each benchmark
 // and build,
 //   - every timed task has a recorded time: round 0 runs only the first of them in run order (enough to
@@ -30,8 +30,8 @@ export interface NotWarmed {
 export interface WarmupChoice {
   warmup: 'whole-round' | 'short';
   /**
-   * whole-round: why. asked: the caller asked for a whole round (--full-warmup, or npm run reproduce,
-   * which spends its alpha over the time the warm-up round leaves); no-record: no timed task had a recorded time;
+   * whole-round: why. asked: the caller asked for a whole round (--full-warmup); no-record: no timed
+   * task had a recorded time;
    * journal: resumed from a journal written before the choice was journaled, with timed tasks in it
    */
   reason?: 'asked' | 'no-record' | 'journal';
@@ -77,7 +77,7 @@ export function warmupNote(c: WarmupChoice, leftOut: readonly Pick<TaskCost, 'be
         ? 'because no quiet run of this machine had recorded the time of any of them for these builds, this mode and harness revision (runner/task-times.ts)'
         : c.reason === 'journal'
           ? 'because the run was resumed from a journal written before the warm-up was chosen'
-          : 'as asked (--full-warmup, or npm run reproduce, which spends its alpha over the time the warm-up round leaves)';
+          : 'as asked (--full-warmup)';
     return `a whole warm-up round: round 0 ran every timed task on every build (${all} in all), ${why}`;
   }
   const runs = timesFrom(c);
