@@ -148,14 +148,14 @@ export function hostEvidence(opts: RecorderOptions): EvidenceRecorder {
 }
 /**
  * Attempts at measured rounds the host disturbed that a run drops and measures again (measureUndisturbed
- * here, the bench run loop in runner/run.ts); past it a disturbed round is kept and the run is not quiet.
+ * here, the bench run loop's rounds in runner/run/rounds.ts); past it a disturbed round is kept and the run is not quiet.
  * A limit per run, so that a host that stays loud ends the run instead of repeating rounds for ever.
  */
 export const MAX_REPEATED_ROUNDS = 10;
 
 /**
  * Times one task may be dropped from one attempt at a measured round because it overlapped a window that
- * broke a limit (runner/run.ts measures it again at the round's end, on every build); at the last of them
+ * broke a limit (runner/run/rounds.ts measures it again at the round's end, on every build); at the last of them
  * it is given up for the attempt, which then has no value of it on any build.
  */
 export const MAX_TASK_DROPS = 3;

@@ -10,7 +10,7 @@
 // (resumableRun): finished (round, build, benchmark, task) entries and
 // the evidence already recorded are kept, and finished tasks are skipped, so a kill loses at most the
 // task in flight. A `round-repeated` line drops the timed entries of its round written before it (the
-// attempt the host disturbed, runner/run.ts), a `tasks-dropped` line those of its tasks in its round, so
+// attempt the host disturbed, runner/run/rounds.ts), a `tasks-dropped` line those of its tasks in its round, so
 // a resumed run never sees them.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
