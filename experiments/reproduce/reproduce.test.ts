@@ -221,6 +221,22 @@ test('an undecidable difference runs to the budget, and the final look spends al
   assert.equal(run.plan.rounds, stopper.measuredRounds);
 });
 
+test('when the budget ends at a scheduled look, that round has one look, the final one, with all the alpha left', async () => {
+  const clock = { ms: 0 };
+  // warm-up 4 s, rounds of 6 s: round 8 ends at 52 s of the 52, a round of the schedule
+  const bench = toy({ cost: { '3.4.1': 10, '3.5.7': 11 }, cv: 0.05, instr: {}, clock, taskMs: () => (clock.ms < 4000 ? 1000 : 1500), calls: [] });
+  const { stopper } = await reproduce(writeup(CPU_CLAIM), bench, clock, 52);
+  assert.equal(stopper.stoppedBecause, 'budget');
+  assert.deepEqual(
+    stopper.test.looks.map((l) => [l.round, l.final]),
+    [
+      [6, false],
+      [8, true],
+    ],
+  );
+  assert.ok(Math.abs(stopper.alphaSpent - ALPHA) < 1e-12, `alpha spent ${stopper.alphaSpent}`);
+});
+
 test('a task whose comparisons are decided leaves the rounds; the one still open goes on', async () => {
   const clock = { ms: 0 };
   const calls: string[] = [];

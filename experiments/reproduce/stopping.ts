@@ -368,20 +368,22 @@ export class Stopper {
     this.test.update(data, m >= 1);
     if (!this.o.timed || this.roundsStart === null) return this.stop('deterministic-only');
     if (this.allSettled()) return this.stop('all-decided');
-    if (isLookRound(m)) {
-      const look = this.test.look(m, this.alphaUntil(t), false, data);
-      this.o.looked?.(look, this.test);
-      if (this.allSettled()) return this.stop('all-decided');
-    }
     this.open = this.test.openSides();
     if (t + this.nextRoundSeconds(entries, round, seconds) > this.deadline) {
-      // the budget ends before the next round: one last look with all the alpha not yet spent
+      // the budget ends before the next round: one last look (in place of a scheduled one at this round)
+      // with all the alpha not yet spent
       const left = ALPHA - this.alphaSpent;
       if (left > 1e-12 && m >= 3) {
         const look = this.test.look(m, left, true, data);
         this.o.looked?.(look, this.test);
       }
       return this.stop('budget');
+    }
+    if (isLookRound(m)) {
+      const look = this.test.look(m, this.alphaUntil(t), false, data);
+      this.o.looked?.(look, this.test);
+      if (this.allSettled()) return this.stop('all-decided');
+      this.open = this.test.openSides();
     }
     return false;
   };
