@@ -15,7 +15,8 @@ import { seededRandom } from '../../analysis/stats.ts';
 import type { Build } from '../../site/src/lib/claims/schema.ts';
 import { ALPHA } from '../../analysis/sequential.ts';
 import { buildSpec, needsOf, parseWriteup, planTasks, reproduceCommand, standIn, wantedKeys } from './plan.ts';
-import { isLookRound, MAX_ROUNDS, Reproduction, Stopper } from './stopping.ts';
+import { isLookRound, MAX_ROUNDS, Stopper } from './stopping.ts';
+import { Reproduction } from './comparisons.ts';
 import type { TestVerdict } from '../../site/src/lib/claims/verdicts.ts';
 import { claimOutcomes, verdictReport } from './verdicts.ts';
 

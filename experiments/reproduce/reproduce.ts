@@ -1,6 +1,6 @@
 // `npm run reproduce -- <write-up> [--budget-minutes 10] [--host-id NAME] [--out DIR]`: measure what a
 // write-up's claims need on this machine with the sequential paired design and print a verdict per claim.
-// What is measured: plan.ts; when it stops: stopping.ts; the verdicts: verdicts.ts. The result is a normal run file (data/runs/...),
+// What is measured: plan.ts; what the data say of each comparison: comparisons.ts; when it stops: stopping.ts; the verdicts: verdicts.ts. The result is a normal run file (data/runs/...),
 // aggregated and submitted like any run; its notes say it is a reproduction and how it stopped.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,8 @@ import { harnessInfo, newRunId } from '../../runner/run/identity.ts';
 import type { RunPlan } from '../../runner/run/journal.ts';
 import { buildName, type Build } from '../../site/src/lib/claims/schema.ts';
 import { buildSpec, needsOf, planTasks, readWriteup, wantedKeys } from './plan.ts';
-import { MAX_ROUNDS, Reproduction, SPENDING_WORDS, Stopper } from './stopping.ts';
+import { MAX_ROUNDS, SPENDING_WORDS, Stopper } from './stopping.ts';
+import { Reproduction } from './comparisons.ts';
 import { claimOutcomes, verdictReport } from './verdicts.ts';
 
 const WRITEUPS = join('site', 'src', 'content', 'writeups');

@@ -4,7 +4,7 @@ import { VERDICT_LABEL, type Verdict } from '../../site/src/lib/claims/verdicts.
 import { decide } from '../../site/src/lib/claims/evaluate.ts';
 import { changeText, expectationText } from '../../site/src/lib/claims/words.ts';
 import type { CpuFlags } from '../../schema/index.ts';
-import { decideInput, type ComparisonState, type Reproduction } from './stopping.ts';
+import { decideInput, type ComparisonState, type Reproduction } from './comparisons.ts';
 
 // ------------------------------------------------------------------ verdicts, in words
 
