@@ -35,14 +35,22 @@ export interface LookSchedule {
 export const SPENDING_METHOD =
   'pre-declared looks, linear alpha spending, union bound: each look k uses a t interval on the paired log ratios at confidence 1 - alpha_k, and the alpha_k sum to 0.05, so the chance that any look misses is at most 5% per claim';
 
+/** The first look's round: fewer paired rounds give t intervals too wide to decide anything but the largest differences. */
+export const FIRST_LOOK = 6;
+/** How much later each look comes than the one before, in rounds. */
+export const LOOK_GROWTH = 1.3;
+
+/** The round of the look after one at round `n`: about LOOK_GROWTH times later, at least one round. */
+export const nextLook = (n: number, growth = LOOK_GROWTH): number => Math.max(n + 1, Math.round(n * growth));
+
 /**
  * Looks at rounds first, first*growth, ... up to maxRounds (always included), each spending alpha in
  * proportion to the rounds it adds.
  */
-export function lookSchedule(maxRounds: number, first = 6, growth = 1.3, alpha = ALPHA): LookSchedule {
+export function lookSchedule(maxRounds: number, first = FIRST_LOOK, growth = LOOK_GROWTH, alpha = ALPHA): LookSchedule {
   if (!Number.isInteger(maxRounds) || maxRounds < 3) throw new Error(`a schedule needs at least 3 rounds, got ${maxRounds}`);
   const looks: number[] = [];
-  for (let n = Math.min(first, maxRounds); n < maxRounds; n = Math.max(n + 1, Math.round(n * growth))) looks.push(n);
+  for (let n = Math.min(first, maxRounds); n < maxRounds; n = nextLook(n, growth)) looks.push(n);
   looks.push(maxRounds);
   const spent = looks.map((n, k) => (alpha * (n - (k ? looks[k - 1]! : 0))) / maxRounds);
   return { looks, alpha: spent, method: SPENDING_METHOD };

@@ -29,7 +29,7 @@ import { ALWAYS_MEASURED } from './claims.ts';
 import { CERTS, configurations } from './configurations.ts';
 import { blockRunner, calibrate, instructionCounts as countEveryConfiguration } from './measure.ts';
 import { finalReport, lookTable, minutes } from './report.ts';
-import { ALPHA, SequentialTest, fixedSchedule, lookSchedule, type LookSchedule } from '../../analysis/sequential.ts';
+import { ALPHA, FIRST_LOOK, SequentialTest, fixedSchedule, lookSchedule, type LookSchedule } from '../../analysis/sequential.ts';
 import { EQUIVALENCE_MARGIN, INSTRUCTION_THRESHOLD } from '../../analysis/verdict.ts';
 
 const DEFAULT_BUDGET_MINUTES = 10;
@@ -41,7 +41,6 @@ const MODES = {
   quick: { blockSeconds: 0.04, calibrationHandshakes: 10, instructionHandshakes: 4, rounds: 4 },
 };
 /** the first look: fewer rounds give a t interval with too few degrees of freedom to decide anything */
-const FIRST_LOOK = 6;
 const MAX_ROUNDS = 1000;
 
 type Block = HypothesisResult['blocks'][number];

@@ -23,7 +23,7 @@
 // rounds, or reuses them) compare exactly.
 import type { JournalEntry } from '../../runner/run/journal.ts';
 import { seriesKey } from '../../runner/benchmark.ts';
-import { ALPHA } from '../../analysis/sequential.ts';
+import { ALPHA, FIRST_LOOK, LOOK_GROWTH, nextLook } from '../../analysis/sequential.ts';
 import { collect, type LookTaken, type Reproduction } from './comparisons.ts';
 
 export type StopReason = 'all-decided' | 'budget' | 'deterministic-only';
@@ -31,20 +31,20 @@ export type StopReason = 'all-decided' | 'budget' | 'deterministic-only';
 // ------------------------------------------------------------------ the stopping rule
 
 export const MAX_ROUNDS = 1000;
-export const FIRST_LOOK = 6;
-
-/**
- * The measured rounds after which a look is taken: FIRST_LOOK (as the hypothesis test: fewer paired rounds
- * give t intervals too wide to decide anything but the largest differences, while the alpha a look spends
- * is lost to the later ones), then each about 30% more rounds than the last.
- */
+/** The measured rounds after which a look is taken: the hypothesis test's FIRST_LOOK, then each about LOOK_GROWTH times later (nextLook). */
 export function isLookRound(m: number): boolean {
-  for (let n = FIRST_LOOK; n <= m; n = Math.max(n + 1, Math.round(n * 1.3))) if (n === m) return true;
+  for (let n = FIRST_LOOK; n <= m; n = nextLook(n)) if (n === m) return true;
   return false;
 }
 
-export const SPENDING_WORDS =
-  'looks after measured rounds 6, 8, 10, 13 and so on (each about 30% more rounds than the last), each spending alpha in proportion to the measuring time since the previous look (linear spending of 0.05 over the time the budget leaves after the warm-up, union bound)';
+/** The first looks' rounds, for the words below. */
+const firstLooks = (count: number): number[] => {
+  const out = [FIRST_LOOK];
+  while (out.length < count) out.push(nextLook(out.at(-1)!));
+  return out;
+};
+
+export const SPENDING_WORDS = `looks after measured rounds ${firstLooks(4).join(', ')} and so on (each about ${Math.round((LOOK_GROWTH - 1) * 100)}% more rounds than the last), each spending alpha in proportion to the measuring time since the previous look (linear spending of ${ALPHA} over the time the budget leaves after the warm-up, union bound)`;
 
 export interface StopperOptions {
   warmupRounds: number;
@@ -62,7 +62,7 @@ export interface StopperOptions {
 }
 
 /**
- * The run loop's afterRound and retired for a reproduction: looks when LOOK_ROUNDS says, spends alpha
+ * The run loop's afterRound and retired for a reproduction: looks when isLookRound says, spends alpha
  * by the clock, leaves out of later rounds the tasks nothing open needs, and stops when every claim is
  * settled or at the budget.
  */
@@ -103,7 +103,10 @@ export class Stopper {
   /** After round `round` (warm-up included) of `seconds`: true to stop after it. */
   afterRound = (round: number, entries: readonly JournalEntry[], seconds: number): boolean => {
     const t = this.o.now();
+    // this round's timed tasks (earlier rounds were read after them: a reproduction never resumes, so afterRound
+    // sees every round; deterministic tasks never leave the rounds, they are not in them)
     for (const e of entries) {
+      if (e.round !== round || e.deterministic) continue;
       const id = `${e.buildId}|${e.benchmark}|${e.task}`;
       const keys = this.producedBy.get(id) ?? new Set<string>();
       for (const o of e.outcomes ?? []) keys.add(seriesKey(o.spec));
