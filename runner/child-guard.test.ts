@@ -46,6 +46,18 @@ test('runGuarded still passes input on stdin and returns the exit status and out
   assert.deepEqual([r.code, r.stdout, r.stderr.trim()], [3, 'got hello\n', 'err']);
 });
 
+test('runGuarded with stopWhen: the program is stopped once it has printed what is read, its output kept', async () => {
+  const started = Date.now();
+  const r = await runGuarded('sh', ['-c', 'echo one; echo "+R2:1:2048:0.99" >&2; exec sleep 300'], {
+    timeoutMs: 60_000,
+    stopWhen: (o) => /^\+R2:.*\n/m.test(o.stderr),
+  });
+  assert.deepEqual([r.code, r.stopped, r.stdout, r.stderr], [-1, true, 'one\n', '+R2:1:2048:0.99\n']);
+  assert.ok(Date.now() - started < 10_000, 'stopped, not left to its timeout');
+  const plain = await runGuarded('sh', ['-c', 'echo two'], { timeoutMs: 10_000, stopWhen: () => false });
+  assert.deepEqual([plain.code, plain.stopped], [0, undefined]);
+});
+
 for (const [how, signal] of [
   ['SIGKILLed', 'SIGKILL'],
   ['SIGTERMed', 'SIGTERM'],

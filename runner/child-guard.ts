@@ -127,8 +127,10 @@ function signal(pid: number, sig: NodeJS.Signals): void {
 }
 
 export interface ProgramResult {
-  /** exit status; -1 when the program was killed (timeout, signal) or could not be started */
+  /** exit status; -1 when the program was killed (timeout, signal, stopped by `stopWhen`) or could not be started */
   code: number;
+  /** ended by the caller's `stopWhen` once it had printed what the caller reads (code is then -1) */
+  stopped?: true;
   stdout: string;
   stderr: string;
 }
@@ -153,6 +155,12 @@ export function runGuarded(
     env?: Record<string, string>;
     maxBuffer?: number;
     /** written to stdin, then closed */ input?: string;
+    /**
+     * Checked whenever the program prints: once true, the program has printed all the caller reads, and it
+     * is stopped as stopGroup stops a server (its CPU time stays this process's children's time). The result
+     * holds what it printed until then.
+     */
+    stopWhen?: (printed: { stdout: string; stderr: string }) => boolean;
   },
 ): Promise<ProgramResult> {
   return new Promise((resolve) => {
@@ -160,12 +168,18 @@ export function runGuarded(
     const max = opts.maxBuffer ?? 1 << 22;
     const out = { stdout: '', stderr: '' };
     let why = '';
+    let stopped = false;
     const kill = (reason: string) => ((why ||= reason), killChild(child, true));
     for (const name of ['stdout', 'stderr'] as const) {
       child[name]!.setEncoding('utf8');
       child[name]!.on('data', (d: string) => {
+        if (stopped) return; // what comes after the stop is not the program's (the group leader's "Killed")
         out[name] += d;
         if (out[name].length > max) kill(`${name} exceeded ${max} characters`);
+        else if (!stopped && !why && opts.stopWhen?.(out)) {
+          stopped = true;
+          void stopGroup(child);
+        }
       });
     }
     const timer = setTimeout(() => kill(`timeout ${opts.timeoutMs} ms`), opts.timeoutMs);
@@ -174,6 +188,7 @@ export function runGuarded(
       if (done) return;
       done = true;
       clearTimeout(timer);
+      if (stopped && !why) return resolve({ code: -1, stopped: true, stdout: out.stdout, stderr: out.stderr });
       const killed = why !== '' || code === null;
       const reason = killed ? `${cmd} was killed or could not be started (${why || `signal ${signal}`}, timeout ${opts.timeoutMs} ms)` : '';
       resolve({ code: killed ? -1 : code!, stdout: out.stdout, stderr: [out.stderr, reason].filter(Boolean).join('\n') });

@@ -83,6 +83,33 @@ function parseStderr(stderr: string, where: string): Progress {
   return { named };
 }
 
+/**
+ * RSA sign and verify from speed's progress lines: "+R1:<count>:<bits>:<seconds>" after the sign loop and
+ * "+R2:..." after the verify loop (every format here). speed's own rate is count / seconds, with seconds of
+ * user CPU read in clock ticks, so these lines hold its figures exactly (speed.test.ts checks every
+ * fixture's +F2 line against them); they are what a run reads when it stops speed after the verify loop,
+ * before it prints +F2 (runner/speed/README.md, "Time").
+ */
+export function rsaFromProgress(stderr: string, where: string): Extract<SpeedRecord, { kind: 'rsa' }> {
+  const loop = (tag: 'R1' | 'R2', what: string) => {
+    const line = stderr.split('\n').find((l) => l.startsWith(`+${tag}:`));
+    if (!line) throw new SpeedParseError(`${where}: no +${tag} progress line (rsa ${what}): speed ended before it measured ${what}`);
+    const at = () => `${where}: stderr ${JSON.stringify(line.slice(0, 200))}`;
+    const f = line
+      .trimEnd()
+      .slice(tag.length + 2)
+      .split(':');
+    if (f.length !== 3) throw new SpeedParseError(`${at()}: +${tag} needs count:bits:seconds`);
+    const seconds = rate(f[2], at);
+    if (seconds <= 0) throw new SpeedParseError(`${at()}: no CPU time, so no rate`);
+    return { bits: int(f[1], at), rate: int(f[0], at) / seconds };
+  };
+  const sign = loop('R1', 'sign');
+  const verify = loop('R2', 'verify');
+  if (sign.bits !== verify.bits) throw new SpeedParseError(`${where}: rsa sign for ${sign.bits} bits but verify for ${verify.bits}`);
+  return { kind: 'rsa', bits: sign.bits, sign: sign.rate, verify: verify.rate };
+}
+
 /** Ordered distinct names of the first progress tag of a KEM or signature loop. */
 function namesFrom(progress: Progress, tag: string): { name: string; count: number; seconds: number }[] {
   return progress.named.filter((n) => n.tag === tag);

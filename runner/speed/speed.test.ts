@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { compareSeries, VERSIONS } from '../../catalogue/index.ts';
 import { FIXTURES_DIR, fixtureInvocations, type Fixture } from './capture.ts';
 import { FORMATS, parseSpeed, SpeedParseError } from './formats.ts';
-import { ALGORITHMS, DEFAULT_SIZES, gcmLoop, operationsOf, outcomesOf, speedBenchmark, speedFormat, type Invocation } from './speed.ts';
+import { ALGORITHMS, DEFAULT_SIZES, gcmLoop, invocations, operationsOf, outcomesOf, speedBenchmark, speedFormat, type Invocation } from './speed.ts';
 
 const versions = existsSync(FIXTURES_DIR) ? readdirSync(FIXTURES_DIR).sort() : [];
 
@@ -119,6 +119,7 @@ describe('openssl speed comparability', () => {
 
 describe('openssl speed parser: bad input', () => {
   const rsaInv = (): Invocation => ({ algorithm: ALGORITHMS.find((a) => a.id === 'rsa2048')!, args: ['speed', '-mr', 'rsa2048'] });
+  const ecdsaInv = (): Invocation => ({ algorithm: ALGORITHMS.find((a) => a.id === 'ecdsa-p256')!, args: ['speed', '-mr', 'ecdsap256'] });
   const gcmInv = (sizes: number[]): Invocation => ({ algorithm: ALGORITHMS.find((a) => a.id === 'aes-128-gcm')!, args: [], sizes });
   const v35 = { version: '3.5.7', series: '3.5' };
 
@@ -154,7 +155,7 @@ describe('openssl speed parser: bad input', () => {
   test('a result for something not asked for', () => {
     const fx = { exitCode: 0, stdout: '+F4:3:256:100.0:50.0\n', stderr: '' };
     assert.throws(() => outcomesOf(rsaInv(), fx, v35, 'v'), /expected one rsa result for rsa2048, found ecdsa/);
-    const bits = { exitCode: 0, stdout: '+F2:3:3072:100.0:5000.0:1.0:1.0\n', stderr: '' };
+    const bits = { exitCode: 0, stdout: '+F2:3:3072:100.0:5000.0:1.0:1.0\n', stderr: '+R1:100:3072:1.00\n+R2:5000:3072:1.00\n' };
     assert.throws(() => outcomesOf(rsaInv(), bits, v35, 'v'), /for 3072 bits, not 2048/);
     const sizes = { exitCode: 0, stdout: '+H:16\n+F:25:AES-128-GCM:100.0\n', stderr: '' };
     assert.throws(() => outcomesOf(gcmInv([16384]), sizes, v35, 'v'), /measured sizes 16, asked for 16384/);
@@ -162,11 +163,48 @@ describe('openssl speed parser: bad input', () => {
     assert.throws(() => outcomesOf(gcmInv([16]), name, v35, 'v'), /measured AES-256-GCM, asked for aes-128-gcm/);
   });
   test('missing output is an error, a zero rate a failed series, a crash a failed series with its message', () => {
-    assert.throws(() => outcomesOf(rsaInv(), { exitCode: 0, stdout: '', stderr: '' }, v35, 'v'), /found none/);
-    const zero = outcomesOf(rsaInv(), { exitCode: 0, stdout: '+F2:2:2048:0.000000:5000.0:1.0:1.0\n', stderr: '' }, v35, 'v');
+    assert.throws(() => outcomesOf(ecdsaInv(), { exitCode: 0, stdout: '', stderr: '' }, v35, 'v'), /found none/);
+    assert.throws(() => outcomesOf(rsaInv(), { exitCode: 0, stdout: '', stderr: '' }, v35, 'v'), /no \+R1 progress line \(rsa sign\)/);
+    const zero = outcomesOf(rsaInv(), { exitCode: 0, stdout: '', stderr: '+R1:0:2048:1.00\n+R2:5000:2048:1.00\n' }, v35, 'v');
     assert.ok('status' in zero[0]! && zero[0].status === 'failed' && 'value' in zero[1]!);
     const crash = outcomesOf(rsaInv(), { exitCode: 1, stdout: '', stderr: 'RSA sign failure\n' }, v35, 'v');
     assert.ok(crash.every((o) => 'status' in o && o.status === 'failed' && /RSA sign failure/.test(o.reason)));
+  });
+});
+
+describe('openssl speed RSA: read from the progress lines, speed stopped after its verify loop', () => {
+  for (const version of versions) {
+    const cat = VERSIONS.find((v) => v.version === version)!;
+    test(`${version}: a speed stopped after +R2 gives the rates of the whole output`, () => {
+      const fx = load(version, 'rsa2048.json');
+      const inv = invocations(
+        ALGORITHMS.find((a) => a.id === 'rsa2048')!,
+        'full',
+      )[0]!;
+      assert.ok(inv.stopAfter?.test(fx.stderr), 'the stop condition matches what speed prints after its verify loop');
+      const end = fx.stderr.search(inv.stopAfter!) + fx.stderr.match(inv.stopAfter!)![0].length;
+      // what a stopped run captures: stderr up to the verify loop's line and a line begun after it, no stdout
+      const stopped = { exitCode: null, stopped: true, stdout: '', stderr: fx.stderr.slice(0, end) + '+DTP:2048:pub' };
+      const build = { version, series: cat.series };
+      const value = (o: ReturnType<typeof outcomesOf>) => o.map((x) => ('value' in x ? x.value : x.reason));
+      assert.deepEqual(value(outcomesOf(inv, stopped, build, 'stopped')), value(outcomesOf(inv, fx, build, 'whole')));
+    });
+  }
+  test('a +F2 line that disagrees with the progress lines is an error', () => {
+    const inv = invocations(
+      ALGORITHMS.find((a) => a.id === 'rsa2048')!,
+      'full',
+    )[0]!;
+    const got = { exitCode: 0, stdout: '+F2:2:2048:4300.0:70000.0\n', stderr: '+R1:4287:2048:0.99\n+R2:70501:2048:0.99\n' };
+    assert.throws(() => outcomesOf(inv, got, { version: '3.0.2', series: '3.0' }, 'v'), /differs from the progress lines/);
+  });
+  test('stopped before the verify loop ended: an error, not a guess', () => {
+    const inv = invocations(
+      ALGORITHMS.find((a) => a.id === 'rsa2048')!,
+      'full',
+    )[0]!;
+    const got = { exitCode: null, stopped: true, stdout: '', stderr: '+R1:4287:2048:0.99\n' };
+    assert.throws(() => outcomesOf(inv, got, { version: '3.5.7', series: '3.5' }, 'v'), /no \+R2 progress line \(rsa verify\)/);
   });
 });
 

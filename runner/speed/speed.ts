@@ -9,7 +9,7 @@ import { type Benchmark, type BuildUnderTest, type Outcome, type SeriesSpec, typ
 import { appEnv } from '../build/build.ts';
 import { runGuarded } from '../child-guard.ts';
 import { compareSeries, compareVersions } from '../../catalogue/index.ts';
-import { parseSpeed, SpeedParseError, type FormatName, type SpeedRecord } from './formats.ts';
+import { parseSpeed, rsaFromProgress, SpeedParseError, type FormatName, type SpeedRecord } from './formats.ts';
 
 export type Algorithm =
   | { id: string; kind: 'symmetric'; evp: string; operation: 'encrypt' | 'digest' }
@@ -172,11 +172,21 @@ export interface Invocation {
   args: string[];
   /** buffer sizes this invocation must report (symmetric only) */
   sizes?: number[];
+  /** stop speed once its stderr matches: everything read is measured (RSA, see RSA_READ) */
+  stopAfter?: RegExp;
 }
+
+/**
+ * RSA is read from speed's progress lines (rsaFromProgress), so speed is stopped once it has printed the
+ * verify loop's: from 3.2 it would go on with encrypt, decrypt and six loops of the generic KEM and
+ * signature tables (RSA key generation among them), about 8 s of every 10 per RSA size, none of it read.
+ */
+const RSA_READ = /^\+R2:[^\n]*\n/m;
 
 export function invocations(a: Algorithm, mode: RunMode): Invocation[] {
   const { seconds, sizes } = SPEED_PLAN[mode];
   const base = ['speed', '-mr', '-seconds', String(seconds)];
+  if (a.kind === 'rsa') return [{ algorithm: a, args: [...base, a.arg], stopAfter: RSA_READ }];
   if (a.kind !== 'symmetric') return [{ algorithm: a, args: [...base, a.arg] }];
   if (sizes === 'default') return [{ algorithm: a, args: [...base, '-evp', a.evp], sizes: DEFAULT_SIZES }];
   return sizes.map((n) => ({ algorithm: a, args: [...base, '-bytes', String(n), '-evp', a.evp], sizes: [n] }));
@@ -184,6 +194,8 @@ export function invocations(a: Algorithm, mode: RunMode): Invocation[] {
 
 export interface Captured {
   exitCode: number | null;
+  /** stopped by us once it had printed what the invocation reads (Invocation.stopAfter) */
+  stopped?: boolean;
   stdout: string;
   stderr: string;
 }
@@ -199,14 +211,16 @@ export function outcomesOf(inv: Invocation, got: Captured, build: { version: str
   const specs = (inv.sizes ?? [undefined]).flatMap((bytes) =>
     operationsOf(a).map((op) => ({ op, bytes, spec: speedSpec(a, op, bytes, build.version, build.series) })),
   );
-  if (got.exitCode !== 0) {
+  if (got.exitCode !== 0 && !got.stopped) {
     const msg = got.stderr.trim().split('\n').slice(0, 5).join(' | ').slice(0, 1500);
     // speed's own words when the library lacks the algorithm (e.g. ML-KEM before 3.5 or in a no-ml-kem build)
     const status = /Unknown algorithm/i.test(got.stderr) ? 'unsupported' : 'failed';
     const reason = `openssl speed ${inv.args.slice(1).join(' ')} on ${build.version} exited with ${got.exitCode ?? 'no status (killed, timed out or not started)'}: ${msg}`;
     return specs.map(({ spec }) => ({ spec, status, reason }));
   }
-  const rate = pickRates(inv, parseSpeed(speedFormat(build.series), got.stdout, got.stderr, where), where);
+  // a stopped speed may have begun a line it did not finish
+  const stderr = got.stopped ? got.stderr.slice(0, got.stderr.lastIndexOf('\n') + 1) : got.stderr;
+  const rate = pickRates(inv, parseSpeed(speedFormat(build.series), got.stdout, stderr, where), stderr, where);
   return specs.map(({ op, bytes, spec }) => {
     const v = rate(op, bytes);
     // speed prints 0 when an operation ran zero times or was skipped after a failure
@@ -217,7 +231,7 @@ export function outcomesOf(inv: Invocation, got: Captured, build: { version: str
 }
 
 /** Check the records are exactly what the invocation asked for; return a lookup of its rates. */
-function pickRates(inv: Invocation, records: SpeedRecord[], where: string): (op: string, bytes: number | undefined) => number {
+function pickRates(inv: Invocation, records: SpeedRecord[], stderr: string, where: string): (op: string, bytes: number | undefined) => number {
   const a = inv.algorithm;
   const fail = (why: string) => new SpeedParseError(`${where}: ${why}`);
   const others = records.filter((r) => r.kind === 'other');
@@ -232,9 +246,10 @@ function pickRates(inv: Invocation, records: SpeedRecord[], where: string): (op:
     if (sizes !== (inv.sizes ?? []).join(',')) throw fail(`measured sizes ${sizes}, asked for ${(inv.sizes ?? []).join(',')}`);
     return (_op, bytes) => sym.find((r) => r.bytes === bytes)!.bytesPerSecond;
   }
-  if (mine.length !== 1 || mine[0]!.kind !== a.kind)
-    throw fail(`expected one ${a.kind} result for ${a.id}, found ${mine.map((r) => r.kind).join(', ') || 'none'}`);
-  const r = mine[0]!;
+  // RSA's +F2 line is missing when speed was stopped after its verify loop (RSA_READ)
+  if (mine.some((x) => x.kind !== a.kind) || mine.length > 1 || (a.kind !== 'rsa' && mine.length !== 1))
+    throw fail(`expected one ${a.kind} result for ${a.id}, found ${mine.map((x) => x.kind).join(', ') || 'none'}`);
+  const r = a.kind === 'rsa' ? rsaRecord(mine, stderr, where) : mine[0]!;
   if ('bits' in a && 'bits' in r && r.bits !== a.bits) throw fail(`${a.id} result is for ${r.bits} bits, not ${a.bits}`);
   if ((r.kind === 'kem' || r.kind === 'signature') && 'arg' in a && r.name !== a.arg) throw fail(`${a.kind} result is for ${r.name}, not ${a.arg}`);
   return (op) => {
@@ -242,6 +257,18 @@ function pickRates(inv: Invocation, records: SpeedRecord[], where: string): (op:
     if (v === undefined) throw fail(`no ${op} rate for ${a.id}`);
     return v;
   };
+}
+
+/** RSA's rates from the progress lines; a +F2 line, printed when speed ended before it was stopped, must agree. */
+function rsaRecord(mine: SpeedRecord[], stderr: string, where: string): SpeedRecord {
+  const fromProgress = rsaFromProgress(stderr, where);
+  const printed = mine.find((x) => x.kind === 'rsa');
+  const same = (x: number, y: number) => Math.abs(x - y) <= 1e-6 * Math.max(x, y);
+  if (printed && (printed.bits !== fromProgress.bits || !same(printed.sign, fromProgress.sign) || !same(printed.verify, fromProgress.verify)))
+    throw new SpeedParseError(
+      `${where}: +F2 (${printed.bits} bits, sign ${printed.sign}/s, verify ${printed.verify}/s) differs from the progress lines (${fromProgress.bits} bits, ${fromProgress.sign}/s, ${fromProgress.verify}/s)`,
+    );
+  return fromProgress;
 }
 
 /**
@@ -252,9 +279,10 @@ function isSideEffect(a: Algorithm, r: SpeedRecord): boolean {
   return a.kind === 'rsa' && (r.kind === 'kem' || r.kind === 'signature') && r.name === a.arg;
 }
 
-export async function runOpenssl(prefix: string, args: string[], timeoutMs: number): Promise<Captured> {
-  const r = await runGuarded(join(prefix, 'bin', 'openssl'), args, { timeoutMs, env: appEnv(prefix), maxBuffer: 4 << 20 });
-  return { exitCode: r.code === -1 ? null : r.code, stdout: r.stdout, stderr: r.stderr };
+export async function runOpenssl(prefix: string, args: string[], timeoutMs: number, stopAfter?: RegExp): Promise<Captured> {
+  const stopWhen = stopAfter && ((o: { stderr: string }) => stopAfter.test(o.stderr));
+  const r = await runGuarded(join(prefix, 'bin', 'openssl'), args, { timeoutMs, env: appEnv(prefix), maxBuffer: 4 << 20, ...(stopWhen ? { stopWhen } : {}) });
+  return { exitCode: r.code === -1 ? null : r.code, ...(r.stopped ? { stopped: true } : {}), stdout: r.stdout, stderr: r.stderr };
 }
 
 export const speedBenchmark: Benchmark = {
@@ -274,8 +302,7 @@ export const speedBenchmark: Benchmark = {
         async run(): Promise<Outcome[]> {
           const out: Outcome[] = [];
           for (const inv of invocations(a, mode)) {
-            // generous: RSA on 3.2+ also runs RSA key generation loops (see isSideEffect)
-            const got = await runOpenssl(build.prefix, inv.args, 600_000);
+            const got = await runOpenssl(build.prefix, inv.args, 600_000, inv.stopAfter);
             const where = `OpenSSL ${version} (${variant}), openssl ${inv.args.join(' ')}`;
             out.push(...outcomesOf(inv, got, { version, series, variant }, where));
           }
