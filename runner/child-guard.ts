@@ -176,7 +176,7 @@ export function runGuarded(
         if (stopped) return; // what comes after the stop is not the program's (the group leader's "Killed")
         out[name] += d;
         if (out[name].length > max) kill(`${name} exceeded ${max} characters`);
-        else if (!stopped && !why && opts.stopWhen?.(out)) {
+        else if (!why && opts.stopWhen?.(out)) {
           stopped = true;
           void stopGroup(child);
         }

@@ -179,7 +179,7 @@ export interface Invocation {
 /**
  * RSA is read from speed's progress lines (rsaFromProgress), so speed is stopped once it has printed the
  * verify loop's: from 3.2 it would go on with encrypt, decrypt and six loops of the generic KEM and
- * signature tables (RSA key generation among them), about 8 s of every 10 per RSA size, none of it read.
+ * signature tables (RSA key generation among them): about 9 of the 11 s an RSA size took, none of it read.
  */
 const RSA_READ = /^\+R2:[^\n]*\n/m;
 
