@@ -64,11 +64,14 @@ function int(text: string | undefined, where: () => string): number {
 interface Progress {
   /** +R<n>:<count>:<name>:<seconds> lines of the KEM/signature loops, in order */
   named: { tag: string; count: number; name: string; seconds: number; line: number }[];
+  /** +R1 (RSA sign) and +R2 (RSA verify): count:bits:seconds */
+  rsa: { tag: 'R1' | 'R2'; count: number; bits: number; seconds: number; text: string }[];
 }
 
 /** stderr of -mr: only progress lines are expected; anything else is an error message from speed. */
 function parseStderr(stderr: string, where: string): Progress {
   const named: Progress['named'] = [];
+  const rsa: Progress['rsa'] = [];
   stderr.split('\n').forEach((raw, i) => {
     const line = raw.trimEnd();
     if (line === '') return;
@@ -79,8 +82,10 @@ function parseStderr(stderr: string, where: string): Progress {
     // +R15..+R20: count:name:seconds, the only place KEM and signature names appear
     if (/^R(1[5-9]|20)$/.test(m[1]!) && f.length === 3 && !/^\d+$/.test(f[1]!))
       named.push({ tag: m[1]!, count: int(f[0], at), name: f[1]!, seconds: Number(f[2]), line: i + 1 });
+    if ((m[1] === 'R1' || m[1] === 'R2') && f.length === 3)
+      rsa.push({ tag: m[1], count: int(f[0], at), bits: int(f[1], at), seconds: rate(f[2], at), text: line });
   });
-  return { named };
+  return { named, rsa };
 }
 
 /**
@@ -91,18 +96,12 @@ function parseStderr(stderr: string, where: string): Progress {
  * before it prints +F2 (runner/speed/README.md, "Time").
  */
 export function rsaFromProgress(stderr: string, where: string): Extract<SpeedRecord, { kind: 'rsa' }> {
+  const { rsa } = parseStderr(stderr, where);
   const loop = (tag: 'R1' | 'R2', what: string) => {
-    const line = stderr.split('\n').find((l) => l.startsWith(`+${tag}:`));
-    if (!line) throw new SpeedParseError(`${where}: no +${tag} progress line (rsa ${what}): speed ended before it measured ${what}`);
-    const at = () => `${where}: stderr ${JSON.stringify(line.slice(0, 200))}`;
-    const f = line
-      .trimEnd()
-      .slice(tag.length + 2)
-      .split(':');
-    if (f.length !== 3) throw new SpeedParseError(`${at()}: +${tag} needs count:bits:seconds`);
-    const seconds = rate(f[2], at);
-    if (seconds <= 0) throw new SpeedParseError(`${at()}: no CPU time, so no rate`);
-    return { bits: int(f[1], at), rate: int(f[0], at) / seconds };
+    const l = rsa.find((x) => x.tag === tag);
+    if (!l) throw new SpeedParseError(`${where}: no +${tag} progress line (rsa ${what}): speed ended before it measured ${what}`);
+    if (l.seconds <= 0) throw new SpeedParseError(`${where}: stderr ${JSON.stringify(l.text.slice(0, 200))}: no CPU time, so no rate`);
+    return { bits: l.bits, rate: l.count / l.seconds };
   };
   const sign = loop('R1', 'sign');
   const verify = loop('R2', 'verify');
@@ -165,11 +164,12 @@ export function parseSpeed(format: FormatName, stdout: string, stderr: string, w
     int(f[0], at);
     switch (kind) {
       case 'rsa2':
-        out.push({ kind: 'rsa', bits: int(f[1], at), sign: rate(f[2], at), verify: rate(f[3], at) });
+      case 'rsa4': {
+        const r = { kind: 'rsa' as const, bits: int(f[1], at), sign: rate(f[2], at), verify: rate(f[3], at) };
+        out.push(kind === 'rsa4' ? { ...r, encrypt: rate(f[4], at), decrypt: rate(f[5], at) } : r);
+        checkRsaProgress(r, progress, at);
         break;
-      case 'rsa4':
-        out.push({ kind: 'rsa', bits: int(f[1], at), sign: rate(f[2], at), verify: rate(f[3], at), encrypt: rate(f[4], at), decrypt: rate(f[5], at) });
-        break;
+      }
       case 'ecdsa':
         out.push({ kind: 'ecdsa', bits: int(f[1], at), sign: rate(f[2], at), verify: rate(f[3], at) });
         break;
@@ -191,6 +191,18 @@ export function parseSpeed(format: FormatName, stdout: string, stderr: string, w
   nameByOrder(out, kemIdx, namesFrom(progress, 'R15'), 'KEM', where);
   nameByOrder(out, sigIdx, namesFrom(progress, 'R18'), 'signature', where);
   return out;
+}
+
+/** A +F2 line must hold the rates of the +R1/+R2 progress lines of the same key size (where speed printed them). */
+function checkRsaProgress(r: { bits: number; sign: number; verify: number }, progress: Progress, at: () => string) {
+  for (const [tag, value] of [
+    ['R1', r.sign],
+    ['R2', r.verify],
+  ] as const) {
+    const l = progress.rsa.find((x) => x.tag === tag && x.bits === r.bits);
+    if (l && !consistent(value, l.count, l.seconds))
+      throw new SpeedParseError(`${at()}: ${value}/s differs from the progress lines (${l.text}: ${l.count} in ${l.seconds}s)`);
+  }
 }
 
 /** Give the i-th KEM/signature line the i-th name from stderr, after checking the keygen rates agree. */

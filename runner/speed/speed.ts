@@ -249,7 +249,8 @@ function pickRates(inv: Invocation, records: SpeedRecord[], stderr: string, wher
   // RSA's +F2 line is missing when speed was stopped after its verify loop (RSA_READ)
   if (mine.some((x) => x.kind !== a.kind) || mine.length > 1 || (a.kind !== 'rsa' && mine.length !== 1))
     throw fail(`expected one ${a.kind} result for ${a.id}, found ${mine.map((x) => x.kind).join(', ') || 'none'}`);
-  const r = a.kind === 'rsa' ? rsaRecord(mine, stderr, where) : mine[0]!;
+  // parseSpeed has checked a printed +F2 line against the progress lines
+  const r = a.kind === 'rsa' ? rsaFromProgress(stderr, where) : mine[0]!;
   if ('bits' in a && 'bits' in r && r.bits !== a.bits) throw fail(`${a.id} result is for ${r.bits} bits, not ${a.bits}`);
   if ((r.kind === 'kem' || r.kind === 'signature') && 'arg' in a && r.name !== a.arg) throw fail(`${a.kind} result is for ${r.name}, not ${a.arg}`);
   return (op) => {
@@ -257,18 +258,6 @@ function pickRates(inv: Invocation, records: SpeedRecord[], stderr: string, wher
     if (v === undefined) throw fail(`no ${op} rate for ${a.id}`);
     return v;
   };
-}
-
-/** RSA's rates from the progress lines; a +F2 line, printed when speed ended before it was stopped, must agree. */
-function rsaRecord(mine: SpeedRecord[], stderr: string, where: string): SpeedRecord {
-  const fromProgress = rsaFromProgress(stderr, where);
-  const printed = mine.find((x) => x.kind === 'rsa');
-  const same = (x: number, y: number) => Math.abs(x - y) <= 1e-6 * Math.max(x, y);
-  if (printed && (printed.bits !== fromProgress.bits || !same(printed.sign, fromProgress.sign) || !same(printed.verify, fromProgress.verify)))
-    throw new SpeedParseError(
-      `${where}: +F2 (${printed.bits} bits, sign ${printed.sign}/s, verify ${printed.verify}/s) differs from the progress lines (${fromProgress.bits} bits, ${fromProgress.sign}/s, ${fromProgress.verify}/s)`,
-    );
-  return fromProgress;
 }
 
 /**
