@@ -43,21 +43,30 @@ for (const version of ['1.1.1w', '4.0.3']) {
   });
 }
 
-/** openssl processes (s_server, s_time, s_client) whose parent is `pid`, with their command lines; zombies count as gone. */
-function opensslChildren(pid: number): { pid: number; cmd: string }[] {
-  const out: { pid: number; cmd: string }[] = [];
+/**
+ * openssl processes (s_server, s_time, s_client) descended from `pid`, with their command lines; zombies
+ * count as gone. Descendants, not children: a server runs under the shell that leads its process group,
+ * and that shell can be gone a moment before the server it kills.
+ */
+function opensslDescendants(pid: number): { pid: number; cmd: string }[] {
+  const parent = new Map<number, number>();
+  const cmds = new Map<number, string>();
   for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[1]) !== pid || f[0] === 'Z') continue;
-      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
-      if (/openssl (s_server|s_time|s_client)/.test(cmd)) out.push({ pid: Number(name), cmd });
+      if (f[0] === 'Z') continue;
+      parent.set(Number(name), Number(f[1]));
+      cmds.set(Number(name), readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' '));
     } catch {
       // gone meanwhile
     }
   }
-  return out;
+  const descends = (p: number): boolean => {
+    for (let up = parent.get(p); up !== undefined && up > 1; up = parent.get(up)) if (up === pid) return true;
+    return false;
+  };
+  return [...cmds].filter(([p, cmd]) => descends(p) && /openssl (s_server|s_time|s_client)/.test(cmd)).map(([p, cmd]) => ({ pid: p, cmd }));
 }
 const aliveNotZombie = (pid: number) => {
   try {
@@ -84,7 +93,7 @@ describe('a signal to a running s_time benchmark never leaves s_server behind', 
       // wait until s_time is measuring against its server
       await until(
         's_server and s_time running',
-        () => (procs = opensslChildren(child.pid!)).some((p) => p.cmd.includes('s_time')) && procs.some((p) => p.cmd.includes('s_server')),
+        () => (procs = opensslDescendants(child.pid!)).some((p) => p.cmd.includes('s_time')) && procs.some((p) => p.cmd.includes('s_server')),
         20_000,
       );
       const server = procs.find((p) => p.cmd.includes('s_server'))!;
