@@ -69,8 +69,9 @@ next bench of the same request on this machine resumes it by itself (or --resume
                        rounds of the costliest kept task, or one round if less),
                        the headline series first (plain TLS 1.3 handshakes, and the series the tracker
                        follows: analysis/headline-metrics.ts), and lists the rest in the run file
-                       (plan.leftOut) for the next night; after the minimum rounds no round starts that
-                       would end after the budget (below them a night decides nothing, so they may run
+                       (plan.leftOut) for the next night; after the minimum rounds a round that would
+                       end after the budget runs only the open tasks that fit, cheapest first, and the
+                       others stop for the budget (below them a night decides nothing, so they may run
                        up to a tenth of the budget past it; the run file says by how much)
                        (runner/night-plan.ts)
   --full-warmup        the warm-up round runs every timed task on every build. Without it the warm-up is

@@ -1,5 +1,6 @@
 // A night with a time budget (issue 32, item 4): after the warm-up the headline tasks are kept first, what
-// does not fit is left out and named in the run file, and no round starts that would end after the budget.
+// does not fit is left out and named in the run file, and no round ends after the budget: once the minimum
+// rounds are measured, only the open tasks that fit go on.
 // The clock is the test's own: each synthetic task advances it by its cost.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { standInBuild, standInPlan, standInSpec } from './stand-in-build.ts';
 import type { Benchmark } from './benchmark.ts';
 import { executeRun } from './run.ts';
 import type { RunPlan } from './run/journal.ts';
+import type { Run } from '../schema/index.ts';
 import { harnessFactor, isNightHeadline, leftOutBefore, planNight, reserveSeconds, RESERVE_TASK_REMEASURES } from './night-plan.ts';
 import { MAX_TASK_DROPS } from './quiet/evidence.ts';
 import { aeadCpuSpec, aeadSpec } from './aead/aead.ts';
@@ -206,6 +208,80 @@ test('--budget-minutes: the headline task is measured, the task that does not fi
   assert.ok(run.plan.rounds > 6 && run.plan.rounds < 60, `measured until the budget: ${run.plan.rounds} rounds`);
   assert.ok(
     run.notes.some((n) => /5-minute budget ended after measured round \d+/.test(n)),
+    run.notes.join('\n'),
+  );
+});
+
+/**
+ * A night of two tasks that never decide (equal builds, noisy): `slow` takes 30 s, `cheap` 2 s. Its
+ * `kill`-th task call never returns, as a SIGKILLed session's task; `session` runs (or resumes) it on `clock`.
+ */
+function twoTaskNight(kill = 0) {
+  const state = { now: 0, calls: 0 };
+  const rand = seededRandom(17);
+  const calls = new Map<string, number>();
+  const bench: Benchmark = {
+    id: 'syn',
+    description: 'two tasks that never decide (equal builds, noisy), one costly and one cheap',
+    tasks: (b) =>
+      (
+        [
+          ['slow', 30, 'bulk'],
+          ['cheap', 2, 'noisy'],
+        ] as const
+      ).map(([id, seconds, metric]) => ({
+        id,
+        produces: [standInSpec(metric, {})],
+        run: async () => {
+          if (++state.calls === kill) await new Promise(() => {});
+          state.now += seconds * 1000;
+          calls.set(`${id}@${b.record.version}`, (calls.get(`${id}@${b.record.version}`) ?? 0) + 1);
+          return [{ spec: standInSpec(metric, {}), value: 100 * Math.exp(0.3 * normal(rand)) }];
+        },
+      })),
+  };
+  const out = mkdtempSync(join(tmpdir(), 'runs-'));
+  const session = (plan: RunPlan) => executeRun(plan, BUILDS, [bench], out, { progress: () => {} }, [], undefined, { clock: () => state.now });
+  const stop = (run: Run, metric: string) => run.series.find((s) => s.metric === metric && s.buildId === 'b35')!.stopped;
+  return { state, calls, session, stop };
+}
+
+test('once the minimum rounds are measured and a whole round no longer fits, the open tasks that fit go on, cheapest first, and the others stop for the budget there', async () => {
+  const { state, calls, session, stop } = twoTaskNight();
+  const { run } = await session(budgetedNight('narrowed-night', 9, { maxRounds: 60 }));
+  // a round of both takes 64 s: the warm-up ends at 64 s, round 6 at 448 s and round 7 at 512 s; 28 s are
+  // left, room for the cheap task (4 s a round) but not the slow one (60 s): the slow one stops after
+  // round 7, and the cheap one goes on until its rounds fill the budget, round 14 ending at 540 s
+  assert.equal(run.plan.leftOut, undefined);
+  assert.equal(state.now, 540_000);
+  assert.deepEqual([calls.get('slow@3.5.7'), calls.get('cheap@3.5.7')], [8, 15], 'a warm-up and 7 rounds, a warm-up and 14 rounds');
+  assert.deepEqual(stop(run, 'bulk'), { reason: 'budget', round: 7 });
+  assert.deepEqual(stop(run, 'noisy'), { reason: 'budget', round: 14 });
+  assert.equal(run.plan.rounds, 14);
+  assert.ok(
+    run.notes.some((n) => n.includes('after round 7, 1 of 2 open tasks went on (1 stopped)')),
+    run.notes.join('\n'),
+  );
+  assert.ok(
+    run.notes.some((n) => /9-minute budget ended after measured round 14/.test(n)),
+    run.notes.join('\n'),
+  );
+});
+
+test('a resumed night keeps the tasks its killed session stopped for the budget stopped', async () => {
+  // 4 task calls a round: the first session is killed in round 9 (its 35th call), after round 8 ran only the cheap task
+  const { state, calls, session, stop } = twoTaskNight(35);
+  const plan = budgetedNight('narrowed-resume', 9, { maxRounds: 60 });
+  void session(plan);
+  while (state.calls < 35) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(state.now, 516_000);
+  state.now = 0; // the next process: a clock of its own, 24 s of the budget left
+  const { run } = await session(plan);
+  assert.equal(calls.get('slow@3.5.7'), 8, 'the slow task is not measured again after round 7');
+  assert.deepEqual(stop(run, 'bulk'), { reason: 'budget', round: 7 });
+  assert.deepEqual(stop(run, 'noisy'), { reason: 'budget', round: 14 });
+  assert.ok(
+    run.notes.some((n) => n.includes('after round 7, 1 of 2 open tasks went on (1 stopped)')),
     run.notes.join('\n'),
   );
 });

@@ -9,7 +9,9 @@
 // still fits. The tasks left out are not run again; the run
 // file lists them with their time per round, for the next night. The tasks' seconds are counted with the
 // harness's own time between them (harnessFactor). Once the minimum rounds are measured, a round that would
-// end after the budget is not started (until-decided.ts finalLook); below them the rounds run past the
+// end after the budget runs only the open tasks that still fit, cheapest first (run/rounds.ts fitting); the
+// others stop for the budget (until-decided.ts stopTasks), and when none fits the night ends (finalLook).
+// Below the minimum rounds the rounds run past the
 // budget by up to MINIMUM_ROUNDS_OVERRUN of it, since a night stopped short of its minimum rounds decides no
 // comparison at all.
 import type { Run, RunMode } from '../schema/index.ts';

@@ -12,7 +12,9 @@
 //     half-width below the precision target;
 //   - at the last look (the budget), whatever is still open stops for the budget. With a time budget
 //     (--budget-minutes, night-plan.ts) a run whose next round would end after it takes one last look
-//     spending all the alpha left (finalLook), as sequential.ts does when the clock ends a run.
+//     spending all the alpha left (finalLook), as sequential.ts does when the clock ends a run; once
+//     the minimum rounds are measured, the tasks that still fit go on and only the others take that
+//     last look (stopTasks).
 // A wrong "difference" needs an interval that misses the true ratio, so each comparison's chance of one
 // is at most alpha however many looks are taken (sequential.ts says why). A task stops being run after
 // the look at which every series it measures is settled and no open series is compared with one of them;
@@ -104,13 +106,27 @@ export class UntilDecided {
     this.look(m, alpha > 1e-12 ? alpha : 0, true, entries);
   }
 
-  private look(m: number, alpha: number, last: boolean, entries: readonly JournalEntry[]): boolean {
+  /**
+   * The time budget leaves room in the next round for only some of the open tasks: these tasks
+   * (benchmark|task) take their last look now, spending all the alpha they have left, and whatever of
+   * their series is open stops for the budget. The other tasks keep the schedule, and their last look
+   * spends what is left of theirs: no comparison spends more than alpha in all.
+   */
+  stopTasks(round: number, entries: readonly JournalEntry[], tasks: ReadonlySet<string>): void {
+    const m = round - this.o.warmupRounds + 1;
+    if (m < 1 || m < this.lastLook) return;
+    const alpha = alphaAt(this.schedule, this.next, true);
+    this.look(m, alpha > 1e-12 ? alpha : 0, true, entries, (s) => tasks.has(s.task));
+  }
+
+  /** A look at every open series, or at those `only` picks; then the tasks no open series needs leave the rounds. */
+  private look(m: number, alpha: number, last: boolean, entries: readonly JournalEntry[], only?: (s: SeriesData) => boolean): boolean {
     this.lastLook = m;
     const data = this.collect(entries, m);
     const ids = new Map(this.o.builds.map((b) => [b.id, b]));
     const open = (id: string) => !this.settled.has(id);
     for (const [id, s] of data) {
-      if (!open(id)) continue;
+      if (!open(id) || (only && !only(s))) continue;
       const build = ids.get(s.buildId);
       let decided = true;
       for (const ref of build && s.acrossVersions ? this.references(build, s.key, data) : []) {

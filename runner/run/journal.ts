@@ -82,6 +82,8 @@ export type EvidenceLine =
   | { kind: 'phase'; phase: 'deterministic'; seconds: number; jobs: number }
   /** the tasks a night with a time budget left out after its warm-up round (kept on resume) */
   | { kind: 'night-plan'; leftOut: TaskCost[] }
+  /** after measured round `round` (0-based, warm-up included) the budget had room for only some open tasks: these (benchmark|task) stopped there (kept on resume) */
+  | { kind: 'budget-narrowed'; round: number; stopped: string[]; kept: string[] }
   /** which timed tasks the warm-up round runs, chosen before it (runner/run/warmup.ts; kept on resume) */
   | ({ kind: 'warmup' } & WarmupChoice);
 

@@ -1,8 +1,9 @@
 // The timed phase of a run (runner/run.ts): the warm-up round, whole or short (runner/run/warmup.ts), then
 // the measured rounds, builds interleaved task by task. A disturbed window drops the tasks it overlapped on
 // every build and measures them again at the round's end; a disturbed round is measured again; with a time
-// budget the night is planned after the warm-up; the rounds stop when every series is decided
-// (runner/until-decided.ts), the budget ends or the caller's afterRound says so.
+// budget the night is planned after the warm-up, and once the minimum rounds are measured a round the
+// budget has no room for runs only the open tasks that fit (fitting); the rounds stop when every series
+// is decided (runner/until-decided.ts), the budget ends or the caller's afterRound says so.
 import { buildLabel } from '../../catalogue/index.ts';
 import type { Benchmark, BuildUnderTest, Task } from '../benchmark.ts';
 import { harnessFactor, isNightHeadline, MINIMUM_ROUNDS_OVERRUN, planNight, reserveSeconds, type TaskCost } from '../night-plan.ts';
@@ -267,23 +268,40 @@ export async function runTimedRounds(r: TimedRounds) {
     }
     if (deadline !== undefined && !planned && round === plan.warmupRounds - 1) planTheNight(clock());
     let decided = until?.afterRound(round, done) ?? false;
+    // a round an earlier session of this run narrowed: the same tasks stop there again
+    for (const e of recorded) if (e.kind === 'budget-narrowed' && e.round === round) until?.stopTasks(round, done, new Set(e.stopped));
     const roundSeconds = (clock() - roundStarted) / 1000;
-    // the next round runs the tasks still in the rounds: this round's time of those is its estimate
-    const nextRound = () =>
-      done
-        .filter((e) => e.round === round && !e.deterministic && !until?.skip(e.buildId, e.benchmark, e.task) && !leftOut.has(`${e.benchmark}|${e.task}`))
-        .reduce((a, e) => a + (e.seconds ?? 0), 0) * harness();
+    // the next round runs the tasks still in the rounds: this round's time of each is its estimate
+    const nextTasks = () => {
+      const seconds = new Map<string, number>();
+      for (const e of done)
+        if (e.round === round && !e.deterministic && !until?.skip(e.buildId, e.benchmark, e.task) && !leftOut.has(`${e.benchmark}|${e.task}`))
+          seconds.set(`${e.benchmark}|${e.task}`, (seconds.get(`${e.benchmark}|${e.task}`) ?? 0) + (e.seconds ?? 0) * harness());
+      return seconds;
+    };
+    const nextRound = () => [...nextTasks().values()].reduce((a, b) => a + b, 0);
     // (only after a round this session measured in: the rounds a resumed run replays from its journal are not ended again)
     // below the minimum rounds no comparison can be decided (stats.ts MIN_COVERAGE_FOR_VERDICT): those rounds
     // run past the budget, by at most a tenth of it (a night already far over it stops as before)
     const minimumMeasured = round - plan.warmupRounds + 1 >= plan.rounds;
     const end = deadline === undefined ? undefined : minimumMeasured ? deadline : deadline + MINIMUM_ROUNDS_OVERRUN * plan.budgetMinutes! * 60_000;
     if (!decided && until && end !== undefined && ranThisRound && round >= plan.warmupRounds && clock() + nextRound() * 1000 > end) {
-      until.finalLook(round, done);
-      notes.push(
-        `the ${plan.budgetMinutes}-minute budget ended after measured round ${round - plan.warmupRounds + 1}: one last look spent the alpha left, and the series still open stopped for the budget`,
-      );
-      decided = true;
+      // once the minimum rounds are measured, the open tasks that still fit in the time left go on,
+      // cheapest first (as the night's plan keeps them), and only the others stop for the budget
+      const fit = minimumMeasured ? fitting(nextTasks(), (end - clock()) / 1000) : { kept: [], stopped: [] };
+      if (fit.kept.length) {
+        record({ kind: 'budget-narrowed', round, ...fit });
+        until.stopTasks(round, done, new Set(fit.stopped));
+        cb.progress(
+          `  the budget has room for ${fit.kept.length} of the ${fit.kept.length + fit.stopped.length} open task(s) in the next round: the others stop for the budget after this one`,
+        );
+      } else {
+        until.finalLook(round, done);
+        notes.push(
+          `the ${plan.budgetMinutes}-minute budget ended after measured round ${round - plan.warmupRounds + 1}: one last look spent the alpha left, and the series still open stopped for the budget`,
+        );
+        decided = true;
+      }
     }
     if (decided) cb.progress(`  every timed series is settled, or the budget of ${plan.maxRounds} rounds is reached: stopping after this round`);
     if (decided || (options.afterRound && (await options.afterRound(round, done, roundSeconds)))) {
@@ -291,6 +309,31 @@ export async function runTimedRounds(r: TimedRounds) {
       break;
     }
   }
+  const narrowed = recorded.flatMap((e) => (e.kind === 'budget-narrowed' ? [e] : []));
+  if (narrowed.length) notes.push(narrowedNote(narrowed, plan.warmupRounds, plan.budgetMinutes!));
   record({ kind: 'phase', phase: 'timed', seconds: (clock() - timedStarted) / 1000 });
   return { until, leftOut, lastRound, totalRounds };
+}
+
+/** The open tasks (benchmark|task -> seconds of a round) that fit in `secondsLeft`, cheapest first, and the others. */
+export function fitting(tasks: ReadonlyMap<string, number>, secondsLeft: number): { kept: string[]; stopped: string[] } {
+  const kept: string[] = [];
+  const stopped: string[] = [];
+  let used = 0;
+  for (const [task, seconds] of [...tasks].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))) {
+    if (used + seconds <= secondsLeft) {
+      kept.push(task);
+      used += seconds;
+    } else stopped.push(task);
+  }
+  return { kept, stopped };
+}
+
+/** The run file's note on the rounds the budget narrowed to the open tasks that still fit. */
+function narrowedNote(narrowed: readonly { round: number; stopped: string[]; kept: string[] }[], warmupRounds: number, budgetMinutes: number): string {
+  const steps = narrowed.map(
+    (n) =>
+      `after round ${n.round - warmupRounds + 1}, ${n.kept.length} of ${n.kept.length + n.stopped.length} open tasks went on (${n.stopped.length} stopped)`,
+  );
+  return `the ${budgetMinutes}-minute budget had no room for a whole round once the minimum rounds were measured, so the rounds went on with the open tasks that fit in the time left, cheapest first: ${steps.join('; ')}. A task left out stopped there for the budget, after one last look spending the alpha its comparisons had left`;
 }
