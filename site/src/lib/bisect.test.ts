@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { BisectReport } from '../../../schema/index.ts';
-import { endName, loadBisections, unresolvedShare, waterfall } from './bisect.ts';
+import { accountedFor, endName, loadBisections, unresolvedShare, waterfall } from './bisect.ts';
 
 const id = (c: string) => c.repeat(40);
 const report = (over: Partial<BisectReport> = {}): BisectReport => ({
@@ -69,6 +69,24 @@ test('the waterfall chains from one release to the next in path order, the remai
   );
   assert.deepEqual([rows[0]!.label, rows.at(-1)!.label], ['3.4.0', '3.5.0']);
   assert.ok(Math.abs(unresolvedShare(report())! - 80 / 600) < 1e-12);
+});
+
+test('what the named commits account for: a share of the change when it lies within it, else signed amounts beside the change', () => {
+  assert.deepEqual(accountedFor(report()), { named: '83.3% of the change', unresolved: '13.3%', cell: '83.3%' });
+  // one named commit that moved the figure up while the release-to-release change went down (as 3.1.4 -> 3.2.1's server heap)
+  const against = report({
+    first: 1000,
+    last: 400,
+    steps: [{ ...report().steps[1]!, before: 1000, after: 1100 }],
+    unresolved: [{ from: id('d'), to: id('e'), between: 7, position: 80, before: 1100, after: 400, reason: 'budget' }],
+    explained: 100 / -600,
+  });
+  assert.deepEqual(accountedFor(against), {
+    named: '+100 instructions, against the direction of the whole change (−600 instructions)',
+    unresolved: '−700 instructions',
+    cell: '+100 of −600',
+  });
+  assert.equal(accountedFor(report({ last: 1000, explained: null })), null);
 });
 
 test('no remainder row when the steps add up; no waterfall when an end was not measured', () => {

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BisectReport, bisectReportName } from '../../../schema/index.ts';
 import { dataDir, parseWith, readJson, SiteDataError } from './data.ts';
+import { fractionText, signedNum } from './format.ts';
 import { bisectMetricWords } from '../../../catalogue/words.ts';
 
 export const UPSTREAM = 'https://github.com/openssl/openssl';
@@ -93,6 +94,29 @@ export function waterfall(r: BisectReport): WaterfallRow[] | null {
 export function unresolvedShare(r: BisectReport): number | null {
   if (r.first === null || r.last === null || r.last === r.first) return null;
   return r.unresolved.reduce((s, u) => s + (u.after - u.before), 0) / (r.last - r.first);
+}
+
+/**
+ * What the named commits and the unresolved ranges account for, in words: shares of the change where
+ * neither is negative (101%: the named commits moved the figure a little more than the change, smaller
+ * moves undoing the rest), else their own signed amounts beside the change's, since a commit can move the
+ * figure against the change (3.1.4 -> 3.2.1's server heap: the one named commit added 3,888 bytes to a
+ * change of -26,408, which as a share reads "-14.7% of the change"). `cell`: the short form for a table.
+ * Null when the figure did not change or an end was not measured.
+ */
+export function accountedFor(r: BisectReport): { named: string; unresolved: string; cell: string } | null {
+  const rest = unresolvedShare(r);
+  if (r.explained === null || rest === null) return null;
+  const total = r.last! - r.first!;
+  if (r.explained >= 0 && rest >= 0)
+    return { named: `${fractionText(r.explained)} of the change`, unresolved: fractionText(rest), cell: fractionText(r.explained) };
+  const amount = (share: number) => `${signedNum(share * total)} ${r.metric.unit}`;
+  const direction = r.explained < 0 ? ', against the direction of the whole change' : ' of the whole change';
+  return {
+    named: `${amount(r.explained)}${direction} (${signedNum(total)} ${r.metric.unit})`,
+    unresolved: amount(rest),
+    cell: `${signedNum(r.explained * total)} of ${signedNum(total)}`,
+  };
 }
 
 /** The bisections of the step into a series (their newer end is a release of it), for its version pages. */

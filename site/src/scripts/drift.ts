@@ -99,7 +99,15 @@ function start(el: HTMLElement): void {
             ? `${index.repo}/raw/main/data/${r.path}`
             : null;
         if (href) file.append(Object.assign(document.createElement('a'), { href, textContent: runWords(r.runId) }));
-        else file.append(Object.assign(document.createElement('code'), { textContent: `data/${r.path}` }), ' in the repository');
+        else {
+          // as the server-rendered table: the run in words, its path in a disclosure
+          const path = Object.assign(document.createElement('details'), { className: 'run-id' });
+          path.append(
+            Object.assign(document.createElement('summary'), { textContent: 'Path' }),
+            Object.assign(document.createElement('code'), { textContent: `data/${r.path}` }),
+          );
+          file.append(`${runWords(r.runId)}, in the repository`, path);
+        }
         return tr;
       }),
     );
