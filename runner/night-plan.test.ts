@@ -216,7 +216,7 @@ test('--budget-minutes: the headline task is measured, the task that does not fi
  * A night of two tasks that never decide (equal builds, noisy): `slow` takes 30 s, `cheap` 2 s. Its
  * `kill`-th task call never returns, as a SIGKILLed session's task; `session` runs (or resumes) it on `clock`.
  */
-function twoTaskNight(kill = 0) {
+function twoTaskNight(kill = 0, cheapSeconds = (_call: number) => 2) {
   const state = { now: 0, calls: 0 };
   const rand = seededRandom(17);
   const calls = new Map<string, number>();
@@ -234,7 +234,7 @@ function twoTaskNight(kill = 0) {
         produces: [standInSpec(metric, {})],
         run: async () => {
           if (++state.calls === kill) await new Promise(() => {});
-          state.now += seconds * 1000;
+          state.now += (id === 'cheap' ? cheapSeconds(state.calls) : seconds) * 1000;
           calls.set(`${id}@${b.record.version}`, (calls.get(`${id}@${b.record.version}`) ?? 0) + 1);
           return [{ spec: standInSpec(metric, {}), value: 100 * Math.exp(0.3 * normal(rand)) }];
         },
@@ -264,6 +264,20 @@ test('once the minimum rounds are measured and a whole round no longer fits, the
   );
   assert.ok(
     run.notes.some((n) => /9-minute budget ended after measured round 14/.test(n)),
+    run.notes.join('\n'),
+  );
+});
+
+test('a narrowed round that takes longer than its estimate ends the night after the budget, and the run file says which round', async () => {
+  // the cheap task takes 2 s until its 40th call (measured round 11), then 10 s: round 12, estimated at 4 s, takes 20
+  const { state, session } = twoTaskNight(0, (call) => (call > 40 ? 10 : 2));
+  const { run } = await session(budgetedNight('narrowed-late', 9, { maxRounds: 60 }));
+  assert.equal(state.now, 548_000);
+  assert.equal(run.plan.rounds, 12);
+  assert.ok(
+    run.notes.includes(
+      "the night ended 8 s after its 9-minute budget: its last round, measured round 12, took longer than its estimate (the round before's time of its tasks)",
+    ),
     run.notes.join('\n'),
   );
 });
@@ -323,7 +337,7 @@ test('a night whose rounds run longer than planned still measures its minimum ro
   assert.deepEqual(run.series.find((s) => s.buildId === 'b35')!.stopped, { reason: 'decided', round: 6 });
   assert.ok(
     run.notes.includes(
-      'the night ended 0.2 min after its 2.7-minute budget: its minimum 6 measured rounds took longer than planned, and fewer would decide no comparison',
+      'the night ended 14 s after its 2.7-minute budget: its minimum 6 measured rounds took longer than planned, and fewer would decide no comparison',
     ),
     run.notes.join('\n'),
   );

@@ -183,11 +183,14 @@ export async function executeRun(
   // stopped early: the run file says how many rounds were measured (at least one when any was planned)
   const measured = Math.max(Math.min(plan.rounds, 1), lastRound + 1 - plan.warmupRounds);
   if (deadline !== undefined && clock() > deadline) {
-    const over = `the night ended ${((clock() - deadline) / 60_000).toFixed(1)} min after its ${plan.budgetMinutes}-minute budget`;
+    const late = clock() - deadline;
+    const over = `the night ended ${late < 60_000 ? `${Math.round(late / 1000)} s` : `${(late / 60_000).toFixed(1)} min`} after its ${plan.budgetMinutes}-minute budget`;
     notes.push(
-      measured >= plan.rounds
-        ? `${over}: its minimum ${plan.rounds} measured rounds took longer than planned, and fewer would decide no comparison`
-        : `${over}, with ${measured} of its minimum ${plan.rounds} measured rounds: too few for a verdict`,
+      measured > plan.rounds
+        ? `${over}: its last round, measured round ${measured}, took longer than its estimate (the round before's time of its tasks)`
+        : measured === plan.rounds
+          ? `${over}: its minimum ${plan.rounds} measured rounds took longer than planned, and fewer would decide no comparison`
+          : `${over}, with ${measured} of its minimum ${plan.rounds} measured rounds: too few for a verdict`,
     );
   }
   const stopping = until && {
