@@ -316,7 +316,7 @@ export async function runTimedRounds(r: TimedRounds) {
 }
 
 /** The open tasks (benchmark|task -> seconds of a round) that fit in `secondsLeft`, cheapest first, and the others. */
-export function fitting(tasks: ReadonlyMap<string, number>, secondsLeft: number): { kept: string[]; stopped: string[] } {
+function fitting(tasks: ReadonlyMap<string, number>, secondsLeft: number): { kept: string[]; stopped: string[] } {
   const kept: string[] = [];
   const stopped: string[] = [];
   let used = 0;
