@@ -1,10 +1,11 @@
 // openssl s_time against s_server of real cached builds (integration tier: npm run test:integration builds them first).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { findCached } from '../build/cache.ts';
+import { childPids } from '../child-guard.ts';
 import { ensureCerts } from '../handshake/invoke.ts';
 import { runSTime, sTimeBenchmark, sTimeHasProtocolOptions, sTimeOutcomes } from './s-time.ts';
 import { needs } from '../integration-needs.ts';
@@ -49,24 +50,17 @@ for (const version of ['1.1.1w', '4.0.3']) {
  * and that shell can be gone a moment before the server it kills.
  */
 function opensslDescendants(pid: number): { pid: number; cmd: string }[] {
-  const parent = new Map<number, number>();
-  const cmds = new Map<number, string>();
-  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (f[0] === 'Z') continue;
-      parent.set(Number(name), Number(f[1]));
-      cmds.set(Number(name), readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' '));
-    } catch {
-      // gone meanwhile
+  const out: { pid: number; cmd: string }[] = [];
+  for (let level = childPids(pid); level.length; level = level.flatMap(childPids))
+    for (const p of level) {
+      try {
+        const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ');
+        if (aliveNotZombie(p) && /openssl (s_server|s_time|s_client)/.test(cmd)) out.push({ pid: p, cmd });
+      } catch {
+        // gone meanwhile
+      }
     }
-  }
-  const descends = (p: number): boolean => {
-    for (let up = parent.get(p); up !== undefined && up > 1; up = parent.get(up)) if (up === pid) return true;
-    return false;
-  };
-  return [...cmds].filter(([p, cmd]) => descends(p) && /openssl (s_server|s_time|s_client)/.test(cmd)).map(([p, cmd]) => ({ pid: p, cmd }));
+  return out;
 }
 const aliveNotZombie = (pid: number) => {
   try {
