@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { readRunFile, runFileName } from '../schema/index.ts';
 import { standInBuild, standInPlan } from './stand-in-build.ts';
 import type { Benchmark, BuildUnderTest, SeriesSpec } from './benchmark.ts';
-import { executeRun } from './run.ts';
+import { executeRun, howLate } from './run.ts';
 import { journalPath, readJournal, resumePlan, type RunPlan } from './run/journal.ts';
 import { roundOrder } from './run/tasks.ts';
 import { describeHost } from './host.ts';
@@ -815,4 +815,10 @@ test('a journal written before the warm-up was journaled, with timed tasks in it
     run.notes.some((n) => n.endsWith('the run was resumed from a journal written before the warm-up was chosen')),
     run.notes.join('\n'),
   );
+});
+
+test("a night's overrun reads as it was: under a second is not '0 s'", () => {
+  assert.equal(howLate(400), 'less than a second');
+  assert.equal(howLate(8_400), '8 s');
+  assert.equal(howLate(90_000), '1.5 min');
 });

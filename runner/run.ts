@@ -184,7 +184,7 @@ export async function executeRun(
   const measured = Math.max(Math.min(plan.rounds, 1), lastRound + 1 - plan.warmupRounds);
   if (deadline !== undefined && clock() > deadline) {
     const late = clock() - deadline;
-    const over = `the night ended ${late < 60_000 ? `${Math.round(late / 1000)} s` : `${(late / 60_000).toFixed(1)} min`} after its ${plan.budgetMinutes}-minute budget`;
+    const over = `the night ended ${howLate(late)} after its ${plan.budgetMinutes}-minute budget`;
     notes.push(
       measured > plan.rounds
         ? `${over}: its last round, measured round ${measured}, took longer than its estimate (the round before's time of its tasks)`
@@ -210,4 +210,10 @@ export async function executeRun(
   }
   rmSync(jpath);
   return { path, run };
+}
+
+/** A night's overrun of its budget in words: under a second is not "0 s". */
+export function howLate(ms: number): string {
+  if (ms < 1000) return 'less than a second';
+  return ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 60_000).toFixed(1)} min`;
 }
