@@ -183,8 +183,7 @@ export async function executeRun(
   // stopped early: the run file says how many rounds were measured (at least one when any was planned)
   const measured = Math.max(Math.min(plan.rounds, 1), lastRound + 1 - plan.warmupRounds);
   if (deadline !== undefined && clock() > deadline) {
-    const late = clock() - deadline;
-    const over = `the night ended ${howLate(late)} after its ${plan.budgetMinutes}-minute budget`;
+    const over = `the night ended ${howLate(clock() - deadline)} after its ${plan.budgetMinutes}-minute budget`;
     notes.push(
       measured > plan.rounds
         ? `${over}: its last round, measured round ${measured}, took longer than its estimate (the round before's time of its tasks)`
