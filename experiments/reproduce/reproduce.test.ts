@@ -16,7 +16,7 @@ import type { Build } from '../../site/src/lib/claims/schema.ts';
 import { ALPHA } from '../../analysis/sequential.ts';
 import { buildSpec, needsOf, parseWriteup, planTasks, reproduceCommand, standIn, wantedKeys } from './plan.ts';
 import { isLookRound, MAX_ROUNDS, Stopper } from './stopping.ts';
-import { Reproduction } from './comparisons.ts';
+import { Reproduction, reachable } from './comparisons.ts';
 import type { TestVerdict } from '../../site/src/lib/claims/verdicts.ts';
 import { claimOutcomes, verdictReport } from './verdicts.ts';
 
@@ -293,6 +293,43 @@ test('a claim is settled when no verdict its open comparisons may reach changes 
   b16!.verdict = 'confirmed';
   assert.equal(r.openSides().size, 2, 'the open comparison needs both its sides');
   assert.ok(!b1024!.decided);
+});
+
+test("a look's interval narrows what an open comparison may still reach, so a claim settles as soon as its outcome cannot change", () => {
+  const w = writeup(
+    `  - id: quoted
+    by: study
+    quote: "5% slower"
+    text: "3.5.7 is a few percent slower on both sizes."
+    tests:
+      - { series: cpu, builds: ["3.5.7", "3.4.1"], expect: magnitude, value: 1.05, tolerance: 0.03 }
+      - { series: cpu1024, builds: ["3.5.7", "3.4.1"], expect: magnitude, value: 1.05, tolerance: 0.03 }`,
+    `studies:
+  - { id: study, title: "A stand-in study", short: "the study", by: "nobody", setup: "none" }
+`,
+  );
+  const r = new Reproduction(needsOf(w).comparisons, (b) => b.version);
+  const [q16, q1024] = r.states;
+  for (const s of r.states) Object.assign(s, { kind: 'cpu-time', higherIsBetter: false });
+  const at = (low: number, high: number) => ({ low, high, confidence: 0.99, alpha: 0.01 });
+  // the band of "5% slower, +-3%" is [1.05/1.03, 1.05*1.03] = [1.019, 1.082]
+  assert.deepEqual(reachable(q1024!).sort(), ['larger-than-reported', 'not-shown', 'reproduced', 'smaller-than-reported'], 'no look yet: anything');
+  q1024!.interval = at(0.958, 1.061);
+  assert.deepEqual(reachable(q1024!).sort(), ['not-shown', 'reproduced', 'smaller-than-reported'], 'below 1.082 throughout: never larger');
+  q1024!.interval = at(0.95, 1.01);
+  assert.deepEqual(reachable(q1024!).sort(), ['not-shown', 'smaller-than-reported'], 'below the band throughout: smaller or undecided');
+  q1024!.interval = at(1.03, 1.2);
+  assert.deepEqual(reachable(q1024!).sort(), ['larger-than-reported', 'not-shown', 'reproduced']);
+
+  Object.assign(q16!, { decided: true, verdict: 'smaller-than-reported' });
+  q1024!.interval = at(1.03, 1.2);
+  assert.ok(!r.settled(q16!.claim), 'smaller on one size, and the other may still come out larger (then both ways)');
+  assert.equal(r.openSides().size, 2, 'so its comparison goes on');
+  q1024!.interval = at(0.958, 1.061);
+  assert.ok(r.settled(q16!.claim), 'smaller on one size, and the other can no longer come out larger: the claim is smaller whatever happens');
+  assert.equal(r.openSides().size, 0, "a settled claim's open comparison needs no more rounds");
+  q1024!.interval = null;
+  assert.ok(!r.settled(q16!.claim), 'without a look, larger is still possible');
 });
 
 test("simulation: a true ratio on the claim's threshold is decided (wrongly, either way) in at most 5% of runs", () => {

@@ -39,9 +39,10 @@ compare, and prints a verdict per claim and per comparison:
     spends alpha = 0.05 in proportion to the measuring time since the last one, and a CPU-time comparison
     whose t interval (at the look's confidence) lies inside or entirely outside the claim's range is decided;
   - a task leaves the rounds once every comparison it feeds is decided or belongs to a claim whose verdict
-    the comparisons still open cannot change; it stops when every claim is so settled, or when the next
-    round would overrun the budget (one last look then spends the alpha left); instruction counts and bytes
-    are measured once and compared exactly.
+    the comparisons still open cannot change (each may still reach only the verdicts its last look's
+    interval meets); it stops when every claim is so settled, or when the next round would overrun the
+    budget (one last look then spends the alpha left); instruction counts and bytes are measured once and
+    compared exactly.
 Writes a run file (data/runs/<machine>/...) that can be aggregated and submitted like any run.
 
   --budget-minutes N   the time the measuring may take (default ${DEFAULT_BUDGET_MINUTES}; the quiet-host wait counts)

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { configureArgs, configureTarget, toolVersion } from '../build/options.ts';
 import { cacheRoot } from '../sources.ts';
-import { fileAt, git } from './history.ts';
+import { absentBlobs, fileAt, git } from './history.ts';
 
 export const commitBuildsDir = () => join(cacheRoot(), 'commit-builds');
 /** Debian's ccache puts compiler names that call it here (masquerade): first on PATH, builds go through it. */
@@ -47,18 +47,30 @@ export function optionsFor(configure: string, series: string): string[] {
 
 export type CommitBuild = { ok: true; prefix: string; record: CommitBuildRecord; cached: boolean } | { ok: false; reason: string };
 
-/** The version a commit calls itself, and its series: from VERSION.dat (3.0 on) or opensslv.h (1.1.1). */
+/**
+ * The version a commit calls itself, and its series. The history has three places for it: VERSION.dat
+ * (from July 2020; called VERSION from October 2019), MAJOR/MINOR/PATCH macros in opensslv.h (3.0's
+ * development before that), and the OPENSSL_VERSION_TEXT string (1.1.1 and older, master as 1.1.2-dev
+ * and 3.0.0-dev in 2018-19). A series is "1.1.1" or "MAJOR.MINOR" (master's 1.1.2-dev is "1.1").
+ */
 export function commitVersion(repo: string, commit: string): { version: string; series: string } {
-  const dat = fileAt(repo, commit, 'VERSION.dat');
+  const named = (major: string, minor: string, patch: string, pre: string) => ({
+    version: `${major}.${minor}.${patch}${pre}`,
+    series: `${major}.${minor}.${patch}` === '1.1.1' ? '1.1.1' : `${major}.${minor}`,
+  });
+  const dat = [fileAt(repo, commit, 'VERSION.dat'), fileAt(repo, commit, 'VERSION')].find((f) => f && /^MAJOR=/m.test(f));
   if (dat) {
     const v = (k: string) => new RegExp(`^${k}=(.*)$`, 'm').exec(dat)?.[1]?.replace(/"/g, '').trim() ?? '';
     const pre = v('PRE_RELEASE_TAG');
-    return { version: `${v('MAJOR')}.${v('MINOR')}.${v('PATCH')}${pre ? `-${pre}` : ''}`, series: `${v('MAJOR')}.${v('MINOR')}` };
+    return named(v('MAJOR'), v('MINOR'), v('PATCH'), pre ? `-${pre}` : '');
   }
   const h = fileAt(repo, commit, 'include/openssl/opensslv.h') ?? '';
+  const macro = (k: string) => new RegExp(`^#\\s*define\\s+OPENSSL_VERSION_${k}\\s+(\\S+)`, 'm').exec(h)?.[1];
+  const [major, minor, patch] = [macro('MAJOR'), macro('MINOR'), macro('PATCH')];
+  if (major && minor && patch) return named(major, minor, patch, macro('PRE_RELEASE')?.replace(/"/g, '') ?? '');
   const m = /OPENSSL_VERSION_TEXT\s+"OpenSSL (\d+)\.(\d+)\.(\d+)([a-z]*)(-[a-z0-9]+)?/.exec(h);
-  if (!m) throw new Error(`commit ${commit} has neither VERSION.dat nor a readable OPENSSL_VERSION_TEXT: not an OpenSSL tree?`);
-  return { version: `${m[1]}.${m[2]}.${m[3]}${m[4]}${m[5] ?? ''}`, series: `${m[1]}.${m[2]}.${m[3]}` === '1.1.1' ? '1.1.1' : `${m[1]}.${m[2]}` };
+  if (!m) throw new Error(`commit ${commit} has no VERSION.dat, VERSION, version macros or readable OPENSSL_VERSION_TEXT: not an OpenSSL tree?`);
+  return named(m[1]!, m[2]!, m[3]!, `${m[4]}${m[5] ?? ''}`);
 }
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, log: string[]): Promise<void> {
@@ -103,10 +115,12 @@ export async function buildCommit(repo: string, commitId: string, jobs = 2): Pro
     ...optionsFor(fileAt(repo, commit, 'Configure') ?? '', series),
   ];
   try {
-    // the library's tree without test data: the snapshot here lacks a few large test blobs, and a no-tests build reads none
+    // the library's tree without the test recipes' data, nor any test file a partial snapshot lacks (a
+    // no-tests build reads none of them; Configure only reads test/'s build.info files)
+    const excluded = ['test/recipes', ...absentBlobs(repo, commit, 'test')].map((p) => `:(exclude,literal)${p}`);
     execFileSync(
       'bash',
-      ['-o', 'pipefail', '-c', `git --git-dir "$1" archive "$2" -- . ':(exclude)test/recipes' | tar -x -C "$3"`, 'bash', repo, commit, src],
+      ['-o', 'pipefail', '-c', 'git --git-dir "$1" archive "$2" -- . "${@:4}" | tar -x -C "$3"', 'bash', repo, commit, src, ...excluded],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
   } catch (e) {

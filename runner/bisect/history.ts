@@ -97,3 +97,21 @@ export function fileAt(repo: string, id: string, path: string): string | null {
     return null;
   }
 }
+
+/**
+ * Paths under `dir` in a commit's tree whose content the repository lacks (a partial snapshot can omit large
+ * test-data blobs). Empty for a complete clone.
+ */
+export function absentBlobs(repo: string, id: string, dir: string): string[] {
+  const entries = lines(git(repo, ['ls-tree', '-r', id, '--', dir]))
+    .map((l) => l.match(/^\d+ blob ([0-9a-f]+)\t(.+)$/))
+    .filter((m): m is RegExpMatchArray => m !== null);
+  if (entries.length === 0) return [];
+  const checked = execFileSync('git', ['--git-dir', repo, 'cat-file', '--batch-check'], {
+    input: entries.map((m) => m[1]).join('\n') + '\n',
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  const missing = new Set(lines(checked.trim()).filter((l) => l.endsWith(' missing')).map((l) => l.split(' ')[0]));
+  return entries.filter((m) => missing.has(m[1]!)).map((m) => m[2]!);
+}
