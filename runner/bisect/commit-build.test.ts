@@ -38,7 +38,8 @@ test('VERSION.dat, and VERSION in the same format (3.0 development from October 
 });
 
 test('the version macros of opensslv.h (3.0 development before VERSION existed); an old VERSION text is not read', () => {
-  const h = '# define OPENSSL_VERSION_MAJOR  3\n# define OPENSSL_VERSION_MINOR  0\n# define OPENSSL_VERSION_PATCH  0\n# define OPENSSL_VERSION_PRE_RELEASE "-dev"\n';
+  const h =
+    '# define OPENSSL_VERSION_MAJOR  3\n# define OPENSSL_VERSION_MINOR  0\n# define OPENSSL_VERSION_PATCH  0\n# define OPENSSL_VERSION_PRE_RELEASE "-dev"\n';
   const id = commitFiles({ VERSION: 'SSLeay 0.8.1\n', 'include/openssl/opensslv.h': h });
   assert.deepEqual(commitVersion(repo, id), { version: '3.0.0-dev', series: '3.0' });
 });

@@ -118,11 +118,9 @@ export async function buildCommit(repo: string, commitId: string, jobs = 2): Pro
     // the library's tree without the test recipes' data, nor any test file a partial snapshot lacks (a
     // no-tests build reads none of them; Configure only reads test/'s build.info files)
     const excluded = ['test/recipes', ...absentBlobs(repo, commit, 'test')].map((p) => `:(exclude,literal)${p}`);
-    execFileSync(
-      'bash',
-      ['-o', 'pipefail', '-c', 'git --git-dir "$1" archive "$2" -- . "${@:4}" | tar -x -C "$3"', 'bash', repo, commit, src, ...excluded],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    execFileSync('bash', ['-o', 'pipefail', '-c', 'git --git-dir "$1" archive "$2" -- . "${@:4}" | tar -x -C "$3"', 'bash', repo, commit, src, ...excluded], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   } catch (e) {
     // not the commit's fault: nothing is recorded against it
     rmSync(dir, { recursive: true, force: true });

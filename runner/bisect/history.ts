@@ -112,6 +112,10 @@ export function absentBlobs(repo: string, id: string, dir: string): string[] {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
-  const missing = new Set(lines(checked.trim()).filter((l) => l.endsWith(' missing')).map((l) => l.split(' ')[0]));
+  const missing = new Set(
+    lines(checked.trim())
+      .filter((l) => l.endsWith(' missing'))
+      .map((l) => l.split(' ')[0]),
+  );
   return entries.filter((m) => missing.has(m[1]!)).map((m) => m[2]!);
 }
