@@ -1,7 +1,8 @@
 // How our C programs are compiled: from their own .c file and every .c file of runner/c-common, against a
 // library with the flags of its catalogue record, and the C side knows every define the records can pass.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -66,4 +67,29 @@ test('c-common/library.h accepts the define of every library and only those', ()
   const known = [...line.matchAll(/defined\((\w+)\)/g)].map((m) => m[1]).sort();
   assert.deepEqual(known, Library.options.map((l) => LIBRARIES[l].cDefine).sort(), "add the library's cDefine to library.h");
   assert.equal(new Set(known).size, Library.options.length, 'one define per library');
+});
+
+test("OpenSSL's functions that arrived during a release's development are announced from its installed headers", () => {
+  const prefix = mkdtempSync(join(tmpdir(), 'header-features-'));
+  try {
+    const at = (version: string) => ({ record: { id: 'k', library: 'openssl' as const, version, variant: 'default' }, prefix });
+    mkdirSync(join(prefix, 'include', 'openssl'), { recursive: true });
+    // a 3.0 development commit of 2020: SSL_get_negotiated_group, but no SSL_group_to_name or EVP_PKEY_Q_keygen yet
+    writeFileSync(join(prefix, 'include', 'openssl', 'ssl.h'), '__owur int SSL_get_negotiated_group(SSL *s);\n');
+    writeFileSync(join(prefix, 'include', 'openssl', 'evp.h'), 'int EVP_PKEY_keygen(EVP_PKEY_CTX *ctx, EVP_PKEY **ppkey);\n');
+    assert.deepEqual(linkFlags(at('3.0.0-alpha4-dev')).defines, ['-DOBS_LIB_OPENSSL']);
+    writeFileSync(join(prefix, 'include', 'openssl', 'ssl.h'), 'const char *SSL_group_to_name(SSL *s, int id);\n');
+    writeFileSync(join(prefix, 'include', 'openssl', 'evp.h'), 'EVP_PKEY *EVP_PKEY_Q_keygen(OSSL_LIB_CTX *libctx, const char *propq,\n');
+    assert.deepEqual(linkFlags(at('3.0.0')).defines, ['-DOBS_LIB_OPENSSL', '-DOBS_HAVE_SSL_GROUP_TO_NAME', '-DOBS_HAVE_EVP_PKEY_Q_KEYGEN']);
+  } finally {
+    rmSync(prefix, { recursive: true, force: true });
+  }
+});
+
+test('every define the header probe can pass is read by the C sources', () => {
+  const sources = [...cCommonSources(), join(RUNNER, 'handshake', 'handshake.c')].map((f) => readFileSync(f, 'utf8')).join('\n');
+  const compileTs = readFileSync(join(RUNNER, 'compile.ts'), 'utf8');
+  const defines = [...compileTs.matchAll(/define: '(OBS_HAVE_\w+)'/g)].map((m) => m[1]!);
+  assert.ok(defines.length >= 2);
+  for (const d of defines) assert.match(sources, new RegExp(`\\b${d}\\b`), `${d} is passed but no C source reads it`);
 });

@@ -20,10 +20,28 @@ export function linkFlags(build: Linkable): { includes: string[]; defines: strin
   const inc = join(build.prefix, 'include');
   return {
     includes: [...(link.includeFirst ? [join(inc, link.includeFirst)] : []), inc],
-    defines: [`-D${cDefine}`],
+    defines: [`-D${cDefine}`, ...(build.record.library === 'openssl' ? headerFeatures(inc) : [])],
     // a library with C++ inside needs the C++ runtime
     libs: [...link.archives.map((a) => join(build.prefix, 'lib', a)), ...(link.cxx ? ['-lstdc++'] : [])],
   };
+}
+
+/**
+ * Functions that arrived during a release's development, where the version number cannot tell: a commit
+ * between two releases (one a bisection builds) carries the next release's version before it has all of
+ * its API (SSL_group_to_name came in January 2021, two years into 3.0.0-dev; EVP_PKEY_Q_keygen later still). Each is looked up in the
+ * build's installed header and announced to the C sources with a define.
+ */
+const HEADER_FEATURES = [
+  { define: 'OBS_HAVE_SSL_GROUP_TO_NAME', header: 'openssl/ssl.h', declares: /\bSSL_group_to_name\s*\(/ },
+  { define: 'OBS_HAVE_EVP_PKEY_Q_KEYGEN', header: 'openssl/evp.h', declares: /\bEVP_PKEY_Q_keygen\s*\(/ },
+];
+
+function headerFeatures(includeDir: string): string[] {
+  return HEADER_FEATURES.filter((f) => {
+    const path = join(includeDir, f.header);
+    return existsSync(path) && f.declares.test(readFileSync(path, 'utf8'));
+  }).map((f) => `-D${f.define}`);
 }
 
 /** A source and the local headers it includes (`#include "x.h"`), recursively: all of them change the binary. */

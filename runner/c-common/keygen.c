@@ -6,13 +6,13 @@
 #include <string.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
-#if OPENSSL_VERSION_NUMBER < 0x30000000L
+#ifndef OBS_HAVE_EVP_PKEY_Q_KEYGEN
 #include <openssl/ec.h>
 #include <openssl/rsa.h>
 #endif
 
 EVP_PKEY *gen_key(const char *kind) {
-#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+#ifdef OBS_HAVE_EVP_PKEY_Q_KEYGEN /* 3.0 on, but not 3.0's development before it came (compile.ts) */
     if (strcmp(kind, "rsa2048") == 0) return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
     if (strcmp(kind, "ecdsa-p256") == 0) return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
     if (strcmp(kind, "mldsa65") == 0) return EVP_PKEY_Q_keygen(NULL, NULL, "ML-DSA-65");

@@ -225,12 +225,12 @@ static const char *negotiated_group(SSL *s, int reused) {
     int id = SSL_get_group_id(s); /* IANA code point */
     if (!id) return "none";
     return group_name(id) ? group_name(id) : "unknown";
-#elif OBS_OPENSSL_AT_LEAST(0x30000000L) || defined(OBS_LIB_WOLFSSL)
+#elif (OBS_OPENSSL_AT_LEAST(0x30000000L) && defined(OBS_HAVE_SSL_GROUP_TO_NAME)) || defined(OBS_LIB_WOLFSSL)
     int nid = SSL_get_negotiated_group(s);
     const char *name = nid > 0 ? SSL_group_to_name(s, nid) : NULL;
     if (!name) return "none";
     return group_id(name) ? group_name(group_id(name)) : name;
-#else /* 1.1.1 has no SSL_get_negotiated_group: use the key the server sent */
+#else /* 1.1.1 (and 3.0's development before January 2021) has no SSL_group_to_name: use the key the server sent */
     EVP_PKEY *k = NULL;
     int nid = 0;
     if (!SSL_get_peer_tmp_key(s, &k)) return "none";
