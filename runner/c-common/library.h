@@ -23,9 +23,16 @@
 #error "the headers are not those of the library the OBS_LIB_* define names"
 #endif
 
-/* OpenSSL itself at or above a version number; false for the other libraries whatever they claim */
+/* OpenSSL itself at or above a version number; false for the other libraries whatever they claim. From
+ * 3.0 on it is made from the plain MAJOR/MINOR/PATCH numbers: 3.0's development in 2018-19 defined
+ * OPENSSL_VERSION_NUMBER with a (long) cast, which #if cannot evaluate (a bisection builds those commits). */
 #ifdef OBS_LIB_OPENSSL
-#define OBS_OPENSSL_AT_LEAST(v) (OPENSSL_VERSION_NUMBER >= (v))
+#ifdef OPENSSL_VERSION_MAJOR
+#define OBS_OPENSSL_VERSION ((OPENSSL_VERSION_MAJOR << 28) | (OPENSSL_VERSION_MINOR << 20) | (OPENSSL_VERSION_PATCH << 4))
+#else
+#define OBS_OPENSSL_VERSION OPENSSL_VERSION_NUMBER
+#endif
+#define OBS_OPENSSL_AT_LEAST(v) (OBS_OPENSSL_VERSION >= (v))
 #else
 #define OBS_OPENSSL_AT_LEAST(v) 0
 #endif

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#if OPENSSL_VERSION_NUMBER < 0x30000000L
+#if !OBS_OPENSSL_AT_LEAST(0x30000000L)
 #if defined(__x86_64__) || defined(__i386__)
 extern unsigned int OPENSSL_ia32cap_P[4];
 #elif defined(__aarch64__) || defined(__arm__)
@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
     (void)argv;
     if (argc != 1) die_usage("takes no arguments");
     if (!OPENSSL_init_crypto(0, NULL)) die_failed("OPENSSL_init_crypto failed");
-#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+#if OBS_OPENSSL_AT_LEAST(0x30000000L)
     const char *settings = OPENSSL_info(OPENSSL_INFO_CPU_SETTINGS);
     if (settings == NULL || settings[0] == '\0') die_failed("the library reports no CPU settings");
     printf("%s\n", settings);

@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
-#if defined(OBS_LIB_OPENSSL) && OPENSSL_VERSION_NUMBER < 0x30000000L
+#if defined(OBS_LIB_OPENSSL) && !OBS_OPENSSL_AT_LEAST(0x30000000L)
 #include <openssl/ec.h>
 #endif
 

@@ -46,7 +46,7 @@ static void unsupported(const char *why) {
     exit(EXIT_UNSUPPORTED);
 }
 
-#if OPENSSL_VERSION_NUMBER < 0x30200000L || defined(OPENSSL_NO_QUIC)
+#if !OBS_OPENSSL_AT_LEAST(0x30200000L) || defined(OPENSSL_NO_QUIC)
 int main(int argc, char **argv) {
     if (argc >= 3) mode = argv[1], groups = argv[2];
     unsupported("this OpenSSL has no QUIC stack (OpenSSL's QUIC client arrived in 3.2, its server in 3.5)");
@@ -175,7 +175,7 @@ static BIO_ADDR *loopback(unsigned short port) {
 
 static const unsigned char ALPN[] = { 10, 'o', 'b', 's', 'e', 'r', 'v', 'a', 't', 'o', 'r' };
 
-#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+#if OBS_OPENSSL_AT_LEAST(0x30500000L)
 static int select_alpn(SSL *s, const unsigned char **out, unsigned char *outlen, const unsigned char *in, unsigned inlen, void *arg) {
     (void)s, (void)arg;
     unsigned char *o;
@@ -197,7 +197,7 @@ int main(int argc, char **argv) {
     if (!handshake && !(argc == 3 && strcmp(argv[1], "client-only") == 0)) die_usage("expected client-only or handshake and their arguments");
     mode = argv[1], groups = argv[2];
     if (handshake) cert = argv[3], retry = argv[4];
-#if OPENSSL_VERSION_NUMBER < 0x30500000L
+#if !OBS_OPENSSL_AT_LEAST(0x30500000L)
     if (handshake) unsupported("this OpenSSL has a QUIC client but no QUIC server (OSSL_QUIC_server_method arrived in 3.5)");
 #endif
     SSL_CTX *cctx = SSL_CTX_new(OSSL_QUIC_client_method());
@@ -212,7 +212,7 @@ int main(int argc, char **argv) {
     BIO *cbio = NULL, *sbio = NULL;
     BIO_ADDR *server_addr = loopback(4433);
     if (!BIO_new_bio_dgram_pair(&cbio, 0, &sbio, 0) || !server_addr) unsupported(library_errors());
-#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+#if OBS_OPENSSL_AT_LEAST(0x30500000L)
     SSL *server = NULL, *listener = NULL;
     if (handshake) {
         SSL_CTX *sctx = SSL_CTX_new(OSSL_QUIC_server_method());
@@ -268,7 +268,7 @@ int main(int argc, char **argv) {
             else if (!progress(client, r)) fail("client");
         }
         if (!handshake) break; /* client-only: the first flight is out; nothing will answer it */
-#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+#if OBS_OPENSSL_AT_LEAST(0x30500000L)
         for (int t = 0; t < TICKS; t++) {
             SSL_handle_events(listener);
             if (!server && (server = SSL_accept_connection(listener, SSL_ACCEPT_CONNECTION_NO_BLOCK)) != NULL) SSL_set_blocking_mode(server, 0);

@@ -127,7 +127,7 @@ int main(int argc, char **argv) {
     jw_arr_close();
     if (cdone && sdone) {
         jw_str("status", "ok");
-#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+#if OBS_OPENSSL_AT_LEAST(0x30000000L)
         const char *g = SSL_group_to_name(c, SSL_get_negotiated_group(c));
         jw_str("negotiatedGroup", g ? g : "(unknown)");
 #endif
