@@ -93,3 +93,18 @@ test('every define the header probe can pass is read by the C sources', () => {
   assert.ok(defines.length >= 2);
   for (const d of defines) assert.match(sources, new RegExp(`\\b${d}\\b`), `${d} is passed but no C source reads it`);
 });
+
+test('OpenSSL version checks go through OBS_OPENSSL_AT_LEAST (library.h), never OPENSSL_VERSION_NUMBER itself', () => {
+  const cFiles = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? (e.name === 'fixtures' ? [] : cFiles(join(dir, e.name))) : /\.[ch]$/.test(e.name) ? [join(dir, e.name)] : [],
+    );
+  const bare = cFiles(RUNNER)
+    .filter((f) => !f.endsWith(join('c-common', 'library.h')))
+    .filter((f) => /\bOPENSSL_VERSION_NUMBER\b/.test(readFileSync(f, 'utf8')));
+  assert.deepEqual(
+    bare.map((f) => relative(RUNNER, f)),
+    [],
+    'other libraries claim 1.1.x in it, and 3.0.0-dev of 2018-19 defined it with a cast #if cannot evaluate',
+  );
+});
