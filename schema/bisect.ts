@@ -78,6 +78,8 @@ export const BisectReport = z.object({
 });
 export type BisectReport = z.infer<typeof BisectReport>;
 
-/** The file name of a report in data/bisect/<machine>/: its ends and metric. */
-export const bisectReportName = (r: Pick<BisectReport, 'from' | 'to' | 'metric'>): string =>
-  `${r.from.ref.replace(/^openssl-/, '')}..${r.to.ref.replace(/^openssl-/, '')}-${r.metric.id.replace(/[^A-Za-z0-9.-]+/g, '-')}.json`;
+/** The file name of a report in data/bisect/<machine>/: its ends (a catalogued release by its version, whatever its tag's spelling) and metric. */
+export const bisectReportName = (r: Pick<BisectReport, 'from' | 'to' | 'metric'>): string => {
+  const end = (e: BisectReport['from']) => e.release?.version ?? e.ref.replace(/^openssl-/, '');
+  return `${end(r.from)}..${end(r.to)}-${r.metric.id.replace(/[^A-Za-z0-9.-]+/g, '-')}.json`;
+};

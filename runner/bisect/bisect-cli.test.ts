@@ -42,6 +42,17 @@ test('report names: release refs without the tag prefix, the metric as a file-sa
     metric: { id: 'handshake-instructions:client:ecdsa-p256:default', what: '', unit: '' },
   });
   assert.equal(name, '3.4.0..3.5.0-handshake-instructions-client-ecdsa-p256-default.json');
+  // a catalogued release goes by its version whatever its tag's spelling (1.1.1's tags are OpenSSL_1_1_1w)
+  const release = (ref: string, version: string) => ({ ...end(ref), version, release: { version, sameFiles: 2099, generatedFiles: 0 } });
+  const metric = { id: 'handshake-instructions:client:ecdsa-p256:default', what: '', unit: '' };
+  assert.equal(
+    bisectReportName({ from: release('OpenSSL_1_1_1w', '1.1.1w'), to: release('openssl-3.0.8', '3.0.8'), metric }),
+    '1.1.1w..3.0.8-handshake-instructions-client-ecdsa-p256-default.json',
+  );
+  assert.equal(
+    bisectReportName({ from: end('OpenSSL_1_1_1w'), to: end('abc123'), metric }),
+    'OpenSSL_1_1_1w..abc123-handshake-instructions-client-ecdsa-p256-default.json',
+  );
 });
 
 test('a commit is built with the options its own Configure knows: no-docs only once Configure has it', async () => {
