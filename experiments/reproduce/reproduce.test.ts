@@ -258,23 +258,27 @@ test('a task whose comparisons are decided leaves the rounds; the one still open
   assert.ok(stopper.measuredRounds > decidedAt);
 });
 
-test('a claim is settled when no verdict its open comparisons may reach changes it', () => {
-  const w = writeup(
-    `  - id: quoted
+/** A claim quoting a study's size on both sizes, and the study. */
+const QUOTED_CLAIM = `  - id: quoted
     by: study
     quote: "5% slower"
     text: "3.5.7 is a few percent slower on both sizes."
     tests:
       - { series: cpu, builds: ["3.5.7", "3.4.1"], expect: magnitude, value: 1.05, tolerance: 0.03 }
-      - { series: cpu1024, builds: ["3.5.7", "3.4.1"], expect: magnitude, value: 1.05, tolerance: 0.03 }
+      - { series: cpu1024, builds: ["3.5.7", "3.4.1"], expect: magnitude, value: 1.05, tolerance: 0.03 }`;
+const STAND_IN_STUDY = `studies:
+  - { id: study, title: "A stand-in study", short: "the study", by: "nobody", setup: "none" }
+`;
+
+test('a claim is settled when no verdict its open comparisons may reach changes it', () => {
+  const w = writeup(
+    `${QUOTED_CLAIM}
   - id: both
     text: "3.5.7 spends more CPU time on both sizes."
     tests:
       - { series: cpu, builds: ["3.5.7", "3.4.1"], expect: higher, threshold: 0.1 }
       - { series: cpu1024, builds: ["3.5.7", "3.4.1"], expect: higher, threshold: 0.1 }`,
-    `studies:
-  - { id: study, title: "A stand-in study", short: "the study", by: "nobody", setup: "none" }
-`,
+    STAND_IN_STUDY,
   );
   const r = new Reproduction(needsOf(w).comparisons, (b) => b.version);
   const [q16, q1024, b16, b1024] = r.states;
@@ -296,18 +300,7 @@ test('a claim is settled when no verdict its open comparisons may reach changes 
 });
 
 test("a look's interval narrows what an open comparison may still reach, so a claim settles as soon as its outcome cannot change", () => {
-  const w = writeup(
-    `  - id: quoted
-    by: study
-    quote: "5% slower"
-    text: "3.5.7 is a few percent slower on both sizes."
-    tests:
-      - { series: cpu, builds: ["3.5.7", "3.4.1"], expect: magnitude, value: 1.05, tolerance: 0.03 }
-      - { series: cpu1024, builds: ["3.5.7", "3.4.1"], expect: magnitude, value: 1.05, tolerance: 0.03 }`,
-    `studies:
-  - { id: study, title: "A stand-in study", short: "the study", by: "nobody", setup: "none" }
-`,
-  );
+  const w = writeup(QUOTED_CLAIM, STAND_IN_STUDY);
   const r = new Reproduction(needsOf(w).comparisons, (b) => b.version);
   const [q16, q1024] = r.states;
   for (const s of r.states) Object.assign(s, { kind: 'cpu-time', higherIsBetter: false });
