@@ -68,6 +68,10 @@ test('the waterfall chains from one release to the next in path order, the remai
     ],
   );
   assert.deepEqual([rows[0]!.label, rows.at(-1)!.label], ['3.4.0', '3.5.0']);
+  assert.deepEqual([rows[1]!.label, rows[2]!.label], ['first', 'second']);
+  // a backport on the older release's branch: the path undoes it, and the row says so
+  const undone = report({ steps: report().steps.map((s) => ({ ...s, undone: s.subject === 'first' })) });
+  assert.equal(waterfall(undone)![1]!.label, "undone (only on 3.4.0's branch): first");
   assert.ok(Math.abs(unresolvedShare(report())! - 80 / 600) < 1e-12);
 });
 

@@ -66,7 +66,16 @@ export interface WaterfallRow {
 export function waterfall(r: BisectReport): WaterfallRow[] | null {
   if (r.first === null || r.last === null) return null;
   const moves = [
-    ...r.steps.map((s) => ({ position: s.position, row: { kind: 'step' as const, label: s.subject, delta: s.after - s.before, commit: s.commit } })),
+    ...r.steps.map((s) => ({
+      position: s.position,
+      row: {
+        kind: 'step' as const,
+        // a commit of the older release's branch that the newer release lacks: the path takes it back
+        label: s.undone ? `undone (only on ${endName(r.from)}'s branch): ${s.subject}` : s.subject,
+        delta: s.after - s.before,
+        commit: s.commit,
+      },
+    })),
     ...r.unresolved.map((u) => ({
       position: u.position,
       row: {
