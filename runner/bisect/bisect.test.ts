@@ -112,3 +112,22 @@ test('every committed bisection report parses, names its machine by its folder, 
         );
     }
 });
+
+test('a budget too small for every step names the largest moves first, wherever they lie on the path', async () => {
+  // four small steps early on the path, one large step late: the large one is found with a budget that
+  // a left-to-right search spends on the small ones
+  const small: [number, number][] = [
+    [100, 1010],
+    [200, 1020],
+    [300, 1030],
+    [400, 1040],
+  ];
+  const h = history([...small, [9000, 2040]]);
+  const r = await bisect(10_000, h.measure, { differs, budget: 20 });
+  assert.ok(
+    r.steps.some((s) => s.at === 9000 && s.before === 1040 && s.after === 2040),
+    `the step of +1000 is named: ${JSON.stringify(r.steps)}`,
+  );
+  const open = r.unresolved.reduce((s, u) => s + Math.abs(u.after - u.before), 0);
+  assert.ok(open <= 40, `what is left unresolved is the small steps' size at most (${open})`);
+});

@@ -4,10 +4,11 @@
 // when the commit does not build. The path's two ends are measured; an interval whose ends differ by more
 // than the threshold is halved, and both halves are followed, so every step of a multi-step change is
 // found, not only one (a change and its exact reversal inside one interval cancel out and are not seen:
-// the report says so). A midpoint that does not build is replaced by a buildable commit near it (probes at
-// 1, 2, 4 ... commits from it, then next to the interval's ends); an interval where no probe builds is
-// reported as an unresolved range, as is every
-// interval still open when the budget of measurements runs out. Pure: measuring is the caller's.
+// the report says so). The interval whose ends differ most is halved first, so a budget too small for
+// every step names the commits of the largest moves. A midpoint that does not build is replaced by a
+// buildable commit near it (probes at 1, 2, 4 ... commits from it, then next to the interval's ends); an
+// interval where no probe builds is reported as an unresolved range, as is every interval still open when
+// the budget of measurements runs out. Pure: measuring is the caller's.
 
 export interface BisectOptions {
   /** true when two figures differ enough to be a step (e.g. more than 0.1% apart) */
@@ -63,10 +64,13 @@ export async function bisect(length: number, measure: (at: number) => Promise<nu
   const steps: Step[] = [];
   const unresolved: Unresolved[] = [];
   if (first !== null && last !== null) {
-    // depth-first, in path order: an interval [i, j] whose measured ends differ
-    const stack: [number, number][] = [[0, length - 1]];
-    while (stack.length) {
-      const [i, j] = stack.pop()!;
+    // the open interval [i, j] whose ends differ most first (ties in path order): with a budget too small
+    // for every step, the commits it names are those of the largest moves, and what is left unresolved is small
+    const open: [number, number][] = [[0, length - 1]];
+    const size = ([i, j]: [number, number]) => Math.abs((known.get(j) ?? 0) - (known.get(i) ?? 0));
+    while (open.length) {
+      open.sort((x, y) => size(y) - size(x) || x[0] - y[0]);
+      const [i, j] = open.shift()!;
       const a = known.get(i)!;
       const b = known.get(j)!;
       if (a === null || b === null || !opts.differs(a, b)) continue;
@@ -83,7 +87,7 @@ export async function bisect(length: number, measure: (at: number) => Promise<nu
         unresolved.push({ from: i, to: j, before: a, after: b, reason: 'unbuildable' });
         continue;
       }
-      stack.push([m, j], [i, m]);
+      open.push([i, m], [m, j]);
     }
   }
   steps.sort((x, y) => x.at - y.at);
