@@ -32,7 +32,7 @@ export function linkFlags(build: Linkable): { includes: string[]; defines: strin
  * its API (SSL_group_to_name came in January 2021, two years into 3.0.0-dev; EVP_PKEY_Q_keygen later still). Each is looked up in the
  * build's installed header and announced to the C sources with a define.
  */
-const HEADER_FEATURES = [
+export const HEADER_FEATURES = [
   { define: 'OBS_HAVE_SSL_GROUP_TO_NAME', header: 'openssl/ssl.h', declares: /\bSSL_group_to_name\s*\(/ },
   { define: 'OBS_HAVE_EVP_PKEY_Q_KEYGEN', header: 'openssl/evp.h', declares: /\bEVP_PKEY_Q_keygen\s*\(/ },
 ];

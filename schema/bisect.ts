@@ -78,8 +78,12 @@ export const BisectReport = z.object({
 });
 export type BisectReport = z.infer<typeof BisectReport>;
 
-/** The file name of a report in data/bisect/<machine>/: its ends (a catalogued release by its version, whatever its tag's spelling) and metric. */
-export const bisectReportName = (r: Pick<BisectReport, 'from' | 'to' | 'metric'>): string => {
-  const end = (e: BisectReport['from']) => e.release?.version ?? e.ref.replace(/^openssl-/, '');
-  return `${end(r.from)}..${end(r.to)}-${r.metric.id.replace(/[^A-Za-z0-9.-]+/g, '-')}.json`;
-};
+/** An end of a bisection in a report's file name: a catalogued release by its version whatever its tag's spelling, else its ref without "openssl-". */
+const fileEndName = (e: BisectReport['from']): string => e.release?.version ?? e.ref.replace(/^openssl-/, '');
+
+/** An end as readers know it: the file name's, with 1.1.1's tag spelling (OpenSSL_1_1_1w) read as its version. */
+export const bisectEndName = (e: BisectReport['from']): string => fileEndName(e).replace(/^OpenSSL_(\d+)_(\d+)_(\d+)([a-z]?)$/, '$1.$2.$3$4');
+
+/** The file name of a report in data/bisect/<machine>/: its ends and its metric. */
+export const bisectReportName = (r: Pick<BisectReport, 'from' | 'to' | 'metric'>): string =>
+  `${fileEndName(r.from)}..${fileEndName(r.to)}-${r.metric.id.replace(/[^A-Za-z0-9.-]+/g, '-')}.json`;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { BisectReport } from '../../../schema/index.ts';
-import { accountedFor, endName, loadBisections, unresolvedShare, waterfall } from './bisect.ts';
+import { bisectEndName } from '../../../schema/index.ts';
+import { accountedFor, loadBisections, unresolvedShare, waterfall } from './bisect.ts';
 
 const id = (c: string) => c.repeat(40);
 const report = (over: Partial<BisectReport> = {}): BisectReport => ({
@@ -97,7 +98,7 @@ test('no remainder row when the steps add up; no waterfall when an end was not m
   const exact = report({ unresolved: [], last: 1500 });
   assert.ok(!waterfall(exact)!.some((r) => r.kind === 'rest'));
   assert.equal(waterfall(report({ first: null })), null);
-  assert.equal(endName({ ref: 'OpenSSL_1_1_1w', commit: id('a'), version: '1.1.1w', series: '1.1.1' }), '1.1.1w');
+  assert.equal(bisectEndName({ ref: 'OpenSSL_1_1_1w', commit: id('a'), version: '1.1.1w', series: '1.1.1' }), '1.1.1w');
 });
 
 test('reports are read from data/bisect/<machine>/ and refused when filed under another machine or name', () => {

@@ -2,7 +2,7 @@
 // deterministic figure between two releases, as a waterfall from one release's figure to the other's.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BisectReport, bisectReportName } from '../../../schema/index.ts';
+import { BisectReport, bisectEndName, bisectReportName } from '../../../schema/index.ts';
 import { dataDir, parseWith, readJson, SiteDataError } from './data.ts';
 import { fractionText, signedNum } from './format.ts';
 import { bisectMetricWords } from '../../../catalogue/words.ts';
@@ -41,10 +41,6 @@ export function loadBisections(root = join(dataDir(), 'bisect')): BisectFile[] {
   return out;
 }
 
-/** A release end as readers know it: "3.4.0" for openssl-3.4.0, else the ref. */
-export const endName = (e: BisectReport['from']) =>
-  e.release?.version ?? e.ref.replace(/^openssl-/, '').replace(/^OpenSSL_(\d+)_(\d+)_(\d+)([a-z]?)$/, '$1.$2.$3$4');
-
 export type WaterfallKind = 'release' | 'step' | 'unresolved' | 'rest';
 
 export interface WaterfallRow {
@@ -71,7 +67,7 @@ export function waterfall(r: BisectReport): WaterfallRow[] | null {
       row: {
         kind: 'step' as const,
         // a commit of the older release's branch that the newer release lacks: the path takes it back
-        label: s.undone ? `undone (only on ${endName(r.from)}'s branch): ${s.subject}` : s.subject,
+        label: s.undone ? `undone (only on ${bisectEndName(r.from)}'s branch): ${s.subject}` : s.subject,
         delta: s.after - s.before,
         commit: s.commit,
       },
@@ -86,7 +82,7 @@ export function waterfall(r: BisectReport): WaterfallRow[] | null {
       },
     })),
   ].sort((a, b) => a.position - b.position); // stable: steps inside one merge keep their order
-  const rows: WaterfallRow[] = [{ kind: 'release', label: endName(r.from), start: 0, end: r.first }];
+  const rows: WaterfallRow[] = [{ kind: 'release', label: bisectEndName(r.from), start: 0, end: r.first }];
   let at = r.first;
   for (const { row } of moves) {
     const { delta, ...rest } = row;
@@ -95,7 +91,7 @@ export function waterfall(r: BisectReport): WaterfallRow[] | null {
   }
   if (Math.abs(r.last - at) > 1e-9 * Math.max(1, Math.abs(r.last)))
     rows.push({ kind: 'rest', label: 'not attributed (below the threshold, or cancelling out)', start: at, end: r.last });
-  rows.push({ kind: 'release', label: endName(r.to), start: 0, end: r.last });
+  rows.push({ kind: 'release', label: bisectEndName(r.to), start: 0, end: r.last });
   return rows;
 }
 
