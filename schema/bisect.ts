@@ -70,7 +70,14 @@ export const BisectReport = z.object({
   /** share of last - first that the named steps add up to (null when the ends do not differ) */
   explained: z.number().nullable(),
   measured: z.array(z.object({ commit: commitId, value: z.number().nullable(), reason: z.string().optional() })),
-  builds: z.object({ built: z.int().nonnegative(), cached: z.int().nonnegative(), failed: z.int().nonnegative(), secondsBuilding: z.number() }),
+  builds: z.object({
+    built: z.int().nonnegative(),
+    cached: z.int().nonnegative(),
+    failed: z.int().nonnegative(),
+    secondsBuilding: z.number(),
+    /** what the builds taken from the cache took when an earlier run built them (absent in reports before it was recorded) */
+    secondsBuildingEarlier: z.number().optional(),
+  }),
   wallSeconds: z.number(),
   startedAt: z.string(),
   harness: z.object({ gitCommit: z.string(), gitDirty: z.boolean(), node: z.string(), revision: z.int().positive().optional() }),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bisectReportName } from '../../schema/index.ts';
-import { functionChanges, parseMetric } from './bisect-cli.ts';
+import { countBuild, functionChanges, parseMetric } from './bisect-cli.ts';
 
 test('metrics: instructions and heap per side, with a clear error for anything else', () => {
   const i = parseMetric('handshake-instructions:client:ecdsa-p256:default');
@@ -63,4 +63,13 @@ test('a commit is built with the options its own Configure knows: no-docs only o
   assert.ok(!optionsFor(before, '3.2').includes('no-docs'));
   assert.ok(optionsFor(after, '3.2').includes('no-docs'));
   assert.ok(optionsFor(before, '3.2').includes('no-module') && optionsFor(before, '3.2').includes('no-tests'));
+});
+
+test('build counts: a build from the cache brings the time it took when an earlier run built it', () => {
+  const stats = { built: 0, cached: 0, failed: 0, secondsBuilding: 0 };
+  countBuild(stats, { cached: false, record: { buildSeconds: 120 } }, 125);
+  assert.deepEqual(stats, { built: 1, cached: 0, failed: 0, secondsBuilding: 125 });
+  countBuild(stats, { cached: true, record: { buildSeconds: 94 } }, 0.2);
+  countBuild(stats, { cached: true, record: { buildSeconds: 100 } }, 0.1);
+  assert.deepEqual(stats, { built: 1, cached: 2, failed: 0, secondsBuilding: 125, secondsBuildingEarlier: 194 });
 });

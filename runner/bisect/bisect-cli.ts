@@ -80,6 +80,17 @@ const FUNCTIONS_PER_STEP = 15;
 
 type Measured = { value: number; binary: string } | { value: null; reason: string };
 
+/** Count one commit that built: a cached build adds the time it took when an earlier run built it. */
+export function countBuild(stats: BisectReport['builds'], b: { cached: boolean; record: { buildSeconds: number } }, seconds: number): void {
+  if (b.cached) {
+    stats.cached++;
+    stats.secondsBuildingEarlier = (stats.secondsBuildingEarlier ?? 0) + b.record.buildSeconds;
+  } else {
+    stats.built++;
+    stats.secondsBuilding += seconds;
+  }
+}
+
 /** Build a commit and compile our handshake program against it; the binary, or why there is none. */
 async function binaryOf(repo: string, commit: string, stats: BisectReport['builds']): Promise<{ binary: string } | { reason: string }> {
   const t = Date.now();
@@ -88,11 +99,7 @@ async function binaryOf(repo: string, commit: string, stats: BisectReport['build
     stats.failed++;
     return { reason: `does not build: ${b.reason}` };
   }
-  if (b.cached) stats.cached++;
-  else {
-    stats.built++;
-    stats.secondsBuilding += (Date.now() - t) / 1000;
-  }
+  countBuild(stats, b, (Date.now() - t) / 1000);
   try {
     return {
       binary: handshakeBinary({
