@@ -12,7 +12,7 @@ import type { Pairing } from '../../site/src/lib/claims/compare.ts';
 import type { SeriesSpec } from '../../runner/benchmark.ts';
 import { seriesKey } from '../../runner/benchmark.ts';
 import type { JournalEntry } from '../../runner/run/journal.ts';
-import { ratioInterval } from '../../analysis/sequential.ts';
+import { ratioInterval, tCritical } from '../../analysis/sequential.ts';
 import { DETERMINISTIC_METHODS, median } from '../../analysis/stats.ts';
 import { buildIdentity } from './plan.ts';
 
@@ -54,8 +54,8 @@ export interface ComparisonState {
   decided: boolean;
   reason: string;
   ratio: number | null;
-  /** the t interval of the look that decided it (or of the last look) */
-  interval: { low: number; high: number; confidence: number; alpha: number } | null;
+  /** the t interval of the look that decided it (or of the last look), with the spread of its paired log ratios */
+  interval: { low: number; high: number; confidence: number; alpha: number; sdLog: number } | null;
   pairs: number;
   /** measured round of the deciding (or last) look */
   round: number | null;
@@ -171,7 +171,7 @@ export class Reproduction {
         verdict,
         decided: verdict !== 'not-shown',
         ratio: est.ratio,
-        interval: { low: est.low, high: est.high, confidence: est.confidence, alpha },
+        interval: { low: est.low, high: est.high, confidence: est.confidence, alpha, sdLog: est.sdLog },
         reason,
       });
     }
@@ -254,6 +254,32 @@ export function reachable(s: Pick<ComparisonState, 'pairing' | 'kind' | 'interva
   const decided: TestVerdict[] =
     s.pairing.test.expect === 'magnitude' ? ['reproduced', 'smaller-than-reported', 'larger-than-reported'] : ['confirmed', 'contradicted'];
   return [...decided, ...open];
+}
+
+/** rounds beyond which a projection says "more than" instead of a number */
+export const PROJECTION_LIMIT = 10_000;
+
+/**
+ * A projection for a comparison its looks left open: how many paired rounds a t interval at the last look's
+ * alpha would need to lie inside one region of the ratio line (inside the claim's band, or wholly on one
+ * side of it), if the mean and the spread of the log ratios stayed as measured. null when it has no interval
+ * yet; PROJECTION_LIMIT + 1 when even that many would not do (the estimate sits on an edge of the band).
+ */
+export function roundsToDecide(s: Pick<ComparisonState, 'pairing' | 'interval' | 'higherIsBetter' | 'ratio'>): number | null {
+  if (!s.interval || s.ratio === null || s.higherIsBetter === null || !(s.ratio > 0)) return null;
+  const mean = Math.log(s.ratio);
+  const edges = band(s.pairing.test, s.higherIsBetter).filter((e) => e > 0 && Number.isFinite(e));
+  const room = Math.min(...edges.map((e) => Math.abs(mean - Math.log(e))));
+  const narrowEnough = (n: number) => (tCritical(s.interval!.alpha, n - 1) * s.interval!.sdLog) / Math.sqrt(n) < room;
+  if (!narrowEnough(PROJECTION_LIMIT)) return PROJECTION_LIMIT + 1;
+  // the interval's half-width falls as n grows: the smallest n that is narrow enough, by halving
+  let [lo, hi] = [3, PROJECTION_LIMIT];
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (narrowEnough(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** A comparison as claims/evaluate.ts decide takes it, with its verdict (or an assumed one). */

@@ -13,12 +13,12 @@ import { executeRun } from '../../runner/run.ts';
 import type { JournalEntry, RunPlan } from '../../runner/run/journal.ts';
 import { seededRandom } from '../../analysis/stats.ts';
 import type { Build } from '../../site/src/lib/claims/schema.ts';
-import { ALPHA } from '../../analysis/sequential.ts';
+import { ALPHA, tCritical } from '../../analysis/sequential.ts';
 import { buildSpec, needsOf, parseWriteup, planTasks, reproduceCommand, standIn, wantedKeys } from './plan.ts';
 import { isLookRound, MAX_ROUNDS, Stopper } from './stopping.ts';
-import { Reproduction, reachable } from './comparisons.ts';
+import { PROJECTION_LIMIT, Reproduction, reachable, roundsToDecide } from './comparisons.ts';
 import type { TestVerdict } from '../../site/src/lib/claims/verdicts.ts';
-import { claimOutcomes, verdictReport } from './verdicts.ts';
+import { claimOutcomes, comparisonLine, verdictReport } from './verdicts.ts';
 
 const WRITEUPS = join(import.meta.dirname, '..', '..', 'site', 'src', 'content', 'writeups');
 
@@ -304,7 +304,7 @@ test("a look's interval narrows what an open comparison may still reach, so a cl
   const r = new Reproduction(needsOf(w).comparisons, (b) => b.version);
   const [q16, q1024] = r.states;
   for (const s of r.states) Object.assign(s, { kind: 'cpu-time', higherIsBetter: false });
-  const at = (low: number, high: number) => ({ low, high, confidence: 0.99, alpha: 0.01 });
+  const at = (low: number, high: number) => ({ low, high, confidence: 0.99, alpha: 0.01, sdLog: 0.05 });
   // the band of "5% slower, +-3%" is [1.05/1.03, 1.05*1.03] = [1.019, 1.082]
   assert.deepEqual(reachable(q1024!).sort(), ['larger-than-reported', 'not-shown', 'reproduced', 'smaller-than-reported'], 'no look yet: anything');
   q1024!.interval = at(0.958, 1.061);
@@ -323,6 +323,31 @@ test("a look's interval narrows what an open comparison may still reach, so a cl
   assert.equal(r.openSides().size, 0, "a settled claim's open comparison needs no more rounds");
   q1024!.interval = null;
   assert.ok(!r.settled(q16!.claim), 'without a look, larger is still possible');
+});
+
+test('a comparison left open says how many paired rounds its spread would need to decide it', () => {
+  const w = writeup(QUOTED_CLAIM, STAND_IN_STUDY);
+  const r = new Reproduction(needsOf(w).comparisons, (b) => b.version);
+  const s = r.states[1]!;
+  // "5% slower, +-3%": band [1.019, 1.082]; a mean ratio of 1.00 is 1.9% (in logs) below its lower edge
+  Object.assign(s, { kind: 'cpu-time', higherIsBetter: false, ratio: 1.0, pairs: 14, round: 14 });
+  const room = Math.log(1.05 / 1.03);
+  for (const sdLog of [0.02, 0.08]) {
+    s.interval = { low: 0.9, high: 1.1, confidence: 0.998, alpha: 0.002, sdLog };
+    const n = roundsToDecide(s)!;
+    const half = (k: number) => (tCritical(0.002, k - 1) * sdLog) / Math.sqrt(k);
+    assert.ok(half(n) < room && half(n - 1) >= room, `sd ${sdLog}: ${n} rounds is the first narrow enough`);
+  }
+  assert.ok(roundsToDecide(s)! > 100, 'a spread of 8% per round needs hundreds of rounds for a 1.9% margin');
+  assert.match(
+    comparisonLine(s),
+    /spread by 8% per round here: at that spread and mean, an interval at this alpha would decide it after about \d+ paired rounds$/,
+  );
+  s.ratio = 1.05 / 1.03; // on the band's edge: no number of rounds decides it
+  assert.equal(roundsToDecide(s), PROJECTION_LIMIT + 1);
+  assert.match(comparisonLine(s), /no number of rounds up to 10,000 would decide it$/);
+  Object.assign(s, { decided: true, verdict: 'smaller-than-reported' });
+  assert.doesNotMatch(comparisonLine(s), /spread/, 'a decided comparison needs no projection');
 });
 
 test("simulation: a true ratio on the claim's threshold is decided (wrongly, either way) in at most 5% of runs", () => {

@@ -42,7 +42,9 @@ compare, and prints a verdict per claim and per comparison:
     the comparisons still open cannot change (each may still reach only the verdicts its last look's
     interval meets); it stops when every claim is so settled, or when the next round would overrun the
     budget (one last look then spends the alpha left); instruction counts and bytes are measured once and
-    compared exactly.
+    compared exactly;
+  - a CPU-time comparison left open says how widely its paired ratios spread here, and after about how
+    many paired rounds an interval at its last alpha would decide it, were the mean and the spread to hold.
 Writes a run file (data/runs/<machine>/...) that can be aggregated and submitted like any run.
 
   --budget-minutes N   the time the measuring may take (default ${DEFAULT_BUDGET_MINUTES}; the quiet-host wait counts)

@@ -4,7 +4,7 @@ import { VERDICT_LABEL, type Verdict } from '../../site/src/lib/claims/verdicts.
 import { decide } from '../../site/src/lib/claims/evaluate.ts';
 import { changeText, expectationText } from '../../site/src/lib/claims/words.ts';
 import type { CpuFlags } from '../../schema/index.ts';
-import { decideInput, type ComparisonState, type Reproduction } from './comparisons.ts';
+import { decideInput, PROJECTION_LIMIT, roundsToDecide, type ComparisonState, type Reproduction } from './comparisons.ts';
 
 // ------------------------------------------------------------------ verdicts, in words
 
@@ -51,7 +51,18 @@ export function comparisonLine(c: ComparisonState): string {
   else if (c.ratio !== null && c.interval)
     measured = `${value(c.ratio)} (${value(c.interval.low)} to ${value(c.interval.high)}; ${pct(c.interval.confidence)} t interval, alpha ${c.interval.alpha.toPrecision(3)}; ${c.pairs} paired rounds${c.decided ? `, decided at round ${c.round}` : `, undecided at round ${c.round}`})`;
   else if (c.pairs) measured = `${c.pairs} paired rounds`;
-  return `${c.pairing.label}: expected ${expected}; measured ${measured} -> ${VERDICT_LABEL[c.verdict]} (${c.reason})`;
+  return `${c.pairing.label}: expected ${expected}; measured ${measured} -> ${VERDICT_LABEL[c.verdict]} (${c.reason})${projection(c)}`;
+}
+
+/** For a CPU-time comparison left open: how far from deciding it was, in paired rounds at the spread this machine showed. */
+function projection(c: ComparisonState): string {
+  if (c.decided || c.kind !== 'cpu-time' || !c.interval) return '';
+  const n = roundsToDecide(c);
+  if (n === null) return '';
+  const spread = `the paired log ratios spread by ${pct(c.interval.sdLog)} per round here`;
+  return n > PROJECTION_LIMIT
+    ? `; ${spread}, and the estimate sits so close to an edge of the expected range that no number of rounds up to ${PROJECTION_LIMIT.toLocaleString('en-US')} would decide it`
+    : `; ${spread}: at that spread and mean, an interval at this alpha would decide it after about ${n} paired rounds`;
 }
 
 /** The report a reader sees: one block per claim, one line per comparison. */
