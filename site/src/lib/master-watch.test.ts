@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { changeRows, loadMasterWatches, unmeasuredNights } from './master-watch.ts';
+import { changeRows, loadMasterWatches, unmeasuredFigures } from './master-watch.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'master-site-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -53,7 +53,29 @@ test('master nights: changes newest first in words, nights that could not be mea
       [c(2), 'instructions the client spends'],
     ],
   );
-  assert.equal(unmeasuredNights(f!.watch), 1);
+  assert.deepEqual(unmeasuredFigures(f!.watch), [{ what: 'instructions the client spends', reason: 'no reason recorded', dates: ['2025-01-03'] }]);
+});
+
+test('master nights: figures that could not be measured, grouped by figure and by why, with their dates', () => {
+  const failed = (n: number, reason: string) => ({ ...night(n, null), reasons: { m: reason } });
+  const w = {
+    ...watch('box.c'),
+    nights: [
+      failed(1, 'failed: handshake TLS 1.3, new: exit 139: Segmentation fault'),
+      failed(2, 'failed: handshake TLS 1.3, new: exit 139: Segmentation fault'),
+      night(3, 100),
+      failed(4, 'does not build: make exited 2'),
+      failed(5, 'failed: exit 134: free(): invalid pointer\nAborted'),
+    ],
+  };
+  mkdirSync(join(root, 'why', 'box.c'), { recursive: true });
+  writeFileSync(join(root, 'why', 'box.c', 'nights.json'), JSON.stringify(w));
+  const [f] = loadMasterWatches(join(root, 'why'));
+  assert.deepEqual(unmeasuredFigures(f!.watch), [
+    { what: 'instructions the client spends', reason: 'failed: handshake TLS 1.3, new: exit 139: Segmentation fault', dates: ['2025-01-01', '2025-01-02'] },
+    { what: 'instructions the client spends', reason: 'does not build: make exited 2', dates: ['2025-01-04'] },
+    { what: 'instructions the client spends', reason: 'failed: exit 134: free(): invalid pointer', dates: ['2025-01-05'] },
+  ]);
 });
 
 test('master nights: a file filed under another machine fails the build', () => {

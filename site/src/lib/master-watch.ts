@@ -43,5 +43,29 @@ export function changeRows(watch: MasterWatch): ChangeRow[] {
     .reverse();
 }
 
-/** The nights a figure could not be measured (the commit did not build, or our program did not run). */
-export const unmeasuredNights = (watch: MasterWatch): number => watch.nights.filter((n) => Object.values(n.values).some((v) => v === null)).length;
+export interface UnmeasuredGroup {
+  what: string;
+  /** why, as the night recorded it (its first line) */
+  reason: string;
+  /** commit dates of the nights, oldest first */
+  dates: string[];
+}
+
+/**
+ * The figures nights could not measure, grouped by figure and by why (the commit did not build, or our
+ * program failed on it), in the order they first happened.
+ */
+export function unmeasuredFigures(watch: MasterWatch): UnmeasuredGroup[] {
+  const words = new Map(watch.metrics.map((m) => [m.id, m.what]));
+  const groups = new Map<string, UnmeasuredGroup>();
+  for (const n of watch.nights)
+    for (const [metric, v] of Object.entries(n.values)) {
+      if (v !== null) continue;
+      const reason = (n.reasons?.[metric] ?? 'no reason recorded').split('\n')[0]!.slice(0, 300);
+      const key = `${metric}\u0000${reason}`;
+      const g = groups.get(key) ?? { what: words.get(metric) ?? metric, reason, dates: [] };
+      g.dates.push(n.commitDate.slice(0, 10));
+      groups.set(key, g);
+    }
+  return [...groups.values()];
+}
