@@ -5,11 +5,29 @@ import { countBuild, functionChanges, parseMetric } from './bisect-cli.ts';
 
 test('metrics: instructions and heap per side, with a clear error for anything else', () => {
   const i = parseMetric('handshake-instructions:client:ecdsa-p256:default');
+  assert.ok(i.kind !== 'series');
   assert.deepEqual([i.kind, i.side, i.unit, i.cfg.mode, i.cfg.clientGroups], ['instructions', 'client', 'instructions', 'handshake', 'default']);
   const h = parseMetric('handshake-heap:server:rsa2048:X25519');
+  assert.ok(h.kind !== 'series');
   assert.deepEqual([h.kind, h.side, h.unit, h.cfg.mode, h.cfg.cert, h.cfg.serverGroups], ['heap', 'server', 'bytes', 'memory', 'rsa2048', 'X25519']);
   assert.throws(() => parseMetric('handshake-heap:both:rsa2048:X25519'), /expected handshake-instructions.*handshake-heap/);
   assert.throws(() => parseMetric('handshake-instructions:client:dsa:default'), /unknown certificate "dsa"/);
+});
+
+test('metrics: any deterministic series the runner produces, by its key; a timed or unknown one is refused with why', () => {
+  const key = 'known-issues/instructions-per-op[encoding=pkcs8-der,key=rsa2048,op=pkey-der]';
+  const m = parseMetric(key);
+  assert.ok(m.kind === 'series');
+  assert.deepEqual([m.key, m.unit], [key, 'instructions']);
+  assert.match(m.what, /PKCS#8|pkcs8/i);
+  const heap = parseMetric('known-issues/heap-per-connection[cipher=PSK-AES128-GCM-SHA256,op=dtls-handshake,proto=dtls1.2,side=server]');
+  assert.deepEqual([heap.kind, heap.unit], ['series', 'bytes']);
+  assert.throws(() => parseMetric('known-issues/cpu-per-op[op=ctx-new]'), /differs from run to run: a bisection needs a deterministic figure/);
+  assert.throws(
+    () => parseMetric('known-issues/instructions-per-op[op=nope]'),
+    /unknown metric.*series of known-issues\/instructions-per-op: known-issues\/instructions-per-op\[/,
+  );
+  assert.throws(() => parseMetric('nothing'), /unknown metric "nothing": expected handshake-instructions/);
 });
 
 test('function changes: largest change first, new and vanished functions included, unchanged ones left out', () => {

@@ -5,7 +5,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BisectReport, bisectReportName, type BisectFunctionChange, type Host } from '../../schema/index.ts';
 import { listCached } from '../build/cache.ts';
-import { VERSIONS, compareSeries } from '../../catalogue/index.ts';
+import { VERSIONS, compareSeries, compareVersions } from '../../catalogue/index.ts';
+import { BENCHMARKS } from '../benchmarks.ts';
+import { measures, seriesKey, type BuildUnderTest, type SeriesSpec } from '../benchmark.ts';
+import { registeredSeries } from '../series-registry.ts';
+import { DETERMINISTIC_METHODS } from '../../analysis/stats.ts';
+import type { Build } from '../../schema/index.ts';
 import { BISECT_METRIC, bisectMetricWords } from '../../catalogue/words.ts';
 import { releaseCommit, releaseSteps, releaseTag } from './releases.ts';
 import { baseConfig, type HandshakeConfig } from '../handshake/config.ts';
@@ -16,7 +21,7 @@ import { commandLine } from '../cli.ts';
 import { describeHost, hostId } from '../host.ts';
 import { harnessInfo } from '../run/identity.ts';
 import { bisect, relativeDifference } from './bisect.ts';
-import { buildCommit, commitVersion } from './commit-build.ts';
+import { buildCommit, commitVersion, type CommitBuildRecord } from './commit-build.ts';
 import { commitInfo, commitPath, culprit, git, mergeSide, parents, resolve, type PathCommit } from './history.ts';
 
 const HELP = `usage: npm run bisect -- --repo GITDIR [--metric ID] [--budget N] [--threshold F] [--out FILE|-] <from> <to>
@@ -34,7 +39,10 @@ whose cost changed most (callgrind, self and inclusive).
                     else GITDIR)
   --metric ID       handshake-instructions:<client|server>:<cert>:<groups>: instructions one side spends
                     per full TLS 1.3 handshake; handshake-heap:<client|server>:<cert>:<groups>: heap bytes
-                    one side holds per connection; cert ${CERTS.join('|')}, groups default or a list
+                    one side holds per connection; cert ${CERTS.join('|')}, groups default or a list;
+                    or the key of any deterministic series a benchmark produces (instruction, call or
+                    heap counts, bytes), measured by running its task on each commit's build:
+                    'known-issues/instructions-per-op[encoding=pkcs8-der,key=rsa2048,op=pkey-der]'
                     (default: handshake-instructions:client:ecdsa-p256:default)
   --all             every step of the journey: from each series' newest catalogued release whose tag the
                     repository has to the next series' (a pair without one is named and skipped)
@@ -46,21 +54,44 @@ whose cost changed most (callgrind, self and inclusive).
 type Side = 'client' | 'server';
 
 /** A deterministic figure of one commit's build: the same on every run, so a difference is a step. */
-export interface Metric {
-  id: string;
-  what: string;
-  unit: string;
-  kind: 'instructions' | 'heap';
-  side: Side;
-  cfg: HandshakeConfig;
-}
+export type Metric = HandshakeMetric | SeriesMetric;
+/** instructions or heap bytes of one side of our handshake program */
+export type HandshakeMetric = { id: string; what: string; unit: string; kind: 'instructions' | 'heap'; side: Side; cfg: HandshakeConfig };
+/** any deterministic series a benchmark's task produces, by its series key (measured by running that task) */
+export type SeriesMetric = { id: string; what: string; unit: string; kind: 'series'; key: string };
 
-const METRIC_FORMS = 'handshake-instructions:<client|server>:<cert>:<groups> or handshake-heap:<client|server>:<cert>:<groups>';
+const METRIC_FORMS =
+  'handshake-instructions:<client|server>:<cert>:<groups>, handshake-heap:<client|server>:<cert>:<groups>, or the key of a deterministic series the runner produces (known-issues/instructions-per-op[op=ctx-new])';
+
+/**
+ * Every series the runner's registry (runner/series-registry.ts) has for a catalogued OpenSSL release, by
+ * key; a key several releases have keeps the newest release's spec (ML-KEM's exist from 3.5 on only).
+ */
+function catalogueSeries(): Map<string, SeriesSpec> {
+  const out = new Map<string, SeriesSpec>();
+  for (const v of [...VERSIONS].sort((a, b) => compareVersions(b.version, a.version)))
+    for (const [key, spec] of registeredSeries({ library: 'openssl', version: v.version, series: v.series, variant: 'default' }))
+      if (!out.has(key)) out.set(key, spec);
+  return out;
+}
 
 export function parseMetric(id: string): Metric {
   const m = BISECT_METRIC.exec(id);
-  if (!m) throw new Error(`unknown metric "${id}": expected ${METRIC_FORMS}`);
-  const kind = m[1] as Metric['kind'];
+  if (!m) {
+    const all = id.includes('/') ? catalogueSeries() : new Map<string, SeriesSpec>();
+    const spec = all.get(id);
+    if (!spec) {
+      const prefix = id.split('[')[0]!;
+      const near = [...all.keys()].filter((k) => k.startsWith(`${prefix}[`) || k === prefix).slice(0, 5);
+      throw new Error(`unknown metric "${id}": expected ${METRIC_FORMS}${near.length ? `; series of ${prefix}: ${near.join(', ')}` : ''}`);
+    }
+    if (!DETERMINISTIC_METHODS.includes(spec.method))
+      throw new Error(
+        `${id} is measured by ${spec.method}, which differs from run to run: a bisection needs a deterministic figure (${DETERMINISTIC_METHODS.join(', ')})`,
+      );
+    return { id, kind: 'series', key: id, unit: spec.unit, what: spec.label };
+  }
+  const kind = m[1] as HandshakeMetric['kind'];
   const side = m[2] as Side;
   const cert = CERTS.find((c) => c === m[3]);
   const groups = m[4]!;
@@ -112,8 +143,58 @@ async function binaryOf(repo: string, commit: string, stats: BisectReport['build
   }
 }
 
+/**
+ * A series metric on one commit: the task that produces its key, run on the commit's build as a run would
+ * (its benchmark prepared first). Only the libraries and headers are built, so a task that needs more
+ * (the openssl app, a server) fails with its reason.
+ */
+async function measureSeries(repo: string, commit: string, key: string, stats: BisectReport['builds']): Promise<Measured> {
+  const t = Date.now();
+  const b = await buildCommit(repo, commit);
+  if (!b.ok) {
+    stats.failed++;
+    return { value: null, reason: `does not build: ${b.reason}` };
+  }
+  countBuild(stats, b, (Date.now() - t) / 1000);
+  const build: BuildUnderTest = { record: commitBuildRecord(commit, b.record), prefix: b.prefix };
+  for (const mode of ['quick', 'full'] as const)
+    for (const bench of BENCHMARKS.filter((x) => measures(x, 'openssl'))) {
+      const task = bench.tasks(build, mode).find((x) => x.oncePerRun && x.produces?.some((spec) => seriesKey(spec) === key));
+      if (!task) continue;
+      try {
+        await bench.prepare?.(build, mode);
+        const out = (await task.run()).find((o) => seriesKey(o.spec) === key);
+        if (!out) return { value: null, reason: `${bench.id}/${task.id} returned no ${key}` };
+        if ('status' in out) return { value: null, reason: `${out.status}: ${out.reason.slice(0, 300)}` };
+        return { value: out.value, binary: '' };
+      } catch (e) {
+        return { value: null, reason: `${bench.id}/${task.id} failed: ${(e as Error).message.slice(0, 300)}` };
+      }
+    }
+  return { value: null, reason: `no deterministic task produces ${key} on ${b.record.version}` };
+}
+
+/** A commit's build as a run's build record: the identity tasks read (id, library, version, series, variant), the rest as the commit build recorded it. */
+function commitBuildRecord(commit: string, r: CommitBuildRecord): Build {
+  return {
+    id: `commit-${commit.slice(0, 12)}`,
+    library: 'openssl',
+    version: r.version,
+    series: r.series,
+    variant: 'default',
+    versionString: `OpenSSL ${r.version} (commit ${commit.slice(0, 12)})`,
+    source: { kind: 'upstream-tarball', name: `git ${commit}`, sha256: '0'.repeat(64) },
+    configureArgs: r.configureArgs,
+    compiler: r.compiler,
+    cflags: '',
+    builtAt: r.builtAt,
+    buildSeconds: r.buildSeconds,
+  };
+}
+
 /** The metric on one commit; null (with why) when it does not build or our program does not compile against it. */
 export async function measureCommit(repo: string, commit: string, metric: Metric, stats: BisectReport['builds']): Promise<Measured> {
+  if (metric.kind === 'series') return measureSeries(repo, commit, metric.key, stats);
   const b = await binaryOf(repo, commit, stats);
   if ('reason' in b) return { value: null, reason: b.reason };
   if (metric.kind === 'heap') {
@@ -130,7 +211,7 @@ export async function measureCommit(repo: string, commit: string, metric: Metric
 type PerHandshake = Record<ProfileKind, Map<string, number>>;
 
 /** Per-function instructions per handshake of one binary (the instruction metric's side and configuration). */
-async function profileOf(binary: string, metric: Metric): Promise<PerHandshake | string> {
+async function profileOf(binary: string, metric: HandshakeMetric): Promise<PerHandshake | string> {
   const r = await countInstructions(binary, metric.cfg, INSTRUCTION_HANDSHAKES, metric.side, ['self', 'inclusive']);
   if (r.kind !== 'measured') return `${r.kind}: ${r.reason.slice(0, 300)}`;
   // inclusive: without the frames that hold the whole measured region (main, the harness's loop, libc's start)
@@ -260,6 +341,8 @@ export async function runBisection(o: {
     }
     steps.push({ ...info(c.id), undone: c.undone, ...between(path, s.at), position: s.at, before: s.before, after: s.after });
   }
+  if (o.metric.kind === 'series' && o.metric.unit === 'instructions')
+    for (const step of steps) step.functions = { unavailable: 'per-function profiles are taken for the handshake metrics only' };
   if (o.metric.kind === 'instructions') {
     for (const step of steps) {
       log(`profiling ${step.measuredFrom.slice(0, 10)} -> ${step.measuredTo.slice(0, 10)}`);
