@@ -7,10 +7,10 @@ import { BisectReport, bisectReportName, type BisectFunctionChange, type Host } 
 import { listCached } from '../build/cache.ts';
 import { VERSIONS, compareSeries, compareVersions } from '../../catalogue/index.ts';
 import { BENCHMARKS } from '../benchmarks.ts';
-import { measures, seriesKey, type BuildUnderTest, type SeriesSpec } from '../benchmark.ts';
+import { measures, seriesKey, type Benchmark, type BuildUnderTest, type SeriesSpec, type Task } from '../benchmark.ts';
 import { registeredSeries } from '../series-registry.ts';
 import { DETERMINISTIC_METHODS } from '../../analysis/stats.ts';
-import type { Build } from '../../schema/index.ts';
+import type { Build, RunMode } from '../../schema/index.ts';
 import { BISECT_METRIC, bisectMetricWords } from '../../catalogue/words.ts';
 import { releaseCommit, releaseSteps, releaseTag } from './releases.ts';
 import { baseConfig, type HandshakeConfig } from '../handshake/config.ts';
@@ -159,7 +159,7 @@ async function measureSeries(repo: string, commit: string, key: string, stats: B
   const build: BuildUnderTest = { record: commitBuildRecord(commit, b.record), prefix: b.prefix };
   for (const mode of ['quick', 'full'] as const)
     for (const bench of BENCHMARKS.filter((x) => measures(x, 'openssl'))) {
-      const task = bench.tasks(build, mode).find((x) => x.oncePerRun && x.produces?.some((spec) => seriesKey(spec) === key));
+      const task = tasksOf(bench, build, mode).find((x) => x.oncePerRun && x.produces?.some((spec) => seriesKey(spec) === key));
       if (!task) continue;
       try {
         await bench.prepare?.(build, mode);
@@ -172,6 +172,15 @@ async function measureSeries(repo: string, commit: string, key: string, stats: B
       }
     }
   return { value: null, reason: `no deterministic task produces ${key} on ${b.record.version}` };
+}
+
+/** A benchmark's tasks on a commit's build; none where it cannot make them (speed compares release numbers, which a development version such as 3.1.0-dev is not; it has no deterministic task either). */
+function tasksOf(bench: Benchmark, build: BuildUnderTest, mode: RunMode): Task[] {
+  try {
+    return bench.tasks(build, mode);
+  } catch {
+    return [];
+  }
 }
 
 /** A commit's build as a run's build record: the identity tasks read (id, library, version, series, variant), the rest as the commit build recorded it. */
