@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { BisectReport } from '../../../schema/index.ts';
 import { bisectEndName } from '../../../schema/index.ts';
-import { accountedFor, loadBisections, unresolvedShare, waterfall } from './bisect.ts';
+import { accountedFor, figureNoun, loadBisections, unresolvedShare, waterfall } from './bisect.ts';
 
 const id = (c: string) => c.repeat(40);
 const report = (over: Partial<BisectReport> = {}): BisectReport => ({
@@ -124,4 +124,13 @@ test('a version page finds the bisections into its series', async () => {
   const files = [{ machine: 'm', slug: 's', report: report() }];
   assert.equal(bisectionsInto(files, '3.5').length, 1);
   assert.equal(bisectionsInto(files, '3.4').length, 0);
+});
+
+test("a report's title names its figure: the heap, an instruction or call count, or the figure (wire bytes are not the heap)", () => {
+  assert.equal(figureNoun({ id: 'handshake-heap:server:ecdsa-p256:X25519', unit: 'bytes' }), 'the heap');
+  assert.equal(figureNoun({ id: 'known-issues/heap-per-connection[op=dtls-handshake,side=server]', unit: 'bytes' }), 'the heap');
+  assert.equal(figureNoun({ id: 'handshake-instructions:client:ecdsa-p256:default', unit: 'instructions' }), 'the instruction count');
+  assert.equal(figureNoun({ id: 'known-issues/instructions-per-op[op=ctx-new]', unit: 'instructions' }), 'the instruction count');
+  assert.equal(figureNoun({ id: 'known-issues/lock-calls-per-op[lock=write-lock,op=handshake]', unit: 'count' }), 'the call count');
+  assert.equal(figureNoun({ id: 'handshake/bytes-sent[side=client]', unit: 'bytes' }), 'the figure');
 });

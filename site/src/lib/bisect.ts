@@ -126,3 +126,11 @@ export function accountedFor(r: BisectReport): { named: string; unresolved: stri
 
 /** The bisections of the step into a series (their newer end is a release of it), for its version pages. */
 export const bisectionsInto = (files: BisectFile[], series: string): BisectFile[] => files.filter((f) => f.report.to.series === series);
+
+/** What a report's figure is, in a few words for its title: heap, an instruction or call count, or the figure. */
+export function figureNoun(metric: { id: string; unit: string }): string {
+  if (/heap/.test(metric.id)) return 'the heap';
+  if (metric.unit === 'instructions') return 'the instruction count';
+  if (metric.unit === 'count') return 'the call count';
+  return 'the figure';
+}
