@@ -14,9 +14,11 @@ test('a headline change links to the write-ups naming its series and version and
   const b = [
     { machine: 'm', slug: 's1', title: 'instructions', metricId: 'handshake-instructions:client:ecdsa-p256:default' },
     { machine: 'm', slug: 's2', title: 'heap', metricId: 'handshake-heap:server:ecdsa-p256:X25519' },
+    { machine: 'm', slug: 's3', title: 'this series by its key', metricId: e.key },
+    { machine: 'm', slug: 's4', title: 'another series by its key', metricId: 'known-issues/instructions-per-op[op=ctx-new]' },
   ];
   assert.deepEqual(
     causesOf(e, w, b).map((c) => `${c.kind} ${c.id}`),
-    ['write-up yes', 'bisection m/s1'],
+    ['write-up yes', 'bisection m/s1', 'bisection m/s3'],
   );
 });

@@ -1,7 +1,7 @@
 // What the project has on the cause of a headline figure's change: the write-ups and bisections to link to.
 import type { Entry } from '../model.ts';
 
-/** What the project has on the cause of a headline figure's change: write-ups naming its series and version, bisections of it into the series. */
+/** What the project has on the cause of a headline figure's change: write-ups naming its series and version, bisections of it (by its metric and side, or by its series key) into the series. */
 export interface Cause {
   kind: 'write-up' | 'bisection';
   id: string;
@@ -23,6 +23,7 @@ export function causesOf(
       .map((w) => ({ kind: 'write-up' as const, id: w.id, text: w.title })),
     ...bisections
       .filter((b) => {
+        if (b.metricId === entry.key) return true; // a series bisected by its own key
         const [metric, bSide] = b.metricId.split(':');
         return BISECT_METRIC[metric ?? ''] === entry.metric && (side === undefined || side === 'both' || bSide === side);
       })
