@@ -9,6 +9,8 @@ import { VERSIONS, compareSeries, compareVersions } from '../../catalogue/index.
 import { BENCHMARKS } from '../benchmarks.ts';
 import { measures, seriesKey, type Benchmark, type BuildUnderTest, type SeriesSpec, type Task } from '../benchmark.ts';
 import { registeredSeries } from '../series-registry.ts';
+import { opFunctionProfiles } from '../known-issues/known-issues.ts';
+import { OPS as KNOWN_OPS } from '../known-issues/complaints.ts';
 import { DETERMINISTIC_METHODS } from '../../analysis/stats.ts';
 import type { Build, RunMode } from '../../schema/index.ts';
 import { BISECT_METRIC, bisectMetricWords } from '../../catalogue/words.ts';
@@ -58,7 +60,7 @@ export type Metric = HandshakeMetric | SeriesMetric;
 /** instructions or heap bytes of one side of our handshake program */
 export type HandshakeMetric = { id: string; what: string; unit: string; kind: 'instructions' | 'heap'; side: Side; cfg: HandshakeConfig };
 /** any deterministic series a benchmark's task produces, by its series key (measured by running that task) */
-export type SeriesMetric = { id: string; what: string; unit: string; kind: 'series'; key: string };
+export type SeriesMetric = { id: string; what: string; unit: string; kind: 'series'; key: string; params: SeriesSpec['params'] };
 
 const METRIC_FORMS =
   'handshake-instructions:<client|server>:<cert>:<groups>, handshake-heap:<client|server>:<cert>:<groups>, or the key of a deterministic series the runner produces (known-issues/instructions-per-op[op=ctx-new])';
@@ -89,7 +91,7 @@ export function parseMetric(id: string): Metric {
       throw new Error(
         `${id} is measured by ${spec.method}, which differs from run to run: a bisection needs a deterministic figure (${DETERMINISTIC_METHODS.join(', ')})`,
       );
-    return { id, kind: 'series', key: id, unit: spec.unit, what: spec.label };
+    return { id, kind: 'series', key: id, unit: spec.unit, what: spec.label, params: spec.params };
   }
   const kind = m[1] as HandshakeMetric['kind'];
   const side = m[2] as Side;
@@ -218,6 +220,16 @@ export async function measureCommit(repo: string, commit: string, metric: Metric
 }
 
 type PerHandshake = Record<ProfileKind, Map<string, number>>;
+
+/** Per-function instructions per operation of a series metric on one commit: the known-issues program's operations have them. */
+async function seriesProfile(repo: string, commit: string, metric: SeriesMetric): Promise<PerHandshake | string> {
+  const op = KNOWN_OPS.find((x) => x === metric.params.op);
+  if (!metric.key.startsWith('known-issues/instructions-per-op[') || !op)
+    return 'per-function profiles are taken for the handshake metrics and the known-issues operations only';
+  const b = await buildCommit(repo, commit);
+  if (!b.ok) return `does not build: ${b.reason}`;
+  return opFunctionProfiles({ record: commitBuildRecord(commit, b.record), prefix: b.prefix }, op);
+}
 
 /** Per-function instructions per handshake of one binary (the instruction metric's side and configuration). */
 async function profileOf(binary: string, metric: HandshakeMetric): Promise<PerHandshake | string> {
@@ -351,7 +363,14 @@ export async function runBisection(o: {
     steps.push({ ...info(c.id), undone: c.undone, ...between(path, s.at), position: s.at, before: s.before, after: s.after });
   }
   if (o.metric.kind === 'series' && o.metric.unit === 'instructions')
-    for (const step of steps) step.functions = { unavailable: 'per-function profiles are taken for the handshake metrics only' };
+    for (const step of steps) {
+      log(`profiling ${step.measuredFrom.slice(0, 10)} -> ${step.measuredTo.slice(0, 10)}`);
+      const [a, b] = [await seriesProfile(o.repo, step.measuredFrom, o.metric), await seriesProfile(o.repo, step.measuredTo, o.metric)];
+      step.functions =
+        typeof a === 'string' || typeof b === 'string'
+          ? { unavailable: typeof a === 'string' ? a : (b as string) }
+          : { self: functionChanges(a.self, b.self), inclusive: functionChanges(a.inclusive, b.inclusive) };
+    }
   if (o.metric.kind === 'instructions') {
     for (const step of steps) {
       log(`profiling ${step.measuredFrom.slice(0, 10)} -> ${step.measuredTo.slice(0, 10)}`);

@@ -19,6 +19,7 @@ import { cacheRoot } from '../sources.ts';
 import { configArgs, ensureCerts, exec, handshakeBinary, runHandshake } from '../handshake/invoke.ts';
 import { timingOutcomes, timingSpecs } from '../handshake/series.ts';
 import { hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput } from '../handshake/output.ts';
+import { annotate, type ProfileKind } from '../causes/callgrind.ts';
 import { namedCounts, parseCallgrindCalls, perOperation, perOperationByClass, type CallProfile } from './callgrind-calls.ts';
 import { LOCK_CLASS_OPS, LOCK_KINDS, OPS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockClassSpec, lockSpec, type OpDef, type OpId } from './complaints.ts';
 import { CLASSED_KINDS, LOCK_CLASSES } from './lock-classes.ts';
@@ -209,6 +210,38 @@ export async function underCallgrind(binary: string, args: string[], where: stri
     if (r.code === -1 && /ENOENT/.test(r.stderr)) return { failed: 'valgrind is not installed (apt-get install valgrind)' };
     if (!existsSync(file)) return { failed: `${where}: valgrind exit ${r.code}, no callgrind output: ${r.stderr.trim().slice(-1500)}` };
     return { profile: parseCallgrindCalls(readFileSync(file, 'utf8'), where), stdout: r.stdout, code: r.code };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Per-function instructions per operation of one of the program's operations under callgrind, by a
+ * function's own instructions and with its callees (the frames that hold the whole measured loop left
+ * out): what a bisection step's function table shows. A string says why there is none.
+ */
+export async function opFunctionProfiles(build: BuildUnderTest, id: OpId): Promise<Record<ProfileKind, Map<string, number>> | string> {
+  if (OP_DEFS[id].handshake) return 'a handshake operation: the handshake metrics profile those';
+  const count = 2 * PLAN[id].callgrind;
+  const dir = mkdtempSync(join(tmpdir(), 'known-issues-fn-'));
+  try {
+    const file = join(dir, 'callgrind.out');
+    const args = [
+      '--tool=callgrind',
+      '--collect-atstart=no',
+      `--callgrind-out-file=${file}`,
+      knownIssuesBinary(build),
+      ...programArgs(id as ProgramOp, count, CALLGRIND_WARMUP),
+    ];
+    const r = await exec('valgrind', [...args, '--deterministic'], 1_800_000);
+    if (!existsSync(file)) return `valgrind exit ${r.code}, no callgrind output: ${r.stderr.trim().slice(-300)}`;
+    const per = async (kind: ProfileKind) => {
+      const p = await annotate(file, kind);
+      return new Map([...p.functions].filter(([, ir]) => kind === 'self' || ir < p.total).map(([f, ir]) => [f, ir / count]));
+    };
+    return { self: await per('self'), inclusive: await per('inclusive') };
+  } catch (e) {
+    return (e as Error).message.slice(0, 300);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
