@@ -197,8 +197,16 @@ interface CallgrindRun {
   code: number;
 }
 
-/** One invocation under callgrind; collection is toggled by the program around its measured repetitions. */
-export async function underCallgrind(binary: string, args: string[], where: string): Promise<CallgrindRun | { failed: string }> {
+/**
+ * One invocation under callgrind (collection is toggled by the program around its measured repetitions);
+ * `read` takes the output file before it is removed. A string says why there is none.
+ */
+async function callgrindOutput<T>(
+  binary: string,
+  args: string[],
+  where: string,
+  read: (file: string, r: { stdout: string; code: number }) => Promise<T> | T,
+): Promise<T | string> {
   const dir = mkdtempSync(join(tmpdir(), 'known-issues-cg-'));
   try {
     const file = join(dir, 'callgrind.out');
@@ -207,12 +215,22 @@ export async function underCallgrind(binary: string, args: string[], where: stri
       ['--tool=callgrind', '--collect-atstart=no', `--callgrind-out-file=${file}`, binary, ...args, '--deterministic'],
       1_800_000,
     );
-    if (r.code === -1 && /ENOENT/.test(r.stderr)) return { failed: 'valgrind is not installed (apt-get install valgrind)' };
-    if (!existsSync(file)) return { failed: `${where}: valgrind exit ${r.code}, no callgrind output: ${r.stderr.trim().slice(-1500)}` };
-    return { profile: parseCallgrindCalls(readFileSync(file, 'utf8'), where), stdout: r.stdout, code: r.code };
+    if (r.code === -1 && /ENOENT/.test(r.stderr)) return 'valgrind is not installed (apt-get install valgrind)';
+    if (!existsSync(file)) return `${where}: valgrind exit ${r.code}, no callgrind output: ${r.stderr.trim().slice(-1500)}`;
+    return await read(file, r);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** One invocation under callgrind, its lock calls counted. */
+export async function underCallgrind(binary: string, args: string[], where: string): Promise<CallgrindRun | { failed: string }> {
+  const r = await callgrindOutput(binary, args, where, (file, x) => ({
+    profile: parseCallgrindCalls(readFileSync(file, 'utf8'), where),
+    stdout: x.stdout,
+    code: x.code,
+  }));
+  return typeof r === 'string' ? { failed: r } : r;
 }
 
 /**
@@ -223,27 +241,22 @@ export async function underCallgrind(binary: string, args: string[], where: stri
 export async function opFunctionProfiles(build: BuildUnderTest, id: OpId): Promise<Record<ProfileKind, Map<string, number>> | string> {
   if (OP_DEFS[id].handshake) return 'a handshake operation: the handshake metrics profile those';
   const count = 2 * PLAN[id].callgrind;
-  const dir = mkdtempSync(join(tmpdir(), 'known-issues-fn-'));
+  const per = async (file: string, kind: ProfileKind) => {
+    const p = await annotate(file, kind);
+    return new Map([...p.functions].filter(([, ir]) => kind === 'self' || ir < p.total).map(([f, ir]) => [f, ir / count]));
+  };
   try {
-    const file = join(dir, 'callgrind.out');
-    const args = [
-      '--tool=callgrind',
-      '--collect-atstart=no',
-      `--callgrind-out-file=${file}`,
+    return await callgrindOutput(
       knownIssuesBinary(build),
-      ...programArgs(id as ProgramOp, count, CALLGRIND_WARMUP),
-    ];
-    const r = await exec('valgrind', [...args, '--deterministic'], 1_800_000);
-    if (!existsSync(file)) return `valgrind exit ${r.code}, no callgrind output: ${r.stderr.trim().slice(-300)}`;
-    const per = async (kind: ProfileKind) => {
-      const p = await annotate(file, kind);
-      return new Map([...p.functions].filter(([, ir]) => kind === 'self' || ir < p.total).map(([f, ir]) => [f, ir / count]));
-    };
-    return { self: await per('self'), inclusive: await per('inclusive') };
+      programArgs(id as ProgramOp, count, CALLGRIND_WARMUP),
+      `callgrind ${id} on ${build.record.version}`,
+      async (file) => ({
+        self: await per(file, 'self'),
+        inclusive: await per(file, 'inclusive'),
+      }),
+    );
   } catch (e) {
     return (e as Error).message.slice(0, 300);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
