@@ -3,6 +3,7 @@
 // series' benchmark, metric, label, unit, method, params and comparability from here, not from the file:
 // a file cannot invent a benchmark (evil/pwn), a metric, parameters, or a unit whose bounds are looser.
 import type { Build } from '../schema/index.ts';
+import { compareVersions, VERSIONS } from '../catalogue/index.ts';
 import { measures, seriesKey, type SeriesSpec } from './benchmark.ts';
 import { BENCHMARKS } from './benchmarks.ts';
 
@@ -22,4 +23,16 @@ export function registeredSeries(build: Pick<Build, 'library' | 'version' | 'ser
     byBuild.set(id, (specs = found));
   }
   return specs;
+}
+
+/**
+ * Every series registered for a catalogued OpenSSL release, by key; a key several releases have keeps the
+ * newest release's spec (ML-KEM's exist from 3.5 on only).
+ */
+export function catalogueSeries(): Map<string, SeriesSpec> {
+  const out = new Map<string, SeriesSpec>();
+  for (const v of [...VERSIONS].sort((a, b) => compareVersions(b.version, a.version)))
+    for (const [key, spec] of registeredSeries({ library: 'openssl', version: v.version, series: v.series, variant: 'default' }))
+      if (!out.has(key)) out.set(key, spec);
+  return out;
 }

@@ -5,10 +5,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BisectReport, bisectReportName, type BisectFunctionChange, type Host } from '../../schema/index.ts';
 import { listCached } from '../build/cache.ts';
-import { VERSIONS, compareSeries, compareVersions } from '../../catalogue/index.ts';
+import { VERSIONS, compareSeries } from '../../catalogue/index.ts';
 import { BENCHMARKS } from '../benchmarks.ts';
 import { measures, seriesKey, type Benchmark, type BuildUnderTest, type SeriesSpec, type Task } from '../benchmark.ts';
-import { registeredSeries } from '../series-registry.ts';
+import { catalogueSeries } from '../series-registry.ts';
 import { opFunctionProfiles } from '../known-issues/known-issues.ts';
 import { OPS as KNOWN_OPS } from '../known-issues/complaints.ts';
 import { DETERMINISTIC_METHODS } from '../../analysis/stats.ts';
@@ -17,7 +17,7 @@ import { BISECT_METRIC, bisectMetricWords } from '../../catalogue/words.ts';
 import { releaseCommit, releaseSteps, releaseTag } from './releases.ts';
 import { baseConfig, type HandshakeConfig } from '../handshake/config.ts';
 import { countInstructions, ensureCerts, handshakeBinary, runHandshake } from '../handshake/invoke.ts';
-import type { Profile, ProfileKind } from '../causes/callgrind.ts';
+import { perRepetition, type ProfileKind } from '../causes/callgrind.ts';
 import { CERTS } from '../certs.ts';
 import { commandLine } from '../cli.ts';
 import { describeHost, hostId } from '../host.ts';
@@ -65,18 +65,6 @@ export type SeriesMetric = { id: string; what: string; unit: string; kind: 'seri
 const METRIC_FORMS =
   'handshake-instructions:<client|server>:<cert>:<groups>, handshake-heap:<client|server>:<cert>:<groups>, or the key of a deterministic series the runner produces (known-issues/instructions-per-op[op=ctx-new])';
 
-/**
- * Every series the runner's registry (runner/series-registry.ts) has for a catalogued OpenSSL release, by
- * key; a key several releases have keeps the newest release's spec (ML-KEM's exist from 3.5 on only).
- */
-function catalogueSeries(): Map<string, SeriesSpec> {
-  const out = new Map<string, SeriesSpec>();
-  for (const v of [...VERSIONS].sort((a, b) => compareVersions(b.version, a.version)))
-    for (const [key, spec] of registeredSeries({ library: 'openssl', version: v.version, series: v.series, variant: 'default' }))
-      if (!out.has(key)) out.set(key, spec);
-  return out;
-}
-
 export function parseMetric(id: string): Metric {
   const m = BISECT_METRIC.exec(id);
   if (!m) {
@@ -111,7 +99,8 @@ const HEAP_CONNECTIONS = 50;
 /** Functions listed per step and kind of cost, largest change first. */
 const FUNCTIONS_PER_STEP = 15;
 
-type Measured = { value: number; binary: string } | { value: null; reason: string };
+/** a commit's figure; `binary`: the handshake program it was measured with (the handshake metrics profile it again) */
+type Measured = { value: number; binary?: string } | { value: null; reason: string };
 
 /** Count one commit that built: a cached build adds the time it took when an earlier run built it. */
 export function countBuild(stats: BisectReport['builds'], b: { cached: boolean; record: { buildSeconds: number } }, seconds: number): void {
@@ -124,8 +113,8 @@ export function countBuild(stats: BisectReport['builds'], b: { cached: boolean; 
   }
 }
 
-/** Build a commit and compile our handshake program against it; the binary, or why there is none. */
-async function binaryOf(repo: string, commit: string, stats: BisectReport['builds']): Promise<{ binary: string } | { reason: string }> {
+/** Build a commit (or take it from the cache), counted in `stats`: the build as a run's, or why there is none. */
+async function builtCommit(repo: string, commit: string, stats: BisectReport['builds']): Promise<BuildUnderTest | { reason: string }> {
   const t = Date.now();
   const b = await buildCommit(repo, commit);
   if (!b.ok) {
@@ -133,13 +122,15 @@ async function binaryOf(repo: string, commit: string, stats: BisectReport['build
     return { reason: `does not build: ${b.reason}` };
   }
   countBuild(stats, b, (Date.now() - t) / 1000);
+  return { record: commitBuildRecord(commit, b.record), prefix: b.prefix };
+}
+
+/** Build a commit and compile our handshake program against it; the binary, or why there is none. */
+async function binaryOf(repo: string, commit: string, stats: BisectReport['builds']): Promise<{ binary: string } | { reason: string }> {
+  const build = await builtCommit(repo, commit, stats);
+  if ('reason' in build) return build;
   try {
-    return {
-      binary: handshakeBinary({
-        record: { id: `commit-${commit.slice(0, 12)}`, library: 'openssl', version: b.record.version, variant: 'default' },
-        prefix: b.prefix,
-      }),
-    };
+    return { binary: handshakeBinary(build) };
   } catch (e) {
     return { reason: `our handshake program does not compile against it: ${(e as Error).message.slice(0, 300)}` };
   }
@@ -151,14 +142,8 @@ async function binaryOf(repo: string, commit: string, stats: BisectReport['build
  * (the openssl app, a server) fails with its reason.
  */
 async function measureSeries(repo: string, commit: string, key: string, stats: BisectReport['builds']): Promise<Measured> {
-  const t = Date.now();
-  const b = await buildCommit(repo, commit);
-  if (!b.ok) {
-    stats.failed++;
-    return { value: null, reason: `does not build: ${b.reason}` };
-  }
-  countBuild(stats, b, (Date.now() - t) / 1000);
-  const build: BuildUnderTest = { record: commitBuildRecord(commit, b.record), prefix: b.prefix };
+  const build = await builtCommit(repo, commit, stats);
+  if ('reason' in build) return { value: null, reason: build.reason };
   for (const mode of ['quick', 'full'] as const)
     for (const bench of BENCHMARKS.filter((x) => measures(x, 'openssl'))) {
       const task = tasksOf(bench, build, mode).find((x) => x.oncePerRun && x.produces?.some((spec) => seriesKey(spec) === key));
@@ -168,12 +153,12 @@ async function measureSeries(repo: string, commit: string, key: string, stats: B
         const out = (await task.run()).find((o) => seriesKey(o.spec) === key);
         if (!out) return { value: null, reason: `${bench.id}/${task.id} returned no ${key}` };
         if ('status' in out) return { value: null, reason: `${out.status}: ${out.reason.slice(0, 300)}` };
-        return { value: out.value, binary: '' };
+        return { value: out.value };
       } catch (e) {
         return { value: null, reason: `${bench.id}/${task.id} failed: ${(e as Error).message.slice(0, 300)}` };
       }
     }
-  return { value: null, reason: `no deterministic task produces ${key} on ${b.record.version}` };
+  return { value: null, reason: `no deterministic task produces ${key} on ${build.record.version}` };
 }
 
 /** A benchmark's tasks on a commit's build; none where it cannot make them (speed compares release numbers, which a development version such as 3.1.0-dev is not; it has no deterministic task either). */
@@ -226,7 +211,7 @@ async function seriesProfile(repo: string, commit: string, metric: SeriesMetric)
   const op = KNOWN_OPS.find((x) => x === metric.params.op);
   if (!metric.key.startsWith('known-issues/instructions-per-op[') || !op)
     return 'per-function profiles are taken for the handshake metrics and the known-issues operations only';
-  const b = await buildCommit(repo, commit);
+  const b = await buildCommit(repo, commit); // measured before, so from the cache
   if (!b.ok) return `does not build: ${b.reason}`;
   return opFunctionProfiles({ record: commitBuildRecord(commit, b.record), prefix: b.prefix }, op);
 }
@@ -235,10 +220,7 @@ async function seriesProfile(repo: string, commit: string, metric: SeriesMetric)
 async function profileOf(binary: string, metric: HandshakeMetric): Promise<PerHandshake | string> {
   const r = await countInstructions(binary, metric.cfg, INSTRUCTION_HANDSHAKES, metric.side, ['self', 'inclusive']);
   if (r.kind !== 'measured') return `${r.kind}: ${r.reason.slice(0, 300)}`;
-  // inclusive: without the frames that hold the whole measured region (main, the harness's loop, libc's start)
-  const per = (p: Profile, kind: ProfileKind) =>
-    new Map([...p.functions].filter(([, ir]) => kind === 'self' || ir < p.total).map(([f, ir]) => [f, ir / r.out.handshakes]));
-  return { self: per(r.profiles.self!, 'self'), inclusive: per(r.profiles.inclusive!, 'inclusive') };
+  return { self: perRepetition(r.profiles.self!, 'self', r.out.handshakes), inclusive: perRepetition(r.profiles.inclusive!, 'inclusive', r.out.handshakes) };
 }
 
 /** The functions whose cost changed most between two profiles, largest change first. */
@@ -310,7 +292,7 @@ export async function runBisection(o: {
       const r = await measureCommit(o.repo, id, o.metric, builds);
       values.set(id, r.value);
       if (r.value === null) reasons.set(id, r.reason);
-      else binaries.set(id, r.binary);
+      else if (r.binary) binaries.set(id, r.binary);
       log(`${id.slice(0, 10)} ${r.value ?? `— ${r.reason}`}`);
     }
     return values.get(id)!;
@@ -362,25 +344,23 @@ export async function runBisection(o: {
     }
     steps.push({ ...info(c.id), undone: c.undone, ...between(path, s.at), position: s.at, before: s.before, after: s.after });
   }
-  if (o.metric.kind === 'series' && o.metric.unit === 'instructions')
+  // the functions of each step: the handshake program's profile, or a known-issues operation's
+  const metric = o.metric;
+  const profileAt =
+    metric.kind === 'instructions'
+      ? (commit: string) => profileOf(binaries.get(commit)!, metric)
+      : metric.kind === 'series' && metric.unit === 'instructions'
+        ? (commit: string) => seriesProfile(o.repo, commit, metric)
+        : null;
+  if (profileAt)
     for (const step of steps) {
       log(`profiling ${step.measuredFrom.slice(0, 10)} -> ${step.measuredTo.slice(0, 10)}`);
-      const [a, b] = [await seriesProfile(o.repo, step.measuredFrom, o.metric), await seriesProfile(o.repo, step.measuredTo, o.metric)];
+      const [a, b] = [await profileAt(step.measuredFrom), await profileAt(step.measuredTo)];
       step.functions =
         typeof a === 'string' || typeof b === 'string'
           ? { unavailable: typeof a === 'string' ? a : (b as string) }
           : { self: functionChanges(a.self, b.self), inclusive: functionChanges(a.inclusive, b.inclusive) };
     }
-  if (o.metric.kind === 'instructions') {
-    for (const step of steps) {
-      log(`profiling ${step.measuredFrom.slice(0, 10)} -> ${step.measuredTo.slice(0, 10)}`);
-      const [a, b] = [await profileOf(binaries.get(step.measuredFrom)!, o.metric), await profileOf(binaries.get(step.measuredTo)!, o.metric)];
-      step.functions =
-        typeof a === 'string' || typeof b === 'string'
-          ? { unavailable: typeof a === 'string' ? a : (b as string) }
-          : { self: functionChanges(a.self, b.self), inclusive: functionChanges(a.inclusive, b.inclusive) };
-    }
-  }
   const total = r.first !== null && r.last !== null ? r.last - r.first : 0;
   const named = steps.reduce((sum, s) => sum + (s.after - s.before), 0);
   return BisectReport.parse({

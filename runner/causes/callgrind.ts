@@ -15,6 +15,15 @@ export interface Profile {
   functions: Map<string, number>;
 }
 
+/**
+ * A profile per repetition of the measured loop (n repetitions collected): each function's instructions
+ * divided by n; inclusive costs leave out the frames that hold the whole measured region (main, the
+ * harness's loop, libc's start).
+ */
+export function perRepetition(p: Profile, kind: ProfileKind, n: number): Map<string, number> {
+  return new Map([...p.functions].filter(([, ir]) => kind === 'self' || ir < p.total).map(([f, ir]) => [f, ir / n]));
+}
+
 const LINE = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?)(?: \[(.*)\])?\s*$/;
 
 export function parseProfile(text: string, where: string, kind: ProfileKind = 'inclusive'): Profile {

@@ -19,7 +19,7 @@ import { cacheRoot } from '../sources.ts';
 import { configArgs, ensureCerts, exec, handshakeBinary, runHandshake } from '../handshake/invoke.ts';
 import { timingOutcomes, timingSpecs } from '../handshake/series.ts';
 import { hiddenFeatures, hiddenFeaturesText, parseHandshakeOutput } from '../handshake/output.ts';
-import { annotate, type ProfileKind } from '../causes/callgrind.ts';
+import { annotate, perRepetition, type ProfileKind } from '../causes/callgrind.ts';
 import { namedCounts, parseCallgrindCalls, perOperation, perOperationByClass, type CallProfile } from './callgrind-calls.ts';
 import { LOCK_CLASS_OPS, LOCK_KINDS, OPS, OP_DEFS, cpuSpec, heapSpec, instructionsSpec, lockClassSpec, lockSpec, type OpDef, type OpId } from './complaints.ts';
 import { CLASSED_KINDS, LOCK_CLASSES } from './lock-classes.ts';
@@ -241,10 +241,7 @@ export async function underCallgrind(binary: string, args: string[], where: stri
 export async function opFunctionProfiles(build: BuildUnderTest, id: OpId): Promise<Record<ProfileKind, Map<string, number>> | string> {
   if (OP_DEFS[id].handshake) return 'a handshake operation: the handshake metrics profile those';
   const count = 2 * PLAN[id].callgrind;
-  const per = async (file: string, kind: ProfileKind) => {
-    const p = await annotate(file, kind);
-    return new Map([...p.functions].filter(([, ir]) => kind === 'self' || ir < p.total).map(([f, ir]) => [f, ir / count]));
-  };
+  const per = async (file: string, kind: ProfileKind) => perRepetition(await annotate(file, kind), kind, count);
   try {
     return await callgrindOutput(
       knownIssuesBinary(build),
